@@ -1,0 +1,95 @@
+# ioscope - see README.md.  `make run` builds and starts it, `make check` runs every test.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BUILD   ?= build
+CC      ?= cc
+VERSION := 0.1.0
+
+PKGS       := ncursesw libproc2 libudev json-c cairo
+# Debian packages: what building needs, what running the tests needs on top.
+BUILD_DEBS := build-essential pkg-config libncurses-dev libproc2-dev libudev-dev libjson-c-dev libcairo2-dev
+TEST_DEBS  := libcmocka-dev tmux sysstat procps util-linux e2fsprogs xfsprogs btrfs-progs \
+              clang libclang-rt-14-dev valgrind python3 fio
+
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Wno-format-truncation
+BASEFLAGS = -std=gnu11 -D_GNU_SOURCE -DIOSCOPE_VERSION='"$(VERSION)"' \
+            -DIOSCOPE_THEMES_DIR='"$(PREFIX)/share/ioscope/themes"' -Iinclude $(PKG_CFLAGS) $(WARN)
+CFLAGS   ?= -O2 -g
+SANFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+LDLIBS   := $(PKG_LIBS) -lm
+
+SRC      := $(sort $(wildcard src/*/*.c))
+MAIN_SRC := src/cli/main.c
+LIB_SRC  := $(filter-out $(MAIN_SRC),$(SRC))
+HDRS     := $(wildcard include/*.h)
+
+OBJ      := $(LIB_SRC:%.c=$(BUILD)/opt/%.o)
+SAN_OBJ  := $(LIB_SRC:%.c=$(BUILD)/san/%.o)
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/san/tests/%)
+
+.PHONY: all run deps test-deps check bench fuzz install clean
+all: ioscope
+
+ioscope: $(BUILD)/opt/ioscope
+	cp $< $@
+
+$(BUILD)/opt/ioscope: $(OBJ) $(BUILD)/opt/$(MAIN_SRC:.c=.o)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/opt/%.o: %.c $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(BASEFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/san/%.o: %.c $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(BASEFLAGS) $(SANFLAGS) -c -o $@ $<
+
+$(BUILD)/san/ioscope: $(SAN_OBJ) $(BUILD)/san/$(MAIN_SRC:.c=.o)
+	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/san/tests/%: tests/unit/%.c $(SAN_OBJ) tests/unit/unit.h
+	@mkdir -p $(@D)
+	$(CC) $(BASEFLAGS) $(SANFLAGS) -Itests/unit -o $@ $< $(SAN_OBJ) $(LDLIBS) -lcmocka
+
+# Builds and starts the console; installs missing Debian packages first when root.
+run: deps all
+	./ioscope
+
+deps:
+	@tests/deps.sh $(BUILD_DEBS)
+
+test-deps:
+	@tests/deps.sh $(BUILD_DEBS) $(TEST_DEBS)
+
+# Every test, under ASan+UBSan; the last line is "N passed, N failed[, N skipped]".
+# T=pattern runs only the tests whose name contains it.
+check: test-deps
+	@$(MAKE) --no-print-directory all $(BUILD)/san/ioscope $(UNIT_BIN)
+	@BUILD=$(BUILD) tests/run.sh
+
+bench: deps all
+	@tests/bench/run.sh
+
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_SECONDS ?= 60
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(HDRS)
+	@mkdir -p $(@D)
+	clang $(BASEFLAGS) -Wno-unused-function -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< $(LIB_SRC) $(LDLIBS)
+
+# Builds the libFuzzer targets and runs each for FUZZ_SECONDS on its corpus.
+fuzz: test-deps $(FUZZ_BIN)
+	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/ioscope/themes
+	install -m 0755 ioscope $(DESTDIR)$(PREFIX)/bin/ioscope
+	install -m 0644 man/ioscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/ioscope.1
+	install -m 0644 themes/*.theme $(DESTDIR)$(PREFIX)/share/ioscope/themes/
+
+clean:
+	rm -rf $(BUILD) ioscope

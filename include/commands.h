@@ -1,0 +1,22 @@
+/* commands.h - the entry points main() dispatches to.  Each returns the exit status:
+ * 0 success, 1 the kernel (or the data) refused, 2 bad usage. */
+#ifndef IOSCOPE_COMMANDS_H
+#define IOSCOPE_COMMANDS_H
+
+#include "options.h"
+#include "recorder.h"
+#include "source.h"
+
+/* `ioscope set DEVICE KEY=VALUE...`, `remount MOUNTPOINT OPTIONS`, `show DEVICE|MOUNTPOINT`
+ * (src/control/cli.c); argv[0] is the subcommand name. */
+int cmd_set(int argc, char **argv);
+int cmd_remount(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+/* `ioscope report FILE [...]` (src/record/report.c) */
+int cmd_report(int argc, char **argv);
+
+/* The watching modes; rec may be NULL.  They own neither src nor rec. */
+int batch_run(const struct options *o, struct source *src, struct recorder *rec);
+int console_run(const struct options *o, struct source *src, struct recorder *rec);
+
+#endif

@@ -1,0 +1,59 @@
+/* events.h - changes between two snapshots (and user marks, and our own changes).
+ *
+ * An event is what the console draws as a mark on the graphs and what the
+ * recorder logs: time, object, key, old and new value, and for changes ioscope
+ * made itself, the result.
+ */
+#ifndef IOSCOPE_EVENTS_H
+#define IOSCOPE_EVENTS_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "snapshot.h"
+
+enum event_kind {
+	EVENT_SCHEDULER,      /* object: disk, key "scheduler" */
+	EVENT_TUNABLE,        /* object: disk, key "nr_requests" / "iosched.NAME" ... */
+	EVENT_WRITE_CACHE,    /* object: disk, key "write_cache" */
+	EVENT_MOUNT_OPTIONS,  /* object: mount point, key "mount_opts" / "super_opts" */
+	EVENT_MOUNT_ADDED,    /* object: mount point, key "mount", new: "SOURCE TYPE OPTS" */
+	EVENT_MOUNT_REMOVED,
+	EVENT_DEVICE_ADDED,   /* object: device, key "device" */
+	EVENT_DEVICE_REMOVED,
+	EVENT_USER_MARK,      /* object "user", key "mark", new: the text */
+	EVENT_KIND_COUNT
+};
+
+struct event {
+	struct timespec wall;
+	struct timespec mono;
+	enum event_kind kind;
+	char object[MOUNT_PATH_MAX];
+	char key[SETTING_KEY_MAX];
+	char old_value[MOUNT_OPTS_MAX];
+	char new_value[MOUNT_OPTS_MAX];
+	char result[256];     /* for changes made by ioscope: "ok", "accepted, not applied", kernel message; "" when observed */
+	char by[16];          /* "observed" or "ioscope" */
+};
+
+struct event_list {
+	struct event *items;
+	size_t count, cap;
+};
+
+void event_list_init(struct event_list *l);
+void event_list_free(struct event_list *l);
+void event_list_clear(struct event_list *l);
+struct event *event_list_add(struct event_list *l);   /* zeroed; NULL on ENOMEM */
+
+/* Append to *out every change from prev to cur, stamped with cur's times.
+ * Returns the number added, -1 on ENOMEM. */
+int events_diff(struct event_list *out, const struct snapshot *prev, const struct snapshot *cur);
+
+const char *event_kind_name(enum event_kind kind);
+int event_kind_from_name(const char *name);   /* -1 if unknown */
+/* A short label for graphs and logs: "sched mq-deadline→bfq", "remount +noatime -relatime". */
+void event_label(const struct event *ev, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,29 @@
+/* output.h - batch mode's text, JSON and CSV renderings of one interval. */
+#ifndef IOSCOPE_OUTPUT_H
+#define IOSCOPE_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "events.h"
+#include "rates.h"
+#include "snapshot.h"
+
+/* One interval as batch mode prints it.  shown[i] says whether rates->devices[i]
+ * is printed (the device filter). */
+struct interval_view {
+	const struct rates *rates;
+	const struct snapshot *snap;      /* the later snapshot */
+	const struct event_list *events;  /* events of this interval */
+	const bool *shown;
+};
+
+void output_text(FILE *out, const struct interval_view *v);
+int output_json(FILE *out, const struct interval_view *v);   /* -1 on ENOMEM */
+void output_csv_header(FILE *out);
+void output_csv(FILE *out, const struct interval_view *v);
+
+/* "%.2f", or "" / "null" for a missing figure: shared number formatting. */
+void format_local_time(const struct timespec *wall, char *buf, size_t len, bool with_date);
+
+#endif

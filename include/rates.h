@@ -1,0 +1,79 @@
+/* rates.h - figures derived from two snapshots, with iostat -x and vmstat definitions. */
+#ifndef IOSCOPE_RATES_H
+#define IOSCOPE_RATES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "snapshot.h"
+
+/* Per device, exactly sysstat 12.6 iostat -x (see docs/metrics.md). */
+struct device_rates {
+	char name[DEV_NAME_MAX];
+	bool valid;          /* false: no rate this interval (new, reset, zero interval) */
+	bool is_partition;
+	bool have_discard, have_flush;
+	double r_s, rkB_s, rrqm_s, rrqm_pct, r_await, rareq_sz;
+	double w_s, wkB_s, wrqm_s, wrqm_pct, w_await, wareq_sz;
+	double d_s, dkB_s, drqm_s, drqm_pct, d_await, dareq_sz;
+	double f_s, f_await;
+	double aqu_sz, util;
+	uint64_t in_flight;  /* gauge from diskstats, valid even when !valid */
+	char scheduler[32];
+};
+
+/* System, exactly procps-ng 4 vmstat (see docs/metrics.md). */
+struct vm_rates {
+	bool valid;
+	double r, b;                      /* procs_running (minus ourselves), procs_blocked */
+	double swpd, free, buff, cache;   /* kB gauges */
+	double si, so, bi, bo, in, cs;    /* per second */
+	double us, sy, id, wa, st;        /* percent */
+	double dirty, writeback;          /* kB gauges */
+	bool have_psi;
+	double psi_some_avg10, psi_full_avg10;
+	double psi_some_us, psi_full_us;  /* stall microseconds during the interval */
+};
+
+struct rates {
+	double interval;          /* measured seconds between the two snapshots */
+	struct timespec wall;     /* of the later snapshot */
+	uint64_t seq;
+	struct device_rates *devices;
+	size_t ndevices;
+	struct vm_rates vm;
+};
+
+/* Every numeric device column, in iostat -x order; feeds batch, console, reports. */
+struct metric_def {
+	const char *name;       /* iostat -x column name, e.g. "w_await" */
+	size_t offset;          /* of the double in struct device_rates */
+	const char *unit;       /* "/s", "kB/s", "ms", "kB", "%", "" */
+	char group;             /* 'r', 'w', 'd', 'f', or 'q' for queue figures */
+};
+extern const struct metric_def device_metrics[];
+extern const size_t device_metrics_count;
+const struct metric_def *device_metric_find(const char *name);
+static inline double device_metric_value(const struct device_rates *r, const struct metric_def *m)
+{
+	return *(const double *)((const char *)r + m->offset);
+}
+
+struct vm_metric_def {
+	const char *name;       /* vmstat column name */
+	size_t offset;          /* of the double in struct vm_rates */
+};
+extern const struct vm_metric_def vm_metrics[];
+extern const size_t vm_metrics_count;
+
+void rates_init(struct rates *r);
+void rates_free(struct rates *r);
+/* Fill *out from prev -> cur; devices follow cur's order.  -1 on ENOMEM. */
+int rates_compute(struct rates *out, const struct snapshot *prev, const struct snapshot *cur);
+
+/* The increase of a kernel counter, tolerant of 32-bit wrap.  Returns false when
+ * the counter went backwards in a way that is not a wrap (device re-created). */
+bool counter_delta(uint64_t prev, uint64_t cur, uint64_t *delta);
+
+#endif

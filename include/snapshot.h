@@ -1,0 +1,125 @@
+/* snapshot.h - one sample of everything ioscope watches: raw counters and settings.
+ *
+ * A snapshot holds only what the kernel said (counters, strings); nothing here is
+ * derived.  Rates come from two snapshots (rates.h), events from comparing their
+ * settings (events.h).  Live sampling, fixture trees and replayed session logs all
+ * produce this same structure, so everything downstream is blind to the origin.
+ */
+#ifndef IOSCOPE_SNAPSHOT_H
+#define IOSCOPE_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#define DEV_NAME_MAX 64      /* kernel block names are at most 32; dm names longer */
+#define SETTING_KEY_MAX 64
+#define SETTING_VAL_MAX 160
+#define SCHED_LINE_MAX 160
+#define MOUNT_PATH_MAX 512
+#define MOUNT_OPTS_MAX 1024
+
+/* The fields of one /proc/diskstats line.  nfields tells which kernel layout
+ * produced it: 14 (before 4.18), 18 (+discard, 4.18+), 20 (+flush, 5.5+).  Fields
+ * a layout lacks stay 0 and the has_* flags say they are absent. */
+struct disk_counters {
+	uint64_t rd_ios, rd_merges, rd_sectors, rd_ticks;
+	uint64_t wr_ios, wr_merges, wr_sectors, wr_ticks;
+	uint64_t in_flight, io_ticks, time_in_queue;
+	uint64_t dc_ios, dc_merges, dc_sectors, dc_ticks;
+	uint64_t fl_ios, fl_ticks;
+	int nfields;
+};
+
+static inline bool counters_have_discard(const struct disk_counters *c) { return c->nfields >= 18; }
+static inline bool counters_have_flush(const struct disk_counters *c) { return c->nfields >= 20; }
+
+struct setting {
+	char key[SETTING_KEY_MAX];    /* e.g. "nr_requests", "iosched.fifo_batch" */
+	char value[SETTING_VAL_MAX];  /* as the kernel printed it, trailing newline removed */
+};
+
+/* Settings of a whole disk, from /sys/block/NAME/queue and friends.  Partitions
+ * have none (has_settings false). */
+struct disk_settings {
+	bool has_settings;
+	char scheduler_line[SCHED_LINE_MAX]; /* "none [mq-deadline] kyber bfq" */
+	char scheduler[32];                  /* "mq-deadline", or "none" */
+	int rotational;                      /* -1 when unknown */
+	long inflight_read, inflight_write;  /* /sys/block/NAME/inflight; -1 unknown */
+	struct setting *items;               /* nr_requests, read_ahead_kb, max_sectors_kb,
+					        write_cache, iosched.* - sorted by key */
+	size_t nitems;
+};
+
+struct device {
+	char name[DEV_NAME_MAX];       /* kernel name: loop0, vda1, dm-0 */
+	unsigned major, minor;
+	bool is_partition;
+	char parent[DEV_NAME_MAX];     /* whole disk of a partition, "" for disks */
+	char dm_name[DEV_NAME_MAX];    /* /sys/block/dm-N/dm/name, "" otherwise */
+	char model[64], serial[64];    /* when known (udev or sysfs), else "" */
+	struct disk_counters counters;
+	struct disk_settings settings;
+};
+
+struct mount {
+	unsigned major, minor;          /* as mountinfo says (btrfs: anonymous 0:N) */
+	char disk[DEV_NAME_MAX];        /* the block device's kernel name, "" if none */
+	char source[MOUNT_PATH_MAX];
+	char mountpoint[MOUNT_PATH_MAX];
+	char fstype[32];
+	char mount_opts[MOUNT_OPTS_MAX];  /* per-mount: rw,nosuid,relatime */
+	char super_opts[MOUNT_OPTS_MAX];  /* superblock: rw,commit=5,data=ordered */
+};
+
+/* System-wide figures, raw, as the kernel counts them. */
+struct vm_counters {
+	/* /proc/stat */
+	uint64_t cpu_user, cpu_nice, cpu_system, cpu_idle, cpu_iowait;
+	uint64_t cpu_irq, cpu_softirq, cpu_steal, cpu_guest, cpu_guest_nice;
+	uint64_t intr, ctxt;
+	uint64_t procs_running, procs_blocked;
+	/* /proc/vmstat */
+	uint64_t pgpgin, pgpgout, pswpin, pswpout;
+	/* /proc/meminfo, kB */
+	uint64_t mem_free, buffers, cached, sreclaimable, swap_total, swap_free;
+	uint64_t dirty, writeback;
+	bool have_stat, have_vmstat, have_meminfo;
+	/* /proc/pressure/io */
+	bool have_psi;
+	double psi_some_avg10, psi_full_avg10;
+	uint64_t psi_some_total, psi_full_total; /* microseconds */
+};
+
+struct snapshot {
+	struct timespec mono;     /* CLOCK_MONOTONIC when sampled (or fixture uptime) */
+	struct timespec wall;     /* CLOCK_REALTIME when sampled */
+	uint64_t seq;             /* 1-based sample number within the run */
+	struct device *devices;   /* in /proc/diskstats order */
+	size_t ndevices;
+	struct mount *mounts;
+	size_t nmounts;
+	struct vm_counters vm;
+};
+
+void snapshot_init(struct snapshot *s);
+void snapshot_free(struct snapshot *s);           /* frees contents, leaves s empty */
+int snapshot_copy(struct snapshot *dst, const struct snapshot *src); /* deep; -1 ENOMEM */
+void snapshot_swap(struct snapshot *a, struct snapshot *b);
+
+/* Append a blank device / mount, growing the arrays; NULL on ENOMEM. */
+struct device *snapshot_add_device(struct snapshot *s);
+struct mount *snapshot_add_mount(struct snapshot *s);
+
+const struct device *snapshot_find_device(const struct snapshot *s, const char *name);
+/* Value of a setting, or NULL. */
+const char *device_setting(const struct device *d, const char *key);
+/* Replace the settings list (deep copy); -1 on ENOMEM. */
+int device_set_settings(struct device *d, const struct setting *items, size_t n);
+
+double timespec_seconds(const struct timespec *t);
+double timespec_diff(const struct timespec *later, const struct timespec *earlier);
+
+#endif

@@ -1,0 +1,63 @@
+/* main.c - dispatch: subcommands, or a watching mode fed by a live or replay source. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "options.h"
+#include "recorder.h"
+#include "source.h"
+
+static int run_subcommand(int argc, char **argv, int *status)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(int, char **);
+	} cmds[] = {
+		{ "set", cmd_set }, { "remount", cmd_remount }, { "show", cmd_show }, { "report", cmd_report },
+	};
+	if (argc < 2)
+		return 0;
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		if (strcmp(argv[1], cmds[i].name) == 0) {
+			*status = cmds[i].fn(argc - 1, argv + 1);
+			return 1;
+		}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int status;
+	if (run_subcommand(argc, argv, &status))
+		return status;
+
+	struct options opts;
+	struct error err = { "" };
+	int r = options_parse(&opts, argc, argv, &err);
+	if (r > 0)
+		return 0;
+	if (r < 0) {
+		fprintf(stderr, "ioscope: %s\n", err.msg);
+		return 2;
+	}
+
+	struct source *src = opts.replay_path ? source_replay_new(opts.replay_path, &err)
+					      : source_live_new(opts.root, opts.interval, &err);
+	if (!src) {
+		fprintf(stderr, "ioscope: %s\n", err.msg);
+		return 1;
+	}
+	struct recorder *rec = NULL;
+	if (opts.record_path) {
+		rec = recorder_open(opts.record_path, opts.record_sync, &err);
+		if (!rec) {
+			fprintf(stderr, "ioscope: %s\n", err.msg);
+			source_destroy(src);
+			return 1;
+		}
+	}
+	status = opts.batch ? batch_run(&opts, src, rec) : console_run(&opts, src, rec);
+	recorder_close(rec);
+	source_destroy(src);
+	return status;
+}

@@ -1,0 +1,96 @@
+/* output_csv.c - a header, then one row per device per interval; events as rows. */
+#include <stdio.h>
+#include <string.h>
+
+#include "output.h"
+
+static const char *const vm_extra[] = { "dirty", "writeback", "psi_some_avg10", "psi_full_avg10",
+					"psi_some_us", "psi_full_us" };
+#define VM_EXTRA_COUNT (sizeof vm_extra / sizeof vm_extra[0])
+
+void output_csv_header(FILE *out)
+{
+	fputs("time,interval,device", out);
+	for (size_t i = 0; i < device_metrics_count; i++)
+		fprintf(out, ",%s", device_metrics[i].name);
+	fputs(",in_flight,scheduler", out);
+	for (size_t i = 0; i < vm_metrics_count; i++)
+		fprintf(out, ",%s", vm_metrics[i].name);
+	for (size_t i = 0; i < VM_EXTRA_COUNT; i++)
+		fprintf(out, ",%s", vm_extra[i]);
+	fputs(",event\n", out);
+}
+
+/* Fields are written so that no quoting is needed, except the event text. */
+static void csv_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void vm_columns(FILE *out, const struct vm_rates *v)
+{
+	for (size_t i = 0; i < vm_metrics_count; i++) {
+		if (v->valid)
+			fprintf(out, ",%.3f", *(const double *)((const char *)v + vm_metrics[i].offset));
+		else
+			fputc(',', out);
+	}
+	fprintf(out, ",%.0f,%.0f", v->dirty, v->writeback);
+	if (v->have_psi)
+		fprintf(out, ",%.3f,%.3f", v->psi_some_avg10, v->psi_full_avg10);
+	else
+		fputs(",,", out);
+	if (v->have_psi && v->valid)
+		fprintf(out, ",%.0f,%.0f", v->psi_some_us, v->psi_full_us);
+	else
+		fputs(",,", out);
+}
+
+static void device_row(FILE *out, const char *stamp, const struct rates *rates, const struct device_rates *r)
+{
+	fprintf(out, "%s,%s", stamp, r->name);
+	for (size_t i = 0; i < device_metrics_count; i++) {
+		const struct metric_def *m = &device_metrics[i];
+		bool missing = !r->valid || (m->group == 'd' && !r->have_discard) ||
+			       (m->group == 'f' && !r->have_flush);
+		if (missing)
+			fputc(',', out);
+		else
+			fprintf(out, ",%.3f", device_metric_value(r, m));
+	}
+	fprintf(out, ",%llu,%s", (unsigned long long)r->in_flight, r->scheduler);
+	vm_columns(out, &rates->vm);
+	fputs(",\n", out);
+}
+
+static void event_row(FILE *out, const char *stamp, const struct event *ev)
+{
+	char label[MOUNT_OPTS_MAX + 64];
+	event_label(ev, label, sizeof label);
+	fprintf(out, "%s,", stamp);
+	csv_string(out, ev->object);
+	size_t empty = device_metrics_count + 2 + vm_metrics_count + VM_EXTRA_COUNT;
+	for (size_t i = 0; i < empty; i++)
+		fputc(',', out);
+	fputc(',', out);
+	csv_string(out, label);
+	fputc('\n', out);
+}
+
+void output_csv(FILE *out, const struct interval_view *v)
+{
+	char stamp[96];
+	snprintf(stamp, sizeof stamp, "%lld.%06ld,%.3f", (long long)v->rates->wall.tv_sec,
+		 v->rates->wall.tv_nsec / 1000, v->rates->interval);
+	for (size_t i = 0; v->events && i < v->events->count; i++)
+		event_row(out, stamp, &v->events->items[i]);
+	for (size_t i = 0; i < v->rates->ndevices; i++)
+		if (v->shown[i])
+			device_row(out, stamp, v->rates, &v->rates->devices[i]);
+}

@@ -1,0 +1,92 @@
+/* output_text.c - iostat -x and vmstat style text, 80 columns wide.
+ *
+ * iostat -x's 23 columns do not fit 80 columns side by side, so each device gets
+ * one row per operation (r, w, d, f) holding that operation's six figures under
+ * shared headings; aqu-sz, %util, in-flight and the scheduler sit at the right.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "output.h"
+
+void format_local_time(const struct timespec *wall, char *buf, size_t len, bool with_date)
+{
+	struct tm tm;
+	time_t t = wall->tv_sec;
+	localtime_r(&t, &tm);
+	strftime(buf, len, with_date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm);
+}
+
+static void print_events(FILE *out, const struct event_list *events)
+{
+	char when[32], label[MOUNT_OPTS_MAX + 64];
+	for (size_t i = 0; events && i < events->count; i++) {
+		const struct event *ev = &events->items[i];
+		format_local_time(&ev->wall, when, sizeof when, false);
+		event_label(ev, label, sizeof label);
+		fprintf(out, "---- %s %s %s%s%s ----\n", when, ev->object, label,
+			ev->result[0] ? ": " : "", ev->result);
+	}
+}
+
+static void print_op(FILE *out, const char *name, const char *op, double per_s, double kb_s,
+		     double rqm_s, double rqm_pct, double await, double areq_sz, const char *tail)
+{
+	fprintf(out, "%-8s %1s %8.2f %9.2f %7.2f %6.2f %7.2f %7.2f %s\n", name, op, per_s, kb_s,
+		rqm_s, rqm_pct, await, areq_sz, tail);
+}
+
+static void print_device(FILE *out, const struct device_rates *r)
+{
+	char tail[64];
+	if (!r->valid) {
+		fprintf(out, "%-8s   (no figures this interval: new, reset or zero-length)\n", r->name);
+		return;
+	}
+	snprintf(tail, sizeof tail, "%6.2f %6.2f", r->aqu_sz, r->util);
+	print_op(out, r->name, "r", r->r_s, r->rkB_s, r->rrqm_s, r->rrqm_pct, r->r_await, r->rareq_sz, tail);
+	snprintf(tail, sizeof tail, "inflt %llu", (unsigned long long)r->in_flight);
+	print_op(out, "", "w", r->w_s, r->wkB_s, r->wrqm_s, r->wrqm_pct, r->w_await, r->wareq_sz, tail);
+	const char *sched = r->scheduler[0] ? r->scheduler : "";
+	if (r->have_discard)
+		print_op(out, "", "d", r->d_s, r->dkB_s, r->drqm_s, r->drqm_pct, r->d_await, r->dareq_sz, sched);
+	else
+		fprintf(out, "%-8s d %-48s %s\n", "", "       -   (kernel has no discard figures)", sched);
+	if (r->have_flush)
+		fprintf(out, "%-8s f %8.2f %9s %7s %6s %7.2f\n", "", r->f_s, "", "", "", r->f_await);
+}
+
+static void print_vm(FILE *out, const struct vm_rates *v)
+{
+	fputs("procs -----------memory---------- ---swap-- -----io---- -system-- ------cpu-----\n"
+	      " r  b   swpd   free   buff  cache   si   so    bi    bo   in   cs us sy id wa st\n", out);
+	if (!v->valid) {
+		fputs("(no system figures this interval)\n", out);
+		return;
+	}
+	fprintf(out, "%2.0f %2.0f %6.0f %6.0f %6.0f %6.0f %4.0f %4.0f %5.0f %5.0f %4.0f %4.0f %2.0f %2.0f %2.0f %2.0f %2.0f\n",
+		v->r, v->b, v->swpd, v->free, v->buff, v->cache, v->si, v->so, v->bi, v->bo, v->in, v->cs,
+		v->us, v->sy, v->id, v->wa, v->st);
+	fprintf(out, "dirty %.0f kB  writeback %.0f kB  ", v->dirty, v->writeback);
+	if (v->have_psi)
+		fprintf(out, "psi io some %.2f%% full %.2f%% (avg10), stalled %.0f/%.0f us\n",
+			v->psi_some_avg10, v->psi_full_avg10, v->psi_some_us, v->psi_full_us);
+	else
+		fputs("psi io: not available\n", out);
+}
+
+void output_text(FILE *out, const struct interval_view *v)
+{
+	char when[32];
+	format_local_time(&v->rates->wall, when, sizeof when, true);
+	fprintf(out, "%s  interval %.3f s\n", when, v->rates->interval);
+	print_events(out, v->events);
+	fprintf(out, "%-10s %8s %9s %7s %6s %7s %7s %6s %6s\n", "Device op", "/s", "kB/s",
+		"rqm/s", "%rqm", "await", "areq-sz", "aqu-sz", "%util");
+	for (size_t i = 0; i < v->rates->ndevices; i++)
+		if (v->shown[i])
+			print_device(out, &v->rates->devices[i]);
+	print_vm(out, &v->rates->vm);
+	fputc('\n', out);
+}

@@ -1,0 +1,326 @@
+/* events.c - what changed between two snapshots, whoever changed it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "events.h"
+
+static const char *const kind_names[EVENT_KIND_COUNT] = {
+	[EVENT_SCHEDULER] = "scheduler",
+	[EVENT_TUNABLE] = "tunable",
+	[EVENT_WRITE_CACHE] = "write_cache",
+	[EVENT_MOUNT_OPTIONS] = "mount_options",
+	[EVENT_MOUNT_ADDED] = "mount_added",
+	[EVENT_MOUNT_REMOVED] = "mount_removed",
+	[EVENT_DEVICE_ADDED] = "device_added",
+	[EVENT_DEVICE_REMOVED] = "device_removed",
+	[EVENT_USER_MARK] = "mark",
+};
+
+const char *event_kind_name(enum event_kind kind)
+{
+	return (unsigned)kind < EVENT_KIND_COUNT ? kind_names[kind] : "unknown";
+}
+
+int event_kind_from_name(const char *name)
+{
+	for (int i = 0; i < EVENT_KIND_COUNT; i++)
+		if (strcmp(kind_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+void event_list_init(struct event_list *l)
+{
+	memset(l, 0, sizeof *l);
+}
+
+void event_list_free(struct event_list *l)
+{
+	free(l->items);
+	event_list_init(l);
+}
+
+void event_list_clear(struct event_list *l)
+{
+	l->count = 0;
+}
+
+struct event *event_list_add(struct event_list *l)
+{
+	if (l->count == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 8;
+		struct event *v = realloc(l->items, cap * sizeof *v);
+		if (!v)
+			return NULL;
+		l->items = v;
+		l->cap = cap;
+	}
+	struct event *ev = &l->items[l->count++];
+	memset(ev, 0, sizeof *ev);
+	return ev;
+}
+
+static int add(struct event_list *out, const struct snapshot *cur, enum event_kind kind,
+	       const char *object, const char *key, const char *old_value, const char *new_value)
+{
+	struct event *ev = event_list_add(out);
+	if (!ev)
+		return -1;
+	ev->wall = cur->wall;
+	ev->mono = cur->mono;
+	ev->kind = kind;
+	snprintf(ev->object, sizeof ev->object, "%s", object);
+	snprintf(ev->key, sizeof ev->key, "%s", key);
+	snprintf(ev->old_value, sizeof ev->old_value, "%s", old_value);
+	snprintf(ev->new_value, sizeof ev->new_value, "%s", new_value);
+	snprintf(ev->by, sizeof ev->by, "observed");
+	return 1;
+}
+
+static enum event_kind setting_kind(const char *key)
+{
+	return strcmp(key, "write_cache") == 0 ? EVENT_WRITE_CACHE : EVENT_TUNABLE;
+}
+
+static bool is_iosched(const char *key)
+{
+	return strncmp(key, "iosched.", 8) == 0;
+}
+
+/* Both lists are sorted by key: one merge pass.  When the scheduler changed, the
+ * iosched.* files came and went with it; the scheduler event stands for them. */
+static int diff_settings(struct event_list *out, const struct snapshot *cur, const struct device *p,
+			 const struct device *c)
+{
+	bool sched_changed = strcmp(p->settings.scheduler, c->settings.scheduler) != 0;
+	int n = 0;
+	if (sched_changed && add(out, cur, EVENT_SCHEDULER, c->name, "scheduler",
+				 p->settings.scheduler, c->settings.scheduler) < 0)
+		return -1;
+	n += sched_changed;
+	size_t i = 0, j = 0;
+	const struct setting *a = p->settings.items, *b = c->settings.items;
+	while (i < p->settings.nitems || j < c->settings.nitems) {
+		int cmp = i == p->settings.nitems ? 1 : j == c->settings.nitems ? -1 : strcmp(a[i].key, b[j].key);
+		const char *key = cmp <= 0 ? a[i].key : b[j].key;
+		const char *old_value = cmp <= 0 ? a[i].value : "";
+		const char *new_value = cmp >= 0 ? b[j].value : "";
+		i += cmp <= 0;
+		j += cmp >= 0;
+		if (strcmp(old_value, new_value) == 0 || (sched_changed && is_iosched(key)))
+			continue;
+		if (add(out, cur, setting_kind(key), c->name, key, old_value, new_value) < 0)
+			return -1;
+		n++;
+	}
+	return n;
+}
+
+static const struct device *find_prev(const struct snapshot *prev, size_t index, const char *name)
+{
+	if (index < prev->ndevices && strcmp(prev->devices[index].name, name) == 0)
+		return &prev->devices[index];
+	return snapshot_find_device(prev, name);
+}
+
+static int diff_devices(struct event_list *out, const struct snapshot *prev, const struct snapshot *cur)
+{
+	int n = 0, r;
+	for (size_t i = 0; i < cur->ndevices; i++) {
+		const struct device *c = &cur->devices[i];
+		const struct device *p = find_prev(prev, i, c->name);
+		if (!p)
+			r = add(out, cur, EVENT_DEVICE_ADDED, c->name, "device", "", "added");
+		else if (p->settings.has_settings && c->settings.has_settings)
+			r = diff_settings(out, cur, p, c);
+		else
+			r = 0;
+		if (r < 0)
+			return -1;
+		n += r;
+	}
+	for (size_t i = 0; i < prev->ndevices; i++) {
+		if (find_prev(cur, i, prev->devices[i].name))
+			continue;
+		if (add(out, cur, EVENT_DEVICE_REMOVED, prev->devices[i].name, "device", "present", "removed") < 0)
+			return -1;
+		n++;
+	}
+	return n;
+}
+
+static const struct mount *find_mount(const struct snapshot *s, size_t index, const struct mount *m)
+{
+	if (index < s->nmounts && strcmp(s->mounts[index].mountpoint, m->mountpoint) == 0 &&
+	    strcmp(s->mounts[index].source, m->source) == 0)
+		return &s->mounts[index];
+	for (size_t i = 0; i < s->nmounts; i++)
+		if (strcmp(s->mounts[i].mountpoint, m->mountpoint) == 0 &&
+		    strcmp(s->mounts[i].source, m->source) == 0)
+			return &s->mounts[i];
+	return NULL;
+}
+
+static void mount_summary(const struct mount *m, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s %s %s", m->source, m->fstype, m->super_opts);
+}
+
+static int diff_mount(struct event_list *out, const struct snapshot *cur, const struct mount *p,
+		      const struct mount *c)
+{
+	int n = 0;
+	if (strcmp(p->mount_opts, c->mount_opts) != 0) {
+		if (add(out, cur, EVENT_MOUNT_OPTIONS, c->mountpoint, "mount_opts", p->mount_opts, c->mount_opts) < 0)
+			return -1;
+		n++;
+	}
+	if (strcmp(p->super_opts, c->super_opts) != 0) {
+		if (add(out, cur, EVENT_MOUNT_OPTIONS, c->mountpoint, "super_opts", p->super_opts, c->super_opts) < 0)
+			return -1;
+		n++;
+	}
+	return n;
+}
+
+static int diff_mounts(struct event_list *out, const struct snapshot *prev, const struct snapshot *cur)
+{
+	char summary[MOUNT_OPTS_MAX];
+	int n = 0, r;
+	for (size_t i = 0; i < cur->nmounts; i++) {
+		const struct mount *c = &cur->mounts[i];
+		const struct mount *p = find_mount(prev, i, c);
+		if (p) {
+			r = diff_mount(out, cur, p, c);
+		} else {
+			mount_summary(c, summary, sizeof summary);
+			r = add(out, cur, EVENT_MOUNT_ADDED, c->mountpoint, "mount", "", summary);
+		}
+		if (r < 0)
+			return -1;
+		n += r;
+	}
+	for (size_t i = 0; i < prev->nmounts; i++) {
+		const struct mount *p = &prev->mounts[i];
+		if (find_mount(cur, i, p))
+			continue;
+		mount_summary(p, summary, sizeof summary);
+		if (add(out, cur, EVENT_MOUNT_REMOVED, p->mountpoint, "mount", summary, "") < 0)
+			return -1;
+		n++;
+	}
+	return n;
+}
+
+int events_diff(struct event_list *out, const struct snapshot *prev, const struct snapshot *cur)
+{
+	int a = diff_devices(out, prev, cur);
+	if (a < 0)
+		return -1;
+	int b = diff_mounts(out, prev, cur);
+	if (b < 0)
+		return -1;
+	return a + b;
+}
+
+/* ---- labels ---- */
+
+struct option_list {
+	char buf[MOUNT_OPTS_MAX];
+	char *items[128];
+	size_t n;
+};
+
+static void option_list_split(struct option_list *l, const char *opts)
+{
+	snprintf(l->buf, sizeof l->buf, "%s", opts);
+	l->n = 0;
+	for (char *save = NULL, *tok = strtok_r(l->buf, ",", &save); tok && l->n < 128;
+	     tok = strtok_r(NULL, ",", &save))
+		l->items[l->n++] = tok;
+}
+
+static size_t option_name_len(const char *opt)
+{
+	const char *eq = strchr(opt, '=');
+	return eq ? (size_t)(eq - opt) : strlen(opt);
+}
+
+/* The option of the same name in l ("commit" matches "commit=30"), or NULL. */
+static const char *option_find(const struct option_list *l, const char *opt)
+{
+	size_t len = option_name_len(opt);
+	for (size_t i = 0; i < l->n; i++)
+		if (option_name_len(l->items[i]) == len && strncmp(l->items[i], opt, len) == 0)
+			return l->items[i];
+	return NULL;
+}
+
+static void append(char *buf, size_t len, const char *fmt, const char *a, const char *b)
+{
+	size_t used = strlen(buf);
+	if (used < len)
+		snprintf(buf + used, len - used, fmt, a, b);
+}
+
+/* "+noatime -relatime commit=5→30" */
+static void options_diff_label(const char *old_opts, const char *new_opts, char *buf, size_t len)
+{
+	struct option_list *o = malloc(sizeof *o), *n = malloc(sizeof *n);
+	buf[0] = '\0';
+	if (!o || !n)
+		goto out;
+	option_list_split(o, old_opts);
+	option_list_split(n, new_opts);
+	for (size_t i = 0; i < n->n; i++) {
+		const char *was = option_find(o, n->items[i]);
+		if (!was)
+			append(buf, len, " +%s%s", n->items[i], "");
+		else if (strcmp(was, n->items[i]) != 0)
+			append(buf, len, " %s→%s", was, n->items[i] + option_name_len(n->items[i]) + 1);
+	}
+	for (size_t i = 0; i < o->n; i++)
+		if (!option_find(n, o->items[i]))
+			append(buf, len, " -%s%s", o->items[i], "");
+out:
+	free(o);
+	free(n);
+}
+
+void event_label(const struct event *ev, char *buf, size_t len)
+{
+	char diff[MOUNT_OPTS_MAX];
+	switch (ev->kind) {
+	case EVENT_SCHEDULER:
+		snprintf(buf, len, "sched %s→%s", ev->old_value, ev->new_value);
+		break;
+	case EVENT_TUNABLE:
+	case EVENT_WRITE_CACHE:
+		snprintf(buf, len, "%s %s→%s", ev->key, ev->old_value[0] ? ev->old_value : "-",
+			 ev->new_value[0] ? ev->new_value : "-");
+		break;
+	case EVENT_MOUNT_OPTIONS:
+		options_diff_label(ev->old_value, ev->new_value, diff, sizeof diff);
+		snprintf(buf, len, "remount%s", diff[0] ? diff : " (same options)");
+		break;
+	case EVENT_MOUNT_ADDED:
+		snprintf(buf, len, "mount %s", ev->object);
+		break;
+	case EVENT_MOUNT_REMOVED:
+		snprintf(buf, len, "umount %s", ev->object);
+		break;
+	case EVENT_DEVICE_ADDED:
+		snprintf(buf, len, "+dev %s", ev->object);
+		break;
+	case EVENT_DEVICE_REMOVED:
+		snprintf(buf, len, "-dev %s", ev->object);
+		break;
+	case EVENT_USER_MARK:
+		snprintf(buf, len, "%s", ev->new_value);
+		break;
+	default:
+		snprintf(buf, len, "%s %s→%s", ev->key, ev->old_value, ev->new_value);
+		break;
+	}
+}

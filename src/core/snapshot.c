@@ -1,0 +1,145 @@
+/* snapshot.c - ownership of a snapshot's arrays. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "snapshot.h"
+
+void snapshot_init(struct snapshot *s)
+{
+	memset(s, 0, sizeof *s);
+}
+
+static void device_free_settings(struct device *d)
+{
+	free(d->settings.items);
+	d->settings.items = NULL;
+	d->settings.nitems = 0;
+}
+
+void snapshot_free(struct snapshot *s)
+{
+	for (size_t i = 0; i < s->ndevices; i++)
+		device_free_settings(&s->devices[i]);
+	free(s->devices);
+	free(s->mounts);
+	snapshot_init(s);
+}
+
+void snapshot_swap(struct snapshot *a, struct snapshot *b)
+{
+	struct snapshot t = *a;
+	*a = *b;
+	*b = t;
+}
+
+int device_set_settings(struct device *d, const struct setting *items, size_t n)
+{
+	struct setting *copy = NULL;
+	if (n) {
+		copy = malloc(n * sizeof *copy);
+		if (!copy)
+			return -1;
+		memcpy(copy, items, n * sizeof *copy);
+	}
+	free(d->settings.items);
+	d->settings.items = copy;
+	d->settings.nitems = n;
+	return 0;
+}
+
+int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
+{
+	struct snapshot tmp = *src;
+	tmp.devices = NULL;
+	tmp.mounts = NULL;
+	tmp.ndevices = tmp.nmounts = 0;
+	if (src->ndevices) {
+		tmp.devices = calloc(src->ndevices, sizeof *tmp.devices);
+		if (!tmp.devices)
+			goto fail;
+		for (size_t i = 0; i < src->ndevices; i++) {
+			tmp.devices[i] = src->devices[i];
+			tmp.devices[i].settings.items = NULL;
+			tmp.devices[i].settings.nitems = 0;
+			tmp.ndevices = i + 1;
+			if (device_set_settings(&tmp.devices[i], src->devices[i].settings.items,
+						src->devices[i].settings.nitems) < 0)
+				goto fail;
+		}
+	}
+	if (src->nmounts) {
+		tmp.mounts = malloc(src->nmounts * sizeof *tmp.mounts);
+		if (!tmp.mounts)
+			goto fail;
+		memcpy(tmp.mounts, src->mounts, src->nmounts * sizeof *tmp.mounts);
+		tmp.nmounts = src->nmounts;
+	}
+	snapshot_free(dst);
+	*dst = tmp;
+	return 0;
+fail:
+	snapshot_free(&tmp);
+	return -1;
+}
+
+/* Arrays grow by doubling; capacity is implied by the count (powers of two). */
+static void *grow(void *arr, size_t count, size_t size)
+{
+	if (count && (count & (count - 1)))
+		return arr;                 /* not at a power of two: room left */
+	size_t cap = count ? count * 2 : 8;
+	if (count && count < 8)
+		return arr;
+	return realloc(arr, cap * size);
+}
+
+struct device *snapshot_add_device(struct snapshot *s)
+{
+	struct device *v = grow(s->devices, s->ndevices, sizeof *v);
+	if (!v)
+		return NULL;
+	s->devices = v;
+	struct device *d = &v[s->ndevices++];
+	memset(d, 0, sizeof *d);
+	d->settings.rotational = -1;
+	d->settings.inflight_read = d->settings.inflight_write = -1;
+	return d;
+}
+
+struct mount *snapshot_add_mount(struct snapshot *s)
+{
+	struct mount *v = grow(s->mounts, s->nmounts, sizeof *v);
+	if (!v)
+		return NULL;
+	s->mounts = v;
+	struct mount *m = &v[s->nmounts++];
+	memset(m, 0, sizeof *m);
+	return m;
+}
+
+const struct device *snapshot_find_device(const struct snapshot *s, const char *name)
+{
+	for (size_t i = 0; i < s->ndevices; i++)
+		if (strcmp(s->devices[i].name, name) == 0)
+			return &s->devices[i];
+	return NULL;
+}
+
+const char *device_setting(const struct device *d, const char *key)
+{
+	for (size_t i = 0; i < d->settings.nitems; i++)
+		if (strcmp(d->settings.items[i].key, key) == 0)
+			return d->settings.items[i].value;
+	return NULL;
+}
+
+double timespec_seconds(const struct timespec *t)
+{
+	return (double)t->tv_sec + (double)t->tv_nsec / 1e9;
+}
+
+double timespec_diff(const struct timespec *later, const struct timespec *earlier)
+{
+	return (double)(later->tv_sec - earlier->tv_sec) +
+	       (double)(later->tv_nsec - earlier->tv_nsec) / 1e9;
+}

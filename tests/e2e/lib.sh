@@ -1,0 +1,62 @@
+# Shared helpers for the end-to-end tests.  Source it first thing:
+#   . "$(dirname "$0")/lib.sh"
+# Results are lines "ok NAME", "not ok NAME", "skip NAME: why" that tests/run.sh counts.
+# Everything a test creates (temp dir, loop devices, mounts, background jobs) is
+# registered here and undone by the EXIT trap, even when the test fails.
+set -u
+IOSCOPE=${IOSCOPE:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/build/san/ioscope}
+IOSCOPE_OPT=${IOSCOPE_OPT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/ioscope}
+IOSCOPE_TOP=${IOSCOPE_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+TMP=$(mktemp -d /tmp/ioscope-test.XXXXXX)
+_cleanups=()
+
+at_exit() { _cleanups+=("$*"); }
+_run_cleanups() {
+	local i
+	for ((i = ${#_cleanups[@]} - 1; i >= 0; i--)); do eval "${_cleanups[i]}" >/dev/null 2>&1; done
+	rm -rf "$TMP"
+}
+trap _run_cleanups EXIT
+trap 'exit 130' INT TERM
+
+ok()   { echo "ok $*"; }
+fail() { echo "not ok $1${2:+: $2}"; }
+skip() { echo "skip $1: $2"; }
+# check NAME CMD... : ok when CMD succeeds
+check() { local n=$1; shift; if "$@"; then ok "$n"; else fail "$n" "command failed: $*"; fi; }
+
+is_root() { [ "$(id -u)" = 0 ]; }
+
+# make_loop SIZE_MB -> prints the kernel name (loopN) of a new loop device on a temp file.
+make_loop() {
+	local size=${1:-64} img dev
+	img=$(mktemp "$TMP/disk.XXXXXX")
+	truncate -s "${size}M" "$img" || return 1
+	dev=$(losetup --find --show "$img") || return 1
+	at_exit "losetup -d '$dev'"
+	basename "$dev"
+}
+
+# make_fs LOOPNAME TYPE [MKFS-OPTS...] -> prints the mount point (under $TMP)
+make_fs() {
+	local name=$1 type=$2; shift 2
+	local mnt="$TMP/mnt-$name"
+	mkdir -p "$mnt"
+	case "$type" in
+	ext4) mkfs.ext4 -q -F "$@" "/dev/$name" >/dev/null 2>&1 ;;
+	xfs) mkfs.xfs -q -f "$@" "/dev/$name" >/dev/null 2>&1 ;;
+	btrfs) mkfs.btrfs -q -f "$@" "/dev/$name" >/dev/null 2>&1 ;;
+	esac || return 1
+	mount -t "$type" "/dev/$name" "$mnt" || return 1
+	at_exit "umount -l '$mnt'"
+	echo "$mnt"
+}
+
+# bg CMD... : start a background job that is killed at exit; its pid is in $BG_PID.
+bg() { "$@" & BG_PID=$!; at_exit "kill $BG_PID; wait $BG_PID"; }
+
+# A steady direct-I/O writer on /dev/NAME that stops by itself after SECONDS.
+steady_writer() {
+	local name=$1 seconds=${2:-60}
+	bg timeout "$seconds" bash -c "while :; do dd if=/dev/zero of=/dev/$name bs=64k count=256 oflag=direct status=none; done"
+}
