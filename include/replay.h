@@ -1,0 +1,105 @@
+/* replay.h - random access to a recorded session log (docs/session-log.md).
+ *
+ * replay_open() scans the file once and builds an index (one entry per sample,
+ * no JSON parsing of samples), so a day of 1 s samples opens in well under a
+ * second; replay_read() then parses just the sample asked for.  The log's
+ * machine description and every event (with the sample it belongs to) are kept
+ * in memory.  Bad lines never stop a replay: they are skipped and described in
+ * the warnings list (path, line number, byte offset).
+ *
+ * The console's replay view gets the replay behind its source with
+ * source_replay_get() and moves with replay_seek(); source_read() then yields
+ * the sample at the position and advances it.
+ */
+#ifndef IOSCOPE_REPLAY_H
+#define IOSCOPE_REPLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "error.h"
+#include "events.h"
+#include "snapshot.h"
+#include "source.h"
+
+#define SESSION_LOG_FORMAT "ioscope-session-log"
+#define SESSION_LOG_VERSION 1
+
+/* What the header record says about the machine that was recorded. */
+struct replay_machine {
+	int version;              /* format version of the file */
+	char ioscope[32];         /* version of the ioscope that wrote it */
+	char host[256];
+	char kernel[256];         /* uname release */
+	char kernel_version[256]; /* uname version (build string) */
+	char arch[64];
+	char cpu_model[256];
+	long cpus;                /* online CPUs, 0 unknown */
+	uint64_t mem_total_kb;    /* 0 unknown */
+	double interval;          /* nominal seconds between samples, 0 unknown */
+	struct timespec started;  /* wall time the recording started */
+};
+
+/* An event of the log and the sample it came with. */
+struct replay_event {
+	size_t sample;            /* 0-based index of the sample it belongs to */
+	bool derivable;           /* events_diff finds it again by comparing snapshots */
+	struct event event;
+};
+
+struct replay;
+
+/* Opens and indexes path.  NULL with err set when the file is not a session log,
+ * has a newer format version, or cannot be read; damaged records further on only
+ * add warnings. */
+struct replay *replay_open(const char *path, struct error *err);
+/* The same from an open descriptor (not closed by replay_close unless owned);
+ * name is used in messages.  Used by the fuzzer on a memfd. */
+struct replay *replay_open_fd(int fd, const char *name, bool owned, struct error *err);
+void replay_close(struct replay *r);
+
+const struct replay_machine *replay_machine(const struct replay *r);
+/* The header's device list and mounts (the state when recording started). */
+const struct snapshot *replay_header_state(const struct replay *r);
+
+size_t replay_count(const struct replay *r);             /* samples in the index */
+struct timespec replay_sample_mono(const struct replay *r, size_t i);
+struct timespec replay_sample_wall(const struct replay *r, size_t i);
+/* First sample whose time is at or after t; replay_count() when none. */
+size_t replay_find_mono(const struct replay *r, const struct timespec *t);
+size_t replay_find_wall(const struct replay *r, const struct timespec *t);
+
+/* Sample i into *out (old contents replaced), bit-exact as it was recorded.
+ * 0 on success, -1 with err set (i out of range, or the record is damaged: a
+ * warning is added too). */
+int replay_read(struct replay *r, size_t i, struct snapshot *out, struct error *err);
+
+/* Sequential position used by the source interface: the next source_read()
+ * yields sample replay_tell(), then the position advances.  Seeking to
+ * replay_count() means "at the end". */
+size_t replay_tell(const struct replay *r);
+int replay_seek(struct replay *r, size_t i);
+
+/* Every event in the log, in file order (samples ascending). */
+const struct replay_event *replay_events(const struct replay *r, size_t *n);
+/* Index into replay_events() of the first event belonging to sample >= i
+ * (n when none) / of the last event belonging to sample < i (SIZE_MAX when
+ * none): "next mark" and "previous mark" for the console. */
+size_t replay_event_after(const struct replay *r, size_t sample);
+size_t replay_event_before(const struct replay *r, size_t sample);
+
+/* Damage found so far (open and reads): "PATH: line N (offset X): what".
+ * At most REPLAY_WARNINGS_MAX are kept; replay_warnings_total() counts all. */
+#define REPLAY_WARNINGS_MAX 32
+size_t replay_warning_count(const struct replay *r);
+const char *replay_warning(const struct replay *r, size_t i);
+size_t replay_warnings_total(const struct replay *r);
+
+/* The replay behind a source made by source_replay_new(), or NULL for any
+ * other source.  After this call the source stops printing warnings of damaged
+ * records met while reading to stderr: the caller shows replay_warning(). */
+struct replay *source_replay_get(struct source *src);
+
+#endif
