@@ -42,18 +42,21 @@ $(BUILD)/opt/ioscope: $(OBJ) $(BUILD)/opt/$(MAIN_SRC:.c=.o)
 
 $(BUILD)/opt/%.o: %.c $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(BASEFLAGS) $(CFLAGS) -c -o $@ $<
+	@echo "CC      $<"
+	@$(CC) $(BASEFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/san/%.o: %.c $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(BASEFLAGS) $(SANFLAGS) -c -o $@ $<
+	@echo "CC san  $<"
+	@$(CC) $(BASEFLAGS) $(SANFLAGS) -c -o $@ $<
 
 $(BUILD)/san/ioscope: $(SAN_OBJ) $(BUILD)/san/$(MAIN_SRC:.c=.o)
 	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/san/tests/%: tests/unit/%.c $(SAN_OBJ) tests/unit/unit.h
 	@mkdir -p $(@D)
-	$(CC) $(BASEFLAGS) $(SANFLAGS) -Itests/unit -o $@ $< $(SAN_OBJ) $(LDLIBS) -lcmocka
+	@echo "TEST    $<"
+	@$(CC) $(BASEFLAGS) $(SANFLAGS) -Itests/unit -o $@ $< $(SAN_OBJ) $(LDLIBS) -lcmocka
 
 # Builds and starts the console; installs missing Debian packages first when root.
 run: deps all

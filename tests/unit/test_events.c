@@ -1,0 +1,159 @@
+/* Events: diffs of settings, mounts and the device set; labels. */
+#include "unit.h"
+
+#include <string.h>
+
+#include "events.h"
+
+static struct device *disk(struct snapshot *s, const char *name, const char *sched)
+{
+	struct device *d = snapshot_add_device(s);
+	assert_non_null(d);
+	snprintf(d->name, sizeof d->name, "%s", name);
+	d->settings.has_settings = true;
+	snprintf(d->settings.scheduler, sizeof d->settings.scheduler, "%s", sched);
+	return d;
+}
+
+static void settings(struct device *d, const struct setting *items, size_t n)
+{
+	assert_int_equal(device_set_settings(d, items, n), 0);
+}
+
+static void test_scheduler_change_folds_iosched(void **state)
+{
+	(void)state;
+	struct snapshot a, b;
+	snapshot_init(&a);
+	snapshot_init(&b);
+	const struct setting before[] = { { "iosched.fifo_batch", "16" }, { "nr_requests", "64" },
+					  { "read_ahead_kb", "128" } };
+	const struct setting after[] = { { "iosched.slice_idle", "8" }, { "nr_requests", "128" },
+					 { "read_ahead_kb", "128" } };
+	settings(disk(&a, "loop3", "mq-deadline"), before, 3);
+	settings(disk(&b, "loop3", "bfq"), after, 3);
+	b.wall.tv_sec = 1234;
+	struct event_list l;
+	event_list_init(&l);
+	assert_int_equal(events_diff(&l, &a, &b), 2);
+	assert_int_equal(l.items[0].kind, EVENT_SCHEDULER);
+	assert_string_equal(l.items[0].object, "loop3");
+	assert_string_equal(l.items[0].old_value, "mq-deadline");
+	assert_string_equal(l.items[0].new_value, "bfq");
+	assert_int_equal(l.items[0].wall.tv_sec, 1234);
+	assert_string_equal(l.items[0].by, "observed");
+	assert_int_equal(l.items[1].kind, EVENT_TUNABLE);
+	assert_string_equal(l.items[1].key, "nr_requests");
+	char label[256];
+	event_label(&l.items[0], label, sizeof label);
+	assert_string_equal(label, "sched mq-deadline→bfq");
+	event_label(&l.items[1], label, sizeof label);
+	assert_string_equal(label, "nr_requests 64→128");
+	event_list_free(&l);
+	snapshot_free(&a);
+	snapshot_free(&b);
+}
+
+static void test_tunable_and_write_cache(void **state)
+{
+	(void)state;
+	struct snapshot a, b;
+	snapshot_init(&a);
+	snapshot_init(&b);
+	const struct setting before[] = { { "iosched.fifo_batch", "16" }, { "write_cache", "write back" } };
+	const struct setting after[] = { { "iosched.fifo_batch", "32" }, { "write_cache", "write through" } };
+	settings(disk(&a, "vdb", "mq-deadline"), before, 2);
+	settings(disk(&b, "vdb", "mq-deadline"), after, 2);
+	struct event_list l;
+	event_list_init(&l);
+	assert_int_equal(events_diff(&l, &a, &b), 2);
+	assert_int_equal(l.items[0].kind, EVENT_TUNABLE);
+	assert_string_equal(l.items[0].key, "iosched.fifo_batch");
+	assert_int_equal(l.items[1].kind, EVENT_WRITE_CACHE);
+	assert_string_equal(l.items[1].new_value, "write through");
+	/* nothing changed: nothing reported */
+	event_list_clear(&l);
+	assert_int_equal(events_diff(&l, &b, &b), 0);
+	event_list_free(&l);
+	snapshot_free(&a);
+	snapshot_free(&b);
+}
+
+static void test_devices_added_and_removed(void **state)
+{
+	(void)state;
+	struct snapshot a, b;
+	snapshot_init(&a);
+	snapshot_init(&b);
+	disk(&a, "loop0", "none");
+	disk(&a, "loop1", "none");
+	disk(&b, "loop1", "none");
+	disk(&b, "loop2", "none");
+	struct event_list l;
+	event_list_init(&l);
+	assert_int_equal(events_diff(&l, &a, &b), 2);
+	assert_int_equal(l.items[0].kind, EVENT_DEVICE_ADDED);
+	assert_string_equal(l.items[0].object, "loop2");
+	assert_int_equal(l.items[1].kind, EVENT_DEVICE_REMOVED);
+	assert_string_equal(l.items[1].object, "loop0");
+	event_list_free(&l);
+	snapshot_free(&a);
+	snapshot_free(&b);
+}
+
+static struct mount *mnt(struct snapshot *s, const char *mp, const char *mopts, const char *sopts)
+{
+	struct mount *m = snapshot_add_mount(s);
+	assert_non_null(m);
+	snprintf(m->mountpoint, sizeof m->mountpoint, "%s", mp);
+	snprintf(m->source, sizeof m->source, "/dev/loop0");
+	snprintf(m->fstype, sizeof m->fstype, "ext4");
+	snprintf(m->mount_opts, sizeof m->mount_opts, "%s", mopts);
+	snprintf(m->super_opts, sizeof m->super_opts, "%s", sopts);
+	return m;
+}
+
+static void test_remount_label(void **state)
+{
+	(void)state;
+	struct snapshot a, b;
+	snapshot_init(&a);
+	snapshot_init(&b);
+	mnt(&a, "/mnt/x", "rw,nosuid,relatime", "rw,commit=5");
+	mnt(&b, "/mnt/x", "rw,nosuid,noatime", "rw,commit=30");
+	mnt(&b, "/mnt/y", "rw", "rw");
+	struct event_list l;
+	event_list_init(&l);
+	assert_int_equal(events_diff(&l, &a, &b), 3);
+	char label[256];
+	assert_int_equal(l.items[0].kind, EVENT_MOUNT_OPTIONS);
+	event_label(&l.items[0], label, sizeof label);
+	assert_string_equal(label, "remount +noatime -relatime");
+	event_label(&l.items[1], label, sizeof label);
+	assert_string_equal(label, "remount commit=5→30");
+	assert_int_equal(l.items[2].kind, EVENT_MOUNT_ADDED);
+	assert_string_equal(l.items[2].object, "/mnt/y");
+	event_list_free(&l);
+	snapshot_free(&a);
+	snapshot_free(&b);
+}
+
+static void test_kind_names_round_trip(void **state)
+{
+	(void)state;
+	for (int k = 0; k < EVENT_KIND_COUNT; k++)
+		assert_int_equal(event_kind_from_name(event_kind_name((enum event_kind)k)), k);
+	assert_int_equal(event_kind_from_name("bogus"), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_scheduler_change_folds_iosched),
+		cmocka_unit_test(test_tunable_and_write_cache),
+		cmocka_unit_test(test_devices_added_and_removed),
+		cmocka_unit_test(test_remount_label),
+		cmocka_unit_test(test_kind_names_round_trip),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
