@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""make bench: CPU cost of sampling, as ratios measured side by side in one run.
+
+(a) CPU microseconds per sample of `ioscope --batch --format json` at a 10 ms interval
+    against the floor program (tests/bench/floor.c: re-reads the same files through kept-open
+    descriptors on the same absolute deadlines, no parsing, no output) - for this machine's
+    devices and for fixture trees of 100 and 1000 devices.
+(b) At the real 1 s cadence: ioscope's CPU per sample beside `iostat -x 1` and `vmstat 1`
+    running at the same time, and ioscope's peak RSS.
+Runs alternate and repeat; the median is reported, since this machine is shared and noisy.
+"""
+import os, statistics, subprocess, sys, tempfile
+
+top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ioscope = os.path.join(top, "ioscope")
+floor = sys.argv[1]
+gen = os.path.join(top, "tests", "fixtures", "gen-devices.sh")
+REPEAT = int(os.environ.get("BENCH_REPEAT", "3"))
+
+
+def cpu_of(argv):
+    """CPU seconds (user+sys) and peak RSS (KiB) of one run of argv."""
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, ru = os.wait4(p.pid, 0)
+    err = p.stderr.read().decode()
+    p.stderr.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"bench: {' '.join(argv)} failed: {err}")
+    return ru.ru_utime + ru.ru_stime, ru.ru_maxrss
+
+
+def per_sample_us(argv, samples):
+    return cpu_of(argv)[0] / samples * 1e6
+
+
+def compare_floor(label, root, samples):
+    ours, base = [], []
+    root_args = ["--root", root] if root else []
+    for _ in range(REPEAT):
+        base.append(per_sample_us([floor, root, "0.01", str(samples)], samples))
+        ours.append(per_sample_us([ioscope, "--batch", "-f", "json", "-i", "0.01", "-c", str(samples)]
+                                  + root_args, samples))
+    o, b = statistics.median(ours), statistics.median(base)
+    print(f"{label:<28} {o:10.1f} {b:10.1f} {o / b:8.2f}x")
+    return o
+
+
+def side_by_side(seconds):
+    procs = {
+        "ioscope --batch -f json": [ioscope, "--batch", "-f", "json", "-i", "1", "-c", str(seconds)],
+        "iostat -x 1": ["iostat", "-x", "1", str(seconds + 1)],
+        "vmstat 1": ["vmstat", "1", str(seconds + 1)],
+    }
+    running = {k: subprocess.Popen(v, stdout=subprocess.DEVNULL) for k, v in procs.items()}
+    res = {}
+    for k, p in running.items():
+        _, _, ru = os.wait4(p.pid, 0)
+        res[k] = (ru.ru_utime + ru.ru_stime, ru.ru_maxrss)
+    return res
+
+
+def main():
+    print("(a) CPU per sample at a 10 ms interval, against the floor (median of %d runs)" % REPEAT)
+    print(f"{'devices':<28} {'ioscope us':>10} {'floor us':>10} {'ratio':>9}")
+    n_live = len(open("/proc/diskstats").read().splitlines())
+    live = compare_floor(f"this machine ({n_live})", "", 300)
+    with tempfile.TemporaryDirectory(prefix="ioscope-bench.") as tmp:
+        per_dev = {}
+        for n in (100, 1000):
+            root = os.path.join(tmp, f"root{n}")
+            if not os.path.exists(gen):
+                print(f"{n} fixture devices: generator {gen} missing, skipped")
+                continue
+            subprocess.run([gen, str(n), root], check=True, stdout=subprocess.DEVNULL)
+            per_dev[n] = compare_floor(f"{n} fixture devices", root, 200 if n == 100 else 50)
+        if 100 in per_dev and 1000 in per_dev:
+            print(f"cost per device: {per_dev[100] / 100:.2f} us at 100, {per_dev[1000] / 1000:.2f} us at 1000"
+                  f" (linear when these agree)")
+    print()
+    secs = int(os.environ.get("BENCH_SECONDS", "10"))
+    print(f"(b) at 1 s for {secs} s, side by side: CPU per sample and peak RSS")
+    res = side_by_side(secs)
+    for k, (cpu, rss) in res.items():
+        print(f"{k:<28} {cpu / secs * 1e6:10.1f} us/sample  {rss / 1024:6.1f} MiB RSS")
+    ours = res["ioscope --batch -f json"][0]
+    refs = res["iostat -x 1"][0] + res["vmstat 1"][0]
+    print(f"ioscope / (iostat + vmstat) = {ours / refs if refs else float('inf'):.2f}")
+    console = os.path.join(top, "tests", "bench", "console.sh")
+    if os.path.exists(console):
+        print()
+        subprocess.run(["bash", console], check=False)
+
+
+main()

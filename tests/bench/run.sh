@@ -1,0 +1,7 @@
+#!/bin/sh
+# make bench: build the floor program and run the benchmark (see bench.py).
+set -e
+cd "$(dirname "$0")/../.."
+mkdir -p "${BUILD:-build}/bench"
+cc -O2 -Wall -Wextra -o "${BUILD:-build}/bench/floor" tests/bench/floor.c
+exec python3 tests/bench/bench.py "${BUILD:-build}/bench/floor"
