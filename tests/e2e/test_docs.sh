@@ -1,0 +1,40 @@
+#!/bin/bash
+# The documentation a user meets first agrees with the binary: every option --help
+# lists is in the man page, the man page renders without warnings, `make deps`
+# prints the exact apt-get line when it cannot install, and `make install` honours
+# PREFIX and DESTDIR.
+. "$(dirname "$0")/lib.sh"
+cd "$IOSCOPE_TOP" || exit 1
+
+missing=""
+for opt in $("$IOSCOPE" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
+	grep -qE -- "(Fl Fl ${opt#--}|\\\\-\\\\-${opt#--})" man/ioscope.1 || missing="$missing $opt"
+done
+[ -z "$missing" ] && ok "every --help option is in the man page" || fail "every --help option is in the man page" "$missing"
+for cmd in set remount show report; do
+	grep -q "^.Cm $cmd" man/ioscope.1 && grep -q "ioscope $cmd" <("$IOSCOPE" --help) \
+		&& ok "subcommand $cmd documented" || fail "subcommand $cmd documented"
+done
+warn=$(LC_ALL=C.UTF-8 groff -ww -mandoc -Tutf8 -z man/ioscope.1 2>&1)
+[ -z "$warn" ] && ok "man page renders without warnings" || fail "man page renders without warnings" "$warn"
+head -5 README.md | grep -q 'make check' && head -5 README.md | grep -q 'make run' \
+	&& ok "README opens with the two commands" || fail "README opens with the two commands"
+grep -qx 'make check' .ci/run && ok ".ci/run runs the README's test command" || fail ".ci/run runs the README's test command"
+
+if is_root; then
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups sh tests/deps.sh ioscope-no-such-package 2>&1); rc=$?
+	[ $rc -ne 0 ] && grep -q 'apt-get install ioscope-no-such-package' <<<"$out" \
+		&& ok "deps prints the apt-get line without root" || fail "deps prints the apt-get line without root" "$out"
+else
+	out=$(sh tests/deps.sh ioscope-no-such-package 2>&1)
+	grep -q 'apt-get install ioscope-no-such-package' <<<"$out" \
+		&& ok "deps prints the apt-get line without root" || fail "deps prints the apt-get line without root" "$out"
+fi
+
+if make -s install DESTDIR="$TMP/dest" PREFIX=/opt/io BUILD="${BUILD:-build}" >"$TMP/install.log" 2>&1; then
+	[ -x "$TMP/dest/opt/io/bin/ioscope" ] && [ -f "$TMP/dest/opt/io/share/man/man1/ioscope.1" ] \
+		&& ls "$TMP"/dest/opt/io/share/ioscope/themes/*.theme >/dev/null 2>&1 \
+		&& ok "make install honours PREFIX and DESTDIR" || fail "make install honours PREFIX and DESTDIR" "$(find "$TMP/dest")"
+else
+	fail "make install honours PREFIX and DESTDIR" "$(cat "$TMP/install.log")"
+fi
