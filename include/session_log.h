@@ -1,0 +1,56 @@
+/* session_log.h - the records of a session log (docs/session-log.md) as json-c
+ * objects: built by the recorder, parsed back by replay.  Both directions live in
+ * one module so that what is written and what is read cannot drift apart.
+ */
+#ifndef IOSCOPE_SESSION_LOG_H
+#define IOSCOPE_SESSION_LOG_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "events.h"
+#include "replay.h"
+#include "snapshot.h"
+
+enum session_record {
+	RECORD_HEADER, RECORD_DEVICES, RECORD_MOUNTS, RECORD_SAMPLE, RECORD_EVENT,
+	RECORD_UNKNOWN,   /* a JSON object of a type this version does not know: skipped */
+};
+
+/* The "type" of a parsed record; -1 when o is not an object with a string "type". */
+int session_record_type(json_object *o);
+const char *session_record_name(enum session_record type);
+
+/* Nanoseconds since the epoch (or boot), how the log stores every time. */
+int64_t timespec_to_ns(const struct timespec *t);
+struct timespec ns_to_timespec(int64_t ns);
+
+/* ---- writing: each returns a new object (NULL on ENOMEM) ---- */
+json_object *session_log_header(const struct replay_machine *m, const struct snapshot *snap);
+json_object *session_log_devices(const struct snapshot *snap);
+json_object *session_log_mounts(const struct snapshot *snap);
+json_object *session_log_sample(const struct snapshot *snap);
+json_object *session_log_event(const struct event *ev, uint64_t seq);
+
+/* What a devices / mounts record would hold is the same in a and b. */
+bool session_devices_equal(const struct snapshot *a, const struct snapshot *b);
+bool session_mounts_equal(const struct snapshot *a, const struct snapshot *b);
+
+/* ---- reading: -1 with err set to what is wrong (the caller adds line/offset) ---- */
+/* Checks format and version, fills *m and the device list and mounts of *state. */
+int session_log_parse_header(json_object *o, struct replay_machine *m, struct snapshot *state,
+			     struct error *err);
+/* Replace the device list (identity and settings) / the mounts of *state. */
+int session_log_parse_devices(json_object *o, struct snapshot *state, struct error *err);
+int session_log_parse_mounts(json_object *o, struct snapshot *state, struct error *err);
+/* Times only (the index): mono and wall in ns. */
+int session_log_parse_sample_times(json_object *o, int64_t *mono, int64_t *wall, struct error *err);
+/* A whole sample: the devices named in the record, in its order, take identity and
+ * settings from devices (the device list in force); mounts are copied from mounts. */
+int session_log_parse_sample(json_object *o, const struct snapshot *devices,
+			     const struct snapshot *mounts, struct snapshot *out, struct error *err);
+int session_log_parse_event(json_object *o, struct event *ev, struct error *err);
+
+#endif

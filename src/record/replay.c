@@ -1,0 +1,571 @@
+/* replay.c - a session log opened for random access (include/replay.h).
+ *
+ * Opening scans the file once.  Sample lines, which are nearly all of it, are not
+ * parsed: the recorder writes them with "type", "seq", "mono", "wall" first, and a
+ * few byte comparisons read those (anything written differently, by hand or by
+ * jq, takes the slow path through the JSON parser).  The index keeps, per sample,
+ * where its line is, its times, and which devices and mounts records were in force,
+ * so reading sample i parses at most three lines.  Events, devices and mounts
+ * records are rare; they are parsed (validated) during the scan.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "line_scanner.h"
+#include "replay.h"
+#include "session_log.h"
+
+struct sample_entry {
+	uint64_t offset, line;
+	int64_t mono, wall;
+	uint32_t length;
+	uint32_t devices, mounts;   /* index into states[]; 0 is the header */
+	bool damaged;               /* failed to parse when read */
+};
+
+struct state_entry {
+	uint64_t offset, line;
+	uint32_t length;
+	enum session_record type;   /* RECORD_DEVICES, RECORD_MOUNTS or a later RECORD_HEADER */
+};
+
+struct replay {
+	int fd;
+	bool owned;
+	char *name;
+	struct replay_machine machine;
+	struct snapshot header;          /* device list and mounts of the header */
+	struct sample_entry *samples;
+	size_t nsamples, samples_cap;
+	struct state_entry *states;
+	size_t nstates, states_cap;
+	struct replay_event *events;
+	size_t nevents, events_cap;
+	char *warnings[REPLAY_WARNINGS_MAX];
+	size_t nwarnings, warnings_total;
+	size_t pos;
+	uint32_t devices_now, mounts_now;  /* in force while scanning */
+	uint32_t devices_cached, mounts_cached;
+	struct snapshot devices_state, mounts_state;
+	char *line;                        /* one line read back for parsing */
+	size_t line_cap;
+	json_tokener *tok;
+};
+
+static void warn(struct replay *r, uint64_t line, uint64_t offset, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void warn(struct replay *r, uint64_t line, uint64_t offset, const char *fmt, ...)
+{
+	r->warnings_total++;
+	if (r->nwarnings == REPLAY_WARNINGS_MAX)
+		return;
+	char what[768], *msg;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	if (asprintf(&msg, "%s: line %llu (offset %llu): %s", r->name, (unsigned long long)line,
+		     (unsigned long long)offset, what) >= 0)
+		r->warnings[r->nwarnings++] = msg;
+}
+
+static void *grow(void *arr, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return arr;
+	size_t n = *cap ? *cap * 2 : 64;
+	void *v = realloc(arr, n * size);
+	if (v)
+		*cap = n;
+	return v;
+}
+
+/* A whole line as one JSON value, nothing but blanks after it; NULL when not. */
+static json_object *parse_line(struct replay *r, const char *text, size_t len, struct error *err)
+{
+	if (len > INT32_MAX) {
+		error_set(err, "line too long");
+		return NULL;
+	}
+	json_tokener_reset(r->tok);
+	json_object *o = json_tokener_parse_ex(r->tok, text, (int)len);
+	enum json_tokener_error e = json_tokener_get_error(r->tok);
+	if (!o || e != json_tokener_success) {
+		json_object_put(o);
+		error_set(err, "not a JSON record (%s)",
+			  e == json_tokener_continue ? "it ends early" : json_tokener_error_desc(e));
+		return NULL;
+	}
+	for (size_t i = json_tokener_get_parse_end(r->tok); i < len; i++)
+		if (!strchr(" \t\r", text[i])) {
+			json_object_put(o);
+			error_set(err, "not a JSON record (garbage after it at byte %zu)", i);
+			return NULL;
+		}
+	return o;
+}
+
+/* ---- the index scan ---- */
+
+static bool scan_digits(const char **p, const char *end, bool sign, int64_t *out)
+{
+	const char *q = *p;
+	bool neg = sign && q < end && *q == '-';
+	q += neg;
+	int64_t v = 0;
+	int n = 0;
+	for (; q < end && *q >= '0' && *q <= '9'; q++, n++) {
+		if (v > (INT64_MAX - (*q - '0')) / 10)
+			return false;    /* let the JSON parser judge */
+		v = v * 10 + (*q - '0');
+	}
+	if (n == 0)
+		return false;
+	*out = neg ? -v : v;
+	*p = q;
+	return true;
+}
+
+static bool scan_literal(const char **p, const char *end, const char *lit)
+{
+	size_t n = strlen(lit);
+	if ((size_t)(end - *p) < n || memcmp(*p, lit, n) != 0)
+		return false;
+	*p += n;
+	return true;
+}
+
+/* The recorder's own sample lines, without a JSON parser. */
+static bool fast_sample_times(const char *text, size_t len, int64_t *mono, int64_t *wall)
+{
+	const char *p = text, *end = text + len;
+	int64_t seq;
+	return len > 2 && text[len - 1] == '}' &&
+	       scan_literal(&p, end, "{\"type\":\"sample\",\"seq\":") && scan_digits(&p, end, false, &seq) &&
+	       scan_literal(&p, end, ",\"mono\":") && scan_digits(&p, end, true, mono) &&
+	       scan_literal(&p, end, ",\"wall\":") && scan_digits(&p, end, true, wall) &&
+	       p < end && *p == ',';
+}
+
+static int fast_type(const char *text, size_t len)
+{
+	static const struct { const char *prefix; enum session_record type; } known[] = {
+		{ "{\"type\":\"devices\",", RECORD_DEVICES },
+		{ "{\"type\":\"mounts\",", RECORD_MOUNTS },
+		{ "{\"type\":\"event\",", RECORD_EVENT },
+	};
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+		size_t n = strlen(known[i].prefix);
+		if (len >= n && memcmp(text, known[i].prefix, n) == 0)
+			return known[i].type;
+	}
+	return -1;
+}
+
+static int add_sample(struct replay *r, const struct scanned_line *l, int64_t mono, int64_t wall)
+{
+	struct sample_entry *v = grow(r->samples, &r->samples_cap, r->nsamples + 1, sizeof *v);
+	if (!v)
+		return -1;
+	r->samples = v;
+	v[r->nsamples++] = (struct sample_entry){
+		.offset = l->offset, .line = l->number, .mono = mono, .wall = wall,
+		.length = (uint32_t)l->len, .devices = r->devices_now, .mounts = r->mounts_now,
+	};
+	return 0;
+}
+
+static int add_state(struct replay *r, const struct scanned_line *l, enum session_record type)
+{
+	struct state_entry *v = grow(r->states, &r->states_cap, r->nstates + 1, sizeof *v);
+	if (!v)
+		return -1;
+	r->states = v;
+	v[r->nstates] = (struct state_entry){ .offset = l->offset, .line = l->number,
+					      .length = (uint32_t)l->len, .type = type };
+	if (type != RECORD_MOUNTS)
+		r->devices_now = (uint32_t)r->nstates;
+	if (type != RECORD_DEVICES)
+		r->mounts_now = (uint32_t)r->nstates;
+	r->nstates++;
+	return 0;
+}
+
+static int add_event(struct replay *r, json_object *o, const struct scanned_line *l)
+{
+	struct error err;
+	struct event ev;
+	if (session_log_parse_event(o, &ev, &err) < 0) {
+		warn(r, l->number, l->offset, "event skipped: %s", err.msg);
+		return 0;
+	}
+	struct replay_event *v = grow(r->events, &r->events_cap, r->nevents + 1, sizeof *v);
+	if (!v)
+		return -1;
+	r->events = v;
+	v[r->nevents++] = (struct replay_event){
+		.sample = r->nsamples ? r->nsamples - 1 : 0,
+		.derivable = ev.kind != EVENT_USER_MARK && strcmp(ev.by, "observed") == 0,
+		.event = ev,
+	};
+	return 0;
+}
+
+/* Parses a state record into a scratch snapshot: only the valid ones count. */
+static bool state_valid(json_object *o, enum session_record type, struct error *err)
+{
+	struct snapshot s;
+	struct replay_machine m;
+	snapshot_init(&s);
+	int rc = type == RECORD_DEVICES ? session_log_parse_devices(o, &s, err)
+	       : type == RECORD_MOUNTS  ? session_log_parse_mounts(o, &s, err)
+					: session_log_parse_header(o, &m, &s, err);
+	snapshot_free(&s);
+	return rc == 0;
+}
+
+/* A parsed line of any type.  -1 only on ENOMEM. */
+static int index_record(struct replay *r, json_object *o, const struct scanned_line *l)
+{
+	struct error err;
+	int64_t mono, wall;
+	int type = session_record_type(o);
+	switch (type) {
+	case RECORD_SAMPLE:
+		if (session_log_parse_sample_times(o, &mono, &wall, &err) < 0) {
+			warn(r, l->number, l->offset, "sample skipped: %s", err.msg);
+			return 0;
+		}
+		return add_sample(r, l, mono, wall);
+	case RECORD_EVENT:
+		return add_event(r, o, l);
+	case RECORD_HEADER:
+	case RECORD_DEVICES:
+	case RECORD_MOUNTS:
+		if (!state_valid(o, (enum session_record)type, &err)) {
+			warn(r, l->number, l->offset, "%s record skipped: %s",
+			     session_record_name((enum session_record)type), err.msg);
+			return 0;
+		}
+		if (type == RECORD_HEADER)
+			warn(r, l->number, l->offset, "another header (logs joined together?): "
+			     "its devices and mounts are used from here on");
+		return add_state(r, l, (enum session_record)type);
+	case RECORD_UNKNOWN:
+		return 0;   /* a record type of a later minor revision: skipped by design */
+	default:
+		warn(r, l->number, l->offset, "not a session-log record (no \"type\"), skipped");
+		return 0;
+	}
+}
+
+static int index_line(struct replay *r, const struct scanned_line *l)
+{
+	struct error err;
+	if (l->too_long) {
+		warn(r, l->number, l->offset, "line longer than %u bytes, skipped", LINE_SCANNER_MAX);
+		return 0;
+	}
+	if (l->len == 0)
+		return 0;
+	int64_t mono, wall;
+	if (l->complete && fast_sample_times(l->text, l->len, &mono, &wall))
+		return add_sample(r, l, mono, wall);
+	int type = l->complete ? fast_type(l->text, l->len) : -1;
+	if (type == RECORD_DEVICES || type == RECORD_MOUNTS || type == RECORD_EVENT || type < 0) {
+		json_object *o = parse_line(r, l->text, l->len, &err);
+		if (!o) {
+			if (l->complete)
+				warn(r, l->number, l->offset, "%s, skipped", err.msg);
+			else
+				warn(r, l->number, l->offset, "the last record is incomplete (the "
+				     "recorder was interrupted while writing it), ignored");
+			return 0;
+		}
+		int rc = index_record(r, o, l);
+		json_object_put(o);
+		return rc;
+	}
+	return 0;
+}
+
+static int read_header(struct replay *r, struct line_scanner *s, struct error *err)
+{
+	struct scanned_line l;
+	int errnum = 0;
+	int rc = line_scanner_next(s, &l, &errnum);
+	if (rc < 0)
+		return error_errno(err, r->name, errnum);
+	if (rc == 0)
+		return error_set(err, "%s: empty file, not an ioscope session log", r->name);
+	if (l.too_long)
+		return error_set(err, "%s: line 1: not an ioscope session log (no header)", r->name);
+	json_object *o = parse_line(r, l.text, l.len, err);
+	if (!o) {
+		if (!l.complete && l.len > 0 && l.text[0] == '{')
+			return error_set(err, "%s: line 1: the header is incomplete (the recording "
+					 "stopped while writing it)", r->name);
+		return error_set(err, "%s: line 1 (offset 0): not an ioscope session log: %s",
+				 r->name, err->msg);
+	}
+	struct error perr;
+	rc = session_log_parse_header(o, &r->machine, &r->header, &perr);
+	json_object_put(o);
+	if (rc < 0)
+		return error_set(err, "%s: line 1 (offset 0): %s", r->name, perr.msg);
+	/* states[0] stands for the header, which is kept parsed. */
+	return add_state(r, &l, RECORD_HEADER) < 0 ? error_set(err, "%s: out of memory", r->name) : 0;
+}
+
+static int build_index(struct replay *r, struct error *err)
+{
+	struct line_scanner s;
+	struct scanned_line l;
+	int errnum = 0, rc;
+	line_scanner_init(&s, r->fd);
+	rc = read_header(r, &s, err);
+	while (rc == 0 && (rc = line_scanner_next(&s, &l, &errnum)) > 0)
+		rc = index_line(r, &l) < 0 ? (errnum = ENOMEM, -1) : 0;
+	line_scanner_free(&s);
+	if (rc < 0 && errnum)
+		return error_errno(err, r->name, errnum);
+	return rc < 0 ? -1 : 0;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The nominal interval: the median step of the first samples. */
+static double median_interval(const struct replay *r)
+{
+	double steps[101];
+	size_t n = 0;
+	for (size_t i = 1; i < r->nsamples && n < 101; i++)
+		if (r->samples[i].mono > r->samples[i - 1].mono)
+			steps[n++] = (double)(r->samples[i].mono - r->samples[i - 1].mono) / 1e9;
+	if (n == 0)
+		return 0;
+	qsort(steps, n, sizeof steps[0], compare_double);
+	return steps[n / 2];
+}
+
+struct replay *replay_open_fd(int fd, const char *name, bool owned, struct error *err)
+{
+	struct replay *r = calloc(1, sizeof *r);
+	if (!r || !(r->name = strdup(name)) || !(r->tok = json_tokener_new())) {
+		if (r)
+			free(r->name);
+		free(r);
+		if (owned)
+			close(fd);
+		error_set(err, "%s: out of memory", name);
+		return NULL;
+	}
+	r->fd = fd;
+	r->owned = owned;
+	r->devices_cached = r->mounts_cached = UINT32_MAX;
+	if (build_index(r, err) < 0) {
+		replay_close(r);
+		return NULL;
+	}
+	r->machine.interval = median_interval(r);
+	if (r->nsamples == 0)
+		warn(r, 1, 0, "no complete sample in the log");
+	return r;
+}
+
+struct replay *replay_open(const char *path, struct error *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		error_errno(err, path, errno);
+		return NULL;
+	}
+	return replay_open_fd(fd, path, true, err);
+}
+
+void replay_close(struct replay *r)
+{
+	if (!r)
+		return;
+	if (r->owned)
+		close(r->fd);
+	for (size_t i = 0; i < r->nwarnings; i++)
+		free(r->warnings[i]);
+	snapshot_free(&r->header);
+	snapshot_free(&r->devices_state);
+	snapshot_free(&r->mounts_state);
+	if (r->tok)
+		json_tokener_free(r->tok);
+	free(r->samples);
+	free(r->states);
+	free(r->events);
+	free(r->line);
+	free(r->name);
+	free(r);
+}
+
+/* ---- reading samples ---- */
+
+static json_object *read_line(struct replay *r, uint64_t offset, uint32_t length, struct error *err)
+{
+	if (length + 1 > r->line_cap) {
+		char *b = realloc(r->line, (size_t)length + 1);
+		if (!b) {
+			error_set(err, "out of memory");
+			return NULL;
+		}
+		r->line = b;
+		r->line_cap = (size_t)length + 1;
+	}
+	size_t done = 0;
+	while (done < length) {
+		ssize_t n = pread(r->fd, r->line + done, length - done, (off_t)(offset + done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			error_set(err, "%s", n < 0 ? strerror(errno) : "the file became shorter");
+			return NULL;
+		}
+		done += (size_t)n;
+	}
+	return parse_line(r, r->line, length, err);
+}
+
+/* The device list (want_devices) or mounts in force for state index idx. */
+static const struct snapshot *state_at(struct replay *r, uint32_t idx, bool want_devices,
+				       struct error *err)
+{
+	if (idx == 0)
+		return &r->header;
+	uint32_t *cached = want_devices ? &r->devices_cached : &r->mounts_cached;
+	struct snapshot *into = want_devices ? &r->devices_state : &r->mounts_state;
+	if (*cached == idx)
+		return into;
+	const struct state_entry *st = &r->states[idx];
+	json_object *o = read_line(r, st->offset, st->length, err);
+	if (!o)
+		return NULL;
+	struct replay_machine m;
+	snapshot_free(into);
+	*cached = UINT32_MAX;
+	int rc = st->type == RECORD_HEADER ? session_log_parse_header(o, &m, into, err)
+	       : want_devices ? session_log_parse_devices(o, into, err)
+			      : session_log_parse_mounts(o, into, err);
+	json_object_put(o);
+	if (rc < 0)
+		return NULL;
+	*cached = idx;
+	return into;
+}
+
+int replay_read(struct replay *r, size_t i, struct snapshot *out, struct error *err)
+{
+	if (i >= r->nsamples)
+		return error_set(err, "%s: no sample %zu (the log has %zu)", r->name, i + 1, r->nsamples);
+	struct sample_entry *e = &r->samples[i];
+	struct error why = { "" };
+	const struct snapshot *devices = state_at(r, e->devices, true, &why);
+	const struct snapshot *mounts = devices ? state_at(r, e->mounts, false, &why) : NULL;
+	json_object *o = mounts ? read_line(r, e->offset, e->length, &why) : NULL;
+	int rc = o ? session_log_parse_sample(o, devices, mounts, out, &why) : -1;
+	json_object_put(o);
+	if (rc == 0)
+		return 0;
+	if (!e->damaged)
+		warn(r, e->line, e->offset, "sample skipped: %s", why.msg);
+	e->damaged = true;
+	return error_set(err, "%s: line %llu (offset %llu): %s", r->name, (unsigned long long)e->line,
+			 (unsigned long long)e->offset, why.msg);
+}
+
+/* ---- positions, times, events, warnings ---- */
+
+const struct replay_machine *replay_machine(const struct replay *r) { return &r->machine; }
+const struct snapshot *replay_header_state(const struct replay *r) { return &r->header; }
+size_t replay_count(const struct replay *r) { return r->nsamples; }
+size_t replay_tell(const struct replay *r) { return r->pos; }
+
+int replay_seek(struct replay *r, size_t i)
+{
+	if (i > r->nsamples)
+		return -1;
+	r->pos = i;
+	return 0;
+}
+
+struct timespec replay_sample_mono(const struct replay *r, size_t i)
+{
+	return i < r->nsamples ? ns_to_timespec(r->samples[i].mono) : (struct timespec){ 0, 0 };
+}
+
+struct timespec replay_sample_wall(const struct replay *r, size_t i)
+{
+	return i < r->nsamples ? ns_to_timespec(r->samples[i].wall) : (struct timespec){ 0, 0 };
+}
+
+static size_t find_time(const struct replay *r, int64_t t, bool wall)
+{
+	size_t lo = 0, hi = r->nsamples;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int64_t v = wall ? r->samples[mid].wall : r->samples[mid].mono;
+		if (v < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t replay_find_mono(const struct replay *r, const struct timespec *t)
+{
+	return find_time(r, timespec_to_ns(t), false);
+}
+
+size_t replay_find_wall(const struct replay *r, const struct timespec *t)
+{
+	return find_time(r, timespec_to_ns(t), true);
+}
+
+const struct replay_event *replay_events(const struct replay *r, size_t *n)
+{
+	*n = r->nevents;
+	return r->events;
+}
+
+size_t replay_event_after(const struct replay *r, size_t sample)
+{
+	size_t lo = 0, hi = r->nevents;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->events[mid].sample < sample)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t replay_event_before(const struct replay *r, size_t sample)
+{
+	size_t i = replay_event_after(r, sample);
+	return i == 0 ? SIZE_MAX : i - 1;
+}
+
+size_t replay_warning_count(const struct replay *r) { return r->nwarnings; }
+size_t replay_warnings_total(const struct replay *r) { return r->warnings_total; }
+
+const char *replay_warning(const struct replay *r, size_t i)
+{
+	return i < r->nwarnings ? r->warnings[i] : NULL;
+}

@@ -1,0 +1,47 @@
+/* fuzz_session_log.c - the session-log reader on arbitrary bytes: open (index),
+ * read every sample forwards and at random, the events, the source adapter. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "replay.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	int fd = memfd_create("session-log", MFD_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (size && write(fd, data, size) != (ssize_t)size) {
+		close(fd);
+		return 0;
+	}
+	struct error err;
+	struct replay *r = replay_open_fd(fd, "fuzz.log", true, &err);
+	if (!r)
+		return 0;
+	struct snapshot s;
+	snapshot_init(&s);
+	size_t n = replay_count(r);
+	for (size_t i = 0; i < n; i++)
+		replay_read(r, i, &s, &err);
+	for (size_t i = n; i-- > 0;)   /* backwards: the state caches are switched */
+		replay_read(r, i, &s, &err);
+	size_t nev;
+	const struct replay_event *ev = replay_events(r, &nev);
+	char label[2048];
+	for (size_t i = 0; i < nev; i++)
+		event_label(&ev[i].event, label, sizeof label);
+	struct timespec t = { 0, 0 };
+	replay_find_mono(r, &t);
+	replay_find_wall(r, &t);
+	replay_event_before(r, n / 2);
+	for (size_t i = 0; i < replay_warning_count(r); i++)
+		(void)strlen(replay_warning(r, i));
+	snapshot_free(&s);
+	replay_close(r);
+	return 0;
+}

@@ -1,0 +1,229 @@
+/* test_recorder.c - snapshot -> session log -> snapshot is exact; what goes in the file. */
+#include "unit.h"
+
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rates.h"
+#include "record_fixture.h"
+#include "recorder.h"
+#include "replay.h"
+
+#define NSAMPLES 6
+
+static void record_run(const char *path, bool sync)
+{
+	struct error err = { "" };
+	struct recorder *rec = recorder_open(path, sync, &err);
+	assert_non_null(rec);
+	struct snapshot prev, cur;
+	struct event_list events;
+	snapshot_init(&prev);
+	snapshot_init(&cur);
+	event_list_init(&events);
+	struct event mark = { .kind = EVENT_USER_MARK };
+	snprintf(mark.object, sizeof mark.object, "user");
+	snprintf(mark.key, sizeof mark.key, "mark");
+	snprintf(mark.new_value, sizeof mark.new_value, "before the first sample");
+	assert_int_equal(recorder_write_event(rec, &mark, &err), 0);
+	for (unsigned k = 1; k <= NSAMPLES; k++) {
+		fixture_snapshot(&cur, k);
+		event_list_clear(&events);
+		if (k > 1)
+			assert_true(events_diff(&events, &prev, &cur) >= 0);
+		assert_int_equal(recorder_write(rec, &cur, &events, &err), 0);
+		if (k == 5) {
+			snprintf(mark.new_value, sizeof mark.new_value, "after sample 5");
+			mark.wall = cur.wall;
+			assert_int_equal(recorder_write_event(rec, &mark, &err), 0);
+		}
+		snapshot_swap(&prev, &cur);
+	}
+	recorder_close(rec);
+	snapshot_free(&prev);
+	snapshot_free(&cur);
+	event_list_free(&events);
+}
+
+static void test_round_trip_is_exact(void **state)
+{
+	(void)state;
+	const char *path = temp_log("roundtrip");
+	record_run(path, false);
+	struct error err = { "" };
+	struct replay *r = replay_open(path, &err);
+	assert_non_null(r);
+	assert_int_equal(replay_count(r), NSAMPLES);
+	assert_int_equal(replay_warning_count(r), 0);
+	struct snapshot want, got, prev_want, prev_got;
+	snapshot_init(&want);
+	snapshot_init(&got);
+	snapshot_init(&prev_want);
+	snapshot_init(&prev_got);
+	struct rates rw, rg;
+	rates_init(&rw);
+	rates_init(&rg);
+	/* Read backwards too: random access must not depend on the order. */
+	for (size_t pass = 0; pass < 2; pass++)
+		for (size_t n = 0; n < NSAMPLES; n++) {
+			size_t i = pass ? NSAMPLES - 1 - n : n;
+			fixture_snapshot(&want, (unsigned)i + 1);
+			assert_int_equal(replay_read(r, i, &got, &err), 0);
+			assert_true(snapshots_identical(&want, &got));
+		}
+	for (size_t i = 0; i < NSAMPLES; i++) {
+		fixture_snapshot(&want, (unsigned)i + 1);
+		assert_int_equal(replay_read(r, i, &got, &err), 0);
+		if (i > 0) {
+			assert_int_equal(rates_compute(&rw, &prev_want, &want), 0);
+			assert_int_equal(rates_compute(&rg, &prev_got, &got), 0);
+			assert_int_equal(rw.ndevices, rg.ndevices);
+			assert_memory_equal(&rw.vm, &rg.vm, sizeof rw.vm);
+			assert_memory_equal(rw.devices, rg.devices, rw.ndevices * sizeof *rw.devices);
+		}
+		snapshot_swap(&prev_want, &want);
+		snapshot_swap(&prev_got, &got);
+	}
+	struct timespec wall = replay_sample_wall(r, 3);
+	assert_int_equal(wall.tv_sec, 1732900004);
+	assert_int_equal(wall.tv_nsec, 987654321 - 4);
+	rates_free(&rw);
+	rates_free(&rg);
+	snapshot_free(&want);
+	snapshot_free(&got);
+	snapshot_free(&prev_want);
+	snapshot_free(&prev_got);
+	replay_close(r);
+	unlink(path);
+}
+
+static void test_events_keep_their_sample(void **state)
+{
+	(void)state;
+	const char *path = temp_log("events");
+	record_run(path, true);
+	struct error err = { "" };
+	struct replay *r = replay_open(path, &err);
+	assert_non_null(r);
+	size_t n;
+	const struct replay_event *ev = replay_events(r, &n);
+	/* early mark, sched + nr_requests at 3, mount_opts + sdz added at 4, mark after 5 */
+	assert_int_equal(n, 6);
+	assert_int_equal(ev[0].sample, 0);
+	assert_int_equal(ev[0].event.kind, EVENT_USER_MARK);
+	assert_false(ev[0].derivable);
+	assert_string_equal(ev[0].event.new_value, "before the first sample");
+	assert_int_equal(ev[1].sample, 2);
+	assert_int_equal(ev[1].event.kind, EVENT_SCHEDULER);
+	assert_string_equal(ev[1].event.old_value, "mq-deadline");
+	assert_string_equal(ev[1].event.new_value, "bfq");
+	assert_true(ev[1].derivable);
+	assert_int_equal(ev[n - 1].sample, 4);
+	assert_string_equal(ev[n - 1].event.new_value, "after sample 5");
+	assert_int_equal(replay_event_after(r, 3), 3);
+	assert_int_equal(replay_event_before(r, 3), 2);
+	assert_int_equal(replay_event_before(r, 0), SIZE_MAX);
+	assert_int_equal(replay_event_after(r, 5), n);
+	replay_close(r);
+	unlink(path);
+}
+
+/* The source hands out only what events_diff cannot find again. */
+static void test_source_takes_only_underivable_events(void **state)
+{
+	(void)state;
+	const char *path = temp_log("source");
+	record_run(path, false);
+	struct error err = { "" };
+	struct source *src = source_replay_new(path, &err);
+	assert_non_null(src);
+	assert_false(src->live);
+	assert_false(src->paced);
+	assert_int_equal(src->ops->wait_fd(src), -1);
+	assert_true(src->interval > 0.99 && src->interval < 1.01);
+	struct snapshot s;
+	struct event_list events;
+	snapshot_init(&s);
+	event_list_init(&events);
+	size_t marks = 0;
+	unsigned k = 0;
+	while (source_read(src, &s, &err) == 1) {
+		k++;
+		assert_int_equal(s.seq, k);
+		event_list_clear(&events);
+		int n = source_take_events(src, &events);
+		for (int i = 0; i < n; i++)
+			assert_int_equal(events.items[i].kind, EVENT_USER_MARK);
+		if (n)
+			assert_true(k == 1 || k == 5);
+		marks += (size_t)n;
+	}
+	assert_int_equal(k, NSAMPLES);
+	assert_int_equal(marks, 2);
+	struct replay *r = source_replay_get(src);
+	assert_non_null(r);
+	assert_int_equal(replay_seek(r, 2), 0);
+	assert_int_equal(source_read(src, &s, &err), 1);
+	assert_int_equal(s.seq, 3);
+	snapshot_free(&s);
+	event_list_free(&events);
+	source_destroy(src);
+	unlink(path);
+}
+
+static size_t count_type(const char *path, const char *type)
+{
+	char needle[64], line[65536];
+	snprintf(needle, sizeof needle, "{\"type\":\"%s\"", type);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	size_t n = 0;
+	while (fgets(line, sizeof line, f))
+		n += strncmp(line, needle, strlen(needle)) == 0;
+	fclose(f);
+	return n;
+}
+
+/* Settings and mounts are written only when they change. */
+static void test_state_written_on_change_only(void **state)
+{
+	(void)state;
+	const char *path = temp_log("state");
+	record_run(path, false);
+	assert_int_equal(count_type(path, "header"), 1);
+	assert_int_equal(count_type(path, "sample"), NSAMPLES);
+	assert_int_equal(count_type(path, "devices"), 2);   /* bfq at 3, sdz at 4 */
+	assert_int_equal(count_type(path, "mounts"), 1);    /* noatime at 4 */
+	unlink(path);
+}
+
+static void test_write_error_is_reported(void **state)
+{
+	(void)state;
+	struct error err = { "" };
+	assert_null(recorder_open("/nonexistent-dir/x.log", false, &err));
+	assert_non_null(strstr(err.msg, "/nonexistent-dir/x.log"));
+	struct recorder *rec = recorder_open("/dev/full", false, &err);
+	if (!rec)
+		skip();
+	struct snapshot s;
+	snapshot_init(&s);
+	fixture_snapshot(&s, 1);
+	assert_int_equal(recorder_write(rec, &s, NULL, &err), -1);
+	assert_non_null(strstr(err.msg, "/dev/full"));
+	snapshot_free(&s);
+	recorder_close(rec);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip_is_exact),
+		cmocka_unit_test(test_events_keep_their_sample),
+		cmocka_unit_test(test_source_takes_only_underivable_events),
+		cmocka_unit_test(test_state_written_on_change_only),
+		cmocka_unit_test(test_write_error_is_reported),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
