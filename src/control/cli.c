@@ -1,14 +1,184 @@
-/* cli.c - `ioscope set|remount|show` (stub until the control module lands). */
+/* cli.c - `ioscope set`, `ioscope remount`: plan, privilege, confirmation, apply, report.
+ *
+ * Exit status: 0 every change applied; 1 the kernel refused or did not apply one
+ * (its message is printed), the operator declined, or privilege is missing;
+ * 2 bad usage, including a risky change without --yes when there is no terminal
+ * to ask on.  Nothing is written when any argument is invalid.
+ */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
+#include "control.h"
 
-static int not_yet(const char *what)
+#define CLI_MAX_ARGS (CONTROL_MAX_ITEMS + 8)
+
+struct cli_args {
+	bool yes, help;
+	const char *root;
+	char *pos[CLI_MAX_ARGS];
+	size_t npos;
+};
+
+/* Options anywhere before "--"; "-opt" words are remount options, not ours. */
+static int parse_args(int argc, char **argv, struct cli_args *a, bool allow_root)
 {
-	fprintf(stderr, "ioscope: %s: not implemented yet\n", what);
-	return 2;
+	bool options_done = false;
+	memset(a, 0, sizeof *a);
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		if (!options_done && strcmp(arg, "--") == 0) {
+			options_done = true;
+		} else if (!options_done && (strcmp(arg, "-y") == 0 || strcmp(arg, "--yes") == 0)) {
+			a->yes = true;
+		} else if (!options_done && (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0)) {
+			a->help = true;
+		} else if (!options_done && allow_root && strcmp(arg, "--root") == 0) {
+			if (++i == argc)
+				return fprintf(stderr, "ioscope %s: --root needs a directory\n", argv[0]), -1;
+			a->root = argv[i];
+		} else if (!options_done && allow_root && strncmp(arg, "--root=", 7) == 0) {
+			a->root = arg + 7;
+		} else if (!options_done && strncmp(arg, "--", 2) == 0) {
+			return fprintf(stderr, "ioscope %s: unknown option %s\n", argv[0], arg), -1;
+		} else if (a->npos < CLI_MAX_ARGS) {
+			a->pos[a->npos++] = argv[i];
+		} else {
+			return fprintf(stderr, "ioscope %s: too many arguments\n", argv[0]), -1;
+		}
+	}
+	return 0;
 }
 
-int cmd_set(int argc, char **argv) { (void)argc; return not_yet(argv[0]); }
-int cmd_remount(int argc, char **argv) { (void)argc; return not_yet(argv[0]); }
-int cmd_show(int argc, char **argv) { (void)argc; return not_yet(argv[0]); }
+static void usage(FILE *out, const char *cmd)
+{
+	if (strcmp(cmd, "set") == 0)
+		fprintf(out, "usage: ioscope set [--yes] [--root DIR] DEVICE KEY=VALUE...\n"
+			     "  keys: scheduler, nr_requests, read_ahead_kb, max_sectors_kb,\n"
+			     "        write_cache (\"write back\"|\"write through\"), iosched.NAME\n");
+	else if (strcmp(cmd, "remount") == 0)
+		fprintf(out, "usage: ioscope remount [--yes] MOUNTPOINT OPTIONS\n"
+			     "  OPTIONS: comma list of opt, +opt, -opt, opt=value\n"
+			     "  e.g. ioscope remount /mnt noatime,commit=30\n");
+	else
+		fprintf(out, "usage: ioscope show [--root DIR] DEVICE|MOUNTPOINT\n");
+}
+
+/* 0: go ahead; 1: declined; 2: cannot ask (no terminal, no --yes). */
+static int confirm(const struct control_plan *p, bool yes)
+{
+	if (p->nrisks == 0 || yes)
+		return 0;
+	char what[512];
+	control_plan_describe(p, what, sizeof what);
+	fprintf(stderr, "ioscope: %s is risky:\n", what);
+	for (size_t i = 0; i < p->nrisks; i++)
+		fprintf(stderr, "  - %s\n", p->risks[i]);
+	if (!isatty(STDIN_FILENO)) {
+		fprintf(stderr, "ioscope: nothing changed: stdin is not a terminal to confirm on; "
+				"add --yes to make this change anyway\n");
+		return 2;
+	}
+	fprintf(stderr, "Make this change? [y/N] ");
+	char answer[16];
+	if (!fgets(answer, sizeof answer, stdin) ||
+	    (strcmp(answer, "y\n") != 0 && strcmp(answer, "yes\n") != 0)) {
+		fprintf(stderr, "ioscope: nothing changed\n");
+		return 1;
+	}
+	return 0;
+}
+
+static int run_plan(const struct control_plan *p, bool yes)
+{
+	struct error err = { "" };
+	if (control_check_privilege(p, &err) < 0) {
+		fprintf(stderr, "ioscope: %s\n", err.msg);
+		return 1;
+	}
+	int c = confirm(p, yes);
+	if (c)
+		return c;
+	struct control_result *r = malloc(sizeof *r);
+	if (!r) {
+		fprintf(stderr, "ioscope: out of memory\n");
+		return 1;
+	}
+	int status = control_apply(p, r);
+	for (size_t i = 0; i < r->nlines; i++)
+		printf("%s\n", r->lines[i]);
+	fflush(stdout);
+	if (status)
+		fprintf(stderr, "ioscope: not every change was applied (see above)\n");
+	free(r);
+	return status ? 1 : 0;
+}
+
+int cmd_set(int argc, char **argv)
+{
+	struct cli_args a;
+	if (parse_args(argc, argv, &a, true) < 0)
+		return usage(stderr, "set"), 2;
+	if (a.help)
+		return usage(stdout, "set"), 0;
+	if (a.npos < 2)
+		return usage(stderr, "set"), 2;
+	struct control_plan *p = malloc(sizeof *p);
+	if (!p)
+		return fprintf(stderr, "ioscope: out of memory\n"), 1;
+	struct error err = { "" };
+	int status;
+	if (control_plan_device(p, a.root, a.pos[0], a.pos + 1, a.npos - 1, &err) < 0) {
+		fprintf(stderr, "ioscope set: %s (nothing changed)\n", err.msg);
+		status = 2;
+	} else {
+		status = run_plan(p, a.yes);
+	}
+	free(p);
+	return status;
+}
+
+int cmd_remount(int argc, char **argv)
+{
+	struct cli_args a;
+	if (parse_args(argc, argv, &a, false) < 0)
+		return usage(stderr, "remount"), 2;
+	if (a.help)
+		return usage(stdout, "remount"), 0;
+	if (a.npos < 2)
+		return usage(stderr, "remount"), 2;
+	char options[MOUNT_OPTS_MAX] = "";
+	for (size_t i = 1; i < a.npos; i++) {
+		size_t used = strlen(options);
+		if (used + strlen(a.pos[i]) + 2 > sizeof options)
+			return fprintf(stderr, "ioscope remount: options too long\n"), 2;
+		snprintf(options + used, sizeof options - used, "%s%s", used ? "," : "", a.pos[i]);
+	}
+	struct control_plan *p = malloc(sizeof *p);
+	if (!p)
+		return fprintf(stderr, "ioscope: out of memory\n"), 1;
+	struct error err = { "" };
+	int status;
+	if (control_plan_remount(p, a.pos[0], options, &err) < 0) {
+		fprintf(stderr, "ioscope remount: %s (nothing changed)\n", err.msg);
+		status = 2;
+	} else {
+		status = run_plan(p, a.yes);
+	}
+	free(p);
+	return status;
+}
+
+int cmd_show(int argc, char **argv)
+{
+	struct cli_args a;
+	if (parse_args(argc, argv, &a, true) < 0)
+		return usage(stderr, "show"), 2;
+	if (a.help)
+		return usage(stdout, "show"), 0;
+	if (a.npos != 1)
+		return usage(stderr, "show"), 2;
+	return control_cli_show(stdout, a.root, a.pos[0]);
+}

@@ -1,0 +1,32 @@
+/* apply.c - control_apply, and a one-line description of a plan for prompts and the console. */
+#include <stdio.h>
+#include <string.h>
+
+#include "control.h"
+
+int control_apply(const struct control_plan *p, struct control_result *r)
+{
+	control_result_init(r);
+	if (p->target == CONTROL_DEVICE)
+		return control_apply_device(p, r);
+	return control_apply_remount(p, r);
+}
+
+void control_plan_describe(const struct control_plan *p, char *buf, size_t len)
+{
+	size_t used = 0;
+	int n;
+	if (p->target == CONTROL_DEVICE)
+		n = snprintf(buf, len, "%s:", p->device);
+	else
+		n = snprintf(buf, len, "remount %s:", p->mount.mountpoint);
+	used = n > 0 ? (size_t)n : 0;
+	size_t count = p->target == CONTROL_DEVICE ? p->nitems : p->nopts;
+	for (size_t i = 0; i < count && used < len; i++) {
+		if (p->target == CONTROL_DEVICE)
+			n = snprintf(buf + used, len - used, " %s=%s", p->items[i].key, p->items[i].value);
+		else
+			n = snprintf(buf + used, len - used, "%s%s", i ? "," : " ", p->opts[i].text);
+		used += n > 0 ? (size_t)n : 0;
+	}
+}

@@ -1,0 +1,127 @@
+/* devname.c - from what the user typed to the validated kernel name of a whole disk.
+ *
+ * Only a name that passes control_name_valid and exists under /sys/block is ever
+ * used to build a path; /dev paths are turned into names through their device
+ * number (/sys/dev/block/MAJ:MIN), never by using the text.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "control.h"
+
+bool control_name_valid(const char *name)
+{
+	size_t n = strlen(name);
+	if (n == 0 || n >= 32)
+		return false;
+	if (!((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z') ||
+	      (name[0] >= '0' && name[0] <= '9')))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = name[i];
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			  c == '-' || c == '_';
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+static bool dir_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Partitions appear as subdirectories of their disk: /sys/block/vda/vda1. */
+static bool find_parent(const char *root, const char *name, char *disk, size_t len)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/sys/block", root);
+	DIR *dir = opendir(path);
+	if (!dir)
+		return false;
+	bool found = false;
+	struct dirent *e;
+	while (!found && (e = readdir(dir))) {
+		if (!control_name_valid(e->d_name))
+			continue;
+		snprintf(path, sizeof path, "%s/sys/block/%s/%s/partition", root, e->d_name, name);
+		if (access(path, F_OK) == 0) {
+			snprintf(disk, len, "%s", e->d_name);
+			found = true;
+		}
+	}
+	closedir(dir);
+	return found;
+}
+
+int control_disk_of(const char *root, const char *name, char *disk, size_t len, bool *is_partition)
+{
+	char path[PATH_MAX];
+	root = root ? root : "";
+	*is_partition = false;
+	if (!control_name_valid(name))
+		return -1;
+	snprintf(path, sizeof path, "%s/sys/block/%s", root, name);
+	if (dir_exists(path)) {
+		snprintf(disk, len, "%s", name);
+		return 0;
+	}
+	if (!find_parent(root, name, disk, len))
+		return -1;
+	*is_partition = true;
+	return 0;
+}
+
+/* /dev/whatever -> the kernel name of the block device it is (by device number). */
+static int name_from_node(const char *arg, char *name, size_t len, struct error *err)
+{
+	struct stat st;
+	if (stat(arg, &st) < 0)
+		return error_errno(err, arg, errno);
+	if (!S_ISBLK(st.st_mode))
+		return error_set(err, "%s: not a block device", arg);
+	char link[64], target[PATH_MAX];
+	snprintf(link, sizeof link, "/sys/dev/block/%u:%u", major(st.st_rdev), minor(st.st_rdev));
+	ssize_t n = readlink(link, target, sizeof target - 1);
+	if (n < 0)
+		return error_errno(err, link, errno);
+	target[n] = '\0';
+	const char *base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (!control_name_valid(base))
+		return error_set(err, "%s: kernel name '%s' is not usable", arg, base);
+	snprintf(name, len, "%s", base);
+	return 0;
+}
+
+int control_device_resolve(const char *root, const char *arg, char *name, size_t len,
+			   struct error *err)
+{
+	char kname[DEV_NAME_MAX];
+	root = root ? root : "";
+	if (arg[0] == '/') {
+		if (root[0])
+			return error_set(err, "%s: with --root give a kernel name, not a path", arg);
+		if (name_from_node(arg, kname, sizeof kname, err) < 0)
+			return -1;
+	} else if (control_name_valid(arg)) {
+		snprintf(kname, sizeof kname, "%s", arg);
+	} else {
+		return error_set(err, "'%s' is not a device: give a kernel name (loop0) or /dev path", arg);
+	}
+	bool part;
+	if (control_disk_of(root, kname, name, len, &part) < 0)
+		return error_set(err, "no block device '%s' in %s/sys/block", kname, root);
+	if (part)
+		return error_set(err, "%s is a partition; queue settings belong to its disk %s", kname,
+				 name);
+	return 0;
+}

@@ -1,0 +1,252 @@
+/* queue_check.c - what a queue setting may be set to, checked before anything is written.
+ *
+ * The ranges are the kernel's own (block/blk-sysfs.c, this kernel): values the
+ * kernel would silently clamp are refused here with the range, so the operator
+ * never believes a value was set that was not.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "control.h"
+
+const char *const control_device_keys[] = {
+	"scheduler", "nr_requests", "read_ahead_kb", "max_sectors_kb", "write_cache", NULL,
+};
+
+static const char *const mq_deadline_names[] = {
+	"async_depth", "fifo_batch", "front_merges", "prio_aging_expire", "read_expire",
+	"write_expire", "writes_starved", NULL,
+};
+static const char *const kyber_names[] = { "read_lat_nsec", "write_lat_nsec", NULL };
+static const char *const bfq_names[] = {
+	"back_seek_max", "back_seek_penalty", "fifo_expire_async", "fifo_expire_sync",
+	"low_latency", "max_budget", "slice_idle", "slice_idle_us", "strict_guarantees",
+	"timeout_sync", NULL,
+};
+
+const char *const *control_iosched_names(const char *scheduler)
+{
+	if (strcmp(scheduler, "mq-deadline") == 0)
+		return mq_deadline_names;
+	if (strcmp(scheduler, "kyber") == 0)
+		return kyber_names;
+	if (strcmp(scheduler, "bfq") == 0)
+		return bfq_names;
+	return NULL;
+}
+
+static bool known_key(const char *key)
+{
+	for (size_t i = 0; control_device_keys[i]; i++)
+		if (strcmp(key, control_device_keys[i]) == 0)
+			return true;
+	return false;
+}
+
+static bool iosched_name_valid(const char *name)
+{
+	if (!*name || strlen(name) >= SETTING_KEY_MAX - 8)
+		return false;
+	for (const char *c = name; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_'))
+			return false;
+	return true;
+}
+
+int control_assignment_split(const char *arg, char *key, size_t klen, char *value, size_t vlen,
+			     struct error *err)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg)
+		return error_set(err, "'%s': expected KEY=VALUE", arg);
+	size_t n = (size_t)(eq - arg);
+	if (n >= klen)
+		return error_set(err, "'%.40s...': key too long", arg);
+	memcpy(key, arg, n);
+	key[n] = '\0';
+	if (strncmp(key, "iosched.", 8) == 0) {
+		if (!iosched_name_valid(key + 8))
+			return error_set(err, "'%s': iosched tunable names are [a-z0-9_]", key);
+	} else if (!known_key(key)) {
+		return error_set(err, "unknown key '%s'; keys: scheduler, nr_requests, read_ahead_kb, "
+				      "max_sectors_kb, write_cache, iosched.NAME", key);
+	}
+	if (!eq[1])
+		return error_set(err, "%s: empty value", key);
+	if (strlen(eq + 1) >= vlen)
+		return error_set(err, "%s: value too long", key);
+	snprintf(value, vlen, "%s", eq + 1);
+	return 0;
+}
+
+/* A plain unsigned decimal: no sign, no spaces, no hex, no trailing junk. */
+static int parse_unsigned(const char *s, uint64_t *out)
+{
+	if (!*s || strlen(s) > 20)
+		return -1;
+	for (const char *c = s; *c; c++)
+		if (*c < '0' || *c > '9')
+			return -1;
+	errno = 0;
+	unsigned long long v = strtoull(s, NULL, 10);
+	if (errno == ERANGE)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int check_range(const char *key, const char *value, uint64_t lo, uint64_t hi,
+		       const char *why, char *out, size_t outlen, struct error *err)
+{
+	uint64_t v;
+	if (parse_unsigned(value, &v) < 0)
+		return error_set(err, "%s=%s: not a whole number; allowed: %" PRIu64 "..%" PRIu64 "%s",
+				 key, value, lo, hi, why);
+	if (v < lo || v > hi)
+		return error_set(err, "%s=%s: out of range; allowed: %" PRIu64 "..%" PRIu64 "%s", key,
+				 value, lo, hi, why);
+	snprintf(out, outlen, "%" PRIu64, v);
+	return 0;
+}
+
+static int check_scheduler(const struct control_limits *lim, const char *value, char *out,
+			   size_t outlen, struct error *err)
+{
+	char list[CONTROL_SCHED_MAX * CONTROL_SCHED_NAME] = "";
+	for (size_t i = 0; i < lim->nschedulers; i++) {
+		if (strcmp(lim->schedulers[i], value) == 0) {
+			snprintf(out, outlen, "%s", value);
+			return 0;
+		}
+		strcat(list, i ? ", " : "");
+		strcat(list, lim->schedulers[i]);
+	}
+	return error_set(err, "scheduler=%s: not offered by this queue; choose one of: %s", value,
+			 list[0] ? list : "(none listed)");
+}
+
+static int check_nr_requests(const struct control_limits *lim, const char *value, char *out,
+			     size_t outlen, struct error *err)
+{
+	bool elevator = strcmp(lim->target_scheduler, "none") != 0;
+	char why[96];
+	uint64_t hi;
+	if (elevator) {
+		hi = CONTROL_NR_REQUESTS_SCHED_MAX;
+		snprintf(why, sizeof why, " with scheduler %s", lim->target_scheduler);
+	} else if (lim->queue_depth > 0) {
+		hi = (uint64_t)lim->queue_depth;
+		snprintf(why, sizeof why, " with scheduler none (the queue depth)");
+	} else {
+		hi = UINT_MAX;
+		snprintf(why, sizeof why, " (queue depth unknown)");
+	}
+	return check_range("nr_requests", value, CONTROL_NR_REQUESTS_MIN, hi, why, out, outlen, err);
+}
+
+static int check_max_sectors(const struct control_limits *lim, const char *value, char *out,
+			     size_t outlen, struct error *err)
+{
+	if (strcmp(value, "0") == 0) {   /* the kernel takes 0 as "back to the default" */
+		snprintf(out, outlen, "0");
+		return 0;
+	}
+	uint64_t hi = lim->max_hw_sectors_kb > 0 ? (uint64_t)lim->max_hw_sectors_kb : UINT_MAX;
+	const char *why = lim->max_hw_sectors_kb > 0 ? " (page size .. max_hw_sectors_kb; 0 = default)"
+						     : " (0 = default)";
+	return check_range("max_sectors_kb", value, (uint64_t)lim->page_kb, hi, why, out, outlen, err);
+}
+
+static int check_write_cache(const char *value, char *out, size_t outlen, struct error *err)
+{
+	static const struct {
+		const char *spelling, *kernel;
+	} spellings[] = {
+		{ "write back", "write back" },       { "write-back", "write back" },
+		{ "writeback", "write back" },        { "back", "write back" },
+		{ "write through", "write through" }, { "write-through", "write through" },
+		{ "writethrough", "write through" },  { "through", "write through" },
+	};
+	for (size_t i = 0; i < sizeof spellings / sizeof spellings[0]; i++)
+		if (strcmp(value, spellings[i].spelling) == 0) {
+			snprintf(out, outlen, "%s", spellings[i].kernel);
+			return 0;
+		}
+	return error_set(err, "write_cache=%s: allowed: \"write back\" or \"write through\"", value);
+}
+
+static bool name_in(const char *const *names, const char *name)
+{
+	for (size_t i = 0; names && names[i]; i++)
+		if (strcmp(names[i], name) == 0)
+			return true;
+	return false;
+}
+
+static int check_iosched(const struct control_limits *lim, const char *key, const char *value,
+			 char *out, size_t outlen, struct error *err)
+{
+	/* mq-deadline parses int; bfq unsigned long; kyber u64. */
+	uint64_t hi = strcmp(lim->target_scheduler, "mq-deadline") == 0 ? INT_MAX : UINT64_MAX;
+	char why[64];
+	snprintf(why, sizeof why, " for %s", lim->target_scheduler);
+	return check_range(key, value, 0, hi, why, out, outlen, err);
+}
+
+int control_value_check(const struct control_limits *lim, const char *key, const char *value,
+			char *out, size_t outlen, struct error *err)
+{
+	if (strcmp(key, "scheduler") == 0)
+		return check_scheduler(lim, value, out, outlen, err);
+	if (strcmp(key, "nr_requests") == 0)
+		return check_nr_requests(lim, value, out, outlen, err);
+	if (strcmp(key, "read_ahead_kb") == 0)
+		return check_range(key, value, 0, UINT_MAX, "", out, outlen, err);
+	if (strcmp(key, "max_sectors_kb") == 0)
+		return check_max_sectors(lim, value, out, outlen, err);
+	if (strcmp(key, "write_cache") == 0)
+		return check_write_cache(value, out, outlen, err);
+	if (strncmp(key, "iosched.", 8) == 0) {
+		if (strcmp(lim->target_scheduler, "none") == 0)
+			return error_set(err, "%s: scheduler none has no iosched tunables", key);
+		const char *const *names = control_iosched_names(lim->target_scheduler);
+		if (names && !name_in(names, key + 8))
+			return error_set(err, "%s: %s has no such tunable", key, lim->target_scheduler);
+		return check_iosched(lim, key, value, out, outlen, err);
+	}
+	return error_set(err, "unknown key '%s'", key);
+}
+
+size_t control_scheduler_names(const char *line, char names[][CONTROL_SCHED_NAME], size_t max,
+			       int *current)
+{
+	size_t n = 0;
+	*current = -1;
+	const char *p = line;
+	while (*p && n < max) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		bool bracket = *p == '[';
+		p += bracket;
+		size_t len = strcspn(p, bracket ? "]" : " ");
+		if (len == 0 || len >= CONTROL_SCHED_NAME) {
+			p += len + (p[len] != '\0');
+			continue;
+		}
+		memcpy(names[n], p, len);
+		names[n][len] = '\0';
+		if (bracket)
+			*current = (int)n;
+		n++;
+		p += len;
+		if (bracket && *p == ']')
+			p++;
+	}
+	return n;
+}
