@@ -12,11 +12,12 @@
 
 #include "commands.h"
 #include "control.h"
+#include "session_log.h"
 
 #define CLI_MAX_ARGS (CONTROL_MAX_ITEMS + 8)
 
 struct cli_args {
-	bool yes, help;
+	bool yes, help, events;
 	const char *root;
 	char *pos[CLI_MAX_ARGS];
 	size_t npos;
@@ -33,6 +34,8 @@ static int parse_args(int argc, char **argv, struct cli_args *a, bool allow_root
 			options_done = true;
 		} else if (!options_done && (strcmp(arg, "-y") == 0 || strcmp(arg, "--yes") == 0)) {
 			a->yes = true;
+		} else if (!options_done && strcmp(arg, "--events") == 0) {
+			a->events = true;
 		} else if (!options_done && (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0)) {
 			a->help = true;
 		} else if (!options_done && allow_root && strcmp(arg, "--root") == 0) {
@@ -55,11 +58,11 @@ static int parse_args(int argc, char **argv, struct cli_args *a, bool allow_root
 static void usage(FILE *out, const char *cmd)
 {
 	if (strcmp(cmd, "set") == 0)
-		fprintf(out, "usage: ioscope set [--yes] [--root DIR] DEVICE KEY=VALUE...\n"
+		fprintf(out, "usage: ioscope set [--yes] [--events] [--root DIR] DEVICE KEY=VALUE...\n"
 			     "  keys: scheduler, nr_requests, read_ahead_kb, max_sectors_kb,\n"
 			     "        write_cache (\"write back\"|\"write through\"), iosched.NAME\n");
 	else if (strcmp(cmd, "remount") == 0)
-		fprintf(out, "usage: ioscope remount [--yes] MOUNTPOINT OPTIONS\n"
+		fprintf(out, "usage: ioscope remount [--yes] [--events] MOUNTPOINT OPTIONS\n"
 			     "  OPTIONS: comma list of opt, +opt, -opt, opt=value\n"
 			     "  e.g. ioscope remount /mnt noatime,commit=30\n");
 	else
@@ -91,7 +94,20 @@ static int confirm(const struct control_plan *p, bool yes)
 	return 0;
 }
 
-static int run_plan(const struct control_plan *p, bool yes)
+/* The events as session-log event records, one JSON object a line, for scripts. */
+static void print_events(const struct control_result *r)
+{
+	for (size_t i = 0; i < r->nevents; i++) {
+		json_object *o = session_log_event(&r->events[i], 0);
+		if (!o)
+			continue;
+		int flags = JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE;
+		printf("%s\n", json_object_to_json_string_ext(o, flags));
+		json_object_put(o);
+	}
+}
+
+static int run_plan(const struct control_plan *p, bool yes, bool events)
 {
 	struct error err = { "" };
 	if (control_check_privilege(p, &err) < 0) {
@@ -109,6 +125,8 @@ static int run_plan(const struct control_plan *p, bool yes)
 	int status = control_apply(p, r);
 	for (size_t i = 0; i < r->nlines; i++)
 		printf("%s\n", r->lines[i]);
+	if (events)
+		print_events(r);
 	fflush(stdout);
 	if (status)
 		fprintf(stderr, "ioscope: not every change was applied (see above)\n");
@@ -134,7 +152,7 @@ int cmd_set(int argc, char **argv)
 		fprintf(stderr, "ioscope set: %s (nothing changed)\n", err.msg);
 		status = 2;
 	} else {
-		status = run_plan(p, a.yes);
+		status = run_plan(p, a.yes, a.events);
 	}
 	free(p);
 	return status;
@@ -165,7 +183,7 @@ int cmd_remount(int argc, char **argv)
 		fprintf(stderr, "ioscope remount: %s (nothing changed)\n", err.msg);
 		status = 2;
 	} else {
-		status = run_plan(p, a.yes);
+		status = run_plan(p, a.yes, a.events);
 	}
 	free(p);
 	return status;

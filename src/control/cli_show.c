@@ -150,7 +150,10 @@ int control_cli_show(FILE *out, const char *root, const char *arg)
 		show_mount(out, &m);
 		return 0;
 	}
-	if (control_device_resolve(root, arg, disk, sizeof disk, &err) < 0) {
+	bool part;
+	if (control_name_valid(arg) && control_disk_of(root, arg, disk, sizeof disk, &part) == 0) {
+		/* a partition: show its disk, which holds the queue */
+	} else if (control_device_resolve(root, arg, disk, sizeof disk, &err) < 0) {
 		fprintf(stderr, "ioscope show: %s\n", err.msg);
 		return 2;
 	}

@@ -151,7 +151,9 @@ static void refusal_text(const char *key, const char *value, int errnum, char *b
 
 static void verdict_text(const struct control_assign *a, const char *now, char *buf, size_t len)
 {
-	if (strcmp(now, a->value) == 0)
+	if (strcmp(a->key, "max_sectors_kb") == 0 && strcmp(a->value, "0") == 0)
+		snprintf(buf, len, "ok (0: back to the default, %s)", now);
+	else if (strcmp(now, a->value) == 0)
 		snprintf(buf, len, strcmp(now, a->old) == 0 ? "ok (unchanged: already %s)" : "ok", now);
 	else if (strcmp(now, a->old) == 0)
 		snprintf(buf, len, "accepted, not applied (still %s)", now);
@@ -188,7 +190,8 @@ static int apply_one(const struct control_dev *d, const struct control_assign *a
 		snprintf(now, sizeof now, "?");
 	verdict_text(a, now, summary, sizeof summary);
 	control_result_line(r, "%s %s: %s -> %s: %s", d->name, a->key, a->old[0] ? a->old : "-", now, summary);
-	bool applied = strcmp(now, a->value) == 0 || strcmp(now, a->old) != 0;
+	bool applied = strcmp(now, a->value) == 0 || strcmp(now, a->old) != 0 ||
+		       (strcmp(a->key, "max_sectors_kb") == 0 && strcmp(a->value, "0") == 0);
 	state_read(d, &after);
 	report_side_effects(a->key, sched ? "reset" : "also changed", &before, &after, r, summary,
 			    sizeof summary);

@@ -132,6 +132,33 @@ static void test_risks(void **state)
 	assert_int_equal(p.nrisks, 0);
 }
 
+static void test_remount_risks(void **state)
+{
+	(void)state;
+	struct control_plan p;
+	struct error err = { "" };
+	memset(&p, 0, sizeof p);
+	p.target = CONTROL_MOUNT;
+	snprintf(p.root, sizeof p.root, "%s", root);
+	assert_int_equal(control_mount_find(root, -1, "/mnt", &p.mount, &err), 0);
+	assert_int_equal(control_mount_opts_parse(p.opts, CONTROL_MAX_ITEMS, &p.nopts, "commit=5",
+						  p.mount.super_opts, &err), 0);
+	control_risks_mount(&p);
+	assert_int_equal(p.nrisks, 0);
+	assert_int_equal(control_mount_opts_parse(p.opts, CONTROL_MAX_ITEMS, &p.nopts, "barrier=0",
+						  p.mount.super_opts, &err), 0);
+	control_risks_mount(&p);
+	assert_int_equal(p.nrisks, 1);
+	assert_non_null(strstr(p.risks[0], "barriers off"));
+	p.nrisks = 0;
+	assert_int_equal(control_mount_find(root, -1, "/", &p.mount, &err), 0);
+	assert_int_equal(control_mount_opts_parse(p.opts, CONTROL_MAX_ITEMS, &p.nopts, "noatime",
+						  p.mount.super_opts, &err), 0);
+	control_risks_mount(&p);
+	assert_int_equal(p.nrisks, 1);
+	assert_non_null(strstr(p.risks[0], "holds /"));
+}
+
 static void test_apply_reads_back(void **state)
 {
 	(void)state;
@@ -215,7 +242,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plan_orders_and_reads_old), cmocka_unit_test(test_plan_refuses),
-		cmocka_unit_test(test_risks),                     cmocka_unit_test(test_apply_reads_back),
+		cmocka_unit_test(test_risks),                     cmocka_unit_test(test_remount_risks),
+		cmocka_unit_test(test_apply_reads_back),
 		cmocka_unit_test(test_job_off_main_loop),         cmocka_unit_test(test_cli_exit_codes),
 		cmocka_unit_test(test_describe),
 	};
