@@ -1,0 +1,51 @@
+/* devices.h - what kind of block device a diskstats name is: disk or partition,
+ * parent disk, device-mapper name, model and serial.  libudev on the live
+ * system (with a sysfs fallback, since udevd does not run everywhere), sysfs
+ * under a fixture root.  Enumeration is done only when the set of names changes
+ * or the kernel announces a block uevent; never per sample.
+ */
+#ifndef IOSCOPE_DEVICES_H
+#define IOSCOPE_DEVICES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "error.h"
+#include "snapshot.h"
+
+struct udev;
+struct udev_monitor;
+
+struct device_info {
+	char name[DEV_NAME_MAX];
+	bool is_disk;                  /* ROOT/sys/block/NAME exists: has settings */
+	bool is_partition;
+	char parent[DEV_NAME_MAX];
+	char dm_name[DEV_NAME_MAX];
+	char model[64], serial[64];
+};
+
+struct device_catalog {
+	char *root;                    /* NULL: live system */
+	struct udev *udev;             /* live only; NULL when libudev is unusable */
+	struct udev_monitor *monitor;  /* "kernel" netlink source, block subsystem */
+};
+
+/* live: root NULL.  Never fails for want of udev: without it, sysfs is used. */
+int devices_catalog_open(struct device_catalog *c, const char *root, struct error *err);
+void devices_catalog_close(struct device_catalog *c);
+
+/* Fill everything but the name of infos[0..n) (the names are the input). */
+void devices_describe(struct device_catalog *c, struct device_info *infos, size_t n);
+
+/* Drain the hot-plug monitor; true when a block device was added, removed or
+ * changed since the last call.  One non-blocking receive when nothing happened. */
+bool devices_hotplug_pending(struct device_catalog *c);
+
+/* When sysfs cannot tell (a fixture tree without sys/): is NAME a partition of
+ * one of names[0..n)?  sda1 of sda, nvme0n1p2 of nvme0n1, mmcblk0p1 of mmcblk0.
+ * Fills parent and returns true when it is. */
+bool devices_guess_partition(const char *name, const char *const *names, size_t n,
+			     char *parent, size_t len);
+
+#endif

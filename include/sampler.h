@@ -1,0 +1,51 @@
+/* sampler.h - everything read from one tree (the live kernel or a fixture
+ * root): descriptors kept open between samples, device descriptions cached
+ * until the set of diskstats names changes.  The live source (live.c) adds
+ * clocks and pacing on top.
+ */
+#ifndef IOSCOPE_SAMPLER_H
+#define IOSCOPE_SAMPLER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "devices.h"
+#include "error.h"
+#include "procfile.h"
+#include "snapshot.h"
+#include "sysfs.h"
+#include "vmsource.h"
+
+struct tracked_device {
+	struct device_info info;
+	bool has_sysfs;
+	struct sysfs_disk sysfs;
+};
+
+struct sampler {
+	char *prefix;                  /* NULL: the live kernel */
+	struct procfile diskstats, mountinfo;
+	bool mountinfo_polls;          /* live: POLLPRI tells when the table changed */
+	bool mounts_loaded;
+	char *mount_text;              /* the table last parsed */
+	size_t mount_text_len;
+	struct vm_reader vm;
+	struct device_catalog catalog;
+	struct tracked_device *tracked;
+	size_t ntracked;
+	bool rescan;                   /* describe devices again before the next fill */
+	bool mounts_stale;             /* parse mountinfo / resolve disks again */
+	struct snapshot mtab;          /* every mount (only the mounts array is used) */
+	struct mount *kept;            /* mounts on block devices, disk resolved */
+	size_t nkept;
+	uint64_t rescans;              /* how many times devices were described (tests) */
+};
+
+/* Open what the tree has.  /proc/diskstats is required; everything else may
+ * be absent (its figures are then missing).  On error the sampler is closed. */
+int sampler_open(struct sampler *s, const char *prefix, struct error *err);
+/* Fill devices, mounts and vm of *out (times and seq are the caller's). */
+int sampler_sample(struct sampler *s, struct snapshot *out, struct error *err);
+void sampler_close(struct sampler *s);
+
+#endif

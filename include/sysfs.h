@@ -1,0 +1,53 @@
+/* sysfs.h - a whole disk's I/O settings from /sys/block/NAME, re-read through
+ * descriptors kept open between samples (pread at offset 0 re-reads a sysfs file).
+ */
+#ifndef IOSCOPE_SYSFS_H
+#define IOSCOPE_SYSFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "error.h"
+#include "snapshot.h"
+
+struct sysfs_file {
+	int fd;
+	char key[SETTING_KEY_MAX];   /* "nr_requests", "iosched.fifo_batch" ... */
+};
+
+/* One disk's open settings files.  files[] is in key order: iosched.* (sorted),
+ * then max_sectors_kb, nr_requests, read_ahead_kb, write_cache - the order the
+ * snapshot wants, so a sample never sorts. */
+struct sysfs_disk {
+	char *dir;                   /* ROOT/sys/block/NAME */
+	int scheduler_fd, rotational_fd, inflight_fd;
+	struct sysfs_file *files;
+	size_t nfiles, niosched;
+	char iosched_of[32];         /* scheduler whose queue/iosched files are open */
+};
+
+/* True when ROOT/sys/block/NAME exists (whole disks; partitions have none). */
+bool sysfs_is_disk(const char *root, const char *name);
+
+/* Open what exists of the disk's files; missing or unreadable ones are absent,
+ * never an error.  -1 only on ENOMEM. */
+int sysfs_disk_open(struct sysfs_disk *d, const char *root, const char *name, struct error *err);
+/* Fill *out (items array reused when its size fits).  Re-lists queue/iosched
+ * when the active scheduler changed; re-opens everything when the disk was
+ * re-created under the same name.  -1 only on ENOMEM. */
+int sysfs_disk_read(struct sysfs_disk *d, struct disk_settings *out, struct error *err);
+void sysfs_disk_close(struct sysfs_disk *d);
+
+/* Pure value parsers (tests, fuzzing). */
+/* Copy a value as the kernel printed it, trailing whitespace removed, control
+ * bytes replaced by '?', truncated to outlen - 1.  Returns the length. */
+size_t sysfs_parse_value(const char *buf, size_t len, char *out, size_t outlen);
+/* "none [mq-deadline] kyber bfq" -> "mq-deadline"; a lone "none" -> "none".
+ * 0, or -1 when no active scheduler can be told (active set to ""). */
+int sysfs_parse_scheduler(const char *line, char *active, size_t len);
+/* "       3        1\n" -> 3, 1.  0, or -1 when malformed. */
+int sysfs_parse_inflight(const char *line, long *reads, long *writes);
+/* "0" / "1" -> 0 / 1; -1 when malformed. */
+int sysfs_parse_bool(const char *line);
+
+#endif

@@ -1,0 +1,246 @@
+/* live.c - the live source: the running kernel, or a fixture tree under --root.
+ *
+ * Live and single-tree samples are paced by a periodic CLOCK_MONOTONIC timerfd
+ * armed on absolute deadlines, so a 1 s interval does not drift by the time a
+ * sample takes.  Numbered fixture trees ROOT/1, ROOT/2 ... are consumed one per
+ * read without pacing; their time is the tree's proc/uptime, so the elapsed
+ * time between two samples is exactly what the fixture says.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include "procfile.h"
+#include "sampler.h"
+#include "source.h"
+
+struct live_source {
+	struct source base;
+	char *root;                 /* NULL: the live kernel */
+	size_t ntrees;              /* numbered trees 1..ntrees; 0: live or one tree */
+	size_t next_tree;
+	int timerfd;                /* -1 for numbered trees */
+	uint64_t seq;
+	struct timespec wall0;      /* numbered trees: wall time of the first tree */
+	struct timespec mono0;      /* and its uptime */
+	struct sampler sampler;
+	bool sampler_open;
+};
+
+static struct timespec seconds_to_timespec(double s)
+{
+	struct timespec t;
+	t.tv_sec = (time_t)floor(s);
+	t.tv_nsec = (long)((s - floor(s)) * 1e9);
+	if (t.tv_nsec >= 1000000000L) {
+		t.tv_sec++;
+		t.tv_nsec -= 1000000000L;
+	}
+	return t;
+}
+
+static struct timespec timespec_add(struct timespec a, struct timespec b)
+{
+	a.tv_sec += b.tv_sec;
+	a.tv_nsec += b.tv_nsec;
+	if (a.tv_nsec >= 1000000000L) {
+		a.tv_sec++;
+		a.tv_nsec -= 1000000000L;
+	}
+	return a;
+}
+
+static int check_interval(double seconds, struct error *err)
+{
+	if (!(seconds >= INTERVAL_MIN && seconds <= INTERVAL_MAX))
+		return error_set(err, "interval %g s out of range (%g to %g seconds)", seconds,
+				 INTERVAL_MIN, INTERVAL_MAX);
+	return 0;
+}
+
+/* The next deadline is one interval from now, then every interval after it. */
+static int arm_timer(struct live_source *ls, double seconds, struct error *err)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	struct itimerspec its = {
+		.it_interval = seconds_to_timespec(seconds),
+		.it_value = timespec_add(now, seconds_to_timespec(seconds)),
+	};
+	if (timerfd_settime(ls->timerfd, TFD_TIMER_ABSTIME, &its, NULL) < 0)
+		return error_errno(err, "timerfd_settime", errno);
+	return 0;
+}
+
+/* proc/uptime's first field, as a timespec. */
+static int read_uptime(const char *tree, struct timespec *out, struct error *err)
+{
+	char path[4096], buf[128];
+	if (path_format(path, sizeof path, "%s/proc/uptime", tree) < 0)
+		return error_errno(err, tree, ENAMETOOLONG);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return error_errno(err, path, errno);
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	char *end;
+	errno = 0;
+	double up = strtod(buf, &end);
+	if (end == buf || errno || !(up >= 0 && up < 1e12))
+		return error_set(err, "%s: no uptime in seconds", path);
+	*out = seconds_to_timespec(up);
+	return 0;
+}
+
+static int take_sample(struct live_source *ls, struct snapshot *out, struct error *err)
+{
+	if (sampler_sample(&ls->sampler, out, err) < 0)
+		return -1;
+	out->seq = ++ls->seq;
+	return 1;
+}
+
+static int read_tree(struct live_source *ls, struct snapshot *out, struct error *err)
+{
+	if (ls->next_tree > ls->ntrees)
+		return 0;
+	char tree[4096];
+	if (path_format(tree, sizeof tree, "%s/%zu", ls->root, ls->next_tree) < 0)
+		return error_errno(err, ls->root, ENAMETOOLONG);
+	struct timespec up;
+	if (read_uptime(tree, &up, err) < 0)
+		return -1;
+	if (ls->sampler_open)
+		sampler_close(&ls->sampler);
+	ls->sampler_open = false;
+	if (sampler_open(&ls->sampler, tree, err) < 0)
+		return -1;
+	ls->sampler_open = true;
+	int r = take_sample(ls, out, err);
+	if (r < 0)
+		return -1;
+	if (ls->next_tree == 1) {
+		ls->mono0 = up;
+		clock_gettime(CLOCK_REALTIME, &ls->wall0);
+	}
+	out->mono = up;
+	double since = timespec_diff(&up, &ls->mono0);
+	out->wall = timespec_add(ls->wall0, seconds_to_timespec(since > 0 ? since : 0));
+	ls->next_tree++;
+	return r;
+}
+
+static int live_read(struct source *src, struct snapshot *out, struct error *err)
+{
+	struct live_source *ls = (struct live_source *)src;
+	if (ls->ntrees)
+		return read_tree(ls, out, err);
+	uint64_t expirations;
+	/* Consume the deadline that woke us; EAGAIN when read before it (the first). */
+	if (read(ls->timerfd, &expirations, sizeof expirations) < 0 && errno != EAGAIN &&
+	    errno != EINTR)
+		return error_errno(err, "timerfd", errno);
+	clock_gettime(CLOCK_MONOTONIC, &out->mono);
+	clock_gettime(CLOCK_REALTIME, &out->wall);
+	return take_sample(ls, out, err);
+}
+
+static int live_wait_fd(struct source *src)
+{
+	return ((struct live_source *)src)->timerfd;
+}
+
+static int live_set_interval(struct source *src, double seconds, struct error *err)
+{
+	struct live_source *ls = (struct live_source *)src;
+	if (check_interval(seconds, err) < 0)
+		return -1;
+	if (ls->timerfd >= 0 && arm_timer(ls, seconds, err) < 0)
+		return -1;
+	src->interval = seconds;
+	return 0;
+}
+
+static void live_destroy(struct source *src)
+{
+	struct live_source *ls = (struct live_source *)src;
+	if (ls->sampler_open)
+		sampler_close(&ls->sampler);
+	if (ls->timerfd >= 0)
+		close(ls->timerfd);
+	free(ls->root);
+	free(ls);
+}
+
+static const struct source_ops live_ops = {
+	.read = live_read,
+	.wait_fd = live_wait_fd,
+	.set_interval = live_set_interval,
+	.destroy = live_destroy,
+	.take_events = NULL,
+};
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* ROOT/1, ROOT/2 ... up to the first number that is missing. */
+static size_t count_trees(const char *root)
+{
+	char path[4096];
+	size_t n = 0;
+	for (;;) {
+		if (path_format(path, sizeof path, "%s/%zu", root, n + 1) < 0 || !is_dir(path))
+			return n;
+		n++;
+	}
+}
+
+struct source *source_live_new(const char *root, double interval, struct error *err)
+{
+	if (check_interval(interval, err) < 0)
+		return NULL;
+	if (root && !is_dir(root)) {
+		error_set(err, "%s: not a directory", root);
+		return NULL;
+	}
+	struct live_source *ls = calloc(1, sizeof *ls);
+	if (!ls || (root && !(ls->root = strdup(root)))) {
+		free(ls);
+		error_set(err, "out of memory");
+		return NULL;
+	}
+	ls->base.ops = &live_ops;
+	ls->base.interval = interval;
+	ls->base.live = !root;
+	ls->timerfd = -1;
+	ls->ntrees = root ? count_trees(root) : 0;
+	ls->next_tree = 1;
+	ls->base.paced = ls->ntrees == 0;
+	if (ls->base.paced) {
+		/* Before the sampler opens its files: the timer gets a low number. */
+		ls->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+		if (ls->timerfd < 0) {
+			error_errno(err, "timerfd_create", errno);
+			goto fail;
+		}
+		if (arm_timer(ls, interval, err) < 0)
+			goto fail;
+		if (sampler_open(&ls->sampler, root, err) < 0)
+			goto fail;
+		ls->sampler_open = true;
+	}
+	return &ls->base;
+fail:
+	live_destroy(&ls->base);
+	return NULL;
+}

@@ -1,0 +1,342 @@
+/* sampler.c - one sample of one tree, through descriptors kept open.
+ *
+ * Per sample: one pread of /proc/diskstats (more only past a page), the three
+ * counter files through libproc2 (or our readers), one pread of pressure/io,
+ * and per whole disk one pread of each sysfs settings file.  The mount table
+ * is re-read only when poll() says it changed; devices are described (libudev,
+ * sysfs) only when the diskstats names change or a block uevent arrives.  The
+ * output snapshot's arrays are reused, so a steady sample allocates nothing.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diskstats.h"
+#include "mountinfo.h"
+#include "sampler.h"
+
+/* snapshot.c grows arrays by doubling from 8 and infers the capacity from the
+ * count; sizing an array here to that same capacity keeps snapshot_add_*
+ * safe afterwards, and also grows arrays that snapshot_copy sized exactly. */
+static size_t implied_capacity(size_t n)
+{
+	size_t c = 8;
+	while (c < n)
+		c *= 2;
+	return c;
+}
+
+static void clear_settings(struct disk_settings *st)
+{
+	free(st->items);
+	memset(st, 0, sizeof *st);
+	st->rotational = -1;
+	st->inflight_read = st->inflight_write = -1;
+}
+
+static int resize_devices(struct snapshot *s, size_t n)
+{
+	if (n <= s->ndevices) {
+		for (size_t i = n; i < s->ndevices; i++)
+			clear_settings(&s->devices[i].settings);
+		s->ndevices = n;
+		return 0;
+	}
+	struct device *v = realloc(s->devices, implied_capacity(n) * sizeof *v);
+	if (!v)
+		return -1;
+	for (size_t i = s->ndevices; i < n; i++) {
+		memset(&v[i], 0, sizeof v[i]);
+		clear_settings(&v[i].settings);
+	}
+	s->devices = v;
+	s->ndevices = n;
+	return 0;
+}
+
+static int resize_mounts(struct snapshot *s, size_t n)
+{
+	if (n > s->nmounts) {
+		struct mount *v = realloc(s->mounts, implied_capacity(n) * sizeof *v);
+		if (!v)
+			return -1;
+		s->mounts = v;
+	}
+	s->nmounts = n;
+	return 0;
+}
+
+static void close_tracked(struct sampler *s)
+{
+	for (size_t i = 0; i < s->ntracked; i++)
+		if (s->tracked[i].has_sysfs)
+			sysfs_disk_close(&s->tracked[i].sysfs);
+	free(s->tracked);
+	s->tracked = NULL;
+	s->ntracked = 0;
+}
+
+void sampler_close(struct sampler *s)
+{
+	close_tracked(s);
+	procfile_close(&s->diskstats);
+	procfile_close(&s->mountinfo);
+	vm_reader_close(&s->vm);
+	devices_catalog_close(&s->catalog);
+	snapshot_free(&s->mtab);
+	free(s->kept);
+	free(s->mount_text);
+	free(s->prefix);
+	memset(s, 0, sizeof *s);
+	procfile_init(&s->diskstats);
+	procfile_init(&s->mountinfo);
+}
+
+static int path_in(const struct sampler *s, const char *rel, char *buf, size_t len)
+{
+	return path_format(buf, len, "%s%s", s->prefix ? s->prefix : "", rel);
+}
+
+int sampler_open(struct sampler *s, const char *prefix, struct error *err)
+{
+	memset(s, 0, sizeof *s);
+	procfile_init(&s->diskstats);
+	procfile_init(&s->mountinfo);
+	snapshot_init(&s->mtab);
+	s->rescan = s->mounts_stale = true;
+	if (prefix && !(s->prefix = strdup(prefix)))
+		return error_set(err, "out of memory");
+	char path[4096];
+	if (path_in(s, "/proc/diskstats", path, sizeof path) < 0) {
+		error_errno(err, prefix, ENAMETOOLONG);
+		goto fail;
+	}
+	if (procfile_open(&s->diskstats, path, PROCFILE_SEQ_EOF_HINT, err) < 0)
+		goto fail;
+	/* Mount lines hold paths of any length: read the table to its end. */
+	struct error ignored;
+	if (path_in(s, "/proc/self/mountinfo", path, sizeof path) >= 0 &&
+	    procfile_open(&s->mountinfo, path, 0, &ignored) == 0)
+		s->mountinfo_polls = !prefix;
+	if (vm_reader_open(&s->vm, prefix, true, err) < 0)
+		goto fail;
+	if (devices_catalog_open(&s->catalog, prefix, err) < 0)
+		goto fail;
+	return 0;
+fail:
+	sampler_close(s);
+	return -1;
+}
+
+/* ---- devices -------------------------------------------------------------- */
+
+static bool names_changed(const struct sampler *s, const struct snapshot *out)
+{
+	if (out->ndevices != s->ntracked)
+		return true;
+	for (size_t i = 0; i < out->ndevices; i++)
+		if (strcmp(out->devices[i].name, s->tracked[i].info.name) != 0)
+			return true;
+	return false;
+}
+
+/* The old entry of that name, taken out of the old array (NULL if none). */
+static struct tracked_device *take_old(struct tracked_device *old, size_t n, bool *taken,
+				       const char *name)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!taken[i] && strcmp(old[i].info.name, name) == 0) {
+			taken[i] = true;
+			return &old[i];
+		}
+	}
+	return NULL;
+}
+
+/* Follow the new set of names: keep the open sysfs files of disks we knew,
+ * open those of new disks, close those of vanished ones. */
+static int rescan(struct sampler *s, const struct snapshot *out, struct error *err)
+{
+	size_t n = out->ndevices;
+	struct tracked_device *nt = calloc(n ? n : 1, sizeof *nt);
+	bool *taken = calloc(s->ntracked ? s->ntracked : 1, sizeof *taken);
+	if (!nt || !taken) {
+		free(nt);
+		free(taken);
+		return error_set(err, "out of memory");
+	}
+	for (size_t i = 0; i < n; i++) {
+		snprintf(nt[i].info.name, sizeof nt[i].info.name, "%s", out->devices[i].name);
+		struct tracked_device *o = take_old(s->tracked, s->ntracked, taken,
+						    out->devices[i].name);
+		if (o && o->has_sysfs) {
+			nt[i].sysfs = o->sysfs;
+			nt[i].has_sysfs = true;
+		}
+	}
+	for (size_t i = 0; i < s->ntracked; i++)
+		if (!taken[i] && s->tracked[i].has_sysfs)
+			sysfs_disk_close(&s->tracked[i].sysfs);
+	free(taken);
+	free(s->tracked);
+	s->tracked = nt;
+	s->ntracked = n;
+
+	struct device_info *infos = malloc((n ? n : 1) * sizeof *infos);
+	if (!infos)
+		return error_set(err, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		infos[i] = nt[i].info;
+	devices_describe(&s->catalog, infos, n);
+	for (size_t i = 0; i < n; i++) {
+		nt[i].info = infos[i];
+		if (nt[i].info.is_disk && !nt[i].has_sysfs) {
+			if (sysfs_disk_open(&nt[i].sysfs, s->prefix, nt[i].info.name, err) < 0) {
+				free(infos);
+				return -1;
+			}
+			nt[i].has_sysfs = true;
+		} else if (!nt[i].info.is_disk && nt[i].has_sysfs) {
+			sysfs_disk_close(&nt[i].sysfs);
+			nt[i].has_sysfs = false;
+		}
+	}
+	free(infos);
+	s->rescans++;
+	s->mounts_stale = true;
+	return 0;
+}
+
+static size_t count_lines(const char *buf, size_t len)
+{
+	size_t n = len && buf[len - 1] != '\n';
+	for (const char *p = buf, *end = buf + len; (p = memchr(p, '\n', (size_t)(end - p))); p++)
+		n++;
+	return n;
+}
+
+/* Parse diskstats straight into out's device slots. */
+static int parse_devices(struct sampler *s, struct snapshot *out, struct error *err)
+{
+	if (procfile_read(&s->diskstats, err) < 0)
+		return -1;
+	const char *p = s->diskstats.buf, *end = p + s->diskstats.len;
+	if (resize_devices(out, count_lines(p, s->diskstats.len)) < 0)
+		return error_set(err, "out of memory");
+	size_t k = 0;
+	while (p < end) {
+		size_t n;
+		const char *line = p;
+		p = diskstats_next_line(p, end, &n);
+		if (diskstats_parse_line(line, n, &out->devices[k]) == 0)
+			k++;
+	}
+	resize_devices(out, k);
+	return 0;
+}
+
+static int fill_device(struct device *d, struct tracked_device *t, struct error *err)
+{
+	const struct device_info *in = &t->info;
+	d->is_partition = in->is_partition;
+	memcpy(d->parent, in->parent, sizeof d->parent);
+	memcpy(d->dm_name, in->dm_name, sizeof d->dm_name);
+	memcpy(d->model, in->model, sizeof d->model);
+	memcpy(d->serial, in->serial, sizeof d->serial);
+	if (!t->has_sysfs) {
+		clear_settings(&d->settings);
+		return 0;
+	}
+	return sysfs_disk_read(&t->sysfs, &d->settings, err);
+}
+
+/* ---- mounts --------------------------------------------------------------- */
+
+static bool mount_table_changed(struct sampler *s)
+{
+	if (!s->mountinfo_polls || !s->mounts_loaded)
+		return true;
+	struct pollfd pfd = { .fd = s->mountinfo.fd, .events = POLLPRI };
+	return poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLPRI | POLLERR));
+}
+
+/* Re-read the mount table when it may have changed; true when its text differs
+ * from what was parsed last. */
+static bool reload_mounts(struct sampler *s)
+{
+	struct error ignored;
+	if (!procfile_is_open(&s->mountinfo) || !mount_table_changed(s))
+		return false;
+	s->mounts_loaded = true;
+	const char *text = "";
+	size_t len = 0;
+	if (procfile_read(&s->mountinfo, &ignored) == 0) {
+		text = s->mountinfo.buf;
+		len = s->mountinfo.len;
+	}
+	if (s->mount_text && len == s->mount_text_len && memcmp(text, s->mount_text, len) == 0)
+		return false;
+	char *copy = malloc(len + 1);
+	if (!copy)
+		return false;
+	memcpy(copy, text, len);
+	free(s->mount_text);
+	s->mount_text = copy;
+	s->mount_text_len = len;
+	snapshot_free(&s->mtab);
+	mountinfo_parse(text, len, &s->mtab, &ignored);
+	return true;
+}
+
+static int resolve_mounts(struct sampler *s, const struct snapshot *out, struct error *err)
+{
+	size_t n = 0;
+	struct mount *kept = realloc(s->kept, (s->mtab.nmounts ? s->mtab.nmounts : 1) * sizeof *kept);
+	if (!kept)
+		return error_set(err, "out of memory");
+	s->kept = kept;
+	for (size_t i = 0; i < s->mtab.nmounts; i++) {
+		struct mount *m = &s->mtab.mounts[i];
+		mountinfo_resolve_disk(m, out, s->prefix);
+		if (mountinfo_is_block_backed(m))
+			kept[n++] = *m;
+	}
+	s->nkept = n;
+	return 0;
+}
+
+static int fill_mounts(struct sampler *s, struct snapshot *out, struct error *err)
+{
+	if (reload_mounts(s))
+		s->mounts_stale = true;
+	if (s->mounts_stale) {
+		if (resolve_mounts(s, out, err) < 0)
+			return -1;
+		s->mounts_stale = false;
+	}
+	if (resize_mounts(out, s->nkept) < 0)
+		return error_set(err, "out of memory");
+	if (s->nkept)
+		memcpy(out->mounts, s->kept, s->nkept * sizeof *s->kept);
+	return 0;
+}
+
+/* ---- the sample ----------------------------------------------------------- */
+
+int sampler_sample(struct sampler *s, struct snapshot *out, struct error *err)
+{
+	if (parse_devices(s, out, err) < 0)
+		return -1;
+	if (devices_hotplug_pending(&s->catalog))
+		s->rescan = true;
+	if ((s->rescan || names_changed(s, out)) && rescan(s, out, err) < 0)
+		return -1;
+	s->rescan = false;
+	for (size_t i = 0; i < out->ndevices; i++)
+		if (fill_device(&out->devices[i], &s->tracked[i], err) < 0)
+			return -1;
+	vm_reader_read(&s->vm, &out->vm);
+	return fill_mounts(s, out, err);
+}

@@ -1,0 +1,404 @@
+/* sysfs.c - scheduler, queue tunables, iosched tunables and inflight of a disk.
+ *
+ * Every file is opened once and re-read with pread at offset 0, which makes
+ * kernfs call the attribute's show() again.  Attributes are opened with
+ * O_NOFOLLOW: a symlink where a tunable should be is not the tunable (the
+ * control layer writes these same names).  libudev's sysattr cache is not used
+ * because it never re-reads a value.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "procfile.h"
+#include "sysfs.h"
+
+/* In key order; "iosched.*" sorts before all of them. */
+static const char *const queue_keys[] = {
+	"max_sectors_kb", "nr_requests", "read_ahead_kb", "write_cache",
+};
+#define NQUEUE_KEYS (sizeof queue_keys / sizeof queue_keys[0])
+
+#define VALUE_BUF 512
+
+size_t sysfs_parse_value(const char *buf, size_t len, char *out, size_t outlen)
+{
+	if (outlen == 0)
+		return 0;
+	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' ' ||
+			   buf[len - 1] == '\t' || buf[len - 1] == '\r' || buf[len - 1] == '\0'))
+		len--;
+	if (len > outlen - 1)
+		len = outlen - 1;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)buf[i];
+		out[i] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+	}
+	out[len] = '\0';
+	return len;
+}
+
+static void copy_word(char *dst, size_t dstlen, const char *s, size_t n)
+{
+	if (n > dstlen - 1)
+		n = dstlen - 1;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+}
+
+int sysfs_parse_scheduler(const char *line, char *active, size_t len)
+{
+	if (len == 0)
+		return -1;
+	active[0] = '\0';
+	const char *open = strchr(line, '[');
+	if (open) {
+		const char *close = strchr(open + 1, ']');
+		if (!close || close == open + 1)
+			return -1;
+		copy_word(active, len, open + 1, (size_t)(close - open - 1));
+		return 0;
+	}
+	/* A queue without a choice prints just its one elevator, e.g. "none". */
+	const char *s = line + strspn(line, " \t\n");
+	size_t n = strcspn(s, " \t\n");
+	if (n == 0 || s[n + strspn(s + n, " \t\n")] != '\0')
+		return -1;
+	copy_word(active, len, s, n);
+	return 0;
+}
+
+static int parse_long(const char **p, long *out)
+{
+	const char *s = *p + strspn(*p, " \t");
+	char *end;
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno)
+		return -1;
+	*out = v;
+	*p = end;
+	return 0;
+}
+
+int sysfs_parse_inflight(const char *line, long *reads, long *writes)
+{
+	const char *p = line;
+	long r, w;
+	if (parse_long(&p, &r) < 0 || parse_long(&p, &w) < 0)
+		return -1;
+	if (p[strspn(p, " \t\n")] != '\0')
+		return -1;
+	*reads = r;
+	*writes = w;
+	return 0;
+}
+
+int sysfs_parse_bool(const char *line)
+{
+	const char *s = line + strspn(line, " \t");
+	if ((s[0] != '0' && s[0] != '1') || s[1 + strspn(s + 1, " \t\n")] != '\0')
+		return -1;
+	return s[0] - '0';
+}
+
+bool sysfs_is_disk(const char *root, const char *name)
+{
+	char path[4096];
+	struct stat st;
+	return path_format(path, sizeof path, "%s/sys/block/%s", root ? root : "", name) >= 0 &&
+	       stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Read a small attribute; the length, or -1 with errno. */
+static ssize_t read_attr(int fd, char *buf, size_t len)
+{
+	if (fd < 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	ssize_t n;
+	do
+		n = pread(fd, buf, len - 1, 0);
+	while (n < 0 && errno == EINTR);
+	if (n >= 0)
+		buf[n] = '\0';
+	return n;
+}
+
+static int open_attr(int dirfd, const char *rel)
+{
+	return procfile_openat(dirfd, rel, O_RDONLY | O_NOFOLLOW);
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static void close_files(struct sysfs_disk *d, size_t from)
+{
+	for (size_t i = from; i < d->nfiles; i++)
+		close_fd(&d->files[i].fd);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names in queue/iosched, sorted; *n = 0 when there is none (elevator none). */
+static char **list_iosched(int qfd, size_t *n)
+{
+	*n = 0;
+	int fd = procfile_openat(qfd, "iosched", O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+	if (fd < 0)
+		return NULL;
+	DIR *dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return NULL;
+	}
+	char **names = NULL;
+	size_t cap = 0;
+	struct dirent *e;
+	while ((e = readdir(dir))) {
+		if (e->d_name[0] == '.' || strlen(e->d_name) + 8 >= SETTING_KEY_MAX)
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			char **v = realloc(names, cap * sizeof *v);
+			if (!v)
+				break;
+			names = v;
+		}
+		if (!(names[*n] = strdup(e->d_name)))
+			break;
+		(*n)++;
+	}
+	closedir(dir);
+	if (*n)
+		qsort(names, *n, sizeof *names, cmp_names);
+	return names;
+}
+
+static void free_names(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* (Re)build files[]: iosched.* of the scheduler now active, then the queue keys. */
+static int open_settings(struct sysfs_disk *d, const char *active, struct error *err)
+{
+	close_files(d, 0);
+	d->nfiles = d->niosched = 0;
+	snprintf(d->iosched_of, sizeof d->iosched_of, "%s", active);
+
+	int dfd = procfile_openat(AT_FDCWD, d->dir, O_RDONLY | O_DIRECTORY);
+	int qfd = dfd < 0 ? -1 : procfile_openat(dfd, "queue", O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+	size_t nsched = 0;
+	char **sched = qfd < 0 ? NULL : list_iosched(qfd, &nsched);
+
+	struct sysfs_file *v = realloc(d->files, (nsched + NQUEUE_KEYS + 1) * sizeof *v);
+	if (!v) {
+		free_names(sched, nsched);
+		if (qfd >= 0)
+			close(qfd);
+		if (dfd >= 0)
+			close(dfd);
+		return error_set(err, "%s: out of memory", d->dir);
+	}
+	d->files = v;
+	/* Only files that opened take a place: an absent one (zram has no
+	 * nr_requests) must not make every sample resize the items array. */
+	char rel[SETTING_KEY_MAX + 16];
+	for (size_t i = 0; i < nsched && qfd >= 0; i++) {
+		struct sysfs_file *f = &d->files[d->nfiles];
+		snprintf(f->key, sizeof f->key, "iosched.%s", sched[i]);
+		snprintf(rel, sizeof rel, "iosched/%s", sched[i]);
+		if ((f->fd = open_attr(qfd, rel)) >= 0)
+			d->nfiles++;
+	}
+	d->niosched = d->nfiles;
+	for (size_t i = 0; i < NQUEUE_KEYS && qfd >= 0; i++) {
+		struct sysfs_file *f = &d->files[d->nfiles];
+		snprintf(f->key, sizeof f->key, "%s", queue_keys[i]);
+		if ((f->fd = open_attr(qfd, queue_keys[i])) >= 0)
+			d->nfiles++;
+	}
+	free_names(sched, nsched);
+	if (qfd >= 0)
+		close(qfd);
+	if (dfd >= 0)
+		close(dfd);
+	return 0;
+}
+
+static void open_gauges(struct sysfs_disk *d)
+{
+	int dfd = procfile_openat(AT_FDCWD, d->dir, O_RDONLY | O_DIRECTORY);
+	if (dfd < 0)
+		return;
+	d->scheduler_fd = open_attr(dfd, "queue/scheduler");
+	d->rotational_fd = open_attr(dfd, "queue/rotational");
+	d->inflight_fd = open_attr(dfd, "inflight");
+	close(dfd);
+}
+
+static void active_scheduler(struct sysfs_disk *d, char *line, size_t linelen,
+			     char *active, size_t len)
+{
+	char buf[VALUE_BUF];
+	active[0] = line[0] = '\0';
+	ssize_t n = read_attr(d->scheduler_fd, buf, sizeof buf);
+	if (n < 0)
+		return;
+	sysfs_parse_value(buf, (size_t)n, line, linelen);
+	sysfs_parse_scheduler(line, active, len);
+}
+
+static void close_all(struct sysfs_disk *d)
+{
+	close_files(d, 0);
+	free(d->files);
+	close_fd(&d->scheduler_fd);
+	close_fd(&d->rotational_fd);
+	close_fd(&d->inflight_fd);
+	d->files = NULL;
+	d->nfiles = d->niosched = 0;
+	d->iosched_of[0] = '\0';
+}
+
+static int open_all(struct sysfs_disk *d, struct error *err)
+{
+	open_gauges(d);
+	char line[SCHED_LINE_MAX], active[32];
+	active_scheduler(d, line, sizeof line, active, sizeof active);
+	return open_settings(d, active, err);
+}
+
+int sysfs_disk_open(struct sysfs_disk *d, const char *root, const char *name, struct error *err)
+{
+	memset(d, 0, sizeof *d);
+	d->scheduler_fd = d->rotational_fd = d->inflight_fd = -1;
+	if (asprintf(&d->dir, "%s/sys/block/%s", root ? root : "", name) < 0) {
+		d->dir = NULL;
+		return error_set(err, "sysfs: out of memory");
+	}
+	return open_all(d, err);
+}
+
+void sysfs_disk_close(struct sysfs_disk *d)
+{
+	close_all(d);
+	free(d->dir);
+	d->dir = NULL;
+}
+
+/* The disk was deleted and created again under the same name: our descriptors
+ * point at the dead kernfs nodes (ENODEV).  Open the new ones. */
+static int reopen(struct sysfs_disk *d, struct error *err)
+{
+	close_all(d);
+	return open_all(d, err);
+}
+
+static int ensure_items(struct disk_settings *out, size_t n, struct error *err)
+{
+	if (out->nitems == n && (n == 0 || out->items))
+		return 0;
+	if (n == 0) {
+		free(out->items);
+		out->items = NULL;
+		out->nitems = 0;
+		return 0;
+	}
+	struct setting *v = realloc(out->items, n * sizeof *v);
+	if (!v)
+		return error_set(err, "sysfs: out of memory");
+	out->items = v;
+	out->nitems = n;
+	return 0;
+}
+
+/* Read files[] into out->items.  1 when an iosched file has vanished (the
+ * scheduler changed between our reads), else 0; -1 on ENOMEM. */
+static int read_items(struct sysfs_disk *d, struct disk_settings *out, struct error *err)
+{
+	if (ensure_items(out, d->nfiles, err) < 0)
+		return -1;
+	char buf[VALUE_BUF];
+	size_t n = 0;
+	for (size_t i = 0; i < d->nfiles; i++) {
+		ssize_t len = read_attr(d->files[i].fd, buf, sizeof buf);
+		if (len < 0) {
+			if (i < d->niosched && (errno == ENODEV || errno == ENOENT) &&
+			    d->files[i].fd >= 0) {
+				out->nitems = n;
+				return 1;
+			}
+			continue;
+		}
+		struct setting *s = &out->items[n++];
+		memcpy(s->key, d->files[i].key, sizeof s->key);
+		sysfs_parse_value(buf, (size_t)len, s->value, sizeof s->value);
+	}
+	out->nitems = n;
+	return 0;
+}
+
+static void read_gauges(struct sysfs_disk *d, struct disk_settings *out)
+{
+	char buf[VALUE_BUF];
+	out->rotational = -1;
+	out->inflight_read = out->inflight_write = -1;
+	if (read_attr(d->rotational_fd, buf, sizeof buf) >= 0)
+		out->rotational = sysfs_parse_bool(buf);
+	if (read_attr(d->inflight_fd, buf, sizeof buf) < 0 ||
+	    sysfs_parse_inflight(buf, &out->inflight_read, &out->inflight_write) < 0)
+		out->inflight_read = out->inflight_write = -1;
+}
+
+int sysfs_disk_read(struct sysfs_disk *d, struct disk_settings *out, struct error *err)
+{
+	out->has_settings = true;
+	char buf[VALUE_BUF];
+	for (int attempt = 0; attempt < 3; attempt++) {
+		ssize_t n = read_attr(d->scheduler_fd, buf, sizeof buf);
+		if (n < 0 && errno == ENODEV && attempt == 0) {
+			if (reopen(d, err) < 0)
+				return -1;
+			continue;
+		}
+		out->scheduler_line[0] = out->scheduler[0] = '\0';
+		if (n >= 0) {
+			sysfs_parse_value(buf, (size_t)n, out->scheduler_line,
+					  sizeof out->scheduler_line);
+			sysfs_parse_scheduler(out->scheduler_line, out->scheduler,
+					      sizeof out->scheduler);
+		}
+		if (strcmp(out->scheduler, d->iosched_of) != 0 &&
+		    open_settings(d, out->scheduler, err) < 0)
+			return -1;
+		int r = read_items(d, out, err);
+		if (r <= 0) {
+			if (r < 0)
+				return -1;
+			break;
+		}
+		d->iosched_of[0] = '\1';   /* switched under us: list again */
+	}
+	read_gauges(d, out);
+	return 0;
+}

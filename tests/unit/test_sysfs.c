@@ -1,0 +1,275 @@
+/* test_sysfs.c - sysfs value parsers, a disk's settings from a tree, and on the
+ * live kernel (root only) a scheduler switch on a loop device of our own. */
+#include "unit.h"
+
+#include "sources_helpers.h"
+#include "sysfs.h"
+
+static char tmpdir[256];
+
+static int setup(void **state)
+{
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/ioscope-test.XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	rm_tree(tmpdir);
+	return 0;
+}
+
+static void test_parse_scheduler(void **state)
+{
+	char a[32];
+	assert_int_equal(sysfs_parse_scheduler("none [mq-deadline] kyber bfq", a, sizeof a), 0);
+	assert_string_equal(a, "mq-deadline");
+	assert_int_equal(sysfs_parse_scheduler("[none] mq-deadline kyber bfq ", a, sizeof a), 0);
+	assert_string_equal(a, "none");
+	assert_int_equal(sysfs_parse_scheduler("none kyber [bfq]\n", a, sizeof a), 0);
+	assert_string_equal(a, "bfq");
+	assert_int_equal(sysfs_parse_scheduler("none\n", a, sizeof a), 0);   /* no choice */
+	assert_string_equal(a, "none");
+	assert_int_equal(sysfs_parse_scheduler("", a, sizeof a), -1);
+	assert_string_equal(a, "");
+	assert_int_equal(sysfs_parse_scheduler("none bfq", a, sizeof a), -1);
+	assert_int_equal(sysfs_parse_scheduler("[", a, sizeof a), -1);
+	assert_int_equal(sysfs_parse_scheduler("[]", a, sizeof a), -1);
+	assert_int_equal(sysfs_parse_scheduler("x [unterminated", a, sizeof a), -1);
+	char small[4];
+	assert_int_equal(sysfs_parse_scheduler("[mq-deadline]", small, sizeof small), 0);
+	assert_string_equal(small, "mq-");
+	assert_int_equal(sysfs_parse_scheduler("[x]", small, 0), -1);
+}
+
+static void test_parse_inflight_bool_value(void **state)
+{
+	long r = 7, w = 7;
+	assert_int_equal(sysfs_parse_inflight("       0        3\n", &r, &w), 0);
+	assert_int_equal(r, 0);
+	assert_int_equal(w, 3);
+	assert_int_equal(sysfs_parse_inflight("12 34", &r, &w), 0);
+	assert_int_equal(r + w, 46);
+	assert_int_equal(sysfs_parse_inflight("1", &r, &w), -1);
+	assert_int_equal(sysfs_parse_inflight("1 2 3", &r, &w), -1);
+	assert_int_equal(sysfs_parse_inflight("-1 2", &r, &w), -1);
+	assert_int_equal(sysfs_parse_inflight("99999999999999999999999 2", &r, &w), -1);
+	assert_int_equal(sysfs_parse_inflight("", &r, &w), -1);
+
+	assert_int_equal(sysfs_parse_bool("1\n"), 1);
+	assert_int_equal(sysfs_parse_bool("0"), 0);
+	assert_int_equal(sysfs_parse_bool("2"), -1);
+	assert_int_equal(sysfs_parse_bool("10"), -1);
+	assert_int_equal(sysfs_parse_bool(""), -1);
+
+	char v[8];
+	assert_int_equal(sysfs_parse_value("write back\n", 11, v, sizeof v), 7);
+	assert_string_equal(v, "write b");                     /* truncated to fit */
+	assert_int_equal(sysfs_parse_value("a\tb\x01\n \n", 7, v, sizeof v), 4);
+	assert_string_equal(v, "a?b?");                        /* control bytes masked */
+	assert_int_equal(sysfs_parse_value("\n", 1, v, sizeof v), 0);
+	assert_string_equal(v, "");
+	assert_int_equal(sysfs_parse_value("x", 1, v, 0), 0);
+}
+
+static void assert_sorted(const struct disk_settings *st)
+{
+	for (size_t i = 1; i < st->nitems; i++)
+		assert_true(strcmp(st->items[i - 1].key, st->items[i].key) < 0);
+}
+
+static const char *value_of(const struct disk_settings *st, const char *key)
+{
+	for (size_t i = 0; i < st->nitems; i++)
+		if (strcmp(st->items[i].key, key) == 0)
+			return st->items[i].value;
+	return NULL;
+}
+
+static void free_settings(struct disk_settings *st)
+{
+	free(st->items);
+	st->items = NULL;
+	st->nitems = 0;
+}
+
+static void test_fixture_disk(void **state)
+{
+	struct sysfs_disk d;
+	struct disk_settings st = { 0 };
+	struct error err;
+	assert_true(sysfs_is_disk(fixture_path("layout20/1"), "vdb"));
+	assert_false(sysfs_is_disk(fixture_path("layout20/1"), "vdb1"));
+	assert_int_equal(sysfs_disk_open(&d, fixture_path("layout20/1"), "vdb", &err), 0);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_true(st.has_settings);
+	assert_string_equal(st.scheduler, "mq-deadline");
+	assert_string_equal(st.scheduler_line, "none [mq-deadline] kyber bfq");
+	assert_int_equal(st.rotational, 0);
+	assert_int_equal(st.inflight_read, 0);
+	assert_int_equal(st.inflight_write, 3);
+	const char *keys[] = { "iosched.fifo_batch", "iosched.front_merges", "iosched.read_expire",
+			       "iosched.write_expire", "iosched.writes_starved", "max_sectors_kb",
+			       "nr_requests", "read_ahead_kb", "write_cache" };
+	assert_int_equal(st.nitems, 9);
+	for (size_t i = 0; i < 9; i++)
+		assert_string_equal(st.items[i].key, keys[i]);
+	assert_string_equal(value_of(&st, "write_cache"), "write back");
+	assert_string_equal(value_of(&st, "nr_requests"), "256");
+	sysfs_disk_close(&d);
+	free_settings(&st);
+}
+
+static void make_disk(const char *root, const char *sched, const char *const *iosched)
+{
+	char p[4096];
+	snprintf(p, sizeof p, "%s/sys/block/sdx/queue/scheduler", root);
+	write_file(p, sched);
+	snprintf(p, sizeof p, "%s/sys/block/sdx/queue/nr_requests", root);
+	write_file(p, "64\n");
+	snprintf(p, sizeof p, "%s/sys/block/sdx/queue/iosched", root);
+	rm_tree(p);
+	mkdir(p, 0755);
+	for (; iosched && *iosched; iosched++) {
+		snprintf(p, sizeof p, "%s/sys/block/sdx/queue/iosched/%s", root, *iosched);
+		write_file(p, "1\n");
+	}
+}
+
+static void test_relists_iosched_when_scheduler_changes(void **state)
+{
+	char root[512], p[4096];
+	snprintf(root, sizeof root, "%s/relist", tmpdir);
+	const char *deadline[] = { "fifo_batch", "read_expire", NULL };
+	const char *bfq[] = { "slice_idle", "low_latency", "back_seek_max", NULL };
+	make_disk(root, "none [mq-deadline] bfq\n", deadline);
+
+	struct sysfs_disk d;
+	struct disk_settings st = { 0 };
+	struct error err;
+	assert_int_equal(sysfs_disk_open(&d, root, "sdx", &err), 0);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_int_equal(st.nitems, 3);
+	assert_string_equal(st.items[0].key, "iosched.fifo_batch");
+	struct setting *before = st.items;
+	/* Same files, new value: re-read through the same descriptor, no allocation. */
+	snprintf(p, sizeof p, "%s/sys/block/sdx/queue/nr_requests", root);
+	write_file(p, "32\n");
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_ptr_equal(st.items, before);
+	assert_string_equal(value_of(&st, "nr_requests"), "32");
+
+	make_disk(root, "none mq-deadline [bfq]\n", bfq);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_string_equal(st.scheduler, "bfq");
+	assert_int_equal(st.nitems, 4);
+	assert_sorted(&st);
+	assert_string_equal(st.items[0].key, "iosched.back_seek_max");
+	assert_null(value_of(&st, "iosched.fifo_batch"));
+
+	make_disk(root, "[none] mq-deadline bfq\n", NULL);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_string_equal(st.scheduler, "none");
+	assert_int_equal(st.nitems, 1);
+	assert_string_equal(st.items[0].key, "nr_requests");
+	sysfs_disk_close(&d);
+	free_settings(&st);
+}
+
+static void test_missing_and_symlinked_files_absent(void **state)
+{
+	char root[512], p[4096], target[4096];
+	snprintf(root, sizeof root, "%s/sparse", tmpdir);
+	snprintf(p, sizeof p, "%s/sys/block/sdy/queue/read_ahead_kb", root);
+	write_file(p, "128\n");
+	snprintf(target, sizeof target, "%s/elsewhere", root);
+	write_file(target, "999\n");
+	snprintf(p, sizeof p, "%s/sys/block/sdy/queue/nr_requests", root);
+	assert_int_equal(symlink(target, p), 0);
+
+	struct sysfs_disk d;
+	struct disk_settings st = { 0 };
+	struct error err;
+	assert_int_equal(sysfs_disk_open(&d, root, "sdy", &err), 0);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_true(st.has_settings);
+	assert_string_equal(st.scheduler, "");
+	assert_string_equal(st.scheduler_line, "");
+	assert_int_equal(st.rotational, -1);
+	assert_int_equal(st.inflight_read, -1);
+	assert_int_equal(st.inflight_write, -1);
+	assert_int_equal(st.nitems, 1);
+	assert_string_equal(st.items[0].key, "read_ahead_kb");
+	assert_null(value_of(&st, "nr_requests"));          /* a symlink is not the tunable */
+	sysfs_disk_close(&d);
+	free_settings(&st);
+
+	/* A disk whose directory is gone entirely: nothing, and no error. */
+	assert_int_equal(sysfs_disk_open(&d, root, "nosuch", &err), 0);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_int_equal(st.nitems, 0);
+	sysfs_disk_close(&d);
+	free_settings(&st);
+}
+
+/* The real kernel: pread at offset 0 re-reads a sysfs attribute, and a scheduler
+ * switch (which resets every tunable) shows with the new iosched files. */
+static void test_live_loop_scheduler_switch(void **state)
+{
+	char name[32], p[4096];
+	int lfd = loopdev_create(tmpdir, 16, name, sizeof name);
+	if (lfd < 0) {
+		skip();
+		return;
+	}
+	struct sysfs_disk d;
+	struct disk_settings st = { 0 };
+	struct error err;
+	snprintf(p, sizeof p, "/sys/block/%s/queue/scheduler", name);
+	assert_int_equal(write_attr(p, "mq-deadline"), 0);
+	assert_int_equal(sysfs_disk_open(&d, NULL, name, &err), 0);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_string_equal(st.scheduler, "mq-deadline");
+	assert_non_null(value_of(&st, "iosched.fifo_batch"));
+	assert_int_equal(st.inflight_read, 0);
+	assert_true(st.rotational == 0 || st.rotational == 1);
+
+	snprintf(p, sizeof p, "/sys/block/%s/queue/iosched/fifo_batch", name);
+	assert_int_equal(write_attr(p, "7"), 0);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_string_equal(value_of(&st, "iosched.fifo_batch"), "7");
+
+	snprintf(p, sizeof p, "/sys/block/%s/queue/scheduler", name);
+	assert_int_equal(write_attr(p, "bfq"), 0);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_string_equal(st.scheduler, "bfq");
+	assert_non_null(strstr(st.scheduler_line, "[bfq]"));
+	assert_non_null(value_of(&st, "iosched.low_latency"));
+	assert_null(value_of(&st, "iosched.fifo_batch"));
+	assert_sorted(&st);
+
+	snprintf(p, sizeof p, "/sys/block/%s/queue/read_ahead_kb", name);
+	assert_int_equal(write_attr(p, "512"), 0);
+	snprintf(p, sizeof p, "/sys/block/%s/queue/scheduler", name);
+	assert_int_equal(write_attr(p, "none"), 0);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_string_equal(st.scheduler, "none");
+	assert_string_equal(value_of(&st, "read_ahead_kb"), "512");
+	assert_string_equal(st.items[0].key, "max_sectors_kb");   /* no iosched.* left */
+	sysfs_disk_close(&d);
+	free_settings(&st);
+	close(lfd);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_scheduler),
+		cmocka_unit_test(test_parse_inflight_bool_value),
+		cmocka_unit_test(test_fixture_disk),
+		cmocka_unit_test(test_relists_iosched_when_scheduler_changes),
+		cmocka_unit_test(test_missing_and_symlinked_files_absent),
+		cmocka_unit_test(test_live_loop_scheduler_switch),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
