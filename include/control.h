@@ -60,7 +60,6 @@ struct control_mount_opt {
 struct control_mount {
 	int id;
 	unsigned major, minor;
-	char root[MOUNT_PATH_MAX];        /* the mount's root within its filesystem */
 	char mountpoint[MOUNT_PATH_MAX];
 	char fstype[32];
 	char source[MOUNT_PATH_MAX];

@@ -1,77 +1,37 @@
 /* mounttable.c - one mount out of /proc/self/mountinfo, with the id that pins it.
  *
- * The sampler's mount list (struct mount) has no mount id; a remount must act on
- * exactly the mount it showed the operator, so control reads the id itself.
+ * Lines are parsed by the sampler's parser (src/sources/mountinfo.c); struct mount
+ * has no mount id, and a remount must act on exactly the mount it planned for, so
+ * the id is read here and kept beside the fields.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "control.h"
-
-/* mountinfo escapes space, tab, newline and backslash as \ooo. */
-static void unescape(char *s)
-{
-	char *out = s;
-	for (char *in = s; *in; in++) {
-		if (in[0] == '\\' && in[1] >= '0' && in[1] <= '3' && in[2] >= '0' && in[2] <= '7' &&
-		    in[3] >= '0' && in[3] <= '7') {
-			*out++ = (char)((in[1] - '0') * 64 + (in[2] - '0') * 8 + (in[3] - '0'));
-			in += 3;
-		} else {
-			*out++ = *in;
-		}
-	}
-	*out = '\0';
-}
-
-/* Paths must fit whole; option lists may be cut (the ones we compare are short). */
-static int copy_field(char *dst, size_t len, const char *src, bool whole)
-{
-	if (whole && strlen(src) >= len)
-		return -1;
-	snprintf(dst, len, "%s", src);
-	unescape(dst);
-	return 0;
-}
-
-static int parse_fields(char **fields, size_t n, struct control_mount *m)
-{
-	size_t sep = 6;
-	while (sep < n && strcmp(fields[sep], "-") != 0)
-		sep++;
-	if (sep + 2 >= n)
-		return -1;
-	memset(m, 0, sizeof *m);
-	char *end;
-	m->id = (int)strtol(fields[0], &end, 10);
-	if (*end || sscanf(fields[2], "%u:%u", &m->major, &m->minor) != 2)
-		return -1;
-	if (copy_field(m->root, sizeof m->root, fields[3], true) < 0 ||
-	    copy_field(m->mountpoint, sizeof m->mountpoint, fields[4], true) < 0 ||
-	    copy_field(m->mount_opts, sizeof m->mount_opts, fields[5], false) < 0 ||
-	    copy_field(m->fstype, sizeof m->fstype, fields[sep + 1], true) < 0 ||
-	    copy_field(m->source, sizeof m->source, fields[sep + 2], false) < 0)
-		return -1;
-	if (sep + 3 < n)
-		copy_field(m->super_opts, sizeof m->super_opts, fields[sep + 3], false);
-	return 0;
-}
+#include "mountinfo.h"
 
 int control_mountinfo_parse_line(const char *line, struct control_mount *m)
 {
-	char *buf = strdup(line);
-	if (!buf)
+	struct mount shared;
+	char *end;
+	long id = strtol(line, &end, 10);
+	if (end == line || *end != ' ' || id < 0 || id > INT_MAX)
 		return -1;
-	buf[strcspn(buf, "\n")] = '\0';
-	char *fields[32];
-	size_t n = 0;
-	for (char *save = NULL, *f = strtok_r(buf, " ", &save); f && n < 32; f = strtok_r(NULL, " ", &save))
-		fields[n++] = f;
-	int r = n >= 10 ? parse_fields(fields, n, m) : -1;
-	free(buf);
-	return r;
+	if (mountinfo_parse_line(line, strcspn(line, "\n"), &shared) < 0)
+		return -1;
+	memset(m, 0, sizeof *m);
+	m->id = (int)id;
+	m->major = shared.major;
+	m->minor = shared.minor;
+	snprintf(m->mountpoint, sizeof m->mountpoint, "%s", shared.mountpoint);
+	snprintf(m->fstype, sizeof m->fstype, "%s", shared.fstype);
+	snprintf(m->source, sizeof m->source, "%s", shared.source);
+	snprintf(m->mount_opts, sizeof m->mount_opts, "%s", shared.mount_opts);
+	snprintf(m->super_opts, sizeof m->super_opts, "%s", shared.super_opts);
+	return 0;
 }
 
 int control_mounts_read(const char *root, struct control_mount **out, size_t *n, struct error *err)

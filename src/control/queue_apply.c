@@ -12,57 +12,24 @@
 #include <string.h>
 
 #include "control.h"
+#include "sysfs.h"
 
-/* Every writable queue value a write can change as a side effect: a scheduler switch
- * resets nr_requests and the iosched tunables, a max_sectors_kb write recomputes
+/* Every writable queue value, as the sampler reads them (src/sources/sysfs.c): a
+ * write can change others as a side effect - a scheduler switch resets nr_requests
+ * and the iosched tunables, max_sectors_kb and write_cache writes recompute
  * read_ahead_kb. */
-struct queue_state {
-	struct setting items[48];
-	size_t n;
-};
-
-static void state_add(const struct control_dev *d, struct queue_state *s, const char *key, const char *rel)
+static void state_read(const struct control_dev *d, const char *root, struct disk_settings *s)
 {
-	if (s->n == sizeof s->items / sizeof s->items[0])
-		return;
-	struct setting *it = &s->items[s->n];
-	snprintf(it->key, sizeof it->key, "%s", key);
-	if (control_dev_read(d, rel, it->value, sizeof it->value, NULL) == 0)
-		s->n++;
+	struct sysfs_disk sd;
+	memset(s, 0, sizeof *s);
+	if (sysfs_disk_open(&sd, root, d->name, NULL) == 0)
+		sysfs_disk_read(&sd, s, NULL);
+	sysfs_disk_close(&sd);
 }
 
-static int compare_settings(const void *a, const void *b)
+static const char *state_get(const struct disk_settings *s, const char *key)
 {
-	return strcmp(((const struct setting *)a)->key, ((const struct setting *)b)->key);
-}
-
-static void state_read(const struct control_dev *d, struct queue_state *s)
-{
-	static const char *const plain[] = { "nr_requests", "read_ahead_kb", "max_sectors_kb", "write_cache" };
-	s->n = 0;
-	for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) {
-		char rel[64];
-		snprintf(rel, sizeof rel, "queue/%s", plain[i]);
-		state_add(d, s, plain[i], rel);
-	}
-	DIR *dir = control_dev_opendir(d, "queue/iosched");
-	struct dirent *e;
-	while (dir && (e = readdir(dir))) {
-		if (e->d_name[0] == '.' || strlen(e->d_name) >= SETTING_KEY_MAX - 8)
-			continue;
-		char key[SETTING_KEY_MAX + 8], rel[SETTING_KEY_MAX + 16];
-		snprintf(key, sizeof key, "iosched.%s", e->d_name);
-		snprintf(rel, sizeof rel, "queue/iosched/%s", e->d_name);
-		state_add(d, s, key, rel);
-	}
-	if (dir)
-		closedir(dir);
-	qsort(s->items, s->n, sizeof s->items[0], compare_settings);
-}
-
-static const char *state_get(const struct queue_state *s, const char *key)
-{
-	for (size_t i = 0; i < s->n; i++)
+	for (size_t i = 0; i < s->nitems; i++)
 		if (strcmp(s->items[i].key, key) == 0)
 			return s->items[i].value;
 	return NULL;
@@ -82,12 +49,12 @@ static void appendf(char *buf, size_t len, const char *fmt, ...)
 
 /* One line per value that changed besides the one written, and the same list for
  * the event (cut short with "..." when it does not fit its 256 bytes). */
-static void report_side_effects(const char *written, const char *verb, const struct queue_state *before,
-				const struct queue_state *after, struct control_result *r, char *summary,
+static void report_side_effects(const char *written, const char *verb, const struct disk_settings *before,
+				const struct disk_settings *after, struct control_result *r, char *summary,
 				size_t len)
 {
 	char list[2048] = "";
-	for (size_t i = 0; i < before->n; i++) {
+	for (size_t i = 0; i < before->nitems; i++) {
 		const char *key = before->items[i].key, *was = before->items[i].value;
 		const char *now = state_get(after, key);
 		if (strcmp(key, written) == 0 || (now && strcmp(now, was) == 0))
@@ -95,7 +62,7 @@ static void report_side_effects(const char *written, const char *verb, const str
 		control_result_line(r, "  %s %s: %s -> %s", verb, key, was, now ? now : "(gone)");
 		appendf(list, sizeof list, "%s%s %s -> %s", list[0] ? ", " : "", key, was, now ? now : "-");
 	}
-	for (size_t i = 0; i < after->n; i++) {
+	for (size_t i = 0; i < after->nitems; i++) {
 		const char *key = after->items[i].key;
 		if (strcmp(key, written) == 0 || state_get(before, key))
 			continue;
@@ -161,45 +128,47 @@ static void verdict_text(const struct control_assign *a, const char *now, char *
 		snprintf(buf, len, "accepted, applied as %s", now);
 }
 
-static int apply_one(const struct control_dev *d, const struct control_assign *a, struct control_result *r)
+static void fill_event(struct event *ev, const char *old, const char *now, const char *result)
+{
+	if (!ev)
+		return;
+	snprintf(ev->old_value, sizeof ev->old_value, "%s", old);
+	snprintf(ev->new_value, sizeof ev->new_value, "%s", now);
+	snprintf(ev->result, sizeof ev->result, "%s", result);
+}
+
+static int apply_one(const struct control_dev *d, const char *root, const struct control_assign *a,
+		     struct control_result *r)
 {
 	char rel[SETTING_KEY_MAX + 16], now[SETTING_VAL_MAX], summary[256];
 	struct error err = { "" };
-	bool sched = strcmp(a->key, "scheduler") == 0;
-	struct queue_state before, after;
 	if (strncmp(a->key, "iosched.", 8) == 0)
 		snprintf(rel, sizeof rel, "queue/iosched/%s", a->key + 8);
 	else
 		snprintf(rel, sizeof rel, "queue/%s", a->key);
-	state_read(d, &before);
-
 	struct event *ev = control_result_event(r, kind_of(a->key), d->name, a->key);
+	struct disk_settings before, after;
+	state_read(d, root, &before);
 	if (control_dev_write(d, rel, a->value, &err) < 0) {
-		int errnum = errno;
-		char msg[256];
-		refusal_text(a->key, a->value, errnum, msg, sizeof msg);
-		control_result_line(r, "%s %s: %s -> %s: %s", d->name, a->key, a->old, a->value, msg);
-		if (ev) {
-			snprintf(ev->old_value, sizeof ev->old_value, "%s", a->old);
-			snprintf(ev->new_value, sizeof ev->new_value, "%s", a->old);
-			snprintf(ev->result, sizeof ev->result, "%s", msg);
-		}
+		refusal_text(a->key, a->value, errno, summary, sizeof summary);
+		control_result_line(r, "%s %s: %s -> %s: %s", d->name, a->key, a->old, a->value, summary);
+		fill_event(ev, a->old, a->old, summary);
+		free(before.items);
 		return -1;
 	}
 	if (read_back(d, a->key, rel, now, sizeof now) < 0)
 		snprintf(now, sizeof now, "?");
 	verdict_text(a, now, summary, sizeof summary);
-	control_result_line(r, "%s %s: %s -> %s: %s", d->name, a->key, a->old[0] ? a->old : "-", now, summary);
-	bool applied = strcmp(now, a->value) == 0 || strcmp(now, a->old) != 0 ||
-		       (strcmp(a->key, "max_sectors_kb") == 0 && strcmp(a->value, "0") == 0);
-	state_read(d, &after);
-	report_side_effects(a->key, sched ? "reset" : "also changed", &before, &after, r, summary,
-			    sizeof summary);
-	if (ev) {
-		snprintf(ev->old_value, sizeof ev->old_value, "%s", a->old);
-		snprintf(ev->new_value, sizeof ev->new_value, "%s", now);
-		snprintf(ev->result, sizeof ev->result, "%s", summary);
-	}
+	control_result_line(r, "%s %s: %s -> %s: %s", d->name, a->key, a->old[0] ? a->old : "-", now,
+			    summary);
+	bool to_default = strcmp(a->key, "max_sectors_kb") == 0 && strcmp(a->value, "0") == 0;
+	bool applied = strcmp(now, a->value) == 0 || strcmp(now, a->old) != 0 || to_default;
+	state_read(d, root, &after);
+	report_side_effects(a->key, strcmp(a->key, "scheduler") == 0 ? "reset" : "also changed", &before,
+			    &after, r, summary, sizeof summary);
+	fill_event(ev, a->old, now, summary);
+	free(before.items);
+	free(after.items);
 	return applied ? 0 : -1;
 }
 
@@ -213,7 +182,7 @@ int control_apply_device(const struct control_plan *p, struct control_result *r)
 		return 1;
 	}
 	for (size_t i = 0; i < p->nitems; i++) {
-		if (apply_one(&d, &p->items[i], r) == 0)
+		if (apply_one(&d, p->root, &p->items[i], r) == 0)
 			continue;
 		r->status = 1;
 		for (size_t j = i + 1; j < p->nitems; j++)
