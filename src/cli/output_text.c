@@ -37,6 +37,8 @@ static void print_op(FILE *out, const char *name, const char *op, double per_s, 
 		rqm_s, rqm_pct, await, areq_sz, tail);
 }
 
+/* The d and f rows only when there were discards or flushes: a human reads this;
+ * JSON and CSV carry every column every time. */
 static void print_device(FILE *out, const struct device_rates *r)
 {
 	char tail[64];
@@ -46,31 +48,30 @@ static void print_device(FILE *out, const struct device_rates *r)
 	}
 	snprintf(tail, sizeof tail, "%6.2f %6.2f", r->aqu_sz, r->util);
 	print_op(out, r->name, "r", r->r_s, r->rkB_s, r->rrqm_s, r->rrqm_pct, r->r_await, r->rareq_sz, tail);
-	snprintf(tail, sizeof tail, "inflt %llu", (unsigned long long)r->in_flight);
+	snprintf(tail, sizeof tail, "%llu %s", (unsigned long long)r->in_flight, r->scheduler);
 	print_op(out, "", "w", r->w_s, r->wkB_s, r->wrqm_s, r->wrqm_pct, r->w_await, r->wareq_sz, tail);
-	const char *sched = r->scheduler[0] ? r->scheduler : "";
-	if (r->have_discard)
-		print_op(out, "", "d", r->d_s, r->dkB_s, r->drqm_s, r->drqm_pct, r->d_await, r->dareq_sz, sched);
-	else
-		fprintf(out, "%-8s d %-48s %s\n", "", "       -   (kernel has no discard figures)", sched);
-	if (r->have_flush)
+	if (r->have_discard && (r->d_s > 0 || r->drqm_s > 0))
+		print_op(out, "", "d", r->d_s, r->dkB_s, r->drqm_s, r->drqm_pct, r->d_await, r->dareq_sz, "");
+	if (r->have_flush && r->f_s > 0)
 		fprintf(out, "%-8s f %8.2f %9s %7s %6s %7.2f\n", "", r->f_s, "", "", "", r->f_await);
 }
 
+/* vmstat's columns, with memory in MiB (vmstat -S M) so that a machine with more than
+ * a few GB still fits 80 columns, with room for one CPU column at 100. */
 static void print_vm(FILE *out, const struct vm_rates *v)
 {
-	fputs("procs -----------memory---------- ---swap-- -----io---- -system-- ------cpu-----\n"
-	      " r  b   swpd   free   buff  cache   si   so    bi    bo   in   cs us sy id wa st\n", out);
+	fputs("procs ------memory (MiB)------ ---swap-- -----io---- -system-- -------cpu------\n"
+	      " r  b   swpd   free  buff  cache   si   so    bi    bo   in   cs us sy id wa st\n", out);
 	if (!v->valid) {
 		fputs("(no system figures this interval)\n", out);
 		return;
 	}
-	fprintf(out, "%2.0f %2.0f %6.0f %6.0f %6.0f %6.0f %4.0f %4.0f %5.0f %5.0f %4.0f %4.0f %2.0f %2.0f %2.0f %2.0f %2.0f\n",
-		v->r, v->b, v->swpd, v->free, v->buff, v->cache, v->si, v->so, v->bi, v->bo, v->in, v->cs,
-		v->us, v->sy, v->id, v->wa, v->st);
-	fprintf(out, "dirty %.0f kB  writeback %.0f kB  ", v->dirty, v->writeback);
+	fprintf(out, "%2.0f %2.0f %6.0f %6.0f %5.0f %6.0f %4.0f %4.0f %5.0f %5.0f %4.0f %4.0f %2.0f %2.0f %2.0f %2.0f %2.0f\n",
+		v->r, v->b, v->swpd / 1024, v->free / 1024, v->buff / 1024, v->cache / 1024, v->si, v->so,
+		v->bi, v->bo, v->in, v->cs, v->us, v->sy, v->id, v->wa, v->st);
+	fprintf(out, "dirty %.0f kB, writeback %.0f kB; ", v->dirty, v->writeback);
 	if (v->have_psi)
-		fprintf(out, "psi io some %.2f%% full %.2f%% (avg10), stalled %.0f/%.0f us\n",
+		fprintf(out, "io psi some %.2f%% full %.2f%%, stall %.0f/%.0f us\n",
 			v->psi_some_avg10, v->psi_full_avg10, v->psi_some_us, v->psi_full_us);
 	else
 		fputs("psi io: not available\n", out);
@@ -84,6 +85,7 @@ void output_text(FILE *out, const struct interval_view *v)
 	print_events(out, v->events);
 	fprintf(out, "%-10s %8s %9s %7s %6s %7s %7s %6s %6s\n", "Device op", "/s", "kB/s",
 		"rqm/s", "%rqm", "await", "areq-sz", "aqu-sz", "%util");
+	fprintf(out, "%-10s %8s %9s %7s %6s %7s %7s %s\n", "", "", "", "", "", "", "", "in-flight sched");
 	for (size_t i = 0; i < v->rates->ndevices; i++)
 		if (v->shown[i])
 			print_device(out, &v->rates->devices[i]);
