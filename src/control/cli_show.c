@@ -1,5 +1,4 @@
 /* cli_show.c - `ioscope show DEVICE|MOUNTPOINT`: what `set` and `remount` would start from. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -8,79 +7,53 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "sysfs.h"
 
-static void show_value(FILE *out, const struct control_dev *d, const char *label, const char *rel,
-		       const char *note)
+/* The allowed range next to the values set checks: what `ioscope set` would accept. */
+static void range_note(const struct control_dev *d, const struct disk_settings *ds, const char *key,
+		       char *note, size_t len)
 {
-	char value[SETTING_VAL_MAX];
-	if (control_dev_read(d, rel, value, sizeof value, NULL) < 0)
-		return;
-	fprintf(out, "  %-26s %s%s\n", label, value, note);
+	char v[32];
+	note[0] = '\0';
+	if (strcmp(key, "nr_requests") == 0 && strcmp(ds->scheduler, "none") != 0 && ds->scheduler[0])
+		snprintf(note, len, "   (%d..%d with %s)", CONTROL_NR_REQUESTS_MIN,
+			 CONTROL_NR_REQUESTS_SCHED_MAX, ds->scheduler);
+	else if (strcmp(key, "nr_requests") == 0 && control_dev_read(d, "mq/0/nr_tags", v, sizeof v, NULL) == 0)
+		snprintf(note, len, "   (%d..%s with none: the queue depth)", CONTROL_NR_REQUESTS_MIN, v);
+	else if (strcmp(key, "max_sectors_kb") == 0 &&
+		 control_dev_read(d, "queue/max_hw_sectors_kb", v, sizeof v, NULL) == 0)
+		snprintf(note, len, "   (max_hw_sectors_kb %s; 0 = default)", v);
 }
 
-static int compare_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void show_iosched(FILE *out, const struct control_dev *d)
-{
-	DIR *dir = control_dev_opendir(d, "queue/iosched");
-	if (!dir)
-		return;
-	char *names[64];
-	size_t n = 0;
-	struct dirent *e;
-	while ((e = readdir(dir)) && n < 64)
-		if (e->d_name[0] != '.' && (names[n] = strdup(e->d_name)))
-			n++;
-	closedir(dir);
-	qsort(names, n, sizeof names[0], compare_names);
-	for (size_t i = 0; i < n; i++) {
-		char label[SETTING_KEY_MAX + 8], rel[SETTING_KEY_MAX + 16];
-		snprintf(label, sizeof label, "iosched.%.50s", names[i]);
-		snprintf(rel, sizeof rel, "queue/iosched/%.50s", names[i]);
-		show_value(out, d, label, rel, "");
-		free(names[i]);
-	}
-}
-
+/* Settings as the sampler reads them (src/sources/sysfs.c): queue keys, then iosched.* */
 static int show_device(FILE *out, const char *root, const char *disk)
 {
 	struct control_dev d;
+	struct sysfs_disk sd;
+	struct disk_settings ds;
 	struct error err = { "" };
 	if (control_dev_open(&d, root, disk, &err) < 0) {
 		fprintf(stderr, "ioscope show: %s\n", err.msg);
 		return 1;
 	}
-	char sched[SCHED_LINE_MAX] = "", names[CONTROL_SCHED_MAX][CONTROL_SCHED_NAME], depth[32] = "";
-	int cur = -1;
-	if (control_dev_read(&d, "queue/scheduler", sched, sizeof sched, NULL) == 0)
-		control_scheduler_names(sched, names, CONTROL_SCHED_MAX, &cur);
-	bool none = cur < 0 || strcmp(names[cur], "none") == 0;
-	if (none)
-		control_dev_read(&d, "mq/0/nr_tags", depth, sizeof depth, NULL);
-	char range[96];
-	if (!none)
-		snprintf(range, sizeof range, "   (%d..%d with %s)", CONTROL_NR_REQUESTS_MIN,
-			 CONTROL_NR_REQUESTS_SCHED_MAX, names[cur]);
-	else if (depth[0])
-		snprintf(range, sizeof range, "   (%d..%s with none: the queue depth)", CONTROL_NR_REQUESTS_MIN,
-			 depth);
-	else
-		range[0] = '\0';
-	char hw[32] = "", hwnote[64] = "";
-	if (control_dev_read(&d, "queue/max_hw_sectors_kb", hw, sizeof hw, NULL) == 0)
-		snprintf(hwnote, sizeof hwnote, "   (max_hw_sectors_kb %s)", hw);
-
+	memset(&ds, 0, sizeof ds);
+	if (sysfs_disk_open(&sd, root, disk, &err) == 0)
+		sysfs_disk_read(&sd, &ds, &err);
+	sysfs_disk_close(&sd);
 	fprintf(out, "%s\n", disk);
-	fprintf(out, "  %-26s %s\n", "scheduler", sched[0] ? sched : "(none)");
-	show_value(out, &d, "nr_requests", "queue/nr_requests", range);
-	show_value(out, &d, "read_ahead_kb", "queue/read_ahead_kb", "");
-	show_value(out, &d, "max_sectors_kb", "queue/max_sectors_kb", hwnote);
-	show_value(out, &d, "write_cache", "queue/write_cache", "");
-	show_value(out, &d, "rotational", "queue/rotational", "");
-	show_iosched(out, &d);
+	fprintf(out, "  %-26s %s\n", "scheduler", ds.scheduler_line[0] ? ds.scheduler_line : "(none)");
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < ds.nitems; i++) {
+			const struct setting *s = &ds.items[i];
+			if ((strncmp(s->key, "iosched.", 8) == 0) != (pass == 1))
+				continue;
+			char note[96];
+			range_note(&d, &ds, s->key, note, sizeof note);
+			fprintf(out, "  %-26s %s%s\n", s->key, s->value, note);
+		}
+	if (ds.rotational >= 0)
+		fprintf(out, "  %-26s %d\n", "rotational", ds.rotational);
+	free(ds.items);
 	control_dev_close(&d);
 	return 0;
 }
