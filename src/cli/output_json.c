@@ -93,7 +93,7 @@ int output_json(FILE *out, const struct interval_view *v)
 	for (size_t i = 0; v->events && i < v->events->count; i++)
 		json_object_array_add(events, event_object(&v->events->items[i]));
 	json_object_object_add(root, "events", events);
-	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN), out);
+	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), out);
 	fputc('\n', out);
 	json_object_put(root);
 	return 0;

@@ -1,0 +1,75 @@
+#!/bin/bash
+# The shipped binary on recorded kernels: --root fixture trees (tests/fixtures/README.md)
+# for each diskstats layout, counter wrap, reset, hot-add/vanish, zero interval and a tree
+# without sys/ or PSI. Numbered trees are consumed without sleeping and end the run.
+. "$(dirname "$0")/lib.sh"
+F="$IOSCOPE_TOP/tests/fixtures"
+
+for fx in layout14 layout18 layout20 wrap32 reset hotplug zero-interval vm-round; do
+	"$IOSCOPE" --batch -f json --root "$F/$fx" >"$TMP/$fx.json" 2>"$TMP/$fx.err" \
+		|| fail "$fx runs" "$(cat "$TMP/$fx.err")"
+done
+"$IOSCOPE" --batch -f json --root "$F/layout14" sda sda1 >"$TMP/layout14-part.json" 2>&1
+"$IOSCOPE" --batch -f json -i 0.01 -c 2 --root "$F/no-sys-no-psi" >"$TMP/nosys.json" 2>"$TMP/nosys.err" \
+	|| fail "no-sys-no-psi runs" "$(cat "$TMP/nosys.err")"
+
+python3 - "$TMP" <<'PY'
+import json, sys
+tmp = sys.argv[1]
+def load(name):
+    return [json.loads(l) for l in open(f"{tmp}/{name}.json") if l.strip()]
+def check(name, cond, detail=""):
+    print(("ok " if cond else "not ok ") + name + ("" if cond else f": {detail}"))
+def near(a, b):
+    return a is not None and abs(a - b) < 1e-6
+
+o = load("layout14")
+d = o[0]["devices"]["sda"]
+check("layout14: one report per tree pair, then the run ends", len(o) == 1, len(o))
+check("layout14: r/s w/s await", near(d["r/s"], 100) and near(d["w/s"], 200) and near(d["r_await"], 0.5), d)
+check("layout14: discard and flush missing, not 0", d["d/s"] is None and d["f/s"] is None and d["%util"] is not None, d)
+p = load("layout14-part")
+check("layout14: partition on request", "sda1" in p[0]["devices"] and near(p[0]["devices"]["sda1"]["r/s"], 100), p)
+
+o = load("layout18")
+d = o[0]["devices"]["nvme0n1"]
+check("layout18: interval from proc/uptime", near(o[0]["interval"], 2.0), o[0]["interval"])
+check("layout18: discard figures", near(d["d/s"], 20) and near(d["dkB/s"], 10240) and near(d["%drqm"], 20), d)
+check("layout18: flush missing", d["f/s"] is None and d["f_await"] is None, d)
+
+o = load("layout20")
+d = o[0]["devices"]["vdb"]
+check("layout20: flush figures", near(d["f/s"], 10) and near(d["f_await"], 3), d)
+check("layout20: aqu-sz and %util", near(d["aqu-sz"], 0.6) and near(d["%util"], 50), d)
+
+o = load("wrap32")
+d = o[0]["devices"]["sdb"]
+check("wrap32: wrapped delta, not negative or absurd", near(d["r/s"], 1000) and d["r_await"] >= 0, d)
+
+o = load("reset")
+check("reset: no figures for the interval the counters went back",
+      o[0]["devices"]["sdc"]["r/s"] is None and near(o[0]["devices"]["sda"]["r/s"], 100), o[0]["devices"])
+check("reset: figures again on the next interval", near(o[1]["devices"]["sdc"]["r/s"], 100), o[1]["devices"])
+
+o = load("hotplug")
+kinds = [[(e["kind"], e["object"]) for e in x["events"]] for x in o]
+check("hotplug: device_added event", ("device_added", "sdb") in kinds[0], kinds)
+check("hotplug: no figures on the interval it appeared", o[0]["devices"].get("sdb", {}).get("r/s") is None, o[0]["devices"])
+check("hotplug: figures once it has two samples", near(o[1]["devices"]["sdb"]["r/s"], 100), o[1]["devices"])
+check("hotplug: device_removed event", ("device_removed", "sdb") in kinds[2] and "sdb" not in o[2]["devices"], kinds)
+
+o = load("zero-interval")
+check("zero interval: defined, no rates", o[0]["interval"] == 0 and o[0]["devices"]["vda"]["r/s"] is None, o[0])
+check("zero interval: rates resume", near(o[1]["devices"]["vda"]["r/s"], 100), o[1])
+
+o = load("nosys")
+check("no sys/, no PSI: still samples", len(o) == 2 and o[0]["psi_io"] is None, o)
+check("no sys/: scheduler missing", all(d["scheduler"] is None for d in o[0]["devices"].values()), o[0]["devices"])
+
+o = load("vm-round")
+check("vm figures from fixture files", o[0]["vm"]["cs"] is not None and o[0]["psi_io"] is not None, o[0])
+PY
+
+"$IOSCOPE" --batch --root "$F/hotplug" >"$TMP/hotplug.txt" 2>&1
+grep -qE '^---- [0-9:]{8} sdb \+dev sdb ----$' "$TMP/hotplug.txt" && ok "text: device added line" \
+	|| fail "text: device added line" "$(cat "$TMP/hotplug.txt")"
