@@ -1,11 +1,258 @@
-/* report.c - `ioscope report` (stub until the record module lands). */
+/* report.c - `ioscope report FILE [options]`: which samples, which devices, which
+ * format, where to; the renderers do the rest (docs/reports.md). */
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
+#include "devsel.h"
+#include "report.h"
+
+#define SIZE_MIN 200
+#define SIZE_MAX_PX 16000
+
+struct report_args {
+	const char *format, *devices, *from, *to, *size;
+};
+
+static void report_usage(FILE *out)
+{
+	fputs("usage: ioscope report FILE [--format text|csv|json|svg|png] [--devices DEV,...]\n"
+	      "                            [--from TIME] [--to TIME] [--size WxH] [-o OUT]\n"
+	      "TIME: HH:MM[:SS] (local), YYYY-MM-DD HH:MM[:SS], @UNIXSECONDS, or +OFFSET from\n"
+	      "the start (90, 90s, 5m, 1h30m).  See ioscope(1), REPORTS.\n", out);
+}
+
+static int parse_format(const char *arg, enum report_format *out, struct error *err)
+{
+	static const char *const names[] = {
+		[REPORT_TEXT] = "text", [REPORT_CSV] = "csv", [REPORT_JSON] = "json",
+		[REPORT_SVG] = "svg", [REPORT_PNG] = "png",
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(arg, names[i]) == 0) {
+			*out = (enum report_format)i;
+			return 0;
+		}
+	return error_set(err, "invalid format '%s': give text, csv, json, svg or png", arg);
+}
+
+static int parse_size(const char *arg, int *w, int *h, struct error *err)
+{
+	char tail;
+	if (sscanf(arg, "%dx%d%c", w, h, &tail) != 2 || *w < SIZE_MIN || *h < SIZE_MIN ||
+	    *w > SIZE_MAX_PX || *h > SIZE_MAX_PX)
+		return error_set(err, "invalid size '%s': give WIDTHxHEIGHT in pixels, %d to %d each",
+				 arg, SIZE_MIN, SIZE_MAX_PX);
+	return 0;
+}
+
+/* 0: parsed; 1: --help printed; -1: bad usage. */
+static int parse_args(int argc, char **argv, struct report *rep, struct report_args *a,
+		      struct error *err)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'f' }, { "devices", required_argument, NULL, 'd' },
+		{ "from", required_argument, NULL, 'F' },   { "to", required_argument, NULL, 'T' },
+		{ "output", required_argument, NULL, 'o' }, { "size", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
+	};
+	opterr = 0;
+	optind = 1;
+	int c;
+	while ((c = getopt_long(argc, argv, "f:d:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f': a->format = optarg; break;
+		case 'd': a->devices = optarg; break;
+		case 'F': a->from = optarg; break;
+		case 'T': a->to = optarg; break;
+		case 'o': rep->out_path = optarg; break;
+		case 's': a->size = optarg; break;
+		case 'h': report_usage(stdout); return 1;
+		case ':': return error_set(err, "option '%s' needs a value", argv[optind - 1]);
+		default: return error_set(err, "unknown option '%s' (see ioscope report --help)", argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		return error_set(err, optind == argc ? "report: give the session log to report on"
+						     : "report: give exactly one session log");
+	rep->path = argv[optind];
+	if (a->format && parse_format(a->format, &rep->format, err) < 0)
+		return -1;
+	if (a->size && parse_size(a->size, &rep->width, &rep->height, err) < 0)
+		return -1;
+	return 0;
+}
+
+/* The sample range from --from / --to.  -1: bad usage. */
+static int choose_samples(struct report *rep, const struct report_args *a, struct error *err)
+{
+	size_t n = replay_count(rep->replay);
+	struct timespec start = replay_sample_wall(rep->replay, 0), t;
+	rep->first = 0;
+	rep->last = n - 1;
+	if (a->from) {
+		if (report_parse_time(a->from, &start, &t, err) < 0)
+			return -1;
+		rep->first = replay_find_wall(rep->replay, &t);
+	}
+	if (a->to) {
+		if (report_parse_time(a->to, &start, &t, err) < 0)
+			return -1;
+		t.tv_nsec++;   /* a sample exactly at --to is in */
+		size_t after = replay_find_wall(rep->replay, &t);
+		rep->last = after ? after - 1 : 0;
+	}
+	if (rep->first >= n || rep->last <= rep->first)
+		return error_set(err, "the time range holds no interval: the recording runs from "
+				 "sample 1 to %zu", n);
+	return 0;
+}
+
+static int add_device(struct report *rep, const char *name)
+{
+	for (size_t i = 0; i < rep->ndevices; i++)
+		if (strcmp(rep->devices[i], name) == 0)
+			return 0;
+	void *v = realloc(rep->devices, (rep->ndevices + 1) * sizeof *rep->devices);
+	if (!v)
+		return -1;
+	rep->devices = v;
+	snprintf(rep->devices[rep->ndevices++], DEV_NAME_MAX, "%s", name);
+	return 0;
+}
+
+static int devices_from_list(struct report *rep, const char *list, const struct snapshot *snap,
+			     struct error *err)
+{
+	char *copy = strdup(list), *save = NULL;
+	if (!copy)
+		return error_set(err, "out of memory");
+	int rc = 0;
+	for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+		char name[DEV_NAME_MAX];
+		rc = devsel_resolve(snap, tok, name, sizeof name, err);
+		if (rc == 0 && add_device(rep, name) < 0)
+			rc = error_set(err, "out of memory");
+	}
+	free(copy);
+	return rc;
+}
+
+static uint64_t io_count(const struct device *d)
+{
+	const struct disk_counters *c = &d->counters;
+	return c->rd_ios + c->wr_ios + c->dc_ios + c->fl_ios;
+}
+
+/* Without --devices: whole disks that did I/O within the range (all whole disks
+ * when none did). */
+static int default_devices(struct report *rep, const struct snapshot *first,
+			   const struct snapshot *last, struct error *err)
+{
+	for (int pass = 0; pass < 2 && rep->ndevices == 0; pass++)
+		for (size_t i = 0; i < last->ndevices; i++) {
+			const struct device *d = &last->devices[i];
+			const struct device *was = snapshot_find_device(first, d->name);
+			if (d->is_partition || (pass == 0 && was && io_count(was) == io_count(d)))
+				continue;
+			if (add_device(rep, d->name) < 0)
+				return error_set(err, "out of memory");
+		}
+	return 0;
+}
+
+/* -1: bad usage (unknown device). */
+static int choose_devices(struct report *rep, const struct report_args *a, struct error *err)
+{
+	struct snapshot first, last;
+	snapshot_init(&first);
+	snapshot_init(&last);
+	int rc = replay_read(rep->replay, rep->first, &first, err);
+	if (rc == 0)
+		rc = replay_read(rep->replay, rep->last, &last, err);
+	if (rc == 0)
+		rc = a->devices ? devices_from_list(rep, a->devices, &first, err)
+				: default_devices(rep, &first, &last, err);
+	snapshot_free(&first);
+	snapshot_free(&last);
+	return rc;
+}
+
+static void print_warnings(const struct report *rep)
+{
+	for (size_t i = 0; i < replay_warning_count(rep->replay); i++)
+		fprintf(stderr, "ioscope: warning: %s\n", replay_warning(rep->replay, i));
+	size_t more = replay_warnings_total(rep->replay) - replay_warning_count(rep->replay);
+	if (more)
+		fprintf(stderr, "ioscope: warning: %s: %zu more damaged records\n", rep->path, more);
+}
+
+static int render(struct report *rep, struct error *err)
+{
+	bool binary = rep->format == REPORT_PNG || rep->format == REPORT_SVG;
+	if (!rep->out_path && rep->format == REPORT_PNG && isatty(STDOUT_FILENO))
+		return error_set(err, "report: a PNG goes to a file: give -o FILE");
+	FILE *out = rep->out_path ? fopen(rep->out_path, binary ? "wb" : "w") : stdout;
+	if (!out)
+		return error_errno(err, rep->out_path, errno);
+	int rc;
+	switch (rep->format) {
+	case REPORT_CSV: rc = report_csv(rep, out, err); break;
+	case REPORT_JSON: rc = report_json(rep, out, err); break;
+	case REPORT_SVG:
+	case REPORT_PNG: rc = report_plot(rep, out, err); break;
+	default: rc = report_text(rep, out, err); break;
+	}
+	if (fflush(out) == EOF && rc == 0)
+		rc = error_errno(err, rep->out_path ? rep->out_path : "standard output", errno);
+	if (rep->out_path && fclose(out) == EOF && rc == 0)
+		rc = error_errno(err, rep->out_path, errno);
+	return rc;
+}
 
 int cmd_report(int argc, char **argv)
 {
-	(void)argc; (void)argv;
-	fprintf(stderr, "ioscope: report: not implemented yet\n");
-	return 2;
+	struct report rep = { .format = REPORT_TEXT };
+	struct report_args args = { NULL };
+	struct error err = { "" };
+	int r = parse_args(argc, argv, &rep, &args, &err);
+	if (r != 0) {
+		if (r < 0) {
+			fprintf(stderr, "ioscope: %s\n", err.msg);
+			report_usage(stderr);
+		}
+		return r < 0 ? 2 : 0;
+	}
+	rep.replay = replay_open(rep.path, &err);
+	if (!rep.replay) {
+		fprintf(stderr, "ioscope: %s\n", err.msg);
+		return 1;
+	}
+	print_warnings(&rep);
+	int status = 1;
+	if (replay_count(rep.replay) < 2) {
+		error_set(&err, "%s: %zu samples: a report needs at least two", rep.path,
+			  replay_count(rep.replay));
+		goto out;
+	}
+	status = 2;
+	if (choose_samples(&rep, &args, &err) < 0 || choose_devices(&rep, &args, &err) < 0)
+		goto out;
+	status = 1;
+	if (report_choose_events(&rep, &err) < 0)
+		goto out;
+	if (render(&rep, &err) < 0)
+		goto out;
+	status = 0;
+out:
+	if (status)
+		fprintf(stderr, "ioscope: %s\n", err.msg);
+	free(rep.devices);
+	free(rep.events);
+	replay_close(rep.replay);
+	return status;
 }

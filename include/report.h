@@ -1,0 +1,72 @@
+/* report.h - `ioscope report`: a recorded session as text, CSV, JSON, SVG or PNG
+ * (docs/reports.md).  report.c parses the command line and picks the samples and
+ * devices; one file per output format renders them.
+ */
+#ifndef IOSCOPE_REPORT_H
+#define IOSCOPE_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "error.h"
+#include "events.h"
+#include "rates.h"
+#include "replay.h"
+#include "snapshot.h"
+
+enum report_format { REPORT_TEXT, REPORT_CSV, REPORT_JSON, REPORT_SVG, REPORT_PNG };
+
+struct report {
+	const char *path;               /* the session log */
+	struct replay *replay;
+	size_t first, last;             /* samples in the report; intervals end at first+1..last */
+	char (*devices)[DEV_NAME_MAX];  /* the devices reported on */
+	size_t ndevices;
+	enum report_format format;
+	struct replay_event *events;    /* the events reported (report_events()) */
+	size_t nevents;
+	const char *out_path;           /* -o, NULL: standard output */
+	int width, height;              /* --size for images, 0: default */
+};
+
+/* One interval of the report: its rates (rates->devices follows cur's order). */
+struct report_interval {
+	size_t sample;                  /* index of the later snapshot */
+	const struct snapshot *cur;
+	const struct rates *rates;
+};
+
+/* Calls fn for every interval in the report, in order; a damaged sample is skipped
+ * (the interval then spans the gap).  Stops when fn returns < 0. */
+typedef int (*report_interval_fn)(void *ctx, const struct report_interval *iv);
+int report_walk(struct report *rep, report_interval_fn fn, void *ctx, struct error *err);
+
+bool report_device_wanted(const struct report *rep, const char *name);
+/* Position of the device in rep->devices, or -1. */
+int report_device_index(const struct report *rep, const char *name);
+
+/* The events of the samples in the report that concern the reported devices
+ * (their settings, devices coming and going, mounts on them) and every user mark. */
+int report_choose_events(struct report *rep, struct error *err);
+const struct replay_event *report_events(const struct report *rep, size_t *n);
+
+/* "sched loop0 mq-deadline→bfq", "remount /home +barrier", "mark: text": an
+ * event_label() with the object put in where it reads naturally. */
+void report_mark_label(const struct event *ev, char *buf, size_t len);
+
+/* Local "HH:MM:SS" (with_date: "YYYY-MM-DD HH:MM:SS"). */
+void report_local_time(const struct timespec *wall, bool with_date, char *buf, size_t len);
+/* "4m05s", "2h03m", "41s", "2.5s" (tenths under ten seconds). */
+void report_duration(double seconds, char *buf, size_t len);
+
+/* Parse a --from / --to argument against the recording's first sample time. */
+int report_parse_time(const char *arg, const struct timespec *start, struct timespec *out,
+		      struct error *err);
+
+/* The renderers; 0 ok, -1 with err set. */
+int report_text(struct report *rep, FILE *out, struct error *err);
+int report_csv(struct report *rep, FILE *out, struct error *err);
+int report_json(struct report *rep, FILE *out, struct error *err);
+int report_plot(struct report *rep, FILE *out, struct error *err);
+
+#endif

@@ -1,0 +1,557 @@
+/* report_plot.c - the throughput graph of a recorded session as SVG or PNG, drawn
+ * with cairo: one panel per device (read and write MB/s over time), every mark a
+ * labelled vertical line, axes with units, a title naming host, devices and span.
+ *
+ * cairo draws SVG text as glyph outlines, which no one can search or copy; the
+ * title and every label are therefore also added as an invisible text layer
+ * (fill-opacity 0, at the same places), the way scanned PDFs carry their text.
+ */
+#include <cairo-svg.h>
+#include <cairo.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+#define DEFAULT_WIDTH 1200
+#define TITLE_H 60
+#define PANEL_H 260
+#define MARGIN_L 80
+#define MARGIN_R 24
+#define PANEL_TOP 34
+#define PANEL_BOTTOM 44
+#define LABEL_ROWS 4
+#define LABEL_MAX 64
+
+struct series {
+	double *t, *r, *w;          /* seconds since t0; MB/s, NAN: no figure */
+	size_t n, cap;
+	double max;
+};
+
+struct text_item {
+	double x, y, size;
+	char *text;
+};
+
+struct plot {
+	struct report *rep;
+	int width, height;
+	double t0, t1;              /* wall seconds of the first and last sample */
+	struct series *series;      /* one per reported device */
+	struct text_item *texts;    /* the SVG's text layer */
+	size_t ntexts, texts_cap;
+	bool svg;
+};
+
+/* ---- text: valid UTF-8 for cairo, escaped for XML ---- */
+
+static size_t utf8_sequence(const unsigned char *s)
+{
+	if (s[0] < 0x80)
+		return s[0] >= 0x20 || s[0] == '\t' ? 1 : 0;
+	size_t n = (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3 : (s[0] & 0xf8) == 0xf0 ? 4 : 0;
+	if (n == 0 || (n == 2 && s[0] < 0xc2))
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+/* Copies s into buf as valid, printable UTF-8 of at most max characters. */
+static void clean_text(const char *s, char *buf, size_t len, size_t max)
+{
+	size_t o = 0, chars = 0;
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p && o + 5 < len) {
+		if (chars == max) {
+			memcpy(buf + o, "\xe2\x80\xa6", 3);   /* … */
+			o += 3;
+			break;
+		}
+		size_t n = utf8_sequence(p);
+		if (n == 0) {
+			buf[o++] = '?';
+			p++;
+		} else {
+			memcpy(buf + o, p, n);
+			o += n;
+			p += n;
+		}
+		chars++;
+	}
+	buf[o] = '\0';
+}
+
+static void xml_escaped(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		default: fputc(*s, out); break;
+		}
+	}
+}
+
+/* Draws text; for SVG, layer (the whole text when what is drawn is shortened)
+ * goes into the text layer at the same place. */
+static void show_text_as(struct plot *p, cairo_t *cr, double x, double y, double size,
+			 const char *text, const char *layer)
+{
+	cairo_set_font_size(cr, size);
+	cairo_move_to(cr, x, y);
+	cairo_show_text(cr, text);
+	if (!p->svg)
+		return;
+	struct text_item *v = p->texts;
+	if (p->ntexts == p->texts_cap) {
+		size_t cap = p->texts_cap ? p->texts_cap * 2 : 32;
+		v = realloc(p->texts, cap * sizeof *v);
+		if (!v)
+			return;
+		p->texts = v;
+		p->texts_cap = cap;
+	}
+	char *copy = strdup(layer);
+	if (copy)
+		v[p->ntexts++] = (struct text_item){ x, y, size, copy };
+}
+
+static void show_text(struct plot *p, cairo_t *cr, double x, double y, double size, const char *text)
+{
+	show_text_as(p, cr, x, y, size, text, text);
+}
+
+/* ---- collecting the series ---- */
+
+static int series_add(struct series *s, double t, double r, double w)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 256;
+		double *a = realloc(s->t, cap * sizeof *a), *b, *c;
+		if (!a)
+			return -1;
+		s->t = a;
+		if (!(b = realloc(s->r, cap * sizeof *b)))
+			return -1;
+		s->r = b;
+		if (!(c = realloc(s->w, cap * sizeof *c)))
+			return -1;
+		s->w = c;
+		s->cap = cap;
+	}
+	s->t[s->n] = t;
+	s->r[s->n] = r;
+	s->w[s->n] = w;
+	s->n++;
+	if (isfinite(r) && r > s->max)
+		s->max = r;
+	if (isfinite(w) && w > s->max)
+		s->max = w;
+	return 0;
+}
+
+static int collect(void *ctx, const struct report_interval *iv)
+{
+	struct plot *p = ctx;
+	double t = timespec_seconds(&iv->cur->wall) - p->t0;
+	for (size_t k = 0; k < p->rep->ndevices; k++) {
+		const struct device_rates *r = NULL;
+		for (size_t i = 0; i < iv->rates->ndevices && !r; i++)
+			if (strcmp(iv->rates->devices[i].name, p->rep->devices[k]) == 0)
+				r = &iv->rates->devices[i];
+		bool ok = r && r->valid;
+		if (series_add(&p->series[k], t, ok ? r->rkB_s / 1024 : NAN, ok ? r->wkB_s / 1024 : NAN) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- scales ---- */
+
+static double nice_step(double range, int ticks)
+{
+	double raw = range / ticks, mag = pow(10, floor(log10(raw))), f = raw / mag;
+	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+}
+
+static double time_step(double span)
+{
+	static const double steps[] = { 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600,
+					7200, 10800, 21600, 43200, 86400 };
+	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+		if (span / steps[i] <= 8)
+			return steps[i];
+	return nice_step(span, 8);
+}
+
+struct panel {
+	double left, right, top, bottom;   /* the plot area */
+	double ymax;
+};
+
+static double px_x(const struct plot *p, const struct panel *a, double t)
+{
+	double span = p->t1 - p->t0 > 0 ? p->t1 - p->t0 : 1;
+	return a->left + (a->right - a->left) * t / span;
+}
+
+static double px_y(const struct panel *a, double v)
+{
+	return a->bottom - (a->bottom - a->top) * (v / a->ymax);
+}
+
+/* ---- drawing ---- */
+
+static void draw_axes(struct plot *p, cairo_t *cr, const struct panel *a)
+{
+	char buf[32];
+	double step = nice_step(a->ymax, 5);
+	cairo_set_line_width(cr, 1);
+	for (double v = 0; v <= a->ymax * 1.0001; v += step) {
+		double y = round(px_y(a, v)) + 0.5;
+		cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+		cairo_move_to(cr, a->left, y);
+		cairo_line_to(cr, a->right, y);
+		cairo_stroke(cr);
+		snprintf(buf, sizeof buf, "%g", v);
+		cairo_text_extents_t e;
+		cairo_set_font_size(cr, 11);
+		cairo_text_extents(cr, buf, &e);
+		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		show_text(p, cr, a->left - 6 - e.x_advance, y + 4, 11, buf);
+	}
+	double span = p->t1 - p->t0, tstep = time_step(span > 0 ? span : 1);
+	double first = ceil(p->t0 / tstep) * tstep - p->t0;   /* ticks on round clock times */
+	for (double t = first; t <= span + 1e-9; t += tstep) {
+		double x = round(px_x(p, a, t)) + 0.5;
+		cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+		cairo_move_to(cr, x, a->top);
+		cairo_line_to(cr, x, a->bottom);
+		cairo_stroke(cr);
+		struct timespec ts = { (time_t)(p->t0 + t), 0 };
+		report_local_time(&ts, false, buf, sizeof buf);
+		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		show_text(p, cr, x - 24, a->bottom + 16, 11, buf);
+	}
+	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+	cairo_rectangle(cr, a->left + 0.5, a->top + 0.5, a->right - a->left, a->bottom - a->top);
+	cairo_stroke(cr);
+	show_text(p, cr, a->right - 90, a->bottom + 34, 11, "time (local)");
+	cairo_save(cr);
+	cairo_translate(cr, a->left - 56, (a->top + a->bottom) / 2 + 14);
+	cairo_rotate(cr, -M_PI / 2);
+	cairo_set_font_size(cr, 12);
+	cairo_move_to(cr, 0, 0);
+	cairo_show_text(cr, "MB/s");   /* rotated: left out of the text layer */
+	cairo_restore(cr);
+}
+
+/* A line through the points; with more points than pixels, per pixel column the
+ * mean as the line and the min..max range as a light band. */
+static void draw_series(struct plot *p, cairo_t *cr, const struct panel *a, const struct series *s,
+			const double *v, double red, double green, double blue)
+{
+	size_t cols = (size_t)(a->right - a->left) + 1;
+	bool bucket = s->n > cols * 2;
+	bool pen = false;
+	cairo_set_line_width(cr, 1.5);
+	cairo_set_source_rgb(cr, red, green, blue);
+	for (size_t i = 0; i < s->n;) {
+		double x = px_x(p, a, s->t[i]), sum = 0, lo = INFINITY, hi = -INFINITY;
+		size_t n = 0, j = i;
+		for (; j < s->n && (j == i || (bucket && floor(px_x(p, a, s->t[j])) == floor(x))); j++) {
+			if (!isfinite(v[j]))
+				continue;
+			sum += v[j];
+			lo = fmin(lo, v[j]);
+			hi = fmax(hi, v[j]);
+			n++;
+		}
+		i = j;
+		if (n == 0) {
+			if (pen)
+				cairo_stroke(cr);
+			pen = false;
+			continue;
+		}
+		if (bucket && hi > lo) {
+			cairo_stroke(cr);
+			cairo_set_source_rgba(cr, red, green, blue, 0.25);
+			cairo_move_to(cr, x, px_y(a, lo));
+			cairo_line_to(cr, x, px_y(a, hi));
+			cairo_stroke(cr);
+			cairo_set_source_rgb(cr, red, green, blue);
+			pen = false;
+		}
+		double y = px_y(a, sum / (double)n);
+		if (pen)
+			cairo_line_to(cr, x, y);
+		else
+			cairo_move_to(cr, x, y);
+		pen = true;
+	}
+	if (pen)
+		cairo_stroke(cr);
+}
+
+static void draw_legend(struct plot *p, cairo_t *cr, const struct panel *a)
+{
+	static const struct { const char *name; double r, g, b; } items[] = {
+		{ "read", 0.12, 0.47, 0.71 }, { "write", 0.84, 0.15, 0.16 },
+	};
+	double x = a->right - 150;
+	for (size_t i = 0; i < 2; i++, x += 75) {
+		cairo_set_source_rgb(cr, items[i].r, items[i].g, items[i].b);
+		cairo_set_line_width(cr, 3);
+		cairo_move_to(cr, x, a->top - 12);
+		cairo_line_to(cr, x + 22, a->top - 12);
+		cairo_stroke(cr);
+		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+		show_text(p, cr, x + 27, a->top - 8, 12, items[i].name);
+	}
+}
+
+/* Events that fall on the same pixel column share one line and one label. */
+static size_t mark_group(struct plot *p, const struct panel *a, const struct replay_event *ev,
+			 size_t n, size_t i, char *label, size_t len)
+{
+	double x = round(px_x(p, a, timespec_seconds(&ev[i].event.wall) - p->t0));
+	size_t j = i;
+	label[0] = '\0';
+	for (; j < n && round(px_x(p, a, timespec_seconds(&ev[j].event.wall) - p->t0)) == x; j++) {
+		size_t used = strlen(label);
+		if (used + 4 >= len)
+			continue;
+		if (j > i)
+			used += (size_t)snprintf(label + used, len - used, "; ");
+		report_mark_label(&ev[j].event, label + used, len - used);
+	}
+	return j;
+}
+
+/* The marks: a dashed line each, the label in the first row where it does not run
+ * into another one. */
+static void draw_marks(struct plot *p, cairo_t *cr, const struct panel *a)
+{
+	size_t n;
+	const struct replay_event *ev = report_events(p->rep, &n);
+	double row_end[LABEL_ROWS];
+	for (size_t r = 0; r < LABEL_ROWS; r++)
+		row_end[r] = -INFINITY;
+	char label[4096], whole[8192], shown[LABEL_MAX * 4 + 8];
+	for (size_t i = 0, next; i < n; i = next) {
+		next = mark_group(p, a, ev, n, i, label, sizeof label);
+		double t = timespec_seconds(&ev[i].event.wall) - p->t0;
+		if (t < 0 || t > p->t1 - p->t0)
+			continue;
+		double x = round(px_x(p, a, t)) + 0.5;
+		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+		cairo_set_line_width(cr, 1);
+		double dash = 4;
+		cairo_set_dash(cr, &dash, 1, 0);
+		cairo_move_to(cr, x, a->top);
+		cairo_line_to(cr, x, a->bottom);
+		cairo_stroke(cr);
+		cairo_set_dash(cr, NULL, 0, 0);
+		clean_text(label, shown, sizeof shown, LABEL_MAX);
+		clean_text(label, whole, sizeof whole, sizeof whole / 4 - 2);
+		cairo_text_extents_t e;
+		cairo_set_font_size(cr, 11);
+		cairo_text_extents(cr, shown, &e);
+		double lx = x + 3 + e.x_advance > a->right ? x - 3 - e.x_advance : x + 3;
+		size_t row = 0;
+		while (row + 1 < LABEL_ROWS && row_end[row] > lx)
+			row++;
+		row_end[row] = lx + e.x_advance + 6;
+		double ly = a->top + 14 + 14 * (double)row;
+		cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+		cairo_rectangle(cr, lx - 1, ly - 11, e.x_advance + 2, 14);
+		cairo_fill(cr);
+		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+		show_text_as(p, cr, lx, ly, 11, shown, whole);
+	}
+}
+
+static void draw_panel(struct plot *p, cairo_t *cr, size_t k, double y0, double h)
+{
+	struct panel a = { MARGIN_L, p->width - MARGIN_R, y0 + PANEL_TOP, y0 + h - PANEL_BOTTOM, 1 };
+	const struct series *s = &p->series[k];
+	a.ymax = s->max > 0 ? ceil(s->max * 1.1 / nice_step(s->max * 1.1, 5)) * nice_step(s->max * 1.1, 5) : 1;
+	char title[DEV_NAME_MAX + 64];
+	snprintf(title, sizeof title, "%s: read and write throughput, MB/s", p->rep->devices[k]);
+	char clean[sizeof title * 2];
+	clean_text(title, clean, sizeof clean, 200);
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+	show_text(p, cr, a.left, a.top - 8, 13, clean);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	draw_axes(p, cr, &a);
+	draw_legend(p, cr, &a);
+	cairo_save(cr);
+	cairo_rectangle(cr, a.left, a.top, a.right - a.left, a.bottom - a.top);
+	cairo_clip(cr);
+	draw_series(p, cr, &a, s, s->r, 0.12, 0.47, 0.71);
+	draw_series(p, cr, &a, s, s->w, 0.84, 0.15, 0.16);
+	cairo_restore(cr);
+	draw_marks(p, cr, &a);
+}
+
+static void draw_title(struct plot *p, cairo_t *cr)
+{
+	const struct replay_machine *m = replay_machine(p->rep->replay);
+	struct timespec a = { (time_t)p->t0, 0 }, b = { (time_t)p->t1, 0 };
+	char from[32], to[32], span[32], devices[512] = "", title[1024], clean[2048];
+	report_local_time(&a, true, from, sizeof from);
+	report_local_time(&b, false, to, sizeof to);
+	report_duration(p->t1 - p->t0, span, sizeof span);
+	for (size_t i = 0; i < p->rep->ndevices; i++)
+		snprintf(devices + strlen(devices), sizeof devices - strlen(devices), "%s%s", i ? ", " : "",
+			 p->rep->devices[i]);
+	snprintf(title, sizeof title, "%s \xe2\x80\x94 %s \xe2\x80\x94 %s to %s (%s)", m->host[0] ? m->host : "?",
+		 devices[0] ? devices : "no devices", from, to, span);
+	clean_text(title, clean, sizeof clean, 300);
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+	show_text(p, cr, MARGIN_L, 30, 16, clean);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+	snprintf(title, sizeof title, "kernel %s, ioscope %s session log", m->kernel, m->ioscope);
+	clean_text(title, clean, sizeof clean, 300);
+	show_text(p, cr, MARGIN_L, 48, 11, clean);
+}
+
+static void draw(struct plot *p, cairo_t *cr)
+{
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	draw_title(p, cr);
+	size_t panels = p->rep->ndevices;
+	double h = panels ? (double)(p->height - TITLE_H) / (double)panels : 0;
+	for (size_t k = 0; k < panels; k++)
+		draw_panel(p, cr, k, TITLE_H + h * (double)k, h);
+}
+
+/* ---- output ---- */
+
+struct buffer {
+	char *data;
+	size_t len, cap;
+	bool failed;
+};
+
+static cairo_status_t to_buffer(void *closure, const unsigned char *data, unsigned int len)
+{
+	struct buffer *b = closure;
+	if (b->len + len > b->cap) {
+		size_t cap = b->cap ? b->cap : 65536;
+		while (cap < b->len + len)
+			cap *= 2;
+		char *d = realloc(b->data, cap);
+		if (!d) {
+			b->failed = true;
+			return CAIRO_STATUS_NO_MEMORY;
+		}
+		b->data = d;
+		b->cap = cap;
+	}
+	memcpy(b->data + b->len, data, len);
+	b->len += len;
+	return CAIRO_STATUS_SUCCESS;
+}
+
+static cairo_status_t to_file(void *closure, const unsigned char *data, unsigned int len)
+{
+	return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+/* cairo's SVG with a <title> first and the text layer last. */
+static int write_svg(struct plot *p, const struct buffer *b, FILE *out, const char *title)
+{
+	const char *svg = b->len ? memmem(b->data, b->len, "<svg", 4) : NULL;
+	const char *open_end = svg ? memchr(svg, '>', b->len - (size_t)(svg - b->data)) : NULL;
+	const char *close = open_end ? memmem(open_end, b->len - (size_t)(open_end - b->data), "</svg>", 6) : NULL;
+	if (!close)
+		return -1;
+	fwrite(b->data, 1, (size_t)(open_end + 1 - b->data), out);
+	fputs("\n<title>", out);
+	xml_escaped(out, title);
+	fputs("</title>\n", out);
+	fwrite(open_end + 1, 1, (size_t)(close - open_end - 1), out);
+	fputs("<g id=\"text-layer\" fill-opacity=\"0\" font-family=\"sans-serif\">\n", out);
+	for (size_t i = 0; i < p->ntexts; i++) {
+		const struct text_item *t = &p->texts[i];
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\">", t->x, t->y, t->size);
+		xml_escaped(out, t->text);
+		fputs("</text>\n", out);
+	}
+	fputs("</g>\n", out);
+	fwrite(close, 1, b->len - (size_t)(close - b->data), out);
+	return ferror(out) ? -1 : 0;
+}
+
+static int render(struct plot *p, FILE *out, struct error *err)
+{
+	struct buffer b = { NULL, 0, 0, false };
+	cairo_surface_t *surface = p->svg
+		? cairo_svg_surface_create_for_stream(to_buffer, &b, p->width, p->height)
+		: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, p->width, p->height);
+	cairo_t *cr = cairo_create(surface);
+	draw(p, cr);
+	cairo_status_t st = cairo_status(cr);
+	cairo_destroy(cr);
+	if (st == CAIRO_STATUS_SUCCESS && !p->svg)
+		st = cairo_surface_write_to_png_stream(surface, to_file, out);
+	cairo_surface_finish(surface);
+	if (st == CAIRO_STATUS_SUCCESS)
+		st = cairo_surface_status(surface);
+	cairo_surface_destroy(surface);
+	int rc = 0;
+	if (st != CAIRO_STATUS_SUCCESS || b.failed)
+		rc = error_set(err, "drawing failed: %s", cairo_status_to_string(st));
+	else if (p->svg && write_svg(p, &b, out, p->ntexts ? p->texts[0].text : "ioscope") < 0)
+		rc = error_set(err, "write error");
+	free(b.data);
+	return rc;
+}
+
+static void free_plot(struct plot *p)
+{
+	for (size_t k = 0; p->series && k < p->rep->ndevices; k++) {
+		free(p->series[k].t);
+		free(p->series[k].r);
+		free(p->series[k].w);
+	}
+	free(p->series);
+	for (size_t i = 0; i < p->ntexts; i++)
+		free(p->texts[i].text);
+	free(p->texts);
+}
+
+int report_plot(struct report *rep, FILE *out, struct error *err)
+{
+	struct timespec a = replay_sample_wall(rep->replay, rep->first);
+	struct timespec b = replay_sample_wall(rep->replay, rep->last);
+	struct plot p = {
+		.rep = rep,
+		.width = rep->width ? rep->width : DEFAULT_WIDTH,
+		.height = rep->height ? rep->height : TITLE_H + PANEL_H * (int)(rep->ndevices ? rep->ndevices : 1),
+		.t0 = timespec_seconds(&a),
+		.t1 = timespec_seconds(&b),
+		.svg = rep->format == REPORT_SVG,
+	};
+	p.series = calloc(rep->ndevices ? rep->ndevices : 1, sizeof *p.series);
+	int rc = p.series ? report_walk(rep, collect, &p, err) : -1;
+	if (rc < 0 && !err->msg[0])
+		error_set(err, "out of memory");
+	if (rc == 0)
+		rc = render(&p, out, err);
+	free_plot(&p);
+	return rc;
+}

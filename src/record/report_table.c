@@ -1,0 +1,239 @@
+/* report_table.c - CSV and JSON reports for spreadsheets and scripts: one row per
+ * interval per device, events as their own rows (docs/reports.md). */
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+
+struct table {
+	struct report *rep;
+	FILE *out;
+	const struct replay_event *events;
+	size_t nevents, next_event;
+	int (*event_row)(struct table *t, const struct event *ev);
+	int (*device_row)(struct table *t, const struct report_interval *iv, const struct device_rates *r);
+	int (*vm_row)(struct table *t, const struct report_interval *iv);
+};
+
+static bool metric_missing(const struct device_rates *r, const struct metric_def *m)
+{
+	return !r->valid || (m->group == 'd' && !r->have_discard) || (m->group == 'f' && !r->have_flush);
+}
+
+/* Events of samples up to and including sample, in log order. */
+static int flush_events(struct table *t, size_t sample)
+{
+	for (; t->next_event < t->nevents && t->events[t->next_event].sample <= sample; t->next_event++)
+		if (t->event_row(t, &t->events[t->next_event].event) < 0)
+			return -1;
+	return 0;
+}
+
+static int table_interval(void *ctx, const struct report_interval *iv)
+{
+	struct table *t = ctx;
+	if (flush_events(t, iv->sample - 1) < 0)
+		return -1;
+	for (size_t i = 0; i < iv->rates->ndevices; i++)
+		if (report_device_wanted(t->rep, iv->rates->devices[i].name) &&
+		    t->device_row(t, iv, &iv->rates->devices[i]) < 0)
+			return -1;
+	if (t->vm_row && t->vm_row(t, iv) < 0)
+		return -1;
+	return flush_events(t, iv->sample);
+}
+
+static int table_run(struct table *t, struct error *err)
+{
+	t->events = report_events(t->rep, &t->nevents);
+	int rc = report_walk(t->rep, table_interval, t, err);
+	if (rc == 0 && flush_events(t, SIZE_MAX) < 0)
+		rc = -1;
+	if (rc < 0 && !err->msg[0])
+		error_set(err, "%s", ferror(t->out) ? "write error" : "out of memory");
+	return rc;
+}
+
+/* ---- CSV ---- */
+
+static void csv_field(FILE *out, const char *s)
+{
+	if (!s[strcspn(s, ",\"\n\r")]) {
+		fprintf(out, ",%s", s);
+		return;
+	}
+	fputs(",\"", out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void csv_time(FILE *out, const struct timespec *wall)
+{
+	char local[32];
+	report_local_time(wall, true, local, sizeof local);
+	fprintf(out, ",%lld.%06ld,%s", (long long)wall->tv_sec, wall->tv_nsec / 1000, local);
+}
+
+static int csv_event(struct table *t, const struct event *ev)
+{
+	char label[MOUNT_OPTS_MAX + 256];
+	report_mark_label(ev, label, sizeof label);
+	fputs("event", t->out);
+	csv_time(t->out, &ev->wall);
+	fputs(",,", t->out);
+	for (size_t i = 0; i < device_metrics_count + 2; i++)
+		fputc(',', t->out);
+	csv_field(t->out, event_kind_name(ev->kind));
+	csv_field(t->out, ev->object);
+	csv_field(t->out, ev->key);
+	csv_field(t->out, ev->old_value);
+	csv_field(t->out, ev->new_value);
+	csv_field(t->out, ev->by);
+	csv_field(t->out, ev->result);
+	csv_field(t->out, label);
+	fputc('\n', t->out);
+	return ferror(t->out) ? -1 : 0;
+}
+
+static int csv_device(struct table *t, const struct report_interval *iv, const struct device_rates *r)
+{
+	fputs("sample", t->out);
+	csv_time(t->out, &iv->cur->wall);
+	fprintf(t->out, ",%.6f", iv->rates->interval);
+	csv_field(t->out, r->name);
+	for (size_t i = 0; i < device_metrics_count; i++) {
+		const struct metric_def *m = &device_metrics[i];
+		if (metric_missing(r, m))
+			fputc(',', t->out);
+		else
+			fprintf(t->out, ",%.3f", device_metric_value(r, m));
+	}
+	fprintf(t->out, ",%llu", (unsigned long long)r->in_flight);
+	csv_field(t->out, r->scheduler);
+	fputs(",,,,,,,,\n", t->out);
+	return ferror(t->out) ? -1 : 0;
+}
+
+int report_csv(struct report *rep, FILE *out, struct error *err)
+{
+	fputs("record,time,local_time,interval,device", out);
+	for (size_t i = 0; i < device_metrics_count; i++)
+		fprintf(out, ",%s", device_metrics[i].name);
+	fputs(",in_flight,scheduler,kind,object,key,old,new,by,result,label\n", out);
+	struct table t = { .rep = rep, .out = out, .event_row = csv_event, .device_row = csv_device };
+	return table_run(&t, err);
+}
+
+/* ---- JSON Lines ---- */
+
+static int json_line(FILE *out, json_object *o)
+{
+	if (!o)
+		return -1;
+	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	int rc = s && fprintf(out, "%s\n", s) > 0 ? 0 : -1;
+	json_object_put(o);
+	return rc;
+}
+
+static json_object *number(double v)
+{
+	char buf[48];
+	snprintf(buf, sizeof buf, "%.3f", v);
+	return json_object_new_double_s(v, buf);
+}
+
+static json_object *time_value(const struct timespec *t)
+{
+	char buf[48];
+	snprintf(buf, sizeof buf, "%lld.%06ld", (long long)t->tv_sec, t->tv_nsec / 1000);
+	return json_object_new_double_s(timespec_seconds(t), buf);
+}
+
+static json_object *row(const char *record, const struct timespec *wall)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "record", json_object_new_string(record));
+	json_object_object_add(o, "time", time_value(wall));
+	return o;
+}
+
+static int json_event(struct table *t, const struct event *ev)
+{
+	char label[MOUNT_OPTS_MAX + 256];
+	report_mark_label(ev, label, sizeof label);
+	json_object *o = row("event", &ev->wall);
+	json_object_object_add(o, "kind", json_object_new_string(event_kind_name(ev->kind)));
+	json_object_object_add(o, "object", json_object_new_string(ev->object));
+	json_object_object_add(o, "key", json_object_new_string(ev->key));
+	json_object_object_add(o, "old", json_object_new_string(ev->old_value));
+	json_object_object_add(o, "new", json_object_new_string(ev->new_value));
+	json_object_object_add(o, "by", json_object_new_string(ev->by));
+	json_object_object_add(o, "result", json_object_new_string(ev->result));
+	json_object_object_add(o, "label", json_object_new_string(label));
+	return json_line(t->out, o);
+}
+
+static int json_device(struct table *t, const struct report_interval *iv, const struct device_rates *r)
+{
+	json_object *o = row("sample", &iv->cur->wall);
+	json_object_object_add(o, "interval", number(iv->rates->interval));
+	json_object_object_add(o, "seq", json_object_new_uint64(iv->cur->seq));
+	json_object_object_add(o, "device", json_object_new_string(r->name));
+	for (size_t i = 0; i < device_metrics_count; i++) {
+		const struct metric_def *m = &device_metrics[i];
+		json_object_object_add(o, m->name, metric_missing(r, m) ? NULL : number(device_metric_value(r, m)));
+	}
+	json_object_object_add(o, "in_flight", json_object_new_uint64(r->in_flight));
+	json_object_object_add(o, "scheduler", r->scheduler[0] ? json_object_new_string(r->scheduler) : NULL);
+	return json_line(t->out, o);
+}
+
+static int json_vm(struct table *t, const struct report_interval *iv)
+{
+	const struct vm_rates *v = &iv->rates->vm;
+	json_object *o = row("vm", &iv->cur->wall);
+	json_object_object_add(o, "interval", number(iv->rates->interval));
+	json_object_object_add(o, "seq", json_object_new_uint64(iv->cur->seq));
+	for (size_t i = 0; i < vm_metrics_count; i++) {
+		double val = *(const double *)((const char *)v + vm_metrics[i].offset);
+		json_object_object_add(o, vm_metrics[i].name, v->valid ? number(val) : NULL);
+	}
+	json_object_object_add(o, "dirty", number(v->dirty));
+	json_object_object_add(o, "writeback", number(v->writeback));
+	return json_line(t->out, o);
+}
+
+static int json_machine(struct report *rep, FILE *out)
+{
+	const struct replay_machine *m = replay_machine(rep->replay);
+	json_object *o = json_object_new_object(), *devs = json_object_new_array();
+	json_object_object_add(o, "record", json_object_new_string("machine"));
+	json_object_object_add(o, "file", json_object_new_string(rep->path));
+	json_object_object_add(o, "format_version", json_object_new_int(m->version));
+	json_object_object_add(o, "ioscope", json_object_new_string(m->ioscope));
+	json_object_object_add(o, "host", json_object_new_string(m->host));
+	json_object_object_add(o, "kernel", json_object_new_string(m->kernel));
+	json_object_object_add(o, "arch", json_object_new_string(m->arch));
+	json_object_object_add(o, "cpu_model", json_object_new_string(m->cpu_model));
+	json_object_object_add(o, "cpus", json_object_new_int64(m->cpus));
+	json_object_object_add(o, "mem_total_kb", json_object_new_uint64(m->mem_total_kb));
+	for (size_t i = 0; i < rep->ndevices; i++)
+		json_object_array_add(devs, json_object_new_string(rep->devices[i]));
+	json_object_object_add(o, "devices", devs);
+	return json_line(out, o);
+}
+
+int report_json(struct report *rep, FILE *out, struct error *err)
+{
+	if (json_machine(rep, out) < 0)
+		return error_set(err, "write error");
+	struct table t = { .rep = rep, .out = out, .event_row = json_event, .device_row = json_device,
+			   .vm_row = json_vm };
+	return table_run(&t, err);
+}

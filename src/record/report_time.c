@@ -1,0 +1,136 @@
+/* report_time.c - the times a report is given (--from, --to) and the ones it prints. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "report.h"
+
+void report_local_time(const struct timespec *wall, bool with_date, char *buf, size_t len)
+{
+	struct tm tm;
+	time_t t = wall->tv_sec;
+	if (!localtime_r(&t, &tm) || !strftime(buf, len, with_date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm))
+		snprintf(buf, len, "?");
+}
+
+void report_duration(double seconds, char *buf, size_t len)
+{
+	long s = seconds > 0 && seconds < 1e12 ? lround(seconds) : 0;
+	if (seconds < 9.95)
+		snprintf(buf, len, "%.1fs", seconds > 0 ? seconds : 0.0);
+	else if (s < 60)
+		snprintf(buf, len, "%lds", s);
+	else if (s < 3600)
+		snprintf(buf, len, "%ldm%02lds", s / 60, s % 60);
+	else
+		snprintf(buf, len, "%ldh%02ldm", s / 3600, (s % 3600) / 60);
+}
+
+/* "90", "90s", "5m", "1h30m", "1.5h" -> seconds; -1 when not a duration. */
+static double parse_duration(const char *s)
+{
+	double total = 0;
+	if (!*s)
+		return -1;
+	while (*s) {
+		char *end;
+		errno = 0;
+		double v = strtod(s, &end);
+		if (errno || end == s || !isfinite(v) || v < 0)
+			return -1;
+		double unit = *end == 'h' ? 3600 : *end == 'm' ? 60 : 1;
+		if (*end == 'h' || *end == 'm' || *end == 's')
+			end++;
+		else if (*end)
+			return -1;
+		total += v * unit;
+		s = end;
+	}
+	return total;
+}
+
+static int from_seconds(double v, struct timespec *out)
+{
+	if (!isfinite(v) || fabs(v) > 1e11)
+		return -1;
+	double sec = floor(v);
+	*out = (struct timespec){ .tv_sec = (time_t)sec, .tv_nsec = (long)((v - sec) * 1e9) };
+	return 0;
+}
+
+/* "HH:MM[:SS]" on the day the recording started (the next day when that is more
+ * than a minute before the start: a recording over midnight). */
+static int clock_time(const char *arg, const struct timespec *start, struct timespec *out)
+{
+	int h, m, s = 0, n = 0;
+	if ((sscanf(arg, "%d:%d:%d%n", &h, &m, &s, &n) != 3 || arg[n]) &&
+	    (s = 0, n = 0, sscanf(arg, "%d:%d%n", &h, &m, &n) != 2 || arg[n]))
+		return -1;
+	if (h < 0 || h > 23 || m < 0 || m > 59 || s < 0 || s > 60)
+		return -1;
+	struct tm tm;
+	time_t t0 = start->tv_sec;
+	localtime_r(&t0, &tm);
+	tm.tm_hour = h;
+	tm.tm_min = m;
+	tm.tm_sec = s;
+	tm.tm_isdst = -1;
+	time_t t = mktime(&tm);
+	if (t < start->tv_sec - 60) {
+		tm.tm_mday++;
+		tm.tm_hour = h;
+		tm.tm_min = m;
+		tm.tm_sec = s;
+		tm.tm_isdst = -1;
+		t = mktime(&tm);
+	}
+	*out = (struct timespec){ .tv_sec = t, .tv_nsec = 0 };
+	return t == (time_t)-1 ? -1 : 0;
+}
+
+static int date_time(const char *arg, struct timespec *out)
+{
+	static const char *const formats[] = {
+		"%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M",
+	};
+	for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+		struct tm tm;
+		memset(&tm, 0, sizeof tm);
+		const char *end = strptime(arg, formats[i], &tm);
+		if (!end || *end)
+			continue;
+		tm.tm_isdst = -1;
+		time_t t = mktime(&tm);
+		if (t == (time_t)-1)
+			return -1;
+		*out = (struct timespec){ .tv_sec = t, .tv_nsec = 0 };
+		return 0;
+	}
+	return -1;
+}
+
+int report_parse_time(const char *arg, const struct timespec *start, struct timespec *out,
+		      struct error *err)
+{
+	int rc = -1;
+	if (arg[0] == '@') {
+		char *end;
+		errno = 0;
+		double v = strtod(arg + 1, &end);
+		rc = errno || end == arg + 1 || *end ? -1 : from_seconds(v, out);
+	} else if (arg[0] == '+') {
+		double d = parse_duration(arg + 1);
+		rc = d < 0 ? -1 : from_seconds(timespec_seconds(start) + d, out);
+	} else if (strchr(arg, '-')) {
+		rc = date_time(arg, out);
+	} else {
+		rc = clock_time(arg, start, out);
+	}
+	if (rc < 0)
+		return error_set(err, "invalid time '%s': give HH:MM[:SS], YYYY-MM-DD HH:MM[:SS], "
+				 "@UNIXSECONDS or +OFFSET (90, 90s, 5m, 1h30m)", arg);
+	return 0;
+}

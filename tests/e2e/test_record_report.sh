@@ -1,0 +1,140 @@
+#!/bin/bash
+# `ioscope report` on a recorded session with two marks (a scheduler switch and a
+# remount, made from another shell while a writer runs): the text report has the
+# machine section, one phase per mark and the marks inline; SVG is well-formed XML
+# with the mark labels; PNG has the documented size; CSV and JSON have a row per
+# interval per device and the events as their own rows.
+. "$(dirname "$0")/lib.sh"
+is_root || { skip "report" "needs root for a loop device and a mount"; exit 0; }
+
+# not dev=$(make_loop): in a subshell the cleanup (losetup -d, umount) would be lost
+make_loop 128 >"$TMP/loop" || { fail "loop device"; exit 1; }
+dev=$(cat "$TMP/loop")
+echo mq-deadline >"/sys/block/$dev/queue/scheduler"
+make_fs "$dev" ext4 >"$TMP/mnt" || { fail "ext4 on $dev"; exit 1; }
+mnt=$(cat "$TMP/mnt")
+bg timeout 20 bash -c "while :; do dd if=/dev/zero of='$mnt/f' bs=64k count=128 oflag=direct conv=notrunc status=none; done"
+
+"$IOSCOPE" --batch -i 0.25 -c 20 -f json --record "$TMP/s.log" "$dev" >"$TMP/live.json" 2>"$TMP/err" &
+pid=$!
+sleep 1.6
+echo bfq >"/sys/block/$dev/queue/scheduler"
+sleep 1.6
+mount -o remount,noatime "$mnt"
+wait $pid && ok "recorded" || { fail "recorded" "$(cat "$TMP/err")"; exit 1; }
+
+# ---- text ----
+"$IOSCOPE" report "$TMP/s.log" --devices "$dev" >"$TMP/report.txt" 2>"$TMP/err"
+check "text report runs" test $? -eq 0
+for key in host kernel cpu memory recorded; do
+	grep -qE "^  $key +[^ ]" "$TMP/report.txt" || { fail "machine section: $key"; continue; }
+	ok "machine section: $key"
+done
+grep -qE "^  $dev +scheduler mq-deadline, rotational (yes|no), write (back|through) cache, model" \
+	"$TMP/report.txt" && ok "device line: scheduler, rotational, write cache, model" \
+	|| fail "device line" "$(grep "^  $dev" "$TMP/report.txt")"
+grep -qF "  $mnt on $dev, ext4: rw," "$TMP/report.txt" && ok "mount line with options" \
+	|| fail "mount line with options" "$(sed -n '/^Mounts/,/^$/p' "$TMP/report.txt")"
+phases=$(grep -c '^Phase [0-9]* of 3: ' "$TMP/report.txt")
+[ "$phases" -eq 3 ] && ok "one phase per mark (3 phases for 2 marks)" \
+	|| fail "one phase per mark" "$(grep '^Phase' "$TMP/report.txt")"
+grep -qE "^  after [0-9:]{8} sched $dev mq-deadline→bfq$" "$TMP/report.txt" \
+	&& ok "phase 2 opens with the switch" || fail "phase 2 opens with the switch"
+grep -qE "^  after [0-9:]{8} remount $mnt \+noatime -relatime$" "$TMP/report.txt" \
+	&& ok "phase 3 opens with the remount" || fail "phase 3 opens with the remount" \
+	"$(grep after "$TMP/report.txt")"
+grep -qE "^  $dev +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.-]+$" \
+	"$TMP/report.txt" && ok "phase figures row" || fail "phase figures row"
+grep -qE "^---- [0-9:]{8} sched $dev mq-deadline→bfq ----$" "$TMP/report.txt" \
+	&& ok "inline mark: scheduler" || fail "inline mark: scheduler"
+grep -qE "^---- [0-9:]{8} remount $mnt \+noatime -relatime ----$" "$TMP/report.txt" \
+	&& ok "inline mark: remount" || fail "inline mark: remount"
+# the inline mark sits between the table rows where it happened
+if python3 - "$TMP/report.txt" "$dev" <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+mark = next(i for i, l in enumerate(lines) if re.match(r"---- .* sched " + sys.argv[2], l))
+row = re.compile(r"\d\d:\d\d:\d\d +\d")
+sys.exit(not (row.match(lines[mark - 1]) and row.match(lines[mark + 1])))
+PY
+then ok "inline mark between rows"; else fail "inline mark between rows"; fi
+width=$(python3 -c 'import sys; print(max(len(l.rstrip("\n")) for l in open(sys.argv[1], encoding="utf-8")))' "$TMP/report.txt")
+[ "$width" -le 80 ] && ok "text fits 80 columns (widest $width)" || fail "text fits 80 columns" "widest $width"
+
+# ---- svg ----
+"$IOSCOPE" report "$TMP/s.log" --devices "$dev" --format svg -o "$TMP/r.svg"
+check "svg report runs" test $? -eq 0
+python3 - "$TMP/r.svg" "$dev" "$mnt" <<'PY'
+import sys, xml.etree.ElementTree as ET
+path, dev, mnt = sys.argv[1:]
+try:
+    root = ET.parse(path).getroot()
+    print("ok svg is well-formed XML")
+except ET.ParseError as e:
+    print(f"not ok svg is well-formed XML: {e}"); sys.exit()
+ns = "{http://www.w3.org/2000/svg}"
+texts = [t.text or "" for t in root.iter(ns + "text")]
+title = root.find(ns + "title")
+def check(name, cond): print(("ok " if cond else "not ok ") + name)
+check("svg mark label: scheduler", any(f"sched {dev} mq-deadline→bfq" in t for t in texts))
+check("svg mark label: remount", any(f"remount {mnt} +noatime" in t for t in texts))
+check("svg title names host, device and span", title is not None and dev in title.text and " to " in title.text)
+check("svg axes with units", "MB/s" in " ".join(texts) and "time (local)" in texts)
+check("svg has drawing", len(list(root.iter(ns + "path"))) > 10)
+PY
+
+# ---- png ----
+png_size() { python3 -c '
+import struct, sys
+d = open(sys.argv[1], "rb").read(33)
+assert d[:8] == b"\x89PNG\r\n\x1a\n" and d[12:16] == b"IHDR"
+w, h = struct.unpack(">II", d[16:24]); print(f"{w}x{h}")' "$1"; }
+"$IOSCOPE" report "$TMP/s.log" --devices "$dev" --format png -o "$TMP/r.png"
+size=$(png_size "$TMP/r.png")
+[ "$size" = "1200x320" ] && ok "png 1200x320 for one device" || fail "png size" "$size"
+"$IOSCOPE" report "$TMP/s.log" --devices "$dev,vda" --format png -o "$TMP/r2.png"
+size=$(png_size "$TMP/r2.png")
+[ "$size" = "1200x580" ] && ok "png 1200x580 for two devices" || fail "png size, two devices" "$size"
+"$IOSCOPE" report "$TMP/s.log" --devices "$dev" --format png --size 800x500 -o "$TMP/r3.png"
+[ "$(png_size "$TMP/r3.png")" = "800x500" ] && ok "png --size" || fail "png --size"
+
+# ---- csv and json ----
+"$IOSCOPE" report "$TMP/s.log" --devices "$dev" --format csv >"$TMP/r.csv"
+check "csv report runs" test $? -eq 0
+python3 - "$TMP/r.csv" "$dev" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+dev = sys.argv[2]
+samples = [r for r in rows if r["record"] == "sample"]
+events = [r for r in rows if r["record"] == "event"]
+def check(name, cond): print(("ok " if cond else "not ok ") + name)
+check(f"csv one row per interval ({len(samples)})", len(samples) == 20 and all(r["device"] == dev for r in samples))
+check("csv has iostat columns", all(k in rows[0] for k in ("w/s", "wkB/s", "w_await", "aqu-sz", "%util", "f/s")))
+check("csv events as rows", [e["kind"] for e in events] == ["scheduler", "mount_options"]
+      and events[0]["new"] == "bfq" and events[0]["object"] == dev)
+check("csv writes seen", sum(float(r["w/s"] or 0) for r in samples) > 0)
+PY
+"$IOSCOPE" report "$TMP/s.log" --devices "$dev" --format json >"$TMP/r.json"
+python3 - "$TMP/r.json" "$dev" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+def check(name, cond): print(("ok " if cond else "not ok ") + name)
+check("json machine record first", recs[0]["record"] == "machine" and recs[0]["host"])
+check("json one object per interval per device", len([r for r in recs if r["record"] == "sample"]) == 20)
+check("json vm objects", len([r for r in recs if r["record"] == "vm"]) == 20)
+ev = [r for r in recs if r["record"] == "event"]
+check("json events as objects", len(ev) == 2 and ev[0]["label"].startswith("sched "))
+PY
+
+# ---- time range, bad usage ----
+"$IOSCOPE" report "$TMP/s.log" --devices "$dev" --format csv --from +1 --to +3 >"$TMP/part.csv"
+n=$(grep -c '^sample,' "$TMP/part.csv")
+[ "$n" -ge 6 ] && [ "$n" -le 9 ] && ok "--from/--to narrow the report ($n intervals)" \
+	|| fail "--from/--to narrow the report" "$n intervals"
+"$IOSCOPE" report "$TMP/s.log" --devices nosuchdev >/dev/null 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "$dev" "$TMP/err" && ok "unknown device: exit 2, lists devices" \
+	|| fail "unknown device" "$(cat "$TMP/err")"
+"$IOSCOPE" report "$TMP/s.log" --from yesterday >/dev/null 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "invalid time 'yesterday'" "$TMP/err" && ok "bad time: exit 2" || fail "bad time"
+"$IOSCOPE" report "$TMP/nope.log" >/dev/null 2>"$TMP/err"
+[ $? -eq 1 ] && grep -q "nope.log: No such file" "$TMP/err" && ok "missing log: exit 1" || fail "missing log"
