@@ -234,6 +234,39 @@ static void test_truncated_files(void **state)
 	free(text);
 }
 
+/* A sample written differently (keys reordered, as a JSON tool may) takes the slow
+ * path through the parser and reads back the same. */
+static void test_reordered_keys_read_the_same(void **state)
+{
+	(void)state;
+	size_t len;
+	char *text = recorded_text(&len);
+	size_t at = line_offset(text, 2), end = line_offset(text, 3) - 1;
+	const char *head = "{\"type\":\"sample\",";
+	assert_memory_equal(text + at, head, strlen(head));
+	char *moved = malloc(len + 64);
+	size_t o = 0;
+	memcpy(moved, text, at);
+	o = at;
+	o += (size_t)sprintf(moved + o, "{");
+	memcpy(moved + o, text + at + strlen(head), end - 1 - at - strlen(head));
+	o += end - 1 - at - strlen(head);
+	o += (size_t)sprintf(moved + o, ",\"type\":\"sample\"}");
+	memcpy(moved + o, text + end, len - end);
+	o += len - end;
+	const char *path = write_file("reordered", moved, o);
+	struct error err = { "" };
+	struct replay *r = replay_open(path, &err);
+	assert_non_null(r);
+	assert_int_equal(replay_count(r), NSAMPLES);
+	assert_int_equal(replay_warning_count(r), 0);
+	assert_int_equal(readable_samples(r), NSAMPLES);
+	replay_close(r);
+	unlink(path);
+	free(moved);
+	free(text);
+}
+
 static void test_seek_by_time(void **state)
 {
 	(void)state;
@@ -275,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_future_version_is_refused),
 		cmocka_unit_test(test_not_a_session_log),
 		cmocka_unit_test(test_truncated_files),
+		cmocka_unit_test(test_reordered_keys_read_the_same),
 		cmocka_unit_test(test_seek_by_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
