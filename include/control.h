@@ -24,36 +24,36 @@
 #include "events.h"
 #include "snapshot.h"
 
-#define CONTROL_MAX_ITEMS 16     /* KEY=VALUE assignments, or mount options, per change */
+#define CONTROL_MAX_ITEMS 16 /* KEY=VALUE assignments, or mount options, per change */
 #define CONTROL_MAX_RISKS 8
 #define CONTROL_MAX_LINES 48
 #define CONTROL_LINE_MAX 512
-#define CONTROL_SCHED_MAX 8      /* schedulers a queue may list */
+#define CONTROL_SCHED_MAX 8 /* schedulers a queue may list */
 #define CONTROL_SCHED_NAME 32
 
 enum control_target { CONTROL_DEVICE, CONTROL_MOUNT };
 
 /* One validated write to /sys/block/NAME/queue/... */
 struct control_assign {
-	char key[SETTING_KEY_MAX];    /* "scheduler", "nr_requests", "iosched.fifo_batch", ... */
-	char value[SETTING_VAL_MAX];  /* exactly what will be written */
-	char old[SETTING_VAL_MAX];    /* the value when planned ("" when the file does not exist yet) */
+	char key[SETTING_KEY_MAX];   /* "scheduler", "nr_requests", "iosched.fifo_batch", ... */
+	char value[SETTING_VAL_MAX]; /* exactly what will be written */
+	char old[SETTING_VAL_MAX];   /* when planned; "" when the file does not exist yet */
 };
 
 enum control_opt_scope {
-	CONTROL_OPT_MOUNT,   /* per-mount flag: mount_setattr */
-	CONTROL_OPT_SUPER,   /* filesystem option: fsconfig on the superblock */
-	CONTROL_OPT_BOTH,    /* ro / rw: the superblock and the mount, as mount(8) does */
+	CONTROL_OPT_MOUNT, /* per-mount flag: mount_setattr */
+	CONTROL_OPT_SUPER, /* filesystem option: fsconfig on the superblock */
+	CONTROL_OPT_BOTH,  /* ro / rw: the superblock and the mount, as mount(8) does */
 };
 
 /* One token of a remount OPTIONS list, resolved to what is sent to the kernel. */
 struct control_mount_opt {
-	char text[128];               /* as given: "+noatime", "-nosuid", "commit=30" */
-	char key[64];                 /* sent or checked: "noatime", "suid", "commit" */
-	char value[256];              /* for key=value */
+	char text[128];  /* as given: "+noatime", "-nosuid", "commit=30" */
+	char key[64];    /* sent or checked: "noatime", "suid", "commit" */
+	char value[256]; /* for key=value */
 	bool has_value;
 	enum control_opt_scope scope;
-	unsigned attr_set, attr_clr;  /* MOUNT_ATTR_* bits, per-mount scope */
+	unsigned attr_set, attr_clr; /* MOUNT_ATTR_* bits, per-mount scope */
 };
 
 /* A mount as /proc/self/mountinfo describes it, with the id that pins it. */
@@ -69,13 +69,13 @@ struct control_mount {
 
 struct control_plan {
 	enum control_target target;
-	char root[256];                 /* --root fixture tree, "" for the live system */
+	char root[256]; /* --root fixture tree, "" for the live system */
 	/* CONTROL_DEVICE */
-	char device[DEV_NAME_MAX];      /* validated kernel name of a whole disk */
-	struct control_assign items[CONTROL_MAX_ITEMS];   /* in the order they are written */
+	char device[DEV_NAME_MAX];                      /* validated kernel name of a whole disk */
+	struct control_assign items[CONTROL_MAX_ITEMS]; /* in the order they are written */
 	size_t nitems;
 	/* CONTROL_MOUNT */
-	struct control_mount mount;     /* as planned (before) */
+	struct control_mount mount; /* as planned (before) */
 	struct control_mount_opt opts[CONTROL_MAX_ITEMS];
 	size_t nopts;
 	/* both: why a confirmation is needed; empty when none is */
@@ -84,7 +84,7 @@ struct control_plan {
 };
 
 struct control_result {
-	int status;        /* 0: every change applied; 1: refused or not applied (see lines) */
+	int status; /* 0: every change applied; 1: refused or not applied (see lines) */
 	struct event events[CONTROL_MAX_ITEMS + 2];
 	size_t nevents;
 	char lines[CONTROL_MAX_LINES][CONTROL_LINE_MAX];
@@ -149,7 +149,7 @@ int control_device_resolve(const char *root, const char *arg, char *name, size_t
 struct control_dev {
 	int dirfd;
 	char name[DEV_NAME_MAX];
-	char path[MOUNT_PATH_MAX];   /* ROOT/sys/block/NAME, for messages */
+	char path[MOUNT_PATH_MAX]; /* ROOT/sys/block/NAME, for messages */
 };
 int control_dev_open(struct control_dev *d, const char *root, const char *name, struct error *err);
 void control_dev_close(struct control_dev *d);
@@ -166,14 +166,14 @@ DIR *control_dev_opendir(const struct control_dev *d, const char *rel);
 struct control_limits {
 	char schedulers[CONTROL_SCHED_MAX][CONTROL_SCHED_NAME];
 	size_t nschedulers;
-	char scheduler[CONTROL_SCHED_NAME];       /* current */
+	char scheduler[CONTROL_SCHED_NAME];        /* current */
 	char target_scheduler[CONTROL_SCHED_NAME]; /* after this change */
-	long queue_depth;         /* tag set depth: nr_requests max with none; -1 unknown */
-	long max_hw_sectors_kb;   /* -1 unknown */
+	long queue_depth;       /* tag set depth: nr_requests max with none; -1 unknown */
+	long max_hw_sectors_kb; /* -1 unknown */
 	long page_kb;
 };
-#define CONTROL_NR_REQUESTS_MIN 4      /* BLKDEV_MIN_RQ; the kernel raises smaller values */
-#define CONTROL_NR_REQUESTS_SCHED_MAX 2048  /* MAX_SCHED_RQ with an elevator */
+#define CONTROL_NR_REQUESTS_MIN 4          /* BLKDEV_MIN_RQ; the kernel raises smaller values */
+#define CONTROL_NR_REQUESTS_SCHED_MAX 2048 /* MAX_SCHED_RQ with an elevator */
 
 /* Parse "KEY=VALUE" into key and value; -1 on syntax errors and unknown keys. */
 int control_assignment_split(const char *arg, char *key, size_t klen, char *value, size_t vlen,
@@ -193,14 +193,17 @@ int control_apply_remount(const struct control_plan *p, struct control_result *r
 /* Remount option lists (pure string logic). */
 int control_mount_opts_parse(struct control_mount_opt *opts, size_t max, size_t *n,
 			     const char *text, const char *super_opts, struct error *err);
+/* Completion for an options editor: see src/control/mountopts.c. */
+size_t control_mount_opts_complete(char *text, size_t len, const char *const *names,
+				   char *candidates, size_t clen);
 /* Find option key in a comma list: returns true and copies its value ("" for a flag). */
 bool control_opts_find(const char *list, const char *key, char *value, size_t len);
 
 enum control_verdict {
-	CONTROL_APPLIED,        /* mountinfo shows it now */
-	CONTROL_ALREADY,        /* it was already so */
-	CONTROL_HIDDEN,         /* mountinfo shows neither before nor after: a default it omits */
-	CONTROL_NOT_APPLIED,    /* accepted, but mountinfo shows the old state */
+	CONTROL_APPLIED,     /* mountinfo shows it now */
+	CONTROL_ALREADY,     /* it was already so */
+	CONTROL_HIDDEN,      /* mountinfo shows neither before nor after: a default it omits */
+	CONTROL_NOT_APPLIED, /* accepted, but mountinfo shows the old state */
 };
 enum control_verdict control_mount_opt_verdict(const struct control_mount_opt *o,
 					       const char *fstype,
@@ -223,11 +226,12 @@ int control_mountinfo_parse_line(const char *line, struct control_mount *m);
 /* Risk checks; each appends reasons to p->risks. */
 void control_risks_device(struct control_plan *p);
 void control_risks_mount(struct control_plan *p);
-void control_add_risk(struct control_plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void control_add_risk(struct control_plan *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* Capture of what the kernel log gained during a call. */
 struct control_kmsg {
-	int fd;    /* -1 when /dev/kmsg cannot be read (not fatal) */
+	int fd; /* -1 when /dev/kmsg cannot be read (not fatal) */
 };
 void control_kmsg_begin(struct control_kmsg *k);
 /* Appends the messages about device (or about fstype without a device) to r->lines,
@@ -237,10 +241,11 @@ void control_kmsg_end(struct control_kmsg *k, const char *device, const char *fs
 
 /* Result helpers. */
 void control_result_init(struct control_result *r);
-void control_result_line(struct control_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void control_result_line(struct control_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Move lines [from, to) after the ones that follow them. */
 void control_result_lines_to_end(struct control_result *r, size_t from, size_t to);
-struct event *control_result_event(struct control_result *r, enum event_kind kind, const char *object,
-				   const char *key);
+struct event *control_result_event(struct control_result *r, enum event_kind kind,
+				   const char *object, const char *key);
 
 #endif

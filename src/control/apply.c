@@ -24,9 +24,11 @@ void control_plan_describe(const struct control_plan *p, char *buf, size_t len)
 	size_t count = p->target == CONTROL_DEVICE ? p->nitems : p->nopts;
 	for (size_t i = 0; i < count && used < len; i++) {
 		if (p->target == CONTROL_DEVICE)
-			n = snprintf(buf + used, len - used, " %s=%s", p->items[i].key, p->items[i].value);
+			n = snprintf(buf + used, len - used, " %s=%s", p->items[i].key,
+				     p->items[i].value);
 		else
-			n = snprintf(buf + used, len - used, "%s%s", i ? "," : " ", p->opts[i].text);
+			n = snprintf(buf + used, len - used, "%s%s", i ? "," : " ",
+				     p->opts[i].text);
 		used += n > 0 ? (size_t)n : 0;
 	}
 }

@@ -36,11 +36,14 @@ static int parse_args(int argc, char **argv, struct cli_args *a, bool allow_root
 			a->yes = true;
 		} else if (!options_done && strcmp(arg, "--events") == 0) {
 			a->events = true;
-		} else if (!options_done && (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0)) {
+		} else if (!options_done &&
+			   (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0)) {
 			a->help = true;
 		} else if (!options_done && allow_root && strcmp(arg, "--root") == 0) {
 			if (++i == argc)
-				return fprintf(stderr, "ioscope %s: --root needs a directory\n", argv[0]), -1;
+				return fprintf(stderr, "ioscope %s: --root needs a directory\n",
+					       argv[0]),
+				       -1;
 			a->root = argv[i];
 		} else if (!options_done && allow_root && strncmp(arg, "--root=", 7) == 0) {
 			a->root = arg + 7;
@@ -58,9 +61,10 @@ static int parse_args(int argc, char **argv, struct cli_args *a, bool allow_root
 static void usage(FILE *out, const char *cmd)
 {
 	if (strcmp(cmd, "set") == 0)
-		fprintf(out, "usage: ioscope set [--yes] [--events] [--root DIR] DEVICE KEY=VALUE...\n"
-			     "  keys: scheduler, nr_requests, read_ahead_kb, max_sectors_kb,\n"
-			     "        write_cache (\"write back\"|\"write through\"), iosched.NAME\n");
+		fprintf(out,
+			"usage: ioscope set [--yes] [--events] [--root DIR] DEVICE KEY=VALUE...\n"
+			"  keys: scheduler, nr_requests, read_ahead_kb, max_sectors_kb,\n"
+			"        write_cache (\"write back\"|\"write through\"), iosched.NAME\n");
 	else if (strcmp(cmd, "remount") == 0)
 		fprintf(out, "usage: ioscope remount [--yes] [--events] MOUNTPOINT OPTIONS\n"
 			     "  OPTIONS: comma list of opt, +opt, -opt, opt=value\n"

@@ -15,11 +15,14 @@ static void range_note(const struct control_dev *d, const struct disk_settings *
 {
 	char v[32];
 	note[0] = '\0';
-	if (strcmp(key, "nr_requests") == 0 && strcmp(ds->scheduler, "none") != 0 && ds->scheduler[0])
+	if (strcmp(key, "nr_requests") == 0 && strcmp(ds->scheduler, "none") != 0 &&
+	    ds->scheduler[0])
 		snprintf(note, len, "   (%d..%d with %s)", CONTROL_NR_REQUESTS_MIN,
 			 CONTROL_NR_REQUESTS_SCHED_MAX, ds->scheduler);
-	else if (strcmp(key, "nr_requests") == 0 && control_dev_read(d, "mq/0/nr_tags", v, sizeof v, NULL) == 0)
-		snprintf(note, len, "   (%d..%s with none: the queue depth)", CONTROL_NR_REQUESTS_MIN, v);
+	else if (strcmp(key, "nr_requests") == 0 &&
+		 control_dev_read(d, "mq/0/nr_tags", v, sizeof v, NULL) == 0)
+		snprintf(note, len, "   (%d..%s with none: the queue depth)",
+			 CONTROL_NR_REQUESTS_MIN, v);
 	else if (strcmp(key, "max_sectors_kb") == 0 &&
 		 control_dev_read(d, "queue/max_hw_sectors_kb", v, sizeof v, NULL) == 0)
 		snprintf(note, len, "   (max_hw_sectors_kb %s; 0 = default)", v);
@@ -41,7 +44,8 @@ static int show_device(FILE *out, const char *root, const char *disk)
 		sysfs_disk_read(&sd, &ds, &err);
 	sysfs_disk_close(&sd);
 	fprintf(out, "%s\n", disk);
-	fprintf(out, "  %-26s %s\n", "scheduler", ds.scheduler_line[0] ? ds.scheduler_line : "(none)");
+	fprintf(out, "  %-26s %s\n", "scheduler",
+		ds.scheduler_line[0] ? ds.scheduler_line : "(none)");
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < ds.nitems; i++) {
 			const struct setting *s = &ds.items[i];
@@ -75,14 +79,16 @@ static void show_mounts_of(FILE *out, const char *root, const char *disk)
 		char name[DEV_NAME_MAX], owner[DEV_NAME_MAX];
 		bool part;
 		if (control_mount_device(root, &all[i], name, sizeof name) &&
-		    control_disk_of(root, name, owner, sizeof owner, &part) == 0 && strcmp(owner, disk) == 0)
+		    control_disk_of(root, name, owner, sizeof owner, &part) == 0 &&
+		    strcmp(owner, disk) == 0)
 			show_mount(out, &all[i]);
 	}
 	free(all);
 }
 
 /* The mount that holds path: by mount id on the live system, by mount point in a tree. */
-static int mount_of_path(const char *root, const char *path, struct control_mount *m, struct error *err)
+static int mount_of_path(const char *root, const char *path, struct control_mount *m,
+			 struct error *err)
 {
 	if (root[0])
 		return control_mount_find(root, -1, path, m, err);

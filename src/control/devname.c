@@ -25,8 +25,8 @@ bool control_name_valid(const char *name)
 		return false;
 	for (size_t i = 0; i < n; i++) {
 		char c = name[i];
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-			  c == '-' || c == '_';
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || c == '-' || c == '_';
 		if (!ok)
 			return false;
 	}
@@ -109,19 +109,21 @@ int control_device_resolve(const char *root, const char *arg, char *name, size_t
 	root = root ? root : "";
 	if (arg[0] == '/') {
 		if (root[0])
-			return error_set(err, "%s: with --root give a kernel name, not a path", arg);
+			return error_set(err, "%s: with --root give a kernel name, not a path",
+					 arg);
 		if (name_from_node(arg, kname, sizeof kname, err) < 0)
 			return -1;
 	} else if (control_name_valid(arg)) {
 		snprintf(kname, sizeof kname, "%s", arg);
 	} else {
-		return error_set(err, "'%s' is not a device: give a kernel name (loop0) or /dev path", arg);
+		return error_set(
+			err, "'%s' is not a device: give a kernel name (loop0) or /dev path", arg);
 	}
 	bool part;
 	if (control_disk_of(root, kname, name, len, &part) < 0)
 		return error_set(err, "no block device '%s' in %s/sys/block", kname, root);
 	if (part)
-		return error_set(err, "%s is a partition; queue settings belong to its disk %s", kname,
-				 name);
+		return error_set(err, "%s is a partition; queue settings belong to its disk %s",
+				 kname, name);
 	return 0;
 }

@@ -60,7 +60,7 @@ void control_kmsg_end(struct control_kmsg *k, const char *device, const char *fs
 	while (k->fd >= 0) {
 		ssize_t n = read(k->fd, rec, sizeof rec - 1);
 		if (n < 0 && errno == EPIPE)
-			continue;   /* a record was overwritten: go on with the next */
+			continue; /* a record was overwritten: go on with the next */
 		if (n <= 0)
 			break;
 		rec[n] = '\0';

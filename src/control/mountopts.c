@@ -39,22 +39,34 @@ static const struct mount_flag mount_flags[] = {
 static const struct {
 	const char *opt, *undo;
 } undo_table[] = {
-	{ "nosuid", "suid" },   { "suid", "nosuid" },   { "nodev", "dev" },
-	{ "dev", "nodev" },     { "noexec", "exec" },   { "exec", "noexec" },
-	{ "nosymfollow", "symfollow" }, { "symfollow", "nosymfollow" },
-	{ "nodiratime", "diratime" },   { "diratime", "nodiratime" },
-	{ "noatime", "relatime" },      { "strictatime", "relatime" },
-	{ "ro", "rw" },         { "rw", "ro" },         { "sync", "async" },
-	{ "async", "sync" },    { "lazytime", "nolazytime" }, { "nolazytime", "lazytime" },
-	{ "mand", "nomand" },   { "nomand", "mand" },
+	{ "nosuid", "suid" },
+	{ "suid", "nosuid" },
+	{ "nodev", "dev" },
+	{ "dev", "nodev" },
+	{ "noexec", "exec" },
+	{ "exec", "noexec" },
+	{ "nosymfollow", "symfollow" },
+	{ "symfollow", "nosymfollow" },
+	{ "nodiratime", "diratime" },
+	{ "diratime", "nodiratime" },
+	{ "noatime", "relatime" },
+	{ "strictatime", "relatime" },
+	{ "ro", "rw" },
+	{ "rw", "ro" },
+	{ "sync", "async" },
+	{ "async", "sync" },
+	{ "lazytime", "nolazytime" },
+	{ "nolazytime", "lazytime" },
+	{ "mand", "nomand" },
+	{ "nomand", "mand" },
 };
 
 /* Options mount(8) or fstab handle in user space, and the ones that would change
  * what is mounted rather than how. */
 static const char *const refused_keys[] = {
-	"source", "remount", "bind", "rbind", "move", "defaults", "loop", "user", "users", "nouser",
-	"owner", "group", "auto", "noauto", "nofail", "_netdev", "comment", "subvol", "subvolid",
-	"device", "fsname", NULL,
+	"source",  "remount", "bind",     "rbind",  "move",   "defaults", "loop",   "user",
+	"users",   "nouser",  "owner",    "group",  "auto",   "noauto",   "nofail", "_netdev",
+	"comment", "subvol",  "subvolid", "device", "fsname", NULL,
 };
 
 static const struct mount_flag *mount_flag_find(const char *name)
@@ -97,8 +109,8 @@ bool control_opts_find(const char *list, const char *key, char *value, size_t le
 
 static bool key_char(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-	       c == '-' || c == '.';
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '-' || c == '.';
 }
 
 static bool value_char(char c)
@@ -112,7 +124,8 @@ static int check_key(const char *tok, const char *key, struct error *err)
 		return error_set(err, "'%s': not an option name", tok);
 	for (const char *c = key; *c; c++)
 		if (!key_char(*c))
-			return error_set(err, "'%s': option names are letters, digits, '_', '-', '.'", tok);
+			return error_set(
+				err, "'%s': option names are letters, digits, '_', '-', '.'", tok);
 	for (size_t i = 0; refused_keys[i]; i++)
 		if (strcmp(key, refused_keys[i]) == 0)
 			return error_set(err, "'%s': cannot be changed by a remount", tok);
@@ -128,13 +141,16 @@ static int classify(struct control_mount_opt *o, const char *tok, char sign, con
 		if (o->has_value)
 			return error_set(err, "'%s': -OPTION takes no value", tok);
 		if (strcmp(o->key, "relatime") == 0 || strcmp(o->key, "atime") == 0)
-			return error_set(err, "'%s': name the atime mode you want: noatime, relatime or "
-					      "strictatime", tok);
+			return error_set(err,
+					 "'%s': name the atime mode you want: noatime, relatime or "
+					 "strictatime",
+					 tok);
 		const char *undo = undo_of(o->key);
 		char current[256];
-		if (!undo && control_opts_find(super_opts, o->key, current, sizeof current) && current[0])
-			return error_set(err, "'%s': %s has a value (%s=%s); give %s=VALUE", tok, o->key,
-					 o->key, current, o->key);
+		if (!undo && control_opts_find(super_opts, o->key, current, sizeof current) &&
+		    current[0])
+			return error_set(err, "'%s': %s has a value (%s=%s); give %s=VALUE", tok,
+					 o->key, o->key, current, o->key);
 		char negated[sizeof o->key];
 		if (undo)
 			snprintf(negated, sizeof negated, "%s", undo);
@@ -190,7 +206,9 @@ static int parse_token(struct control_mount_opt *o, const char *tok, const char 
 			return error_set(err, "'%s': value too long", tok);
 		for (const char *c = eq + 1; *c; c++)
 			if (!value_char(*c))
-				return error_set(err, "'%s': values cannot hold spaces, quotes or '\\'", tok);
+				return error_set(err,
+						 "'%s': values cannot hold spaces, quotes or '\\'",
+						 tok);
 		snprintf(o->value, sizeof o->value, "%s", eq + 1);
 	}
 	return classify(o, tok, sign, super_opts, err);
@@ -208,18 +226,24 @@ static int check_conflicts(const struct control_mount_opt *opts, size_t n, struc
 		for (size_t j = 0; j < i; j++) {
 			const struct control_mount_opt *a = &opts[j], *b = &opts[i];
 			const char *undo = undo_of(a->key);
-			bool same = strcmp(a->key, b->key) == 0 || (undo && strcmp(undo, b->key) == 0) ||
-				    (atime_family(a) && atime_family(b)) ||
-				    (a->scope == CONTROL_OPT_MOUNT && b->scope == CONTROL_OPT_MOUNT &&
-				     (a->attr_set | a->attr_clr) & (b->attr_set | b->attr_clr));
-			if (!same && a->scope == CONTROL_OPT_SUPER && b->scope == CONTROL_OPT_SUPER) {
-				const char *ak = strncmp(a->key, "no", 2) == 0 ? a->key + 2 : a->key;
-				const char *bk = strncmp(b->key, "no", 2) == 0 ? b->key + 2 : b->key;
+			bool same =
+				strcmp(a->key, b->key) == 0 ||
+				(undo && strcmp(undo, b->key) == 0) ||
+				(atime_family(a) && atime_family(b)) ||
+				(a->scope == CONTROL_OPT_MOUNT && b->scope == CONTROL_OPT_MOUNT &&
+				 (a->attr_set | a->attr_clr) & (b->attr_set | b->attr_clr));
+			if (!same && a->scope == CONTROL_OPT_SUPER &&
+			    b->scope == CONTROL_OPT_SUPER) {
+				const char *ak =
+					strncmp(a->key, "no", 2) == 0 ? a->key + 2 : a->key;
+				const char *bk =
+					strncmp(b->key, "no", 2) == 0 ? b->key + 2 : b->key;
 				same = strcmp(ak, bk) == 0;
 			}
 			if (same)
-				return error_set(err, "'%s' and '%s' contradict or repeat each other", a->text,
-						 b->text);
+				return error_set(err,
+						 "'%s' and '%s' contradict or repeat each other",
+						 a->text, b->text);
 		}
 	return 0;
 }
@@ -288,7 +312,8 @@ static enum control_verdict mount_verdict(const struct control_mount_opt *o, con
 					  const char *after)
 {
 	if (o->attr_clr & MOUNT_ATTR__ATIME)
-		return flag_verdict(atime_matches(after, o->attr_set), atime_matches(before, o->attr_set));
+		return flag_verdict(atime_matches(after, o->attr_set),
+				    atime_matches(before, o->attr_set));
 	const struct mount_flag *f = mount_flag_find(o->key);
 	/* "suid" is shown as the absence of "nosuid" */
 	bool negative = f && f->set == 0;
@@ -334,7 +359,7 @@ static enum control_verdict value_verdict(const char *key, const char *value, co
 	if (match)
 		return has_was && strcmp(was, now) == 0 ? CONTROL_ALREADY : CONTROL_APPLIED;
 	if (has_now != has_was || (has_now && strcmp(now, was) != 0))
-		return CONTROL_APPLIED;   /* changed, shown otherwise (a default disappears) */
+		return CONTROL_APPLIED; /* changed, shown otherwise (a default disappears) */
 	if (!has_now)
 		return absent_verdict(fstype, key);
 	return CONTROL_NOT_APPLIED;
@@ -356,7 +381,7 @@ static enum control_verdict super_flag_verdict(const char *key, const char *fsty
 	if (has(after, negation))
 		return CONTROL_NOT_APPLIED;
 	if (has(before, negation))
-		return CONTROL_APPLIED;   /* the negation is gone: the default, not shown */
+		return CONTROL_APPLIED; /* the negation is gone: the default, not shown */
 	return absent_verdict(fstype, key);
 }
 
@@ -369,8 +394,10 @@ enum control_verdict control_mount_opt_verdict(const struct control_mount_opt *o
 	case CONTROL_OPT_MOUNT:
 		return mount_verdict(o, before->mount_opts, after->mount_opts);
 	case CONTROL_OPT_BOTH: {
-		bool now = first_is(after->super_opts, o->key) && first_is(after->mount_opts, o->key);
-		bool was = first_is(before->super_opts, o->key) && first_is(before->mount_opts, o->key);
+		bool now =
+			first_is(after->super_opts, o->key) && first_is(after->mount_opts, o->key);
+		bool was = first_is(before->super_opts, o->key) &&
+			   first_is(before->mount_opts, o->key);
 		return flag_verdict(now, was);
 	}
 	case CONTROL_OPT_SUPER:
@@ -382,7 +409,8 @@ enum control_verdict control_mount_opt_verdict(const struct control_mount_opt *o
 		return super_flag_verdict(o->value[0] == '0' ? "nobarrier" : "barrier", fstype,
 					  before->super_opts, after->super_opts);
 	if (o->has_value)
-		return value_verdict(o->key, o->value, fstype, before->super_opts, after->super_opts);
+		return value_verdict(o->key, o->value, fstype, before->super_opts,
+				     after->super_opts);
 	return super_flag_verdict(o->key, fstype, before->super_opts, after->super_opts);
 }
 
@@ -404,43 +432,162 @@ const char *control_verdict_text(enum control_verdict v)
 /* ---- completion ---- */
 
 static const char *const generic_names[] = {
-	"ro", "rw", "noatime", "relatime", "strictatime", "nodiratime", "diratime", "nosuid", "suid",
-	"nodev", "dev", "noexec", "exec", "nosymfollow", "symfollow", "sync", "async", "lazytime",
-	"nolazytime", "dirsync", NULL,
+	"ro",        "rw",   "noatime", "relatime", "strictatime", "nodiratime", "diratime",
+	"nosuid",    "suid", "nodev",   "dev",      "noexec",      "exec",       "nosymfollow",
+	"symfollow", "sync", "async",   "lazytime", "nolazytime",  "dirsync",    NULL,
 };
 static const char *const ext4_names[] = {
-	"ro", "rw", "noatime", "relatime", "strictatime", "nodiratime", "nosuid", "nodev", "noexec",
-	"lazytime", "nolazytime", "sync", "async", "commit=", "barrier", "nobarrier", "barrier=0",
-	"barrier=1", "discard", "nodiscard", "errors=remount-ro", "errors=continue",
-	"errors=panic", "data_err=abort", "data_err=ignore", "delalloc", "nodelalloc",
-	"auto_da_alloc", "noauto_da_alloc", "max_batch_time=", "min_batch_time=",
-	"journal_ioprio=", "init_itable", "noinit_itable", "block_validity", "noblock_validity",
-	"dioread_nolock", "dioread_lock", "stripe=", "resuid=", "resgid=", "grpid", "nogrpid",
-	"user_xattr", "acl", "noacl", "quota", "noquota", "usrquota", "grpquota", "prjquota", NULL,
+	"ro",
+	"rw",
+	"noatime",
+	"relatime",
+	"strictatime",
+	"nodiratime",
+	"nosuid",
+	"nodev",
+	"noexec",
+	"lazytime",
+	"nolazytime",
+	"sync",
+	"async",
+	"commit=",
+	"barrier",
+	"nobarrier",
+	"barrier=0",
+	"barrier=1",
+	"discard",
+	"nodiscard",
+	"errors=remount-ro",
+	"errors=continue",
+	"errors=panic",
+	"data_err=abort",
+	"data_err=ignore",
+	"delalloc",
+	"nodelalloc",
+	"auto_da_alloc",
+	"noauto_da_alloc",
+	"max_batch_time=",
+	"min_batch_time=",
+	"journal_ioprio=",
+	"init_itable",
+	"noinit_itable",
+	"block_validity",
+	"noblock_validity",
+	"dioread_nolock",
+	"dioread_lock",
+	"stripe=",
+	"resuid=",
+	"resgid=",
+	"grpid",
+	"nogrpid",
+	"user_xattr",
+	"acl",
+	"noacl",
+	"quota",
+	"noquota",
+	"usrquota",
+	"grpquota",
+	"prjquota",
+	NULL,
 };
 static const char *const xfs_names[] = {
-	"ro", "rw", "noatime", "relatime", "strictatime", "nodiratime", "nosuid", "nodev", "noexec",
-	"lazytime", "nolazytime", "sync", "async", "inode32", "inode64", NULL,
+	"ro",     "rw",      "noatime", "relatime", "strictatime", "nodiratime",
+	"nosuid", "nodev",   "noexec",  "lazytime", "nolazytime",  "sync",
+	"async",  "inode32", "inode64", NULL,
 };
 static const char *const btrfs_names[] = {
-	"ro", "rw", "noatime", "relatime", "strictatime", "nodiratime", "nosuid", "nodev", "noexec",
-	"lazytime", "nolazytime", "sync", "async", "commit=", "compress=", "compress=zstd",
-	"compress=lzo", "compress=zlib", "compress=no", "compress-force=", "autodefrag",
-	"noautodefrag", "barrier", "nobarrier", "datacow", "nodatacow", "datasum", "nodatasum",
-	"discard", "discard=async", "discard=sync", "nodiscard", "flushoncommit", "noflushoncommit",
-	"space_cache=v2", "ssd", "nossd", "ssd_spread", "nossd_spread", "thread_pool=",
-	"max_inline=", "fatal_errors=bug", "fatal_errors=panic", "skip_balance", NULL,
+	"ro",
+	"rw",
+	"noatime",
+	"relatime",
+	"strictatime",
+	"nodiratime",
+	"nosuid",
+	"nodev",
+	"noexec",
+	"lazytime",
+	"nolazytime",
+	"sync",
+	"async",
+	"commit=",
+	"compress=",
+	"compress=zstd",
+	"compress=lzo",
+	"compress=zlib",
+	"compress=no",
+	"compress-force=",
+	"autodefrag",
+	"noautodefrag",
+	"barrier",
+	"nobarrier",
+	"datacow",
+	"nodatacow",
+	"datasum",
+	"nodatasum",
+	"discard",
+	"discard=async",
+	"discard=sync",
+	"nodiscard",
+	"flushoncommit",
+	"noflushoncommit",
+	"space_cache=v2",
+	"ssd",
+	"nossd",
+	"ssd_spread",
+	"nossd_spread",
+	"thread_pool=",
+	"max_inline=",
+	"fatal_errors=bug",
+	"fatal_errors=panic",
+	"skip_balance",
+	NULL,
 };
 
 const char *const *control_mount_option_names(const char *fstype)
 {
 	if (!fstype)
 		return generic_names;
-	if (strcmp(fstype, "ext4") == 0 || strcmp(fstype, "ext3") == 0 || strcmp(fstype, "ext2") == 0)
+	if (strcmp(fstype, "ext4") == 0 || strcmp(fstype, "ext3") == 0 ||
+	    strcmp(fstype, "ext2") == 0)
 		return ext4_names;
 	if (strcmp(fstype, "xfs") == 0)
 		return xfs_names;
 	if (strcmp(fstype, "btrfs") == 0)
 		return btrfs_names;
 	return generic_names;
+}
+
+/* Complete the last token of text (after the last comma, past a leading + or -)
+ * against names.  One match: the token becomes it.  Several: the token grows to
+ * their longest common prefix and candidates lists them.  Returns the matches. */
+size_t control_mount_opts_complete(char *text, size_t len, const char *const *names,
+				   char *candidates, size_t clen)
+{
+	char *token = strrchr(text, ',');
+	token = token ? token + 1 : text;
+	token += *token == '+' || *token == '-';
+	size_t tlen = strlen(token), matches = 0, common = 0;
+	const char *first = NULL;
+	if (clen)
+		candidates[0] = '\0';
+	for (size_t i = 0; names[i]; i++) {
+		if (strncmp(names[i], token, tlen) != 0)
+			continue;
+		if (!first) {
+			first = names[i];
+			common = strlen(first);
+		}
+		while (common > tlen && strncmp(first, names[i], common) != 0)
+			common--;
+		size_t used = strlen(candidates);
+		if (clen && used + 1 < clen)
+			snprintf(candidates + used, clen - used, "%s%s", used ? " " : "", names[i]);
+		matches++;
+	}
+	size_t room = len - (size_t)(token - text);
+	if (first && common < room) {
+		memcpy(token, first, common);
+		token[common] = '\0';
+	}
+	return matches;
 }

@@ -78,13 +78,14 @@ int control_mount_find(const char *root, int id, const char *mountpoint, struct 
 	for (size_t i = 0; i < n; i++) {
 		bool match = id >= 0 ? all[i].id == id : strcmp(all[i].mountpoint, mountpoint) == 0;
 		if (match) {
-			*out = all[i];   /* for a mount point, the last line is the mount on top */
+			*out = all[i]; /* for a mount point, the last line is the mount on top */
 			found = true;
 		}
 	}
 	free(all);
 	if (found)
 		return 0;
-	return id >= 0 ? error_set(err, "mount %d is gone from %s/proc/self/mountinfo", id, root ? root : "")
+	return id >= 0 ? error_set(err, "mount %d is gone from %s/proc/self/mountinfo", id,
+				   root ? root : "")
 		       : error_set(err, "%s: not a mount point", mountpoint);
 }

@@ -37,7 +37,8 @@ static int check_device(const struct control_plan *p, struct error *err)
 		return -1;
 	bool switching = false;
 	for (size_t i = 0; i < p->nitems; i++)
-		if (strcmp(p->items[i].key, "scheduler") == 0 && strcmp(p->items[i].value, p->items[i].old) != 0)
+		if (strcmp(p->items[i].key, "scheduler") == 0 &&
+		    strcmp(p->items[i].value, p->items[i].old) != 0)
 			switching = true;
 	int r = 0;
 	for (size_t i = 0; i < p->nitems && r == 0; i++) {
@@ -45,8 +46,9 @@ static int check_device(const struct control_plan *p, struct error *err)
 		file_of(&p->items[i], switching, rel, sizeof rel);
 		if (faccessat(d.dirfd, rel, W_OK, AT_EACCESS | AT_SYMLINK_NOFOLLOW) == 0)
 			continue;
-		r = error_set(err, "changing %s of %s needs root: %s/%s is not writable for uid %u "
-				   "(watching works without it)",
+		r = error_set(err,
+			      "changing %s of %s needs root: %s/%s is not writable for uid %u "
+			      "(watching works without it)",
 			      p->items[i].key, p->device, d.path, rel, (unsigned)geteuid());
 	}
 	control_dev_close(&d);
@@ -59,6 +61,8 @@ int control_check_privilege(const struct control_plan *p, struct error *err)
 		return check_device(p, err);
 	if (has_cap_sys_admin())
 		return 0;
-	return error_set(err, "remounting %s needs CAP_SYS_ADMIN: run ioscope as root "
-			      "(watching works without it)", p->mount.mountpoint);
+	return error_set(err,
+			 "remounting %s needs CAP_SYS_ADMIN: run ioscope as root "
+			 "(watching works without it)",
+			 p->mount.mountpoint);
 }

@@ -35,8 +35,8 @@ static const char *state_get(const struct disk_settings *s, const char *key)
 	return NULL;
 }
 
-__attribute__((format(printf, 3, 4)))
-static void appendf(char *buf, size_t len, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void appendf(char *buf, size_t len, const char *fmt,
+							  ...)
 {
 	size_t used = strlen(buf);
 	if (used + 1 >= len)
@@ -49,9 +49,10 @@ static void appendf(char *buf, size_t len, const char *fmt, ...)
 
 /* One line per value that changed besides the one written, and the same list for
  * the event (cut short with "..." when it does not fit its 256 bytes). */
-static void report_side_effects(const char *written, const char *verb, const struct disk_settings *before,
-				const struct disk_settings *after, struct control_result *r, char *summary,
-				size_t len)
+static void report_side_effects(const char *written, const char *verb,
+				const struct disk_settings *before,
+				const struct disk_settings *after, struct control_result *r,
+				char *summary, size_t len)
 {
 	char list[2048] = "";
 	for (size_t i = 0; i < before->nitems; i++) {
@@ -60,14 +61,16 @@ static void report_side_effects(const char *written, const char *verb, const str
 		if (strcmp(key, written) == 0 || (now && strcmp(now, was) == 0))
 			continue;
 		control_result_line(r, "  %s %s: %s -> %s", verb, key, was, now ? now : "(gone)");
-		appendf(list, sizeof list, "%s%s %s -> %s", list[0] ? ", " : "", key, was, now ? now : "-");
+		appendf(list, sizeof list, "%s%s %s -> %s", list[0] ? ", " : "", key, was,
+			now ? now : "-");
 	}
 	for (size_t i = 0; i < after->nitems; i++) {
 		const char *key = after->items[i].key;
 		if (strcmp(key, written) == 0 || state_get(before, key))
 			continue;
 		control_result_line(r, "  %s %s: (new) -> %s", verb, key, after->items[i].value);
-		appendf(list, sizeof list, "%s%s - -> %s", list[0] ? ", " : "", key, after->items[i].value);
+		appendf(list, sizeof list, "%s%s - -> %s", list[0] ? ", " : "", key,
+			after->items[i].value);
 	}
 	if (!list[0])
 		return;
@@ -88,7 +91,8 @@ static enum event_kind kind_of(const char *key)
 	return EVENT_TUNABLE;
 }
 
-static int read_back(const struct control_dev *d, const char *key, const char *rel, char *buf, size_t len)
+static int read_back(const struct control_dev *d, const char *key, const char *rel, char *buf,
+		     size_t len)
 {
 	if (strcmp(key, "scheduler") != 0)
 		return control_dev_read(d, rel, buf, len, NULL);
@@ -121,7 +125,8 @@ static void verdict_text(const struct control_assign *a, const char *now, char *
 	if (strcmp(a->key, "max_sectors_kb") == 0 && strcmp(a->value, "0") == 0)
 		snprintf(buf, len, "ok (0: back to the default, %s)", now);
 	else if (strcmp(now, a->value) == 0)
-		snprintf(buf, len, strcmp(now, a->old) == 0 ? "ok (unchanged: already %s)" : "ok", now);
+		snprintf(buf, len, strcmp(now, a->old) == 0 ? "ok (unchanged: already %s)" : "ok",
+			 now);
 	else if (strcmp(now, a->old) == 0)
 		snprintf(buf, len, "accepted, not applied (still %s)", now);
 	else
@@ -151,7 +156,8 @@ static int apply_one(const struct control_dev *d, const char *root, const struct
 	state_read(d, root, &before);
 	if (control_dev_write(d, rel, a->value, &err) < 0) {
 		refusal_text(a->key, a->value, errno, summary, sizeof summary);
-		control_result_line(r, "%s %s: %s -> %s: %s", d->name, a->key, a->old, a->value, summary);
+		control_result_line(r, "%s %s: %s -> %s: %s", d->name, a->key, a->old, a->value,
+				    summary);
 		fill_event(ev, a->old, a->old, summary);
 		free(before.items);
 		return -1;
@@ -159,13 +165,13 @@ static int apply_one(const struct control_dev *d, const char *root, const struct
 	if (read_back(d, a->key, rel, now, sizeof now) < 0)
 		snprintf(now, sizeof now, "?");
 	verdict_text(a, now, summary, sizeof summary);
-	control_result_line(r, "%s %s: %s -> %s: %s", d->name, a->key, a->old[0] ? a->old : "-", now,
-			    summary);
+	control_result_line(r, "%s %s: %s -> %s: %s", d->name, a->key, a->old[0] ? a->old : "-",
+			    now, summary);
 	bool to_default = strcmp(a->key, "max_sectors_kb") == 0 && strcmp(a->value, "0") == 0;
 	bool applied = strcmp(now, a->value) == 0 || strcmp(now, a->old) != 0 || to_default;
 	state_read(d, root, &after);
-	report_side_effects(a->key, strcmp(a->key, "scheduler") == 0 ? "reset" : "also changed", &before,
-			    &after, r, summary, sizeof summary);
+	report_side_effects(a->key, strcmp(a->key, "scheduler") == 0 ? "reset" : "also changed",
+			    &before, &after, r, summary, sizeof summary);
 	fill_event(ev, a->old, now, summary);
 	free(before.items);
 	free(after.items);

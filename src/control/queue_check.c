@@ -18,14 +18,22 @@ const char *const control_device_keys[] = {
 };
 
 static const char *const mq_deadline_names[] = {
-	"async_depth", "fifo_batch", "front_merges", "prio_aging_expire", "read_expire",
-	"write_expire", "writes_starved", NULL,
+	"async_depth", "fifo_batch",   "front_merges",   "prio_aging_expire",
+	"read_expire", "write_expire", "writes_starved", NULL,
 };
 static const char *const kyber_names[] = { "read_lat_nsec", "write_lat_nsec", NULL };
 static const char *const bfq_names[] = {
-	"back_seek_max", "back_seek_penalty", "fifo_expire_async", "fifo_expire_sync",
-	"low_latency", "max_budget", "slice_idle", "slice_idle_us", "strict_guarantees",
-	"timeout_sync", NULL,
+	"back_seek_max",
+	"back_seek_penalty",
+	"fifo_expire_async",
+	"fifo_expire_sync",
+	"low_latency",
+	"max_budget",
+	"slice_idle",
+	"slice_idle_us",
+	"strict_guarantees",
+	"timeout_sync",
+	NULL,
 };
 
 const char *const *control_iosched_names(const char *scheduler)
@@ -72,8 +80,10 @@ int control_assignment_split(const char *arg, char *key, size_t klen, char *valu
 		if (!iosched_name_valid(key + 8))
 			return error_set(err, "'%s': iosched tunable names are [a-z0-9_]", key);
 	} else if (!known_key(key)) {
-		return error_set(err, "unknown key '%s'; keys: scheduler, nr_requests, read_ahead_kb, "
-				      "max_sectors_kb, write_cache, iosched.NAME", key);
+		return error_set(err,
+				 "unknown key '%s'; keys: scheduler, nr_requests, read_ahead_kb, "
+				 "max_sectors_kb, write_cache, iosched.NAME",
+				 key);
 	}
 	if (!eq[1])
 		return error_set(err, "%s: empty value", key);
@@ -104,11 +114,12 @@ static int check_range(const char *key, const char *value, uint64_t lo, uint64_t
 {
 	uint64_t v;
 	if (parse_unsigned(value, &v) < 0)
-		return error_set(err, "%s=%s: not a whole number; allowed: %" PRIu64 "..%" PRIu64 "%s",
+		return error_set(err,
+				 "%s=%s: not a whole number; allowed: %" PRIu64 "..%" PRIu64 "%s",
 				 key, value, lo, hi, why);
 	if (v < lo || v > hi)
-		return error_set(err, "%s=%s: out of range; allowed: %" PRIu64 "..%" PRIu64 "%s", key,
-				 value, lo, hi, why);
+		return error_set(err, "%s=%s: out of range; allowed: %" PRIu64 "..%" PRIu64 "%s",
+				 key, value, lo, hi, why);
 	snprintf(out, outlen, "%" PRIu64, v);
 	return 0;
 }
@@ -145,20 +156,23 @@ static int check_nr_requests(const struct control_limits *lim, const char *value
 		hi = UINT_MAX;
 		snprintf(why, sizeof why, " (queue depth unknown)");
 	}
-	return check_range("nr_requests", value, CONTROL_NR_REQUESTS_MIN, hi, why, out, outlen, err);
+	return check_range("nr_requests", value, CONTROL_NR_REQUESTS_MIN, hi, why, out, outlen,
+			   err);
 }
 
 static int check_max_sectors(const struct control_limits *lim, const char *value, char *out,
 			     size_t outlen, struct error *err)
 {
-	if (strcmp(value, "0") == 0) {   /* the kernel takes 0 as "back to the default" */
+	if (strcmp(value, "0") == 0) { /* the kernel takes 0 as "back to the default" */
 		snprintf(out, outlen, "0");
 		return 0;
 	}
 	uint64_t hi = lim->max_hw_sectors_kb > 0 ? (uint64_t)lim->max_hw_sectors_kb : UINT_MAX;
-	const char *why = lim->max_hw_sectors_kb > 0 ? " (page size .. max_hw_sectors_kb; 0 = default)"
-						     : " (0 = default)";
-	return check_range("max_sectors_kb", value, (uint64_t)lim->page_kb, hi, why, out, outlen, err);
+	const char *why = lim->max_hw_sectors_kb > 0
+				  ? " (page size .. max_hw_sectors_kb; 0 = default)"
+				  : " (0 = default)";
+	return check_range("max_sectors_kb", value, (uint64_t)lim->page_kb, hi, why, out, outlen,
+			   err);
 }
 
 static int check_write_cache(const char *value, char *out, size_t outlen, struct error *err)
@@ -176,7 +190,8 @@ static int check_write_cache(const char *value, char *out, size_t outlen, struct
 			snprintf(out, outlen, "%s", spellings[i].kernel);
 			return 0;
 		}
-	return error_set(err, "write_cache=%s: allowed: \"write back\" or \"write through\"", value);
+	return error_set(err, "write_cache=%s: allowed: \"write back\" or \"write through\"",
+			 value);
 }
 
 static bool name_in(const char *const *names, const char *name)
@@ -215,7 +230,8 @@ int control_value_check(const struct control_limits *lim, const char *key, const
 			return error_set(err, "%s: scheduler none has no iosched tunables", key);
 		const char *const *names = control_iosched_names(lim->target_scheduler);
 		if (names && !name_in(names, key + 8))
-			return error_set(err, "%s: %s has no such tunable", key, lim->target_scheduler);
+			return error_set(err, "%s: %s has no such tunable", key,
+					 lim->target_scheduler);
 		return check_iosched(lim, key, value, out, outlen, err);
 	}
 	return error_set(err, "unknown key '%s'", key);

@@ -24,7 +24,8 @@ static int read_limits(const struct control_dev *d, struct control_limits *lim, 
 		return -1;
 	int cur;
 	lim->nschedulers = control_scheduler_names(line, lim->schedulers, CONTROL_SCHED_MAX, &cur);
-	snprintf(lim->scheduler, sizeof lim->scheduler, "%s", cur >= 0 ? lim->schedulers[cur] : "none");
+	snprintf(lim->scheduler, sizeof lim->scheduler, "%s",
+		 cur >= 0 ? lim->schedulers[cur] : "none");
 	snprintf(lim->target_scheduler, sizeof lim->target_scheduler, "%s", lim->scheduler);
 	/* Every hardware queue of a tag set has the same depth. */
 	lim->queue_depth = read_long(d, "mq/0/nr_tags");
@@ -51,15 +52,16 @@ static int write_rank(const char *key)
 static void sort_items(struct control_plan *p)
 {
 	for (size_t i = 1; i < p->nitems; i++)
-		for (size_t j = i; j > 0 && write_rank(p->items[j].key) < write_rank(p->items[j - 1].key); j--) {
+		for (size_t j = i;
+		     j > 0 && write_rank(p->items[j].key) < write_rank(p->items[j - 1].key); j--) {
 			struct control_assign t = p->items[j];
 			p->items[j] = p->items[j - 1];
 			p->items[j - 1] = t;
 		}
 }
 
-static int split_all(struct control_plan *p, char *const *args, size_t n, char values[][SETTING_VAL_MAX],
-		     struct error *err)
+static int split_all(struct control_plan *p, char *const *args, size_t n,
+		     char values[][SETTING_VAL_MAX], struct error *err)
 {
 	if (n == 0)
 		return error_set(err, "nothing to set: give KEY=VALUE (scheduler, nr_requests, "
@@ -68,8 +70,8 @@ static int split_all(struct control_plan *p, char *const *args, size_t n, char v
 		return error_set(err, "too many settings (at most %d at once)", CONTROL_MAX_ITEMS);
 	for (size_t i = 0; i < n; i++) {
 		struct control_assign *a = &p->items[i];
-		if (control_assignment_split(args[i], a->key, sizeof a->key, values[i], SETTING_VAL_MAX,
-					     err) < 0)
+		if (control_assignment_split(args[i], a->key, sizeof a->key, values[i],
+					     SETTING_VAL_MAX, err) < 0)
 			return -1;
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(p->items[j].key, a->key) == 0)
@@ -79,7 +81,8 @@ static int split_all(struct control_plan *p, char *const *args, size_t n, char v
 	return 0;
 }
 
-static const char *find_value(const struct control_plan *p, char values[][SETTING_VAL_MAX], const char *key)
+static const char *find_value(const struct control_plan *p, char values[][SETTING_VAL_MAX],
+			      const char *key)
 {
 	for (size_t i = 0; i < p->nitems; i++)
 		if (strcmp(p->items[i].key, key) == 0)
@@ -95,8 +98,8 @@ static void queue_rel(const char *key, char *rel, size_t len)
 		snprintf(rel, len, "queue/%s", key);
 }
 
-static int check_all(struct control_plan *p, const struct control_dev *d, struct control_limits *lim,
-		     char values[][SETTING_VAL_MAX], struct error *err)
+static int check_all(struct control_plan *p, const struct control_dev *d,
+		     struct control_limits *lim, char values[][SETTING_VAL_MAX], struct error *err)
 {
 	/* The scheduler first: the other values are checked against the one they will meet. */
 	const char *sched = find_value(p, values, "scheduler");
@@ -115,14 +118,16 @@ static int check_all(struct control_plan *p, const struct control_dev *d, struct
 		queue_rel(a->key, rel, sizeof rel);
 		bool iosched = strncmp(a->key, "iosched.", 8) == 0;
 		if (iosched && switching && !control_iosched_names(lim->target_scheduler))
-			return error_set(err, "%s: tunables of %s are not known before switching to it; "
-					      "set the scheduler first, then %s in a second command",
+			return error_set(err,
+					 "%s: tunables of %s are not known before switching to it; "
+					 "set the scheduler first, then %s in a second command",
 					 a->key, lim->target_scheduler, a->key);
 		if (iosched && !switching && !control_dev_exists(d, rel))
-			return error_set(err, "%s: %s has no such tunable (see `ioscope show %s`)", a->key,
-					 lim->scheduler, d->name);
+			return error_set(err, "%s: %s has no such tunable (see `ioscope show %s`)",
+					 a->key, lim->scheduler, d->name);
 		a->old[0] = '\0';
-		if (!(iosched && switching) && control_dev_read(d, rel, a->old, sizeof a->old, err) < 0)
+		if (!(iosched && switching) &&
+		    control_dev_read(d, rel, a->old, sizeof a->old, err) < 0)
 			return -1;
 		if (strcmp(a->key, "scheduler") == 0)
 			snprintf(a->old, sizeof a->old, "%s", lim->scheduler);

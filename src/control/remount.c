@@ -87,13 +87,14 @@ static int fs_set(int fsfd, const struct control_mount_opt *o)
 }
 
 struct remount_call {
-	char msg[256];       /* the kernel's words when it refused */
-	int errnum;          /* 0: no refusal */
-	const char *failed;  /* the option or step refused */
+	char msg[256];      /* the kernel's words when it refused */
+	int errnum;         /* 0: no refusal */
+	const char *failed; /* the option or step refused */
 	bool reconfigured;
 };
 
-static bool has_scope(const struct control_plan *p, enum control_opt_scope a, enum control_opt_scope b)
+static bool has_scope(const struct control_plan *p, enum control_opt_scope a,
+		      enum control_opt_scope b)
 {
 	for (size_t i = 0; i < p->nopts; i++)
 		if (p->opts[i].scope == a || p->opts[i].scope == b)
@@ -152,15 +153,16 @@ static void appendf(char *buf, size_t len, const char *sep, const char *text)
 }
 
 /* "ok", "accepted, not applied: logbsize=256k", or both, for the options of one column. */
-static bool column_result(const struct control_plan *p, const struct control_mount *after, bool super,
-			  char *buf, size_t len)
+static bool column_result(const struct control_plan *p, const struct control_mount *after,
+			  bool super, char *buf, size_t len)
 {
 	char done[256] = "", ignored[256] = "";
 	for (size_t i = 0; i < p->nopts; i++) {
 		const struct control_mount_opt *o = &p->opts[i];
 		if (o->scope != CONTROL_OPT_BOTH && (o->scope == CONTROL_OPT_SUPER) != super)
 			continue;
-		enum control_verdict v = control_mount_opt_verdict(o, p->mount.fstype, &p->mount, after);
+		enum control_verdict v =
+			control_mount_opt_verdict(o, p->mount.fstype, &p->mount, after);
 		appendf(v == CONTROL_NOT_APPLIED ? ignored : done, 256, ",", o->text);
 	}
 	if (!ignored[0])
@@ -192,14 +194,15 @@ static void report(const struct control_plan *p, const struct control_mount *aft
 	control_result_line(r, "  fs options:    %s -> %s", b->super_opts, after->super_opts);
 	char refused[256] = "";
 	if (c->errnum) {
-		snprintf(refused, sizeof refused, "refused: %s%s(%s: %s)%s", c->msg, c->msg[0] ? " " : "",
-			 c->failed, strerror(c->errnum),
+		snprintf(refused, sizeof refused, "refused: %s%s(%s: %s)%s", c->msg,
+			 c->msg[0] ? " " : "", c->failed, strerror(c->errnum),
 			 c->reconfigured ? "" : "; nothing was changed");
 		control_result_line(r, "  %s", refused);
 		r->status = 1;
 	}
 	for (size_t i = 0; i < p->nopts && !c->errnum; i++) {
-		enum control_verdict v = control_mount_opt_verdict(&p->opts[i], b->fstype, b, after);
+		enum control_verdict v =
+			control_mount_opt_verdict(&p->opts[i], b->fstype, b, after);
 		control_result_line(r, "  %s: %s", p->opts[i].text, control_verdict_text(v));
 	}
 	char text[256];
@@ -209,8 +212,10 @@ static void report(const struct control_plan *p, const struct control_mount *aft
 		bool ok = column_result(p, after, super, text, sizeof text);
 		if (!ok && !c->errnum)
 			r->status = 1;
-		add_event(r, p, super ? "super_opts" : "mount_opts", super ? b->super_opts : b->mount_opts,
-			  super ? after->super_opts : after->mount_opts, c->errnum ? refused : text);
+		add_event(r, p, super ? "super_opts" : "mount_opts",
+			  super ? b->super_opts : b->mount_opts,
+			  super ? after->super_opts : after->mount_opts,
+			  c->errnum ? refused : text);
 	}
 }
 
@@ -226,7 +231,8 @@ int control_apply_remount(const struct control_plan *p, struct control_result *r
 	int id = -1;
 	int fd = open_mount(p->mount.mountpoint, &id, &err);
 	if (fd >= 0 && id != p->mount.id) {
-		error_set(&err, "%s: a different filesystem is mounted there now", p->mount.mountpoint);
+		error_set(&err, "%s: a different filesystem is mounted there now",
+			  p->mount.mountpoint);
 		close(fd);
 		fd = -1;
 	}

@@ -27,13 +27,14 @@ void control_result_lines_to_end(struct control_result *r, size_t from, size_t t
 	for (size_t moved = 0; moved < to - from && to < r->nlines; moved++) {
 		char line[CONTROL_LINE_MAX];
 		memcpy(line, r->lines[from], sizeof line);
-		memmove(r->lines[from], r->lines[from + 1], (r->nlines - from - 1) * sizeof r->lines[0]);
+		memmove(r->lines[from], r->lines[from + 1],
+			(r->nlines - from - 1) * sizeof r->lines[0]);
 		memcpy(r->lines[r->nlines - 1], line, sizeof line);
 	}
 }
 
-struct event *control_result_event(struct control_result *r, enum event_kind kind, const char *object,
-				   const char *key)
+struct event *control_result_event(struct control_result *r, enum event_kind kind,
+				   const char *object, const char *key)
 {
 	if (r->nevents == sizeof r->events / sizeof r->events[0])
 		return NULL;

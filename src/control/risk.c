@@ -46,7 +46,7 @@ bool control_mount_device(const char *root, const struct control_mount *m, char 
 		return false;
 	char real[PATH_MAX];
 	const char *src = m->source;
-	if (!root[0] && realpath(m->source, real))   /* /dev/mapper/x -> /dev/dm-0 */
+	if (!root[0] && realpath(m->source, real)) /* /dev/mapper/x -> /dev/dm-0 */
 		src = real;
 	const char *base = strrchr(src, '/');
 	snprintf(name, len, "%s", base + 1);
@@ -70,7 +70,8 @@ static bool disk_under(const char *root, const char *top, const char *disk, int 
 	while (!found && (e = readdir(dir))) {
 		char slave_disk[DEV_NAME_MAX];
 		bool part;
-		if (e->d_name[0] == '.' || control_disk_of(root, e->d_name, slave_disk, sizeof slave_disk, &part) < 0)
+		if (e->d_name[0] == '.' ||
+		    control_disk_of(root, e->d_name, slave_disk, sizeof slave_disk, &part) < 0)
 			continue;
 		found = disk_under(root, slave_disk, disk, depth + 1);
 	}
@@ -101,9 +102,12 @@ void control_risks_device(struct control_plan *p)
 		const struct control_assign *a = &p->items[i];
 		if (strcmp(a->key, "write_cache") == 0 && strcmp(a->value, "write through") == 0 &&
 		    strcmp(a->old, "write back") == 0)
-			control_add_risk(p, "write_cache=write through: the kernel stops sending cache "
-					    "flushes to %s; unless its cache survives power loss, a crash "
-					    "loses writes that were reported durable", p->device);
+			control_add_risk(
+				p,
+				"write_cache=write through: the kernel stops sending cache "
+				"flushes to %s; unless its cache survives power loss, a crash "
+				"loses writes that were reported durable",
+				p->device);
 	}
 	if (device_holds_root(p->root, p->device))
 		control_add_risk(p, "%s holds the root filesystem /", p->device);
@@ -182,17 +186,21 @@ void control_risks_mount(struct control_plan *p)
 	const struct control_mount *m = &p->mount;
 	for (size_t i = 0; i < p->nopts; i++)
 		if (barrier_off(&p->opts[i]))
-			control_add_risk(p, "%s: write barriers off: the journal is no longer ordered by "
-					    "cache flushes; a power loss or crash can corrupt %s",
-					 p->opts[i].text, m->mountpoint);
+			control_add_risk(
+				p,
+				"%s: write barriers off: the journal is no longer ordered by "
+				"cache flushes; a power loss or crash can corrupt %s",
+				p->opts[i].text, m->mountpoint);
 	struct stat st;
 	char example[64] = "";
 	size_t writers;
 	if (sets_ro(p) && stat(m->mountpoint, &st) == 0 &&
 	    (writers = count_writers(st.st_dev, example, sizeof example)) > 0)
-		control_add_risk(p, "ro: %s is busy: %zu file%s open for writing (%s); their writes will "
-				    "fail, or the kernel refuses with EBUSY",
-				 m->mountpoint, writers, writers == 1 ? "" : "s", example);
+		control_add_risk(
+			p,
+			"ro: %s is busy: %zu file%s open for writing (%s); their writes will "
+			"fail, or the kernel refuses with EBUSY",
+			m->mountpoint, writers, writers == 1 ? "" : "s", example);
 	struct control_mount rootm;
 	if (root_mount(p->root, &rootm) && same_fs(&rootm, m))
 		control_add_risk(p, "%s is the filesystem that holds /", m->mountpoint);

@@ -23,7 +23,7 @@ static int open_beneath(int dirfd, const char *rel, int flags)
 		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
 	};
 	int fd = (int)syscall(SYS_openat2, dirfd, rel, &how, sizeof how);
-	if (fd < 0 && errno == ENOSYS)   /* before 5.6: at least the last component */
+	if (fd < 0 && errno == ENOSYS) /* before 5.6: at least the last component */
 		fd = openat(dirfd, rel, flags | O_NOFOLLOW | O_CLOEXEC);
 	return fd;
 }

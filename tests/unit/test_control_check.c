@@ -21,7 +21,8 @@ static struct control_limits loop_limits(const char *target)
 	return lim;
 }
 
-static int check(const char *target, const char *key, const char *value, char *out, struct error *err)
+static int check(const char *target, const char *key, const char *value, char *out,
+		 struct error *err)
 {
 	struct control_limits lim = loop_limits(target);
 	return control_value_check(&lim, key, value, out, SETTING_VAL_MAX, err);
@@ -49,7 +50,8 @@ static void test_junk_numbers_refused(void **state)
 	(void)state;
 	char out[SETTING_VAL_MAX];
 	struct error err = { "" };
-	const char *junk[] = { "abc", "12abc", "-1", "+5", " 5", "5 ", "0x10", "1e3", "", "99999999999999999999999" };
+	const char *junk[] = { "abc", "12abc", "-1",  "+5", " 5",
+			       "5 ",  "0x10",  "1e3", "",   "99999999999999999999999" };
 	for (size_t i = 0; i < sizeof junk / sizeof junk[0]; i++) {
 		assert_int_equal(check("none", "read_ahead_kb", junk[i], out, &err), -1);
 		assert_non_null(strstr(err.msg, "allowed"));
@@ -63,7 +65,7 @@ static void test_max_sectors(void **state)
 	(void)state;
 	char out[SETTING_VAL_MAX];
 	struct error err = { "" };
-	assert_int_equal(check("none", "max_sectors_kb", "0", out, &err), 0);   /* default */
+	assert_int_equal(check("none", "max_sectors_kb", "0", out, &err), 0); /* default */
 	assert_int_equal(check("none", "max_sectors_kb", "3", out, &err), -1);
 	assert_int_equal(check("none", "max_sectors_kb", "4", out, &err), 0);
 	assert_int_equal(check("none", "max_sectors_kb", "1280", out, &err), 0);
@@ -105,7 +107,8 @@ static void test_iosched_values(void **state)
 	assert_int_equal(check("mq-deadline", "iosched.fifo_batch", "x", out, &err), -1);
 	assert_int_equal(check("mq-deadline", "iosched.slice_idle", "1", out, &err), -1);
 	assert_non_null(strstr(err.msg, "no such tunable"));
-	assert_int_equal(check("kyber", "iosched.read_lat_nsec", "18446744073709551615", out, &err), 0);
+	assert_int_equal(check("kyber", "iosched.read_lat_nsec", "18446744073709551615", out, &err),
+			 0);
 	assert_int_equal(check("none", "iosched.fifo_batch", "1", out, &err), -1);
 }
 
@@ -114,20 +117,36 @@ static void test_assignment_split(void **state)
 	(void)state;
 	char key[SETTING_KEY_MAX], value[SETTING_VAL_MAX];
 	struct error err = { "" };
-	assert_int_equal(control_assignment_split("nr_requests=64", key, sizeof key, value, sizeof value, &err), 0);
+	assert_int_equal(control_assignment_split("nr_requests=64", key, sizeof key, value,
+						  sizeof value, &err),
+			 0);
 	assert_string_equal(key, "nr_requests");
 	assert_string_equal(value, "64");
 	assert_int_equal(control_assignment_split("write_cache=write back", key, sizeof key, value,
-						  sizeof value, &err), 0);
+						  sizeof value, &err),
+			 0);
 	assert_string_equal(value, "write back");
-	assert_int_equal(control_assignment_split("iosched.fifo_batch=8", key, sizeof key, value, sizeof value, &err), 0);
-	assert_int_equal(control_assignment_split("nr_requests", key, sizeof key, value, sizeof value, &err), -1);
-	assert_int_equal(control_assignment_split("=5", key, sizeof key, value, sizeof value, &err), -1);
-	assert_int_equal(control_assignment_split("nr_requests=", key, sizeof key, value, sizeof value, &err), -1);
-	assert_int_equal(control_assignment_split("rotational=1", key, sizeof key, value, sizeof value, &err), -1);
+	assert_int_equal(control_assignment_split("iosched.fifo_batch=8", key, sizeof key, value,
+						  sizeof value, &err),
+			 0);
+	assert_int_equal(
+		control_assignment_split("nr_requests", key, sizeof key, value, sizeof value, &err),
+		-1);
+	assert_int_equal(control_assignment_split("=5", key, sizeof key, value, sizeof value, &err),
+			 -1);
+	assert_int_equal(control_assignment_split("nr_requests=", key, sizeof key, value,
+						  sizeof value, &err),
+			 -1);
+	assert_int_equal(control_assignment_split("rotational=1", key, sizeof key, value,
+						  sizeof value, &err),
+			 -1);
 	assert_non_null(strstr(err.msg, "unknown key"));
-	assert_int_equal(control_assignment_split("iosched.../x=1", key, sizeof key, value, sizeof value, &err), -1);
-	assert_int_equal(control_assignment_split("iosched.=1", key, sizeof key, value, sizeof value, &err), -1);
+	assert_int_equal(control_assignment_split("iosched.../x=1", key, sizeof key, value,
+						  sizeof value, &err),
+			 -1);
+	assert_int_equal(
+		control_assignment_split("iosched.=1", key, sizeof key, value, sizeof value, &err),
+		-1);
 }
 
 static void test_scheduler_names(void **state)
@@ -135,7 +154,9 @@ static void test_scheduler_names(void **state)
 	(void)state;
 	char names[CONTROL_SCHED_MAX][CONTROL_SCHED_NAME];
 	int cur;
-	assert_int_equal(control_scheduler_names("none [mq-deadline] kyber bfq", names, CONTROL_SCHED_MAX, &cur), 4);
+	assert_int_equal(control_scheduler_names("none [mq-deadline] kyber bfq", names,
+						 CONTROL_SCHED_MAX, &cur),
+			 4);
 	assert_int_equal(cur, 1);
 	assert_string_equal(names[1], "mq-deadline");
 	assert_string_equal(names[3], "bfq");
@@ -143,8 +164,9 @@ static void test_scheduler_names(void **state)
 	assert_int_equal(cur, 0);
 	assert_int_equal(control_scheduler_names("", names, CONTROL_SCHED_MAX, &cur), 0);
 	assert_int_equal(cur, -1);
-	assert_int_equal(control_scheduler_names("a b c d e f g h i j", names, CONTROL_SCHED_MAX, &cur),
-			 CONTROL_SCHED_MAX);
+	assert_int_equal(
+		control_scheduler_names("a b c d e f g h i j", names, CONTROL_SCHED_MAX, &cur),
+		CONTROL_SCHED_MAX);
 }
 
 static void test_name_validation(void **state)
@@ -165,10 +187,14 @@ static void test_name_validation(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_nr_requests_ranges),  cmocka_unit_test(test_junk_numbers_refused),
-		cmocka_unit_test(test_max_sectors),         cmocka_unit_test(test_write_cache_spellings),
-		cmocka_unit_test(test_scheduler_must_be_listed), cmocka_unit_test(test_iosched_values),
-		cmocka_unit_test(test_assignment_split),    cmocka_unit_test(test_scheduler_names),
+		cmocka_unit_test(test_nr_requests_ranges),
+		cmocka_unit_test(test_junk_numbers_refused),
+		cmocka_unit_test(test_max_sectors),
+		cmocka_unit_test(test_write_cache_spellings),
+		cmocka_unit_test(test_scheduler_must_be_listed),
+		cmocka_unit_test(test_iosched_values),
+		cmocka_unit_test(test_assignment_split),
+		cmocka_unit_test(test_scheduler_names),
 		cmocka_unit_test(test_name_validation),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -69,8 +69,8 @@ static void test_minus_forms(void **state)
 	assert_string_equal(o[0].key, "rw");
 	parse("-lazytime", "rw,lazytime", o, 0);
 	assert_string_equal(o[0].key, "nolazytime");
-	parse("-commit", "rw,commit=30", o, -1);   /* valued: say commit=VALUE */
-	parse("-relatime", "rw", o, -1);           /* which atime mode then? */
+	parse("-commit", "rw,commit=30", o, -1); /* valued: say commit=VALUE */
+	parse("-relatime", "rw", o, -1);         /* which atime mode then? */
 	parse("-commit=5", "rw", o, -1);
 }
 
@@ -79,10 +79,30 @@ static void test_refused_tokens(void **state)
 	(void)state;
 	struct control_mount_opt o[CONTROL_MAX_ITEMS];
 	const char *bad[] = {
-		"", ",,", "bind", "defaults", "x-systemd.automount", "source=/dev/sda", "subvol=/x",
-		"commit=", "=5", "noatime=1", "ro=1", "a b", "commit=3 0", "opt=\"x\"", "commit=1\\",
-		"noatime,relatime", "noatime,noatime", "nosuid,suid", "ro,rw", "barrier,nobarrier",
-		"commit=5,commit=6", ".x", "-", "+",
+		"",
+		",,",
+		"bind",
+		"defaults",
+		"x-systemd.automount",
+		"source=/dev/sda",
+		"subvol=/x",
+		"commit=",
+		"=5",
+		"noatime=1",
+		"ro=1",
+		"a b",
+		"commit=3 0",
+		"opt=\"x\"",
+		"commit=1\\",
+		"noatime,relatime",
+		"noatime,noatime",
+		"nosuid,suid",
+		"ro,rw",
+		"barrier,nobarrier",
+		"commit=5,commit=6",
+		".x",
+		"-",
+		"+",
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		parse(bad[i], "rw", o, -1);
@@ -107,8 +127,8 @@ static void test_opts_find(void **state)
 	assert_false(control_opts_find("", "rw", v, sizeof v));
 }
 
-static enum control_verdict verdict(const char *fstype, const char *text, const char *bm, const char *am,
-				    const char *bs, const char *as)
+static enum control_verdict verdict(const char *fstype, const char *text, const char *bm,
+				    const char *am, const char *bs, const char *as)
 {
 	struct control_mount_opt o[CONTROL_MAX_ITEMS];
 	size_t n = 0;
@@ -131,31 +151,49 @@ static void test_verdicts(void **state)
 	/* xfs takes logbsize/logbufs/allocsize on remount and ignores them */
 	assert_int_equal(verdict("xfs", "logbsize=256k", "rw", "rw", xb, xb), CONTROL_NOT_APPLIED);
 	assert_int_equal(verdict("xfs", "allocsize=1m", "rw", "rw", xb, xb), CONTROL_NOT_APPLIED);
-	assert_int_equal(verdict("xfs", "inode32", "rw", "rw", xb, "rw,inode32,logbufs=8,logbsize=32k,noquota"),
+	assert_int_equal(verdict("xfs", "inode32", "rw", "rw", xb,
+				 "rw,inode32,logbufs=8,logbsize=32k,noquota"),
 			 CONTROL_APPLIED);
 	/* ext4 hides defaults: commit=5 after commit=30 shows as nothing */
-	assert_int_equal(verdict("ext4", "commit=5", "rw", "rw", "rw,commit=30", "rw"), CONTROL_APPLIED);
+	assert_int_equal(verdict("ext4", "commit=5", "rw", "rw", "rw,commit=30", "rw"),
+			 CONTROL_APPLIED);
 	assert_int_equal(verdict("ext4", "commit=5", "rw", "rw", "rw", "rw"), CONTROL_HIDDEN);
-	assert_int_equal(verdict("ext4", "commit=30", "rw", "rw", "rw", "rw,commit=30"), CONTROL_APPLIED);
-	assert_int_equal(verdict("ext4", "commit=30", "rw", "rw", "rw,commit=30", "rw,commit=30"), CONTROL_ALREADY);
-	assert_int_equal(verdict("ext4", "barrier=0", "rw", "rw", "rw", "rw,nobarrier"), CONTROL_APPLIED);
-	assert_int_equal(verdict("ext4", "barrier=1", "rw", "rw", "rw,nobarrier", "rw"), CONTROL_APPLIED);
+	assert_int_equal(verdict("ext4", "commit=30", "rw", "rw", "rw", "rw,commit=30"),
+			 CONTROL_APPLIED);
+	assert_int_equal(verdict("ext4", "commit=30", "rw", "rw", "rw,commit=30", "rw,commit=30"),
+			 CONTROL_ALREADY);
+	assert_int_equal(verdict("ext4", "barrier=0", "rw", "rw", "rw", "rw,nobarrier"),
+			 CONTROL_APPLIED);
+	assert_int_equal(verdict("ext4", "barrier=1", "rw", "rw", "rw,nobarrier", "rw"),
+			 CONTROL_APPLIED);
 	assert_int_equal(verdict("ext4", "barrier=0", "rw", "rw", "rw", "rw"), CONTROL_HIDDEN);
 	/* btrfs shows compress=zstd as compress=zstd:3 */
-	assert_int_equal(verdict("btrfs", "compress=zstd", "rw", "rw", "rw", "rw,compress=zstd:3"), CONTROL_APPLIED);
-	assert_int_equal(verdict("btrfs", "compress=no", "rw", "rw", "rw,compress=lzo", "rw"), CONTROL_APPLIED);
-	assert_int_equal(verdict("btrfs", "nobarrier", "rw", "rw", "rw", "rw,nobarrier"), CONTROL_APPLIED);
-	assert_int_equal(verdict("btrfs", "barrier", "rw", "rw", "rw,nobarrier", "rw"), CONTROL_APPLIED);
-	assert_int_equal(verdict("btrfs", "nobarrier", "rw", "rw", "rw,barrier", "rw,barrier"), CONTROL_NOT_APPLIED);
-	/* per-mount flags */
-	assert_int_equal(verdict("ext4", "noatime", "rw,nosuid,relatime", "rw,nosuid,noatime", "rw", "rw"),
+	assert_int_equal(verdict("btrfs", "compress=zstd", "rw", "rw", "rw", "rw,compress=zstd:3"),
 			 CONTROL_APPLIED);
-	assert_int_equal(verdict("ext4", "noatime", "rw,relatime", "rw,relatime", "rw", "rw"), CONTROL_NOT_APPLIED);
-	assert_int_equal(verdict("ext4", "strictatime", "rw,relatime", "rw", "rw", "rw"), CONTROL_APPLIED);
-	assert_int_equal(verdict("ext4", "-nosuid", "rw,nosuid", "rw", "rw", "rw"), CONTROL_APPLIED);
-	assert_int_equal(verdict("ext4", "suid", "rw,nosuid", "rw,nosuid", "rw", "rw"), CONTROL_NOT_APPLIED);
-	assert_int_equal(verdict("ext4", "nodev", "rw,nodev", "rw,nodev", "rw", "rw"), CONTROL_ALREADY);
-	assert_int_equal(verdict("xfs", "ro", "rw,nodev", "ro,nodev", xb, "ro,inode64"), CONTROL_APPLIED);
+	assert_int_equal(verdict("btrfs", "compress=no", "rw", "rw", "rw,compress=lzo", "rw"),
+			 CONTROL_APPLIED);
+	assert_int_equal(verdict("btrfs", "nobarrier", "rw", "rw", "rw", "rw,nobarrier"),
+			 CONTROL_APPLIED);
+	assert_int_equal(verdict("btrfs", "barrier", "rw", "rw", "rw,nobarrier", "rw"),
+			 CONTROL_APPLIED);
+	assert_int_equal(verdict("btrfs", "nobarrier", "rw", "rw", "rw,barrier", "rw,barrier"),
+			 CONTROL_NOT_APPLIED);
+	/* per-mount flags */
+	assert_int_equal(
+		verdict("ext4", "noatime", "rw,nosuid,relatime", "rw,nosuid,noatime", "rw", "rw"),
+		CONTROL_APPLIED);
+	assert_int_equal(verdict("ext4", "noatime", "rw,relatime", "rw,relatime", "rw", "rw"),
+			 CONTROL_NOT_APPLIED);
+	assert_int_equal(verdict("ext4", "strictatime", "rw,relatime", "rw", "rw", "rw"),
+			 CONTROL_APPLIED);
+	assert_int_equal(verdict("ext4", "-nosuid", "rw,nosuid", "rw", "rw", "rw"),
+			 CONTROL_APPLIED);
+	assert_int_equal(verdict("ext4", "suid", "rw,nosuid", "rw,nosuid", "rw", "rw"),
+			 CONTROL_NOT_APPLIED);
+	assert_int_equal(verdict("ext4", "nodev", "rw,nodev", "rw,nodev", "rw", "rw"),
+			 CONTROL_ALREADY);
+	assert_int_equal(verdict("xfs", "ro", "rw,nodev", "ro,nodev", xb, "ro,inode64"),
+			 CONTROL_APPLIED);
 	assert_int_equal(verdict("xfs", "ro", "rw,nodev", "ro,nodev", xb, xb), CONTROL_NOT_APPLIED);
 }
 
@@ -163,10 +201,11 @@ static void test_mountinfo_line(void **state)
 {
 	(void)state;
 	struct control_mount m;
-	assert_int_equal(control_mountinfo_parse_line(
-				 "42 27 7:1 / /tmp/a\\040b rw,nosuid,nodev,relatime shared:1 - ext4 /dev/loop1 rw,commit=30\n",
-				 &m),
-			 0);
+	assert_int_equal(
+		control_mountinfo_parse_line("42 27 7:1 / /tmp/a\\040b rw,nosuid,nodev,relatime "
+					     "shared:1 - ext4 /dev/loop1 rw,commit=30\n",
+					     &m),
+		0);
 	assert_int_equal(m.id, 42);
 	assert_int_equal(m.major, 7);
 	assert_int_equal(m.minor, 1);
@@ -175,7 +214,9 @@ static void test_mountinfo_line(void **state)
 	assert_string_equal(m.fstype, "ext4");
 	assert_string_equal(m.source, "/dev/loop1");
 	assert_string_equal(m.super_opts, "rw,commit=30");
-	assert_int_equal(control_mountinfo_parse_line("45 27 0:39 / /m rw - btrfs /dev/loop3 rw,subvol=/", &m), 0);
+	assert_int_equal(control_mountinfo_parse_line(
+				 "45 27 0:39 / /m rw - btrfs /dev/loop3 rw,subvol=/", &m),
+			 0);
 	assert_int_equal(m.major, 0);
 	assert_int_equal(control_mountinfo_parse_line("garbage", &m), -1);
 	assert_int_equal(control_mountinfo_parse_line("1 2 3:4 / /m rw shared:1 master:2", &m), -1);
@@ -194,13 +235,46 @@ static void test_completion_names(void **state)
 	assert_non_null(control_mount_option_names(NULL));
 }
 
+static void test_completion(void **state)
+{
+	(void)state;
+	const char *names[] = { "noatime",       "nobarrier",    "nodev", "commit=",
+				"compress=zstd", "compress=lzo", NULL };
+	char text[64], cand[128];
+	snprintf(text, sizeof text, "commit=30,+noa");
+	assert_int_equal(control_mount_opts_complete(text, sizeof text, names, cand, sizeof cand),
+			 1);
+	assert_string_equal(text, "commit=30,+noatime");
+	snprintf(text, sizeof text, "co");
+	assert_int_equal(control_mount_opts_complete(text, sizeof text, names, cand, sizeof cand),
+			 3);
+	assert_string_equal(text, "com"); /* commit= and compress= share only "com" */
+	assert_string_equal(cand, "commit= compress=zstd compress=lzo");
+	snprintf(text, sizeof text, "-nob");
+	control_mount_opts_complete(text, sizeof text, names, cand, sizeof cand);
+	assert_string_equal(text, "-nobarrier");
+	snprintf(text, sizeof text, "compr");
+	assert_int_equal(control_mount_opts_complete(text, sizeof text, names, cand, sizeof cand),
+			 2);
+	assert_string_equal(text, "compress=");
+	snprintf(text, sizeof text, "xyz");
+	assert_int_equal(control_mount_opts_complete(text, sizeof text, names, cand, sizeof cand),
+			 0);
+	assert_string_equal(text, "xyz");
+	char small[8];
+	snprintf(small, sizeof small, "a,noa");
+	control_mount_opts_complete(small, sizeof small, names, cand, sizeof cand);
+	assert_string_equal(small, "a,noa"); /* no room: unchanged */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_scopes),          cmocka_unit_test(test_only_named_bits),
-		cmocka_unit_test(test_minus_forms),     cmocka_unit_test(test_refused_tokens),
-		cmocka_unit_test(test_opts_find),       cmocka_unit_test(test_verdicts),
-		cmocka_unit_test(test_mountinfo_line),  cmocka_unit_test(test_completion_names),
+		cmocka_unit_test(test_scopes),         cmocka_unit_test(test_only_named_bits),
+		cmocka_unit_test(test_minus_forms),    cmocka_unit_test(test_refused_tokens),
+		cmocka_unit_test(test_opts_find),      cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_mountinfo_line), cmocka_unit_test(test_completion_names),
+		cmocka_unit_test(test_completion),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -74,7 +74,8 @@ static int teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-static int plan(struct control_plan *p, const char *dev, const char *a, const char *b, struct error *err)
+static int plan(struct control_plan *p, const char *dev, const char *a, const char *b,
+		struct error *err)
 {
 	char *args[2] = { (char *)a, (char *)b };
 	return control_plan_device(p, root, dev, args, b ? 2 : 1, err);
@@ -87,7 +88,7 @@ static void test_plan_orders_and_reads_old(void **state)
 	struct error err = { "" };
 	assert_int_equal(plan(&p, "loop9", "iosched.fifo_batch=8", "nr_requests=64", &err), 0);
 	assert_int_equal(p.nitems, 2);
-	assert_string_equal(p.items[0].key, "nr_requests");   /* nr_requests goes first */
+	assert_string_equal(p.items[0].key, "nr_requests"); /* nr_requests goes first */
 	assert_string_equal(p.items[0].old, "256");
 	assert_string_equal(p.items[1].old, "16");
 	assert_int_equal(p.nrisks, 0);
@@ -113,7 +114,8 @@ static void test_plan_refuses(void **state)
 	assert_non_null(strstr(err.msg, "vda"));
 	assert_int_equal(plan(&p, "../loop9", "nr_requests=64", NULL, &err), -1);
 	assert_int_equal(plan(&p, "loop8", "nr_requests=64", NULL, &err), -1);
-	assert_int_equal(plan(&p, "/dev/loop9", "nr_requests=64", NULL, &err), -1);   /* --root: names only */
+	assert_int_equal(plan(&p, "/dev/loop9", "nr_requests=64", NULL, &err),
+			 -1); /* --root: names only */
 	assert_int_equal(control_plan_device(&p, root, "loop9", NULL, 0, &err), -1);
 }
 
@@ -142,18 +144,21 @@ static void test_remount_risks(void **state)
 	snprintf(p.root, sizeof p.root, "%s", root);
 	assert_int_equal(control_mount_find(root, -1, "/mnt", &p.mount, &err), 0);
 	assert_int_equal(control_mount_opts_parse(p.opts, CONTROL_MAX_ITEMS, &p.nopts, "commit=5",
-						  p.mount.super_opts, &err), 0);
+						  p.mount.super_opts, &err),
+			 0);
 	control_risks_mount(&p);
 	assert_int_equal(p.nrisks, 0);
 	assert_int_equal(control_mount_opts_parse(p.opts, CONTROL_MAX_ITEMS, &p.nopts, "barrier=0",
-						  p.mount.super_opts, &err), 0);
+						  p.mount.super_opts, &err),
+			 0);
 	control_risks_mount(&p);
 	assert_int_equal(p.nrisks, 1);
 	assert_non_null(strstr(p.risks[0], "barriers off"));
 	p.nrisks = 0;
 	assert_int_equal(control_mount_find(root, -1, "/", &p.mount, &err), 0);
 	assert_int_equal(control_mount_opts_parse(p.opts, CONTROL_MAX_ITEMS, &p.nopts, "noatime",
-						  p.mount.super_opts, &err), 0);
+						  p.mount.super_opts, &err),
+			 0);
 	control_risks_mount(&p);
 	assert_int_equal(p.nrisks, 1);
 	assert_non_null(strstr(p.risks[0], "holds /"));
@@ -211,9 +216,10 @@ static void test_cli_exit_codes(void **state)
 	(void)state;
 	char *junk[] = { "set", "--root", root, "loop9", "nr_requests=abc", NULL };
 	assert_int_equal(cmd_set(5, junk), 2);
-	char *mixed[] = { "set", "--root", root, "loop9", "read_ahead_kb=256", "nr_requests=99999", NULL };
+	char *mixed[] = { "set", "--root", root, "loop9", "read_ahead_kb=256", "nr_requests=99999",
+			  NULL };
 	assert_int_equal(cmd_set(6, mixed), 2);
-	assert_string_equal(get("sys/block/loop9/queue/read_ahead_kb"), "512");   /* untouched */
+	assert_string_equal(get("sys/block/loop9/queue/read_ahead_kb"), "512"); /* untouched */
 	char *good[] = { "set", "--root", root, "loop9", "read_ahead_kb=256", NULL };
 	assert_int_equal(cmd_set(5, good), 0);
 	assert_string_equal(get("sys/block/loop9/queue/read_ahead_kb"), "256");
@@ -241,10 +247,13 @@ static void test_describe(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_plan_orders_and_reads_old), cmocka_unit_test(test_plan_refuses),
-		cmocka_unit_test(test_risks),                     cmocka_unit_test(test_remount_risks),
+		cmocka_unit_test(test_plan_orders_and_reads_old),
+		cmocka_unit_test(test_plan_refuses),
+		cmocka_unit_test(test_risks),
+		cmocka_unit_test(test_remount_risks),
 		cmocka_unit_test(test_apply_reads_back),
-		cmocka_unit_test(test_job_off_main_loop),         cmocka_unit_test(test_cli_exit_codes),
+		cmocka_unit_test(test_job_off_main_loop),
+		cmocka_unit_test(test_cli_exit_codes),
 		cmocka_unit_test(test_describe),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
