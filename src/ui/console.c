@@ -1,11 +1,481 @@
-/* console.c - the interactive console (stub until the ui module lands). */
+/* console.c - the interactive console: its context, the main loop, and what
+ * happens on each sample.
+ *
+ * One poll() waits on the terminal, the signalfd, and the sample clock (the
+ * source's own timer, or ours for sources that are not paced: fixture sequences,
+ * replays).  Keys are handled and drawn at once, never behind a sample; samples
+ * redraw at most every MIN_FRAME so a 10 ms interval does not mean 100 frames a
+ * second.  Per sample: read -> events -> rates -> history -> recorder -> redraw.
+ */
+#include <errno.h>
+#include <math.h>
+#include <ncurses.h>
+#include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "commands.h"
+#include "console.h"
+#include "devsel.h"
+
+#define MIN_FRAME 0.04        /* seconds between redraws caused by samples */
+#define STATUS_SECONDS 5.0
+
+double console_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return timespec_seconds(&t);
+}
+
+bool console_controls_enabled(const struct console *c)
+{
+	return c->src->live;
+}
+
+void console_message(struct console *c, bool warning, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c->status, sizeof c->status, fmt, ap);
+	va_end(ap);
+	c->status_warning = warning;
+	c->status_until = console_now() + STATUS_SECONDS;
+	c->need_redraw = true;
+}
+
+void console_add_event(struct console *c, const struct event *ev)
+{
+	struct error err;
+	if (history_add_event(c->hist, ev) < 0)
+		console_message(c, true, "out of memory: event not kept");
+	if (c->rec && recorder_write_event(c->rec, ev, &err) < 0)
+		console_message(c, true, "recording: %s", err.msg);
+	c->need_redraw = true;
+}
+
+/* ---- the sample clock for sources that do not pace themselves ---- */
+
+static int timer_arm(struct console *c, double seconds)
+{
+	struct itimerspec its;
+	memset(&its, 0, sizeof its);
+	its.it_interval.tv_sec = (time_t)seconds;
+	its.it_interval.tv_nsec = (long)((seconds - floor(seconds)) * 1e9);
+	its.it_value = its.it_interval;
+	return timerfd_settime(c->timerfd, 0, &its, NULL);
+}
+
+static int sample_fd(struct console *c)
+{
+	if (c->source_ended)
+		return -1;
+	if (c->src->paced) {
+		int fd = c->src->ops->wait_fd(c->src);
+		if (fd >= 0)
+			return fd;
+	}
+	return c->timerfd;
+}
+
+void console_set_interval(struct console *c, double seconds)
+{
+	struct error err;
+	if (c->src->ops->set_interval(c->src, seconds, &err) < 0) {
+		console_message(c, true, "interval: %s", err.msg);
+		return;
+	}
+	c->interval = seconds;
+	if (c->timerfd >= 0)
+		timer_arm(c, seconds);
+	console_message(c, false, "interval %g s", seconds);
+}
+
+/* ---- samples ---- */
+
+static void add_sample_events(struct console *c)
+{
+	for (size_t i = 0; i < c->events.count; i++)
+		if (history_add_event(c->hist, &c->events.items[i]) < 0)
+			console_message(c, true, "out of memory: event not kept");
+}
+
+/* 1: a sample; 0: the source has no more; -1: fatal (c->fatal). */
+static int take_sample(struct console *c)
+{
+	int r = source_read(c->src, &c->prev, &c->fatal);
+	if (r < 0)
+		return -1;
+	if (r == 0) {
+		c->source_ended = true;
+		console_message(c, false, "end of data: the last sample stays on screen (q quits)");
+		return 0;
+	}
+	snapshot_swap(&c->prev, &c->snap);
+	event_list_clear(&c->events);
+	bool have_prev = c->have_snap;
+	c->have_snap = true;
+	if ((have_prev && events_diff(&c->events, &c->prev, &c->snap) < 0) ||
+	    source_take_events(c->src, &c->events) < 0)
+		return error_set(&c->fatal, "out of memory");
+	if (have_prev) {
+		if (rates_compute(&c->rates, &c->prev, &c->snap) < 0 || history_append(c->hist, &c->rates) < 0)
+			return error_set(&c->fatal, "out of memory");
+		c->have_rates = true;
+		/* a scrolled-back view stays on the moment it shows */
+		if (c->scroll_back && !c->frozen)
+			c->scroll_back++;
+	}
+	add_sample_events(c);
+	struct error err;
+	if (c->rec && recorder_write(c->rec, &c->snap, &c->events, &err) < 0)
+		console_message(c, true, "recording: %s", err.msg);
+	console_build_rows(c);
+	console_select_busiest(c);
+	c->need_redraw = true;
+	return 1;
+}
+
+/* ---- drawing ---- */
+
+static void draw_too_small(const struct console *c)
+{
+	char msg[96];
+	snprintf(msg, sizeof msg, "terminal too small: %dx%d, ioscope needs %dx%d", COLS, LINES,
+		 CONSOLE_MIN_COLS, CONSOLE_MIN_LINES);
+	int w = ui_text_width(msg);
+	int y = LINES / 2, x = COLS > w ? (COLS - w) / 2 : 0;
+	ui_put(y, x, COLS - x, ui_attr(c, TR_WARNING), msg);
+	if (y + 1 < LINES)
+		ui_put(y + 1, COLS > 10 ? (COLS - 10) / 2 : 0, COLS, ui_attr(c, TR_DIM), "q to quit");
+}
+
+void console_redraw(struct console *c)
+{
+	console_build_rows(c);
+	struct layout_want want = { LINES, COLS, (int)c->nrows, c->detail_zoom, c->show_marks };
+	layout_compute(&c->layout, &want);
+	erase();
+	if (c->layout.too_small) {
+		draw_too_small(c);
+	} else {
+		header_draw(c, &c->layout.header);
+		strip_draw(c, &c->layout.strip);
+		table_draw(c, &c->layout.table);
+		if (c->layout.detail.h)
+			detail_draw(c, &c->layout.detail);
+		if (c->layout.graphs.h)
+			graphs_draw(c, &c->layout.graphs);
+		if (c->layout.marks.h)
+			marks_draw(c, &c->layout.marks);
+		footer_draw(c, &c->layout.footer);
+		console_modals_draw(c);
+	}
+	refresh();
+	c->need_redraw = false;
+	c->last_draw = console_now();
+}
+
+/* ---- input and signals ---- */
+
+static void handle_keys(struct console *c)
+{
+	struct console_mouse mouse;
+	int key;
+	while ((key = console_read_key(&mouse)) != -1) {
+		if (key == KC(KEY_MOUSE))
+			console_handle_mouse(c, &mouse);
+		else if (key == KC(KEY_RESIZE))
+			term_resize(c);
+		else if (c->layout.too_small && c->nmodals == 0)
+			c->running = key != 'q' && key != KC(KEY_F(10));   /* only q works there */
+		else
+			console_dispatch_key(c, key);
+		if (!c->running)
+			return;
+	}
+}
+
+static void handle_signals(struct console *c)
+{
+	struct signalfd_siginfo si;
+	while (read(c->sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
+		switch (si.ssi_signo) {
+		case SIGWINCH:
+			term_resize(c);
+			break;
+		case SIGTSTP:
+			term_suspend(c);
+			break;
+		case SIGCONT:
+			clearok(curscr, TRUE);
+			c->need_redraw = true;
+			break;
+		default:   /* INT TERM HUP QUIT: leave cleanly */
+			c->running = false;
+			break;
+		}
+	}
+}
+
+static void consume_timer(int fd)
+{
+	uint64_t expirations;
+	if (read(fd, &expirations, sizeof expirations) < 0 && errno != EAGAIN)
+		return;
+}
+
+static int poll_timeout(const struct console *c)
+{
+	double now = console_now(), wait = -1;
+	if (c->need_redraw)
+		wait = c->last_draw + MIN_FRAME - now;
+	if (c->status[0] && c->status_until > now && (wait < 0 || c->status_until - now < wait))
+		wait = c->status_until - now;
+	if (wait < 0 && !c->need_redraw && !c->status[0])
+		return -1;
+	return wait <= 0 ? 0 : (int)ceil(wait * 1000);
+}
+
+static void on_sample_due(struct console *c, int fd)
+{
+	struct error err;
+	if (fd == c->timerfd)
+		consume_timer(fd);
+	else if (source_wait(c->src, &err) < 0)
+		return;   /* EINTR or not due after all: poll again */
+	if (take_sample(c) < 0) {
+		c->have_fatal = true;
+		c->exit_status = 1;
+		c->running = false;
+	}
+}
+
+static void main_loop(struct console *c)
+{
+	while (c->running) {
+		if (c->need_redraw && console_now() - c->last_draw >= MIN_FRAME)
+			console_redraw(c);
+		int sfd = sample_fd(c);
+		struct pollfd fds[3] = {
+			{ STDIN_FILENO, POLLIN, 0 }, { c->sigfd, POLLIN, 0 }, { sfd, POLLIN, 0 },
+		};
+		int n = poll(fds, sfd >= 0 ? 3 : 2, poll_timeout(c));
+		if (n < 0 && errno != EINTR) {
+			error_errno(&c->fatal, "poll", errno);
+			c->have_fatal = true;
+			c->exit_status = 1;
+			return;
+		}
+		if (n <= 0)
+			continue;
+		if (fds[1].revents & POLLIN)
+			handle_signals(c);
+		if (fds[0].revents & (POLLHUP | POLLERR)) {
+			c->running = false;   /* the terminal went away */
+			return;
+		}
+		if (fds[0].revents & POLLIN) {
+			handle_keys(c);
+			if (c->running)
+				console_redraw(c);   /* input is answered now, not at the next sample */
+		}
+		if (c->running && sfd >= 0 && (fds[2].revents & POLLIN))
+			on_sample_due(c, sfd);
+	}
+}
+
+/* ---- setting up ---- */
+
+static void load_config(struct console *c, char *msg, size_t len)
+{
+	char path[4096], warn[512] = "";
+	unsigned nwarn = 0;
+	struct error err;
+	console_config_default(&c->cfg);
+	console_config_path(path, sizeof path);
+	int bad = console_config_load(&c->cfg, path, &err, warn, sizeof warn, &nwarn);
+	if (bad)
+		snprintf(msg, len, "%s%s", err.msg, bad > 1 ? " (and more)" : "");
+	else if (nwarn)
+		snprintf(msg, len, "%s", warn);
+}
+
+static void apply_config(struct console *c)
+{
+	struct error err;
+	if (console_apply_columns(c, c->cfg.columns, &err) < 0)
+		console_apply_columns(c, COLUMNS_DEFAULT, &err);
+	const struct graph_metric *m = graph_metric_find(c->cfg.graph);
+	c->graph_metric = m ? graph_metric_index(m) : 0;
+	c->sort = c->cfg.sort[0] ? column_find(c->cfg.sort) : NULL;
+	c->sort_ascending = c->cfg.sort_reverse;
+	c->show_partitions = c->cfg.partitions;
+	c->show_marks = true;
+}
+
+static int choose_interval(struct console *c, struct error *err)
+{
+	c->interval = c->src->interval > 0 ? c->src->interval : c->opts->interval;
+	if (c->opts->interval_set || !c->cfg.interval_set || c->cfg.interval == c->interval)
+		return 0;
+	if (c->src->ops->set_interval(c->src, c->cfg.interval, err) < 0)
+		return -1;
+	c->interval = c->cfg.interval;
+	return 0;
+}
+
+static void host_identity(struct console *c)
+{
+	struct utsname u;
+	if (c->src->live && uname(&u) == 0) {
+		snprintf(c->host, sizeof c->host, "%s", u.nodename);
+		snprintf(c->kernel, sizeof c->kernel, "Linux %s", u.release);
+	} else {
+		snprintf(c->host, sizeof c->host, "%s", c->opts->replay_path ? "replay" : "fixture");
+		c->kernel[0] = '\0';
+	}
+}
+
+static enum graph_glyphs choose_glyphs(const struct console *c)
+{
+	if (!c->utf8)
+		return GLYPHS_ASCII;
+	switch (c->cfg.graph_style) {
+	case GRAPH_STYLE_BLOCK: return GLYPHS_BLOCK;
+	case GRAPH_STYLE_ASCII: return GLYPHS_ASCII;
+	default: return GLYPHS_BRAILLE;
+	}
+}
+
+/* DEVICE arguments: names or paths, resolved on the first snapshot.  -1: unknown. */
+static int resolve_devices(struct console *c, struct error *err)
+{
+	for (int i = 0; i < c->opts->ndevices; i++) {
+		char name[DEV_NAME_MAX];
+		if (devsel_resolve(&c->snap, c->opts->devices[i], name, sizeof name, err) < 0)
+			return -1;
+		if (c->nonly < CONSOLE_ONLY_MAX)
+			snprintf(c->only[c->nonly++], sizeof c->only[0], "%s", name);
+		if (i == 0) {
+			console_select(c, name, true);
+			const struct device *d = snapshot_find_device(&c->snap, name);
+			if (d && d->is_partition)
+				c->show_partitions = true;
+		}
+	}
+	return 0;
+}
+
+static int console_init(struct console *c, const struct options *o, struct source *src,
+			struct recorder *rec, char *config_msg, size_t len)
+{
+	memset(c, 0, sizeof *c);
+	c->opts = o;
+	c->src = src;
+	c->rec = rec;
+	c->sigfd = c->timerfd = -1;
+	snapshot_init(&c->snap);
+	snapshot_init(&c->prev);
+	snapshot_init(&c->frozen_snap);
+	rates_init(&c->rates);
+	rates_init(&c->frozen_rates);
+	event_list_init(&c->events);
+	load_config(c, config_msg, len);
+	apply_config(c);
+	c->hist = history_new(history_capacity_for(c->cfg.history, o->interval));
+	if (!c->hist)
+		return -1;
+	c->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	c->running = true;
+	return 0;
+}
+
+static void console_cleanup(struct console *c)
+{
+	console_modals_free(c);
+	term_stop(c);
+	term_signals_close(c);
+	if (c->timerfd >= 0)
+		close(c->timerfd);
+	history_free(c->hist);
+	snapshot_free(&c->snap);
+	snapshot_free(&c->prev);
+	snapshot_free(&c->frozen_snap);
+	rates_free(&c->rates);
+	rates_free(&c->frozen_rates);
+	event_list_free(&c->events);
+	free(c->rows);
+	free(c->graph_values);
+	free(c->graph_cells);
+}
+
+/* Everything before the terminal is taken, so that mistakes print plainly. */
+static int console_prepare(struct console *c)
+{
+	struct error err;
+	if (choose_interval(c, &err) < 0) {
+		fprintf(stderr, "ioscope: %s\n", err.msg);
+		return 2;
+	}
+	if (c->timerfd < 0 || timer_arm(c, c->interval) < 0) {
+		fprintf(stderr, "ioscope: timerfd: %s\n", strerror(errno));
+		return 1;
+	}
+	int r = take_sample(c);
+	if (r <= 0) {
+		fprintf(stderr, "ioscope: %s\n", r < 0 ? c->fatal.msg : "the source has no samples");
+		return 1;
+	}
+	if (resolve_devices(c, &err) < 0) {
+		fprintf(stderr, "ioscope: %s\n", err.msg);
+		return 2;
+	}
+	host_identity(c);
+	return 0;
+}
 
 int console_run(const struct options *o, struct source *src, struct recorder *rec)
 {
-	(void)o; (void)src; (void)rec;
-	fprintf(stderr, "ioscope: the console is not implemented yet; use --batch\n");
-	return 2;
+	struct console c;
+	char config_msg[600] = "";
+	struct error err;
+	if (console_init(&c, o, src, rec, config_msg, sizeof config_msg) < 0) {
+		fprintf(stderr, "ioscope: out of memory\n");
+		console_cleanup(&c);
+		return 1;
+	}
+	int status = console_prepare(&c);
+	if (status == 0 && (term_signals_open(&c, &err) < 0 || term_start(&c, &err) < 0)) {
+		fprintf(stderr, "ioscope: %s\n", err.msg);
+		status = 2;
+	}
+	if (status != 0) {
+		console_cleanup(&c);
+		return status;
+	}
+	c.glyphs = choose_glyphs(&c);
+	console_apply_theme(&c, o->theme ? o->theme : c.cfg.theme);
+	if (c.status_warning == false)
+		c.status[0] = '\0';   /* "theme default" is not news at start */
+	if (config_msg[0])
+		console_message(&c, true, "%s", config_msg);
+	console_build_rows(&c);
+	console_select_busiest(&c);
+	console_redraw(&c);
+	main_loop(&c);
+	status = c.exit_status;
+	bool fatal = c.have_fatal;
+	struct error fatal_err = c.fatal;
+	console_cleanup(&c);
+	if (fatal)
+		fprintf(stderr, "ioscope: %s\n", fatal_err.msg);
+	return status;
 }

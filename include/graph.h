@@ -1,0 +1,70 @@
+/* graph.h - scrolling graphs: which figures can be graphed, Y scaling with units,
+ * X labels in seconds, and rendering a series into terminal cells (braille, block
+ * characters or ASCII).  Pure functions: the console draws the cells.
+ */
+#ifndef IOSCOPE_GRAPH_H
+#define IOSCOPE_GRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum graph_unit {
+	GRAPH_UNIT_MBS,      /* MiB/s */
+	GRAPH_UNIT_PER_S,    /* operations per second */
+	GRAPH_UNIT_MS,       /* milliseconds */
+	GRAPH_UNIT_PERCENT,  /* 0..100, the top is always 100 */
+	GRAPH_UNIT_COUNT,    /* a gauge: requests in flight */
+	GRAPH_UNIT_MB,       /* MiB */
+};
+
+struct graph_series_def {
+	const char *label;   /* "read", "write" */
+	bool system;         /* a history_sys_metric rather than a per-device one */
+	int metric;          /* enum history_metric or enum history_sys_metric */
+};
+
+/* What Tab cycles through. */
+struct graph_metric {
+	const char *name;    /* as in the config file and on screen: "MB/s" */
+	const char *alias;   /* another accepted spelling, or NULL */
+	enum graph_unit unit;
+	size_t nseries;
+	struct graph_series_def series[2];
+};
+
+extern const struct graph_metric graph_metrics[];
+extern const size_t graph_metrics_count;
+/* By name or alias, case-insensitive; NULL if unknown. */
+const struct graph_metric *graph_metric_find(const char *name);
+size_t graph_metric_index(const struct graph_metric *m);
+
+/* The top of the Y axis for values up to max: a round number (1, 2, 5 x 10^k)
+ * not below max and not below the unit's floor (so that noise on an idle device
+ * does not fill the graph).  Percent is always 100. */
+double graph_nice_top(double max, enum graph_unit unit);
+/* A short label for a value of that unit: "512k", "12M", "1.5G", "250", "2.1k",
+ * "40ms", "1.2s", "100%".  Fits in 6 columns. */
+void graph_format_value(double v, enum graph_unit unit, char *buf, size_t len);
+/* An axis label for a time `seconds` before the graph's right edge: "now",
+ * "-30s", "-2m", "-2m30s", "-1h05m". */
+void graph_format_age(double seconds, char *buf, size_t len);
+
+enum graph_glyphs { GLYPHS_BRAILLE, GLYPHS_BLOCK, GLYPHS_ASCII };
+
+/* Samples shown per terminal column: braille cells hold two dot columns. */
+int graph_samples_per_cell(enum graph_glyphs g);
+
+struct graph_cell {
+	char glyph[5];   /* UTF-8 (or ASCII) text of the cell, "" when empty */
+};
+
+/* Render the newest width*samples_per_cell values of values[0..count) (oldest
+ * first, right-aligned: values[count-1] is at the right edge) into height rows of
+ * width cells, row 0 at the top.  NaN is a gap.  cells has width*height entries. */
+void graph_render(const float *values, size_t count, double top, int width, int height,
+		  enum graph_glyphs g, struct graph_cell *cells);
+
+/* The largest value among values[0..count), ignoring NaN (0 when none). */
+double graph_max(const float *values, size_t count);
+
+#endif

@@ -1,0 +1,105 @@
+/* history.h - what the console remembers: recent figures and events, in a ring.
+ *
+ * One slot per sample, addressed by its absolute sample number n (0 for the first
+ * rates appended, counting on forever).  The ring holds the last `capacity` slots,
+ * whatever the screen width, so graphs can scroll back and reports can reuse it.
+ *
+ * Memory is what matters here: per device only the handful of graphable figures
+ * are kept, as floats, and a device's ring is allocated only once it has shown
+ * any activity (an idle loop device costs a name).  Rings grow with the samples
+ * taken, up to the capacity, so a short session stays small.
+ */
+#ifndef IOSCOPE_HISTORY_H
+#define IOSCOPE_HISTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "events.h"
+#include "rates.h"
+
+/* Per-device figures kept (units as stored). */
+enum history_metric {
+	HM_READ_MBS,     /* rkB/s / 1024 */
+	HM_WRITE_MBS,    /* wkB/s / 1024 */
+	HM_READ_IOPS,    /* r/s */
+	HM_WRITE_IOPS,   /* w/s */
+	HM_READ_AWAIT,   /* r_await, ms */
+	HM_WRITE_AWAIT,  /* w_await, ms */
+	HM_UTIL,         /* %util */
+	HM_FLUSH_S,      /* f/s */
+	HM_DISCARD_S,    /* d/s */
+	HM_IN_FLIGHT,    /* in-flight gauge */
+	HM_COUNT
+};
+
+/* System figures kept. */
+enum history_sys_metric {
+	HSM_DIRTY_MB,     /* meminfo Dirty, MiB */
+	HSM_WRITEBACK_MB, /* meminfo Writeback, MiB */
+	HSM_BI,           /* vmstat bi */
+	HSM_BO,           /* vmstat bo */
+	HSM_WA,           /* vmstat wa, % */
+	HSM_PSI_SOME,     /* io some avg10, NaN when the kernel has no PSI */
+	HSM_PSI_FULL,
+	HSM_COUNT
+};
+
+/* An event as the history keeps it: the sample it belongs to and its texts. */
+struct history_mark {
+	uint64_t n;              /* sample number it is drawn at */
+	struct timespec wall;
+	enum event_kind kind;
+	const char *object, *key, *old_value, *new_value, *by;
+	const char *label;       /* event_label(): "sched mq-deadline→bfq" */
+};
+
+struct history;
+
+#define HISTORY_MIN_CAPACITY 3600u
+#define HISTORY_MAX_CAPACITY 1000000u
+
+/* capacity in samples, clamped to HISTORY_MIN/MAX_CAPACITY.  NULL on ENOMEM. */
+struct history *history_new(size_t capacity);
+void history_free(struct history *h);
+/* Samples to keep `seconds` of history at `interval`, clamped like history_new. */
+size_t history_capacity_for(double seconds, double interval);
+
+/* Add one sample.  Devices absent from r read as missing (NaN) for it.  -1 ENOMEM. */
+int history_append(struct history *h, const struct rates *r);
+/* Keep an event, drawn at the newest sample (or sample 0 before any).  -1 ENOMEM. */
+int history_add_event(struct history *h, const struct event *ev);
+
+size_t history_capacity(const struct history *h);
+uint64_t history_count(const struct history *h);   /* samples appended so far */
+uint64_t history_oldest(const struct history *h);  /* first n still held */
+bool history_has(const struct history *h, uint64_t n);
+/* Times of sample n (seconds), NaN when it is not held. */
+double history_mono(const struct history *h, uint64_t n);
+double history_wall(const struct history *h, uint64_t n);
+/* Measured interval of sample n, seconds. */
+double history_interval(const struct history *h, uint64_t n);
+
+/* Devices ever seen, in order of appearance. */
+size_t history_device_count(const struct history *h);
+const char *history_device_name(const struct history *h, size_t dev);
+int history_device_find(const struct history *h, const char *name);  /* -1: never seen */
+/* NaN when there is no figure (device absent, no rate that interval, n not held). */
+float history_value(const struct history *h, size_t dev, enum history_metric m, uint64_t n);
+float history_sys_value(const struct history *h, enum history_sys_metric m, uint64_t n);
+/* Copy count values of samples first..first+count-1 into out (NaN where missing). */
+void history_series(const struct history *h, size_t dev, enum history_metric m,
+		    uint64_t first, size_t count, float *out);
+void history_sys_series(const struct history *h, enum history_sys_metric m,
+			uint64_t first, size_t count, float *out);
+
+/* Events still held, oldest first.  Events older than the oldest sample are dropped. */
+size_t history_mark_count(const struct history *h);
+const struct history_mark *history_mark_get(const struct history *h, size_t i);
+
+/* Bytes of memory the history holds (for docs/performance.md and tests). */
+size_t history_memory(const struct history *h);
+
+#endif

@@ -1,0 +1,420 @@
+/* history.c - the ring of recent figures and events (see history.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "history.h"
+
+#define HISTORY_MAX_MARKS 100000u
+
+struct history_slot {
+	double mono, wall;
+	float interval;
+	float sys[HSM_COUNT];
+};
+
+struct history_device {
+	char name[DEV_NAME_MAX];
+	uint64_t first_n, last_n;  /* samples it was first and last present in */
+	float *values;             /* alloc_slots * HM_COUNT, NULL while it has been idle */
+};
+
+struct history {
+	size_t capacity;           /* slots in the full ring */
+	size_t alloc_slots;        /* slots allocated so far (grows up to capacity) */
+	uint64_t count;            /* samples appended */
+	struct history_slot *slots;
+	struct history_device *devs;
+	size_t ndevs, devs_cap;
+	size_t *map;               /* rates index -> devs index, from the last append */
+	size_t map_cap;
+	struct history_mark **marks;
+	size_t marks_start, marks_count, marks_cap;
+};
+
+static size_t clamp_capacity(size_t c)
+{
+	if (c < HISTORY_MIN_CAPACITY)
+		return HISTORY_MIN_CAPACITY;
+	if (c > HISTORY_MAX_CAPACITY)
+		return HISTORY_MAX_CAPACITY;
+	return c;
+}
+
+size_t history_capacity_for(double seconds, double interval)
+{
+	if (!(interval > 0) || !(seconds > 0))
+		return HISTORY_MIN_CAPACITY;
+	double n = ceil(seconds / interval);
+	if (n > HISTORY_MAX_CAPACITY)
+		return HISTORY_MAX_CAPACITY;
+	return clamp_capacity((size_t)n);
+}
+
+struct history *history_new(size_t capacity)
+{
+	struct history *h = calloc(1, sizeof *h);
+	if (!h)
+		return NULL;
+	h->capacity = clamp_capacity(capacity);
+	return h;
+}
+
+void history_free(struct history *h)
+{
+	if (!h)
+		return;
+	for (size_t i = 0; i < h->ndevs; i++)
+		free(h->devs[i].values);
+	for (size_t i = 0; i < h->marks_count; i++)
+		free(h->marks[h->marks_start + i]);
+	free(h->marks);
+	free(h->devs);
+	free(h->map);
+	free(h->slots);
+	free(h);
+}
+
+size_t history_capacity(const struct history *h) { return h->capacity; }
+uint64_t history_count(const struct history *h) { return h->count; }
+
+uint64_t history_oldest(const struct history *h)
+{
+	return h->count > h->capacity ? h->count - h->capacity : 0;
+}
+
+bool history_has(const struct history *h, uint64_t n)
+{
+	return n < h->count && n >= history_oldest(h);
+}
+
+static size_t slot_of(const struct history *h, uint64_t n)
+{
+	return (size_t)(n % h->capacity);
+}
+
+static void fill_nan(float *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		v[i] = NAN;
+}
+
+/* Make room for sample n: rings double until they reach the capacity.  While
+ * n < capacity the ring has not wrapped, so growing keeps every index valid. */
+static int grow_for(struct history *h, uint64_t n)
+{
+	if (n < h->alloc_slots)
+		return 0;
+	size_t want = h->alloc_slots ? h->alloc_slots * 2 : 64;
+	if (want > h->capacity)
+		want = h->capacity;
+	struct history_slot *s = realloc(h->slots, want * sizeof *s);
+	if (!s)
+		return -1;
+	h->slots = s;
+	for (size_t i = 0; i < h->ndevs; i++) {
+		struct history_device *d = &h->devs[i];
+		if (!d->values)
+			continue;
+		float *v = realloc(d->values, want * HM_COUNT * sizeof *v);
+		if (!v)
+			return -1;
+		fill_nan(v + h->alloc_slots * HM_COUNT, (want - h->alloc_slots) * HM_COUNT);
+		d->values = v;
+	}
+	h->alloc_slots = want;
+	return 0;
+}
+
+static int device_add(struct history *h, const char *name, uint64_t n)
+{
+	if (h->ndevs == h->devs_cap) {
+		size_t cap = h->devs_cap ? h->devs_cap * 2 : 16;
+		struct history_device *d = realloc(h->devs, cap * sizeof *d);
+		if (!d)
+			return -1;
+		h->devs = d;
+		h->devs_cap = cap;
+	}
+	struct history_device *d = &h->devs[h->ndevs];
+	memset(d, 0, sizeof *d);
+	snprintf(d->name, sizeof d->name, "%s", name);
+	d->first_n = d->last_n = n;
+	return (int)h->ndevs++;
+}
+
+int history_device_find(const struct history *h, const char *name)
+{
+	for (size_t i = 0; i < h->ndevs; i++)
+		if (strcmp(h->devs[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* Index of rates device i in devs; the order rarely changes, so try last time's. */
+static int device_index(struct history *h, const struct rates *r, size_t i, uint64_t n)
+{
+	const char *name = r->devices[i].name;
+	if (i < h->map_cap && h->map[i] < h->ndevs && strcmp(h->devs[h->map[i]].name, name) == 0)
+		return (int)h->map[i];
+	int d = history_device_find(h, name);
+	if (d < 0)
+		d = device_add(h, name, n);
+	if (d >= 0 && i < h->map_cap)
+		h->map[i] = (size_t)d;
+	return d;
+}
+
+static int ensure_map(struct history *h, size_t n)
+{
+	if (n <= h->map_cap)
+		return 0;
+	size_t *m = realloc(h->map, n * sizeof *m);
+	if (!m)
+		return -1;
+	for (size_t i = h->map_cap; i < n; i++)
+		m[i] = SIZE_MAX;
+	h->map = m;
+	h->map_cap = n;
+	return 0;
+}
+
+static void device_figures(const struct device_rates *dr, float *out)
+{
+	out[HM_IN_FLIGHT] = (float)dr->in_flight;
+	if (!dr->valid) {
+		for (int m = 0; m < HM_COUNT; m++)
+			if (m != HM_IN_FLIGHT)
+				out[m] = NAN;
+		return;
+	}
+	out[HM_READ_MBS] = (float)(dr->rkB_s / 1024.0);
+	out[HM_WRITE_MBS] = (float)(dr->wkB_s / 1024.0);
+	out[HM_READ_IOPS] = (float)dr->r_s;
+	out[HM_WRITE_IOPS] = (float)dr->w_s;
+	out[HM_READ_AWAIT] = (float)dr->r_await;
+	out[HM_WRITE_AWAIT] = (float)dr->w_await;
+	out[HM_UTIL] = (float)dr->util;
+	out[HM_FLUSH_S] = dr->have_flush ? (float)dr->f_s : NAN;
+	out[HM_DISCARD_S] = dr->have_discard ? (float)dr->d_s : NAN;
+}
+
+static bool all_idle(const float *v)
+{
+	for (int m = 0; m < HM_COUNT; m++)
+		if (v[m] != 0 && !isnan(v[m]))
+			return false;
+	return true;
+}
+
+/* A device's ring comes into being at its first activity; the samples before read as 0
+ * where it was present (it was idle) and NaN before it appeared. */
+static int device_materialise(struct history *h, struct history_device *d)
+{
+	d->values = malloc(h->alloc_slots * HM_COUNT * sizeof *d->values);
+	if (!d->values)
+		return -1;
+	fill_nan(d->values, h->alloc_slots * HM_COUNT);
+	uint64_t from = d->first_n > history_oldest(h) ? d->first_n : history_oldest(h);
+	for (uint64_t n = from; n < h->count; n++)
+		memset(d->values + slot_of(h, n) * HM_COUNT, 0, HM_COUNT * sizeof *d->values);
+	return 0;
+}
+
+static void sys_figures(const struct vm_rates *vm, float *out)
+{
+	out[HSM_DIRTY_MB] = (float)(vm->dirty / 1024.0);
+	out[HSM_WRITEBACK_MB] = (float)(vm->writeback / 1024.0);
+	out[HSM_BI] = vm->valid ? (float)vm->bi : NAN;
+	out[HSM_BO] = vm->valid ? (float)vm->bo : NAN;
+	out[HSM_WA] = vm->valid ? (float)vm->wa : NAN;
+	out[HSM_PSI_SOME] = vm->have_psi ? (float)vm->psi_some_avg10 : NAN;
+	out[HSM_PSI_FULL] = vm->have_psi ? (float)vm->psi_full_avg10 : NAN;
+}
+
+static void drop_old_marks(struct history *h)
+{
+	uint64_t oldest = history_oldest(h);
+	while (h->marks_count &&
+	       (h->marks[h->marks_start]->n < oldest || h->marks_count >= HISTORY_MAX_MARKS)) {
+		free(h->marks[h->marks_start]);
+		h->marks_start++;
+		h->marks_count--;
+	}
+}
+
+int history_append(struct history *h, const struct rates *r)
+{
+	uint64_t n = h->count;
+	if (grow_for(h, n) < 0 || ensure_map(h, r->ndevices) < 0)
+		return -1;
+	size_t slot = slot_of(h, n);
+	struct history_slot *s = &h->slots[slot];
+	/* Rates carry measured intervals, not a monotonic stamp: their sum is one, and
+	 * unlike wall time it never jumps. */
+	double prev_mono = n > 0 && history_has(h, n - 1) ? h->slots[slot_of(h, n - 1)].mono : 0;
+	s->mono = prev_mono + (r->interval > 0 ? r->interval : 0);
+	s->wall = timespec_seconds(&r->wall);
+	s->interval = (float)r->interval;
+	sys_figures(&r->vm, s->sys);
+
+	/* Absent devices read as missing in this slot. */
+	for (size_t i = 0; i < h->ndevs; i++)
+		if (h->devs[i].values)
+			fill_nan(h->devs[i].values + slot * HM_COUNT, HM_COUNT);
+
+	float fig[HM_COUNT];
+	for (size_t i = 0; i < r->ndevices; i++) {
+		int di = device_index(h, r, i, n);
+		if (di < 0)
+			return -1;
+		struct history_device *d = &h->devs[di];
+		d->last_n = n;
+		device_figures(&r->devices[i], fig);
+		if (!d->values && all_idle(fig))
+			continue;
+		if (!d->values && device_materialise(h, d) < 0)
+			return -1;
+		memcpy(d->values + slot * HM_COUNT, fig, sizeof fig);
+	}
+	h->count = n + 1;
+	drop_old_marks(h);
+	return 0;
+}
+
+double history_mono(const struct history *h, uint64_t n)
+{
+	return history_has(h, n) ? h->slots[slot_of(h, n)].mono : NAN;
+}
+
+double history_wall(const struct history *h, uint64_t n)
+{
+	return history_has(h, n) ? h->slots[slot_of(h, n)].wall : NAN;
+}
+
+double history_interval(const struct history *h, uint64_t n)
+{
+	return history_has(h, n) ? h->slots[slot_of(h, n)].interval : NAN;
+}
+
+size_t history_device_count(const struct history *h) { return h->ndevs; }
+
+const char *history_device_name(const struct history *h, size_t dev)
+{
+	return dev < h->ndevs ? h->devs[dev].name : "";
+}
+
+float history_value(const struct history *h, size_t dev, enum history_metric m, uint64_t n)
+{
+	if (dev >= h->ndevs || !history_has(h, n) || (unsigned)m >= HM_COUNT)
+		return NAN;
+	const struct history_device *d = &h->devs[dev];
+	if (d->values)
+		return d->values[slot_of(h, n) * HM_COUNT + m];
+	return n >= d->first_n && n <= d->last_n ? 0.0f : NAN;
+}
+
+float history_sys_value(const struct history *h, enum history_sys_metric m, uint64_t n)
+{
+	if (!history_has(h, n) || (unsigned)m >= HSM_COUNT)
+		return NAN;
+	return h->slots[slot_of(h, n)].sys[m];
+}
+
+void history_series(const struct history *h, size_t dev, enum history_metric m,
+		    uint64_t first, size_t count, float *out)
+{
+	for (size_t i = 0; i < count; i++)
+		out[i] = history_value(h, dev, m, first + i);
+}
+
+void history_sys_series(const struct history *h, enum history_sys_metric m,
+			uint64_t first, size_t count, float *out)
+{
+	for (size_t i = 0; i < count; i++)
+		out[i] = history_sys_value(h, m, first + i);
+}
+
+static char *pack(char **p, const char *s)
+{
+	size_t len = strlen(s) + 1;
+	char *at = *p;
+	memcpy(at, s, len);
+	*p += len;
+	return at;
+}
+
+/* One allocation per mark: the struct, then its strings. */
+static struct history_mark *mark_new(const struct event *ev, uint64_t n)
+{
+	char label[MOUNT_OPTS_MAX + 64];
+	event_label(ev, label, sizeof label);
+	size_t len = sizeof(struct history_mark) + strlen(ev->object) + strlen(ev->key) +
+		     strlen(ev->old_value) + strlen(ev->new_value) + strlen(ev->by) + strlen(label) + 6;
+	struct history_mark *m = malloc(len);
+	if (!m)
+		return NULL;
+	char *p = (char *)(m + 1);
+	m->n = n;
+	m->wall = ev->wall;
+	m->kind = ev->kind;
+	m->object = pack(&p, ev->object);
+	m->key = pack(&p, ev->key);
+	m->old_value = pack(&p, ev->old_value);
+	m->new_value = pack(&p, ev->new_value);
+	m->by = pack(&p, ev->by);
+	m->label = pack(&p, label);
+	return m;
+}
+
+static int marks_room(struct history *h)
+{
+	if (h->marks_start + h->marks_count < h->marks_cap)
+		return 0;
+	if (h->marks_start > 0) {
+		memmove(h->marks, h->marks + h->marks_start, h->marks_count * sizeof *h->marks);
+		h->marks_start = 0;
+		if (h->marks_count < h->marks_cap)
+			return 0;
+	}
+	size_t cap = h->marks_cap ? h->marks_cap * 2 : 64;
+	struct history_mark **m = realloc(h->marks, cap * sizeof *m);
+	if (!m)
+		return -1;
+	h->marks = m;
+	h->marks_cap = cap;
+	return 0;
+}
+
+int history_add_event(struct history *h, const struct event *ev)
+{
+	drop_old_marks(h);
+	if (marks_room(h) < 0)
+		return -1;
+	struct history_mark *m = mark_new(ev, h->count ? h->count - 1 : 0);
+	if (!m)
+		return -1;
+	h->marks[h->marks_start + h->marks_count++] = m;
+	return 0;
+}
+
+size_t history_mark_count(const struct history *h) { return h->marks_count; }
+
+const struct history_mark *history_mark_get(const struct history *h, size_t i)
+{
+	return i < h->marks_count ? h->marks[h->marks_start + i] : NULL;
+}
+
+size_t history_memory(const struct history *h)
+{
+	size_t bytes = sizeof *h + h->alloc_slots * sizeof *h->slots +
+		       h->devs_cap * sizeof *h->devs + h->map_cap * sizeof *h->map +
+		       h->marks_cap * sizeof *h->marks;
+	for (size_t i = 0; i < h->ndevs; i++)
+		if (h->devs[i].values)
+			bytes += h->alloc_slots * HM_COUNT * sizeof(float);
+	for (size_t i = 0; i < h->marks_count; i++)
+		bytes += sizeof(struct history_mark) + 64;
+	return bytes;
+}

@@ -1,0 +1,108 @@
+/* column_chooser.c - F2: tick the device table's columns.  Columns already shown
+ * keep their order; newly ticked ones go to the end. */
+#include <ncurses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "console.h"
+
+struct chooser {
+	bool on[COLUMNS_MAX];
+	size_t current, top;
+};
+
+static void chooser_draw(struct console *c, void *state)
+{
+	struct chooser *ch = state;
+	int w = COLS - 4 > 76 ? 76 : COLS - 4, h = LINES - 4;
+	if ((int)column_defs_count + 2 < h)
+		h = (int)column_defs_count + 2;
+	if (w < 20 || h < 4)
+		return;
+	struct rect r = { (LINES - h) / 2, (COLS - w) / 2, h, w };
+	ui_box(c, &r, "Columns - Space ticks, Enter applies, Esc cancels");
+	int rows = r.h - 2;
+	if (ch->current < ch->top)
+		ch->top = ch->current;
+	if (ch->current >= ch->top + (size_t)rows)
+		ch->top = ch->current - (size_t)rows + 1;
+	for (int i = 0; i < rows && ch->top + (size_t)i < column_defs_count; i++) {
+		size_t idx = ch->top + (size_t)i;
+		unsigned long a = ui_attr(c, idx == ch->current ? TR_SELECTED : TR_NORMAL);
+		ui_fill(r.y + 1 + i, r.x + 1, r.w - 2, a);
+		ui_putf(r.y + 1 + i, r.x + 2, r.w - 4, a, "[%c] %-10s %s", ch->on[idx] ? 'x' : ' ',
+			column_defs[idx].name, column_defs[idx].help);
+	}
+}
+
+static size_t def_index(const struct column_def *d)
+{
+	return (size_t)(d - column_defs);
+}
+
+static void chooser_apply(struct console *c, const struct chooser *ch)
+{
+	const struct column_def *cols[COLUMNS_MAX];
+	size_t n = 0;
+	bool taken[COLUMNS_MAX] = { false };
+	for (size_t i = 0; i < c->ncolumns; i++) {
+		size_t d = def_index(c->columns[i]);
+		if (ch->on[d]) {
+			cols[n++] = c->columns[i];
+			taken[d] = true;
+		}
+	}
+	for (size_t d = 0; d < column_defs_count && n < COLUMNS_MAX; d++)
+		if (ch->on[d] && !taken[d])
+			cols[n++] = &column_defs[d];
+	if (n == 0) {
+		console_message(c, true, "at least one column, please");
+		return;
+	}
+	memcpy(c->columns, cols, n * sizeof *cols);
+	c->ncolumns = n;
+	c->need_redraw = true;
+}
+
+static bool chooser_key(struct console *c, void *state, int key)
+{
+	struct chooser *ch = state;
+	switch (key) {
+	case KEYC_ESC:
+	case 'q':
+		return false;
+	case '\n':
+	case '\r':
+	case KC(KEY_ENTER):
+		chooser_apply(c, ch);
+		return false;
+	case ' ':
+		ch->on[ch->current] = !ch->on[ch->current];
+		return true;
+	case KC(KEY_UP):
+	case 'k':
+		if (ch->current)
+			ch->current--;
+		return true;
+	case KC(KEY_DOWN):
+	case 'j':
+		if (ch->current + 1 < column_defs_count)
+			ch->current++;
+		return true;
+	default:
+		return true;
+	}
+}
+
+static const struct modal_ops chooser_ops = { chooser_draw, chooser_key, free };
+
+int column_chooser_open(struct console *c)
+{
+	struct chooser *ch = calloc(1, sizeof *ch);
+	if (!ch)
+		return -1;
+	for (size_t i = 0; i < c->ncolumns; i++)
+		ch->on[def_index(c->columns[i])] = true;
+	return console_modal_open(c, &chooser_ops, ch);
+}

@@ -1,0 +1,170 @@
+/* detail.c - the selected device in full: identity, rotational, write cache, the
+ * scheduler line as the kernel prints it, queue and iosched tunables, and each
+ * filesystem mounted from it with its type and options. */
+#include <stdio.h>
+#include <string.h>
+
+#include "console.h"
+
+/* Writes wrapped "key value" items into a rect, line by line. */
+struct pane_writer {
+	const struct console *c;
+	const struct rect *r;
+	int y, x;
+};
+
+static bool room(const struct pane_writer *pw)
+{
+	return pw->y < pw->r->y + pw->r->h;
+}
+
+static void newline(struct pane_writer *pw)
+{
+	pw->y++;
+	pw->x = pw->r->x + 1;
+}
+
+static void text(struct pane_writer *pw, enum theme_role role, const char *s)
+{
+	if (!room(pw))
+		return;
+	int end = pw->r->x + pw->r->w - 1;
+	pw->x += ui_put(pw->y, pw->x, end - pw->x, ui_attr(pw->c, role), s);
+}
+
+/* An item that moves to the next line (indented) rather than being cut. */
+static void item(struct pane_writer *pw, const char *key, const char *value, int indent)
+{
+	int w = ui_text_width(key) + 1 + ui_text_width(value) + 2;
+	int end = pw->r->x + pw->r->w - 1;
+	if (pw->x + w > end && pw->x > pw->r->x + 1 + indent) {
+		newline(pw);
+		pw->x += indent;
+	}
+	text(pw, TR_HEADER, key);
+	text(pw, TR_NORMAL, " ");
+	text(pw, TR_HEADER_VALUE, value);
+	text(pw, TR_NORMAL, "  ");
+}
+
+static void label(struct pane_writer *pw, const char *s, int width)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%-*s", width, s);
+	text(pw, TR_TITLE, buf);
+}
+
+static const char *rotational_text(int r)
+{
+	return r < 0 ? "unknown" : r ? "yes" : "no";
+}
+
+static void settings_line(struct pane_writer *pw, const struct device *d, bool iosched)
+{
+	bool any = false;
+	for (size_t i = 0; i < d->settings.nitems; i++) {
+		const struct setting *s = &d->settings.items[i];
+		bool is_iosched = strncmp(s->key, "iosched.", 8) == 0;
+		if (is_iosched != iosched || strcmp(s->key, "write_cache") == 0)
+			continue;
+		if (!any) {
+			newline(pw);
+			label(pw, iosched ? "iosched" : "queue", 10);
+			any = true;
+		}
+		item(pw, iosched ? s->key + 8 : s->key, s->value, 10);
+	}
+}
+
+static bool mount_of(const struct snapshot *s, const struct mount *m, const struct device *d)
+{
+	if (!m->disk[0])
+		return false;
+	if (strcmp(m->disk, d->name) == 0)
+		return true;
+	if (d->is_partition)
+		return false;
+	const struct device *p = snapshot_find_device(s, m->disk);
+	return p && p->is_partition && strcmp(p->parent, d->name) == 0;
+}
+
+static void mounts_lines(struct pane_writer *pw, const struct snapshot *s, const struct device *d)
+{
+	bool any = false;
+	for (size_t i = 0; i < s->nmounts && room(pw); i++) {
+		const struct mount *m = &s->mounts[i];
+		if (!mount_of(s, m, d))
+			continue;
+		if (!any) {
+			newline(pw);
+			label(pw, "mounts", 10);
+			any = true;
+		} else {
+			newline(pw);
+			pw->x += 10;
+		}
+		text(pw, TR_HEADER_VALUE, m->mountpoint);
+		text(pw, TR_NORMAL, "  ");
+		text(pw, TR_HEADER, m->fstype);
+		if (strcmp(m->disk, d->name) != 0) {
+			text(pw, TR_DIM, " on ");
+			text(pw, TR_DIM, m->disk);
+		}
+		newline(pw);
+		pw->x += 12;
+		text(pw, TR_NORMAL, m->mount_opts);
+		if (m->super_opts[0]) {
+			newline(pw);
+			pw->x += 12;
+			text(pw, TR_DIM, m->super_opts);
+		}
+	}
+	if (!any) {
+		newline(pw);
+		label(pw, "mounts", 10);
+		text(pw, TR_DIM, "none");
+	}
+}
+
+void detail_draw(struct console *c, const struct rect *r)
+{
+	const struct snapshot *s = console_view_snap(c);
+	const struct device *d = console_selected_device(c);
+	for (int y = r->y; y < r->y + r->h; y++)
+		ui_fill(y, r->x, r->w, ui_attr(c, TR_NORMAL));
+	char title[256], ident[256];
+	if (!d) {
+		ui_title(c, r, "Detail", NULL);
+		return;
+	}
+	snprintf(title, sizeof title, "%s (%u:%u)%s%s", d->name, d->major, d->minor,
+		 d->is_partition ? " partition of " : "", d->is_partition ? d->parent : "");
+	snprintf(ident, sizeof ident, "%s%s%s%s%s", d->dm_name[0] ? d->dm_name : "",
+		 d->dm_name[0] && d->model[0] ? " " : "", d->model, d->serial[0] ? " sn " : "", d->serial);
+	ui_title(c, r, title, ident);
+	/* a partition has no queue of its own: show its disk's */
+	const struct device *q = d->is_partition ? snapshot_find_device(s, d->parent) : d;
+	struct pane_writer pw = { c, r, r->y, r->x + 1 };
+	if (q && q->settings.has_settings) {
+		const char *wc = device_setting(q, "write_cache");
+		char inflight[64];
+		if (q->settings.inflight_read >= 0)
+			snprintf(inflight, sizeof inflight, "r %ld w %ld", q->settings.inflight_read,
+				 q->settings.inflight_write);
+		else
+			snprintf(inflight, sizeof inflight, "-");
+		newline(&pw);
+		item(&pw, "rotational", rotational_text(q->settings.rotational), 0);
+		item(&pw, "write cache", wc ? wc : "-", 0);
+		item(&pw, "in flight", inflight, 0);
+		newline(&pw);
+		label(&pw, "scheduler", 10);
+		text(&pw, TR_HEADER_VALUE, q->settings.scheduler_line[0] ? q->settings.scheduler_line : "-");
+		settings_line(&pw, q, false);
+		settings_line(&pw, q, true);
+	} else {
+		newline(&pw);
+		text(&pw, TR_DIM, "no queue settings known for this device");
+	}
+	mounts_lines(&pw, s, d);
+}

@@ -1,0 +1,159 @@
+/* draw.c - putting text on the screen: clipped to a width in cells (UTF-8 aware),
+ * fills, pane titles. */
+#include <ncurses.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "console.h"
+
+#define UI_TEXT_MAX 1024
+
+unsigned long ui_attr(const struct console *c, enum theme_role role)
+{
+	return c->attrs.attr[role];
+}
+
+/* Decode text into wide characters that fit in w cells; unprintable ones become '?'. */
+static int decode(const char *text, int w, wchar_t *out, int max, int *cells)
+{
+	mbstate_t st;
+	memset(&st, 0, sizeof st);
+	size_t left = strlen(text);
+	int n = 0, used = 0;
+	while (left && n < max) {
+		wchar_t wc;
+		size_t k = mbrtowc(&wc, text, left, &st);
+		if (k == 0)
+			break;
+		if (k == (size_t)-1 || k == (size_t)-2) {
+			wc = L'?';
+			k = 1;
+			memset(&st, 0, sizeof st);
+		}
+		int cw = wcwidth(wc);
+		if (cw < 0) {
+			wc = L'?';
+			cw = 1;
+		}
+		if (used + cw > w)
+			break;
+		out[n++] = wc;
+		used += cw;
+		text += k;
+		left -= k;
+	}
+	*cells = used;
+	return n;
+}
+
+int ui_text_width(const char *text)
+{
+	wchar_t buf[UI_TEXT_MAX];
+	int cells;
+	decode(text, UI_TEXT_MAX * 2, buf, UI_TEXT_MAX, &cells);
+	return cells;
+}
+
+int ui_put(int y, int x, int w, unsigned long attr, const char *text)
+{
+	if (w <= 0)
+		return 0;
+	wchar_t buf[UI_TEXT_MAX];
+	int cells;
+	int n = decode(text, w, buf, UI_TEXT_MAX, &cells);
+	attrset((attr_t)attr);
+	mvaddnwstr(y, x, buf, n);
+	attrset(A_NORMAL);
+	return cells;
+}
+
+int ui_putf(int y, int x, int w, unsigned long attr, const char *fmt, ...)
+{
+	char buf[UI_TEXT_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	return ui_put(y, x, w, attr, buf);
+}
+
+void ui_fill(int y, int x, int w, unsigned long attr)
+{
+	if (w <= 0)
+		return;
+	attrset((attr_t)attr);
+	mvhline(y, x, ' ', w);
+	attrset(A_NORMAL);
+}
+
+void ui_title(const struct console *c, const struct rect *r, const char *title, const char *right)
+{
+	unsigned long border = ui_attr(c, TR_BORDER);
+	attrset((attr_t)border);
+	mvhline(r->y, r->x, ACS_HLINE, r->w);
+	attrset(A_NORMAL);
+	int x = r->x + 1;
+	if (title && *title) {
+		x += ui_put(r->y, x, r->w - 2, ui_attr(c, TR_NORMAL), " ");
+		x += ui_put(r->y, x, r->x + r->w - x - 1, ui_attr(c, TR_TITLE), title);
+		x += ui_put(r->y, x, r->x + r->w - x, ui_attr(c, TR_NORMAL), " ");
+	}
+	if (right && *right) {
+		int w = ui_text_width(right) + 2;
+		int rx = r->x + r->w - w - 1;
+		if (rx > x) {
+			ui_put(r->y, rx, 1, ui_attr(c, TR_NORMAL), " ");
+			ui_put(r->y, rx + 1, w - 2, ui_attr(c, TR_DIM), right);
+			ui_put(r->y, rx + w - 1, 1, ui_attr(c, TR_NORMAL), " ");
+		}
+	}
+}
+
+void ui_box(const struct console *c, const struct rect *r, const char *title)
+{
+	unsigned long border = ui_attr(c, TR_BORDER);
+	for (int y = r->y; y < r->y + r->h; y++)
+		ui_fill(y, r->x, r->w, ui_attr(c, TR_NORMAL));
+	attrset((attr_t)border);
+	mvhline(r->y, r->x + 1, ACS_HLINE, r->w - 2);
+	mvhline(r->y + r->h - 1, r->x + 1, ACS_HLINE, r->w - 2);
+	mvvline(r->y + 1, r->x, ACS_VLINE, r->h - 2);
+	mvvline(r->y + 1, r->x + r->w - 1, ACS_VLINE, r->h - 2);
+	mvaddch(r->y, r->x, ACS_ULCORNER);
+	mvaddch(r->y, r->x + r->w - 1, ACS_URCORNER);
+	mvaddch(r->y + r->h - 1, r->x, ACS_LLCORNER);
+	mvaddch(r->y + r->h - 1, r->x + r->w - 1, ACS_LRCORNER);
+	attrset(A_NORMAL);
+	if (title && *title) {
+		ui_put(r->y, r->x + 2, r->w - 4, ui_attr(c, TR_TITLE), " ");
+		int w = ui_put(r->y, r->x + 3, r->w - 6, ui_attr(c, TR_TITLE), title);
+		ui_put(r->y, r->x + 3 + w, 1, ui_attr(c, TR_TITLE), " ");
+	}
+}
+
+const char *ui_sym(const struct console *c, const char *utf8, const char *ascii)
+{
+	return c->utf8 ? utf8 : ascii;
+}
+
+void ui_text_for_terminal(const struct console *c, const char *in, char *out, size_t len)
+{
+	static const char arrow[] = "→";
+	size_t o = 0;
+	if (!len)
+		return;
+	for (size_t i = 0; in[i] && o + 1 < len;) {
+		if (!c->utf8 && strncmp(in + i, arrow, sizeof arrow - 1) == 0) {
+			if (o + 2 >= len)
+				break;
+			out[o++] = '-';
+			out[o++] = '>';
+			i += sizeof arrow - 1;
+			continue;
+		}
+		out[o++] = in[i++];
+	}
+	out[o] = '\0';
+}

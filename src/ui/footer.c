@@ -1,0 +1,41 @@
+/* footer.c - the bottom line: a status message for a few seconds, else the key
+ * bar (htop's F-key line) built from the key table's footer labels. */
+#include <string.h>
+
+#include "console.h"
+
+static void key_bar(const struct console *c, const struct rect *r)
+{
+	int x = r->x, end = r->x + r->w;
+	for (size_t i = 0; i < console_bindings_count && x < end; i++) {
+		const struct console_binding *b = &console_bindings[i];
+		if (!b->footer)
+			continue;
+		if ((b->flags & KEYF_CONTROL) && !console_controls_enabled(c))
+			continue;
+		if ((b->flags & KEYF_REPLAY) && console_controls_enabled(c))
+			continue;
+		char key[16];
+		size_t n = strcspn(b->names, ",");
+		if (n >= sizeof key)
+			n = sizeof key - 1;
+		memcpy(key, b->names, n);
+		key[n] = '\0';
+		x += ui_put(r->y, x, end - x, ui_attr(c, TR_KEY), key);
+		x += ui_put(r->y, x, end - x, ui_attr(c, TR_KEY_LABEL), b->footer);
+		x += ui_put(r->y, x, end - x, ui_attr(c, TR_NORMAL), " ");
+	}
+}
+
+void footer_draw(struct console *c, const struct rect *r)
+{
+	ui_fill(r->y, r->x, r->w, ui_attr(c, TR_NORMAL));
+	if (c->status[0] && console_now() < c->status_until) {
+		enum theme_role role = c->status_warning ? TR_WARNING : TR_STATUS;
+		ui_fill(r->y, r->x, r->w, ui_attr(c, role));
+		ui_put(r->y, r->x + 1, r->w - 2, ui_attr(c, role), c->status);
+		return;
+	}
+	c->status[0] = '\0';
+	key_bar(c, r);
+}

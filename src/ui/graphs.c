@@ -1,0 +1,323 @@
+/* graphs.c - the scrolling graphs pane: one strip per series (read, write...) of
+ * each followed device, newest sample at the right, Y autoscaled with units, X
+ * labelled in seconds, every event drawn as a labelled vertical mark. */
+#include <math.h>
+#include <ncurses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "console.h"
+
+#define GUTTER 7          /* Y labels and the axis line */
+#define STRIP_MIN 3       /* a label row and two plot rows */
+#define XLABEL_GAP 10     /* cells between X labels at least */
+
+struct strip {
+	const char *device;                 /* NULL for system series */
+	const struct graph_series_def *series;
+	enum theme_role role;
+	struct rect plot;
+	int label_y;
+};
+
+/* The geometry every strip of this frame shares. */
+struct frame {
+	const struct graph_metric *metric;
+	uint64_t end;          /* one past the newest sample shown */
+	int64_t first;         /* sample at the left edge (may be before the history) */
+	int spc;               /* samples per cell */
+	int plot_x, plot_w;
+};
+
+static int grow_buffers(struct console *c, size_t values, size_t cells)
+{
+	if (values > c->graph_values_cap) {
+		float *v = realloc(c->graph_values, values * sizeof *v);
+		if (!v)
+			return -1;
+		c->graph_values = v;
+		c->graph_values_cap = values;
+	}
+	if (cells > c->graph_cells_cap) {
+		struct graph_cell *g = realloc(c->graph_cells, cells * sizeof *g);
+		if (!g)
+			return -1;
+		c->graph_cells = g;
+		c->graph_cells_cap = cells;
+	}
+	return 0;
+}
+
+static void fetch(const struct console *c, const struct frame *f, const struct strip *s, float *out,
+		  size_t count)
+{
+	int dev = s->series->system ? -1 : history_device_find(c->hist, s->device);
+	for (size_t i = 0; i < count; i++) {
+		int64_t n = f->first + (int64_t)i;
+		if (n < 0)
+			out[i] = NAN;
+		else if (s->series->system)
+			out[i] = history_sys_value(c->hist, (enum history_sys_metric)s->series->metric,
+						   (uint64_t)n);
+		else if (dev < 0)
+			out[i] = NAN;
+		else
+			out[i] = history_value(c->hist, (size_t)dev, (enum history_metric)s->series->metric,
+					       (uint64_t)n);
+	}
+}
+
+static float latest(const float *v, size_t count)
+{
+	for (size_t i = count; i > 0; i--)
+		if (!isnan(v[i - 1]))
+			return v[i - 1];
+	return NAN;
+}
+
+static void draw_y_labels(const struct console *c, const struct strip *s, const struct frame *f,
+			  double top)
+{
+	char buf[16];
+	unsigned long axis = ui_attr(c, TR_AXIS);
+	const struct rect *p = &s->plot;
+	for (int y = p->y; y < p->y + p->h; y++) {
+		ui_fill(y, p->x - GUTTER, GUTTER - 1, ui_attr(c, TR_NORMAL));
+		ui_put(y, p->x - 1, 1, axis, ui_sym(c, "│", "|"));
+	}
+	graph_format_value(top, f->metric->unit, buf, sizeof buf);
+	ui_putf(p->y, p->x - GUTTER, GUTTER - 1, axis, "%*s", GUTTER - 1, buf);
+	if (p->h >= 5) {
+		graph_format_value(top / 2, f->metric->unit, buf, sizeof buf);
+		ui_putf(p->y + p->h / 2, p->x - GUTTER, GUTTER - 1, axis, "%*s", GUTTER - 1, buf);
+	}
+	ui_putf(p->y + p->h - 1, p->x - GUTTER, GUTTER - 1, axis, "%*s", GUTTER - 1, "0");
+}
+
+static void draw_label(const struct console *c, const struct strip *s, const struct frame *f,
+		       const float *v, size_t count, double max)
+{
+	char now[16], top[16], title[160];
+	graph_format_value(latest(v, count), f->metric->unit, now, sizeof now);
+	graph_format_value(max, f->metric->unit, top, sizeof top);
+	snprintf(title, sizeof title, "%s%s%s %s", s->device ? s->device : "", s->device ? " " : "",
+		 s->series->label, now);
+	ui_fill(s->label_y, s->plot.x - GUTTER, s->plot.w + GUTTER, ui_attr(c, TR_NORMAL));
+	int w = ui_put(s->label_y, s->plot.x - GUTTER, s->plot.w + GUTTER, ui_attr(c, s->role), title);
+	char peak[48];
+	snprintf(peak, sizeof peak, "  peak %s", top);
+	ui_put(s->label_y, s->plot.x - GUTTER + w, s->plot.w + GUTTER - w, ui_attr(c, TR_DIM), peak);
+}
+
+static void draw_plot(struct console *c, const struct strip *s, const struct frame *f, double top)
+{
+	const struct rect *p = &s->plot;
+	size_t count = (size_t)p->w * (size_t)f->spc;
+	graph_render(c->graph_values, count, top, p->w, p->h, c->glyphs, c->graph_cells);
+	unsigned long a = ui_attr(c, s->role), normal = ui_attr(c, TR_NORMAL);
+	for (int row = 0; row < p->h; row++) {
+		ui_fill(p->y + row, p->x, p->w, normal);
+		for (int col = 0; col < p->w; col++) {
+			const char *g = c->graph_cells[row * p->w + col].glyph;
+			if (g[0])
+				ui_put(p->y + row, p->x + col, 1, a, g);
+		}
+	}
+}
+
+static bool mark_on_device(const struct history_mark *m, const char *device)
+{
+	return device && strcmp(m->object, device) == 0;
+}
+
+#define LABEL_COLS_MAX 1024
+
+/* Columns of the label row already taken by a newer mark's label. */
+struct label_row {
+	bool taken[LABEL_COLS_MAX];
+	int w;
+};
+
+static bool label_free(const struct label_row *lr, int from, int to)
+{
+	for (int x = from; x < to; x++)
+		if (x < 0 || x >= lr->w || lr->taken[x])
+			return false;
+	return true;
+}
+
+/* Right of the marker when it fits, else left of it (a change that just happened
+ * sits at the right edge), else whatever room there is to the right. */
+static void place_label(struct label_row *lr, int col, int width, int *x, int *w)
+{
+	int room = 0;
+	while (col + room < lr->w && !lr->taken[col + room])
+		room++;
+	if (room >= width || !label_free(lr, col - width + 1, col + 1)) {
+		*x = col;
+		*w = room < width ? room : width;
+	} else {
+		*x = col - width + 1;
+		*w = width;
+	}
+	for (int i = *x; i < *x + *w; i++)
+		lr->taken[i] = true;
+}
+
+static void mark_label(const struct console *c, const struct history_mark *m, const char *device,
+		       char *out, size_t len)
+{
+	char label[MOUNT_OPTS_MAX + 80];
+	if (m->kind == EVENT_USER_MARK || mark_on_device(m, device))
+		snprintf(label, sizeof label, "%s", m->label);
+	else
+		snprintf(label, sizeof label, "%s: %s", m->object, m->label);
+	ui_text_for_terminal(c, label, out, len);
+}
+
+/* Marks: a vertical line through the plot at the sample's column, and a label on
+ * the strip's label row (with the object when it is not the strip's device).
+ * Newer labels win the room. */
+static void draw_marks(struct console *c, const struct strip *s, const struct frame *f)
+{
+	size_t nm = history_mark_count(c->hist);
+	const struct rect *p = &s->plot;
+	struct label_row lr;
+	memset(&lr, 0, sizeof lr);
+	lr.w = p->w < LABEL_COLS_MAX ? p->w : LABEL_COLS_MAX;
+	for (size_t i = nm; i > 0; i--) {
+		const struct history_mark *m = history_mark_get(c->hist, i - 1);
+		if ((int64_t)m->n < f->first)
+			break;
+		if (m->n >= f->end)
+			continue;
+		int col = (int)(((int64_t)m->n - f->first) / f->spc);
+		if (col < 0 || col >= p->w)
+			continue;
+		unsigned long a = ui_attr(c, m->kind == EVENT_USER_MARK ? TR_MARK_USER : TR_MARK);
+		for (int row = 0; row < p->h; row++) {
+			const char *g = c->graph_cells[row * p->w + col].glyph;
+			ui_put(p->y + row, p->x + col, 1, a, g[0] ? g : ui_sym(c, "│", "|"));
+		}
+		if (col >= lr.w)
+			continue;
+		char shown[MOUNT_OPTS_MAX + 80];
+		mark_label(c, m, s->device, shown, sizeof shown);
+		int x, w;
+		place_label(&lr, col, ui_text_width(shown) + 1, &x, &w);
+		if (w <= 0)
+			continue;
+		if (x == col) {
+			ui_put(s->label_y, p->x + x, 1, a, ui_sym(c, "┃", "|"));
+			ui_put(s->label_y, p->x + x + 1, w - 1, a, shown);
+		} else {
+			ui_put(s->label_y, p->x + x, w - 1, a, shown);
+			ui_put(s->label_y, p->x + col, 1, a, ui_sym(c, "┃", "|"));
+		}
+	}
+}
+
+static void draw_x_axis(const struct console *c, const struct frame *f, int y)
+{
+	unsigned long axis = ui_attr(c, TR_AXIS);
+	ui_fill(y, f->plot_x - GUTTER, f->plot_w + GUTTER, ui_attr(c, TR_NORMAL));
+	uint64_t newest = history_count(c->hist) ? history_count(c->hist) - 1 : 0;
+	double now = history_mono(c->hist, newest);
+	int right_limit = f->plot_x + f->plot_w;   /* labels end before this */
+	for (int col = f->plot_w - 1; col >= 0; col -= XLABEL_GAP) {
+		int64_t n = f->first + (int64_t)col * f->spc + f->spc - 1;
+		if (n < 0 || !history_has(c->hist, (uint64_t)n))
+			break;
+		char buf[24];
+		graph_format_age(now - history_mono(c->hist, (uint64_t)n), buf, sizeof buf);
+		int w = ui_text_width(buf);
+		int x = f->plot_x + col - w + 1;
+		if (x + w > right_limit)
+			x = right_limit - w;
+		if (x < f->plot_x)
+			break;
+		ui_put(y, x, w, axis, buf);
+		right_limit = x - 1;
+	}
+}
+
+static size_t collect_strips(const struct console *c, const struct graph_metric *m,
+			     struct strip *out, size_t max)
+{
+	size_t n = 0;
+	const char *devices[CONSOLE_PINS_MAX];
+	size_t nd = 0;
+	if (m->series[0].system) {
+		devices[nd++] = NULL;
+	} else if (c->npins) {
+		for (size_t i = 0; i < c->npins; i++)
+			devices[nd++] = c->pins[i];
+	} else if (c->selected[0]) {
+		devices[nd++] = c->selected;
+	}
+	for (size_t d = 0; d < nd; d++)
+		for (size_t s = 0; s < m->nseries && n < max; s++)
+			out[n++] = (struct strip){ devices[d], &m->series[s],
+						   s == 0 ? TR_GRAPH_READ : TR_GRAPH_WRITE, { 0, 0, 0, 0 }, 0 };
+	return n;
+}
+
+static void draw_title(const struct console *c, const struct rect *r, const struct frame *f)
+{
+	char title[96], right[96];
+	snprintf(title, sizeof title, "%s", f->metric->name);
+	if (f->metric->series[0].system)
+		snprintf(title, sizeof title, "dirty / writeback (system)");
+	if (c->scroll_back) {
+		char age[24];
+		double now = history_mono(c->hist, history_count(c->hist) - 1);
+		graph_format_age(now - history_mono(c->hist, f->end - 1), age, sizeof age);
+		snprintf(right, sizeof right, "at %s  %s/%s scroll, l live", age,
+			 ui_sym(c, "←", "<"), ui_sym(c, "→", ">"));
+	} else {
+		snprintf(right, sizeof right, "Tab metric  %s history", ui_sym(c, "←", "<-"));
+	}
+	ui_title(c, r, title, right);
+}
+
+void graphs_draw(struct console *c, const struct rect *r)
+{
+	const struct graph_metric *m = &graph_metrics[c->graph_metric];
+	struct frame f = { m, console_view_end(c), 0, graph_samples_per_cell(c->glyphs),
+			   r->x + GUTTER, r->w - GUTTER - 1 };
+	for (int y = r->y; y < r->y + r->h; y++)
+		ui_fill(y, r->x, r->w, ui_attr(c, TR_NORMAL));
+	draw_title(c, r, &f);
+	if (f.plot_w < 4 || r->h < STRIP_MIN + 2)
+		return;
+	struct strip strips[CONSOLE_PINS_MAX * 2];
+	size_t ns = collect_strips(c, m, strips, sizeof strips / sizeof strips[0]);
+	int avail = r->h - 2;   /* title and X axis rows */
+	while (ns > 0 && avail / (int)ns < STRIP_MIN)
+		ns -= ns > m->nseries ? m->nseries : 1;   /* whole devices first */
+	if (ns == 0) {
+		ui_put(r->y + 1, r->x + 1, r->w - 2, ui_attr(c, TR_DIM), "no device to graph");
+		return;
+	}
+	size_t count = (size_t)f.plot_w * (size_t)f.spc;
+	if (grow_buffers(c, count, (size_t)f.plot_w * (size_t)avail) < 0)
+		return;
+	f.first = (int64_t)f.end - (int64_t)count;
+	int sh = avail / (int)ns, y = r->y + 1;
+	for (size_t i = 0; i < ns; i++) {
+		struct strip *s = &strips[i];
+		int h = i + 1 == ns ? avail - sh * (int)(ns - 1) : sh;
+		s->label_y = y;
+		s->plot = (struct rect){ y + 1, f.plot_x, h - 1, f.plot_w };
+		fetch(c, &f, s, c->graph_values, count);
+		double max = graph_max(c->graph_values, count);
+		double top = graph_nice_top(max, m->unit);
+		draw_label(c, s, &f, c->graph_values, count, max);
+		draw_y_labels(c, s, &f, top);
+		draw_plot(c, s, &f, top);
+		draw_marks(c, s, &f);
+		y += h;
+	}
+	draw_x_axis(c, &f, r->y + r->h - 1);
+}

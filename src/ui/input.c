@@ -1,0 +1,41 @@
+/* input.c - keys and mouse from the terminal, as the key table spells them. */
+#include <ncurses.h>
+#include <string.h>
+
+#include "console.h"
+
+int console_read_key(struct console_mouse *mouse)
+{
+	wint_t wch;
+	int r = wget_wch(stdscr, &wch);
+	if (r == ERR)
+		return -1;
+	if (r == OK)
+		return (int)wch;
+	if (wch == KEY_MOUSE) {
+		MEVENT ev;
+		memset(mouse, 0, sizeof *mouse);
+		if (getmouse(&ev) != OK)
+			return KC(KEY_RESIZE);   /* nothing usable: a key nobody binds */
+		mouse->y = ev.y;
+		mouse->x = ev.x;
+		mouse->click = ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED);
+		mouse->wheel_up = ev.bstate & BUTTON4_PRESSED;
+#ifdef BUTTON5_PRESSED
+		mouse->wheel_down = ev.bstate & BUTTON5_PRESSED;
+#endif
+	}
+	return KC((int)wch);
+}
+
+void console_handle_mouse(struct console *c, const struct console_mouse *m)
+{
+	if (c->nmodals)
+		return;
+	if (m->wheel_up)
+		console_move_selection(c, -1);
+	else if (m->wheel_down)
+		console_move_selection(c, 1);
+	else if (m->click)
+		table_click(c, m->y, m->x);
+}

@@ -1,0 +1,150 @@
+/* keys.c - the one key table: dispatch, the help screen, the footer bar and the
+ * man page's key list (console_bindings_mdoc; tests/unit/test_keys.c checks
+ * man/ioscope.1 against it) all read it.
+ *
+ * Order matters only for the footer bar (left to right).  The help screen and
+ * the man page group by section.
+ *
+ * Left free for the areas still to come: for changing settings (issue 4,
+ * KEYF_CONTROL) S, T, o, w; for the replay view (issue 5, KEYF_REPLAY) x, X,
+ * [, ], {, }.  Check console_binding_for() before taking any other.
+ */
+#include <ncurses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "console.h"
+#include "control_ui.h"
+
+const struct console_binding console_bindings[] = {
+	{ { '?', KC(KEY_F(1)), 'h' }, "?, F1, h", "this help: every key", "Help", "General", 0, action_help },
+	{ { KC(KEY_F(2)), 'C' }, "F2, C", "choose the table's columns", "Columns", "Table", 0, action_columns },
+	{ { '/' }, "/", "filter devices by name, dm name or model (empty: all)", "Filter", "Devices", 0,
+	  action_filter },
+	{ { '\t' }, "Tab", "next graph metric: MB/s, IOPS, await, %util, f/s, in-flight, dirty/writeback",
+	  "Metric", "Graphs", 0, action_metric_next },
+	{ { ' ' }, "Space", "freeze the view; sampling and recording go on", "Freeze", "Graphs", 0,
+	  action_freeze },
+	{ { 'm' }, "m", "add a mark (a note drawn on every graph and listed with the events)", "Mark",
+	  "Graphs", 0, action_mark },
+	{ { 'd' }, "d", "the detail pane in place of the graphs, and back", "Detail", "Table", 0,
+	  action_detail },
+	{ { 'q', KC(KEY_F(10)) }, "q, F10", "quit", "Quit", "General", 0, action_quit },
+
+	{ { KC(KEY_UP), 'k' }, "Up, k", "select the device above", NULL, "Devices", 0, action_up },
+	{ { KC(KEY_DOWN), 'j' }, "Down, j", "select the device below", NULL, "Devices", 0, action_down },
+	{ { KC(KEY_PPAGE) }, "PgUp", "select a page of devices up", NULL, "Devices", 0, action_page_up },
+	{ { KC(KEY_NPAGE) }, "PgDn", "select a page of devices down", NULL, "Devices", 0, action_page_down },
+	{ { KC(KEY_HOME) }, "Home", "select the first device", NULL, "Devices", 0, action_first },
+	{ { KC(KEY_END) }, "End", "select the last device", NULL, "Devices", 0, action_last },
+	{ { '\n', '\r', KC(KEY_ENTER) }, "Enter",
+	  "pin the selected device on the graphs, or unpin it (several can be pinned)", NULL, "Devices", 0,
+	  action_pin },
+	{ { 'p' }, "p", "show or hide partitions under their disk", NULL, "Devices", 0, action_partitions },
+
+	{ { '<', ',' }, "<", "sort by the column to the left (Device: the kernel's order)", NULL, "Table", 0,
+	  action_sort_prev },
+	{ { '>', '.' }, ">", "sort by the column to the right", NULL, "Table", 0, action_sort_next },
+	{ { 'I' }, "I", "invert the sort order", NULL, "Table", 0, action_sort_invert },
+
+	{ { KC(KEY_BTAB) }, "Shift-Tab", "previous graph metric", NULL, "Graphs", 0, action_metric_prev },
+	{ { KC(KEY_LEFT) }, "Left", "scroll the graphs back in time", NULL, "Graphs", 0, action_scroll_back },
+	{ { KC(KEY_RIGHT) }, "Right", "scroll the graphs forward in time", NULL, "Graphs", 0,
+	  action_scroll_forward },
+	{ { 'l' }, "l", "graphs back to live", NULL, "Graphs", 0, action_live },
+	{ { 'g' }, "g", "graph characters: braille, blocks, ASCII", NULL, "Graphs", 0, action_glyphs },
+	{ { 'e' }, "e", "show or hide the marks panel", NULL, "Graphs", 0, action_marks },
+
+	{ { '+', '=' }, "+", "longer interval between samples", NULL, "General", 0, action_slower },
+	{ { '-' }, "-", "shorter interval between samples", NULL, "General", 0, action_faster },
+	{ { 't' }, "t", "next colour theme", NULL, "General", 0, action_theme_next },
+	{ { KEYC_CTRL('l') }, "Ctrl-L", "redraw the screen", NULL, "General", 0, action_refresh },
+
+	/* changing settings (src/ui/control_*.c): the selected device, a partition's disk */
+	{ { 'S' }, "S", "scheduler picker: the queue's list, the current one marked", "Sched", "Settings",
+	  KEYF_CONTROL, action_scheduler },
+	{ { 'T' }, "T", "tunables editor: nr_requests, read_ahead_kb, max_sectors_kb, iosched.*", NULL,
+	  "Settings", KEYF_CONTROL, action_tunables },
+	{ { 'w' }, "w", "write cache: write back or write through", NULL, "Settings", KEYF_CONTROL,
+	  action_write_cache },
+	{ { 'o' }, "o", "mount options of a filesystem on the device (Tab completes known options)", NULL,
+	  "Settings", KEYF_CONTROL, action_mount_options },
+};
+const size_t console_bindings_count = sizeof console_bindings / sizeof console_bindings[0];
+
+/* Help and man page order. */
+static const char *const sections[] = { "Devices", "Table", "Graphs", "Settings", "General" };
+
+const struct console_binding *console_binding_for(int key)
+{
+	for (size_t i = 0; i < console_bindings_count; i++)
+		for (int k = 0; k < KEY_BINDING_KEYS && console_bindings[i].keys[k]; k++)
+			if (console_bindings[i].keys[k] == key)
+				return &console_bindings[i];
+	return NULL;
+}
+
+void console_dispatch_key(struct console *c, int key)
+{
+	if (console_modal_key(c, key))
+		return;
+	const struct console_binding *b = console_binding_for(key);
+	if (!b)
+		return;
+	if ((b->flags & KEYF_CONTROL) && !console_controls_enabled(c)) {
+		console_message(c, true, "%s: changes are disabled while replaying", b->names);
+		return;
+	}
+	if ((b->flags & KEYF_REPLAY) && console_controls_enabled(c)) {
+		console_message(c, true, "%s: only in a replay", b->names);
+		return;
+	}
+	b->action(c);
+}
+
+/* mdoc escapes: a key name must not be read as punctuation or a request. */
+static void mdoc_key(FILE *out, const char *name, size_t len)
+{
+	fputs("Ic \\&", out);
+	for (size_t i = 0; i < len; i++) {
+		if (name[i] == '\\')
+			fputs("\\e", out);
+		else
+			fputc(name[i], out);
+	}
+}
+
+static void mdoc_binding(FILE *out, const struct console_binding *b)
+{
+	fputs(".It ", out);
+	const char *p = b->names;
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		mdoc_key(out, p, n);
+		if (!p[n])
+			break;
+		fputs(" , ", out);
+		p += n + 1;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', out);
+	fprintf(out, "%s%s.\n", b->help[0] == '.' || b->help[0] == '\'' ? "\\&" : "", b->help);
+}
+
+void console_bindings_mdoc(FILE *out)
+{
+	for (size_t s = 0; s < sizeof sections / sizeof sections[0]; s++) {
+		fprintf(out, ".Ss %s\n.Bl -tag -width Shift-Tab -compact\n", sections[s]);
+		for (size_t i = 0; i < console_bindings_count; i++)
+			if (strcmp(console_bindings[i].section, sections[s]) == 0)
+				mdoc_binding(out, &console_bindings[i]);
+		fputs(".El\n", out);
+	}
+}
+
+const char *const *console_binding_sections(size_t *n)
+{
+	*n = sizeof sections / sizeof sections[0];
+	return sections;
+}

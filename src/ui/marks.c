@@ -1,0 +1,52 @@
+/* marks.c - the marks panel: every event, newest first, with its time, object,
+ * and old -> new value. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "console.h"
+
+static void draw_mark(const struct console *c, const struct history_mark *m, int y, const struct rect *r)
+{
+	char when[16], buf[MOUNT_OPTS_MAX * 2 + 16];
+	struct tm tm;
+	time_t t = m->wall.tv_sec;
+	if (!localtime_r(&t, &tm) || !strftime(when, sizeof when, "%H:%M:%S", &tm))
+		snprintf(when, sizeof when, "--:--:--");
+	int x = r->x + 1, end = r->x + r->w - 1;
+	enum theme_role role = m->kind == EVENT_USER_MARK ? TR_MARK_USER : TR_MARK;
+	x += ui_put(y, x, end - x, ui_attr(c, TR_DIM), when);
+	x += ui_put(y, x, end - x, ui_attr(c, TR_NORMAL), "  ");
+	if (m->kind == EVENT_USER_MARK) {
+		x += ui_put(y, x, end - x, ui_attr(c, role), "mark  ");
+		ui_put(y, x, end - x, ui_attr(c, TR_HEADER_VALUE), m->new_value);
+		return;
+	}
+	x += ui_put(y, x, end - x, ui_attr(c, TR_HEADER_VALUE), m->object);
+	x += ui_put(y, x, end - x, ui_attr(c, TR_NORMAL), "  ");
+	x += ui_put(y, x, end - x, ui_attr(c, role), m->key);
+	x += ui_put(y, x, end - x, ui_attr(c, TR_NORMAL), "  ");
+	snprintf(buf, sizeof buf, "%s %s %s", m->old_value[0] ? m->old_value : "-",
+		 ui_sym(c, "→", "->"), m->new_value[0] ? m->new_value : "-");
+	x += ui_put(y, x, end - x, ui_attr(c, TR_NORMAL), buf);
+	if (strcmp(m->by, "ioscope") == 0)
+		ui_put(y, x, end - x, ui_attr(c, TR_DIM), "  (by ioscope)");
+}
+
+void marks_draw(struct console *c, const struct rect *r)
+{
+	size_t n = history_mark_count(c->hist);
+	char title[64];
+	snprintf(title, sizeof title, "Marks (%zu)", n);
+	for (int y = r->y; y < r->y + r->h; y++)
+		ui_fill(y, r->x, r->w, ui_attr(c, TR_NORMAL));
+	ui_title(c, r, title, "m add  e hide");
+	int rows = r->h - 1;
+	if (n == 0) {
+		ui_put(r->y + 1, r->x + 1, r->w - 2, ui_attr(c, TR_DIM),
+		       "no events yet: scheduler, tunable, write cache, mount changes and marks show here");
+		return;
+	}
+	for (int i = 0; i < rows && (size_t)i < n; i++)
+		draw_mark(c, history_mark_get(c->hist, n - 1 - (size_t)i), r->y + 1 + i, r);
+}

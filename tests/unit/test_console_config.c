@@ -1,0 +1,126 @@
+/* test_console_config.c - the console's config file: every key, bad lines named
+ * by file and line and skipped (the rest still applies), unknown keys warned. */
+#include "unit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "console_config.h"
+
+static void test_defaults(void **state)
+{
+	(void)state;
+	struct console_config c;
+	console_config_default(&c);
+	assert_float_equal(c.interval, 1.0, 0);
+	assert_false(c.interval_set);
+	assert_string_equal(c.theme, "default");
+	assert_string_equal(c.graph, "MB/s");
+	assert_float_equal(c.history, 3600, 0);
+	assert_true(c.mouse);
+}
+
+static void test_every_key(void **state)
+{
+	(void)state;
+	struct console_config c;
+	struct error err = { "" };
+	char warn[256] = "";
+	unsigned nwarn = 0;
+	char path[4096];
+	snprintf(path, sizeof path, "%s", fixture_path("config/full.config"));
+	console_config_default(&c);
+	assert_int_equal(console_config_load(&c, path, &err, warn, sizeof warn, &nwarn), 0);
+	assert_int_equal(nwarn, 0);
+	assert_float_equal(c.interval, 0.5, 0);
+	assert_true(c.interval_set);
+	assert_string_equal(c.theme, "light");
+	assert_string_equal(c.columns, "r/s, w/s, %util, scheduler");
+	assert_string_equal(c.graph, "IOPS");
+	assert_string_equal(c.sort, "%util");
+	assert_true(c.sort_reverse);
+	assert_true(c.partitions);
+	assert_float_equal(c.history, 7200, 0);
+	assert_int_equal(c.graph_style, GRAPH_STYLE_BLOCK);
+	assert_float_equal(c.util_warn, 50, 0);
+	assert_float_equal(c.util_crit, 80, 0);
+	assert_float_equal(c.await_warn, 5, 0);
+	assert_float_equal(c.await_crit, 50, 0);
+	assert_false(c.mouse);
+}
+
+static void test_bad_lines_skipped(void **state)
+{
+	(void)state;
+	struct console_config c;
+	struct error err = { "" };
+	char warn[256] = "";
+	unsigned nwarn = 0;
+	char path[4096];
+	snprintf(path, sizeof path, "%s", fixture_path("config/mixed.config"));
+	console_config_default(&c);
+	int bad = console_config_load(&c, path, &err, warn, sizeof warn, &nwarn);
+	/* interval = fast, bogus column, unknown sort column, no '=', history too short */
+	assert_int_equal(bad, 5);
+	assert_non_null(strstr(err.msg, "mixed.config:2:"));
+	assert_non_null(strstr(err.msg, "interval"));
+	assert_int_equal(nwarn, 1);
+	assert_non_null(strstr(warn, "mixed.config:7:"));
+	assert_non_null(strstr(warn, "frobnicate"));
+	/* good lines apply, bad ones leave the value as it was */
+	assert_float_equal(c.interval, 0.5, 0);
+	assert_string_equal(c.columns, "r/s rMB/s r_await w/s wMB/s w_await aqu-sz %util in_flight scheduler");
+	assert_string_equal(c.sort, "");
+	assert_float_equal(c.history, 3600, 0);
+	assert_string_equal(c.theme, "high-contrast");
+}
+
+static void test_values_checked(void **state)
+{
+	(void)state;
+	struct console_config c;
+	struct error err = { "" };
+	console_config_default(&c);
+	assert_int_equal(console_config_parse(&c, "interval = 0.001\n", "f", &err, NULL, 0, NULL), 1);
+	assert_non_null(strstr(err.msg, "0.01"));
+	assert_int_equal(console_config_parse(&c, "interval = 3601", "f", &err, NULL, 0, NULL), 1);
+	assert_int_equal(console_config_parse(&c, "graph = sparkles\n", "f", &err, NULL, 0, NULL), 1);
+	assert_int_equal(console_config_parse(&c, "partitions = maybe\n", "f", &err, NULL, 0, NULL), 1);
+	assert_int_equal(console_config_parse(&c, "graph_style = fancy\n", "f", &err, NULL, 0, NULL), 1);
+	assert_int_equal(console_config_parse(&c, "theme =\n", "f", &err, NULL, 0, NULL), 1);
+	assert_int_equal(console_config_parse(&c, "graph = dirty/writeback\nsort = device\n", "f", &err,
+					      NULL, 0, NULL), 0);
+	assert_string_equal(c.graph, "dirty/writeback");
+	assert_string_equal(c.sort, "");
+	assert_int_equal(console_config_parse(&c, "graph = \"in-flight\"\n", "f", &err, NULL, 0, NULL), 0);
+	assert_string_equal(c.graph, "in-flight");
+}
+
+static void test_absent_file_is_fine(void **state)
+{
+	(void)state;
+	struct console_config c;
+	struct error err = { "" };
+	console_config_default(&c);
+	assert_int_equal(console_config_load(&c, "/nonexistent/ioscope/config", &err, NULL, 0, NULL), 0);
+	setenv("XDG_CONFIG_HOME", "/x/y", 1);
+	char path[256];
+	console_config_path(path, sizeof path);
+	assert_string_equal(path, "/x/y/ioscope/config");
+	unsetenv("XDG_CONFIG_HOME");
+	setenv("HOME", "/home/someone", 1);
+	console_config_path(path, sizeof path);
+	assert_string_equal(path, "/home/someone/.config/ioscope/config");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_every_key),
+		cmocka_unit_test(test_bad_lines_skipped),
+		cmocka_unit_test(test_values_checked),
+		cmocka_unit_test(test_absent_file_is_fine),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,159 @@
+/* test_graph.c - graph scaling (round tops with a floor per unit), value and age
+ * labels, and rendering into braille, block and ASCII cells. */
+#include "unit.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "graph.h"
+
+static void test_nice_top(void **state)
+{
+	(void)state;
+	assert_float_equal(graph_nice_top(0, GRAPH_UNIT_MBS), 1, 0);      /* idle: the floor */
+	assert_float_equal(graph_nice_top(0.3, GRAPH_UNIT_MBS), 1, 0);
+	assert_float_equal(graph_nice_top(1.2, GRAPH_UNIT_MBS), 2, 0);
+	assert_float_equal(graph_nice_top(87, GRAPH_UNIT_MBS), 100, 0);
+	assert_float_equal(graph_nice_top(100, GRAPH_UNIT_MBS), 100, 0);
+	assert_float_equal(graph_nice_top(101, GRAPH_UNIT_MBS), 200, 0);
+	assert_float_equal(graph_nice_top(201, GRAPH_UNIT_MBS), 500, 0);
+	/* from 1000 MiB on, round numbers of GiB */
+	assert_float_equal(graph_nice_top(1010, GRAPH_UNIT_MBS), 1024, 0);
+	assert_float_equal(graph_nice_top(2062, GRAPH_UNIT_MBS), 5 * 1024, 0);
+	assert_float_equal(graph_nice_top(3, GRAPH_UNIT_PER_S), 10, 0);
+	assert_float_equal(graph_nice_top(16032, GRAPH_UNIT_PER_S), 20000, 0);
+	assert_float_equal(graph_nice_top(1500, GRAPH_UNIT_MS), 2000, 0);
+	assert_float_equal(graph_nice_top(0.2, GRAPH_UNIT_MS), 1, 0);
+	assert_float_equal(graph_nice_top(3, GRAPH_UNIT_COUNT), 4, 0);
+	assert_float_equal(graph_nice_top(7, GRAPH_UNIT_PERCENT), 100, 0);   /* always 100 */
+	assert_float_equal(graph_nice_top(NAN, GRAPH_UNIT_MBS), 1, 0);
+	assert_float_equal(graph_nice_top(INFINITY, GRAPH_UNIT_MBS), 1, 0);
+	/* top is never below max */
+	for (double v = 0.5; v < 1e7; v *= 1.37)
+		assert_true(graph_nice_top(v, GRAPH_UNIT_PER_S) >= v);
+}
+
+static void check_value(double v, enum graph_unit u, const char *want)
+{
+	char buf[32];
+	graph_format_value(v, u, buf, sizeof buf);
+	assert_string_equal(buf, want);
+	assert_true(strlen(buf) <= 6);
+}
+
+static void test_value_labels(void **state)
+{
+	(void)state;
+	check_value(0, GRAPH_UNIT_MBS, "0");
+	check_value(0.5, GRAPH_UNIT_MBS, "512k");
+	check_value(1, GRAPH_UNIT_MBS, "1M");
+	check_value(12.5, GRAPH_UNIT_MBS, "12.5M");
+	check_value(250, GRAPH_UNIT_MBS, "250M");
+	check_value(1000, GRAPH_UNIT_MBS, "1000M");
+	check_value(1024, GRAPH_UNIT_MBS, "1G");
+	check_value(5120, GRAPH_UNIT_MBS, "5G");
+	check_value(2000, GRAPH_UNIT_PER_S, "2k");
+	check_value(250, GRAPH_UNIT_PER_S, "250");
+	check_value(40, GRAPH_UNIT_MS, "40ms");
+	check_value(1500, GRAPH_UNIT_MS, "1.5s");
+	check_value(100, GRAPH_UNIT_PERCENT, "100%");
+	check_value(NAN, GRAPH_UNIT_MBS, "-");
+}
+
+static void check_age(double s, const char *want)
+{
+	char buf[32];
+	graph_format_age(s, buf, sizeof buf);
+	assert_string_equal(buf, want);
+}
+
+static void test_age_labels(void **state)
+{
+	(void)state;
+	check_age(0, "now");
+	check_age(0.3, "now");
+	check_age(30, "-30s");
+	check_age(60, "-1m");
+	check_age(150, "-2m30s");
+	check_age(3900, "-1h05m");
+}
+
+static void test_metrics(void **state)
+{
+	(void)state;
+	assert_non_null(graph_metric_find("MB/s"));
+	assert_non_null(graph_metric_find("iops"));
+	assert_non_null(graph_metric_find("dirty/writeback"));
+	assert_null(graph_metric_find("sparkles"));
+	const char *cycle[] = { "MB/s", "IOPS", "await", "%util", "f/s", "in-flight", "dirty" };
+	assert_int_equal(graph_metrics_count, 7);
+	for (size_t i = 0; i < 7; i++)
+		assert_string_equal(graph_metrics[i].name, cycle[i]);
+}
+
+static void test_render_braille(void **state)
+{
+	(void)state;
+	/* 2 cells wide, 1 row: four samples, right-aligned; top 4 = one dot per unit */
+	float v[5] = { 9, 1, 4, 0, NAN };
+	struct graph_cell cells[2];
+	graph_render(v, 5, 4.0, 2, 1, GLYPHS_BRAILLE, cells);
+	/* cell 0: samples 1 (1 dot) and 4 (full column); cell 1: 0 and a gap */
+	assert_string_equal(cells[0].glyph, "\xe2\xa3\xb8");   /* U+28F8: dot 7 + dots 4 5 6 8 */
+	assert_string_equal(cells[1].glyph, "");
+	/* two rows: a half-height value fills the bottom row only */
+	float h[2] = { 4, 8 };
+	struct graph_cell two[2];
+	graph_render(h, 2, 8.0, 1, 2, GLYPHS_BRAILLE, two);
+	assert_string_equal(two[0].glyph, "\xe2\xa2\xb8");   /* top row: right column only (U+28B8) */
+	assert_string_equal(two[1].glyph, "\xe2\xa3\xbf");   /* bottom row: full (U+28FF) */
+	/* a tiny non-zero value still shows one dot; above the top is clipped */
+	float t[2] = { 0.0001f, 100 };
+	graph_render(t, 2, 8.0, 1, 2, GLYPHS_BRAILLE, two);
+	assert_string_equal(two[1].glyph, "\xe2\xa3\xb8");   /* one dot left, full right */
+	assert_string_equal(two[0].glyph, "\xe2\xa2\xb8");   /* clipped at the top */
+}
+
+static void test_render_block_ascii(void **state)
+{
+	(void)state;
+	float v[3] = { 8, 4, 1 };
+	struct graph_cell cells[3];
+	graph_render(v, 3, 8.0, 3, 1, GLYPHS_BLOCK, cells);
+	assert_string_equal(cells[0].glyph, "\xe2\x96\x88");   /* full block */
+	assert_string_equal(cells[1].glyph, "\xe2\x96\x84");   /* lower half */
+	assert_string_equal(cells[2].glyph, "\xe2\x96\x81");   /* lower eighth */
+	struct graph_cell a[6];
+	float w[3] = { 4, 2, 0 };
+	graph_render(w, 3, 4.0, 3, 2, GLYPHS_ASCII, a);
+	assert_string_equal(a[0].glyph, "#");
+	assert_string_equal(a[3].glyph, "#");
+	assert_string_equal(a[1].glyph, "");
+	assert_string_equal(a[4].glyph, "#");
+	assert_string_equal(a[2].glyph, "");
+	assert_string_equal(a[5].glyph, "");
+	assert_int_equal(graph_samples_per_cell(GLYPHS_BRAILLE), 2);
+	assert_int_equal(graph_samples_per_cell(GLYPHS_ASCII), 1);
+}
+
+static void test_max(void **state)
+{
+	(void)state;
+	float v[4] = { NAN, 3, 7, NAN };
+	assert_float_equal(graph_max(v, 4), 7, 0);
+	assert_float_equal(graph_max(v, 1), 0, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_nice_top),
+		cmocka_unit_test(test_value_labels),
+		cmocka_unit_test(test_age_labels),
+		cmocka_unit_test(test_metrics),
+		cmocka_unit_test(test_render_braille),
+		cmocka_unit_test(test_render_block_ascii),
+		cmocka_unit_test(test_max),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
