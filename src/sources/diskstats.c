@@ -2,9 +2,9 @@
  *
  * The kernel prints "%4d %7d %s %lu %lu ..." per device: major, minor, name and
  * 11 (before 4.18), 15 (discard, 4.18+) or 17 (flush, 5.5+) counters.  A line with
- * any other shape, a non-digit in a number, a number over 64 bits or a control
- * byte in the name is skipped whole: garbage never becomes a device.  Lines with
- * more than 20 fields (a future kernel) keep the 20-field prefix.
+ * any other shape, a non-digit in a number, a number over 64 bits, or a control
+ * byte or '/' in the name is skipped whole: garbage never becomes a device.
+ * Lines with more than 20 fields (a future kernel) keep the 20-field prefix.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -68,13 +68,18 @@ static bool parse_u32(const struct token *t, unsigned *out)
 	return true;
 }
 
+/* The name becomes a path component (/sys/block/NAME, which the control layer
+ * writes to): the kernel never prints '/' in one (cciss/c0d0 is "cciss!c0d0"),
+ * so a '/', "." or ".." can only come from garbage or a hostile fixture. */
 static bool valid_name(const struct token *t)
 {
 	if (t->len == 0 || t->len >= DEV_NAME_MAX)
 		return false;
+	if ((t->len == 1 && t->s[0] == '.') || (t->len == 2 && t->s[0] == '.' && t->s[1] == '.'))
+		return false;
 	for (size_t i = 0; i < t->len; i++) {
 		unsigned char c = (unsigned char)t->s[i];
-		if (c < 0x21 || c == 0x7f)
+		if (c < 0x21 || c == 0x7f || c == '/')
 			return false;
 	}
 	return true;

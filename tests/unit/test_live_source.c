@@ -4,6 +4,7 @@
 #include <math.h>
 #include <poll.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <time.h>
 
 #include "sampler.h"
@@ -109,6 +110,11 @@ static void test_layout20_settings_follow_the_trees(void **state)
 	assert_string_equal(device_setting(d1, "read_ahead_kb"), "128");
 	assert_string_equal(device_setting(d2, "read_ahead_kb"), "4096");
 	assert_string_equal(d1->serial, "FIXTURE-VDB");
+	assert_string_equal(d1->model, "FIXTURE MODEL");            /* trailing blanks gone */
+	assert_string_equal(dev(&a, "dm-0")->dm_name, "vg-data");
+	assert_false(dev(&a, "dm-0")->is_partition);
+	assert_string_equal(dev(&a, "dm-0")->settings.scheduler, "none");
+	assert_string_equal(device_setting(dev(&a, "dm-0"), "read_ahead_kb"), "128");
 	assert_int_equal(d1->settings.inflight_write, 3);
 	assert_true(dev(&a, "vdb1")->is_partition);
 	assert_string_equal(dev(&a, "vdb1")->parent, "vdb");
@@ -237,9 +243,19 @@ static void test_root_live_capture(void **state)
 	source_destroy(s);
 }
 
-/* Absolute deadlines: 25 samples at 20 ms take 24 intervals, not 24 intervals
- * plus 24 sampling times. */
-static void test_live_no_drift_and_no_churn(void **state)
+static void busy(double seconds)
+{
+	struct timespec t0, t;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while (timespec_diff(&t, &t0) < seconds);
+}
+
+/* 25 samples at 20 ms, each followed by 5 ms of work: on absolute deadlines they
+ * span 24 intervals (480 ms); sleeping an interval after each would take 600.
+ * Returns the span; checks the arrays are reused on the way. */
+static double paced_span(void)
 {
 	struct error err;
 	struct source *s = source_live_new(NULL, 0.02, &err);
@@ -247,28 +263,43 @@ static void test_live_no_drift_and_no_churn(void **state)
 	struct snapshot a, b;
 	snapshot_init(&a);
 	snapshot_init(&b);
+	assert_int_equal(source_wait(s, &err), 0);
 	read_ok(s, &a);
 	struct timespec first = a.mono;
 	assert_true(a.ndevices > 0);
 	assert_true(a.vm.have_stat && a.vm.have_vmstat && a.vm.have_meminfo);
 	assert_true(a.wall.tv_sec > 1600000000);
-	struct device *devs_a = a.devices, *devs_b = NULL;
 	for (int i = 1; i < 25; i++) {
+		busy(0.005);
 		assert_int_equal(source_wait(s, &err), 0);
+		struct device *old = b.devices;
+		size_t old_n = b.ndevices;
 		read_ok(s, &b);
 		assert_int_equal(b.seq, (uint64_t)i + 1);
-		if (i == 1)
-			devs_b = b.devices;
-		else if (b.ndevices == a.ndevices)
-			assert_ptr_equal(b.devices, i % 2 ? devs_b : devs_a);   /* arrays reused */
+		/* Same or fewer devices (other tests add loop devices meanwhile): the
+		 * array handed back is reused, not reallocated. */
+		if (old && b.ndevices <= old_n)
+			assert_ptr_equal(b.devices, old);
 		snapshot_swap(&a, &b);
 	}
 	double span = timespec_diff(&a.mono, &first);
-	assert_true(span > 24 * 0.02 - 0.005);
-	assert_true(span < 24 * 0.02 + 0.015);
 	snapshot_free(&a);
 	snapshot_free(&b);
 	source_destroy(s);
+	return span;
+}
+
+/* On a loaded machine a deadline may be missed (it collapses into the next),
+ * so up to three runs; one clean run proves the pacing. */
+static void test_live_no_drift_and_no_churn(void **state)
+{
+	double span = 0;
+	for (int attempt = 0; attempt < 3; attempt++) {
+		span = paced_span();
+		if (span > 0.475 && span < 0.52)
+			return;
+	}
+	fail_msg("24 intervals of 20 ms took %.3f s", span);
 }
 
 static bool has_device(const struct snapshot *s, const char *name)
@@ -408,6 +439,83 @@ static void test_sampler_describes_once(void **state)
 	snapshot_free(&b);
 }
 
+static char mnt_dir[64], mnt_point[96];
+
+static int unmount_teardown(void **state)
+{
+	if (mnt_point[0])
+		umount2(mnt_point, MNT_DETACH);
+	rm_tree(mnt_dir);
+	mnt_point[0] = mnt_dir[0] = '\0';
+	return 0;
+}
+
+static const struct mount *mount_at(const struct snapshot *s, const char *path)
+{
+	for (size_t i = 0; i < s->nmounts; i++)
+		if (strcmp(s->mounts[i].mountpoint, path) == 0)
+			return &s->mounts[i];
+	return NULL;
+}
+
+/* Root only: the mount table is re-read when poll() says it changed - a mount,
+ * a superblock-only remount, a per-mount remount and an unmount all show. */
+static void test_live_mount_and_remount(void **state)
+{
+	char name[32], cmd[256];
+	snprintf(mnt_dir, sizeof mnt_dir, "/tmp/ioscope-test.XXXXXX");
+	assert_non_null(mkdtemp(mnt_dir));
+	int lfd = loopdev_create(mnt_dir, 32, name, sizeof name);
+	snprintf(cmd, sizeof cmd, "mkfs.ext4 -q -F /dev/%s >/dev/null 2>&1", name);
+	if (lfd < 0 || system(cmd) != 0) {
+		if (lfd >= 0)
+			close(lfd);
+		skip();
+		return;
+	}
+	char dev[64];
+	snprintf(dev, sizeof dev, "/dev/%s", name);
+	snprintf(mnt_point, sizeof mnt_point, "%s/m", mnt_dir);
+	assert_int_equal(mkdir(mnt_point, 0755), 0);
+
+	struct error err;
+	struct source *s = source_live_new(NULL, 0.01, &err);
+	assert_non_null(s);
+	struct snapshot snap;
+	snapshot_init(&snap);
+	read_ok(s, &snap);
+	assert_null(mount_at(&snap, mnt_point));
+
+	assert_int_equal(mount(dev, mnt_point, "ext4", 0, NULL), 0);
+	close(lfd);                              /* the mount holds the device now */
+	source_wait(s, &err);
+	read_ok(s, &snap);
+	const struct mount *m = mount_at(&snap, mnt_point);
+	assert_non_null(m);
+	assert_string_equal(m->disk, name);
+	assert_string_equal(m->fstype, "ext4");
+	assert_null(strstr(m->super_opts, "commit=7"));
+
+	assert_int_equal(mount(NULL, mnt_point, NULL, MS_REMOUNT, "commit=7"), 0);
+	source_wait(s, &err);
+	read_ok(s, &snap);
+	assert_non_null(strstr(mount_at(&snap, mnt_point)->super_opts, "commit=7"));
+
+	assert_int_equal(mount(NULL, mnt_point, NULL, MS_REMOUNT | MS_NOATIME, "commit=7"), 0);
+	source_wait(s, &err);
+	read_ok(s, &snap);
+	assert_non_null(strstr(mount_at(&snap, mnt_point)->mount_opts, "noatime"));
+
+	assert_int_equal(umount(mnt_point), 0);
+	mnt_point[0] = '\0';
+	source_wait(s, &err);
+	read_ok(s, &snap);
+	snprintf(cmd, sizeof cmd, "%s/m", mnt_dir);
+	assert_null(mount_at(&snap, cmd));
+	snapshot_free(&snap);
+	source_destroy(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -420,6 +528,7 @@ int main(void)
 		cmocka_unit_test(test_live_no_drift_and_no_churn),
 		cmocka_unit_test(test_live_hotplug_add_remove),
 		cmocka_unit_test(test_sampler_describes_once),
+		cmocka_unit_test_teardown(test_live_mount_and_remount, unmount_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
