@@ -1,0 +1,115 @@
+#!/bin/bash
+# The console's control keys driven through tmux on a loop device with an ext4 fs
+# (mounted nosuid,nodev) under a writer: the scheduler picker switches the scheduler
+# and a mark appears; the tunables editor refuses junk and sets a value; the write
+# cache choice asks before "write through"; the mount-options editor completes an
+# option and remounts without dropping nosuid,nodev.
+. "$(dirname "$0")/lib.sh"
+
+if ! is_root; then
+	skip control_console "needs root for loop devices"
+	exit 0
+fi
+if ! command -v tmux >/dev/null; then
+	skip control_console "tmux not installed"
+	exit 0
+fi
+
+make_loop 64 >"$TMP/loop" || { fail control_console_setup "no loop device"; exit 0; }
+L=$(cat "$TMP/loop")
+Q=/sys/block/$L/queue
+MNT=$TMP/mnt
+mkdir -p "$MNT"
+mkfs.ext4 -q -F "/dev/$L" >/dev/null 2>&1 && mount -o nosuid,nodev "/dev/$L" "$MNT" \
+	|| { fail control_console_setup "no ext4 on $L"; exit 0; }
+at_exit "umount -l '$MNT'"
+bg timeout 120 bash -c "while :; do dd if=/dev/zero of='$MNT/load' bs=64k count=64 oflag=direct conv=notrunc status=none; done"
+
+S=ioscope-ctl-$$
+at_exit "tmux kill-session -t $S"
+tmux new-session -d -s "$S" -x 200 -y 45 "$IOSCOPE $L; sleep 30"
+screen() { tmux capture-pane -p -t "$S"; }
+# wait_for TEXT [SECONDS]: until the screen shows TEXT
+wait_for() {
+	local i
+	for ((i = 0; i < ${2:-10} * 10; i++)); do
+		screen | grep -qF -- "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+keys() { tmux send-keys -t "$S" "$@"; sleep 0.3; }
+
+wait_for "$L" 15 || { fail console_started "no console: $(screen | head -5)"; exit 0; }
+ok console_started
+
+# --- scheduler picker: the kernel's list, the current one marked ---
+keys S
+if wait_for "Scheduler of $L"; then ok scheduler_picker_opens; else fail scheduler_picker_opens "$(screen)"; fi
+cur=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$Q/scheduler")
+check scheduler_picker_marks_current wait_for "* $cur"
+names=($(tr -d '[]' <"$Q/scheduler"))
+target=bfq
+for i in "${!names[@]}"; do [ "${names[$i]}" = "$cur" ] && ci=$i; [ "${names[$i]}" = "$target" ] && ti=$i; done
+if [ "$cur" = "$target" ]; then target=mq-deadline; for i in "${!names[@]}"; do [ "${names[$i]}" = "$target" ] && ti=$i; done; fi
+for ((i = ci; i < ti; i++)); do keys Down; done
+for ((i = ci; i > ti; i--)); do keys Up; done
+keys Enter
+check scheduler_applied_dialog wait_for "scheduler: $cur -> $target: ok"
+check scheduler_reset_listed wait_for "reset nr_requests"
+if grep -q "\[$target\]" "$Q/scheduler"; then ok scheduler_readback; else fail scheduler_readback "$(cat $Q/scheduler)"; fi
+keys Escape
+check scheduler_mark_in_marks_panel wait_for "$L  scheduler  $cur → $target  (by ioscope)"
+
+# --- tunables editor: junk is refused in place, a good value is applied ---
+keys T
+check tunables_editor_opens wait_for "Tunables of $L"
+# rows: max_sectors_kb, nr_requests, read_ahead_kb, ... : nr_requests is the second
+keys Down Enter
+check tunables_edit_line wait_for "nr_requests ="
+keys C-u 99999 Enter
+check tunables_junk_refused wait_for "out of range; allowed: 4..2048"
+check tunables_junk_changed_nothing test "$(cat $Q/nr_requests)" != 99999
+keys C-u 64 Enter
+check tunables_applied wait_for "nr_requests: "
+check tunables_readback test "$(cat $Q/nr_requests)" = 64
+keys Escape
+
+# --- write cache: "write through" needs a yes ---
+keys w
+check write_cache_dialog wait_for "Write cache of $L"
+keys Down Enter
+check write_cache_confirm_shows_reason wait_for "stops sending cache"
+keys n
+check write_cache_declined_unchanged test "$(cat $Q/write_cache)" = "write back"
+keys w
+keys Down Enter
+wait_for "stops sending cache" >/dev/null
+keys y
+check write_cache_applied wait_for "write back -> write through: ok"
+check write_cache_readback test "$(cat $Q/write_cache)" = "write through"
+keys Escape
+keys w
+keys Up Enter
+wait_for "write through -> write back: ok" >/dev/null
+check write_cache_back test "$(cat $Q/write_cache)" = "write back"
+keys Escape
+
+# --- mount options editor: completion, remount, nothing else dropped ---
+keys o
+check mount_editor_opens wait_for "Remount $MNT (ext4)"
+check mount_editor_shows_options wait_for "rw,nosuid,nodev"
+keys "commit=30,+noati"
+keys Tab
+check mount_editor_completes wait_for "commit=30,+noatime"
+keys Enter
+check mount_editor_applied wait_for "+noatime: ok"
+mi=$(awk -v m="$MNT" '$5 == m' /proc/self/mountinfo | tail -1)
+case "$mi" in *nosuid,nodev,noatime*) ok mount_editor_noatime_keeps_nosuid_nodev ;; *) fail mount_editor_noatime_keeps_nosuid_nodev "$mi" ;; esac
+case "$mi" in *commit=30*) ok mount_editor_commit ;; *) fail mount_editor_commit "$mi" ;; esac
+keys Escape
+keys o
+keys "nosuchoption" Enter
+check mount_editor_kernel_refusal wait_for "Unknown parameter 'nosuchoption'"
+keys Escape
+keys q
