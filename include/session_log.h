@@ -23,6 +23,23 @@ enum session_record {
 int session_record_type(json_object *o);
 const char *session_record_name(enum session_record type);
 
+/* The arrays of a sample record: a device's "c" holds these disk_counters fields
+ * (diskstats order); "vm" holds one array per group, present when its flag is. */
+#define SESSION_NCOUNTERS 17
+extern const size_t session_counter_fields[SESSION_NCOUNTERS];
+struct session_u64_group {
+	const char *key;        /* "stat", "vmstat", "meminfo" */
+	size_t flag;            /* offset of the have_* bool in struct vm_counters */
+	const size_t *fields;   /* offsets of the uint64_t fields */
+	size_t n;
+};
+#define SESSION_NVM_GROUPS 3
+extern const struct session_u64_group session_vm_groups[SESSION_NVM_GROUPS];
+static inline uint64_t *session_u64_at(void *base, size_t offset)
+{
+	return (uint64_t *)((char *)base + offset);
+}
+
 /* Nanoseconds since the epoch (or boot), how the log stores every time. */
 int64_t timespec_to_ns(const struct timespec *t);
 struct timespec ns_to_timespec(int64_t ns);
@@ -31,7 +48,11 @@ struct timespec ns_to_timespec(int64_t ns);
 json_object *session_log_header(const struct replay_machine *m, const struct snapshot *snap);
 json_object *session_log_devices(const struct snapshot *snap);
 json_object *session_log_mounts(const struct snapshot *snap);
-json_object *session_log_sample(const struct snapshot *snap);
+/* The sample record as one line of text with its newline, into buf (cap bytes,
+ * NUL-terminated when it fits).  Returns the length it needs without the NUL, like
+ * snprintf.  Formatted directly rather than through json-c objects: this runs every
+ * sample, the others rarely. */
+size_t session_log_format_sample(const struct snapshot *snap, char *buf, size_t cap);
 json_object *session_log_event(const struct event *ev, uint64_t seq);
 
 /* What a devices / mounts record would hold is the same in a and b. */

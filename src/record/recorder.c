@@ -85,6 +85,18 @@ static int append_record(struct recorder *rec, json_object *o, struct error *err
 	return r < 0 ? error_set(err, "%s: out of memory", rec->path) : 0;
 }
 
+static int append_sample(struct recorder *rec, const struct snapshot *snap, struct error *err)
+{
+	size_t need = session_log_format_sample(snap, rec->buf + rec->len, rec->cap - rec->len);
+	if (need >= rec->cap - rec->len) {
+		if (reserve(rec, need + 1) < 0)
+			return error_set(err, "%s: out of memory", rec->path);
+		session_log_format_sample(snap, rec->buf + rec->len, rec->cap - rec->len);
+	}
+	rec->len += need;
+	return 0;
+}
+
 /* One write() for the whole buffer; on failure the file is cut back to whole records. */
 static int flush(struct recorder *rec, struct error *err)
 {
@@ -144,7 +156,7 @@ int recorder_write(struct recorder *rec, const struct snapshot *snap,
 		return 0;
 	rec->len = 0;
 	int state = rec->started ? append_state_changes(rec, snap, err) : append_header(rec, snap, err);
-	if (state < 0 || append_record(rec, session_log_sample(snap), err) < 0)
+	if (state < 0 || append_sample(rec, snap, err) < 0)
 		return -1;
 	uint64_t seq = rec->last_seq;
 	rec->last_seq = snap->seq;

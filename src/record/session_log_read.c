@@ -1,0 +1,461 @@
+/* session_log_read.c - session-log records back into snapshots and events.
+ *
+ * Every member is checked for its type; a record that is not what this version
+ * writes is refused with a message naming the member, never half-read.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "session_log.h"
+
+
+static json_object *member(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+	if (json_object_is_type(o, json_type_object))
+		json_object_object_get_ex(o, key, &v);
+	return v;
+}
+
+static bool get_u64(json_object *v, uint64_t *out)
+{
+	if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
+		return false;
+	*out = json_object_get_uint64(v);
+	return true;
+}
+
+static bool is_number(json_object *v)
+{
+	return json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int);
+}
+
+static bool get_i64(json_object *v, int64_t *out)
+{
+	if (!json_object_is_type(v, json_type_int))
+		return false;
+	*out = json_object_get_int64(v);
+	return true;
+}
+
+/* Optional members: absent leaves *out alone; present with the wrong type is an error. */
+static int opt_str(json_object *o, const char *key, char *out, size_t len, struct error *err)
+{
+	json_object *v = member(o, key);
+	if (!v)
+		return 0;
+	if (!json_object_is_type(v, json_type_string))
+		return error_set(err, "\"%s\" is not a string", key);
+	snprintf(out, len, "%s", json_object_get_string(v));
+	return 0;
+}
+
+static int opt_i64(json_object *o, const char *key, int64_t *out, struct error *err)
+{
+	json_object *v = member(o, key);
+	if (v && !get_i64(v, out))
+		return error_set(err, "\"%s\" is not an integer", key);
+	return 0;
+}
+
+static int opt_bool(json_object *o, const char *key, bool *out, struct error *err)
+{
+	json_object *v = member(o, key);
+	if (!v)
+		return 0;
+	if (!json_object_is_type(v, json_type_boolean))
+		return error_set(err, "\"%s\" is not true or false", key);
+	*out = json_object_get_boolean(v);
+	return 0;
+}
+
+static int opt_unsigned(json_object *o, const char *key, unsigned *out, struct error *err)
+{
+	int64_t v = *out;
+	if (opt_i64(o, key, &v, err) < 0)
+		return -1;
+	if (v < 0 || v > UINT32_MAX)
+		return error_set(err, "\"%s\" is out of range", key);
+	*out = (unsigned)v;
+	return 0;
+}
+
+static json_object *need_array(json_object *o, const char *key, struct error *err)
+{
+	json_object *v = member(o, key);
+	if (!json_object_is_type(v, json_type_array)) {
+		error_set(err, "\"%s\" is %s", key, v ? "not an array" : "missing");
+		return NULL;
+	}
+	return v;
+}
+
+static int read_u64_array(json_object *a, void *base, const size_t *fields, size_t n,
+			  const char *what, struct error *err)
+{
+	size_t len = json_object_array_length(a);
+	if (len > n)
+		return error_set(err, "\"%s\" has %zu values, at most %zu expected", what, len, n);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v = 0;
+		if (i < len && !get_u64(json_object_array_get_idx(a, i), &v))
+			return error_set(err, "\"%s\"[%zu] is not a counter", what, i);
+		*session_u64_at(base, fields[i]) = v;
+	}
+	return 0;
+}
+
+static int parse_items(json_object *items, struct device *d, struct error *err)
+{
+	if (!items)
+		return device_set_settings(d, NULL, 0);
+	if (!json_object_is_type(items, json_type_object))
+		return error_set(err, "\"items\" is not an object");
+	size_t n = (size_t)json_object_object_length(items), i = 0;
+	struct setting *v = n ? calloc(n, sizeof *v) : NULL;
+	if (n && !v)
+		return error_set(err, "out of memory");
+	json_object_object_foreach(items, key, val) {
+		if (i == n)
+			break;
+		if (!json_object_is_type(val, json_type_string)) {
+			free(v);
+			return error_set(err, "setting \"%s\" is not a string", key);
+		}
+		snprintf(v[i].key, sizeof v[i].key, "%s", key);
+		snprintf(v[i].value, sizeof v[i].value, "%s", json_object_get_string(val));
+		i++;
+	}
+	free(d->settings.items);
+	d->settings.items = v;
+	d->settings.nitems = i;
+	return 0;
+}
+
+static int parse_settings(json_object *o, struct device *d, struct error *err)
+{
+	struct disk_settings *s = &d->settings;
+	if (!o)
+		return 0;
+	if (!json_object_is_type(o, json_type_object))
+		return error_set(err, "\"settings\" is not an object");
+	int64_t rot = s->rotational;
+	if (opt_bool(o, "present", &s->has_settings, err) < 0 ||
+	    opt_str(o, "scheduler_line", s->scheduler_line, sizeof s->scheduler_line, err) < 0 ||
+	    opt_str(o, "scheduler", s->scheduler, sizeof s->scheduler, err) < 0 ||
+	    opt_i64(o, "rotational", &rot, err) < 0)
+		return -1;
+	if (rot < INT32_MIN || rot > INT32_MAX)
+		return error_set(err, "\"rotational\" is out of range");
+	s->rotational = (int)rot;
+	return parse_items(member(o, "items"), d, err);
+}
+
+static int parse_device_identity(json_object *o, struct device *d, struct error *err)
+{
+	if (!json_object_is_type(o, json_type_object))
+		return error_set(err, "a device is not an object");
+	if (!json_object_is_type(member(o, "name"), json_type_string))
+		return error_set(err, "a device has no \"name\"");
+	if (opt_str(o, "name", d->name, sizeof d->name, err) < 0 ||
+	    opt_unsigned(o, "major", &d->major, err) < 0 ||
+	    opt_unsigned(o, "minor", &d->minor, err) < 0 ||
+	    opt_bool(o, "partition", &d->is_partition, err) < 0 ||
+	    opt_str(o, "parent", d->parent, sizeof d->parent, err) < 0 ||
+	    opt_str(o, "dm_name", d->dm_name, sizeof d->dm_name, err) < 0 ||
+	    opt_str(o, "model", d->model, sizeof d->model, err) < 0 ||
+	    opt_str(o, "serial", d->serial, sizeof d->serial, err) < 0)
+		return -1;
+	return parse_settings(member(o, "settings"), d, err);
+}
+
+static void free_devices(struct snapshot *s)
+{
+	for (size_t i = 0; i < s->ndevices; i++)
+		free(s->devices[i].settings.items);
+	free(s->devices);
+	s->devices = NULL;
+	s->ndevices = 0;
+}
+
+static int parse_device_list(json_object *a, struct snapshot *state, struct error *err)
+{
+	struct snapshot tmp;
+	snapshot_init(&tmp);
+	size_t n = json_object_array_length(a);
+	for (size_t i = 0; i < n; i++) {
+		struct device *d = snapshot_add_device(&tmp);
+		if (!d) {
+			free_devices(&tmp);
+			return error_set(err, "out of memory");
+		}
+		if (parse_device_identity(json_object_array_get_idx(a, i), d, err) < 0) {
+			free_devices(&tmp);
+			return -1;
+		}
+	}
+	free_devices(state);
+	state->devices = tmp.devices;
+	state->ndevices = tmp.ndevices;
+	return 0;
+}
+
+static int parse_mount(json_object *o, struct mount *m, struct error *err)
+{
+	if (!json_object_is_type(o, json_type_object))
+		return error_set(err, "a mount is not an object");
+	if (opt_unsigned(o, "major", &m->major, err) < 0 ||
+	    opt_unsigned(o, "minor", &m->minor, err) < 0 ||
+	    opt_str(o, "disk", m->disk, sizeof m->disk, err) < 0 ||
+	    opt_str(o, "source", m->source, sizeof m->source, err) < 0 ||
+	    opt_str(o, "mountpoint", m->mountpoint, sizeof m->mountpoint, err) < 0 ||
+	    opt_str(o, "fstype", m->fstype, sizeof m->fstype, err) < 0 ||
+	    opt_str(o, "mount_opts", m->mount_opts, sizeof m->mount_opts, err) < 0 ||
+	    opt_str(o, "super_opts", m->super_opts, sizeof m->super_opts, err) < 0)
+		return -1;
+	return 0;
+}
+
+static int parse_mount_list(json_object *a, struct snapshot *state, struct error *err)
+{
+	struct snapshot tmp;
+	snapshot_init(&tmp);
+	size_t n = json_object_array_length(a);
+	for (size_t i = 0; i < n; i++) {
+		struct mount *m = snapshot_add_mount(&tmp);
+		if (!m || parse_mount(json_object_array_get_idx(a, i), m, err) < 0) {
+			free(tmp.mounts);
+			return m ? -1 : error_set(err, "out of memory");
+		}
+	}
+	free(state->mounts);
+	state->mounts = tmp.mounts;
+	state->nmounts = tmp.nmounts;
+	return 0;
+}
+
+static int machine_strings(json_object *o, struct replay_machine *m, struct error *err)
+{
+	return opt_str(o, "ioscope", m->ioscope, sizeof m->ioscope, err) < 0 ||
+	       opt_str(o, "host", m->host, sizeof m->host, err) < 0 ||
+	       opt_str(o, "kernel", m->kernel, sizeof m->kernel, err) < 0 ||
+	       opt_str(o, "kernel_version", m->kernel_version, sizeof m->kernel_version, err) < 0 ||
+	       opt_str(o, "arch", m->arch, sizeof m->arch, err) < 0 ||
+	       opt_str(o, "cpu_model", m->cpu_model, sizeof m->cpu_model, err) < 0 ? -1 : 0;
+}
+
+int session_log_parse_header(json_object *o, struct replay_machine *m, struct snapshot *state,
+			     struct error *err)
+{
+	json_object *fmt = member(o, "format"), *ver = member(o, "version");
+	if (session_record_type(o) != RECORD_HEADER || !json_object_is_type(fmt, json_type_string) ||
+	    strcmp(json_object_get_string(fmt), SESSION_LOG_FORMAT) != 0)
+		return error_set(err, "not an ioscope session log (the first line is not its header)");
+	int64_t version;
+	if (!get_i64(ver, &version) || version < 1)
+		return error_set(err, "the header has no valid format version");
+	if (version > SESSION_LOG_VERSION)
+		return error_set(err, "format version %lld is newer than this ioscope reads (%d): "
+				 "upgrade ioscope", (long long)version, SESSION_LOG_VERSION);
+	memset(m, 0, sizeof *m);
+	m->version = (int)version;
+	int64_t cpus = 0, started = 0;
+	uint64_t mem = 0;
+	json_object *memv = member(o, "mem_total_kb");
+	if (machine_strings(o, m, err) < 0 || opt_i64(o, "cpus", &cpus, err) < 0 ||
+	    opt_i64(o, "started", &started, err) < 0)
+		return -1;
+	if (memv && !get_u64(memv, &mem))
+		return error_set(err, "\"mem_total_kb\" is not a number of kB");
+	m->cpus = cpus < 0 || cpus > INT32_MAX ? 0 : (long)cpus;
+	m->mem_total_kb = mem;
+	m->started = ns_to_timespec(started);
+	if (member(o, "devices") && session_log_parse_devices(o, state, err) < 0)
+		return -1;
+	if (member(o, "mounts") && session_log_parse_mounts(o, state, err) < 0)
+		return -1;
+	return 0;
+}
+
+int session_log_parse_devices(json_object *o, struct snapshot *state, struct error *err)
+{
+	json_object *a = need_array(o, "devices", err);
+	return a ? parse_device_list(a, state, err) : -1;
+}
+
+int session_log_parse_mounts(json_object *o, struct snapshot *state, struct error *err)
+{
+	json_object *a = need_array(o, "mounts", err);
+	return a ? parse_mount_list(a, state, err) : -1;
+}
+
+int session_log_parse_sample_times(json_object *o, int64_t *mono, int64_t *wall, struct error *err)
+{
+	if (!get_i64(member(o, "mono"), mono) || !get_i64(member(o, "wall"), wall))
+		return error_set(err, "a sample without integer \"mono\" and \"wall\" times");
+	return 0;
+}
+
+/* The device of the list in force named name; index is where it usually is. */
+static const struct device *state_device(const struct snapshot *devices, size_t index, const char *name)
+{
+	if (index < devices->ndevices && strcmp(devices->devices[index].name, name) == 0)
+		return &devices->devices[index];
+	return snapshot_find_device(devices, name);
+}
+
+static int parse_inflight(json_object *a, struct disk_settings *s, struct error *err)
+{
+	int64_t r, w;
+	if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) != 2 ||
+	    !get_i64(json_object_array_get_idx(a, 0), &r) || !get_i64(json_object_array_get_idx(a, 1), &w))
+		return error_set(err, "\"inflight\" is not a pair of integers");
+	s->inflight_read = (long)r;
+	s->inflight_write = (long)w;
+	return 0;
+}
+
+static int parse_sample_device(json_object *o, size_t index, const struct snapshot *devices,
+			       struct device *d, struct error *err)
+{
+	json_object *name = member(o, "name"), *c = member(o, "c"), *inflight = member(o, "inflight");
+	int64_t nf = 0;
+	if (!json_object_is_type(name, json_type_string))
+		return error_set(err, "a device of the sample has no \"name\"");
+	const struct device *known = state_device(devices, index, json_object_get_string(name));
+	if (!known)
+		return error_set(err, "device \"%.64s\" is not in the device list in force",
+				 json_object_get_string(name));
+	if (!get_i64(member(o, "nf"), &nf) || nf < 0 || nf > 1000)
+		return error_set(err, "device %s: \"nf\" is not a field count", known->name);
+	if (!json_object_is_type(c, json_type_array))
+		return error_set(err, "device %s: \"c\" is not an array", known->name);
+	*d = *known;
+	d->settings.items = NULL;
+	d->settings.nitems = 0;
+	d->settings.inflight_read = d->settings.inflight_write = -1;
+	if (device_set_settings(d, known->settings.items, known->settings.nitems) < 0)
+		return error_set(err, "out of memory");
+	d->counters.nfields = (int)nf;
+	if (read_u64_array(c, &d->counters, session_counter_fields, SESSION_NCOUNTERS, "c", err) < 0 ||
+	    (inflight && parse_inflight(inflight, &d->settings, err) < 0)) {
+		device_set_settings(d, NULL, 0);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_vm(json_object *o, struct vm_counters *vm, struct error *err)
+{
+	memset(vm, 0, sizeof *vm);
+	if (!o)
+		return 0;
+	if (!json_object_is_type(o, json_type_object))
+		return error_set(err, "\"vm\" is not an object");
+	for (size_t g = 0; g < SESSION_NVM_GROUPS; g++) {
+		json_object *a = member(o, session_vm_groups[g].key);
+		if (!a)
+			continue;
+		if (!json_object_is_type(a, json_type_array))
+			return error_set(err, "\"vm.%s\" is not an array", session_vm_groups[g].key);
+		if (read_u64_array(a, vm, session_vm_groups[g].fields, session_vm_groups[g].n, session_vm_groups[g].key, err) < 0)
+			return -1;
+		*(bool *)((char *)vm + session_vm_groups[g].flag) = true;
+	}
+	json_object *psi = member(o, "psi");
+	if (!psi)
+		return 0;
+	const char *bad = "\"vm.psi\" is not [some_avg10, full_avg10, some_total, full_total]";
+	if (!json_object_is_type(psi, json_type_array) || json_object_array_length(psi) != 4)
+		return error_set(err, "%s", bad);
+	json_object *a0 = json_object_array_get_idx(psi, 0), *a1 = json_object_array_get_idx(psi, 1);
+	if (!is_number(a0) || !is_number(a1) ||
+	    !get_u64(json_object_array_get_idx(psi, 2), &vm->psi_some_total) ||
+	    !get_u64(json_object_array_get_idx(psi, 3), &vm->psi_full_total))
+		return error_set(err, "%s", bad);
+	vm->psi_some_avg10 = json_object_get_double(a0);
+	vm->psi_full_avg10 = json_object_get_double(a1);
+	vm->have_psi = true;
+	return 0;
+}
+
+static int copy_mounts(struct snapshot *out, const struct snapshot *mounts, struct error *err)
+{
+	if (!mounts->nmounts)
+		return 0;
+	out->mounts = malloc(mounts->nmounts * sizeof *out->mounts);
+	if (!out->mounts)
+		return error_set(err, "out of memory");
+	memcpy(out->mounts, mounts->mounts, mounts->nmounts * sizeof *out->mounts);
+	out->nmounts = mounts->nmounts;
+	return 0;
+}
+
+static int parse_sample_into(json_object *o, const struct snapshot *devices,
+			     const struct snapshot *mounts, struct snapshot *s, struct error *err)
+{
+	int64_t mono, wall;
+	uint64_t seq = 0;
+	json_object *seqv = member(o, "seq");
+	if (session_log_parse_sample_times(o, &mono, &wall, err) < 0)
+		return -1;
+	if (seqv && !get_u64(seqv, &seq))
+		return error_set(err, "\"seq\" is not a sample number");
+	s->mono = ns_to_timespec(mono);
+	s->wall = ns_to_timespec(wall);
+	s->seq = seq;
+	json_object *devs = need_array(o, "devices", err);
+	if (!devs)
+		return -1;
+	size_t n = json_object_array_length(devs);
+	for (size_t i = 0; i < n; i++) {
+		struct device *d = snapshot_add_device(s);
+		if (!d)
+			return error_set(err, "out of memory");
+		if (parse_sample_device(json_object_array_get_idx(devs, i), i, devices, d, err) < 0)
+			return -1;
+	}
+	if (parse_vm(member(o, "vm"), &s->vm, err) < 0)
+		return -1;
+	return copy_mounts(s, mounts, err);
+}
+
+int session_log_parse_sample(json_object *o, const struct snapshot *devices,
+			     const struct snapshot *mounts, struct snapshot *out, struct error *err)
+{
+	struct snapshot s;
+	snapshot_init(&s);
+	if (parse_sample_into(o, devices, mounts, &s, err) < 0) {
+		snapshot_free(&s);
+		return -1;
+	}
+	snapshot_free(out);
+	*out = s;
+	return 0;
+}
+
+int session_log_parse_event(json_object *o, struct event *ev, struct error *err)
+{
+	json_object *kind = member(o, "kind");
+	int64_t mono = 0, wall = 0;
+	memset(ev, 0, sizeof *ev);
+	if (!json_object_is_type(kind, json_type_string))
+		return error_set(err, "an event without a \"kind\"");
+	int k = event_kind_from_name(json_object_get_string(kind));
+	if (k < 0)
+		return error_set(err, "unknown event kind \"%.64s\"", json_object_get_string(kind));
+	ev->kind = (enum event_kind)k;
+	if (opt_i64(o, "mono", &mono, err) < 0 || opt_i64(o, "wall", &wall, err) < 0 ||
+	    opt_str(o, "object", ev->object, sizeof ev->object, err) < 0 ||
+	    opt_str(o, "key", ev->key, sizeof ev->key, err) < 0 ||
+	    opt_str(o, "old", ev->old_value, sizeof ev->old_value, err) < 0 ||
+	    opt_str(o, "new", ev->new_value, sizeof ev->new_value, err) < 0 ||
+	    opt_str(o, "result", ev->result, sizeof ev->result, err) < 0 ||
+	    opt_str(o, "by", ev->by, sizeof ev->by, err) < 0)
+		return -1;
+	ev->mono = ns_to_timespec(mono);
+	ev->wall = ns_to_timespec(wall);
+	return 0;
+}
