@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "events.h"
+#include "jsonw.h"
 #include "rates.h"
 #include "snapshot.h"
 
@@ -19,7 +20,8 @@ struct interval_view {
 };
 
 void output_text(FILE *out, const struct interval_view *v);
-int output_json(FILE *out, const struct interval_view *v);   /* -1 on ENOMEM */
+/* w is a reused buffer (jsonw.h); -1 on ENOMEM or a write error. */
+int output_json(FILE *out, struct jsonw *w, const struct interval_view *v);
 void output_csv_header(FILE *out);
 void output_csv(FILE *out, const struct interval_view *v);
 

@@ -24,6 +24,7 @@ struct batch {
 	struct snapshot prev, cur;
 	struct rates rates;
 	struct event_list events;
+	struct jsonw json;
 	char (*wanted)[DEV_NAME_MAX];   /* resolved DEVICE arguments, NULL: default set */
 	bool *shown;
 	size_t shown_cap;
@@ -82,7 +83,7 @@ static int emit(struct batch *b)
 	case FORMAT_TEXT: output_text(stdout, &v); break;
 	case FORMAT_CSV: output_csv(stdout, &v); break;
 	case FORMAT_JSON:
-		if (output_json(stdout, &v) < 0)
+		if (output_json(stdout, &b->json, &v) < 0)
 			return -1;
 		break;
 	}
@@ -169,6 +170,7 @@ int batch_run(const struct options *opts, struct source *src, struct recorder *r
 	snapshot_init(&b.cur);
 	rates_init(&b.rates);
 	event_list_init(&b.events);
+	jsonw_init(&b.json);
 	int status = 1;
 	if (open_signals(&b) < 0) {
 		perror("ioscope: signalfd");
@@ -196,6 +198,7 @@ out:
 	free(b.wanted);
 	free(b.shown);
 	event_list_free(&b.events);
+	jsonw_free(&b.json);
 	rates_free(&b.rates);
 	snapshot_free(&b.prev);
 	snapshot_free(&b.cur);

@@ -1,100 +1,127 @@
-/* output_json.c - one JSON object per interval (JSON Lines), built with json-c. */
-#include <json-c/json.h>
+/* output_json.c - one JSON object per interval (JSON Lines). */
 #include <stdio.h>
 
+#include "jsonw.h"
 #include "output.h"
 
 /* Three decimals: finer than iostat's two, and no float noise in the output. */
-static json_object *number(double v)
+#define DECIMALS 3
+
+static void number(struct jsonw *w, const char *key, double v)
 {
-	char buf[48];
-	snprintf(buf, sizeof buf, "%.3f", v);
-	return json_object_new_double_s(v, buf);
+	jsonw_key(w, key);
+	jsonw_fixed(w, v, DECIMALS);
 }
 
-static json_object *device_object(const struct device_rates *r)
+static void maybe(struct jsonw *w, const char *key, bool present, double v)
 {
-	json_object *o = json_object_new_object();
+	jsonw_key(w, key);
+	if (present)
+		jsonw_fixed(w, v, DECIMALS);
+	else
+		jsonw_null(w);
+}
+
+static void time_value(struct jsonw *w, const char *key, const struct timespec *t)
+{
+	char buf[48];
+	snprintf(buf, sizeof buf, "%lld.%06ld", (long long)t->tv_sec, t->tv_nsec / 1000);
+	jsonw_key(w, key);
+	jsonw_number_text(w, buf);
+}
+
+static void device_object(struct jsonw *w, const struct device_rates *r)
+{
+	jsonw_key(w, r->name);
+	jsonw_object_begin(w);
 	for (size_t i = 0; i < device_metrics_count; i++) {
 		const struct metric_def *m = &device_metrics[i];
 		bool missing = !r->valid || (m->group == 'd' && !r->have_discard) ||
 			       (m->group == 'f' && !r->have_flush);
-		json_object_object_add(o, m->name, missing ? NULL : number(device_metric_value(r, m)));
+		maybe(w, m->name, !missing, device_metric_value(r, m));
 	}
-	json_object_object_add(o, "in_flight", json_object_new_uint64(r->in_flight));
-	json_object_object_add(o, "scheduler", r->scheduler[0] ? json_object_new_string(r->scheduler) : NULL);
-	return o;
+	jsonw_key(w, "in_flight");
+	jsonw_uint(w, r->in_flight);
+	jsonw_key(w, "scheduler");
+	if (r->scheduler[0])
+		jsonw_string(w, r->scheduler);
+	else
+		jsonw_null(w);
+	jsonw_object_end(w);
 }
 
-static json_object *vm_object(const struct vm_rates *v)
+static void vm_object(struct jsonw *w, const struct vm_rates *v)
 {
-	json_object *o = json_object_new_object();
-	for (size_t i = 0; i < vm_metrics_count; i++) {
-		double val = *(const double *)((const char *)v + vm_metrics[i].offset);
-		json_object_object_add(o, vm_metrics[i].name, v->valid ? number(val) : NULL);
+	jsonw_key(w, "vm");
+	jsonw_object_begin(w);
+	for (size_t i = 0; i < vm_metrics_count; i++)
+		maybe(w, vm_metrics[i].name, v->valid, *(const double *)((const char *)v + vm_metrics[i].offset));
+	number(w, "dirty", v->dirty);
+	number(w, "writeback", v->writeback);
+	jsonw_object_end(w);
+}
+
+static void psi_object(struct jsonw *w, const struct vm_rates *v)
+{
+	jsonw_key(w, "psi_io");
+	if (!v->have_psi) {
+		jsonw_null(w);
+		return;
 	}
-	json_object_object_add(o, "dirty", number(v->dirty));
-	json_object_object_add(o, "writeback", number(v->writeback));
-	return o;
+	jsonw_object_begin(w);
+	number(w, "some_avg10", v->psi_some_avg10);
+	number(w, "full_avg10", v->psi_full_avg10);
+	maybe(w, "some_us", v->valid, v->psi_some_us);
+	maybe(w, "full_us", v->valid, v->psi_full_us);
+	jsonw_object_end(w);
 }
 
-static json_object *psi_object(const struct vm_rates *v)
+static void string(struct jsonw *w, const char *key, const char *value)
 {
-	if (!v->have_psi)
-		return NULL;
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "some_avg10", number(v->psi_some_avg10));
-	json_object_object_add(o, "full_avg10", number(v->psi_full_avg10));
-	json_object_object_add(o, "some_us", v->valid ? number(v->psi_some_us) : NULL);
-	json_object_object_add(o, "full_us", v->valid ? number(v->psi_full_us) : NULL);
-	return o;
+	jsonw_key(w, key);
+	jsonw_string(w, value);
 }
 
-static json_object *time_value(const struct timespec *t)
-{
-	char buf[48];
-	snprintf(buf, sizeof buf, "%lld.%06ld", (long long)t->tv_sec, t->tv_nsec / 1000);
-	return json_object_new_double_s(timespec_seconds(t), buf);
-}
-
-static json_object *event_object(const struct event *ev)
+static void event_object(struct jsonw *w, const struct event *ev)
 {
 	char label[MOUNT_OPTS_MAX + 64];
 	event_label(ev, label, sizeof label);
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "time", time_value(&ev->wall));
-	json_object_object_add(o, "kind", json_object_new_string(event_kind_name(ev->kind)));
-	json_object_object_add(o, "object", json_object_new_string(ev->object));
-	json_object_object_add(o, "key", json_object_new_string(ev->key));
-	json_object_object_add(o, "old", json_object_new_string(ev->old_value));
-	json_object_object_add(o, "new", json_object_new_string(ev->new_value));
-	json_object_object_add(o, "label", json_object_new_string(label));
-	json_object_object_add(o, "by", json_object_new_string(ev->by));
+	jsonw_object_begin(w);
+	time_value(w, "time", &ev->wall);
+	string(w, "kind", event_kind_name(ev->kind));
+	string(w, "object", ev->object);
+	string(w, "key", ev->key);
+	string(w, "old", ev->old_value);
+	string(w, "new", ev->new_value);
+	string(w, "label", label);
+	string(w, "by", ev->by);
 	if (ev->result[0])
-		json_object_object_add(o, "result", json_object_new_string(ev->result));
-	return o;
+		string(w, "result", ev->result);
+	jsonw_object_end(w);
 }
 
-int output_json(FILE *out, const struct interval_view *v)
+int output_json(FILE *out, struct jsonw *w, const struct interval_view *v)
 {
-	json_object *root = json_object_new_object();
-	if (!root)
-		return -1;
-	json_object_object_add(root, "time", time_value(&v->rates->wall));
-	json_object_object_add(root, "interval", number(v->rates->interval));
-	json_object *devs = json_object_new_object();
+	jsonw_reset(w);
+	jsonw_object_begin(w);
+	time_value(w, "time", &v->rates->wall);
+	number(w, "interval", v->rates->interval);
+	jsonw_key(w, "devices");
+	jsonw_object_begin(w);
 	for (size_t i = 0; i < v->rates->ndevices; i++)
 		if (v->shown[i])
-			json_object_object_add(devs, v->rates->devices[i].name, device_object(&v->rates->devices[i]));
-	json_object_object_add(root, "devices", devs);
-	json_object_object_add(root, "vm", vm_object(&v->rates->vm));
-	json_object_object_add(root, "psi_io", psi_object(&v->rates->vm));
-	json_object *events = json_object_new_array();
+			device_object(w, &v->rates->devices[i]);
+	jsonw_object_end(w);
+	vm_object(w, &v->rates->vm);
+	psi_object(w, &v->rates->vm);
+	jsonw_key(w, "events");
+	jsonw_array_begin(w);
 	for (size_t i = 0; v->events && i < v->events->count; i++)
-		json_object_array_add(events, event_object(&v->events->items[i]));
-	json_object_object_add(root, "events", events);
-	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), out);
-	fputc('\n', out);
-	json_object_put(root);
-	return 0;
+		event_object(w, &v->events->items[i]);
+	jsonw_array_end(w);
+	jsonw_object_end(w);
+	jsonw_newline(w);
+	if (w->failed)
+		return -1;
+	return fwrite(w->buf, 1, w->len, out) == w->len ? 0 : -1;
 }

@@ -9,7 +9,7 @@
     running at the same time, and ioscope's peak RSS.
 Runs alternate and repeat; the median is reported, since this machine is shared and noisy.
 """
-import os, statistics, subprocess, sys, tempfile
+import os, statistics, subprocess, sys, tempfile, time
 
 top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ioscope = os.path.join(top, "ioscope")
@@ -45,6 +45,17 @@ def compare_floor(label, root, samples):
     return o
 
 
+def peak_rss_kib(pid):
+    """VmHWM of a running process: ru_maxrss would also count the forking parent."""
+    try:
+        for line in open(f"/proc/{pid}/status"):
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def side_by_side(seconds):
     procs = {
         "ioscope --batch -f json": [ioscope, "--batch", "-f", "json", "-i", "1", "-c", str(seconds)],
@@ -52,10 +63,17 @@ def side_by_side(seconds):
         "vmstat 1": ["vmstat", "1", str(seconds + 1)],
     }
     running = {k: subprocess.Popen(v, stdout=subprocess.DEVNULL) for k, v in procs.items()}
+    rss = {k: 0 for k in procs}
     res = {}
-    for k, p in running.items():
-        _, _, ru = os.wait4(p.pid, 0)
-        res[k] = (ru.ru_utime + ru.ru_stime, ru.ru_maxrss)
+    while len(res) < len(running):
+        for k, p in running.items():
+            if k in res:
+                continue
+            rss[k] = max(rss[k], peak_rss_kib(p.pid))
+            pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+            if pid:
+                res[k] = (ru.ru_utime + ru.ru_stime, rss[k])
+        time.sleep(0.2)
     return res
 
 

@@ -1,0 +1,235 @@
+/* jsonw.c - streaming JSON writer (see jsonw.h for why not json-c here). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonw.h"
+
+void jsonw_init(struct jsonw *w)
+{
+	memset(w, 0, sizeof *w);
+}
+
+void jsonw_reset(struct jsonw *w)
+{
+	w->len = 0;
+	w->depth = 0;
+	w->need_comma[0] = false;
+	w->failed = false;
+}
+
+void jsonw_free(struct jsonw *w)
+{
+	free(w->buf);
+	jsonw_init(w);
+}
+
+static bool reserve(struct jsonw *w, size_t more)
+{
+	if (w->failed)
+		return false;
+	if (w->len + more + 1 <= w->cap)
+		return true;
+	size_t cap = w->cap ? w->cap : 4096;
+	while (cap < w->len + more + 1)
+		cap *= 2;
+	char *b = realloc(w->buf, cap);
+	if (!b) {
+		w->failed = true;
+		return false;
+	}
+	w->buf = b;
+	w->cap = cap;
+	return true;
+}
+
+static void put(struct jsonw *w, const char *s, size_t n)
+{
+	if (!reserve(w, n))
+		return;
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
+	w->buf[w->len] = '\0';
+}
+
+static void putc1(struct jsonw *w, char c)
+{
+	put(w, &c, 1);
+}
+
+/* A value (or key) starts: separate it from the previous one at this level. */
+static void value_start(struct jsonw *w)
+{
+	if (w->need_comma[w->depth])
+		putc1(w, ',');
+	w->need_comma[w->depth] = true;
+}
+
+static void container_begin(struct jsonw *w, char c)
+{
+	value_start(w);
+	putc1(w, c);
+	if (w->depth + 1 >= JSONW_DEPTH) {
+		w->failed = true;
+		return;
+	}
+	w->need_comma[++w->depth] = false;
+}
+
+static void container_end(struct jsonw *w, char c)
+{
+	if (w->depth > 0)
+		w->depth--;
+	putc1(w, c);
+}
+
+void jsonw_object_begin(struct jsonw *w) { container_begin(w, '{'); }
+void jsonw_object_end(struct jsonw *w) { container_end(w, '}'); }
+void jsonw_array_begin(struct jsonw *w) { container_begin(w, '['); }
+void jsonw_array_end(struct jsonw *w) { container_end(w, ']'); }
+
+static void quoted(struct jsonw *w, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	putc1(w, '"');
+	const char *run = s;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		put(w, run, (size_t)(s - run));
+		run = s + 1;
+		if (c == '"' || c == '\\') {
+			char esc[2] = { '\\', (char)c };
+			put(w, esc, 2);
+		} else {
+			char esc[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+			put(w, esc, 6);
+		}
+	}
+	put(w, run, (size_t)(s - run));
+	putc1(w, '"');
+}
+
+void jsonw_key(struct jsonw *w, const char *key)
+{
+	value_start(w);
+	quoted(w, key);
+	putc1(w, ':');
+	w->need_comma[w->depth] = false;   /* the value follows the colon directly */
+}
+
+/* After a key the value must not get a comma; after it, the next key does. */
+static void scalar_start(struct jsonw *w)
+{
+	value_start(w);
+}
+
+void jsonw_string(struct jsonw *w, const char *s)
+{
+	scalar_start(w);
+	quoted(w, s);
+}
+
+void jsonw_null(struct jsonw *w)
+{
+	scalar_start(w);
+	put(w, "null", 4);
+}
+
+void jsonw_bool(struct jsonw *w, bool v)
+{
+	scalar_start(w);
+	put(w, v ? "true" : "false", v ? 4 : 5);
+}
+
+static size_t utoa(uint64_t v, char *end)
+{
+	char *p = end;
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return (size_t)(end - p);
+}
+
+void jsonw_uint(struct jsonw *w, uint64_t v)
+{
+	char buf[24];
+	size_t n = utoa(v, buf + sizeof buf);
+	scalar_start(w);
+	put(w, buf + sizeof buf - n, n);
+}
+
+void jsonw_int(struct jsonw *w, int64_t v)
+{
+	if (v >= 0) {
+		jsonw_uint(w, (uint64_t)v);
+		return;
+	}
+	char buf[24];
+	size_t n = utoa(-(uint64_t)v, buf + sizeof buf);
+	buf[sizeof buf - n - 1] = '-';
+	scalar_start(w);
+	put(w, buf + sizeof buf - n - 1, n + 1);
+}
+
+void jsonw_fixed(struct jsonw *w, double v, int decimals)
+{
+	static const double scale[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
+	if (!isfinite(v)) {
+		jsonw_null(w);
+		return;
+	}
+	if (decimals < 0)
+		decimals = 0;
+	if (decimals > 9)
+		decimals = 9;
+	double scaled = fabs(v) * scale[decimals] + 0.5;
+	if (scaled >= 9e18) {      /* beyond integer arithmetic: printf knows best */
+		char buf[64];
+		int n = snprintf(buf, sizeof buf, "%.*f", decimals, v);
+		scalar_start(w);
+		put(w, buf, (size_t)n);
+		return;
+	}
+	uint64_t units = (uint64_t)scaled;
+	bool negative = v < 0 && units != 0;   /* no "-0.000" */
+	char buf[48];
+	char *end = buf + sizeof buf, *p = end;
+	for (int i = 0; i < decimals; i++) {
+		*--p = (char)('0' + units % 10);
+		units /= 10;
+	}
+	if (decimals)
+		*--p = '.';
+	p -= utoa(units, p);
+	if (negative)
+		*--p = '-';
+	scalar_start(w);
+	put(w, p, (size_t)(end - p));
+}
+
+void jsonw_double(struct jsonw *w, double v)
+{
+	if (!isfinite(v)) {
+		jsonw_null(w);
+		return;
+	}
+	char buf[40];
+	int n = snprintf(buf, sizeof buf, "%.17g", v);
+	scalar_start(w);
+	put(w, buf, (size_t)n);
+}
+
+void jsonw_number_text(struct jsonw *w, const char *text)
+{
+	scalar_start(w);
+	put(w, text, strlen(text));
+}
+
+void jsonw_newline(struct jsonw *w)
+{
+	putc1(w, '\n');
+}
