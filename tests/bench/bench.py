@@ -95,7 +95,7 @@ def main():
             print(f"cost per device: {per_dev[100] / 100:.2f} us at 100, {per_dev[1000] / 1000:.2f} us at 1000"
                   f" (linear when these agree)")
     print()
-    secs = int(os.environ.get("BENCH_SECONDS", "10"))
+    secs = int(os.environ.get("BENCH_SECONDS", "30"))
     print(f"(b) at 1 s for {secs} s, side by side: CPU per sample and peak RSS")
     res = side_by_side(secs)
     for k, (cpu, rss) in res.items():
