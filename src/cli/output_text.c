@@ -71,7 +71,7 @@ static void print_vm(FILE *out, const struct vm_rates *v)
 		v->bi, v->bo, v->in, v->cs, v->us, v->sy, v->id, v->wa, v->st);
 	fprintf(out, "dirty %.0f kB, writeback %.0f kB; ", v->dirty, v->writeback);
 	if (v->have_psi)
-		fprintf(out, "io psi some %.2f%% full %.2f%%, stall %.1f/%.1f ms\n",
+		fprintf(out, "psi io some %.2f%% full %.2f%% (%.0f/%.0f ms)\n",
 			v->psi_some_avg10, v->psi_full_avg10, v->psi_some_us / 1000, v->psi_full_us / 1000);
 	else
 		fputs("psi io: not available\n", out);
