@@ -124,9 +124,10 @@ static void verdict_text(const struct control_assign *a, const char *now, char *
 {
 	if (strcmp(a->key, "max_sectors_kb") == 0 && strcmp(a->value, "0") == 0)
 		snprintf(buf, len, "ok (0: back to the default, %s)", now);
+	else if (strcmp(now, a->value) == 0 && strcmp(now, a->old) == 0)
+		snprintf(buf, len, "ok (unchanged: already %s)", now);
 	else if (strcmp(now, a->value) == 0)
-		snprintf(buf, len, strcmp(now, a->old) == 0 ? "ok (unchanged: already %s)" : "ok",
-			 now);
+		snprintf(buf, len, "ok");
 	else if (strcmp(now, a->old) == 0)
 		snprintf(buf, len, "accepted, not applied (still %s)", now);
 	else
@@ -142,37 +143,50 @@ static void fill_event(struct event *ev, const char *old, const char *now, const
 	snprintf(ev->result, sizeof ev->result, "%s", result);
 }
 
-static int apply_one(const struct control_dev *d, const char *root, const struct control_assign *a,
-		     struct control_result *r)
+/* The value just before the write: the plan's may be stale when someone else changed
+ * it since (or when the scheduler this write follows reset it). */
+static void current_value(const struct disk_settings *now, const struct control_assign *a,
+			  struct control_assign *out)
+{
+	*out = *a;
+	const char *v = strcmp(a->key, "scheduler") == 0 ? now->scheduler : state_get(now, a->key);
+	if (v && *v)
+		snprintf(out->old, sizeof out->old, "%s", v);
+}
+
+static int apply_one(const struct control_dev *d, const char *root,
+		     const struct control_assign *planned, struct control_result *r)
 {
 	char rel[SETTING_KEY_MAX + 16], now[SETTING_VAL_MAX], summary[256];
 	struct error err = { "" };
-	if (strncmp(a->key, "iosched.", 8) == 0)
-		snprintf(rel, sizeof rel, "queue/iosched/%s", a->key + 8);
-	else
-		snprintf(rel, sizeof rel, "queue/%s", a->key);
-	struct event *ev = control_result_event(r, kind_of(a->key), d->name, a->key);
+	struct control_assign a;
 	struct disk_settings before, after;
 	state_read(d, root, &before);
-	if (control_dev_write(d, rel, a->value, &err) < 0) {
-		refusal_text(a->key, a->value, errno, summary, sizeof summary);
-		control_result_line(r, "%s %s: %s -> %s: %s", d->name, a->key, a->old, a->value,
+	current_value(&before, planned, &a);
+	if (strncmp(a.key, "iosched.", 8) == 0)
+		snprintf(rel, sizeof rel, "queue/iosched/%s", a.key + 8);
+	else
+		snprintf(rel, sizeof rel, "queue/%s", a.key);
+	struct event *ev = control_result_event(r, kind_of(a.key), d->name, a.key);
+	if (control_dev_write(d, rel, a.value, &err) < 0) {
+		refusal_text(a.key, a.value, errno, summary, sizeof summary);
+		control_result_line(r, "%s %s: %s -> %s: %s", d->name, a.key, a.old, a.value,
 				    summary);
-		fill_event(ev, a->old, a->old, summary);
+		fill_event(ev, a.old, a.old, summary);
 		free(before.items);
 		return -1;
 	}
-	if (read_back(d, a->key, rel, now, sizeof now) < 0)
+	if (read_back(d, a.key, rel, now, sizeof now) < 0)
 		snprintf(now, sizeof now, "?");
-	verdict_text(a, now, summary, sizeof summary);
-	control_result_line(r, "%s %s: %s -> %s: %s", d->name, a->key, a->old[0] ? a->old : "-",
-			    now, summary);
-	bool to_default = strcmp(a->key, "max_sectors_kb") == 0 && strcmp(a->value, "0") == 0;
-	bool applied = strcmp(now, a->value) == 0 || strcmp(now, a->old) != 0 || to_default;
+	verdict_text(&a, now, summary, sizeof summary);
+	control_result_line(r, "%s %s: %s -> %s: %s", d->name, a.key, a.old[0] ? a.old : "-", now,
+			    summary);
+	bool to_default = strcmp(a.key, "max_sectors_kb") == 0 && strcmp(a.value, "0") == 0;
+	bool applied = strcmp(now, a.value) == 0 || strcmp(now, a.old) != 0 || to_default;
 	state_read(d, root, &after);
-	report_side_effects(a->key, strcmp(a->key, "scheduler") == 0 ? "reset" : "also changed",
+	report_side_effects(a.key, strcmp(a.key, "scheduler") == 0 ? "reset" : "also changed",
 			    &before, &after, r, summary, sizeof summary);
-	fill_event(ev, a->old, now, summary);
+	fill_event(ev, a.old, now, summary);
 	free(before.items);
 	free(after.items);
 	return applied ? 0 : -1;
