@@ -217,7 +217,7 @@ static int render(struct report *rep, struct error *err)
 int cmd_report(int argc, char **argv)
 {
 	struct report rep = { .format = REPORT_TEXT };
-	struct report_args args = { NULL };
+	struct report_args args = { .format = NULL };
 	struct error err = { "" };
 	int r = parse_args(argc, argv, &rep, &args, &err);
 	if (r != 0) {
