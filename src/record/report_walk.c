@@ -94,6 +94,25 @@ static bool event_concerns_report(struct report *rep, const struct replay_event 
 	}
 }
 
+/* A change ioscope made is logged when it is made and seen again by the next
+ * sample's diff: the report keeps the first (it carries the result). */
+static bool seen_already(const struct report *rep, const struct replay_event *ev)
+{
+	if (!ev->derivable)
+		return false;
+	for (size_t i = rep->nevents; i-- > 0;) {
+		const struct replay_event *k = &rep->events[i];
+		if (k->sample + 1 < ev->sample)
+			break;
+		if (!k->derivable && k->event.kind == ev->event.kind &&
+		    strcmp(k->event.object, ev->event.object) == 0 &&
+		    strcmp(k->event.key, ev->event.key) == 0 &&
+		    strcmp(k->event.new_value, ev->event.new_value) == 0)
+			return true;
+	}
+	return false;
+}
+
 int report_choose_events(struct report *rep, struct error *err)
 {
 	size_t total;
@@ -104,7 +123,7 @@ int report_choose_events(struct report *rep, struct error *err)
 	if (!rep->events)
 		return error_set(err, "out of memory");
 	for (size_t i = from; i < to; i++)
-		if (event_concerns_report(rep, &all[i]))
+		if (event_concerns_report(rep, &all[i]) && !seen_already(rep, &all[i]))
 			rep->events[rep->nevents++] = all[i];
 	return 0;
 }
