@@ -1,6 +1,7 @@
 #!/bin/bash
 # `ioscope remount` on ext4, xfs and btrfs on loop devices, mounted nosuid,nodev, under
-# a steady writer: options change one at a time and every other option survives;
+# a steady writer: every scheduler of each loop device in turn (read back, events);
+# options change one at a time and every other option survives;
 # refusals show the kernel's own message; ignored options are reported as not
 # applied; risky changes need --yes; without privilege nothing is tried.
 . "$(dirname "$0")/lib.sh"
@@ -43,9 +44,22 @@ fs() {
 	bg timeout 180 bash -c "while :; do dd if=/dev/zero of='$MNT/load' bs=64k count=64 oflag=direct conv=notrunc status=none 2>/dev/null || dd if=/dev/zero of='$MNT/load' bs=64k count=64 conv=notrunc,fsync status=none; done"
 }
 
+# cycle TYPE DEV: every scheduler the queue lists, under the writer, read back, one event
+cycle() {
+	local s
+	for s in $(tr -d '[]' <"/sys/block/$2/queue/scheduler"); do
+		run set --events "$2" scheduler="$s"
+		expect_rc "$1_set_scheduler_$s" 0
+		if grep -q "\[$s\]" "/sys/block/$2/queue/scheduler"; then ok "$1_readback_$s"
+		else fail "$1_readback_$s" "$(cat /sys/block/$2/queue/scheduler)"; fi
+		has "$1_event_$s" "\"kind\":\"scheduler\",\"object\":\"$2\",\"key\":\"scheduler\""
+	done
+}
+
 # ---------------- ext4 ----------------
 if fs ext4; then
 	E=$MNT
+	cycle ext4 "$DEV"
 	run remount --events "$E" commit=30,noatime
 	expect_rc ext4_commit_noatime 0
 	check ext4_commit_applied has_opt "$(super_opts "$E")" commit=30
@@ -117,6 +131,7 @@ fi
 # ---------------- btrfs ----------------
 if fs btrfs; then
 	B=$MNT
+	cycle btrfs "$DEV"
 	run remount --events "$B" commit=60,compress=zstd
 	expect_rc btrfs_commit_compress 0
 	so=$(super_opts "$B")
@@ -137,6 +152,7 @@ fi
 # ---------------- xfs ----------------
 if fs xfs; then
 	X=$MNT
+	cycle xfs "$DEV"
 	before=$(super_opts "$X")
 	run remount --events "$X" logbsize=256k
 	expect_rc xfs_logbsize_not_applied_exit 1
