@@ -64,18 +64,26 @@ static int check_interval(double seconds, struct error *err)
 	return 0;
 }
 
-/* The next deadline is one interval from now, then every interval after it. */
-static int arm_timer(struct live_source *ls, double seconds, struct error *err)
+/* Deadlines at from + interval, from + 2 intervals, ... (absolute, so time
+ * spent sampling never shifts the grid). */
+static int arm_timer_from(struct live_source *ls, struct timespec from, double seconds,
+			  struct error *err)
 {
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
 	struct itimerspec its = {
 		.it_interval = seconds_to_timespec(seconds),
-		.it_value = timespec_add(now, seconds_to_timespec(seconds)),
+		.it_value = timespec_add(from, seconds_to_timespec(seconds)),
 	};
 	if (timerfd_settime(ls->timerfd, TFD_TIMER_ABSTIME, &its, NULL) < 0)
 		return error_errno(err, "timerfd_settime", errno);
 	return 0;
+}
+
+/* The next deadline is one interval from now. */
+static int arm_timer(struct live_source *ls, double seconds, struct error *err)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return arm_timer_from(ls, now, seconds, err);
 }
 
 /* proc/uptime's first field, as a timespec. */
@@ -149,7 +157,22 @@ static int live_read(struct source *src, struct snapshot *out, struct error *err
 		return error_errno(err, "timerfd", errno);
 	clock_gettime(CLOCK_MONOTONIC, &out->mono);
 	clock_gettime(CLOCK_REALTIME, &out->wall);
+	/* The grid starts at the first sample (the baseline), so the first
+	 * interval is a whole one however long the start-up took. */
+	if (ls->seq == 0 && arm_timer_from(ls, out->mono, src->interval, err) < 0)
+		return -1;
 	return take_sample(ls, out, err);
+}
+
+/* Describe the devices and open their files now, so the first read is as
+ * cheap as every later one. */
+static int prime(struct live_source *ls, struct error *err)
+{
+	struct snapshot scratch;
+	snapshot_init(&scratch);
+	int r = sampler_sample(&ls->sampler, &scratch, err);
+	snapshot_free(&scratch);
+	return r;
 }
 
 static int live_wait_fd(struct source *src)
@@ -233,11 +256,11 @@ struct source *source_live_new(const char *root, double interval, struct error *
 			error_errno(err, "timerfd_create", errno);
 			goto fail;
 		}
-		if (arm_timer(ls, interval, err) < 0)
-			goto fail;
 		if (sampler_open(&ls->sampler, root, err) < 0)
 			goto fail;
 		ls->sampler_open = true;
+		if (prime(ls, err) < 0 || arm_timer(ls, interval, err) < 0)
+			goto fail;
 	}
 	return &ls->base;
 fail:
