@@ -6,6 +6,19 @@
 # option and remounts without dropping nosuid,nodev.
 . "$(dirname "$0")/lib.sh"
 
+# Loop devices are reused after detach with the queue settings their last user left:
+# put back what this one had, for the next test that gets it.
+restore_queue() {
+	local q=/sys/block/$1/queue k cmd=""
+	for k in scheduler write_cache max_sectors_kb read_ahead_kb nr_requests; do
+		local v
+		v=$(cat "$q/$k")
+		[ "$k" = scheduler ] && v=$(sed -n 's/.*\[\(.*\)\].*/\1/p' <<<"$v")
+		cmd="$cmd echo '$v' >$q/$k;"
+	done
+	at_exit "$cmd"
+}
+
 if ! is_root; then
 	skip control_console "needs root for loop devices"
 	exit 0
@@ -17,6 +30,7 @@ fi
 
 make_loop 64 >"$TMP/loop" || { fail control_console_setup "no loop device"; exit 0; }
 L=$(cat "$TMP/loop")
+restore_queue "$L"
 Q=/sys/block/$L/queue
 MNT=$TMP/mnt
 mkdir -p "$MNT"
@@ -56,7 +70,7 @@ for ((i = ci; i < ti; i++)); do keys Down; done
 for ((i = ci; i > ti; i--)); do keys Up; done
 keys Enter
 check scheduler_applied_dialog wait_for "scheduler: $cur -> $target: ok"
-check scheduler_reset_listed wait_for "reset nr_requests"
+check scheduler_reset_listed wait_for "reset iosched."
 if grep -q "\[$target\]" "$Q/scheduler"; then ok scheduler_readback; else fail scheduler_readback "$(cat $Q/scheduler)"; fi
 keys Escape
 check scheduler_mark_in_marks_panel wait_for "$L  scheduler  $cur → $target  (by ioscope)"
