@@ -70,7 +70,7 @@ head -n "$n" "$TMP/killed.live" | cmp -s - "$TMP/killed.replay" \
 
 # A torn last line (a crash in the middle of a write) is ignored with a warning.
 cp "$TMP/killed.log" "$TMP/torn.log"
-tail -n 1 "$TMP/killed.log" | head -c 300 >>"$TMP/torn.log"
+grep "^{\"type\":\"sample\"" "$TMP/killed.log" | tail -n 1 | head -c 300 >>"$TMP/torn.log"
 "$IOSCOPE" --replay "$TMP/torn.log" --batch -f json "$dev" >"$TMP/torn.out" 2>"$TMP/torn.err"
 rc=$?
 [ $rc -eq 0 ] && cmp -s "$TMP/torn.out" "$TMP/killed.replay" && ok "torn last line: the rest replays" \
