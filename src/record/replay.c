@@ -306,15 +306,15 @@ static int read_header(struct replay *r, struct line_scanner *s, struct error *e
 		return error_set(err, "%s: empty file, not an ioscope session log", r->name);
 	if (l.too_long)
 		return error_set(err, "%s: line 1: not an ioscope session log (no header)", r->name);
-	json_object *o = parse_line(r, l.text, l.len, err);
+	struct error perr;
+	json_object *o = parse_line(r, l.text, l.len, &perr);
 	if (!o) {
 		if (!l.complete && l.len > 0 && l.text[0] == '{')
 			return error_set(err, "%s: line 1: the header is incomplete (the recording "
 					 "stopped while writing it)", r->name);
 		return error_set(err, "%s: line 1 (offset 0): not an ioscope session log: %s",
-				 r->name, err->msg);
+				 r->name, perr.msg);
 	}
-	struct error perr;
 	rc = session_log_parse_header(o, &r->machine, &r->header, &perr);
 	json_object_put(o);
 	if (rc < 0)

@@ -201,7 +201,8 @@ static void test_not_a_session_log(void **state)
 	static const char plain[] = "Device r/s w/s\nvda 1.0 2.0\n";
 	static const char json[] = "{\"time\": 1, \"devices\": {}}\n";
 	static const char other[] = "{\"type\":\"header\",\"format\":\"something-else\",\"version\":1}\n";
-	expect_open_error("plain", plain, sizeof plain - 1, "line 1 (offset 0): not an ioscope session log");
+	expect_open_error("plain", plain, sizeof plain - 1,
+			  "line 1 (offset 0): not an ioscope session log: not a JSON record");
 	expect_open_error("json", json, sizeof json - 1, "not an ioscope session log");
 	expect_open_error("other", other, sizeof other - 1, "not an ioscope session log");
 	expect_open_error("empty", "", 0, "empty file");
