@@ -109,7 +109,10 @@ void snapshot_free(struct snapshot *s);           /* frees contents, leaves s em
 int snapshot_copy(struct snapshot *dst, const struct snapshot *src); /* deep; -1 ENOMEM */
 void snapshot_swap(struct snapshot *a, struct snapshot *b);
 
-/* Append a blank device / mount, growing the arrays; NULL on ENOMEM. */
+/* Append a blank device / mount, growing the arrays; NULL on ENOMEM.  The arrays'
+ * capacity is implied by their count: snapshot_capacity(n) elements, which is what
+ * anyone who allocates them directly must allocate. */
+size_t snapshot_capacity(size_t count);
 struct device *snapshot_add_device(struct snapshot *s);
 struct mount *snapshot_add_mount(struct snapshot *s);
 

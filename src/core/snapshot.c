@@ -54,7 +54,7 @@ int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 	tmp.mounts = NULL;
 	tmp.ndevices = tmp.nmounts = 0;
 	if (src->ndevices) {
-		tmp.devices = calloc(src->ndevices, sizeof *tmp.devices);
+		tmp.devices = calloc(snapshot_capacity(src->ndevices), sizeof *tmp.devices);
 		if (!tmp.devices)
 			goto fail;
 		for (size_t i = 0; i < src->ndevices; i++) {
@@ -68,7 +68,7 @@ int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 		}
 	}
 	if (src->nmounts) {
-		tmp.mounts = malloc(src->nmounts * sizeof *tmp.mounts);
+		tmp.mounts = malloc(snapshot_capacity(src->nmounts) * sizeof *tmp.mounts);
 		if (!tmp.mounts)
 			goto fail;
 		memcpy(tmp.mounts, src->mounts, src->nmounts * sizeof *tmp.mounts);
@@ -82,15 +82,21 @@ fail:
 	return -1;
 }
 
-/* Arrays grow by doubling; capacity is implied by the count (powers of two). */
+size_t snapshot_capacity(size_t count)
+{
+	size_t cap = 8;
+	while (cap < count)
+		cap *= 2;
+	return cap;
+}
+
+/* Arrays grow by doubling from 8; the capacity is implied by the count
+ * (snapshot_capacity), so whoever sizes an array sizes it to that. */
 static void *grow(void *arr, size_t count, size_t size)
 {
-	if (count && (count & (count - 1)))
-		return arr;                 /* not at a power of two: room left */
-	size_t cap = count ? count * 2 : 8;
-	if (count && count < 8)
+	if (arr && count < snapshot_capacity(count))
 		return arr;
-	return realloc(arr, cap * size);
+	return realloc(arr, snapshot_capacity(count + 1) * size);
 }
 
 struct device *snapshot_add_device(struct snapshot *s)

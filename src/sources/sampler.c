@@ -17,17 +17,6 @@
 #include "mountinfo.h"
 #include "sampler.h"
 
-/* snapshot.c grows arrays by doubling from 8 and infers the capacity from the
- * count; sizing an array here to that same capacity keeps snapshot_add_*
- * safe afterwards, and also grows arrays that snapshot_copy sized exactly. */
-static size_t implied_capacity(size_t n)
-{
-	size_t c = 8;
-	while (c < n)
-		c *= 2;
-	return c;
-}
-
 static void clear_settings(struct disk_settings *st)
 {
 	free(st->items);
@@ -44,7 +33,7 @@ static int resize_devices(struct snapshot *s, size_t n)
 		s->ndevices = n;
 		return 0;
 	}
-	struct device *v = realloc(s->devices, implied_capacity(n) * sizeof *v);
+	struct device *v = realloc(s->devices, snapshot_capacity(n) * sizeof *v);
 	if (!v)
 		return -1;
 	for (size_t i = s->ndevices; i < n; i++) {
@@ -59,7 +48,7 @@ static int resize_devices(struct snapshot *s, size_t n)
 static int resize_mounts(struct snapshot *s, size_t n)
 {
 	if (n > s->nmounts) {
-		struct mount *v = realloc(s->mounts, implied_capacity(n) * sizeof *v);
+		struct mount *v = realloc(s->mounts, snapshot_capacity(n) * sizeof *v);
 		if (!v)
 			return -1;
 		s->mounts = v;
