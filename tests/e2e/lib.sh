@@ -8,12 +8,15 @@ IOSCOPE=${IOSCOPE:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/build/san
 IOSCOPE_OPT=${IOSCOPE_OPT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/ioscope}
 IOSCOPE_TOP=${IOSCOPE_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 TMP=$(mktemp -d /tmp/ioscope-test.XXXXXX)
-_cleanups=()
+# Cleanups go to a file, not a shell array: helpers like make_loop run inside $(...),
+# a subshell whose variables die with it, and a loop device registered there would leak.
+_CLEANUPS="$TMP/.cleanups"
+: >"$_CLEANUPS"
 
-at_exit() { _cleanups+=("$*"); }
+at_exit() { printf '%s\n' "$*" >>"$_CLEANUPS"; }
 _run_cleanups() {
-	local i
-	for ((i = ${#_cleanups[@]} - 1; i >= 0; i--)); do eval "${_cleanups[i]}" >/dev/null 2>&1; done
+	local cmd
+	while IFS= read -r cmd; do eval "$cmd" >/dev/null 2>&1; done < <(tac "$_CLEANUPS" 2>/dev/null)
 	rm -rf "$TMP"
 }
 trap _run_cleanups EXIT
