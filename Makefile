@@ -82,7 +82,8 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 FUZZ_SECONDS ?= 60
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(HDRS)
 	@mkdir -p $(@D)
-	clang $(BASEFLAGS) -Wno-unknown-warning-option -Wno-unused-function -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< $(LIB_SRC) $(LDLIBS)
+	@echo "FUZZ    $<"
+	@clang $(BASEFLAGS) -Wno-unknown-warning-option -Wno-unused-function -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< $(LIB_SRC) $(LDLIBS)
 
 # Builds the libFuzzer targets and runs each for FUZZ_SECONDS on its corpus.
 fuzz: test-deps $(FUZZ_BIN)
