@@ -197,6 +197,11 @@ void console_select(struct console *c, const char *name, bool by_user);
 void console_select_busiest(struct console *c);
 void console_move_selection(struct console *c, int delta);
 void console_freeze(struct console *c, bool on);
+/* The device an event is about ("" when none: a user mark); mounts map to their device. */
+void console_mark_device(const struct console *c, const struct history_mark *m, char *out, size_t len);
+/* While the table is limited (DEVICE arguments, a filter), only the events about the
+ * devices it shows (and user marks, and ioscope's own changes) are marked. */
+bool console_mark_shown(const struct console *c, const struct history_mark *m);
 int console_apply_columns(struct console *c, const char *text, struct error *err);
 int console_apply_theme(struct console *c, const char *name);
 
@@ -324,6 +329,8 @@ void ui_title(const struct console *c, const struct rect *r, const char *title, 
 void ui_box(const struct console *c, const struct rect *r, const char *title);
 /* A symbol in UTF-8 when the terminal speaks it, else its ASCII stand-in. */
 const char *ui_sym(const struct console *c, const char *utf8, const char *ascii);
+/* Text that fits in w cells: long paths keep their start and end around "…". */
+void ui_ellipsize_middle(const struct console *c, const char *in, int w, char *out, size_t len);
 /* Copy text, replacing "→" by "->" when the terminal is not UTF-8. */
 void ui_text_for_terminal(const struct console *c, const char *in, char *out, size_t len);
 

@@ -24,9 +24,11 @@
 #include "commands.h"
 #include "console.h"
 #include "devsel.h"
+#include "replay.h"
 
 #define MIN_FRAME 0.04        /* seconds between redraws caused by samples */
 #define STATUS_SECONDS 5.0
+#define WARNING_SECONDS 10.0   /* a broken theme or config deserves a longer look */
 
 double console_now(void)
 {
@@ -47,7 +49,7 @@ void console_message(struct console *c, bool warning, const char *fmt, ...)
 	vsnprintf(c->status, sizeof c->status, fmt, ap);
 	va_end(ap);
 	c->status_warning = warning;
-	c->status_until = console_now() + STATUS_SECONDS;
+	c->status_until = console_now() + (warning ? WARNING_SECONDS : STATUS_SECONDS);
 	c->need_redraw = true;
 }
 
@@ -185,15 +187,18 @@ void console_redraw(struct console *c)
 
 /* ---- input and signals ---- */
 
+#define KEYS_PER_WAKEUP 256
+
 static void handle_keys(struct console *c)
 {
 	struct console_mouse mouse;
 	int key;
-	while ((key = console_read_key(&mouse)) != -1) {
+	/* bounded: a terminal that never stops sending must not starve the samples */
+	for (int i = 0; i < KEYS_PER_WAKEUP && (key = console_read_key(&mouse)) != -1; i++) {
 		if (key == KC(KEY_MOUSE))
 			console_handle_mouse(c, &mouse);
 		else if (key == KC(KEY_RESIZE))
-			term_resize(c);
+			continue;   /* SIGWINCH comes through the signalfd; resizeterm queues these */
 		else if (c->layout.too_small && c->nmodals == 0)
 			c->running = key != 'q' && key != KC(KEY_F(10));   /* only q works there */
 		else
@@ -332,16 +337,31 @@ static int choose_interval(struct console *c, struct error *err)
 	return 0;
 }
 
+/* The machine the figures come from: this one, or the one a replay recorded. */
 static void host_identity(struct console *c)
 {
 	struct utsname u;
-	if (c->src->live && uname(&u) == 0) {
+	struct replay *r = c->src->live ? NULL : source_replay_get(c->src);
+	if (r) {
+		const struct replay_machine *m = replay_machine(r);
+		snprintf(c->host, sizeof c->host, "%s", m->host[0] ? m->host : "?");
+		snprintf(c->kernel, sizeof c->kernel, "%s%s", m->kernel[0] ? "Linux " : "", m->kernel);
+	} else if (c->src->live && uname(&u) == 0) {
 		snprintf(c->host, sizeof c->host, "%s", u.nodename);
 		snprintf(c->kernel, sizeof c->kernel, "Linux %s", u.release);
 	} else {
-		snprintf(c->host, sizeof c->host, "%s", c->opts->replay_path ? "replay" : "fixture");
+		snprintf(c->host, sizeof c->host, "fixture");
 		c->kernel[0] = '\0';
 	}
+}
+
+/* A damaged replay skips records; say so in the footer, not on stderr under curses. */
+static void replay_warnings(struct console *c)
+{
+	struct replay *r = c->src->live ? NULL : source_replay_get(c->src);
+	if (r && replay_warnings_total(r))
+		console_message(c, true, "%zu damaged record(s) skipped; first: %s", replay_warnings_total(r),
+				replay_warning(r, 0));
 }
 
 static enum graph_glyphs choose_glyphs(const struct console *c)
@@ -467,6 +487,7 @@ int console_run(const struct options *o, struct source *src, struct recorder *re
 		c.status[0] = '\0';   /* "theme default" is not news at start */
 	if (config_msg[0])
 		console_message(&c, true, "%s", config_msg);
+	replay_warnings(&c);
 	console_build_rows(&c);
 	console_select_busiest(&c);
 	console_redraw(&c);

@@ -103,13 +103,14 @@ static void mounts_lines(struct pane_writer *pw, const struct snapshot *s, const
 			newline(pw);
 			pw->x += 10;
 		}
-		text(pw, TR_HEADER_VALUE, m->mountpoint);
-		text(pw, TR_NORMAL, "  ");
 		text(pw, TR_HEADER, m->fstype);
-		if (strcmp(m->disk, d->name) != 0) {
-			text(pw, TR_DIM, " on ");
-			text(pw, TR_DIM, m->disk);
-		}
+		text(pw, TR_NORMAL, "  ");
+		char where[MOUNT_PATH_MAX + 64];
+		snprintf(where, sizeof where, "%s%s%s", m->mountpoint,
+			 strcmp(m->disk, d->name) != 0 ? " on " : "", strcmp(m->disk, d->name) != 0 ? m->disk : "");
+		char fitted[MOUNT_PATH_MAX + 64];
+		ui_ellipsize_middle(pw->c, where, pw->r->x + pw->r->w - 1 - pw->x, fitted, sizeof fitted);
+		text(pw, TR_HEADER_VALUE, fitted);
 		newline(pw);
 		pw->x += 12;
 		text(pw, TR_NORMAL, m->mount_opts);

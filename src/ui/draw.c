@@ -1,5 +1,6 @@
 /* draw.c - putting text on the screen: clipped to a width in cells (UTF-8 aware),
  * fills, pane titles. */
+#include <limits.h>
 #include <ncurses.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -156,4 +157,39 @@ void ui_text_for_terminal(const struct console *c, const char *in, char *out, si
 		out[o++] = in[i++];
 	}
 	out[o] = '\0';
+}
+
+/* Byte length of the longest prefix of text that fits in w cells. */
+static size_t prefix_fitting(const char *text, int w)
+{
+	wchar_t buf[UI_TEXT_MAX];
+	int cells;
+	int n = decode(text, w, buf, UI_TEXT_MAX, &cells);
+	mbstate_t st;
+	memset(&st, 0, sizeof st);
+	char tmp[MB_LEN_MAX];
+	size_t bytes = 0;
+	for (int i = 0; i < n; i++) {
+		size_t k = wcrtomb(tmp, buf[i], &st);
+		bytes += k == (size_t)-1 ? 1 : k;
+	}
+	return bytes;
+}
+
+void ui_ellipsize_middle(const struct console *c, const char *in, int w, char *out, size_t len)
+{
+	int tw = ui_text_width(in);
+	if (tw <= w || w < 5) {
+		snprintf(out, len, "%s", in);
+		return;
+	}
+	const char *dots = ui_sym(c, "…", "...");
+	int dw = c->utf8 ? 1 : 3;
+	int head = (w - dw) / 2, tail = w - dw - head;
+	size_t hb = prefix_fitting(in, head);
+	/* the tail: skip characters from the start until the rest fits */
+	const char *t = in;
+	while (*t && ui_text_width(t) > tail)
+		t += prefix_fitting(t, 1) ? prefix_fitting(t, 1) : 1;
+	snprintf(out, len, "%.*s%s%s", (int)hb, in, dots, t);
 }

@@ -126,11 +126,6 @@ static void draw_plot(struct console *c, const struct strip *s, const struct fra
 	}
 }
 
-static bool mark_on_device(const struct history_mark *m, const char *device)
-{
-	return device && strcmp(m->object, device) == 0;
-}
-
 #define LABEL_COLS_MAX 1024
 
 /* Columns of the label row already taken by a newer mark's label. */
@@ -165,55 +160,76 @@ static void place_label(struct label_row *lr, int col, int width, int *x, int *w
 		lr->taken[i] = true;
 }
 
+static bool mark_is_own(const struct console *c, const struct history_mark *m, const char *device);
+
 static void mark_label(const struct console *c, const struct history_mark *m, const char *device,
 		       char *out, size_t len)
 {
 	char label[MOUNT_OPTS_MAX + 80];
-	if (m->kind == EVENT_USER_MARK || mark_on_device(m, device))
+	if (mark_is_own(c, m, device))
 		snprintf(label, sizeof label, "%s", m->label);
 	else
 		snprintf(label, sizeof label, "%s: %s", m->object, m->label);
 	ui_text_for_terminal(c, label, out, len);
 }
 
+/* Marks about the strip's own device (and user marks) come first for label room. */
+static bool mark_is_own(const struct console *c, const struct history_mark *m, const char *device)
+{
+	if (m->kind == EVENT_USER_MARK)
+		return true;
+	char dev[MOUNT_PATH_MAX];
+	console_mark_device(c, m, dev, sizeof dev);
+	return device && strcmp(dev, device) == 0;
+}
+
+static void draw_mark(struct console *c, const struct strip *s, const struct frame *f,
+		      const struct history_mark *m, struct label_row *lr)
+{
+	const struct rect *p = &s->plot;
+	int col = (int)(((int64_t)m->n - f->first) / f->spc);
+	if (col < 0 || col >= p->w)
+		return;
+	unsigned long a = ui_attr(c, m->kind == EVENT_USER_MARK ? TR_MARK_USER : TR_MARK);
+	for (int row = 0; row < p->h; row++) {
+		const char *g = c->graph_cells[row * p->w + col].glyph;
+		ui_put(p->y + row, p->x + col, 1, a, g[0] ? g : ui_sym(c, "│", "|"));
+	}
+	if (col >= lr->w)
+		return;
+	char shown[MOUNT_OPTS_MAX + 80];
+	mark_label(c, m, s->device, shown, sizeof shown);
+	int x, w;
+	place_label(lr, col, ui_text_width(shown) + 1, &x, &w);
+	if (w <= 0)
+		return;
+	if (x == col) {
+		ui_put(s->label_y, p->x + x, 1, a, ui_sym(c, "┃", "|"));
+		ui_put(s->label_y, p->x + x + 1, w - 1, a, shown);
+	} else {
+		ui_put(s->label_y, p->x + x, w - 1, a, shown);
+		ui_put(s->label_y, p->x + col, 1, a, ui_sym(c, "┃", "|"));
+	}
+}
+
 /* Marks: a vertical line through the plot at the sample's column, and a label on
  * the strip's label row (with the object when it is not the strip's device).
- * Newer labels win the room. */
+ * The strip's own marks, then newer ones, win the label room. */
 static void draw_marks(struct console *c, const struct strip *s, const struct frame *f)
 {
 	size_t nm = history_mark_count(c->hist);
-	const struct rect *p = &s->plot;
 	struct label_row lr;
 	memset(&lr, 0, sizeof lr);
-	lr.w = p->w < LABEL_COLS_MAX ? p->w : LABEL_COLS_MAX;
-	for (size_t i = nm; i > 0; i--) {
-		const struct history_mark *m = history_mark_get(c->hist, i - 1);
-		if ((int64_t)m->n < f->first)
-			break;
-		if (m->n >= f->end)
-			continue;
-		int col = (int)(((int64_t)m->n - f->first) / f->spc);
-		if (col < 0 || col >= p->w)
-			continue;
-		unsigned long a = ui_attr(c, m->kind == EVENT_USER_MARK ? TR_MARK_USER : TR_MARK);
-		for (int row = 0; row < p->h; row++) {
-			const char *g = c->graph_cells[row * p->w + col].glyph;
-			ui_put(p->y + row, p->x + col, 1, a, g[0] ? g : ui_sym(c, "│", "|"));
-		}
-		if (col >= lr.w)
-			continue;
-		char shown[MOUNT_OPTS_MAX + 80];
-		mark_label(c, m, s->device, shown, sizeof shown);
-		int x, w;
-		place_label(&lr, col, ui_text_width(shown) + 1, &x, &w);
-		if (w <= 0)
-			continue;
-		if (x == col) {
-			ui_put(s->label_y, p->x + x, 1, a, ui_sym(c, "┃", "|"));
-			ui_put(s->label_y, p->x + x + 1, w - 1, a, shown);
-		} else {
-			ui_put(s->label_y, p->x + x, w - 1, a, shown);
-			ui_put(s->label_y, p->x + col, 1, a, ui_sym(c, "┃", "|"));
+	lr.w = s->plot.w < LABEL_COLS_MAX ? s->plot.w : LABEL_COLS_MAX;
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = nm; i > 0; i--) {
+			const struct history_mark *m = history_mark_get(c->hist, i - 1);
+			if ((int64_t)m->n < f->first)
+				break;
+			if (m->n >= f->end || !console_mark_shown(c, m))
+				continue;
+			if (mark_is_own(c, m, s->device) == (pass == 0))
+				draw_mark(c, s, f, m, &lr);
 		}
 	}
 }

@@ -38,8 +38,14 @@ static void layout_wide(struct layout *l, const struct layout_want *w, int top, 
 	int side_x = main_w + 1;
 	int th = table_height(w, body, 40);
 	l->table = rect(top, 0, th, main_w);
+	if (w->detail_zoom) {
+		/* the detail pane takes the graphs' place; the marks get the side column */
+		l->detail = rect(top + th, 0, body - th, main_w);
+		l->marks = rect(top, side_x, body, side_w);
+		return;
+	}
 	l->graphs = rect(top + th, 0, body - th, main_w);
-	int dh = w->show_marks && !w->detail_zoom ? body * 55 / 100 : body;
+	int dh = w->show_marks ? body * 55 / 100 : body;
 	l->detail = rect(top, side_x, dh, side_w);
 	if (dh < body)
 		l->marks = rect(top + dh, side_x, body - dh, side_w);

@@ -35,18 +35,27 @@ static void draw_mark(const struct console *c, const struct history_mark *m, int
 
 void marks_draw(struct console *c, const struct rect *r)
 {
-	size_t n = history_mark_count(c->hist);
+	size_t n = history_mark_count(c->hist), shown = 0;
+	for (size_t i = 0; i < n; i++)
+		shown += console_mark_shown(c, history_mark_get(c->hist, i));
 	char title[64];
-	snprintf(title, sizeof title, "Marks (%zu)", n);
+	if (shown == n)
+		snprintf(title, sizeof title, "Marks (%zu)", n);
+	else
+		snprintf(title, sizeof title, "Marks (%zu of %zu: the devices shown)", shown, n);
 	for (int y = r->y; y < r->y + r->h; y++)
 		ui_fill(y, r->x, r->w, ui_attr(c, TR_NORMAL));
 	ui_title(c, r, title, "m add  e hide");
 	int rows = r->h - 1;
-	if (n == 0) {
+	if (shown == 0) {
 		ui_put(r->y + 1, r->x + 1, r->w - 2, ui_attr(c, TR_DIM),
 		       "no events yet: scheduler, tunable, write cache, mount changes and marks show here");
 		return;
 	}
-	for (int i = 0; i < rows && (size_t)i < n; i++)
-		draw_mark(c, history_mark_get(c->hist, n - 1 - (size_t)i), r->y + 1 + i, r);
+	int y = r->y + 1;
+	for (size_t i = n; i > 0 && y < r->y + 1 + rows; i--) {
+		const struct history_mark *m = history_mark_get(c->hist, i - 1);
+		if (console_mark_shown(c, m))
+			draw_mark(c, m, y++, r);
+	}
 }

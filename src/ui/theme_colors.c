@@ -24,7 +24,7 @@ static const unsigned long mono_fallback[TR_COUNT] = {
 enum theme_depth theme_terminal_depth(void)
 {
 	const char *nc = getenv("NO_COLOR");
-	if ((nc && *nc) || !has_colors())
+	if ((nc && *nc) || !has_colors() || start_color() == ERR)   /* COLORS is set by start_color */
 		return THEME_DEPTH_NONE;
 	if (COLORS >= 0x1000000)
 		return THEME_DEPTH_TRUE;
@@ -131,10 +131,8 @@ static unsigned long curses_attrs(unsigned attrs)
 void theme_apply(const struct theme *t, enum theme_depth depth, struct theme_attrs *out)
 {
 	out->depth = depth;
-	if (depth != THEME_DEPTH_NONE) {
-		start_color();
+	if (depth != THEME_DEPTH_NONE)
 		use_default_colors();
-	}
 	const struct theme_style *normal = &t->styles[TR_NORMAL];
 	for (int role = 0; role < TR_COUNT; role++) {
 		const struct theme_style *s = &t->styles[role];

@@ -143,6 +143,23 @@ static void add_partitions(struct console *c, const struct snapshot *s, const st
 	}
 }
 
+static void fold_partitions(struct console *c, const struct snapshot *s);
+
+static int row_of(const struct console *c, const char *name)
+{
+	for (size_t i = 0; i < c->nrows; i++)
+		if (strcmp(c->rows[i].dev->name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* The selection is always a row on screen (a filter may have hidden it). */
+static void keep_selection_visible(struct console *c)
+{
+	if (c->nrows && row_of(c, c->selected) < 0)
+		snprintf(c->selected, sizeof c->selected, "%s", c->rows[0].dev->name);
+}
+
 void console_build_rows(struct console *c)
 {
 	const struct snapshot *s = console_view_snap(c);
@@ -158,9 +175,14 @@ void console_build_rows(struct console *c)
 	}
 	if (c->sort && c->nrows > 1)
 		qsort_r(c->rows, c->nrows, sizeof *c->rows, compare_rows, c);
-	if (!c->show_partitions)
-		return;
-	/* Partitions fold under their disk: rebuild with each disk followed by its own. */
+	if (c->show_partitions)
+		fold_partitions(c, s);
+	keep_selection_visible(c);
+}
+
+/* Partitions fold under their disk: rebuild with each disk followed by its own. */
+static void fold_partitions(struct console *c, const struct snapshot *s)
+{
 	size_t ndisks = c->nrows;
 	struct table_row *disks = malloc(ndisks * sizeof *disks);
 	if (!disks)
@@ -175,13 +197,6 @@ void console_build_rows(struct console *c)
 	free(disks);
 }
 
-static int row_of(const struct console *c, const char *name)
-{
-	for (size_t i = 0; i < c->nrows; i++)
-		if (strcmp(c->rows[i].dev->name, name) == 0)
-			return (int)i;
-	return -1;
-}
 
 const struct device *console_selected_device(const struct console *c)
 {
@@ -311,4 +326,51 @@ int console_apply_theme(struct console *c, const char *name)
 	clearok(curscr, TRUE);
 	c->need_redraw = true;
 	return rc;
+}
+
+static bool is_mount_event(enum event_kind k)
+{
+	return k == EVENT_MOUNT_OPTIONS || k == EVENT_MOUNT_ADDED || k == EVENT_MOUNT_REMOVED;
+}
+
+/* "/dev/loop3 ext4 rw" -> "loop3" */
+static void device_of_mount_value(const char *value, char *out, size_t len)
+{
+	size_t n = strcspn(value, " ");
+	const char *start = value;
+	if (n > 5 && strncmp(value, "/dev/", 5) == 0) {
+		start += 5;
+		n -= 5;
+	}
+	snprintf(out, len, "%.*s", (int)n, start);
+}
+
+void console_mark_device(const struct console *c, const struct history_mark *m, char *out, size_t len)
+{
+	out[0] = '\0';
+	if (m->kind == EVENT_USER_MARK)
+		return;
+	if (!is_mount_event(m->kind)) {
+		snprintf(out, len, "%s", m->object);
+		return;
+	}
+	const struct snapshot *s = console_view_snap(c);
+	for (size_t i = 0; i < s->nmounts; i++)
+		if (strcmp(s->mounts[i].mountpoint, m->object) == 0 && s->mounts[i].disk[0]) {
+			snprintf(out, len, "%s", s->mounts[i].disk);
+			return;
+		}
+	device_of_mount_value(m->new_value[0] ? m->new_value : m->old_value, out, len);
+}
+
+bool console_mark_shown(const struct console *c, const struct history_mark *m)
+{
+	if ((c->nonly == 0 && !c->filter[0]) || m->kind == EVENT_USER_MARK || strcmp(m->by, "ioscope") == 0)
+		return true;
+	char dev[MOUNT_PATH_MAX];
+	console_mark_device(c, m, dev, sizeof dev);
+	for (size_t i = 0; i < c->nrows; i++)
+		if (strcmp(c->rows[i].dev->name, dev) == 0)
+			return true;
+	return false;
 }

@@ -87,6 +87,10 @@ static void test_wide_and_tall(void **state)
 	check(24, 80, 5, true, true, &l);
 	assert_true(l.detail.h > 0);                             /* zoomed: in place of the graphs */
 	assert_int_equal(l.graphs.h, 0);
+	check(45, 160, 5, true, true, &l);
+	assert_true(l.detail.h > 0 && l.detail.x == 0);          /* wide too */
+	assert_int_equal(l.graphs.h, 0);
+	assert_true(l.marks.h > 0);
 	check(30, 100, 3, false, true, &l);
 	assert_int_equal(l.table.h, 4);                          /* just the rows there are */
 }

@@ -1,0 +1,94 @@
+# Helpers for the console's end-to-end tests: a private tmux server (its own socket,
+# killed at exit) whose one pane runs a clean bash, in which the tests start ioscope.
+# Source after lib.sh.
+TMUX_SOCK="ioscope-test-$$"
+at_exit "tmux -L '$TMUX_SOCK' kill-server"
+STATUS_FILE_N=0
+
+tm() { tmux -L "$TMUX_SOCK" "$@"; }
+
+# console_shell COLS LINES: a session "t" with a clean interactive bash.
+console_shell() {
+	local cols=$1 lines=$2
+	mkdir -p "$TMP/xdg"
+	printf 'set -g status off\nset -g default-terminal tmux-256color\nset -g history-limit 0\n' >"$TMP/tmux.conf"
+	tm -f "$TMP/tmux.conf" new-session -d -s t -x "$cols" -y "$lines" \
+		env -i PATH="$PATH" HOME="$TMP" TERM="${CONSOLE_TERM:-tmux-256color}" LANG="${CONSOLE_LANG:-C.UTF-8}" XDG_CONFIG_HOME="$TMP/xdg" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:-}" LSAN_OPTIONS="${LSAN_OPTIONS:-}" \
+		UBSAN_OPTIONS="${UBSAN_OPTIONS:-}" ${CONSOLE_ENV:-} PS1='$ ' HISTFILE= \
+		bash --norc --noprofile
+	wait_screen '^\$ ' 5
+}
+
+# console_send TEXT...: keys into the pane (tmux key names, or literal text with -l)
+console_send() { tm send-keys -t t "$@"; }
+
+# console_run ARGS...: start ioscope in the pane; its stderr goes to $TMP/stderr.N and
+# its exit status is printed as "EXIT=n" when it ends.
+console_run() {
+	STATUS_FILE_N=$((STATUS_FILE_N + 1))
+	CONSOLE_STDERR="$TMP/stderr.$STATUS_FILE_N"
+	console_send -l "${CONSOLE_CMD:-$IOSCOPE} $* 2>$CONSOLE_STDERR; echo EXIT=\$?"
+	console_send Enter
+}
+
+# console_run_job ARGS...: the same as a plain job (no "; echo"), for job control tests;
+# print its status afterwards with console_status.
+console_run_job() {
+	STATUS_FILE_N=$((STATUS_FILE_N + 1))
+	CONSOLE_STDERR="$TMP/stderr.$STATUS_FILE_N"
+	console_send -l "${CONSOLE_CMD:-$IOSCOPE} $* 2>$CONSOLE_STDERR"
+	console_send Enter
+}
+console_status() { console_send -l 'echo EXIT=$?'; console_send Enter; }
+
+screen() { tm capture-pane -p -t t; }
+
+# The screen for a failure report: non-blank lines, prefixed with '# '.
+show_screen() { screen | grep -v '^ *$' | sed 's/^/# /'; }
+
+# wait_screen REGEX [SECONDS]: until the pane shows a line matching (grep -E).
+wait_screen() {
+	local re=$1 secs=${2:-10} i
+	for ((i = 0; i < secs * 10; i++)); do
+		screen | LC_ALL=C.UTF-8 grep -qE -- "$re" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# wait_gone REGEX [SECONDS]
+wait_gone() {
+	local re=$1 secs=${2:-10} i
+	for ((i = 0; i < secs * 10; i++)); do
+		screen | LC_ALL=C.UTF-8 grep -qE -- "$re" || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# screen_check NAME REGEX [SECONDS]: ok when the pane shows it, else the screen as the reason.
+screen_check() {
+	if wait_screen "$2" "${3:-10}"; then ok "$1"; else fail "$1" "no /$2/ on screen:"; show_screen; fi
+}
+
+# The pane's size as "COLSxLINES".
+pane_size() { tm display -p -t t '#{pane_width}x#{pane_height}'; }
+
+# console_resize COLS LINES
+console_resize() { tm resize-window -t t -x "$1" -y "$2"; }
+
+# The ioscope process running in the pane (for signals), empty when none.
+console_pid() { pgrep -f -n -P "$(tm display -p -t t '#{pane_pid}')" -- "ioscope" || true; }
+
+# No sanitizer or valgrind report in ioscope's stderr.
+stderr_clean() { ! grep -qE 'ERROR: (Address|Leak|Undefined)Sanitizer|runtime error:' "$CONSOLE_STDERR"; }
+
+# The shell in the pane is back and the terminal is sane: echo works, canonical mode on.
+shell_is_clean() {
+	local tag="clean-$RANDOM"
+	console_send -l "stty -a | tr ';' '\\n' | grep -Ewo -- '-?(icanon|echo)' | tr '\\n' ' '; echo $tag"
+	console_send Enter
+	wait_screen "^-?icanon.*$tag\$" 5 || return 1
+	screen | grep -qE -- "^icanon echo $tag\$"
+}

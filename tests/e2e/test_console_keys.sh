@@ -1,0 +1,135 @@
+#!/bin/bash
+# The console's keys on a real loop device carrying an ext4 filesystem and a steady
+# writer: a path argument selects the device under the mount, user marks, metric
+# cycling, freeze, scrolling back, filter, columns, sort, detail zoom, interval,
+# pinning, glyphs.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/console_lib.sh"
+is_root || { skip "console keys" "needs root for a loop device and a mount"; exit 0; }
+command -v tmux >/dev/null || { skip "console keys" "tmux not installed"; exit 0; }
+
+dev=$(make_loop 256) || { fail "loop device"; exit 1; }
+mnt=$(make_fs "$dev" ext4) || { fail "ext4 on $dev"; exit 1; }
+bg timeout 120 bash -c "while :; do dd if=/dev/zero of='$mnt/f' bs=64k count=256 oflag=direct conv=notrunc status=none; done"
+
+console_shell 140 45
+# A path: the disk under that mount is selected, the table limited to it, its
+# filesystem shown in the detail pane (wide terminal: beside the table).
+console_send -l "cd '$mnt/'"; console_send Enter
+console_run .
+screen_check "path argument: the device's row" "^$dev +[0-9]"
+rows=$(screen | awk '/^Device/ { t = 1; next } /^─/ { t = 0 } t && $1 != "" { n++ } END { print n + 0 }')
+check "path argument: only that device in the table" test "$rows" -eq 1
+screen_check "path argument: its mount in the detail pane" "mounts +ext4 +/tmp/.*mnt-$dev"
+screen_check "detail: the kernel's scheduler line" "scheduler +\[?none\]? .*bfq"
+screen_check "detail: rotational and write cache" "rotational (yes|no) +write cache write (back|through)"
+screen_check "graphs follow it" "^$dev write [0-9.]+[kMG]?  peak"
+screen_check "writes show in the row" "^$dev +[0-9.]+ +[0-9.]+ +[0-9.]+ +[1-9][0-9.]*[kM]? "
+
+# m: a mark with a note, on the graphs and in the marks panel
+console_send m
+screen_check "m: prompt" "^mark:" 3
+console_send -l "started rm -rf"
+console_send Enter
+screen_check "m: in the marks panel" "mark  started rm -rf" 3
+screen_check "m: labelled on the graph" "started rm -rf┃|┃started rm -rf" 3
+
+# Tab / Shift-Tab cycle the graph metric
+console_send Tab
+screen_check "Tab: IOPS" "^─ IOPS " 3
+screen_check "Tab: r/s and w/s strips" "^$dev w/s [0-9.]+[kM]?  peak" 3
+console_send Tab
+screen_check "Tab: await" "^─ await " 3
+for i in 1 2 3 4; do console_send Tab; done
+screen_check "Tab: dirty/writeback" "^─ dirty / writeback \(system\)" 3
+console_send BTab
+screen_check "Shift-Tab: back to in-flight" "^─ in-flight " 3
+console_send BTab; console_send BTab; console_send BTab; console_send BTab; console_send BTab
+screen_check "Shift-Tab: back to MB/s" "^─ MB/s " 3
+
+# Space freezes the view, the samples keep coming
+console_send Space
+screen_check "Space: FROZEN" "FROZEN" 3
+t1=$(screen | sed -n 1p | grep -oE '[0-9]{2}:[0-9]{2}:[0-9]{2}')
+sleep 2.2
+t2=$(screen | sed -n 1p | grep -oE '[0-9]{2}:[0-9]{2}:[0-9]{2}')
+check "frozen: the time shown stands still" test "$t1" = "$t2"
+console_send Space
+wait_gone "FROZEN" 3 && ok "Space again: live" || fail "Space again: live"
+
+# Left scrolls the graphs back; l returns to live
+sleep 3
+console_send Left
+screen_check "Left: SCROLLED" "SCROLLED" 3
+screen_check "Left: the graph says when" "at -[0-9]+s" 3
+console_send l
+wait_gone "SCROLLED" 3 && ok "l: live again" || fail "l: live again"
+
+# / filters: nothing, then all devices (the DEVICE limit goes too)
+console_send /
+screen_check "/: prompt" "^filter:" 3
+console_send -l zzzz; console_send Enter
+screen_check "/: nothing matches" "no device matches the filter" 3
+console_send /; console_send C-u; console_send Enter
+screen_check "/ emptied: all devices" "^vda +[0-9]" 3
+
+# > sorts by the next column, I inverts
+console_send '>'
+screen_check ">: sorted by r/s" "sorted by r/s" 3
+console_send '>'; console_send '>'; console_send '>'; console_send '>'
+screen_check ">: sorted by wMB/s" "sorted by wMB/s" 3
+first=$(screen | sed -n 4p | awk '{print $1}')
+check "sorted by wMB/s: the writer on top" test "$first" = "$dev"
+console_send I
+sleep 0.5
+first=$(screen | sed -n 4p | awk '{print $1}')
+check "I: the writer no longer on top" test "$first" != "$dev"
+console_send I
+
+# F2: the column chooser
+console_send F2
+screen_check "F2: chooser" "Columns - Space ticks" 3
+console_send Down; console_send Space; console_send Enter
+screen_check "F2: rkB/s added" "^Device .* sched +rkB/s( |$)" 3
+
+# Enter pins devices: both on the graphs
+console_send /; console_send C-u; console_send -l vda; console_send Enter
+screen_check "filter vda" "^vda +[0-9]" 3
+console_send Enter
+screen_check "Enter: pinned" "vda pinned on the graphs" 3
+console_send /; console_send C-u; console_send -l "$dev"; console_send Enter
+screen_check "filter $dev" "^$dev +[0-9]" 3
+console_send Enter
+screen_check "Enter: second pinned" "$dev pinned on the graphs" 3
+sleep 0.5
+strips=$(screen | grep -cE "^(vda|$dev) (read|write) ")
+check "pinned devices get a strip each per series ($strips)" test "$strips" -eq 4
+console_send /; console_send C-u; console_send Enter
+
+# + / - change the interval
+console_send +
+screen_check "+: interval 2 s" "every 2s" 3
+console_send -
+screen_check "-: interval 1 s" "every 1s" 3
+
+# d: detail in place of the graphs; e: marks panel hidden
+console_send d
+wait_gone "^─ MB/s " 3 && ok "d: detail replaces the graphs" || fail "d: detail replaces the graphs"
+console_send d
+screen_check "d again: graphs back" "^─ MB/s " 3
+console_send e
+wait_gone "Marks \(" 3 && ok "e: marks panel hidden" || fail "e: marks panel hidden"
+console_send e
+
+# g: block characters, then ASCII
+console_send g
+sleep 0.5
+screen | LC_ALL=C.UTF-8 grep -qP '[\x{2581}-\x{2588}]' && ok "g: block characters" || fail "g: block characters"
+console_send g
+sleep 0.5
+if screen | LC_ALL=C.UTF-8 grep -qP '[\x{2801}-\x{28FF}\x{2581}-\x{2588}]'; then fail "g: ASCII"; else ok "g: ASCII"; fi
+
+console_send q
+screen_check "q exits 0" "^EXIT=0$" 5
+stderr_clean && ok "no sanitizer reports" || { fail "no sanitizer reports"; head -40 "$CONSOLE_STDERR"; }
+console_send -l "cd /"; console_send Enter

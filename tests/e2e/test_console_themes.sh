@@ -1,0 +1,104 @@
+#!/bin/bash
+# Themes, the config file, NO_COLOR, a non-UTF-8 locale and bad command lines, on a
+# fixture tree (no root needed).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/console_lib.sh"
+command -v tmux >/dev/null || { skip "console themes" "tmux not installed"; exit 0; }
+ROOT="$IOSCOPE_TOP/tests/fixtures/root-live"      # three samples with two busy loop devices
+ONE="$ROOT/1"                                     # one tree, re-read every interval
+
+quit() { console_send q; wait_screen "^EXIT=" 5; console_send -l clear; console_send Enter; sleep 0.2; }
+# lines with a colour escape (not the 39/49 "default colour" ones tmux emits anyway)
+colours() { tm capture-pane -p -e -t t | grep -cP '\e\[(?:[0-9]*;)*(?:3[0-8]|9[0-7]|4[0-8]|10[0-7])(?:;|m)'; }
+
+console_shell 120 36
+
+# A fixture sequence is not paced by the source: the console paces it, then keeps the
+# last sample on screen.
+console_run --root "$ROOT" -i 0.3
+screen_check "fixture sequence: table" "^Device +r/s"
+screen_check "fixture sequence: busiest disk followed" "^vda write [0-9.]+[kMG]  peak"
+screen_check "fixture sequence: end of data kept on screen" "END OF DATA" 5
+screen | grep -q "^loop4 .* mq-deadline" && ok "fixture sequence: rows" || fail "fixture sequence: rows"
+default_colours=$(colours)
+check "default theme: colours on screen" test "$default_colours" -gt 0
+quit
+
+# Every shipped theme starts clean (no message in the footer).
+for theme in default light high-contrast monochrome; do
+	console_run --root "$ONE" --theme "$theme"
+	wait_screen "^Device +r/s" 10
+	sleep 0.5
+	if screen | tail -1 | grep -q "Quit"; then ok "theme $theme: no complaint"; else fail "theme $theme: no complaint"; show_screen; fi
+	quit
+done
+
+# t cycles the themes, in name order
+console_run --root "$ONE"
+wait_screen "^Device +r/s" 10
+console_send t
+screen_check "t: next theme" "theme high-contrast" 3
+console_send t
+screen_check "t: and the next" "theme light" 3
+quit
+
+# A broken theme: the footer names file and line; the default theme is used.
+mkdir -p "$TMP/xdg/ioscope/themes"
+printf '# mine\nselected = black on #12zz45\n' >"$TMP/xdg/ioscope/themes/broken.theme"
+console_run --root "$ONE" --theme broken
+screen_check "broken theme: file and line" "broken.theme:2: selected: bad colour '#12zz45'" 5
+screen_check "broken theme: console still up" "^Device +r/s"
+quit
+printf 'mark = green\nfrobnicate = red\n' >"$TMP/xdg/ioscope/themes/odd.theme"
+console_run --root "$ONE" --theme odd
+screen_check "unknown theme key: warned with file and line" "odd.theme:2: unknown key 'frobnicate' ignored" 5
+quit
+console_run --root "$ONE" --theme nosuch
+screen_check "missing theme: named, default used" "theme 'nosuch' not found" 5
+quit
+
+# NO_COLOR: no colour at all, attributes only
+tm kill-server
+CONSOLE_ENV="NO_COLOR=1" console_shell 120 36
+console_run --root "$ONE"
+wait_screen "^Device +r/s" 10
+sleep 0.3
+check "NO_COLOR: no colour escapes" test "$(colours)" -eq 0
+tm capture-pane -p -e -t t | grep -q $'\e\\[7m' && ok "NO_COLOR: selection in reverse video" \
+	|| fail "NO_COLOR: selection in reverse video"
+quit
+tm kill-server
+
+# The config file: columns, graph metric, an unknown key reported with file and line.
+printf 'columns = w/s, wkB/s, %%util, scheduler\ngraph = IOPS\nbogus = 1\n' >"$TMP/xdg/ioscope/config"
+console_shell 120 36
+console_run --root "$ROOT" -i 0.3
+screen_check "config: columns" "^Device +w/s +wkB/s +%util +sched *$"
+screen_check "config: graph metric" "^─ IOPS "
+screen_check "config: unknown key named with file and line" "ioscope/config:3: unknown key 'bogus' ignored"
+quit
+printf 'interval = fast\ntheme = light\n' >"$TMP/xdg/ioscope/config"
+console_run --root "$ONE"
+screen_check "config: a bad value named with file and line" "ioscope/config:1: interval: 'fast'"
+screen_check "config: the other lines still apply (-i from the file absent: 1s)" "every 1s"
+quit
+rm "$TMP/xdg/ioscope/config"
+tm kill-server
+
+# Not UTF-8: ASCII graphs and arrows.
+CONSOLE_LANG=C console_shell 120 36
+console_run --root "$ROOT" -i 0.3
+screen_check "C locale: ASCII graph" "^ +[0-9.]+[kMG]?\|.*#" 5
+if screen | LC_ALL=C.UTF-8 grep -qP '[\x{2801}-\x{28FF}]'; then fail "C locale: no braille"; else ok "C locale: no braille"; fi
+quit
+tm kill-server
+
+# Mistakes on the command line: plain messages, exit 2, nothing left on the terminal.
+console_shell 120 36
+console_run --root "$ONE" nosuchdisk
+screen_check "unknown device: exit 2" "^EXIT=2$" 5
+grep -q "unknown device 'nosuchdisk'; devices: .*loop4" "$CONSOLE_STDERR" && ok "unknown device: lists the devices" \
+	|| fail "unknown device: lists the devices" "$(cat "$CONSOLE_STDERR")"
+"$IOSCOPE" --root "$ONE" </dev/null >"$TMP/out" 2>"$TMP/err"; rc=$?
+check "no terminal: exit 2" test "$rc" -eq 2
+grep -q "needs a terminal" "$TMP/err" && ok "no terminal: says so" || fail "no terminal: says so" "$(cat "$TMP/err")"
