@@ -20,7 +20,9 @@ struct sysfs_file {
  * snapshot wants, so a sample never sorts. */
 struct sysfs_disk {
 	char *dir;                   /* ROOT/sys/block/NAME */
-	int scheduler_fd, rotational_fd, inflight_fd;
+	int scheduler_fd, rotational_fd, inflight_fd, size_fd;
+	struct disk_settings last;   /* the last full read, for a disk with no medium */
+	bool have_last;
 	struct sysfs_file *files;
 	size_t nfiles, niosched;
 	char iosched_of[32];         /* scheduler whose queue/iosched files are open */
@@ -34,7 +36,10 @@ bool sysfs_is_disk(const char *root, const char *name);
 int sysfs_disk_open(struct sysfs_disk *d, const char *root, const char *name, struct error *err);
 /* Fill *out (items array reused when its size fits).  Re-lists queue/iosched
  * when the active scheduler changed; re-opens everything when the disk was
- * re-created under the same name.  -1 only on ENOMEM. */
+ * re-created under the same name.  A disk whose size is 0 (a loop device with
+ * nothing attached, an unused zram) can do no I/O: only its size is read, and
+ * the settings of the last full read are given, until it has a medium again.
+ * -1 only on ENOMEM. */
 int sysfs_disk_read(struct sysfs_disk *d, struct disk_settings *out, struct error *err);
 void sysfs_disk_close(struct sysfs_disk *d);
 

@@ -253,6 +253,7 @@ static void open_gauges(struct sysfs_disk *d)
 	d->scheduler_fd = open_attr(dfd, "queue/scheduler");
 	d->rotational_fd = open_attr(dfd, "queue/rotational");
 	d->inflight_fd = open_attr(dfd, "inflight");
+	d->size_fd = open_attr(dfd, "size");
 	close(dfd);
 }
 
@@ -275,6 +276,8 @@ static void close_all(struct sysfs_disk *d)
 	close_fd(&d->scheduler_fd);
 	close_fd(&d->rotational_fd);
 	close_fd(&d->inflight_fd);
+	close_fd(&d->size_fd);
+	d->have_last = false;
 	d->files = NULL;
 	d->nfiles = d->niosched = 0;
 	d->iosched_of[0] = '\0';
@@ -291,7 +294,7 @@ static int open_all(struct sysfs_disk *d, struct error *err)
 int sysfs_disk_open(struct sysfs_disk *d, const char *root, const char *name, struct error *err)
 {
 	memset(d, 0, sizeof *d);
-	d->scheduler_fd = d->rotational_fd = d->inflight_fd = -1;
+	d->scheduler_fd = d->rotational_fd = d->inflight_fd = d->size_fd = -1;
 	if (asprintf(&d->dir, "%s/sys/block/%s", root ? root : "", name) < 0) {
 		d->dir = NULL;
 		return error_set(err, "sysfs: out of memory");
@@ -302,6 +305,8 @@ int sysfs_disk_open(struct sysfs_disk *d, const char *root, const char *name, st
 void sysfs_disk_close(struct sysfs_disk *d)
 {
 	close_all(d);
+	free(d->last.items);
+	d->last.items = NULL;
 	free(d->dir);
 	d->dir = NULL;
 }
@@ -370,7 +375,30 @@ static void read_gauges(struct sysfs_disk *d, struct disk_settings *out)
 		out->inflight_read = out->inflight_write = -1;
 }
 
-int sysfs_disk_read(struct sysfs_disk *d, struct disk_settings *out, struct error *err)
+/* Copy a disk's settings, reusing dst's items array. */
+static int settings_copy(struct disk_settings *dst, const struct disk_settings *src, struct error *err)
+{
+	struct setting *items = dst->items;
+	size_t nitems = dst->nitems;
+	*dst = *src;
+	dst->items = items;
+	dst->nitems = nitems;
+	if (ensure_items(dst, src->nitems, err) < 0)
+		return -1;
+	if (src->nitems)
+		memcpy(dst->items, src->items, src->nitems * sizeof *src->items);
+	return 0;
+}
+
+/* A size of 0 sectors: no medium.  Unknown (no size file) counts as a medium. */
+static bool has_no_medium(struct sysfs_disk *d)
+{
+	char buf[VALUE_BUF];
+	ssize_t n = read_attr(d->size_fd, buf, sizeof buf);
+	return n > 0 && buf[0] == '0' && (buf[1] == '\n' || buf[1] == '\0');
+}
+
+static int read_full(struct sysfs_disk *d, struct disk_settings *out, struct error *err)
 {
 	out->has_settings = true;
 	char buf[VALUE_BUF];
@@ -400,5 +428,17 @@ int sysfs_disk_read(struct sysfs_disk *d, struct disk_settings *out, struct erro
 		d->iosched_of[0] = '\1';   /* switched under us: list again */
 	}
 	read_gauges(d, out);
+	return 0;
+}
+
+int sysfs_disk_read(struct sysfs_disk *d, struct disk_settings *out, struct error *err)
+{
+	if (d->have_last && has_no_medium(d))
+		return settings_copy(out, &d->last, err);
+	if (read_full(d, out, err) < 0)
+		return -1;
+	if (settings_copy(&d->last, out, err) < 0)
+		return -1;
+	d->have_last = true;
 	return 0;
 }

@@ -7,6 +7,7 @@
  * usage: floor ROOT INTERVAL COUNT      (ROOT "" for the live kernel)
  */
 #include <dirent.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,11 +32,28 @@ static void add(struct files *f, const char *root, const char *path)
 		f->fd[f->n++] = fd;
 }
 
+/* ioscope reads only `size` of a disk with no medium (docs/sources.md). */
+static bool no_medium(const char *root, const char *disk)
+{
+	char path[4096], buf[32] = "";
+	snprintf(path, sizeof path, "%s/sys/block/%s/size", root, disk);
+	FILE *fp = fopen(path, "r");
+	if (!fp)
+		return false;
+	bool empty = fgets(buf, sizeof buf, fp) && strcmp(buf, "0\n") == 0;
+	fclose(fp);
+	return empty;
+}
+
 static void add_disk(struct files *f, const char *root, const char *disk)
 {
 	static const char *const queue[] = { "scheduler", "nr_requests", "read_ahead_kb", "max_sectors_kb",
 					     "rotational", "write_cache" };
 	char path[1024];
+	snprintf(path, sizeof path, "/sys/block/%s/size", disk);
+	add(f, root, path);
+	if (no_medium(root, disk))
+		return;
 	for (size_t i = 0; i < sizeof queue / sizeof queue[0]; i++) {
 		snprintf(path, sizeof path, "/sys/block/%s/queue/%s", disk, queue[i]);
 		add(f, root, path);

@@ -261,6 +261,36 @@ static void test_live_loop_scheduler_switch(void **state)
 	close(lfd);
 }
 
+/* A disk with no medium (size 0) is not re-read: its last settings stand until it
+ * has a size again, then everything is read. */
+static void test_no_medium_reads_only_size(void **state)
+{
+	char root[512], p[4096];
+	snprintf(root, sizeof root, "%s/nomedium", tmpdir);
+	make_disk(root, "[none] mq-deadline\n", NULL);
+	snprintf(p, sizeof p, "%s/sys/block/sdx/size", root);
+	write_file(p, "0\n");
+	struct sysfs_disk d;
+	struct disk_settings st = { 0 }, other = { 0 };
+	struct error err;
+	assert_int_equal(sysfs_disk_open(&d, root, "sdx", &err), 0);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);   /* the first read is full */
+	assert_string_equal(value_of(&st, "nr_requests"), "64");
+	snprintf(p, sizeof p, "%s/sys/block/sdx/queue/nr_requests", root);
+	write_file(p, "16\n");
+	assert_int_equal(sysfs_disk_read(&d, &other, &err), 0);   /* a fresh buffer gets the last */
+	assert_true(other.has_settings);
+	assert_string_equal(other.scheduler, "none");
+	assert_string_equal(value_of(&other, "nr_requests"), "64");
+	snprintf(p, sizeof p, "%s/sys/block/sdx/size", root);
+	write_file(p, "131072\n");
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_string_equal(value_of(&st, "nr_requests"), "16");
+	sysfs_disk_close(&d);
+	free_settings(&st);
+	free_settings(&other);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +300,7 @@ int main(void)
 		cmocka_unit_test(test_relists_iosched_when_scheduler_changes),
 		cmocka_unit_test(test_missing_and_symlinked_files_absent),
 		cmocka_unit_test(test_live_loop_scheduler_switch),
+		cmocka_unit_test(test_no_medium_reads_only_size),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
