@@ -7,6 +7,7 @@
 #ifndef IOSCOPE_EVENTS_H
 #define IOSCOPE_EVENTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -50,6 +51,13 @@ struct event *event_list_add(struct event_list *l);   /* zeroed; NULL on ENOMEM 
 /* Append to *out every change from prev to cur, stamped with cur's times.
  * Returns the number added, -1 on ENOMEM. */
 int events_diff(struct event_list *out, const struct snapshot *prev, const struct snapshot *cur);
+
+/* True when `observed`, found by events_diff, is the same change as `own`, one that
+ * ioscope made itself and logged when it made it: the diff of the next sample sees
+ * it again, and it must be marked once. */
+bool event_echoes(const struct event *observed, const struct event *own);
+/* Remove from *l every observed event that echoes one of own[0..nown). */
+void events_drop_echoes(struct event_list *l, const struct event *own, size_t nown);
 
 const char *event_kind_name(enum event_kind kind);
 int event_kind_from_name(const char *name);   /* -1 if unknown */

@@ -224,6 +224,26 @@ int events_diff(struct event_list *out, const struct snapshot *prev, const struc
 	return a + b;
 }
 
+bool event_echoes(const struct event *observed, const struct event *own)
+{
+	return strcmp(observed->by, "observed") == 0 && strcmp(own->by, "observed") != 0 &&
+	       observed->kind == own->kind && strcmp(observed->object, own->object) == 0 &&
+	       strcmp(observed->key, own->key) == 0 && strcmp(observed->new_value, own->new_value) == 0;
+}
+
+void events_drop_echoes(struct event_list *l, const struct event *own, size_t nown)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < l->count; i++) {
+		bool echo = false;
+		for (size_t j = 0; j < nown && !echo; j++)
+			echo = event_echoes(&l->items[i], &own[j]);
+		if (!echo)
+			l->items[kept++] = l->items[i];
+	}
+	l->count = kept;
+}
+
 /* ---- labels ---- */
 
 struct option_list {

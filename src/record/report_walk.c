@@ -104,10 +104,7 @@ static bool seen_already(const struct report *rep, const struct replay_event *ev
 		const struct replay_event *k = &rep->events[i];
 		if (k->sample + 1 < ev->sample)
 			break;
-		if (!k->derivable && k->event.kind == ev->event.kind &&
-		    strcmp(k->event.object, ev->event.object) == 0 &&
-		    strcmp(k->event.key, ev->event.key) == 0 &&
-		    strcmp(k->event.new_value, ev->event.new_value) == 0)
+		if (!k->derivable && event_echoes(&ev->event, &k->event))
 			return true;
 	}
 	return false;

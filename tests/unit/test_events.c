@@ -138,6 +138,26 @@ static void test_remount_label(void **state)
 	snapshot_free(&b);
 }
 
+static void test_echoes_of_own_changes_dropped(void **state)
+{
+	(void)state;
+	struct event own = { .kind = EVENT_SCHEDULER, .object = "loop0", .key = "scheduler",
+			     .old_value = "none", .new_value = "bfq", .by = "ioscope" };
+	struct event_list l;
+	event_list_init(&l);
+	*event_list_add(&l) = own;
+	snprintf(l.items[0].by, sizeof l.items[0].by, "observed");   /* the echo */
+	struct event *other = event_list_add(&l);                      /* someone else's */
+	*other = l.items[0];
+	snprintf(other->object, sizeof other->object, "loop1");
+	assert_true(event_echoes(&l.items[0], &own));
+	assert_false(event_echoes(&own, &l.items[0]));
+	events_drop_echoes(&l, &own, 1);
+	assert_int_equal(l.count, 1);
+	assert_string_equal(l.items[0].object, "loop1");
+	event_list_free(&l);
+}
+
 static void test_kind_names_round_trip(void **state)
 {
 	(void)state;
@@ -153,6 +173,7 @@ int main(void)
 		cmocka_unit_test(test_tunable_and_write_cache),
 		cmocka_unit_test(test_devices_added_and_removed),
 		cmocka_unit_test(test_remount_label),
+		cmocka_unit_test(test_echoes_of_own_changes_dropped),
 		cmocka_unit_test(test_kind_names_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
