@@ -75,16 +75,16 @@ static int timer_arm(struct console *c, double seconds)
 	return timerfd_settime(c->timerfd, 0, &its, NULL);
 }
 
+static bool own_clock(struct console *c)
+{
+	return !c->src->paced || c->src->ops->wait_fd(c->src) < 0;
+}
+
 static int sample_fd(struct console *c)
 {
 	if (c->source_ended)
 		return -1;
-	if (c->src->paced) {
-		int fd = c->src->ops->wait_fd(c->src);
-		if (fd >= 0)
-			return fd;
-	}
-	return c->timerfd;
+	return own_clock(c) ? c->timerfd : c->src->ops->wait_fd(c->src);
 }
 
 void console_set_interval(struct console *c, double seconds)
@@ -95,7 +95,7 @@ void console_set_interval(struct console *c, double seconds)
 		return;
 	}
 	c->interval = seconds;
-	if (c->timerfd >= 0)
+	if (c->timerfd >= 0 && own_clock(c))
 		timer_arm(c, seconds);
 	console_message(c, false, "interval %g s", seconds);
 }
@@ -410,9 +410,6 @@ static int console_init(struct console *c, const struct options *o, struct sourc
 	event_list_init(&c->events);
 	load_config(c, config_msg, len);
 	apply_config(c);
-	c->hist = history_new(history_capacity_for(c->cfg.history, o->interval));
-	if (!c->hist)
-		return -1;
 	c->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	c->running = true;
 	return 0;
@@ -445,7 +442,14 @@ static int console_prepare(struct console *c)
 		fprintf(stderr, "ioscope: %s\n", err.msg);
 		return 2;
 	}
-	if (c->timerfd < 0 || timer_arm(c, c->interval) < 0) {
+	/* sized for the interval chosen: an hour at 0.1 s is 36000 samples */
+	c->hist = history_new(history_capacity_for(c->cfg.history, c->interval));
+	if (!c->hist) {
+		fprintf(stderr, "ioscope: out of memory\n");
+		return 1;
+	}
+	/* our clock only for sources that do not pace themselves: no needless wake-ups */
+	if (c->timerfd < 0 || (own_clock(c) && timer_arm(c, c->interval) < 0)) {
 		fprintf(stderr, "ioscope: timerfd: %s\n", strerror(errno));
 		return 1;
 	}

@@ -19,7 +19,7 @@ int console_read_key(struct console_mouse *mouse)
 			return KC(KEY_RESIZE);   /* nothing usable: a key nobody binds */
 		mouse->y = ev.y;
 		mouse->x = ev.x;
-		mouse->click = ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED);
+		mouse->click = ev.bstate & BUTTON1_PRESSED;   /* a press: a click would come twice */
 		mouse->wheel_up = ev.bstate & BUTTON4_PRESSED;
 #ifdef BUTTON5_PRESSED
 		mouse->wheel_down = ev.bstate & BUTTON5_PRESSED;

@@ -107,6 +107,9 @@ static void draw_row(struct console *c, const struct table_row *row, int y, bool
 		} else if (row->rates) {
 			column_format(col, row->rates, buf, sizeof buf);
 			v = column_value(col, row->rates);
+		} else if (col->kind == COLUMN_IN_FLIGHT) {
+			/* a gauge: known from the first sample on */
+			snprintf(buf, sizeof buf, "%llu", (unsigned long long)row->dev->counters.in_flight);
 		} else {
 			snprintf(buf, sizeof buf, "-");
 		}

@@ -72,7 +72,7 @@ int term_start(struct console *c, struct error *err)
 	nodelay(stdscr, TRUE);
 	curs_set(0);
 	if (c->cfg.mouse) {
-		mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED
+		mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED
 #ifdef BUTTON5_PRESSED
 			  | BUTTON5_PRESSED
 #endif

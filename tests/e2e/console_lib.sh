@@ -44,6 +44,17 @@ console_status() { console_send -l 'echo EXIT=$?'; console_send Enter; }
 
 screen() { tm capture-pane -p -t t; }
 
+# console_click X Y: a left click at 0-based cell (X, Y), as an xterm (X10) mouse
+# report, which is what ncurses asks for on tmux-256color (kmous=\E[M).
+console_click() {
+	local x y
+	x=$(printf "\\$(printf '%03o' $(($1 + 33)))")
+	y=$(printf "\\$(printf '%03o' $(($2 + 33)))")
+	# each report in one piece: split up, a slow reader would see Esc and loose keys
+	tm send-keys -t t -l $'\e[M '"$x$y"
+	tm send-keys -t t -l $'\e[M#'"$x$y"
+}
+
 # The screen for a failure report: non-blank lines, prefixed with '# '.
 show_screen() { screen | grep -v '^ *$' | sed 's/^/# /'; }
 

@@ -133,3 +133,30 @@ console_send q
 screen_check "q exits 0" "^EXIT=0$" 5
 stderr_clean && ok "no sanitizer reports" || { fail "no sanitizer reports"; head -40 "$CONSOLE_STDERR"; }
 console_send -l "cd /"; console_send Enter
+
+# Partitions: a loop device with a DOS label and two partitions, ext4 on the first.
+# A path on it selects the partition, shown folded under its disk; p hides them.
+pdev=$(make_loop 64) || { fail "second loop device"; exit 1; }
+python3 -c 'import struct, sys
+e = lambda s, n: bytes([0, 0, 0, 0, 0x83, 0, 0, 0]) + struct.pack("<II", s, n)
+mbr = bytearray(512); mbr[446:478] = e(2048, 40960) + e(43008, 40960); mbr[510:512] = b"\x55\xaa"
+sys.stdout.buffer.write(mbr)' | dd of="/dev/$pdev" bs=512 count=1 conv=notrunc status=none
+partx -a "/dev/$pdev" 2>/dev/null
+if [ -b "/dev/${pdev}p1" ] && pmnt=$(make_fs "${pdev}p1" ext4); then
+	console_run "$pmnt"
+	screen_check "partition path: disk row" "^$pdev +[0-9]" 10
+	screen_check "partition path: partitions folded under it" "^└${pdev}p1 +[0-9]"
+	screen | grep -q "^└${pdev}p2 " && fail "partition path: only the partition asked for" \
+		|| ok "partition path: only the partition asked for"
+	screen_check "partition path: the partition's detail shows its disk" "${pdev}p1 \\([0-9]+:[0-9]+\\) partition of $pdev"
+	screen_check "partition path: the disk's queue" "scheduler +.*\\[?none\\]?"
+	console_send /; console_send C-u; console_send -l "$pdev"; console_send Enter
+	screen_check "filter: both partitions" "^└${pdev}p2 +[0-9]" 3
+	console_send p
+	wait_gone "^└${pdev}p1" 3 && ok "p: partitions hidden" || fail "p: partitions hidden"
+	screen_check "p: the disk selected instead" "─ $pdev \\([0-9]+:[0-9]+\\) ─" 3
+	console_send q
+	screen_check "partition run: q exits 0" "^EXIT=0$" 5
+else
+	skip "partitions" "could not create partitions on a loop device"
+fi

@@ -33,6 +33,37 @@ for theme in default light high-contrast monochrome; do
 	quit
 done
 
+# The mouse: a click on a row selects it (the graphs follow), on a header sorts by it.
+console_run --root "$ONE"
+wait_screen "^loop4 .* 0\.00 +1 mq-deadline" 10   # a whole interval: figures to sort by
+y=$(screen | grep -n "^loop5 " | cut -d: -f1)
+console_click 2 $((y - 1))
+screen_check "click on a row: the graphs follow it" "^loop5 read " 3
+x=$(screen | grep "^Device" | awk '{ print index($0, "infl") - 1 }')
+console_click "$x" 2
+sleep 0.5
+first=$(screen | sed -n 4p | awk '{ print $1 }')
+check "click on the infl header: sorted by it (loop4 has one in flight)" test "$first" = loop4
+quit
+
+# Recording: the header says so; a user mark goes into the log.  Replaying it: the
+# header says where, the recorded mark comes back as a mark, the data ends cleanly.
+console_run --root "$ONE" -i 0.3 --record "$TMP/rec.log"
+screen_check "recording: header" "● REC $TMP/rec.log"
+wait_screen "^loop4 .* mq-deadline" 5
+console_send m; console_send -l "hello from the console"; console_send Enter
+screen_check "recording: the mark on screen" "mark  hello from the console" 3
+sleep 1
+quit
+grep -q '"hello from the console"' "$TMP/rec.log" && ok "recording: the mark is in the log" \
+	|| fail "recording: the mark is in the log"
+n=$(grep -c '"type":"sample"' "$TMP/rec.log")
+console_run --replay "$TMP/rec.log" -i 0.1
+screen_check "replay: header shows the position" "REPLAY [0-9]+/$n" 5
+screen_check "replay: the recorded mark" "mark  hello from the console" 10
+screen_check "replay: the end kept on screen" "END OF DATA" 10
+quit
+
 # t cycles the themes, in name order
 console_run --root "$ONE"
 wait_screen "^Device +r/s" 10
