@@ -183,22 +183,48 @@ static bool mark_is_own(const struct console *c, const struct history_mark *m, c
 	return device && strcmp(dev, device) == 0;
 }
 
-static void draw_mark(struct console *c, const struct strip *s, const struct frame *f,
-		      const struct history_mark *m, struct label_row *lr)
+#define GROUP_MAX 8
+
+/* Marks of one column (one sample, or two in a braille cell), newest first. */
+struct mark_group {
+	const struct history_mark *m[GROUP_MAX];
+	size_t n;
+	int col;
+};
+
+/* "sched bfq→none, nr_requests 256→128": the group's labels in the order they happened. */
+static void group_label(const struct console *c, const struct mark_group *g, const char *device,
+			char *out, size_t len)
+{
+	size_t used = 0;
+	out[0] = '\0';
+	for (size_t i = g->n; i > 0 && used + 1 < len; i--) {
+		char one[MOUNT_OPTS_MAX + 80];
+		mark_label(c, g->m[i - 1], device, one, sizeof one);
+		int k = snprintf(out + used, len - used, "%s%s", used ? ", " : "", one);
+		if (k < 0)
+			break;
+		used += (size_t)k;
+	}
+}
+
+static void draw_group(struct console *c, const struct strip *s, const struct mark_group *g,
+		       struct label_row *lr)
 {
 	const struct rect *p = &s->plot;
-	int col = (int)(((int64_t)m->n - f->first) / f->spc);
-	if (col < 0 || col >= p->w)
-		return;
-	unsigned long a = ui_attr(c, m->kind == EVENT_USER_MARK ? TR_MARK_USER : TR_MARK);
+	int col = g->col;
+	bool user = false;
+	for (size_t i = 0; i < g->n; i++)
+		user |= g->m[i]->kind == EVENT_USER_MARK;
+	unsigned long a = ui_attr(c, user ? TR_MARK_USER : TR_MARK);
 	for (int row = 0; row < p->h; row++) {
-		const char *g = c->graph_cells[row * p->w + col].glyph;
-		ui_put(p->y + row, p->x + col, 1, a, g[0] ? g : ui_sym(c, "│", "|"));
+		const char *glyph = c->graph_cells[row * p->w + col].glyph;
+		ui_put(p->y + row, p->x + col, 1, a, glyph[0] ? glyph : ui_sym(c, "│", "|"));
 	}
 	if (col >= lr->w)
 		return;
-	char shown[MOUNT_OPTS_MAX + 80];
-	mark_label(c, m, s->device, shown, sizeof shown);
+	char shown[MOUNT_OPTS_MAX * 2];
+	group_label(c, g, s->device, shown, sizeof shown);
 	int x, w;
 	place_label(lr, col, ui_text_width(shown) + 1, &x, &w);
 	if (w <= 0)
@@ -213,8 +239,9 @@ static void draw_mark(struct console *c, const struct strip *s, const struct fra
 }
 
 /* Marks: a vertical line through the plot at the sample's column, and a label on
- * the strip's label row (with the object when it is not the strip's device).
- * The strip's own marks, then newer ones, win the label room. */
+ * the strip's label row (with the object when it is not the strip's device); the
+ * marks of one column share one label.  The strip's own marks, then newer ones,
+ * win the label room. */
 static void draw_marks(struct console *c, const struct strip *s, const struct frame *f)
 {
 	size_t nm = history_mark_count(c->hist);
@@ -222,15 +249,25 @@ static void draw_marks(struct console *c, const struct strip *s, const struct fr
 	memset(&lr, 0, sizeof lr);
 	lr.w = s->plot.w < LABEL_COLS_MAX ? s->plot.w : LABEL_COLS_MAX;
 	for (int pass = 0; pass < 2; pass++) {
+		struct mark_group g = { { NULL }, 0, -1 };
 		for (size_t i = nm; i > 0; i--) {
 			const struct history_mark *m = history_mark_get(c->hist, i - 1);
 			if ((int64_t)m->n < f->first)
 				break;
-			if (m->n >= f->end || !console_mark_shown(c, m))
+			if (m->n >= f->end || !console_mark_shown(c, m) || mark_is_own(c, m, s->device) != (pass == 0))
 				continue;
-			if (mark_is_own(c, m, s->device) == (pass == 0))
-				draw_mark(c, s, f, m, &lr);
+			int col = (int)(((int64_t)m->n - f->first) / f->spc);
+			if (col < 0 || col >= s->plot.w)
+				continue;
+			if (g.n && (col != g.col || g.n == GROUP_MAX)) {
+				draw_group(c, s, &g, &lr);
+				g.n = 0;
+			}
+			g.col = col;
+			g.m[g.n++] = m;
 		}
+		if (g.n)
+			draw_group(c, s, &g, &lr);
 	}
 }
 
