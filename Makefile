@@ -9,7 +9,7 @@ PKGS       := ncursesw libproc2 libudev json-c cairo
 # Debian packages: what building needs, what running the tests needs on top.
 BUILD_DEBS := build-essential pkg-config libncurses-dev libproc2-dev libudev-dev libjson-c-dev libcairo2-dev
 TEST_DEBS  := libcmocka-dev tmux sysstat procps util-linux e2fsprogs xfsprogs btrfs-progs \
-              clang libclang-rt-14-dev valgrind python3 fio
+              clang libclang-rt-14-dev valgrind python3 fio groff-base
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -31,7 +31,7 @@ SAN_OBJ  := $(LIB_SRC:%.c=$(BUILD)/san/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/san/tests/%)
 
-.PHONY: all run deps test-deps check bench fuzz install clean
+.PHONY: all run deps test-deps check bench fuzz fuzz-run install clean
 all: ioscope
 
 ioscope: $(BUILD)/opt/ioscope
@@ -59,7 +59,10 @@ $(BUILD)/san/tests/%: tests/unit/%.c $(SAN_OBJ) tests/unit/unit.h
 	@$(CC) $(BASEFLAGS) $(SANFLAGS) -Itests/unit -o $@ $< $(SAN_OBJ) $(LDLIBS) -lcmocka
 
 # Builds and starts the console; installs missing Debian packages first when root.
-run: deps all
+# The build runs in a second make: pkg-config's flags are read when make starts, and
+# on a fresh machine the libraries arrive only with `deps`.
+run: deps
+	@$(MAKE) --no-print-directory all
 	./ioscope
 
 deps:
@@ -74,8 +77,9 @@ check: test-deps
 	@$(MAKE) --no-print-directory all $(BUILD)/san/ioscope $(UNIT_BIN)
 	@BUILD=$(BUILD) tests/run.sh
 
-bench: deps all
-	@tests/bench/run.sh
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) tests/bench/run.sh
 
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
@@ -86,7 +90,10 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(HDRS)
 	@clang $(BASEFLAGS) -Wno-unknown-warning-option -Wno-unused-function -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< $(LIB_SRC) $(LDLIBS)
 
 # Builds the libFuzzer targets and runs each for FUZZ_SECONDS on its corpus.
-fuzz: test-deps $(FUZZ_BIN)
+fuzz: test-deps
+	@$(MAKE) --no-print-directory fuzz-run
+
+fuzz-run: $(FUZZ_BIN)
 	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
 
 install: all
