@@ -32,6 +32,7 @@
 #include "options.h"
 #include "rates.h"
 #include "recorder.h"
+#include "replay_view.h"
 #include "snapshot.h"
 #include "source.h"
 #include "theme.h"
@@ -102,6 +103,8 @@ struct console {
 	struct rates rates;
 	bool have_rates;
 	struct event_list events;      /* events of the latest sample */
+	struct event_list own;         /* changes ioscope made since the sample before last */
+	size_t own_fresh;              /* of them, those made since the latest sample */
 	struct history *hist;
 	bool source_ended;
 	double interval;
@@ -172,12 +175,18 @@ struct console {
 
 	struct console_modal modals[CONSOLE_MODALS_MAX];
 	size_t nmodals;
+
+	/* the replay view and the record key (include/replay_view.h) */
+	struct replay_view_state replay;
+	struct record_key_state recording;
 };
 
 /* ---- console.c: the loop ---- */
 double console_now(void);                 /* CLOCK_MONOTONIC seconds */
 void console_set_interval(struct console *c, double seconds);
 void console_redraw(struct console *c);   /* draw the whole frame now */
+/* Read the source's next sample as the clock does: 1 a sample, 0 the end, -1 fatal (c->fatal). */
+int console_take_sample(struct console *c);
 bool console_controls_enabled(const struct console *c);
 /* An event that did not come from comparing snapshots (a user mark, a change made
  * by ioscope): into the history, the marks panel, and the recording. */

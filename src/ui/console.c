@@ -53,9 +53,31 @@ void console_message(struct console *c, bool warning, const char *fmt, ...)
 	c->need_redraw = true;
 }
 
+/* A change ioscope made is seen again by the next sample's diff (or the one after, when
+ * it landed just after a sample was read): remember it so that it is marked once. */
+static void remember_own(struct console *c, const struct event *ev)
+{
+	struct event *kept;
+	if (strcmp(ev->by, "observed") == 0 || ev->kind == EVENT_USER_MARK || !(kept = event_list_add(&c->own)))
+		return;
+	*kept = *ev;
+	c->own_fresh++;
+}
+
+/* After a sample: forget the changes older than the sample before last. */
+static void age_own(struct console *c)
+{
+	size_t old = c->own.count - c->own_fresh;
+	if (old && c->own_fresh)
+		memmove(c->own.items, c->own.items + old, c->own_fresh * sizeof *c->own.items);
+	c->own.count = c->own_fresh;
+	c->own_fresh = 0;
+}
+
 void console_add_event(struct console *c, const struct event *ev)
 {
 	struct error err;
+	remember_own(c, ev);
 	if (history_add_event(c->hist, ev) < 0)
 		console_message(c, true, "out of memory: event not kept");
 	if (c->rec && recorder_write_event(c->rec, ev, &err) < 0)
@@ -96,7 +118,7 @@ void console_set_interval(struct console *c, double seconds)
 	}
 	c->interval = seconds;
 	if (c->timerfd >= 0 && own_clock(c))
-		timer_arm(c, seconds);
+		timer_arm(c, replay_view_timer_period(c, seconds));   /* a replay's speed */
 	console_message(c, false, "interval %g s", seconds);
 }
 
@@ -124,9 +146,15 @@ static int take_sample(struct console *c)
 	event_list_clear(&c->events);
 	bool have_prev = c->have_snap;
 	c->have_snap = true;
-	if ((have_prev && events_diff(&c->events, &c->prev, &c->snap) < 0) ||
-	    source_take_events(c->src, &c->events) < 0)
+	if (have_prev && events_diff(&c->events, &c->prev, &c->snap) < 0)
 		return error_set(&c->fatal, "out of memory");
+	size_t derived = c->events.count;
+	if (source_take_events(c->src, &c->events) < 0)
+		return error_set(&c->fatal, "out of memory");
+	for (size_t i = derived; i < c->events.count; i++)   /* a replay's own changes */
+		remember_own(c, &c->events.items[i]);
+	events_drop_echoes(&c->events, c->own.items, c->own.count);
+	age_own(c);
 	if (have_prev) {
 		if (rates_compute(&c->rates, &c->prev, &c->snap) < 0 || history_append(c->hist, &c->rates) < 0)
 			return error_set(&c->fatal, "out of memory");
@@ -143,6 +171,11 @@ static int take_sample(struct console *c)
 	console_select_busiest(c);
 	c->need_redraw = true;
 	return 1;
+}
+
+int console_take_sample(struct console *c)
+{
+	return take_sample(c);
 }
 
 /* ---- drawing ---- */
@@ -256,6 +289,12 @@ static void on_sample_due(struct console *c, int fd)
 		consume_timer(fd);
 	else if (source_wait(c->src, &err) < 0)
 		return;   /* EINTR or not due after all: poll again */
+	if (replay_view_paused(c))
+		return;   /* the replay view holds its position */
+	/* A dialog takes its finished change in its frame: let it, so that the change is
+	 * known as ioscope's before this sample's diff sees it too. */
+	if (c->nmodals)
+		console_redraw(c);
 	if (take_sample(c) < 0) {
 		c->have_fatal = true;
 		c->exit_status = 1;
@@ -408,6 +447,7 @@ static int console_init(struct console *c, const struct options *o, struct sourc
 	rates_init(&c->rates);
 	rates_init(&c->frozen_rates);
 	event_list_init(&c->events);
+	event_list_init(&c->own);
 	load_config(c, config_msg, len);
 	apply_config(c);
 	c->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
@@ -418,6 +458,7 @@ static int console_init(struct console *c, const struct options *o, struct sourc
 static void console_cleanup(struct console *c)
 {
 	console_modals_free(c);
+	record_key_close(c);
 	term_stop(c);
 	term_signals_close(c);
 	if (c->timerfd >= 0)
@@ -429,6 +470,7 @@ static void console_cleanup(struct console *c)
 	rates_free(&c->rates);
 	rates_free(&c->frozen_rates);
 	event_list_free(&c->events);
+	event_list_free(&c->own);
 	free(c->rows);
 	free(c->graph_values);
 	free(c->graph_cells);

@@ -74,6 +74,10 @@ check scheduler_reset_listed wait_for "reset iosched."
 if grep -q "\[$target\]" "$Q/scheduler"; then ok scheduler_readback; else fail scheduler_readback "$(cat $Q/scheduler)"; fi
 keys Escape
 check scheduler_mark_in_marks_panel wait_for "$L  scheduler  $cur → $target  (by ioscope)"
+# the next samples see the same switch: it stays one mark, not an "observed" second one
+sleep 2.5
+n=$(screen | grep -c "$L  scheduler  $cur → $target")
+if [ "$n" -eq 1 ]; then ok own_change_marked_once; else fail own_change_marked_once "$n marks: $(screen)"; fi
 
 # --- tunables editor: junk is refused in place, a good value is applied ---
 keys T
