@@ -100,7 +100,11 @@ void column_format_number(double v, int width, char *buf, size_t len)
 		snprintf(buf, len, "-");
 		return;
 	}
-	for (int prec = 2; prec >= 0; prec--)
+	/* the precision that fits, guessed from the magnitude: one snprintf as a rule */
+	double a = fabs(v);
+	int int_digits = (a < 1 ? 1 : (int)floor(log10(a)) + 1) + (v < 0);
+	int guess = width - int_digits - 1;
+	for (int prec = guess > 2 ? 2 : guess < 0 ? 0 : guess; prec >= 0; prec--)
 		if (fits(buf, len, width, "%.*f%s", prec, v, ""))
 			return;
 	static const char *const suffix[] = { "k", "M", "G", "T", "P" };

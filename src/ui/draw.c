@@ -25,6 +25,17 @@ static int decode(const char *text, int w, wchar_t *out, int max, int *cells)
 	int n = 0, used = 0;
 	while (left && n < max) {
 		wchar_t wc;
+		unsigned char b = (unsigned char)*text;
+		if (b >= 0x20 && b < 0x7f) {
+			/* printable ASCII, most of what is drawn: no conversion needed */
+			if (used + 1 > w)
+				break;
+			out[n++] = (wchar_t)b;
+			used++;
+			text++;
+			left--;
+			continue;
+		}
 		size_t k = mbrtowc(&wc, text, left, &st);
 		if (k == 0)
 			break;

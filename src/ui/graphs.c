@@ -12,6 +12,7 @@
 #define GUTTER 7          /* Y labels and the axis line */
 #define STRIP_MIN 3       /* a label row and two plot rows */
 #define XLABEL_GAP 10     /* cells between X labels at least */
+#define LABEL_COLS_MAX 1024  /* widest plot drawn */
 
 struct strip {
 	const char *device;                 /* NULL for system series */
@@ -110,23 +111,33 @@ static void draw_label(const struct console *c, const struct strip *s, const str
 	ui_put(s->label_y, s->plot.x - GUTTER + w, s->plot.w + GUTTER - w, ui_attr(c, TR_DIM), peak);
 }
 
+/* The wide character of a rendered cell: ASCII or a 3-byte UTF-8 glyph. */
+static wchar_t cell_wchar(const char *g)
+{
+	const unsigned char *u = (const unsigned char *)g;
+	if (!u[0])
+		return L' ';
+	if (u[0] < 0x80)
+		return (wchar_t)u[0];
+	return (wchar_t)((u[0] & 0x0F) << 12 | (u[1] & 0x3F) << 6 | (u[2] & 0x3F));
+}
+
+/* One call per row: the plot is the largest thing redrawn every sample. */
 static void draw_plot(struct console *c, const struct strip *s, const struct frame *f, double top)
 {
 	const struct rect *p = &s->plot;
 	size_t count = (size_t)p->w * (size_t)f->spc;
 	graph_render(c->graph_values, count, top, p->w, p->h, c->glyphs, c->graph_cells);
-	unsigned long a = ui_attr(c, s->role), normal = ui_attr(c, TR_NORMAL);
+	wchar_t line[LABEL_COLS_MAX];
+	int w = p->w < LABEL_COLS_MAX ? p->w : LABEL_COLS_MAX;
+	attrset((attr_t)ui_attr(c, s->role));
 	for (int row = 0; row < p->h; row++) {
-		ui_fill(p->y + row, p->x, p->w, normal);
-		for (int col = 0; col < p->w; col++) {
-			const char *g = c->graph_cells[row * p->w + col].glyph;
-			if (g[0])
-				ui_put(p->y + row, p->x + col, 1, a, g);
-		}
+		for (int col = 0; col < w; col++)
+			line[col] = cell_wchar(c->graph_cells[row * p->w + col].glyph);
+		mvaddnwstr(p->y + row, p->x, line, w);
 	}
+	attrset(A_NORMAL);
 }
-
-#define LABEL_COLS_MAX 1024
 
 /* Columns of the label row already taken by a newer mark's label. */
 struct label_row {

@@ -105,8 +105,11 @@ static void test_docs_name_every_key(void **state)
 	for (size_t i = 0; i < console_bindings_count; i++) {
 		char quoted[64];
 		snprintf(quoted, sizeof quoted, "`%s`", console_bindings[i].names);
-		if (!strstr(doc, quoted))
-			fail_msg("docs/console.md does not list %s", quoted);
+		if (!strstr(doc, quoted)) {
+			fprintf(stderr, "docs/console.md does not list %s\n", quoted);
+			free(doc);
+			fail();
+		}
 	}
 	free(doc);
 }
