@@ -30,6 +30,19 @@ check() { local n=$1; shift; if "$@"; then ok "$n"; else fail "$n" "command fail
 
 is_root() { [ "$(id -u)" = 0 ]; }
 
+# Loop devices are reused after detach with the queue settings their last user left:
+# put back what this one had, for the next test that gets it.
+restore_queue() {
+	local q=/sys/block/$1/queue k cmd=""
+	for k in scheduler write_cache max_sectors_kb read_ahead_kb nr_requests; do
+		local v
+		v=$(cat "$q/$k")
+		[ "$k" = scheduler ] && v=$(sed -n 's/.*\[\(.*\)\].*/\1/p' <<<"$v")
+		cmd="$cmd echo '$v' >$q/$k;"
+	done
+	at_exit "$cmd"
+}
+
 # make_loop SIZE_MB -> prints the kernel name (loopN) of a new loop device on a temp file.
 make_loop() {
 	local size=${1:-64} img dev
@@ -37,6 +50,7 @@ make_loop() {
 	truncate -s "${size}M" "$img" || return 1
 	dev=$(losetup --find --show "$img") || return 1
 	at_exit "losetup -d '$dev'"
+	restore_queue "$(basename "$dev")"
 	basename "$dev"
 }
 

@@ -6,18 +6,6 @@
 # option and remounts without dropping nosuid,nodev.
 . "$(dirname "$0")/lib.sh"
 
-# Loop devices are reused after detach with the queue settings their last user left:
-# put back what this one had, for the next test that gets it.
-restore_queue() {
-	local q=/sys/block/$1/queue k cmd=""
-	for k in scheduler write_cache max_sectors_kb read_ahead_kb nr_requests; do
-		local v
-		v=$(cat "$q/$k")
-		[ "$k" = scheduler ] && v=$(sed -n 's/.*\[\(.*\)\].*/\1/p' <<<"$v")
-		cmd="$cmd echo '$v' >$q/$k;"
-	done
-	at_exit "$cmd"
-}
 
 if ! is_root; then
 	skip control_console "needs root for loop devices"
