@@ -11,6 +11,7 @@
 
 #include "error.h"
 #include "events.h"
+#include "jsonw.h"
 #include "replay.h"
 #include "snapshot.h"
 
@@ -48,11 +49,10 @@ struct timespec ns_to_timespec(int64_t ns);
 json_object *session_log_header(const struct replay_machine *m, const struct snapshot *snap);
 json_object *session_log_devices(const struct snapshot *snap);
 json_object *session_log_mounts(const struct snapshot *snap);
-/* The sample record as one line of text with its newline, into buf (cap bytes,
- * NUL-terminated when it fits).  Returns the length it needs without the NUL, like
- * snprintf.  Formatted directly rather than through json-c objects: this runs every
- * sample, the others rarely. */
-size_t session_log_format_sample(const struct snapshot *snap, char *buf, size_t cap);
+/* Append the sample record, one line with its newline, to w.  Written with the
+ * streaming writer rather than json-c objects: this runs every sample, the others
+ * rarely.  -1 on ENOMEM. */
+int session_log_format_sample(const struct snapshot *snap, struct jsonw *w);
 json_object *session_log_event(const struct event *ev, uint64_t seq);
 
 /* What a devices / mounts record would hold is the same in a and b. */

@@ -29,6 +29,7 @@ struct recorder {
 	struct event_list early; /* events before the first sample: written after it */
 	char *buf;               /* what the next write() hands over */
 	size_t len, cap;
+	struct jsonw line;       /* the sample line, reused */
 };
 
 struct recorder *recorder_open(const char *path, bool sync, struct error *err)
@@ -87,13 +88,11 @@ static int append_record(struct recorder *rec, json_object *o, struct error *err
 
 static int append_sample(struct recorder *rec, const struct snapshot *snap, struct error *err)
 {
-	size_t need = session_log_format_sample(snap, rec->buf + rec->len, rec->cap - rec->len);
-	if (need >= rec->cap - rec->len) {
-		if (reserve(rec, need + 1) < 0)
-			return error_set(err, "%s: out of memory", rec->path);
-		session_log_format_sample(snap, rec->buf + rec->len, rec->cap - rec->len);
-	}
-	rec->len += need;
+	jsonw_reset(&rec->line);
+	if (session_log_format_sample(snap, &rec->line) < 0 || reserve(rec, rec->line.len) < 0)
+		return error_set(err, "%s: out of memory", rec->path);
+	memcpy(rec->buf + rec->len, rec->line.buf, rec->line.len);
+	rec->len += rec->line.len;
 	return 0;
 }
 
@@ -198,6 +197,7 @@ void recorder_close(struct recorder *rec)
 	snapshot_free(&rec->state);
 	event_list_free(&rec->early);
 	free(rec->buf);
+	jsonw_free(&rec->line);
 	free(rec->path);
 	free(rec);
 }

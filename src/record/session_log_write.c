@@ -148,160 +148,96 @@ json_object *session_log_mounts(const struct snapshot *snap)
 	return o;
 }
 
-/* ---- the sample record, formatted directly ---- */
+/* ---- the sample record, written straight into a reused buffer (jsonw.h) ---- */
 
-struct line {
-	char *buf;
-	size_t cap, len;   /* len counts what did not fit too */
-};
-
-static void put_bytes(struct line *l, const char *s, size_t n)
+static void put_u64_array(struct jsonw *w, const void *base, const size_t *fields, size_t n)
 {
-	if (l->len < l->cap)
-		memcpy(l->buf + l->len, s, l->len + n <= l->cap ? n : l->cap - l->len);
-	l->len += n;
+	jsonw_array_begin(w);
+	for (size_t i = 0; i < n; i++)
+		jsonw_uint(w, *session_u64_at((void *)base, fields[i]));
+	jsonw_array_end(w);
 }
 
-static void put(struct line *l, const char *s)
+static void put_double(struct jsonw *w, double v)
 {
-	put_bytes(l, s, strlen(s));
-}
-
-static void put_u64(struct line *l, uint64_t v)
-{
-	char digits[24], *p = digits + sizeof digits;
-	do
-		*--p = (char)('0' + v % 10);
-	while (v /= 10);
-	put_bytes(l, p, (size_t)(digits + sizeof digits - p));
-}
-
-static void put_i64(struct line *l, int64_t v)
-{
-	if (v < 0) {
-		put(l, "-");
-		put_u64(l, (uint64_t)0 - (uint64_t)v);
+	char buf[40];
+	if (!isfinite(v)) {
+		jsonw_null(w);
 		return;
 	}
-	put_u64(l, (uint64_t)v);
-}
-
-/* A JSON string: quotes, backslashes and control characters escaped, other bytes
- * as they are (the reader takes what json-c takes). */
-static void put_string(struct line *l, const char *s)
-{
-	put(l, "\"");
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		char esc[8];
-		if (c == '"' || c == '\\') {
-			esc[0] = '\\';
-			esc[1] = (char)c;
-			put_bytes(l, esc, 2);
-		} else if (c < 0x20) {
-			snprintf(esc, sizeof esc, "\\u%04x", c);
-			put(l, esc);
-		} else {
-			put_bytes(l, (const char *)&c, 1);
-		}
-	}
-	put(l, "\"");
-}
-
-static void put_u64_array(struct line *l, const void *base, const size_t *fields, size_t n)
-{
-	put(l, "[");
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			put(l, ",");
-		put_u64(l, *session_u64_at((void *)base, fields[i]));
-	}
-	put(l, "]");
-}
-
-static void put_double(struct line *l, double v)
-{
-	char buf[40] = "null";
-	if (isfinite(v))
-		exact_double_text(v, buf);
-	put(l, buf);
+	exact_double_text(v, buf);
+	jsonw_number_text(w, buf);
 }
 
 /* Trailing zero counters are left out: a 14-field kernel's discard and flush slots,
  * and an idle device's. */
-static void put_device(struct line *l, const struct device *d)
+static void put_device(struct jsonw *w, const struct device *d)
 {
 	size_t n = SESSION_NCOUNTERS;
 	while (n > 0 && *session_u64_at((void *)&d->counters, session_counter_fields[n - 1]) == 0)
 		n--;
-	put(l, "{\"name\":");
-	put_string(l, d->name);
-	put(l, ",\"nf\":");
-	put_i64(l, d->counters.nfields);
-	put(l, ",\"c\":");
-	put_u64_array(l, &d->counters, session_counter_fields, n);
+	jsonw_object_begin(w);
+	jsonw_key(w, "name");
+	jsonw_string(w, d->name);
+	jsonw_key(w, "nf");
+	jsonw_int(w, d->counters.nfields);
+	jsonw_key(w, "c");
+	put_u64_array(w, &d->counters, session_counter_fields, n);
 	if (d->settings.inflight_read != -1 || d->settings.inflight_write != -1) {
-		put(l, ",\"inflight\":[");
-		put_i64(l, d->settings.inflight_read);
-		put(l, ",");
-		put_i64(l, d->settings.inflight_write);
-		put(l, "]");
+		jsonw_key(w, "inflight");
+		jsonw_array_begin(w);
+		jsonw_int(w, d->settings.inflight_read);
+		jsonw_int(w, d->settings.inflight_write);
+		jsonw_array_end(w);
 	}
-	put(l, "}");
+	jsonw_object_end(w);
 }
 
-static void put_vm(struct line *l, const struct vm_counters *vm)
+static void put_vm(struct jsonw *w, const struct vm_counters *vm)
 {
-	const char *sep = "";
-	put(l, "{");
+	jsonw_object_begin(w);
 	for (size_t g = 0; g < SESSION_NVM_GROUPS; g++) {
 		const struct session_u64_group *grp = &session_vm_groups[g];
 		if (!*(const bool *)((const char *)vm + grp->flag))
 			continue;
-		put(l, sep);
-		put_string(l, grp->key);
-		put(l, ":");
-		put_u64_array(l, vm, grp->fields, grp->n);
-		sep = ",";
+		jsonw_key(w, grp->key);
+		put_u64_array(w, vm, grp->fields, grp->n);
 	}
 	if (vm->have_psi) {
-		put(l, sep);
-		put(l, "\"psi\":[");
-		put_double(l, vm->psi_some_avg10);
-		put(l, ",");
-		put_double(l, vm->psi_full_avg10);
-		put(l, ",");
-		put_u64(l, vm->psi_some_total);
-		put(l, ",");
-		put_u64(l, vm->psi_full_total);
-		put(l, "]");
+		jsonw_key(w, "psi");
+		jsonw_array_begin(w);
+		put_double(w, vm->psi_some_avg10);
+		put_double(w, vm->psi_full_avg10);
+		jsonw_uint(w, vm->psi_some_total);
+		jsonw_uint(w, vm->psi_full_total);
+		jsonw_array_end(w);
 	}
-	put(l, "}");
+	jsonw_object_end(w);
 }
 
 /* type, seq, mono and wall lead, in this order: the index reads them without a
  * JSON parser (replay.c). */
-size_t session_log_format_sample(const struct snapshot *snap, char *buf, size_t cap)
+int session_log_format_sample(const struct snapshot *snap, struct jsonw *w)
 {
-	struct line l = { buf, cap, 0 };
-	put(&l, "{\"type\":\"sample\",\"seq\":");
-	put_u64(&l, snap->seq);
-	put(&l, ",\"mono\":");
-	put_i64(&l, timespec_to_ns(&snap->mono));
-	put(&l, ",\"wall\":");
-	put_i64(&l, timespec_to_ns(&snap->wall));
-	put(&l, ",\"devices\":[");
-	for (size_t i = 0; i < snap->ndevices; i++) {
-		if (i)
-			put(&l, ",");
-		put_device(&l, &snap->devices[i]);
-	}
-	put(&l, "],\"vm\":");
-	put_vm(&l, &snap->vm);
-	put(&l, "}\n");
-	if (l.len < cap)
-		buf[l.len] = '\0';
-	return l.len;
+	jsonw_object_begin(w);
+	jsonw_key(w, "type");
+	jsonw_string(w, "sample");
+	jsonw_key(w, "seq");
+	jsonw_uint(w, snap->seq);
+	jsonw_key(w, "mono");
+	jsonw_int(w, timespec_to_ns(&snap->mono));
+	jsonw_key(w, "wall");
+	jsonw_int(w, timespec_to_ns(&snap->wall));
+	jsonw_key(w, "devices");
+	jsonw_array_begin(w);
+	for (size_t i = 0; i < snap->ndevices; i++)
+		put_device(w, &snap->devices[i]);
+	jsonw_array_end(w);
+	jsonw_key(w, "vm");
+	put_vm(w, &snap->vm);
+	jsonw_object_end(w);
+	jsonw_newline(w);
+	return w->failed ? -1 : 0;
 }
 
 json_object *session_log_event(const struct event *ev, uint64_t seq)
