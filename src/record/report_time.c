@@ -61,6 +61,19 @@ static int from_seconds(double v, struct timespec *out)
 	return 0;
 }
 
+/* start + seconds without a round trip through a double: at today's epoch a double
+ * keeps only about 0.2 us, and "+0" must not land after the first sample. */
+static int add_seconds(const struct timespec *start, double seconds, struct timespec *out)
+{
+	if (!isfinite(seconds) || seconds < 0 || seconds > 1e11)
+		return -1;
+	double whole = floor(seconds);
+	long ns = start->tv_nsec + (long)((seconds - whole) * 1e9);
+	*out = (struct timespec){ .tv_sec = start->tv_sec + (time_t)whole + ns / 1000000000L,
+				  .tv_nsec = ns % 1000000000L };
+	return 0;
+}
+
 /* "HH:MM[:SS]" on the day the recording started (the next day when that is more
  * than a minute before the start: a recording over midnight). */
 static int clock_time(const char *arg, const struct timespec *start, struct timespec *out)
@@ -123,7 +136,7 @@ int report_parse_time(const char *arg, const struct timespec *start, struct time
 		rc = errno || end == arg + 1 || *end ? -1 : from_seconds(v, out);
 	} else if (arg[0] == '+') {
 		double d = parse_duration(arg + 1);
-		rc = d < 0 ? -1 : from_seconds(timespec_seconds(start) + d, out);
+		rc = d < 0 ? -1 : add_seconds(start, d, out);
 	} else if (strchr(arg, '-')) {
 		rc = date_time(arg, out);
 	} else {

@@ -82,9 +82,10 @@ void header_draw(struct console *c, const struct rect *r)
 	format_wall(&console_view_snap(c)->wall, buf, sizeof buf);
 	put(&lw, TR_HEADER_VALUE, buf);
 	put(&lw, TR_NORMAL, "  ");
-	if (c->rec) {
-		put(&lw, TR_RECORDING, ui_sym(c, "● REC ", "* REC "));
-		put(&lw, TR_NORMAL, c->opts->record_path ? c->opts->record_path : "");
+	if (c->rec || record_key_paused(c)) {
+		put(&lw, TR_RECORDING, c->rec ? ui_sym(c, "● REC ", "* REC ")
+					      : ui_sym(c, "‖ REC paused ", "| REC paused "));
+		put(&lw, TR_NORMAL, record_key_path(c));
 		put(&lw, TR_NORMAL, "  ");
 	}
 	state_text(c, state, sizeof state);

@@ -6,8 +6,8 @@
  * the man page group by section.
  *
  * Left free for the areas still to come: for changing settings (issue 4,
- * KEYF_CONTROL) S, T, o, w; for the replay view (issue 5, KEYF_REPLAY) x, X,
- * [, ], {, }.  Check console_binding_for() before taking any other.
+ * KEYF_CONTROL) S, T, o, w; the replay view (issue 5, KEYF_REPLAY) took P, [, ], {,
+ * }, G, x, X and the record key R.  Check console_binding_for() before taking any other.
  */
 #include <ncurses.h>
 #include <stdio.h>
@@ -15,6 +15,7 @@
 
 #include "console.h"
 #include "control_ui.h"
+#include "replay_view.h"
 
 const struct console_binding console_bindings[] = {
 	{ { '?', KC(KEY_F(1)), 'h' }, "?, F1, h", "this help: every key", "Help", "General", 0, action_help },
@@ -69,11 +70,27 @@ const struct console_binding console_bindings[] = {
 	  action_write_cache },
 	{ { 'o' }, "o", "mount options of a filesystem on the device (Tab completes known options)", NULL,
 	  "Settings", KEYF_CONTROL, action_mount_options },
+
+	/* the replay view (src/ui/replay_view.c); every jump pauses */
+	{ { 'P' }, "P", "play or pause the replay", "Play", "Replay", KEYF_REPLAY, action_replay_play },
+	{ { '[' }, "[", "step one sample back (pauses)", NULL, "Replay", KEYF_REPLAY, action_replay_step_back },
+	{ { ']' }, "]", "step one sample forward (pauses)", NULL, "Replay", KEYF_REPLAY,
+	  action_replay_step_forward },
+	{ { '{' }, "{", "jump to the previous mark (pauses)", NULL, "Replay", KEYF_REPLAY,
+	  action_replay_prev_mark },
+	{ { '}' }, "}", "jump to the next mark (pauses)", NULL, "Replay", KEYF_REPLAY, action_replay_next_mark },
+	{ { 'G' }, "G", "seek to a time: HH:MM[:SS], YYYY-MM-DD HH:MM[:SS] or +OFFSET from the start (pauses)",
+	  "Seek", "Replay", KEYF_REPLAY, action_replay_seek },
+	{ { 'x' }, "x", "faster replay: x1, x10, x100", NULL, "Replay", KEYF_REPLAY, action_replay_speed_up },
+	{ { 'X' }, "X", "slower replay: x100, x10, x1", NULL, "Replay", KEYF_REPLAY, action_replay_speed_down },
+	/* src/ui/record_key.c */
+	{ { 'R' }, "R", "start or stop recording (asks for a file); with --record: pause or resume it",
+	  "Rec", "General", 0, action_record },
 };
 const size_t console_bindings_count = sizeof console_bindings / sizeof console_bindings[0];
 
 /* Help and man page order. */
-static const char *const sections[] = { "Devices", "Table", "Graphs", "Settings", "General" };
+static const char *const sections[] = { "Devices", "Table", "Graphs", "Settings", "Replay", "General" };
 
 const struct console_binding *console_binding_for(int key)
 {

@@ -1,10 +1,11 @@
 /* position.c - where in its data the source is, for the header.  Live: nothing to
- * say.  A replay: "REPLAY sample/count" (the replay view of issue 5 is meant to
- * add speed and play/pause here); a fixture tree: "FIXTURE". */
+ * say.  A replay: "REPLAY 13/120 0:12/2:00 x10 PAUSED" (src/ui/replay_view.c); a
+ * fixture tree: "FIXTURE". */
 #include <stdio.h>
 
 #include "console.h"
 #include "replay.h"
+#include "replay_view.h"
 
 void console_source_position(const struct console *c, char *buf, size_t len)
 {
@@ -17,5 +18,5 @@ void console_source_position(const struct console *c, char *buf, size_t len)
 		snprintf(buf, len, "FIXTURE");
 		return;
 	}
-	snprintf(buf, len, "REPLAY %zu/%zu", replay_tell(r), replay_count(r));
+	replay_view_position(c, buf, len);
 }

@@ -1,0 +1,164 @@
+#!/bin/bash
+# The console's replay view and record key.  A --batch session is recorded on our own
+# loop device with a steady writer while the scheduler is switched twice from another
+# shell; `ioscope --replay` in tmux then pauses, steps, jumps to the marks (position and
+# label checked against the log), seeks to a clock time and an offset, and changes
+# speed.  Then the record key in a live console: a new file that replays, --record
+# paused and resumed (a gap in the log), and refused in a replay.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/console_lib.sh"
+is_root || { skip "replay console" "needs root for a loop device"; exit 0; }
+command -v tmux >/dev/null || { skip "replay console" "tmux not installed"; exit 0; }
+
+make_loop 128 >"$TMP/loop" || { fail "loop device"; exit 1; }
+dev=$(cat "$TMP/loop")
+echo mq-deadline >"/sys/block/$dev/queue/scheduler"
+steady_writer "$dev" 90
+
+log="$TMP/s.log"
+"$IOSCOPE" --batch -i 0.25 -c 40 -f json --record "$log" "$dev" >/dev/null 2>"$TMP/rec.err" &
+pid=$!
+sleep 3
+echo bfq >"/sys/block/$dev/queue/scheduler"     # "from another shell"
+sleep 3
+echo kyber >"/sys/block/$dev/queue/scheduler"
+wait $pid && ok "recorded a batch session" || { fail "recorded a batch session" "$(cat "$TMP/rec.err")"; exit 1; }
+
+# What the log says: sample count, the 1-based sample each scheduler event belongs to,
+# and sample 20's clock time with the first sample at or after that second.
+python3 - "$log" >"$TMP/facts" <<'EOF'
+import json, sys, time
+samples, marks = [], []
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r["type"] == "sample":
+        samples.append(r["wall"])
+    elif r["type"] == "event" and r["kind"] == "scheduler":
+        marks.append(len(samples))          # belongs to the sample before it
+sec = samples[19] // 10**9
+first = next(i for i, w in enumerate(samples) if w >= sec * 10**9) + 1
+print(len(samples), marks[0] if marks else 0, marks[1] if len(marks) > 1 else 0,
+      time.strftime("%H:%M:%S", time.localtime(sec)), first)
+EOF
+read -r n mark1 mark2 clock at_clock <"$TMP/facts"
+[ "$mark1" -gt 1 ] && [ "$mark2" -gt "$mark1" ] && ok "the log holds both switches" \
+	|| { fail "the log holds both switches" "$(cat "$TMP/facts")"; exit 1; }
+
+pos() { screen | grep -oE "REPLAY [0-9]+/$n [0-9:]+/[0-9:]+ x[0-9]+( PAUSED| PLAYING)?" | head -n 1; }
+pos_index() { pos | sed -E 's|REPLAY ([0-9]+)/.*|\1|'; }
+
+console_shell 130 32
+console_run --replay "$log" "$dev"
+screen_check "replay: position indicator, playing at x1" "REPLAY [0-9]+/$n [0-9]+:[0-9]{2}/0:[0-9]{2} x1 PLAYING" 5
+screen_check "replay: footer offers play and seek" "PPlay GSeek" 3
+
+wait_screen "REPLAY ([4-9]|[1-9][0-9])/$n " 5   # a few samples in, so that [ [ has room
+console_send P
+screen_check "P: paused" "REPLAY [0-9]+/$n .* x1 PAUSED" 3
+sleep 0.8
+i=$(pos_index)
+sleep 0.8
+check "paused: the position stays" test "$(pos_index)" = "$i"
+console_send ']'
+screen_check "]: one sample forward" "REPLAY $((i + 1))/$n .*PAUSED" 3
+console_send '['; console_send '['
+screen_check "[: two samples back" "REPLAY $((i - 1))/$n .*PAUSED" 3
+
+console_send G
+screen_check "G: seek prompt" "^seek to" 3
+console_send -l "+0"; console_send Enter
+screen_check "G +0: the first sample" "REPLAY 1/$n 0:00/.*PAUSED" 3
+
+console_send '}'
+screen_check "}: at the first mark's sample" "REPLAY $mark1/$n .*PAUSED" 3
+screen_check "}: the mark's label on the graph" "sched mq-deadline→bfq" 3
+screen_check "}: the mark named in the footer" "mark 1/2 at .*$dev sched mq-deadline→bfq" 3
+screen_check "}: the marks panel lists it" "$dev +scheduler +mq-deadline → bfq" 3
+console_send '}'
+screen_check "}: the second mark" "REPLAY $mark2/$n .*PAUSED" 3
+screen_check "}: its label" "sched bfq→kyber" 3
+console_send '}'
+screen_check "}: no mark after the last" "no mark after this point" 3
+console_send '{'
+screen_check "{: back to the first mark" "REPLAY $mark1/$n .*PAUSED" 3
+screen_check "{: its label" "sched mq-deadline→bfq" 3
+
+console_send G
+console_send -l "$clock"; console_send Enter
+screen_check "G $clock: the first sample of that second" "REPLAY $at_clock/$n .*PAUSED" 3
+console_send G
+console_send -l "nonsense"; console_send Enter
+screen_check "G: a bad time is explained" "invalid time 'nonsense'" 3
+
+console_send x
+screen_check "x: x10" "REPLAY [0-9]+/$n .* x10 PAUSED" 3
+console_send x
+screen_check "x: x100" "REPLAY [0-9]+/$n .* x100 PAUSED" 3
+console_send X
+screen_check "X: back to x10" "REPLAY [0-9]+/$n .* x10 PAUSED" 3
+console_send P
+# 20 samples at 0.25 s / 10: 0.5 s; at x1 it would take 5 s
+screen_check "P at x10: plays to the end quickly" "END OF DATA" 2
+console_send '['
+screen_check "[ at the end: the last but one" "REPLAY $((n - 1))/$n .*PAUSED" 3
+check "[ at the end: END OF DATA gone" wait_gone "END OF DATA" 3
+console_send R
+screen_check "R in a replay: refused" "a replay is not recorded again" 3
+console_send S
+screen_check "S in a replay: disabled" "changes are disabled while replaying" 3
+console_send q
+screen_check "q: replay exits 0" "^EXIT=0" 5
+check "replay: no sanitizer report" stderr_clean
+
+# The record key in a live console: a name is asked (a dated default offered), the
+# header shows the recording, the key stops it, and the file replays.
+console_send -l "clear"; console_send Enter
+console_run -i 0.25 "$dev"
+screen_check "live: console up" "^$dev +[0-9]" 10
+console_send R
+screen_check "R: prompt with a dated default" "^record to: ioscope-[0-9]{8}-[0-9]{6}\.log" 3
+console_send C-u
+console_send -l "$TMP/key.log"; console_send Enter
+screen_check "R: header shows the recording" "● REC $TMP/key.log" 3
+sleep 2
+console_send R
+screen_check "R again: stopped" "recording to $TMP/key.log stopped" 3
+check "R again: REC gone from the header" wait_gone "● REC" 3
+size=$(stat -c %s "$TMP/key.log" 2>/dev/null || echo 0)
+sleep 0.6
+check "stopped: the file no longer grows" test "$(stat -c %s "$TMP/key.log")" = "$size"
+console_send R
+screen_check "R: asks again" "^record to: " 3
+console_send C-u
+console_send -l "$TMP/key.log"; console_send Enter
+screen_check "R: an existing file is not overwritten" "key.log exists: give another name" 3
+check "R: the existing file is intact" test "$(stat -c %s "$TMP/key.log")" = "$size"
+console_send q
+screen_check "live: exits 0" "^EXIT=0" 5
+check "live: no sanitizer report" stderr_clean
+nk=$("$IOSCOPE" --replay "$TMP/key.log" --batch -f json "$dev" 2>"$TMP/key.err" | wc -l)
+[ "$nk" -ge 5 ] && ok "the key's recording replays ($nk intervals)" \
+	|| fail "the key's recording replays" "$nk intervals, $(cat "$TMP/key.err")"
+
+# With --record the key pauses and resumes: the log has a gap, the rest replays.
+console_send -l "clear"; console_send Enter
+console_run -i 0.25 --record "$TMP/flag.log" "$dev"
+screen_check "--record: header" "● REC $TMP/flag.log" 10
+sleep 1
+console_send R
+screen_check "R: paused" "REC paused $TMP/flag.log" 3
+sleep 2
+console_send R
+screen_check "R: resumed" "● REC $TMP/flag.log" 3
+sleep 1
+console_send q
+screen_check "--record: exits 0" "^EXIT=0" 5
+python3 - "$TMP/flag.log" <<'EOF'
+import json, sys
+mono = [json.loads(l)["mono"] for l in open(sys.argv[1]) if l.startswith('{"type":"sample"')]
+gap = max(b - a for a, b in zip(mono, mono[1:])) / 1e9 if len(mono) > 1 else 0
+print(("ok" if gap > 1.5 and len(mono) >= 6 else "not ok")
+      + " --record paused: a gap of %.1f s in %d samples" % (gap, len(mono)))
+EOF
+"$IOSCOPE" --replay "$TMP/flag.log" --batch -f json "$dev" >/dev/null 2>"$TMP/flag.err" \
+	&& ok "the paused recording replays" || fail "the paused recording replays" "$(cat "$TMP/flag.err")"
