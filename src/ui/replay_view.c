@@ -67,7 +67,8 @@ void replay_view_position(const struct console *c, char *buf, size_t len)
 static size_t graph_window(const struct console *c)
 {
 	int cols = COLS > c->layout.graphs.w ? COLS : c->layout.graphs.w;
-	return (size_t)(cols > 0 ? cols : CONSOLE_MIN_COLS) * (size_t)graph_samples_per_cell(c->glyphs) + 1;
+	size_t spc = (size_t)graph_samples_per_cell(c->glyphs);
+	return (size_t)(cols > 0 ? cols : CONSOLE_MIN_COLS) * spc + 1;
 }
 
 static void fatal(struct console *c)
@@ -169,7 +170,8 @@ void action_replay_step_forward(struct console *c)
 		fatal(c);
 }
 
-static void announce_mark(struct console *c, size_t index, size_t count, const struct replay_event *e)
+static void announce_mark(struct console *c, size_t index, size_t count,
+			  const struct replay_event *e)
 {
 	char label[256], when[32];
 	event_label(&e->event, label, sizeof label);
@@ -232,8 +234,8 @@ static void seek_done(struct console *c, const char *text, void *arg)
 	char when[32];
 	struct timespec w = replay_sample_wall(r, shown_sample(c, r));
 	report_local_time(&w, false, when, sizeof when);
-	console_message(c, after_end, "%s: sample %zu/%zu at %s", after_end ? "after the end" : "seeked",
-			shown_sample(c, r) + 1, n, when);
+	console_message(c, after_end, "%s: sample %zu/%zu at %s",
+			after_end ? "after the end" : "seeked", shown_sample(c, r) + 1, n, when);
 }
 
 void action_replay_seek(struct console *c)
@@ -245,7 +247,8 @@ static void speed_step(struct console *c, int dir)
 {
 	c->replay.speed = replay_speed_step(c->replay.speed ? c->replay.speed : 1, dir);
 	console_set_interval(c, c->interval);   /* re-arms the clock at interval / speed */
-	console_message(c, false, "speed x%u%s", c->replay.speed, c->replay.paused ? " (paused: P plays)" : "");
+	console_message(c, false, "speed x%u%s", c->replay.speed,
+			c->replay.paused ? " (paused: P plays)" : "");
 }
 
 void action_replay_speed_up(struct console *c) { speed_step(c, 1); }
