@@ -35,10 +35,13 @@ static void pair(struct line_writer *lw, const char *label, const char *value)
 
 static void format_interval(double s, char *buf, size_t len)
 {
+	/* a replay's interval is measured: 0.250002 s reads as 0.25s */
 	if (s >= 60 && fmod(s, 60) == 0)
 		snprintf(buf, len, "%gm", s / 60);
+	else if (s < 100)
+		snprintf(buf, len, "%.3gs", s);
 	else
-		snprintf(buf, len, "%gs", s);
+		snprintf(buf, len, "%.0fs", s);
 }
 
 static void format_wall(const struct timespec *t, char *buf, size_t len)
