@@ -94,6 +94,8 @@ static int forget_samples(struct console *c)
 	c->have_rates = false;
 	c->source_ended = false;
 	event_list_clear(&c->events);
+	event_list_clear(&c->own);   /* ioscope's changes belong to the samples forgotten */
+	c->own_fresh = 0;
 	return 0;
 }
 
