@@ -103,8 +103,7 @@ struct console {
 	struct rates rates;
 	bool have_rates;
 	struct event_list events;      /* events of the latest sample */
-	struct event_list own;         /* changes ioscope made since the sample before last */
-	size_t own_fresh;              /* of them, those made since the latest sample */
+	struct echo_filter echoes;     /* ioscope's recent changes, marked once */
 	struct history *hist;
 	bool source_ended;
 	double interval;

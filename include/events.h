@@ -59,6 +59,23 @@ bool event_echoes(const struct event *observed, const struct event *own);
 /* Remove from *l every observed event that echoes one of own[0..nown). */
 void events_drop_echoes(struct event_list *l, const struct event *own, size_t nown);
 
+/* ioscope's own changes of the last two samples, to drop their echoes: a change is
+ * seen by the diff of the next sample, or of the one after when it landed just as a
+ * sample was read. */
+struct echo_filter {
+	struct event_list own;
+	size_t fresh;          /* of them, those since the latest sample */
+};
+void echo_filter_init(struct echo_filter *f);
+void echo_filter_free(struct echo_filter *f);
+void echo_filter_clear(struct echo_filter *f);
+/* Remember ev if it is a change ioscope made (not observed, not a user mark). */
+void echo_filter_remember(struct echo_filter *f, const struct event *ev);
+/* For one sample's events: those from index `derived` on came with the sample (a
+ * replay's own changes) and are remembered; then echoes are dropped and the
+ * changes older than the sample before last forgotten. */
+void echo_filter_sample(struct echo_filter *f, struct event_list *events, size_t derived);
+
 const char *event_kind_name(enum event_kind kind);
 int event_kind_from_name(const char *name);   /* -1 if unknown */
 /* A short label for graphs and logs: "sched mq-deadline→bfq", "remount +noatime -relatime". */

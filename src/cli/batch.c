@@ -24,6 +24,7 @@ struct batch {
 	struct snapshot prev, cur;
 	struct rates rates;
 	struct event_list events;
+	struct echo_filter echoes;      /* a replayed console session's own changes */
 	struct jsonw json;
 	char (*wanted)[DEV_NAME_MAX];   /* resolved DEVICE arguments, NULL: default set */
 	bool *shown;
@@ -129,6 +130,21 @@ static int record(struct batch *b, const struct snapshot *snap)
 	return -1;
 }
 
+/* Events, rates and the device filter of the interval prev -> cur; -1 on ENOMEM. */
+static int derive(struct batch *b)
+{
+	event_list_clear(&b->events);
+	if (events_diff(&b->events, &b->prev, &b->cur) < 0)
+		return -1;
+	size_t derived = b->events.count;
+	if (source_take_events(b->src, &b->events) < 0)
+		return -1;
+	echo_filter_sample(&b->echoes, &b->events, derived);
+	if (rates_compute(&b->rates, &b->prev, &b->cur) < 0)
+		return -1;
+	return update_shown(b);
+}
+
 static int run_loop(struct batch *b)
 {
 	for (long n = 0; b->opts->count == 0 || n < b->opts->count; n++) {
@@ -137,9 +153,7 @@ static int run_loop(struct batch *b)
 		int r = take_sample(b, &b->cur);
 		if (r <= 0)
 			return r < 0 ? 1 : 0;
-		event_list_clear(&b->events);
-		if (events_diff(&b->events, &b->prev, &b->cur) < 0 || source_take_events(b->src, &b->events) < 0 ||
-		    rates_compute(&b->rates, &b->prev, &b->cur) < 0 || update_shown(b) < 0) {
+		if (derive(b) < 0) {
 			fprintf(stderr, "ioscope: out of memory\n");
 			return 1;
 		}
@@ -170,6 +184,7 @@ int batch_run(const struct options *opts, struct source *src, struct recorder *r
 	snapshot_init(&b.cur);
 	rates_init(&b.rates);
 	event_list_init(&b.events);
+	echo_filter_init(&b.echoes);
 	jsonw_init(&b.json);
 	int status = 1;
 	if (open_signals(&b) < 0) {
@@ -198,6 +213,7 @@ out:
 	free(b.wanted);
 	free(b.shown);
 	event_list_free(&b.events);
+	echo_filter_free(&b.echoes);
 	jsonw_free(&b.json);
 	rates_free(&b.rates);
 	snapshot_free(&b.prev);

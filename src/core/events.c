@@ -244,6 +244,47 @@ void events_drop_echoes(struct event_list *l, const struct event *own, size_t no
 	l->count = kept;
 }
 
+void echo_filter_init(struct echo_filter *f)
+{
+	event_list_init(&f->own);
+	f->fresh = 0;
+}
+
+void echo_filter_free(struct echo_filter *f)
+{
+	event_list_free(&f->own);
+	f->fresh = 0;
+}
+
+void echo_filter_clear(struct echo_filter *f)
+{
+	event_list_clear(&f->own);
+	f->fresh = 0;
+}
+
+void echo_filter_remember(struct echo_filter *f, const struct event *ev)
+{
+	if (strcmp(ev->by, "observed") == 0 || ev->kind == EVENT_USER_MARK)
+		return;
+	struct event *kept = event_list_add(&f->own);
+	if (!kept)
+		return;   /* out of memory: at worst a change is marked twice */
+	*kept = *ev;
+	f->fresh++;
+}
+
+void echo_filter_sample(struct echo_filter *f, struct event_list *events, size_t derived)
+{
+	for (size_t i = derived; i < events->count; i++)
+		echo_filter_remember(f, &events->items[i]);
+	events_drop_echoes(events, f->own.items, f->own.count);
+	size_t old = f->own.count - f->fresh;
+	if (old && f->fresh)
+		memmove(f->own.items, f->own.items + old, f->fresh * sizeof *f->own.items);
+	f->own.count = f->fresh;
+	f->fresh = 0;
+}
+
 /* ---- labels ---- */
 
 struct option_list {

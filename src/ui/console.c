@@ -53,31 +53,10 @@ void console_message(struct console *c, bool warning, const char *fmt, ...)
 	c->need_redraw = true;
 }
 
-/* A change ioscope made is seen again by the next sample's diff (or the one after, when
- * it landed just after a sample was read): remember it so that it is marked once. */
-static void remember_own(struct console *c, const struct event *ev)
-{
-	struct event *kept;
-	if (strcmp(ev->by, "observed") == 0 || ev->kind == EVENT_USER_MARK || !(kept = event_list_add(&c->own)))
-		return;
-	*kept = *ev;
-	c->own_fresh++;
-}
-
-/* After a sample: forget the changes older than the sample before last. */
-static void age_own(struct console *c)
-{
-	size_t old = c->own.count - c->own_fresh;
-	if (old && c->own_fresh)
-		memmove(c->own.items, c->own.items + old, c->own_fresh * sizeof *c->own.items);
-	c->own.count = c->own_fresh;
-	c->own_fresh = 0;
-}
-
 void console_add_event(struct console *c, const struct event *ev)
 {
 	struct error err;
-	remember_own(c, ev);
+	echo_filter_remember(&c->echoes, ev);
 	if (history_add_event(c->hist, ev) < 0)
 		console_message(c, true, "out of memory: event not kept");
 	if (c->rec && recorder_write_event(c->rec, ev, &err) < 0)
@@ -151,10 +130,7 @@ static int take_sample(struct console *c)
 	size_t derived = c->events.count;
 	if (source_take_events(c->src, &c->events) < 0)
 		return error_set(&c->fatal, "out of memory");
-	for (size_t i = derived; i < c->events.count; i++)   /* a replay's own changes */
-		remember_own(c, &c->events.items[i]);
-	events_drop_echoes(&c->events, c->own.items, c->own.count);
-	age_own(c);
+	echo_filter_sample(&c->echoes, &c->events, derived);
 	if (have_prev) {
 		if (rates_compute(&c->rates, &c->prev, &c->snap) < 0 || history_append(c->hist, &c->rates) < 0)
 			return error_set(&c->fatal, "out of memory");
@@ -447,7 +423,7 @@ static int console_init(struct console *c, const struct options *o, struct sourc
 	rates_init(&c->rates);
 	rates_init(&c->frozen_rates);
 	event_list_init(&c->events);
-	event_list_init(&c->own);
+	echo_filter_init(&c->echoes);
 	load_config(c, config_msg, len);
 	apply_config(c);
 	c->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
@@ -470,7 +446,7 @@ static void console_cleanup(struct console *c)
 	rates_free(&c->rates);
 	rates_free(&c->frozen_rates);
 	event_list_free(&c->events);
-	event_list_free(&c->own);
+	echo_filter_free(&c->echoes);
 	free(c->rows);
 	free(c->graph_values);
 	free(c->graph_cells);

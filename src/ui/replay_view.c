@@ -94,8 +94,7 @@ static int forget_samples(struct console *c)
 	c->have_rates = false;
 	c->source_ended = false;
 	event_list_clear(&c->events);
-	event_list_clear(&c->own);   /* ioscope's changes belong to the samples forgotten */
-	c->own_fresh = 0;
+	echo_filter_clear(&c->echoes);   /* ioscope's changes belong to the samples forgotten */
 	return 0;
 }
 

@@ -158,6 +158,42 @@ static void test_echoes_of_own_changes_dropped(void **state)
 	event_list_free(&l);
 }
 
+static void observed_in(struct event_list *l, const struct event *own)
+{
+	struct event *e = event_list_add(l);
+	*e = *own;
+	snprintf(e->by, sizeof e->by, "observed");
+}
+
+/* A change ioscope made is dropped from the diffs of the next two samples, then
+ * forgotten: the same change made by someone else later is an event again. */
+static void test_echo_filter_window(void **state)
+{
+	(void)state;
+	struct event own = { .kind = EVENT_TUNABLE, .object = "vdb", .key = "nr_requests",
+			     .old_value = "64", .new_value = "128", .by = "ioscope" };
+	struct echo_filter f;
+	struct event_list l;
+	echo_filter_init(&f);
+	event_list_init(&l);
+	echo_filter_remember(&f, &own);
+	for (int sample = 1; sample <= 3; sample++) {
+		event_list_clear(&l);
+		observed_in(&l, &own);
+		echo_filter_sample(&f, &l, l.count);
+		assert_int_equal(l.count, sample <= 2 ? 0 : 1);
+	}
+	/* a replay hands its own change with the sample: remembered, kept, echo dropped */
+	event_list_clear(&l);
+	observed_in(&l, &own);
+	*event_list_add(&l) = own;
+	echo_filter_sample(&f, &l, 1);
+	assert_int_equal(l.count, 1);
+	assert_string_equal(l.items[0].by, "ioscope");
+	echo_filter_free(&f);
+	event_list_free(&l);
+}
+
 static void test_kind_names_round_trip(void **state)
 {
 	(void)state;
@@ -174,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_devices_added_and_removed),
 		cmocka_unit_test(test_remount_label),
 		cmocka_unit_test(test_echoes_of_own_changes_dropped),
+		cmocka_unit_test(test_echo_filter_window),
 		cmocka_unit_test(test_kind_names_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
