@@ -44,9 +44,10 @@ static bool reserve(struct jsonw *w, size_t more)
 	return true;
 }
 
-static void put(struct jsonw *w, const char *s, size_t n)
+/* The hot path: room is there almost always. */
+static inline void put(struct jsonw *w, const char *s, size_t n)
 {
-	if (!reserve(w, n))
+	if (w->len + n + 1 > w->cap && !reserve(w, n))
 		return;
 	memcpy(w->buf + w->len, s, n);
 	w->len += n;
@@ -112,11 +113,33 @@ static void quoted(struct jsonw *w, const char *s)
 	putc1(w, '"');
 }
 
+static bool plain(const char *s, size_t *len)
+{
+	const char *p = s;
+	for (; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == '"' || *p == '\\')
+			return false;
+	*len = (size_t)(p - s);
+	return true;
+}
+
 void jsonw_key(struct jsonw *w, const char *key)
 {
+	size_t n;
 	value_start(w);
-	quoted(w, key);
-	putc1(w, ':');
+	if (plain(key, &n) && w->len + n + 4 <= w->cap) {   /* "key": in one copy */
+		char *p = w->buf + w->len;
+		*p++ = '"';
+		memcpy(p, key, n);
+		p += n;
+		*p++ = '"';
+		*p++ = ':';
+		*p = '\0';
+		w->len += n + 3;
+	} else {
+		quoted(w, key);
+		putc1(w, ':');
+	}
 	w->need_comma[w->depth] = false;   /* the value follows the colon directly */
 }
 
