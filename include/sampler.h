@@ -39,6 +39,7 @@ struct sampler {
 	struct mount *kept;            /* mounts on block devices, disk resolved */
 	size_t nkept;
 	uint64_t rescans;              /* how many times devices were described (tests) */
+	uint64_t generations;          /* last disk_settings.generation handed out */
 };
 
 /* Open what the tree has.  /proc/diskstats is required; everything else may

@@ -51,6 +51,10 @@ struct disk_settings {
 	struct setting *items;               /* nr_requests, read_ahead_kb, max_sectors_kb,
 					        write_cache, iosched.* - sorted by key */
 	size_t nitems;
+	/* Equal non-zero generations mean equal scheduler, rotational and items (the
+	 * gauges aside): the live source gives each new content a new number, so a
+	 * sample's diff and copies skip what did not change.  0: unknown, compare. */
+	uint64_t generation;
 };
 
 struct device {

@@ -23,6 +23,7 @@ struct sysfs_disk {
 	int scheduler_fd, rotational_fd, inflight_fd, size_fd;
 	struct disk_settings last;   /* the last full read, for a disk with no medium */
 	bool have_last;
+	uint64_t *generations;       /* shared counter for disk_settings.generation; NULL: 0 */
 	struct sysfs_file *files;
 	size_t nfiles, niosched;
 	char iosched_of[32];         /* scheduler whose queue/iosched files are open */

@@ -93,6 +93,8 @@ static bool is_iosched(const char *key)
 static int diff_settings(struct event_list *out, const struct snapshot *cur, const struct device *p,
 			 const struct device *c)
 {
+	if (p->settings.generation && p->settings.generation == c->settings.generation)
+		return 0;
 	bool sched_changed = strcmp(p->settings.scheduler, c->settings.scheduler) != 0;
 	int n = 0;
 	if (sched_changed && add(out, cur, EVENT_SCHEDULER, c->name, "scheduler",

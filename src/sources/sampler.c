@@ -186,6 +186,7 @@ static int rescan(struct sampler *s, const struct snapshot *out, struct error *e
 				free(infos);
 				return -1;
 			}
+			nt[i].sysfs.generations = &s->generations;
 			nt[i].has_sysfs = true;
 		} else if (!nt[i].info.is_disk && nt[i].has_sysfs) {
 			sysfs_disk_close(&nt[i].sysfs);

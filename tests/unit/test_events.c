@@ -79,6 +79,28 @@ static void test_tunable_and_write_cache(void **state)
 	snapshot_free(&b);
 }
 
+/* Equal non-zero generations: nothing to compare; 0 is "unknown" and compares. */
+static void test_generation_skips_compare(void **state)
+{
+	(void)state;
+	struct snapshot a, b;
+	snapshot_init(&a);
+	snapshot_init(&b);
+	const struct setting x[] = { { "nr_requests", "64" } }, y[] = { { "nr_requests", "128" } };
+	settings(disk(&a, "vdb", "none"), x, 1);
+	settings(disk(&b, "vdb", "none"), y, 1);
+	struct event_list l;
+	event_list_init(&l);
+	assert_int_equal(events_diff(&l, &a, &b), 1);     /* generation 0: compared */
+	event_list_clear(&l);
+	a.devices[0].settings.generation = b.devices[0].settings.generation = 7;
+	settings(&b.devices[0], x, 1);
+	assert_int_equal(events_diff(&l, &a, &b), 0);
+	event_list_free(&l);
+	snapshot_free(&a);
+	snapshot_free(&b);
+}
+
 static void test_devices_added_and_removed(void **state)
 {
 	(void)state;
@@ -207,6 +229,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scheduler_change_folds_iosched),
 		cmocka_unit_test(test_tunable_and_write_cache),
+		cmocka_unit_test(test_generation_skips_compare),
 		cmocka_unit_test(test_devices_added_and_removed),
 		cmocka_unit_test(test_remount_label),
 		cmocka_unit_test(test_echoes_of_own_changes_dropped),

@@ -291,6 +291,36 @@ static void test_no_medium_reads_only_size(void **state)
 	free_settings(&other);
 }
 
+/* The same settings keep their generation; a change gets a new one; without a
+ * counter (one-off readers) the generation is 0, "unknown". */
+static void test_generations(void **state)
+{
+	char root[512], p[4096];
+	snprintf(root, sizeof root, "%s/generations", tmpdir);
+	make_disk(root, "[none] mq-deadline\n", NULL);
+	uint64_t counter = 0;
+	struct sysfs_disk d;
+	struct disk_settings a = { 0 }, b = { 0 };
+	struct error err;
+	assert_int_equal(sysfs_disk_open(&d, root, "sdx", &err), 0);
+	assert_int_equal(sysfs_disk_read(&d, &a, &err), 0);
+	assert_int_equal(a.generation, 0);
+	d.generations = &counter;
+	snprintf(p, sizeof p, "%s/sys/block/sdx/queue/nr_requests", root);
+	write_file(p, "32\n");
+	assert_int_equal(sysfs_disk_read(&d, &a, &err), 0);
+	assert_int_not_equal(a.generation, 0);
+	assert_int_equal(sysfs_disk_read(&d, &b, &err), 0);
+	assert_int_equal(b.generation, a.generation);
+	write_file(p, "16\n");
+	assert_int_equal(sysfs_disk_read(&d, &b, &err), 0);
+	assert_int_not_equal(b.generation, a.generation);
+	assert_string_equal(value_of(&b, "nr_requests"), "16");
+	sysfs_disk_close(&d);
+	free_settings(&a);
+	free_settings(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -301,6 +331,7 @@ int main(void)
 		cmocka_unit_test(test_missing_and_symlinked_files_absent),
 		cmocka_unit_test(test_live_loop_scheduler_switch),
 		cmocka_unit_test(test_no_medium_reads_only_size),
+		cmocka_unit_test(test_generations),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
