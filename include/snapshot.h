@@ -123,6 +123,8 @@ struct mount *snapshot_add_mount(struct snapshot *s);
 const struct device *snapshot_find_device(const struct snapshot *s, const char *name);
 /* Value of a setting, or NULL. */
 const char *device_setting(const struct device *d, const char *key);
+/* Same scheduler, rotational and items (the in-flight gauges aside). */
+bool disk_settings_equal(const struct disk_settings *a, const struct disk_settings *b);
 /* Replace the settings list (deep copy); -1 on ENOMEM. */
 int device_set_settings(struct device *d, const struct setting *items, size_t n);
 

@@ -32,6 +32,19 @@ void snapshot_swap(struct snapshot *a, struct snapshot *b)
 	*b = t;
 }
 
+bool disk_settings_equal(const struct disk_settings *a, const struct disk_settings *b)
+{
+	if (a->has_settings != b->has_settings || a->rotational != b->rotational ||
+	    a->nitems != b->nitems || strcmp(a->scheduler, b->scheduler) != 0 ||
+	    strcmp(a->scheduler_line, b->scheduler_line) != 0)
+		return false;
+	for (size_t i = 0; i < a->nitems; i++)
+		if (strcmp(a->items[i].key, b->items[i].key) != 0 ||
+		    strcmp(a->items[i].value, b->items[i].value) != 0)
+			return false;
+	return true;
+}
+
 int device_set_settings(struct device *d, const struct setting *items, size_t n)
 {
 	struct setting *copy = NULL;

@@ -260,25 +260,12 @@ json_object *session_log_event(const struct event *ev, uint64_t seq)
 
 /* ---- comparing what state records hold ---- */
 
-static bool settings_equal(const struct disk_settings *a, const struct disk_settings *b)
-{
-	if (a->has_settings != b->has_settings || a->rotational != b->rotational ||
-	    a->nitems != b->nitems || strcmp(a->scheduler, b->scheduler) != 0 ||
-	    strcmp(a->scheduler_line, b->scheduler_line) != 0)
-		return false;
-	for (size_t i = 0; i < a->nitems; i++)
-		if (strcmp(a->items[i].key, b->items[i].key) != 0 ||
-		    strcmp(a->items[i].value, b->items[i].value) != 0)
-			return false;
-	return true;
-}
-
 static bool device_identity_equal(const struct device *a, const struct device *b)
 {
 	return a->major == b->major && a->minor == b->minor && a->is_partition == b->is_partition &&
 	       strcmp(a->name, b->name) == 0 && strcmp(a->parent, b->parent) == 0 &&
 	       strcmp(a->dm_name, b->dm_name) == 0 && strcmp(a->model, b->model) == 0 &&
-	       strcmp(a->serial, b->serial) == 0 && settings_equal(&a->settings, &b->settings);
+	       strcmp(a->serial, b->serial) == 0 && disk_settings_equal(&a->settings, &b->settings);
 }
 
 bool session_devices_equal(const struct snapshot *a, const struct snapshot *b)

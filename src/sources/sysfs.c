@@ -431,18 +431,6 @@ static int read_full(struct sysfs_disk *d, struct disk_settings *out, struct err
 	return 0;
 }
 
-static bool settings_same(const struct disk_settings *a, const struct disk_settings *b)
-{
-	if (a->nitems != b->nitems || a->rotational != b->rotational ||
-	    strcmp(a->scheduler_line, b->scheduler_line) != 0)
-		return false;
-	for (size_t i = 0; i < a->nitems; i++)
-		if (strcmp(a->items[i].key, b->items[i].key) != 0 ||
-		    strcmp(a->items[i].value, b->items[i].value) != 0)
-			return false;
-	return true;
-}
-
 int sysfs_disk_read(struct sysfs_disk *d, struct disk_settings *out, struct error *err)
 {
 	if (d->have_last && has_no_medium(d)) {
@@ -452,7 +440,7 @@ int sysfs_disk_read(struct sysfs_disk *d, struct disk_settings *out, struct erro
 	}
 	if (read_full(d, out, err) < 0)
 		return -1;
-	if (d->have_last && settings_same(out, &d->last)) {
+	if (d->have_last && disk_settings_equal(out, &d->last)) {
 		out->generation = d->last.generation;
 		return 0;
 	}

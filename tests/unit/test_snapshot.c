@@ -49,6 +49,22 @@ static void test_copy_is_deep_and_growable(void **state)
 	snapshot_free(&b);
 }
 
+static void test_settings_equal(void **state)
+{
+	(void)state;
+	struct setting x[] = { { "nr_requests", "64" } }, y[] = { { "nr_requests", "128" } };
+	struct disk_settings a = { .has_settings = true, .scheduler = "bfq", .rotational = 1,
+				   .items = x, .nitems = 1, .inflight_read = 3 };
+	struct disk_settings b = a;
+	b.inflight_read = 0;                       /* gauges aside */
+	assert_true(disk_settings_equal(&a, &b));
+	b.items = y;
+	assert_false(disk_settings_equal(&a, &b));
+	b = a;
+	snprintf(b.scheduler, sizeof b.scheduler, "none");
+	assert_false(disk_settings_equal(&a, &b));
+}
+
 static void test_capacity(void **state)
 {
 	(void)state;
@@ -63,6 +79,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_grow_and_find),
 		cmocka_unit_test(test_copy_is_deep_and_growable),
+		cmocka_unit_test(test_settings_equal),
 		cmocka_unit_test(test_capacity),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
