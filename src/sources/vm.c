@@ -17,6 +17,7 @@
 
 #include "vmsource.h"
 
+/* Not const only because libproc2's _select takes a plain pointer; never written. */
 static enum stat_item stat_items[] = {
 	STAT_TIC_USER, STAT_TIC_NICE, STAT_TIC_SYSTEM, STAT_TIC_IDLE, STAT_TIC_IOWAIT,
 	STAT_TIC_IRQ, STAT_TIC_SOFTIRQ, STAT_TIC_STOLEN, STAT_TIC_GUEST, STAT_TIC_GUEST_NICE,
