@@ -312,6 +312,11 @@ void console_modals_draw(struct console *c);
 bool console_modal_key(struct console *c, int key);
 void console_modals_free(struct console *c);
 
+/* Lists in dialogs: Up/k, Down/j, Home, End move *current within n items (true when
+ * key was one of them); scroll keeps *current in the rows shown from *top. */
+bool console_list_move(size_t *current, size_t n, int key);
+void console_list_scroll(size_t current, size_t *top, int rows);
+
 typedef void (*prompt_done_fn)(struct console *c, const char *text, void *arg);
 /* A one-line prompt in the footer: Enter calls done(text), Esc cancels. */
 int console_prompt(struct console *c, const char *label, const char *initial,

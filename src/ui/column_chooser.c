@@ -23,10 +23,7 @@ static void chooser_draw(struct console *c, void *state)
 	struct rect r = { (LINES - h) / 2, (COLS - w) / 2, h, w };
 	ui_box(c, &r, "Columns - Space ticks, Enter applies, Esc cancels");
 	int rows = r.h - 2;
-	if (ch->current < ch->top)
-		ch->top = ch->current;
-	if (ch->current >= ch->top + (size_t)rows)
-		ch->top = ch->current - (size_t)rows + 1;
+	console_list_scroll(ch->current, &ch->top, rows);
 	for (int i = 0; i < rows && ch->top + (size_t)i < column_defs_count; i++) {
 		size_t idx = ch->top + (size_t)i;
 		unsigned long a = ui_attr(c, idx == ch->current ? TR_SELECTED : TR_NORMAL);
@@ -80,17 +77,8 @@ static bool chooser_key(struct console *c, void *state, int key)
 	case ' ':
 		ch->on[ch->current] = !ch->on[ch->current];
 		return true;
-	case KC(KEY_UP):
-	case 'k':
-		if (ch->current)
-			ch->current--;
-		return true;
-	case KC(KEY_DOWN):
-	case 'j':
-		if (ch->current + 1 < column_defs_count)
-			ch->current++;
-		return true;
 	default:
+		console_list_move(&ch->current, column_defs_count, key);
 		return true;
 	}
 }

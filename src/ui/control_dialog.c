@@ -209,10 +209,7 @@ static void draw_list(struct console *c, struct control_dialog *d)
 	struct rect r = dialog_box((int)d->nitems + 4, w);
 	ui_box(c, &r, d->title);
 	int rows = r.h - 4;
-	if (d->current < d->top)
-		d->top = d->current;
-	if (rows > 0 && d->current >= d->top + (size_t)rows)
-		d->top = d->current - (size_t)rows + 1;
+	console_list_scroll(d->current, &d->top, rows);
 	for (int i = 0; i < rows && d->top + (size_t)i < d->nitems; i++) {
 		size_t idx = d->top + (size_t)i;
 		unsigned long a = ui_attr(c, idx == d->current ? TR_SELECTED : TR_NORMAL);
@@ -379,15 +376,8 @@ static bool list_key(struct console *c, struct control_dialog *d, int key)
 		if (d->nitems)
 			choose(c, d);
 		return true;
-	case KC(KEY_UP):
-	case 'k':
-		d->current -= d->current > 0;
-		return true;
-	case KC(KEY_DOWN):
-	case 'j':
-		d->current += d->current + 1 < d->nitems;
-		return true;
 	default:
+		console_list_move(&d->current, d->nitems, key);
 		return true;
 	}
 }

@@ -1,5 +1,7 @@
 /* modal.c - dialogs over the console (help, prompts, pickers, and whatever the
  * control and replay views add): a small stack; the top one gets every key. */
+#include <ncurses.h>
+
 #include "console.h"
 
 int console_modal_open(struct console *c, const struct modal_ops *ops, void *state)
@@ -54,4 +56,34 @@ void console_modals_free(struct console *c)
 {
 	while (c->nmodals)
 		console_modal_close(c);
+}
+
+bool console_list_move(size_t *current, size_t n, int key)
+{
+	switch (key) {
+	case KC(KEY_UP):
+	case 'k':
+		*current -= *current > 0;
+		return true;
+	case KC(KEY_DOWN):
+	case 'j':
+		*current += *current + 1 < n;
+		return true;
+	case KC(KEY_HOME):
+		*current = 0;
+		return true;
+	case KC(KEY_END):
+		*current = n ? n - 1 : 0;
+		return true;
+	default:
+		return false;
+	}
+}
+
+void console_list_scroll(size_t current, size_t *top, int rows)
+{
+	if (current < *top)
+		*top = current;
+	if (rows > 0 && current >= *top + (size_t)rows)
+		*top = current - (size_t)rows + 1;
 }

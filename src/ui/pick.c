@@ -40,10 +40,7 @@ static void pick_draw(struct console *c, void *state)
 	struct rect r = pick_box(c, p);
 	ui_box(c, &r, p->title);
 	int rows = r.h - 2;
-	if (p->current < p->top)
-		p->top = p->current;
-	if (p->current >= p->top + (size_t)rows)
-		p->top = p->current - (size_t)rows + 1;
+	console_list_scroll(p->current, &p->top, rows);
 	for (int i = 0; i < rows && p->top + (size_t)i < p->n; i++) {
 		size_t idx = p->top + (size_t)i;
 		unsigned long a = ui_attr(c, idx == p->current ? TR_SELECTED : TR_NORMAL);
@@ -65,23 +62,8 @@ static bool pick_key(struct console *c, void *state, int key)
 		if (p->n)
 			p->done(c, p->current, p->arg);
 		return false;
-	case KC(KEY_UP):
-	case 'k':
-		if (p->current)
-			p->current--;
-		return true;
-	case KC(KEY_DOWN):
-	case 'j':
-		if (p->current + 1 < p->n)
-			p->current++;
-		return true;
-	case KC(KEY_HOME):
-		p->current = 0;
-		return true;
-	case KC(KEY_END):
-		p->current = p->n ? p->n - 1 : 0;
-		return true;
 	default:
+		console_list_move(&p->current, p->n, key);
 		return true;
 	}
 }
