@@ -304,6 +304,9 @@ struct console_mouse {
 int console_read_key(struct console_mouse *mouse);
 void console_handle_mouse(struct console *c, const struct console_mouse *m);
 
+/* What the samples left: history, snapshots, rates, events, rows (console.c). */
+void console_samples_free(struct console *c);
+
 /* ---- modal.c ---- */
 int console_modal_open(struct console *c, const struct modal_ops *ops, void *state);
 void console_modal_close(struct console *c);   /* the topmost */

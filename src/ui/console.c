@@ -431,15 +431,10 @@ static int console_init(struct console *c, const struct options *o, struct sourc
 	return 0;
 }
 
-static void console_cleanup(struct console *c)
+void console_samples_free(struct console *c)
 {
-	console_modals_free(c);
-	record_key_close(c);
-	term_stop(c);
-	term_signals_close(c);
-	if (c->timerfd >= 0)
-		close(c->timerfd);
 	history_free(c->hist);
+	c->hist = NULL;
 	snapshot_free(&c->snap);
 	snapshot_free(&c->prev);
 	snapshot_free(&c->frozen_snap);
@@ -450,6 +445,20 @@ static void console_cleanup(struct console *c)
 	free(c->rows);
 	free(c->graph_values);
 	free(c->graph_cells);
+	c->rows = NULL;
+	c->graph_values = NULL;
+	c->graph_cells = NULL;
+}
+
+static void console_cleanup(struct console *c)
+{
+	console_modals_free(c);
+	record_key_close(c);
+	term_stop(c);
+	term_signals_close(c);
+	if (c->timerfd >= 0)
+		close(c->timerfd);
+	console_samples_free(c);
 }
 
 /* Everything before the terminal is taken, so that mistakes print plainly. */

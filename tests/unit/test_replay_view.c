@@ -139,14 +139,7 @@ static struct console *console_on(const char *path, struct options *opts)
 
 static void console_gone(struct console *c)
 {
-	history_free(c->hist);
-	snapshot_free(&c->snap);
-	snapshot_free(&c->prev);
-	snapshot_free(&c->frozen_snap);
-	rates_free(&c->rates);
-	rates_free(&c->frozen_rates);
-	event_list_free(&c->events);
-	free(c->rows);
+	console_samples_free(c);
 	source_destroy(c->src);
 	free(c);
 }
