@@ -10,6 +10,7 @@
 #include "columns.h"
 #include "console_config.h"
 #include "graph.h"
+#include "kvline.h"
 #include "source.h"
 
 #define CONFIG_FILE_MAX (64 * 1024)
@@ -40,15 +41,6 @@ void console_config_path(char *buf, size_t len)
 		snprintf(buf, len, "%s/.config/ioscope/config", home && *home ? home : ".");
 }
 
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	char *e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
 
 static int parse_number(const char *v, double lo, double hi, double *out, struct error *err)
 {
@@ -157,19 +149,12 @@ static int set_key(struct console_config *c, const char *key, const char *v, boo
 static int parse_line(struct console_config *c, char *line, const char *path, unsigned lineno,
 		      struct error *err, char *warn, size_t warn_len, unsigned *nwarn)
 {
-	char *s = trim(line);
-	if (!*s || *s == '#')
+	char *key, *value;
+	int kv = kvline_split(line, &key, &value);
+	if (kv == 0)
 		return 0;
-	char *eq = strchr(s, '=');
-	if (!eq)
+	if (kv < 0)
 		return error_set(err, "%s:%u: expected 'key = value'", path, lineno);
-	*eq = '\0';
-	char *key = trim(s), *value = trim(eq + 1);
-	size_t vl = strlen(value);
-	if (vl >= 2 && value[0] == '"' && value[vl - 1] == '"') {
-		value[vl - 1] = '\0';
-		value++;
-	}
 	struct error e;
 	bool unknown;
 	if (set_key(c, key, value, &unknown, &e) < 0)

@@ -9,6 +9,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "kvline.h"
 #include "theme.h"
 
 #ifndef IOSCOPE_THEMES_DIR
@@ -212,27 +213,6 @@ void theme_default(struct theme *t)
 			abort();   /* the table above is wrong: a build defect */
 }
 
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	char *e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
-/* Quotes around a value are allowed, as in btop's themes. */
-static char *unquote(char *v)
-{
-	size_t n = strlen(v);
-	if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
-		v[n - 1] = '\0';
-		return trim(v + 1);
-	}
-	return v;
-}
-
 static void warn_add(struct theme_warnings *w, const char *fmt, const char *path, unsigned line,
 		     const char *what)
 {
@@ -245,14 +225,12 @@ static void warn_add(struct theme_warnings *w, const char *fmt, const char *path
 static int parse_line(struct theme *t, char *line, const char *path, unsigned lineno,
 		      struct theme_warnings *warn, struct error *err)
 {
-	char *s = trim(line);
-	if (!*s || *s == '#' || *s == ';')
+	char *key, *value;
+	int kv = kvline_split(line, &key, &value);
+	if (kv == 0)
 		return 0;
-	char *eq = strchr(s, '=');
-	if (!eq)
+	if (kv < 0)
 		return error_set(err, "%s:%u: expected 'key = value'", path, lineno);
-	*eq = '\0';
-	char *key = trim(s), *value = unquote(trim(eq + 1));
 	if (!*key)
 		return error_set(err, "%s:%u: missing key before '='", path, lineno);
 	int role = theme_role_from_name(key);
