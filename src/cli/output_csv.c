@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "csv.h"
 #include "output.h"
 
 static const char *const vm_extra[] = { "dirty", "writeback", "psi_some_avg10", "psi_full_avg10",
@@ -19,18 +20,6 @@ void output_csv_header(FILE *out)
 	for (size_t i = 0; i < VM_EXTRA_COUNT; i++)
 		fprintf(out, ",%s", vm_extra[i]);
 	fputs(",event\n", out);
-}
-
-/* Fields are written so that no quoting is needed, except the event text. */
-static void csv_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
 }
 
 static void vm_columns(FILE *out, const struct vm_rates *v)
@@ -74,12 +63,12 @@ static void event_row(FILE *out, const char *stamp, const struct event *ev)
 	char label[MOUNT_OPTS_MAX + 64];
 	event_label(ev, label, sizeof label);
 	fprintf(out, "%s,", stamp);
-	csv_string(out, ev->object);
+	csv_put(out, ev->object);
 	size_t empty = device_metrics_count + 2 + vm_metrics_count + VM_EXTRA_COUNT;
 	for (size_t i = 0; i < empty; i++)
 		fputc(',', out);
 	fputc(',', out);
-	csv_string(out, label);
+	csv_put(out, label);
 	fputc('\n', out);
 }
 

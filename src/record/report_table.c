@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "csv.h"
 #include "report.h"
 
 struct table {
@@ -59,17 +60,8 @@ static int table_run(struct table *t, struct error *err)
 
 static void csv_field(FILE *out, const char *s)
 {
-	if (!s[strcspn(s, ",\"\n\r")]) {
-		fprintf(out, ",%s", s);
-		return;
-	}
-	fputs(",\"", out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
+	fputc(',', out);
+	csv_put(out, s);
 }
 
 static void csv_time(FILE *out, const struct timespec *wall)
