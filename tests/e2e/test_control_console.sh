@@ -18,7 +18,6 @@ fi
 
 make_loop 64 >"$TMP/loop" || { fail control_console_setup "no loop device"; exit 0; }
 L=$(cat "$TMP/loop")
-restore_queue "$L"
 Q=/sys/block/$L/queue
 MNT=$TMP/mnt
 mkdir -p "$MNT"

@@ -10,10 +10,8 @@ if ! is_root; then
 	exit 0
 fi
 
-# not L=$(make_loop): in a subshell its cleanup (losetup -d) would be lost
 make_loop 64 >"$TMP/loop" || { fail control_queue_setup "no loop device"; exit 0; }
 L=$(cat "$TMP/loop")
-restore_queue "$L"
 Q=/sys/block/$L/queue
 steady_writer "$L" 120
 

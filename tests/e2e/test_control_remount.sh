@@ -33,7 +33,6 @@ fs() {
 	local type=$1
 	make_loop 320 >"$TMP/loop-$type" || return 1
 	DEV=$(cat "$TMP/loop-$type")
-	restore_queue "$DEV"
 	MNT=$TMP/mnt-$type
 	mkdir -p "$MNT"
 	case $type in
