@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "announce.h"
 #include "columns.h"
 #include "console_config.h"
 #include "events.h"
@@ -159,6 +160,7 @@ struct console {
 	bool term_started;
 	sigset_t saved_mask;
 	int sigfd, timerfd;
+	struct announce_listener *announce;   /* changes `ioscope set` made from a shell */
 	bool running;
 	bool need_redraw;
 	int exit_status;

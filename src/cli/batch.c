@@ -12,6 +12,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "announce.h"
 #include "commands.h"
 #include "devsel.h"
 #include "output.h"
@@ -30,6 +31,8 @@ struct batch {
 	bool *shown;
 	size_t shown_cap;
 	int sigfd;
+	struct announce_listener *announce;   /* changes `ioscope set` made from a shell */
+	struct event_list announced;          /* of them, those not yet in a sample */
 };
 
 /* Exit status for the run: 0 ok, 1 sampling failed, 2 bad device argument. */
@@ -91,15 +94,46 @@ static int emit(struct batch *b)
 	return fflush(stdout) == EOF ? -1 : 0;
 }
 
+/* ---- announcements: changes made by `ioscope set` / `remount`, logged as ours ---- */
+
+static void announce_open(struct batch *b)
+{
+	struct error err;
+	if (b->src->live)
+		b->announce = announce_listen(&err);   /* without it, such changes are "observed" */
+}
+
+/* Kept until the next sample, which carries them as its own events (so its echo
+ * filter drops their echo); -1 on ENOMEM. */
+static int announce_collect(struct batch *b)
+{
+	return announce_take_events(b->announce, &b->announced) < 0 ? -1 : 0;
+}
+
+static int announce_into_sample(struct batch *b)
+{
+	for (size_t i = 0; i < b->announced.count; i++) {
+		struct event *ev = event_list_add(&b->events);
+		if (!ev)
+			return -1;
+		*ev = b->announced.items[i];
+	}
+	event_list_clear(&b->announced);
+	return 0;
+}
+
 /* Wait for the next deadline or a signal.  1: sample now; 0: stop. */
 static int wait_next(struct batch *b)
 {
-	struct pollfd fds[2] = { { .fd = b->sigfd, .events = POLLIN }, { .fd = b->src->ops->wait_fd(b->src), .events = POLLIN } };
+	struct pollfd fds[3] = { { .fd = b->sigfd, .events = POLLIN }, { .fd = b->src->ops->wait_fd(b->src), .events = POLLIN },
+				 { .fd = announce_fd(b->announce), .events = POLLIN } };
 	for (;;) {
-		int n = poll(fds, fds[1].fd >= 0 ? 2 : 1, fds[1].fd >= 0 ? -1 : 0);
+		int n = poll(fds, 3, fds[1].fd >= 0 ? -1 : 0);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 || (fds[0].revents & POLLIN))
+			return 0;
+		if ((fds[2].revents & POLLIN) && announce_collect(b) < 0)
 			return 0;
 		if (fds[1].fd < 0)
 			return 1;
@@ -137,7 +171,8 @@ static int derive(struct batch *b)
 	if (events_diff(&b->events, &b->prev, &b->cur) < 0)
 		return -1;
 	size_t derived = b->events.count;
-	if (source_take_events(b->src, &b->events) < 0)
+	if (source_take_events(b->src, &b->events) < 0 || announce_collect(b) < 0 ||
+	    announce_into_sample(b) < 0)
 		return -1;
 	echo_filter_sample(&b->echoes, &b->events, derived);
 	if (rates_compute(&b->rates, &b->prev, &b->cur) < 0)
@@ -185,6 +220,7 @@ int batch_run(const struct options *opts, struct source *src, struct recorder *r
 	rates_init(&b.rates);
 	event_list_init(&b.events);
 	echo_filter_init(&b.echoes);
+	event_list_init(&b.announced);
 	jsonw_init(&b.json);
 	int status = 1;
 	if (open_signals(&b) < 0) {
@@ -200,6 +236,7 @@ int batch_run(const struct options *opts, struct source *src, struct recorder *r
 	status = resolve_devices(&b);
 	if (status)
 		goto out;
+	announce_open(&b);
 	if (record(&b, &b.prev) < 0) {
 		status = 1;
 		goto out;
@@ -210,6 +247,8 @@ int batch_run(const struct options *opts, struct source *src, struct recorder *r
 out:
 	if (b.sigfd >= 0)
 		close(b.sigfd);
+	announce_close(b.announce);
+	event_list_free(&b.announced);
 	free(b.wanted);
 	free(b.shown);
 	event_list_free(&b.events);

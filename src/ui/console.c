@@ -64,6 +64,27 @@ void console_add_event(struct console *c, const struct event *ev)
 	c->need_redraw = true;
 }
 
+/* ---- changes announced by `ioscope set` / `remount` from a shell ---- */
+
+static void announce_open(struct console *c)
+{
+	struct error err;
+	if (c->src->live)
+		c->announce = announce_listen(&err);   /* without it, such changes are "observed" */
+}
+
+/* As the dialogs' changes: ioscope's, so the next sample's echo of them is dropped. */
+static void on_announced(struct console *c)
+{
+	struct event_list got;
+	event_list_init(&got);
+	if (announce_take_events(c->announce, &got) < 0)
+		console_message(c, true, "out of memory: announced change not kept");
+	for (size_t i = 0; i < got.count; i++)
+		console_add_event(c, &got.items[i]);
+	event_list_free(&got);
+}
+
 /* ---- the sample clock for sources that do not pace themselves ---- */
 
 static int timer_arm(struct console *c, double seconds)
@@ -284,10 +305,11 @@ static void main_loop(struct console *c)
 		if (c->need_redraw && console_now() - c->last_draw >= MIN_FRAME)
 			console_redraw(c);
 		int sfd = sample_fd(c);
-		struct pollfd fds[3] = {
+		struct pollfd fds[4] = {
 			{ STDIN_FILENO, POLLIN, 0 }, { c->sigfd, POLLIN, 0 }, { sfd, POLLIN, 0 },
+			{ announce_fd(c->announce), POLLIN, 0 },
 		};
-		int n = poll(fds, sfd >= 0 ? 3 : 2, poll_timeout(c));
+		int n = poll(fds, 4, poll_timeout(c));
 		if (n < 0 && errno != EINTR) {
 			error_errno(&c->fatal, "poll", errno);
 			c->have_fatal = true;
@@ -298,6 +320,8 @@ static void main_loop(struct console *c)
 			continue;
 		if (fds[1].revents & POLLIN)
 			handle_signals(c);
+		if (fds[3].revents & POLLIN)
+			on_announced(c);
 		if (fds[0].revents & (POLLHUP | POLLERR)) {
 			c->running = false;   /* the terminal went away */
 			return;
@@ -417,6 +441,7 @@ static int console_init(struct console *c, const struct options *o, struct sourc
 	c->src = src;
 	c->rec = rec;
 	c->sigfd = c->timerfd = -1;
+	c->announce = NULL;
 	snapshot_init(&c->snap);
 	snapshot_init(&c->prev);
 	snapshot_init(&c->frozen_snap);
@@ -456,6 +481,7 @@ static void console_cleanup(struct console *c)
 	record_key_close(c);
 	term_stop(c);
 	term_signals_close(c);
+	announce_close(c->announce);
 	if (c->timerfd >= 0)
 		close(c->timerfd);
 	console_samples_free(c);
@@ -490,6 +516,7 @@ static int console_prepare(struct console *c)
 		return 2;
 	}
 	host_identity(c);
+	announce_open(c);
 	return 0;
 }
 

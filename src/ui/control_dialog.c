@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "announce.h"
 #include "control_ui.h"
 
 #define BOX_MAX_W 100
@@ -136,6 +137,7 @@ static void finish(struct console *c, struct control_dialog *d)
 	}
 	for (size_t i = 0; i < d->result->nevents; i++)
 		console_add_event(c, &d->result->events[i]);
+	announce_events(d->result->events, d->result->nevents);   /* other instances watching */
 	char what[256];
 	control_plan_describe(d->plan, what, sizeof what);
 	console_message(c, d->result->status != 0, "%s: %s", what,

@@ -14,6 +14,7 @@ console_shell() {
 	printf 'set -g status off\nset -g default-terminal tmux-256color\nset -g history-limit 0\n' >"$TMP/tmux.conf"
 	tm -f "$TMP/tmux.conf" new-session -d -s t -x "$cols" -y "$lines" \
 		env -i PATH="$PATH" HOME="$TMP" TERM="${CONSOLE_TERM:-tmux-256color}" LANG="${CONSOLE_LANG:-C.UTF-8}" XDG_CONFIG_HOME="$TMP/xdg" \
+		XDG_RUNTIME_DIR="$XDG_RUNTIME_DIR" \
 		ASAN_OPTIONS="${ASAN_OPTIONS:-}" LSAN_OPTIONS="${LSAN_OPTIONS:-}" \
 		UBSAN_OPTIONS="${UBSAN_OPTIONS:-}" ${CONSOLE_ENV:-} PS1='$ ' HISTFILE= \
 		bash --norc --noprofile

@@ -12,6 +12,10 @@ TMP=$(mktemp -d /tmp/ioscope-test.XXXXXX)
 # a subshell whose variables die with it, and a loop device registered there would leak.
 _CLEANUPS="$TMP/.cleanups"
 : >"$_CLEANUPS"
+# A runtime directory of our own (docs/runtime.md): the instances a test starts and the
+# `ioscope set` it runs meet there, not with other tests' instances on the machine.
+mkdir -m 700 "$TMP/run"
+export XDG_RUNTIME_DIR="$TMP/run"
 
 at_exit() { printf '%s\n' "$*" >>"$_CLEANUPS"; }
 _run_cleanups() {
