@@ -161,6 +161,7 @@ struct console {
 	sigset_t saved_mask;
 	int sigfd, timerfd;
 	struct announce_listener *announce;   /* changes `ioscope set` made from a shell */
+	long intervals;                /* samples after the first, for -c */
 	bool running;
 	bool need_redraw;
 	int exit_status;

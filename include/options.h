@@ -13,7 +13,7 @@ enum output_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV };
 struct options {
 	double interval;          /* seconds, INTERVAL_MIN..INTERVAL_MAX */
 	bool interval_set;        /* given on the command line (beats the config file) */
-	long count;               /* samples to print in batch mode; 0 = until stopped */
+	long count;               /* intervals to show (batch and console); 0 = until stopped */
 	bool batch;
 	enum output_format format;
 	const char *root;         /* --root fixture tree, NULL for the live kernel */

@@ -279,6 +279,16 @@ static int poll_timeout(const struct console *c)
 	return wait <= 0 ? 0 : (int)ceil(wait * 1000);
 }
 
+/* -c N: like top -n N, the console ends after N intervals (the first sample is the
+ * baseline, as in batch mode), with the last one drawn. */
+static void count_interval(struct console *c)
+{
+	if (c->opts->count == 0 || ++c->intervals < c->opts->count)
+		return;
+	console_redraw(c);
+	c->running = false;
+}
+
 static void on_sample_due(struct console *c, int fd)
 {
 	struct error err;
@@ -292,10 +302,13 @@ static void on_sample_due(struct console *c, int fd)
 	 * known as ioscope's before this sample's diff sees it too. */
 	if (c->nmodals)
 		console_redraw(c);
-	if (take_sample(c) < 0) {
+	int r = take_sample(c);
+	if (r < 0) {
 		c->have_fatal = true;
 		c->exit_status = 1;
 		c->running = false;
+	} else if (r > 0) {
+		count_interval(c);
 	}
 }
 

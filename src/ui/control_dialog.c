@@ -92,11 +92,11 @@ static void proceed(struct console *c, struct control_dialog *d)
 		console_message(c, true, "%s", err.msg);
 		return;
 	}
-	if (d->plan->nrisks) {
+	if (d->plan->nrisks && !c->opts->yes) {
 		d->phase = CD_CONFIRM;
 		return;
 	}
-	start(c, d);
+	start(c, d);   /* risky or not: -y answered */
 }
 
 /* Plan the change; an invalid one keeps the dialog where it is, with the reason. */
@@ -140,9 +140,11 @@ static void finish(struct console *c, struct control_dialog *d)
 	announce_events(d->result->events, d->result->nevents);   /* other instances watching */
 	char what[256];
 	control_plan_describe(d->plan, what, sizeof what);
-	console_message(c, d->result->status != 0, "%s: %s", what,
+	bool unasked = d->plan->nrisks > 0 && c->opts->yes;
+	console_message(c, d->result->status != 0 || unasked, "%s: %s%s", what,
 			d->result->status ? "not every change was applied (see the dialog)"
-					  : "done");
+					  : "done",
+			unasked ? " (risky, not asked: -y)" : "");
 }
 
 static void poll_job(struct console *c, struct control_dialog *d)

@@ -135,3 +135,29 @@ else
 	fail console_exit_status "the console did not end: $(screen | tail -5)"
 fi
 stderr_clean && ok console_stderr_clean || fail console_stderr_clean "$(head -30 "$CONSOLE_STDERR")"
+
+# --- -y: the dialogs do not ask; the reason is shown in the footer instead ---
+console_send -l clear; console_send Enter
+wait_gone '^EXIT=' 5
+console_run -y "$L"
+wait_for "$L" 15 || fail console_yes_started "$(screen | head -5)"
+keys w
+check yes_write_cache_dialog wait_for "Write cache of $L"
+keys Down Enter
+check yes_write_through_applied_unasked wait_for "write back -> write through: ok"
+screen | grep -q "Risky change" && fail yes_no_confirmation "$(screen)" || ok yes_no_confirmation
+check yes_reason_in_footer wait_for "(risky, not asked: -y)"
+check yes_write_through_readback test "$(cat $Q/write_cache)" = "write through"
+keys Escape
+keys w
+keys Up Enter
+wait_for "write through -> write back: ok" >/dev/null
+check yes_write_back test "$(cat $Q/write_cache)" = "write back"
+keys Escape
+keys q
+if wait_screen '^EXIT=' 10; then
+	screen | grep -qx 'EXIT=0' && ok yes_console_exit_status || fail yes_console_exit_status "$(screen | grep EXIT=)"
+else
+	fail yes_console_exit_status "the console did not end: $(screen | tail -5)"
+fi
+stderr_clean && ok yes_console_stderr_clean || fail yes_console_stderr_clean "$(head -30 "$CONSOLE_STDERR")"
