@@ -93,6 +93,19 @@ console_resize() { tm resize-window -t t -x "$1" -y "$2"; }
 # The ioscope process running in the pane (for signals), empty when none.
 console_pid() { pgrep -f -n -P "$(tm display -p -t t '#{pane_pid}')" -- "ioscope" || true; }
 
+# console_up: the console is still there: its process runs and its header is on screen.
+# A check that something is NOT on screen proves nothing unless this holds too.
+console_up() { [ -n "$(console_pid)" ] && screen | grep -q '^ioscope '; }
+
+# gone_check NAME REGEX [SECONDS]: ok when REGEX leaves the screen of a console still up.
+gone_check() {
+	if wait_gone "$2" "${3:-3}" && console_up; then ok "$1"; else fail "$1" "still /$2/ or no console:"; show_screen; fi
+}
+
+# table_row N: the Nth device row of the table (1 = first under the "Device" header),
+# wherever the table starts on this terminal.
+table_row() { screen | awk -v n="$1" '/^Device / { t = 1; next } t && ++i == n { print; exit }'; }
+
 # No sanitizer or valgrind report in ioscope's stderr.
 stderr_clean() { ! grep -qE 'ERROR: (Address|Leak|Undefined)Sanitizer|runtime error:' "$CONSOLE_STDERR"; }
 

@@ -34,6 +34,16 @@ check() { local n=$1; shift; if "$@"; then ok "$n"; else fail "$n" "command fail
 
 is_root() { [ "$(id -u)" = 0 ]; }
 
+# system_disk: a whole disk of this machine that no test made (the one under /, else the
+# first real disk in /proc/diskstats): vda here, nvme0n1 or sda elsewhere.  Only watched.
+system_disk() {
+	local d
+	d=$(lsblk -ndo PKNAME "$(findmnt -no SOURCE / 2>/dev/null)" 2>/dev/null | head -1)
+	[ -z "$d" ] && d=$(lsblk -ndo NAME "$(findmnt -no SOURCE / 2>/dev/null)" 2>/dev/null | head -1)
+	[ -n "$d" ] && [ -e "/sys/block/$d" ] && { echo "$d"; return; }
+	awk '$3 !~ /^(loop|ram|zram|dm-|md|sr)/ { if (system("test -e /sys/block/" $3) == 0) { print $3; exit } }' /proc/diskstats
+}
+
 # Loop devices are reused after detach with the queue settings their last user left:
 # put back what this one had, for the next test that gets it.
 restore_queue() {

@@ -58,7 +58,7 @@ else
 	fail "help shown"; show_screen
 fi
 console_send Escape
-wait_gone "Help - Esc" 3 && ok "Esc closes help" || fail "Esc closes help"
+gone_check "Esc closes help" "Help - Esc"
 console_send q
 screen_check "q exits 0" "^EXIT=0$" 5
 console_send -l clear; console_send Enter

@@ -145,7 +145,7 @@ keys w
 check yes_write_cache_dialog wait_for "Write cache of $L"
 keys Down Enter
 check yes_write_through_applied_unasked wait_for "write back -> write through: ok"
-screen | grep -q "Risky change" && fail yes_no_confirmation "$(screen)" || ok yes_no_confirmation
+if screen | grep -q "Risky change" || ! console_up; then fail yes_no_confirmation "$(screen)"; else ok yes_no_confirmation; fi
 check yes_reason_in_footer wait_for "(risky, not asked: -y)"
 check yes_write_through_readback test "$(cat $Q/write_cache)" = "write through"
 keys Escape
