@@ -10,7 +10,7 @@
  *    when it changes the kernel: it is then refused while console_controls_enabled()
  *    is false (a replay, a fixture tree).  KEYF_REPLAY bindings act only in a replay.
  *  - dialogs: console_modal_open() with your own draw/key functions, or the
- *    ready-made console_prompt() and console_pick().
+ *    ready-made console_prompt().
  *  - changes ioscope makes itself: console_add_event() marks them on the graphs,
  *    lists them in the marks panel and records them.
  *  - a replay position indicator: console_source_position() (src/ui/position.c).
@@ -327,10 +327,6 @@ typedef void (*prompt_done_fn)(struct console *c, const char *text, void *arg);
 /* A one-line prompt in the footer: Enter calls done(text), Esc cancels. */
 int console_prompt(struct console *c, const char *label, const char *initial,
 		   prompt_done_fn done, void *arg);
-typedef void (*pick_done_fn)(struct console *c, size_t choice, void *arg);
-/* A list in a box: Enter calls done(index), Esc cancels.  items are copied. */
-int console_pick(struct console *c, const char *title, const char *const *items, size_t n,
-		 size_t current, pick_done_fn done, void *arg);
 /* The help screen (help.c) and the column chooser (column_chooser.c). */
 int help_open(struct console *c);
 int column_chooser_open(struct console *c);
