@@ -109,6 +109,14 @@ table_row() { screen | awk -v n="$1" '/^Device / { t = 1; next } t && ++i == n {
 # No sanitizer or valgrind report in ioscope's stderr.
 stderr_clean() { ! grep -qE 'ERROR: (Address|Leak|Undefined)Sanitizer|runtime error:' "$CONSOLE_STDERR"; }
 
+# ended_check NAME: the console of the last console_run ended with status 0 and no
+# sanitizer report (ASan's exit code is 86, UBSan's non-zero: both show in EXIT= too).
+ended_check() {
+	if wait_screen "^EXIT=" 5 && screen | grep -qx "EXIT=0"; then ok "$1: exits 0"; else
+		fail "$1: exits 0" "$(screen | grep 'EXIT=' || echo 'still running')"; fi
+	stderr_clean && ok "$1: no sanitizer report" || { fail "$1: no sanitizer report"; head -30 "$CONSOLE_STDERR"; }
+}
+
 # The shell in the pane is back and the terminal is sane: echo works, canonical mode on.
 shell_is_clean() {
 	local tag="clean-$RANDOM"

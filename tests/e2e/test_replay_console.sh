@@ -154,7 +154,7 @@ console_send R
 screen_check "R: resumed" "● REC $TMP/flag.log" 3
 sleep 1
 console_send q
-screen_check "--record: exits 0" "^EXIT=0" 5
+ended_check "--record"
 python3 - "$TMP/flag.log" <<'EOF'
 import json, sys
 mono = [json.loads(l)["mono"] for l in open(sys.argv[1]) if l.startswith('{"type":"sample"')]
