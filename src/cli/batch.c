@@ -133,8 +133,8 @@ static int wait_next(struct batch *b)
 			continue;
 		if (n < 0 || (fds[0].revents & POLLIN))
 			return 0;
-		if ((fds[2].revents & POLLIN) && announce_collect(b) < 0)
-			return 0;
+		if (fds[2].revents & POLLIN)
+			announce_collect(b);   /* out of memory: that change stays "observed" */
 		if (fds[1].fd < 0)
 			return 1;
 		if (fds[1].revents & POLLIN) {
