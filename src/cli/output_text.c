@@ -39,11 +39,25 @@ static void print_op(FILE *out, const char *name, const char *op, double per_s, 
 
 /* The d and f rows only when there were discards or flushes: a human reads this;
  * JSON and CSV carry every column every time. */
+static const char *no_figures_reason(const struct device_rates *r)
+{
+	switch (r->why) {
+	case COUNTERS_NEW:
+		return "new";
+	case COUNTERS_WENT_BACK:
+	case COUNTERS_RECREATED:
+		return counters_break_reason(r->why);
+	default:
+		return "no interval";
+	}
+}
+
 static void print_device(FILE *out, const struct device_rates *r)
 {
 	char tail[64];
 	if (!r->valid) {
-		fprintf(out, "%-8s   (no figures this interval: new, reset or zero-length)\n", r->name);
+		fprintf(out, "%-8s   (no figures this interval: %s)%s%s\n", r->name, no_figures_reason(r),
+			r->scheduler[0] ? "  sched " : "", r->scheduler);
 		return;
 	}
 	snprintf(tail, sizeof tail, "%6.2f %6.2f", r->aqu_sz, r->util);
@@ -81,7 +95,10 @@ void output_text(FILE *out, const struct interval_view *v)
 {
 	char when[32];
 	format_local_time(&v->rates->wall, when, sizeof when, true);
-	fprintf(out, "%s  interval %.3f s\n", when, v->rates->interval);
+	if (rates_have_interval(v->rates))
+		fprintf(out, "%s  interval %.3f s\n", when, v->rates->interval);
+	else
+		fprintf(out, "%s  interval - (the clock did not advance: a new baseline)\n", when);
 	print_events(out, v->events);
 	fprintf(out, "%-10s %8s %9s %7s %6s %7s %7s %6s %6s\n", "Device op", "/s", "kB/s",
 		"rqm/s", "%rqm", "await", "areq-sz", "aqu-sz", "%util");

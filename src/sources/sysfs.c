@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kname.h"
 #include "procfile.h"
 #include "sysfs.h"
 
@@ -111,9 +112,10 @@ int sysfs_parse_bool(const char *line)
 
 bool sysfs_is_disk(const char *root, const char *name)
 {
-	char path[4096];
+	char path[4096], sysname[DEV_NAME_MAX];
 	struct stat st;
-	return path_format(path, sizeof path, "%s/sys/block/%s", root ? root : "", name) >= 0 &&
+	kname_to_sysfs(name, sysname, sizeof sysname);
+	return path_format(path, sizeof path, "%s/sys/block/%s", root ? root : "", sysname) >= 0 &&
 	       stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
@@ -295,7 +297,9 @@ int sysfs_disk_open(struct sysfs_disk *d, const char *root, const char *name, st
 {
 	memset(d, 0, sizeof *d);
 	d->scheduler_fd = d->rotational_fd = d->inflight_fd = d->size_fd = -1;
-	if (asprintf(&d->dir, "%s/sys/block/%s", root ? root : "", name) < 0) {
+	char sysname[DEV_NAME_MAX];
+	kname_to_sysfs(name, sysname, sizeof sysname);
+	if (asprintf(&d->dir, "%s/sys/block/%s", root ? root : "", sysname) < 0) {
 		d->dir = NULL;
 		return error_set(err, "sysfs: out of memory");
 	}
@@ -315,6 +319,7 @@ void sysfs_disk_close(struct sysfs_disk *d)
  * point at the dead kernfs nodes (ENODEV).  Open the new ones. */
 static int reopen(struct sysfs_disk *d, struct error *err)
 {
+	d->recreations++;
 	close_all(d);
 	return open_all(d, err);
 }
