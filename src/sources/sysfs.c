@@ -395,11 +395,16 @@ static int settings_copy(struct disk_settings *dst, const struct disk_settings *
 	return 0;
 }
 
-/* A size of 0 sectors: no medium.  Unknown (no size file) counts as a medium. */
-static bool has_no_medium(struct sysfs_disk *d)
+/* 1: a size of 0 sectors, no medium; 0: a medium (unknown, no size file, counts
+ * as one); -1: the size node is gone (ENODEV), the disk was deleted and created
+ * again under the same name.  The size is read every sample, scheduler or not
+ * (bio-based disks such as zram have none), so it is what tells. */
+static int medium_state(struct sysfs_disk *d)
 {
 	char buf[VALUE_BUF];
 	ssize_t n = read_attr(d->size_fd, buf, sizeof buf);
+	if (n < 0 && errno == ENODEV)
+		return -1;
 	return n > 0 && buf[0] == '0' && (buf[1] == '\n' || buf[1] == '\0');
 }
 
@@ -438,7 +443,10 @@ static int read_full(struct sysfs_disk *d, struct disk_settings *out, struct err
 
 int sysfs_disk_read(struct sysfs_disk *d, struct disk_settings *out, struct error *err)
 {
-	if (d->have_last && has_no_medium(d)) {
+	int medium = d->have_last ? medium_state(d) : 0;
+	if (medium < 0 && reopen(d, err) < 0)
+		return -1;
+	if (medium > 0) {
 		if (out->generation && out->generation == d->last.generation)
 			return 0;   /* out holds these settings already */
 		return settings_copy(out, &d->last, err);
