@@ -5,7 +5,7 @@ BUILD   ?= build
 CC      ?= cc
 VERSION := 0.1.0
 
-PKGS       := ncursesw libproc2 libudev json-c
+PKGS       := ncursesw libproc2 json-c
 # cairo is not linked: src/record/cairo_lib.c opens it when a plot is made, so only
 # `report -f svg|png` pays for loading it and its 25 libraries (docs/design.md).
 # Without cairo's headers the plots are left out and say so (report_noplot.c).
@@ -18,7 +18,7 @@ PLOT_OFF   := src/record/report_plot.c src/record/cairo_lib.c
 PLOT_CFLAGS :=
 endif
 # Debian packages: what building needs, what running the tests needs on top.
-BUILD_DEBS := build-essential pkg-config libncurses-dev libproc2-dev libudev-dev libjson-c-dev libcairo2-dev
+BUILD_DEBS := build-essential pkg-config libncurses-dev libproc2-dev libjson-c-dev libcairo2-dev
 TEST_DEBS  := libcmocka-dev tmux sysstat procps util-linux e2fsprogs xfsprogs btrfs-progs \
               clang libclang-rt-14-dev valgrind python3 fio groff-base
 

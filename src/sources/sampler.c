@@ -3,8 +3,8 @@
  * Per sample: one pread of /proc/diskstats (more only past a page), the three
  * counter files through libproc2 (or our readers), one pread of pressure/io,
  * and per whole disk one pread of each sysfs settings file.  The mount table
- * is re-read only when poll() says it changed; devices are described (libudev,
- * sysfs) only when the diskstats names change or a block uevent arrives.  The
+ * is re-read only when poll() says it changed; devices are described (sysfs,
+ * udev database) only when the diskstats names change or a block uevent arrives.  The
  * output snapshot's arrays are reused, so a steady sample allocates nothing.
  */
 #include <errno.h>
