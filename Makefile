@@ -5,7 +5,10 @@ BUILD   ?= build
 CC      ?= cc
 VERSION := 0.1.0
 
-PKGS       := ncursesw libproc2 json-c
+PKGS       := ncursesw json-c
+# Opened at run time by the one mode that needs it (include/dynlib.h), so only its
+# headers are used here: libproc2 by the live sampler (it brings libsystemd).
+DL_PKGS    := libproc2
 # cairo is not linked: src/record/cairo_lib.c opens it when a plot is made, so only
 # `report -f svg|png` pays for loading it and its 25 libraries (docs/design.md).
 # Without cairo's headers the plots are left out and say so (report_noplot.c).
@@ -22,7 +25,7 @@ BUILD_DEBS := build-essential pkg-config libncurses-dev libproc2-dev libjson-c-d
 TEST_DEBS  := libcmocka-dev tmux sysstat procps util-linux e2fsprogs xfsprogs btrfs-progs \
               clang libclang-rt-14-dev valgrind python3 fio groff-base
 
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null) $(PLOT_CFLAGS)
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) $(DL_PKGS) 2>/dev/null) $(PLOT_CFLAGS)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Wno-format-truncation
