@@ -1,5 +1,6 @@
 /* vmsource.h - system-wide figures: /proc/stat, /proc/vmstat, /proc/meminfo
- * (libproc2 on the live system) and /proc/pressure/io (our own reader).
+ * (our readers; libproc2 as the reference they are tested against) and
+ * /proc/pressure/io.
  */
 #ifndef IOSCOPE_VMSOURCE_H
 #define IOSCOPE_VMSOURCE_H

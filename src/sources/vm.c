@@ -1,10 +1,13 @@
 /* vm.c - the vmstat figures and PSI io.
  *
- * On the live system libproc2 reads /proc/stat, /proc/vmstat and /proc/meminfo
- * (the _select calls: _get re-reads only once per calendar second, too coarse
- * for a 10 ms interval).  libproc2 has its file names compiled in, so under a
- * --root prefix our own small readers take over; tests/unit/test_vm.c checks
- * both agree on the live /proc.  PSI is ours in both cases: libproc2 has none.
+ * Our own small readers parse /proc/stat, /proc/vmstat and /proc/meminfo (and
+ * any --root prefix).  libproc2, which procps' vmstat uses, is the reference
+ * they are checked against on the live /proc (tests/unit/test_vm.c, which uses
+ * its _select calls: _get re-reads only once per calendar second).  It is
+ * opened at run time, never linked: it brings libsystemd and five more
+ * libraries, and its stat module loads libnuma, which together cost more CPU
+ * than a whole one-shot `--batch -c 1` (docs/performance.md, start-up).
+ * PSI is ours in both cases: libproc2 has none.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -19,10 +22,7 @@
 #include "dynlib.h"
 #include "vmsource.h"
 
-/* libproc2 is opened by the live reader, not linked: it brings libsystemd and
- * its five libraries, which made every command (--version, show, report) pay
- * a millisecond and more to start (docs/performance.md).  Where it cannot be
- * loaded our own readers, which agree with it (tests/unit/test_vm.c), take over. */
+/* Where libproc2 cannot be loaded our own readers take over. */
 #define LIBPROC2_SONAME "libproc2.so.0"
 #define LIBPROC2_FUNCTIONS(X)                                                                    \
 	X(stat_new) X(stat_select) X(stat_unref) X(vmstat_new) X(vmstat_select)                  \
