@@ -22,7 +22,7 @@ PLOT_CFLAGS :=
 endif
 # Debian packages: what building needs, what running the tests needs on top.
 BUILD_DEBS := build-essential pkg-config libncurses-dev libproc2-dev libjson-c-dev libcairo2-dev
-TEST_DEBS  := libcmocka-dev tmux sysstat procps util-linux e2fsprogs xfsprogs btrfs-progs \
+TEST_DEBS  := libcmocka-dev tmux sysstat procps util-linux e2fsprogs xfsprogs btrfs-progs strace \
               clang libclang-rt-14-dev valgrind python3 fio groff-base
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) $(DL_PKGS) 2>/dev/null) $(PLOT_CFLAGS)
