@@ -13,10 +13,10 @@ static const struct dynlib_symbol cairo_symbols[] = {
 int cairo_lib_load(struct cairo_lib *c, struct error *err)
 {
 	struct error why = { "" };
-	if (dynlib_load(CAIRO_LIB_SONAME, cairo_symbols, sizeof cairo_symbols / sizeof cairo_symbols[0],
-			c, &why) == 0)
+	size_t n = sizeof cairo_symbols / sizeof cairo_symbols[0];
+	if (dynlib_load(CAIRO_LIB_SONAME, cairo_symbols, n, c, &why) == 0)
 		return 0;
-	return error_set(err, "SVG and PNG plots need the cairo library, which could not be loaded "
-			 "(%s); install cairo (Debian: libcairo2) or give --format text, csv or json",
-			 why.msg);
+	return error_set(err, "SVG and PNG plots need the cairo library, which could not be "
+			 "loaded (%s); install cairo (Debian: libcairo2) or give --format "
+			 "text, csv or json", why.msg);
 }

@@ -126,6 +126,11 @@ static void show_text_as(struct plot *p, cairo_t *cr, double x, double y, double
 		v[p->ntexts++] = (struct text_item){ x, y, size, copy };
 }
 
+static void set_font(struct plot *p, cairo_t *cr, cairo_font_weight_t weight)
+{
+	p->cairo.select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, weight);
+}
+
 static void show_text(struct plot *p, cairo_t *cr, double x, double y, double size, const char *text)
 {
 	show_text_as(p, cr, x, y, size, text, text);
@@ -392,9 +397,9 @@ static void draw_panel(struct plot *p, cairo_t *cr, size_t k, double y0, double 
 	char clean[sizeof title * 2];
 	clean_text(title, clean, sizeof clean, 200);
 	p->cairo.set_source_rgb(cr, 0.1, 0.1, 0.1);
-	p->cairo.select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+	set_font(p, cr, CAIRO_FONT_WEIGHT_BOLD);
 	show_text(p, cr, a.left, a.top - 8, 13, clean);
-	p->cairo.select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	set_font(p, cr, CAIRO_FONT_WEIGHT_NORMAL);
 	draw_axes(p, cr, &a);
 	draw_legend(p, cr, &a);
 	p->cairo.save(cr);
@@ -421,9 +426,9 @@ static void draw_title(struct plot *p, cairo_t *cr)
 		 devices[0] ? devices : "no devices", from, to, span);
 	clean_text(title, clean, sizeof clean, 300);
 	p->cairo.set_source_rgb(cr, 0, 0, 0);
-	p->cairo.select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+	set_font(p, cr, CAIRO_FONT_WEIGHT_BOLD);
 	show_text(p, cr, MARGIN_L, 30, 16, clean);
-	p->cairo.select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	set_font(p, cr, CAIRO_FONT_WEIGHT_NORMAL);
 	p->cairo.set_source_rgb(cr, 0.3, 0.3, 0.3);
 	snprintf(title, sizeof title, "kernel %s, ioscope %s session log", m->kernel, m->ioscope);
 	clean_text(title, clean, sizeof clean, 300);

@@ -7,8 +7,9 @@
  * one libudev itself reads.  libudev is not used: enumerating the whole block
  * subsystem cost as much CPU as the rest of a one-sample run, its answers are
  * sysfs's, and the hot-plug monitor is one netlink socket (docs/design.md).
- * Under a fixture root the sysfs under the root is read, and when the tree has no
- * sys/ at all the partition/parent relation is guessed from the names.
+ * Under a fixture root the sysfs (and udev database) under the root is read, and
+ * when the tree has no sys/ at all the partition/parent relation is guessed from
+ * the names.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -220,21 +221,24 @@ static void describe_from_sysfs(const char *root, struct device_info *infos, siz
 static void copy_db_value(const char *text, const char *key, char *out, size_t len)
 {
 	size_t klen = strlen(key);
-	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		if (strncmp(p, "E:", 2) != 0 || strncmp(p + 2, key, klen) != 0 || p[2 + klen] != '=')
-			continue;
-		const char *v = p + 3 + klen, *eol = strchr(v, '\n');
-		sysfs_parse_value(v, eol ? (size_t)(eol - v) : strlen(v), out, len);
-		return;
+	for (const char *line = text; *line;) {
+		const char *eol = strchr(line, '\n');
+		size_t n = eol ? (size_t)(eol - line) : strlen(line);
+		if (n > klen + 3 && strncmp(line, "E:", 2) == 0 &&
+		    strncmp(line + 2, key, klen) == 0 && line[2 + klen] == '=') {
+			sysfs_parse_value(line + 3 + klen, n - 3 - klen, out, len);
+			return;
+		}
+		line += eol ? n + 1 : n;
 	}
 }
 
-static void describe_from_udev_db(struct device_info *d)
+static void describe_from_udev_db(const char *root, struct device_info *d)
 {
 	char dev[32], path[PATH_MAX], text[8192];
-	if (path_format(path, sizeof path, "/sys/class/block/%s/dev", d->name) < 0 ||
+	if (path_format(path, sizeof path, "%s/sys/class/block/%s/dev", root, d->name) < 0 ||
 	    !read_line(path, dev, sizeof dev) ||
-	    path_format(path, sizeof path, UDEV_DB "/b%s", dev) < 0)
+	    path_format(path, sizeof path, "%s" UDEV_DB "/b%s", root, dev) < 0)
 		return;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -253,15 +257,16 @@ static void describe_from_udev_db(struct device_info *d)
 void devices_describe(struct device_catalog *c, struct device_info *infos, size_t n)
 {
 	const char *root = c->root ? c->root : "";
-	/* udevd keeps its database only on the live system, and only where it runs. */
-	bool udev_db = !c->root && access(UDEV_DB, F_OK) == 0;
+	/* Only where udevd runs (or a fixture tree carries its database). */
+	char db[PATH_MAX];
+	bool udev_db = path_format(db, sizeof db, "%s" UDEV_DB, root) >= 0 && access(db, F_OK) == 0;
 	for (size_t i = 0; i < n; i++) {
 		struct device_info *d = &infos[i];
 		d->is_partition = false;
 		d->parent[0] = d->dm_name[0] = d->model[0] = d->serial[0] = '\0';
 		d->is_disk = sysfs_is_disk(root, d->name);
 		if (udev_db)
-			describe_from_udev_db(d);
+			describe_from_udev_db(root, d);
 	}
 	for (size_t i = 0; i < n; i++)
 		describe_from_sysfs(root, infos, n, i);

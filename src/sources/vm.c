@@ -298,7 +298,8 @@ static void read_libproc2(struct vm_reader *r, struct vm_counters *o)
 		o->procs_blocked = st->head[13].result.ul_int;
 		o->have_stat = true;
 	}
-	struct vmstat_stack *vs = r->lib->vmstat_select(r->vmstat, vmstat_items, COUNT(vmstat_items));
+	struct vmstat_stack *vs = r->lib->vmstat_select(r->vmstat, vmstat_items,
+							 COUNT(vmstat_items));
 	if (vs) {
 		o->pgpgin = vs->head[0].result.ul_int;
 		o->pgpgout = vs->head[1].result.ul_int;
