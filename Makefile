@@ -6,12 +6,13 @@ CC      ?= cc
 VERSION := 0.1.0
 
 PKGS       := ncursesw json-c
-# Opened at run time by the one mode that needs it (include/dynlib.h), so only its
-# headers are used here: libproc2 by the live sampler (it brings libsystemd).
+# Opened at run time, never linked (include/dynlib.h), so only their headers are used:
+# libproc2 is the reference the tests check our vm readers against (src/sources/vm.c).
 DL_PKGS    := libproc2
 # cairo is not linked: src/record/cairo_lib.c opens it when a plot is made, so only
 # `report -f svg|png` pays for loading it and its 25 libraries (docs/design.md).
-# Without cairo's headers the plots are left out and say so (report_noplot.c).
+# Without cairo's headers (or with HAVE_CAIRO=no) the plots are left out and say so
+# (report_noplot.c).
 HAVE_CAIRO := $(shell pkg-config --exists cairo 2>/dev/null && echo yes)
 ifeq ($(HAVE_CAIRO),yes)
 PLOT_OFF   := src/record/report_noplot.c
