@@ -5,8 +5,8 @@
  * they are checked against on the live /proc (tests/unit/test_vm.c, which uses
  * its _select calls: _get re-reads only once per calendar second).  It is
  * opened at run time, never linked: it brings libsystemd and five more
- * libraries, and its stat module loads libnuma, which together cost more CPU
- * than a whole one-shot `--batch -c 1` (docs/performance.md, start-up).
+ * libraries, and its stat module loads libnuma: together about a third of the
+ * CPU of a one-shot `--batch -c 1` (docs/performance.md, start-up).
  * PSI is ours in both cases: libproc2 has none.
  */
 #include <stddef.h>
