@@ -50,6 +50,26 @@ static void put_num(FILE *out, double v, int width)
 	fprintf(out, " %*s", width, buf);
 }
 
+/* Never an empty column: "-" for a disk without a scheduler (bio-based: zram,
+ * dm; a partition; a fixture without sys/). */
+static const char *scheduler_or_dash(const struct device_rates *r)
+{
+	return r->scheduler[0] ? r->scheduler : "-";
+}
+
+static const char *no_figures_reason(const struct device_rates *r)
+{
+	switch (r->why) {
+	case COUNTERS_NEW:
+		return "new";
+	case COUNTERS_WENT_BACK:
+	case COUNTERS_RECREATED:
+		return counters_break_reason(r->why);
+	default:
+		return "no interval";
+	}
+}
+
 /* A gauge (in flight): a whole number while it fits. */
 static void put_count(FILE *out, uint64_t n, int width)
 {
@@ -71,12 +91,12 @@ static void put_op(FILE *out, const char *name, const char *op, const double v[6
  * figure the kernel does not count (discards before 4.18, flushes before 5.5) is "-". */
 static void print_device(FILE *out, const struct device_rates *r)
 {
-	/* a long name (dm, nvme partitions) gets a line of its own: the columns stay put */
 	if (!r->valid) {
-		fprintf(out, "%-*s   (no figures this interval: new, reset or zero-length)\n", NAME_W,
-			r->name);
+		fprintf(out, "%-*s   (no figures this interval: %s)  sched %s\n", NAME_W, r->name,
+			no_figures_reason(r), scheduler_or_dash(r));
 		return;
 	}
+	/* a long name (dm, nvme partitions) gets a line of its own: the columns stay put */
 	bool own_line = strlen(r->name) > NAME_W;
 	if (own_line)
 		fprintf(out, "%s\n", r->name);
@@ -90,7 +110,7 @@ static void print_device(FILE *out, const struct device_rates *r)
 	fputc('\n', out);
 	put_op(out, "", "w", wr);
 	put_count(out, r->in_flight, AQU_W);
-	fprintf(out, " %s\n", r->scheduler[0] ? r->scheduler : "-");
+	fprintf(out, " %s\n", scheduler_or_dash(r));
 	put_op(out, "", "d", r->have_discard ? dc : none);
 	fputc('\n', out);
 	fprintf(out, "%-*s f", NAME_W, "");
@@ -163,7 +183,10 @@ void output_text(FILE *out, const struct interval_view *v)
 {
 	char when[32];
 	format_local_time(&v->rates->wall, when, sizeof when, true);
-	fprintf(out, "%s  interval %.3f s\n", when, v->rates->interval);
+	if (rates_have_interval(v->rates))
+		fprintf(out, "%s  interval %.3f s\n", when, v->rates->interval);
+	else
+		fprintf(out, "%s  interval - (the clock did not advance: a new baseline)\n", when);
 	print_events(out, v->events);
 	fprintf(out, "%-10s %8s %9s %7s %6s %7s %7s %6s %6s\n", "Device op", "/s", "kB/s",
 		"rqm/s", "%rqm", "await", "areq-sz", "aqu-sz", "%util");
