@@ -15,7 +15,7 @@
 static void record_run(const char *path, bool sync)
 {
 	struct error err = { "" };
-	struct recorder *rec = recorder_open(path, sync, &err);
+	struct recorder *rec = recorder_open(path, RECORDER_NEW, sync, &err);
 	assert_non_null(rec);
 	struct snapshot prev, cur;
 	struct event_list events;
@@ -202,9 +202,9 @@ static void test_write_error_is_reported(void **state)
 {
 	(void)state;
 	struct error err = { "" };
-	assert_null(recorder_open("/nonexistent-dir/x.log", false, &err));
+	assert_null(recorder_open("/nonexistent-dir/x.log", RECORDER_NEW, false, &err));
 	assert_non_null(strstr(err.msg, "/nonexistent-dir/x.log"));
-	struct recorder *rec = recorder_open("/dev/full", false, &err);
+	struct recorder *rec = recorder_open("/dev/full", RECORDER_NEW, false, &err);
 	if (!rec)
 		skip();
 	struct snapshot s;
