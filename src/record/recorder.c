@@ -230,6 +230,8 @@ static int flush(struct recorder *rec, struct error *err)
  * event keeps its own time (and its seq), it is only written later. */
 static void keep_pending(struct recorder *rec, const char *lines, size_t n)
 {
+	if (n == 0)
+		return;
 	if (rec->pending_len + n > PENDING_MAX) {
 		rec->events_lost++;
 		return;

@@ -221,13 +221,20 @@ static int add_state(struct replay *r, const struct scanned_line *l, enum sessio
 
 /* An event belongs to the sample before it in the file, unless its own time is
  * earlier: the recorder writes the events of a failed write (a full disk) once a
- * write succeeds again, and they keep the time they happened at. */
-static size_t event_sample(const struct replay *r, const struct event *ev)
+ * write succeeds again, and they keep the time they happened at.  An observed change
+ * belongs to the first sample at or after it (it happened in the interval ending
+ * there), a mark or a change of ioscope's to the last sample before it. */
+static size_t event_sample(const struct replay *r, const struct event *ev, bool derivable)
 {
 	size_t i = r->nsamples ? r->nsamples - 1 : 0;
 	int64_t mono = (int64_t)ev->mono.tv_sec * 1000000000 + ev->mono.tv_nsec;
 	if (mono <= 0)
 		return i;
+	if (derivable) {
+		while (i > r->session_first && r->samples[i - 1].mono >= mono)
+			i--;
+		return i;
+	}
 	while (i > r->session_first && r->samples[i].mono > mono)
 		i--;
 	return i;
@@ -245,17 +252,14 @@ static int add_event(struct replay *r, json_object *o, const struct scanned_line
 	if (!v)
 		return -1;
 	r->events = v;
-	size_t sample = event_sample(r, &ev);
+	bool derivable = ev.kind != EVENT_USER_MARK && strcmp(ev.by, "observed") == 0;
+	size_t sample = event_sample(r, &ev, derivable);
 	size_t at = r->nevents;
 	while (at > 0 && v[at - 1].sample > sample)
 		at--;   /* kept in sample order: replay_event_after() searches it */
 	memmove(v + at + 1, v + at, (r->nevents - at) * sizeof *v);
 	r->nevents++;
-	v[at] = (struct replay_event){
-		.sample = sample,
-		.derivable = ev.kind != EVENT_USER_MARK && strcmp(ev.by, "observed") == 0,
-		.event = ev,
-	};
+	v[at] = (struct replay_event){ .sample = sample, .derivable = derivable, .event = ev };
 	return 0;
 }
 
