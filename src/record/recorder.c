@@ -221,8 +221,10 @@ static int flush(struct recorder *rec, struct error *err)
 	}
 	rec->size += (off_t)rec->len;
 	rec->len = 0;
-	if (rec->sync && rec->regular && fdatasync(rec->fd) < 0)
-		return error_errno(err, rec->path, errno);
+	if (rec->sync && rec->regular && fdatasync(rec->fd) < 0) {
+		error_errno(err, rec->path, errno);
+		return -2;   /* written, not synced: nothing to write again */
+	}
 	return 0;
 }
 
@@ -263,7 +265,8 @@ static int append_pending(struct recorder *rec, struct error *err)
 	return 0;
 }
 
-/* Writes the buffer; what from events_at on holds (event lines) survives a failure. */
+/* Writes the buffer; what from events_at on holds (event lines) survives a failure.
+ * 0 written; -1 not written (err, failure set); -2 written but not synced. */
 static int deliver(struct recorder *rec, size_t events_at, struct error *err)
 {
 	size_t len = rec->len;
@@ -275,10 +278,14 @@ static int deliver(struct recorder *rec, size_t events_at, struct error *err)
 		events_at++;
 		len++;
 	}
-	if (flush(rec, err) == 0) {
+	int r = flush(rec, err);
+	if (r == 0 || r == -2) {
 		rec->pending_len = 0;
-		rec->failure.msg[0] = '\0';
-		return 0;
+		if (r == 0)
+			rec->failure.msg[0] = '\0';
+		else
+			rec->failure = *err;
+		return r;
 	}
 	rec->pending_len = 0;   /* it is in the buffer, from events_at on */
 	keep_pending(rec, rec->buf + events_at, len - events_at);
@@ -331,12 +338,12 @@ int recorder_write(struct recorder *rec, const struct snapshot *snap,
 		rec->last_seq = seq;
 		return -1;
 	}
-	if (deliver(rec, events_at, err) < 0) {
-		/* the early events are kept as lines now; the sample's number is not in the file */
+	int r = deliver(rec, events_at, err);
+	if (r == -1) {
+		/* the events are kept as lines now; the sample's number is not in the file */
 		rec->last_seq = seq;
-		if (rec->started)
-			return -1;
-		rec->pending_len = 0;   /* without a header they are still in early */
+		if (!rec->started)
+			rec->pending_len = 0;   /* without a header they are still in early */
 		return -1;
 	}
 	rec->started = true;
@@ -344,7 +351,7 @@ int recorder_write(struct recorder *rec, const struct snapshot *snap,
 	/* Only what reached the file counts as stated; on ENOMEM it is stated again. */
 	if (state && snapshot_copy(&rec->state, snap) < 0)
 		return error_set(err, "%s: out of memory", rec->path);
-	return 0;
+	return r < 0 ? -1 : 0;   /* -2: written, but fdatasync failed */
 }
 
 int recorder_write_event(struct recorder *rec, const struct event *ev, struct error *err)
@@ -362,7 +369,7 @@ int recorder_write_event(struct recorder *rec, const struct event *ev, struct er
 	if (append_pending(rec, err) < 0 ||
 	    append_record(rec, session_log_event(ev, rec->last_seq), err) < 0)
 		return -1;
-	return deliver(rec, 0, err);
+	return deliver(rec, 0, err) < 0 ? -1 : 0;
 }
 
 const char *recorder_failure(const struct recorder *rec)

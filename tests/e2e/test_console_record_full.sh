@@ -3,6 +3,8 @@
 # REC FAILED with the cause instead of "● REC", goes back to "● REC" once there is room
 # again, and a scheduler switch seen while the disk was full is in the log with its own
 # time (the report places it in the gap, not at the moment the disk had room again).
+# Also the record key and planted symlinks (item 10): R does not follow a link to a
+# file (it used to stat() the name, which a link fooled) nor a dangling one.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/console_lib.sh"
 command -v tmux >/dev/null || { skip "recording on a full disk" "tmux not installed"; exit 0; }
@@ -34,7 +36,42 @@ check "room again: REC FAILED gone" wait_gone "REC FAILED" 3
 sleep 1
 console_send q
 screen_check "exits 0" "^EXIT=0" 5
-check "no sanitizer report" stderr_clean || cat "$CONSOLE_STDERR"
+check "no sanitizer report" stderr_clean
+
+# --record -: the log streams to a pipe, the console draws on /dev/tty
+console_send -l "clear"; console_send Enter
+console_send -l "$IOSCOPE -i 0.2 --record - 2>$TMP/stream.err | cat >$TMP/stream.log; echo EXIT=\${PIPESTATUS[0]}"
+console_send Enter
+screen_check "--record -: console on the terminal" "● REC -" 10
+sleep 1
+console_send q
+screen_check "--record -: exits 0" "^EXIT=0" 5
+n=$(grep -c '^{"type":"sample"' "$TMP/stream.log")
+[ "$(head -c 16 "$TMP/stream.log")" = '{"type":"header"' ] && [ "$n" -ge 3 ] \
+	&& ! grep -qE 'Sanitizer|runtime error' "$TMP/stream.err" \
+	&& ok "--record -: the pipe got the log ($n samples)" \
+	|| fail "--record -: the pipe got the log" "$n samples, $(head -3 "$TMP/stream.err")"
+
+# R through planted symlinks: refused, the target untouched, nothing created
+printf 'root only\n' >"$TMP/target"
+ln -s "$TMP/target" "$TMP/planted.log"
+ln -s "$TMP/not-there" "$TMP/dangling.log"
+console_send -l "clear"; console_send Enter
+console_run -i 0.25
+screen_check "R test: console up" "^Device +r/s" 10
+for link in planted dangling; do
+	console_send R
+	wait_screen "^record to: " 3
+	console_send C-u
+	console_send -l "$TMP/$link.log"; console_send Enter
+	screen_check "R: $link symlink refused" "$link.log is a symbolic link" 3
+done
+check "R: the link's target untouched" test "$(cat "$TMP/target")" = "root only"
+check "R: nothing created through the dangling link" test ! -e "$TMP/not-there"
+screen | grep -q "● REC" && fail "R: no recording started" || ok "R: no recording started"
+console_send q
+screen_check "R test: exits 0" "^EXIT=0" 5
+check "R test: no sanitizer report" stderr_clean
 
 # the switch is in the log with the time it was seen
 python3 - "$LOG" "$switch_time" "$dev" <<'PY'
