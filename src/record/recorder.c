@@ -68,7 +68,8 @@ static int open_existing(struct recorder *rec, enum recorder_mode mode, struct e
 		return -1;
 	/* O_NONBLOCK: a FIFO without a reader fails at once instead of hanging */
 	/* read too: the last byte of a file appended to is looked at (check_last_byte) */
-	int flags = (S_ISREG(st.st_mode) ? O_RDWR : O_WRONLY) | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (link ? 0 : O_NOFOLLOW);
+	int flags = (S_ISREG(st.st_mode) ? O_RDWR : O_WRONLY) | O_APPEND | O_CLOEXEC | O_NOCTTY |
+		    O_NONBLOCK | (link ? 0 : O_NOFOLLOW);
 	rec->fd = open(rec->path, flags);
 	if (rec->fd < 0)
 		return errno == ENXIO ? error_set(err, "%s: a FIFO without a reader: start the "

@@ -149,7 +149,8 @@ static bool fast_sample_times(const char *text, size_t len, int64_t *seq, int64_
 {
 	const char *p = text, *end = text + len;
 	return len > 2 && text[len - 1] == '}' &&
-	       scan_literal(&p, end, "{\"type\":\"sample\",\"seq\":") && scan_digits(&p, end, false, seq) &&
+	       scan_literal(&p, end, "{\"type\":\"sample\",\"seq\":") &&
+	       scan_digits(&p, end, false, seq) &&
 	       scan_literal(&p, end, ",\"mono\":") && scan_digits(&p, end, true, mono) &&
 	       scan_literal(&p, end, ",\"wall\":") && scan_digits(&p, end, true, wall) &&
 	       p < end && *p == ',';

@@ -127,7 +127,8 @@ void term_suspend(struct console *c)
 void term_resize(struct console *c)
 {
 	struct winsize ws;
-	if (ioctl(fileno(c->term_out ? c->term_out : stdout), TIOCGWINSZ, &ws) == 0 && ws.ws_row && ws.ws_col)
+	FILE *out = c->term_out ? c->term_out : stdout;
+	if (ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_row && ws.ws_col)
 		resizeterm(ws.ws_row, ws.ws_col);
 	clearok(curscr, TRUE);
 	c->need_redraw = true;
