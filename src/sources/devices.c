@@ -242,8 +242,9 @@ static void copy_db_value(const char *text, const char *key, char *out, size_t l
 
 static void describe_from_udev_db(const char *root, struct device_info *d)
 {
-	char dev[32], path[PATH_MAX], text[8192];
-	if (path_format(path, sizeof path, "%s/sys/class/block/%s/dev", root, d->name) < 0 ||
+	char dev[32], path[PATH_MAX], text[8192], sysname[DEV_NAME_MAX];
+	kname_to_sysfs(d->name, sysname, sizeof sysname);
+	if (path_format(path, sizeof path, "%s/sys/class/block/%s/dev", root, sysname) < 0 ||
 	    !read_line(path, dev, sizeof dev) ||
 	    path_format(path, sizeof path, "%s" UDEV_DB "/b%s", root, dev) < 0)
 		return;
