@@ -157,6 +157,7 @@ struct console {
 
 	/* terminal and loop */
 	void *screen;                  /* SCREEN * */
+	FILE *term_out;                /* where curses draws: stdout, or /dev/tty with --record - */
 	bool term_started;
 	sigset_t saved_mask;
 	int sigfd, timerfd;
@@ -291,6 +292,7 @@ int term_signals_open(struct console *c, struct error *err);
 void term_signals_close(struct console *c);
 /* curses on, in the state the console wants; -1 when there is no usable terminal. */
 int term_start(struct console *c, struct error *err);
+int term_check(const struct options *o, struct error *err);
 /* Leave the terminal as we found it.  Safe to call twice. */
 void term_stop(struct console *c);
 /* ^Z: give the terminal back, stop, and take it again on SIGCONT. */

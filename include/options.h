@@ -18,7 +18,8 @@ struct options {
 	enum output_format format;
 	const char *root;         /* --root fixture tree, NULL for the live kernel */
 	const char *theme;        /* --theme NAME */
-	const char *record_path;  /* --record FILE */
+	const char *record_path;  /* --record FILE or --record-append FILE */
+	bool record_append;       /* --record-append: add a session to an existing log */
 	bool record_sync;         /* --record-sync: fdatasync after every sample */
 	const char *replay_path;  /* --replay FILE */
 	bool yes;                 /* --yes: no confirmation questions */

@@ -87,11 +87,18 @@ static int emit(struct batch *b)
 	case FORMAT_TEXT: output_text(stdout, &v); break;
 	case FORMAT_CSV: output_csv(stdout, &v); break;
 	case FORMAT_JSON:
-		if (output_json(stdout, &b->json, &v) < 0)
+		if (output_json(stdout, &b->json, &v) < 0) {
+			fprintf(stderr, "ioscope: out of memory\n");
 			return -1;
+		}
 		break;
 	}
-	return fflush(stdout) == EOF ? -1 : 0;
+	/* a full disk or a closed pipe ends the run, and says so */
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	fprintf(stderr, "ioscope: standard output: %s\n", strerror(errno ? errno : EIO));
+	return -1;
 }
 
 /* ---- announcements: changes made by `ioscope set` / `remount`, logged as ours ---- */

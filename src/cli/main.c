@@ -1,6 +1,7 @@
 /* main.c - dispatch: subcommands, or a watching mode fed by a live or replay source. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "options.h"
@@ -25,9 +26,23 @@ static int run_subcommand(int argc, char **argv, int *status)
 	return 0;
 }
 
+/* A setuid or setgid ioscope would make every user root for settings and files:
+ * the control rights are granted with sudo or capabilities (docs/control.md). */
+static int refuse_setid(void)
+{
+	if (getuid() == geteuid() && getgid() == getegid())
+		return 0;
+	fprintf(stderr, "ioscope: refusing to run setuid or setgid (it would act as %s for every "
+		"user): remove the bit (chmod u-s,g-s) and grant the rights with sudo or "
+		"capabilities, see docs/control.md\n", geteuid() == 0 ? "root" : "its owner");
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	int status;
+	if (refuse_setid())
+		return 1;
 	if (run_subcommand(argc, argv, &status))
 		return status;
 
@@ -49,7 +64,9 @@ int main(int argc, char **argv)
 	}
 	struct recorder *rec = NULL;
 	if (opts.record_path) {
-		rec = recorder_open(opts.record_path, opts.record_sync, &err);
+		rec = recorder_open(opts.record_path,
+				    opts.record_append ? RECORDER_APPEND : RECORDER_NEW,
+				    opts.record_sync, &err);
 		if (!rec) {
 			fprintf(stderr, "ioscope: %s\n", err.msg);
 			source_destroy(src);

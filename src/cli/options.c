@@ -28,7 +28,8 @@ void options_usage(FILE *out)
 	      "  -f, --format FMT       batch output: text, json or csv (default text)\n"
 	      "      --root DIR         read /proc and /sys from a fixture tree under DIR\n"
 	      "  -t, --theme NAME       console colour theme\n"
-	      "  -r, --record FILE      record the session to FILE\n"
+	      "  -r, --record FILE      record the session to a new FILE (- or a FIFO: stream it)\n"
+	      "      --record-append FILE  add this session to the end of FILE\n"
 	      "      --record-sync      flush the recording to disk after every sample\n"
 	      "      --replay FILE      replay a recorded session instead of sampling\n"
 	      "  -y, --yes              console: do not ask before risky changes\n"
@@ -73,7 +74,7 @@ static int parse_format(const char *arg, enum output_format *out, struct error *
 	return error_set(err, "invalid format '%s': give text, json or csv", arg);
 }
 
-enum { OPT_ROOT = 256, OPT_RECORD_SYNC, OPT_REPLAY };
+enum { OPT_ROOT = 256, OPT_RECORD_SYNC, OPT_RECORD_APPEND, OPT_REPLAY };
 
 int options_parse(struct options *o, int argc, char **argv, struct error *err)
 {
@@ -86,6 +87,7 @@ int options_parse(struct options *o, int argc, char **argv, struct error *err)
 		{ "theme", required_argument, NULL, 't' },
 		{ "record", required_argument, NULL, 'r' },
 		{ "record-sync", no_argument, NULL, OPT_RECORD_SYNC },
+		{ "record-append", required_argument, NULL, OPT_RECORD_APPEND },
 		{ "replay", required_argument, NULL, OPT_REPLAY },
 		{ "yes", no_argument, NULL, 'y' },
 		{ "help", no_argument, NULL, 'h' },
@@ -116,7 +118,13 @@ int options_parse(struct options *o, int argc, char **argv, struct error *err)
 			break;
 		case OPT_ROOT: o->root = optarg; break;
 		case 't': o->theme = optarg; break;
-		case 'r': o->record_path = optarg; break;
+		case 'r':
+		case OPT_RECORD_APPEND:
+			if (o->record_path)
+				return error_set(err, "give one of --record and --record-append, once");
+			o->record_path = optarg;
+			o->record_append = c == OPT_RECORD_APPEND;
+			break;
 		case OPT_RECORD_SYNC: o->record_sync = true; break;
 		case OPT_REPLAY: o->replay_path = optarg; break;
 		case 'y': o->yes = true; break;
@@ -132,6 +140,9 @@ int options_parse(struct options *o, int argc, char **argv, struct error *err)
 		return error_set(err, "--replay and --root cannot be combined");
 	if (o->replay_path && o->record_path)
 		return error_set(err, "--replay and --record cannot be combined");
+	if (o->batch && o->record_path && strcmp(o->record_path, "-") == 0)
+		return error_set(err, "--batch and --record - both write to standard output: "
+				 "record to a file or a FIFO");
 	o->devices = argv + optind;
 	o->ndevices = argc - optind;
 	return 0;

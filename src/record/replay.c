@@ -50,6 +50,8 @@ struct replay {
 	size_t nwarnings, warnings_total;
 	size_t pos;
 	uint32_t devices_now, mounts_now;  /* in force while scanning */
+	int64_t last_seq;                  /* of the last sample scanned, -1: none in this session */
+	size_t session_first;              /* first sample of the session being scanned */
 	uint32_t devices_cached, mounts_cached;
 	struct snapshot devices_state, mounts_state;
 	char *line;                        /* one line read back for parsing */
@@ -142,12 +144,13 @@ static bool scan_literal(const char **p, const char *end, const char *lit)
 }
 
 /* The recorder's own sample lines, without a JSON parser. */
-static bool fast_sample_times(const char *text, size_t len, int64_t *mono, int64_t *wall)
+static bool fast_sample_times(const char *text, size_t len, int64_t *seq, int64_t *mono,
+			      int64_t *wall)
 {
 	const char *p = text, *end = text + len;
-	int64_t seq;
 	return len > 2 && text[len - 1] == '}' &&
-	       scan_literal(&p, end, "{\"type\":\"sample\",\"seq\":") && scan_digits(&p, end, false, &seq) &&
+	       scan_literal(&p, end, "{\"type\":\"sample\",\"seq\":") &&
+	       scan_digits(&p, end, false, seq) &&
 	       scan_literal(&p, end, ",\"mono\":") && scan_digits(&p, end, true, mono) &&
 	       scan_literal(&p, end, ",\"wall\":") && scan_digits(&p, end, true, wall) &&
 	       p < end && *p == ',';
@@ -168,12 +171,28 @@ static int fast_type(const char *text, size_t len)
 	return -1;
 }
 
-static int add_sample(struct replay *r, const struct scanned_line *l, int64_t mono, int64_t wall)
+/* Sample numbers only grow within a recording; one that does not (two recorders on
+ * one file, logs joined without their header) starts a new session there. */
+static void check_seq(struct replay *r, const struct scanned_line *l, int64_t seq)
+{
+	if (seq < 0)
+		return;
+	if (r->last_seq >= 0 && seq <= r->last_seq) {
+		warn(r, l->number, l->offset, "sample %lld follows sample %lld (two recordings in "
+		     "one file?): a new session starts here", (long long)seq, (long long)r->last_seq);
+		r->session_first = r->nsamples;
+	}
+	r->last_seq = seq;
+}
+
+static int add_sample(struct replay *r, const struct scanned_line *l, int64_t seq, int64_t mono,
+		      int64_t wall)
 {
 	struct sample_entry *v = grow(r->samples, &r->samples_cap, r->nsamples + 1, sizeof *v);
 	if (!v)
 		return -1;
 	r->samples = v;
+	check_seq(r, l, seq);
 	v[r->nsamples++] = (struct sample_entry){
 		.offset = l->offset, .line = l->number, .mono = mono, .wall = wall,
 		.length = (uint32_t)l->len, .devices = r->devices_now, .mounts = r->mounts_now,
@@ -189,12 +208,37 @@ static int add_state(struct replay *r, const struct scanned_line *l, enum sessio
 	r->states = v;
 	v[r->nstates] = (struct state_entry){ .offset = l->offset, .line = l->number,
 					      .length = (uint32_t)l->len, .type = type };
+	if (type == RECORD_HEADER) {
+		r->last_seq = -1;
+		r->session_first = r->nsamples;
+	}
 	if (type != RECORD_MOUNTS)
 		r->devices_now = (uint32_t)r->nstates;
 	if (type != RECORD_DEVICES)
 		r->mounts_now = (uint32_t)r->nstates;
 	r->nstates++;
 	return 0;
+}
+
+/* An event belongs to the sample before it in the file, unless its own time is
+ * earlier: the recorder writes the events of a failed write (a full disk) once a
+ * write succeeds again, and they keep the time they happened at.  An observed change
+ * belongs to the first sample at or after it (it happened in the interval ending
+ * there), a mark or a change of ioscope's to the last sample before it. */
+static size_t event_sample(const struct replay *r, const struct event *ev, bool derivable)
+{
+	size_t i = r->nsamples ? r->nsamples - 1 : 0;
+	int64_t mono = (int64_t)ev->mono.tv_sec * 1000000000 + ev->mono.tv_nsec;
+	if (mono <= 0)
+		return i;
+	if (derivable) {
+		while (i > r->session_first && r->samples[i - 1].mono >= mono)
+			i--;
+		return i;
+	}
+	while (i > r->session_first && r->samples[i].mono > mono)
+		i--;
+	return i;
 }
 
 static int add_event(struct replay *r, json_object *o, const struct scanned_line *l)
@@ -209,11 +253,14 @@ static int add_event(struct replay *r, json_object *o, const struct scanned_line
 	if (!v)
 		return -1;
 	r->events = v;
-	v[r->nevents++] = (struct replay_event){
-		.sample = r->nsamples ? r->nsamples - 1 : 0,
-		.derivable = ev.kind != EVENT_USER_MARK && strcmp(ev.by, "observed") == 0,
-		.event = ev,
-	};
+	bool derivable = ev.kind != EVENT_USER_MARK && strcmp(ev.by, "observed") == 0;
+	size_t sample = event_sample(r, &ev, derivable);
+	size_t at = r->nevents;
+	while (at > 0 && v[at - 1].sample > sample)
+		at--;   /* kept in sample order: replay_event_after() searches it */
+	memmove(v + at + 1, v + at, (r->nevents - at) * sizeof *v);
+	r->nevents++;
+	v[at] = (struct replay_event){ .sample = sample, .derivable = derivable, .event = ev };
 	return 0;
 }
 
@@ -230,6 +277,15 @@ static bool state_valid(json_object *o, enum session_record type, struct error *
 	return rc == 0;
 }
 
+static int64_t sample_seq(json_object *o)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(o, "seq", &v) || !json_object_is_type(v, json_type_int))
+		return -1;
+	int64_t seq = json_object_get_int64(v);
+	return seq >= 0 ? seq : -1;
+}
+
 /* A parsed line of any type.  -1 only on ENOMEM. */
 static int index_record(struct replay *r, json_object *o, const struct scanned_line *l)
 {
@@ -242,7 +298,7 @@ static int index_record(struct replay *r, json_object *o, const struct scanned_l
 			warn(r, l->number, l->offset, "sample skipped: %s", err.msg);
 			return 0;
 		}
-		return add_sample(r, l, mono, wall);
+		return add_sample(r, l, sample_seq(o), mono, wall);
 	case RECORD_EVENT:
 		return add_event(r, o, l);
 	case RECORD_HEADER:
@@ -274,9 +330,9 @@ static int index_line(struct replay *r, const struct scanned_line *l)
 	}
 	if (l->len == 0)
 		return 0;
-	int64_t mono, wall;
-	if (l->complete && fast_sample_times(l->text, l->len, &mono, &wall))
-		return add_sample(r, l, mono, wall);
+	int64_t seq, mono, wall;
+	if (l->complete && fast_sample_times(l->text, l->len, &seq, &mono, &wall))
+		return add_sample(r, l, seq, mono, wall);
 	int type = l->complete ? fast_type(l->text, l->len) : -1;
 	if (type == RECORD_DEVICES || type == RECORD_MOUNTS || type == RECORD_EVENT || type < 0) {
 		json_object *o = parse_line(r, l->text, l->len, &err);
@@ -373,6 +429,7 @@ struct replay *replay_open_fd(int fd, const char *name, bool owned, struct error
 	r->fd = fd;
 	r->owned = owned;
 	r->devices_cached = r->mounts_cached = UINT32_MAX;
+	r->last_seq = -1;
 	if (build_index(r, err) < 0) {
 		replay_close(r);
 		return NULL;

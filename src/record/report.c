@@ -5,10 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
 #include "devsel.h"
+#include "outfile.h"
 #include "report.h"
 
 #define SIZE_MIN 200
@@ -250,24 +252,26 @@ static void print_warnings(const struct report *rep)
 
 static int render(struct report *rep, struct error *err)
 {
-	bool binary = rep->format == REPORT_PNG || rep->format == REPORT_SVG;
 	if (!rep->out_path && rep->format == REPORT_PNG && isatty(STDOUT_FILENO))
 		return error_set(err, "report: a PNG goes to a file: give -o FILE");
-	FILE *out = rep->out_path ? fopen(rep->out_path, binary ? "wb" : "w") : stdout;
-	if (!out)
-		return error_errno(err, rep->out_path, errno);
+	struct stat input;
+	struct outfile out;
+	if (stat(rep->path, &input) < 0)
+		return error_errno(err, rep->path, errno);
+	if (outfile_open(&out, rep->out_path, &input, err) < 0)
+		return -1;
 	int rc;
 	switch (rep->format) {
-	case REPORT_CSV: rc = report_csv(rep, out, err); break;
-	case REPORT_JSON: rc = report_json(rep, out, err); break;
+	case REPORT_CSV: rc = report_csv(rep, out.fp, err); break;
+	case REPORT_JSON: rc = report_json(rep, out.fp, err); break;
 	case REPORT_SVG:
-	case REPORT_PNG: rc = report_plot(rep, out, err); break;
-	default: rc = report_text(rep, out, err); break;
+	case REPORT_PNG: rc = report_plot(rep, out.fp, err); break;
+	default: rc = report_text(rep, out.fp, err); break;
 	}
-	if (fflush(out) == EOF && rc == 0)
-		rc = error_errno(err, rep->out_path ? rep->out_path : "standard output", errno);
-	if (rep->out_path && fclose(out) == EOF && rc == 0)
-		rc = error_errno(err, rep->out_path, errno);
+	/* a write error is told with its cause; the renderers only see that one failed */
+	if (out.write_errno || rc == 0)
+		return outfile_commit(&out, err);
+	outfile_abort(&out);
 	return rc;
 }
 

@@ -538,7 +538,12 @@ int console_run(const struct options *o, struct source *src, struct recorder *re
 	struct console c;
 	char config_msg[600] = "";
 	struct error err;
-	if (console_init(&c, o, src, rec, config_msg, sizeof config_msg) < 0) {
+	if (term_check(o, &err) < 0) {
+		fprintf(stderr, "ioscope: %s\n", err.msg);
+		return 2;
+	}
+	/* the recording starts once arguments and terminal are known good */
+	if (console_init(&c, o, src, NULL, config_msg, sizeof config_msg) < 0) {
 		fprintf(stderr, "ioscope: out of memory\n");
 		console_cleanup(&c);
 		return 1;
@@ -548,6 +553,9 @@ int console_run(const struct options *o, struct source *src, struct recorder *re
 		fprintf(stderr, "ioscope: %s\n", err.msg);
 		status = 2;
 	}
+	c.rec = rec;
+	if (status == 0 && rec && recorder_write(rec, &c.snap, &c.events, &err) < 0)
+		console_message(&c, true, "recording: %s", err.msg);
 	if (status != 0) {
 		console_cleanup(&c);
 		return status;

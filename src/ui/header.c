@@ -85,7 +85,13 @@ void header_draw(struct console *c, const struct rect *r)
 	format_wall(&console_view_snap(c)->wall, buf, sizeof buf);
 	put(&lw, TR_HEADER_VALUE, buf);
 	put(&lw, TR_NORMAL, "  ");
-	if (c->rec || record_key_paused(c)) {
+	const char *failure = recorder_failure(c->rec);
+	if (failure) {
+		/* a recording that stopped reaching the disk must not look like one that runs */
+		put(&lw, TR_WARNING, ui_sym(c, "✖ REC FAILED: ", "! REC FAILED: "));
+		put(&lw, TR_WARNING, failure);
+		put(&lw, TR_NORMAL, "  ");
+	} else if (c->rec || record_key_paused(c)) {
 		put(&lw, TR_RECORDING, c->rec ? ui_sym(c, "● REC ", "* REC ")
 					      : ui_sym(c, "‖ REC paused ", "| REC paused "));
 		put(&lw, TR_NORMAL, record_key_path(c));

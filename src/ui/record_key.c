@@ -2,10 +2,8 @@
  * resumes that recording (the gap replays as one long interval, as a skipped sample
  * does); without, it asks for a file name and starts a recording of its own, which
  * the key (or quitting) stops.  A replay is not recorded again. */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "console.h"
@@ -37,20 +35,12 @@ void record_key_close(struct console *c)
 static void start_done(struct console *c, const char *path, void *arg)
 {
 	(void)arg;
-	struct stat st;
 	struct error err;
 	if (!path[0])
 		return;
-	/* a typo must not truncate someone's file */
-	if (stat(path, &st) == 0) {
-		console_message(c, true, "%s exists: give another name", path);
-		return;
-	}
-	if (errno != ENOENT) {
-		console_message(c, true, "%s: %s", path, strerror(errno));
-		return;
-	}
-	struct recorder *rec = recorder_open(path, c->opts->record_sync, &err);
+	/* O_EXCL and O_NOFOLLOW in recorder_open: a typo never truncates someone's file,
+	 * a planted symlink is not followed (a stat() here could be raced) */
+	struct recorder *rec = recorder_open(path, RECORDER_NEW, c->opts->record_sync, &err);
 	if (!rec) {
 		console_message(c, true, "recording: %s", err.msg);
 		return;

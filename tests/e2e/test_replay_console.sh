@@ -133,7 +133,7 @@ console_send R
 screen_check "R: asks again" "^record to: " 3
 console_send C-u
 console_send -l "$TMP/key.log"; console_send Enter
-screen_check "R: an existing file is not overwritten" "key.log exists: give another name" 3
+screen_check "R: an existing file is not overwritten" "key.log exists: not overwritten" 3
 check "R: the existing file is intact" test "$(stat -c %s "$TMP/key.log")" = "$size"
 console_send q
 screen_check "live: exits 0" "^EXIT=0" 5

@@ -2,6 +2,9 @@
 #include "unit.h"
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -15,7 +18,7 @@
 static void record_run(const char *path, bool sync)
 {
 	struct error err = { "" };
-	struct recorder *rec = recorder_open(path, sync, &err);
+	struct recorder *rec = recorder_open(path, RECORDER_NEW, sync, &err);
 	assert_non_null(rec);
 	struct snapshot prev, cur;
 	struct event_list events;
@@ -207,9 +210,9 @@ static void test_write_error_is_reported(void **state)
 {
 	(void)state;
 	struct error err = { "" };
-	assert_null(recorder_open("/nonexistent-dir/x.log", false, &err));
+	assert_null(recorder_open("/nonexistent-dir/x.log", RECORDER_NEW, false, &err));
 	assert_non_null(strstr(err.msg, "/nonexistent-dir/x.log"));
-	struct recorder *rec = recorder_open("/dev/full", false, &err);
+	struct recorder *rec = recorder_open("/dev/full", RECORDER_NEW, false, &err);
 	if (!rec)
 		skip();
 	struct snapshot s;
@@ -221,6 +224,107 @@ static void test_write_error_is_reported(void **state)
 	recorder_close(rec);
 }
 
+/* A write that fails (here: RLIMIT_FSIZE, as a full disk would) is reported by
+ * recorder_failure() until one succeeds; the events it carried are written then,
+ * with their own time, and the reader places them there: the change seen with the
+ * lost sample in the interval that spans the gap, the mark after the last sample
+ * before it (not at the sample that got through again). */
+static void test_failed_writes_keep_events(void **state)
+{
+	(void)state;
+	const char *path = temp_log("failed");
+	struct error err = { "" };
+	struct recorder *rec = recorder_open(path, RECORDER_NEW, false, &err);
+	assert_non_null(rec);
+	struct snapshot prev, cur;
+	struct event_list events;
+	snapshot_init(&prev);
+	snapshot_init(&cur);
+	event_list_init(&events);
+	for (unsigned k = 1; k <= 3; k++) {
+		fixture_snapshot(&cur, k);
+		assert_int_equal(recorder_write(rec, &cur, NULL, &err), 0);
+		snapshot_swap(&prev, &cur);
+	}
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	struct rlimit old, full = { (rlim_t)st.st_size, RLIM_INFINITY };
+	signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	full.rlim_max = old.rlim_max;
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &full), 0);
+	fixture_snapshot(&cur, 4);   /* mount options and sdz added: observed at 4 */
+	assert_true(events_diff(&events, &prev, &cur) >= 0);
+	size_t observed = events.count;
+	assert_true(observed > 0);
+	assert_int_equal(recorder_write(rec, &cur, &events, &err), -1);
+	assert_non_null(recorder_failure(rec));
+	assert_non_null(strstr(recorder_failure(rec), path));
+	struct event mark = { .kind = EVENT_USER_MARK, .mono = cur.mono, .wall = cur.wall };
+	mark.mono.tv_nsec += 1000;
+	snprintf(mark.object, sizeof mark.object, "user");
+	snprintf(mark.key, sizeof mark.key, "mark");
+	snprintf(mark.new_value, sizeof mark.new_value, "while full");
+	assert_int_equal(recorder_write_event(rec, &mark, &err), -1);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	fixture_snapshot(&cur, 5);
+	assert_int_equal(recorder_write(rec, &cur, NULL, &err), 0);
+	assert_null(recorder_failure(rec));
+	recorder_close(rec);
+
+	struct replay *r = replay_open(path, &err);
+	assert_non_null(r);
+	assert_int_equal(replay_count(r), 4);   /* samples 1, 2, 3, 5 */
+	size_t n;
+	const struct replay_event *ev = replay_events(r, &n);
+	assert_int_equal(n, observed + 1);
+	for (size_t i = 0; i < n; i++) {
+		bool is_mark = ev[i].event.kind == EVENT_USER_MARK;
+		assert_int_equal(ev[i].sample, is_mark ? 2 : 3);
+		if (i)
+			assert_true(ev[i - 1].sample <= ev[i].sample);
+	}
+	replay_close(r);
+	snapshot_free(&prev);
+	snapshot_free(&cur);
+	event_list_free(&events);
+	unlink(path);
+}
+
+/* --record never truncates; --record-append adds a session after a torn line. */
+static void test_existing_file_refused_or_appended(void **state)
+{
+	(void)state;
+	const char *path = temp_log("existing");
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("{\"torn", f);
+	fclose(f);
+	struct error err = { "" };
+	assert_null(recorder_open(path, RECORDER_NEW, false, &err));
+	assert_non_null(strstr(err.msg, "exists"));
+	struct recorder *rec = recorder_open(path, RECORDER_APPEND, false, &err);
+	assert_non_null(rec);
+	/* a second recorder on the same file is refused while the first holds it */
+	assert_null(recorder_open(path, RECORDER_APPEND, false, &err));
+	assert_non_null(strstr(err.msg, "another ioscope is recording to it"));
+	struct snapshot s;
+	snapshot_init(&s);
+	fixture_snapshot(&s, 1);
+	assert_int_equal(recorder_write(rec, &s, NULL, &err), 0);
+	recorder_close(rec);
+	snapshot_free(&s);
+	char buf[32] = "";
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof buf, f));
+	assert_string_equal(buf, "{\"torn\n");
+	assert_non_null(fgets(buf, sizeof buf, f));
+	assert_memory_equal(buf, "{\"type\":\"header\"", 16);
+	fclose(f);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -229,6 +333,8 @@ int main(void)
 		cmocka_unit_test(test_source_takes_only_underivable_events),
 		cmocka_unit_test(test_state_written_on_change_only),
 		cmocka_unit_test(test_write_error_is_reported),
+		cmocka_unit_test(test_failed_writes_keep_events),
+		cmocka_unit_test(test_existing_file_refused_or_appended),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

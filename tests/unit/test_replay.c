@@ -17,7 +17,7 @@ static char *recorded_text(size_t *len)
 {
 	const char *path = temp_log("replay-src");
 	struct error err = { "" };
-	struct recorder *rec = recorder_open(path, false, &err);
+	struct recorder *rec = recorder_open(path, RECORDER_NEW, false, &err);
 	assert_non_null(rec);
 	struct snapshot s;
 	snapshot_init(&s);

@@ -89,7 +89,7 @@ static const char *session_log(void)
 {
 	const char *path = temp_log("replay-view");
 	struct error err = { "" };
-	struct recorder *rec = recorder_open(path, false, &err);
+	struct recorder *rec = recorder_open(path, RECORDER_NEW, false, &err);
 	assert_non_null(rec);
 	struct snapshot s;
 	struct event_list evs;

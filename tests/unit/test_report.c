@@ -18,7 +18,7 @@ static const char *record_fixture_log(void)
 	static char path[256];
 	snprintf(path, sizeof path, "%s", temp_log("report-src"));
 	struct error err = { "" };
-	struct recorder *rec = recorder_open(path, false, &err);
+	struct recorder *rec = recorder_open(path, RECORDER_NEW, false, &err);
 	assert_non_null(rec);
 	struct snapshot prev, cur;
 	struct event_list events;
