@@ -10,6 +10,8 @@
 #include "error.h"
 #include "snapshot.h"
 
+#define SYSFS_ELEVATORS_SEEN 8
+
 struct sysfs_file {
 	int fd;
 	char key[SETTING_KEY_MAX];   /* "nr_requests", "iosched.fifo_batch" ... */
@@ -27,6 +29,11 @@ struct sysfs_disk {
 	struct sysfs_file *files;
 	size_t nfiles, niosched;
 	char iosched_of[32];         /* scheduler whose queue/iosched files are open */
+	struct {                     /* per elevator: tunables of its whole listing */
+		char elevator[32];
+		size_t ntunables;
+	} seen[SYSFS_ELEVATORS_SEEN];
+	size_t nseen;
 };
 
 /* True when ROOT/sys/block/NAME exists (whole disks; partitions have none). */
