@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "options.h"
 #include "recorder.h"
+#include "replay.h"
 #include "source.h"
 
 static int run_subcommand(int argc, char **argv, int *status)
@@ -47,6 +48,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ioscope: %s\n", err.msg);
 		return 1;
 	}
+	if (opts.verbose && opts.replay_path)
+		replay_print_skipped(source_replay_get(src), opts.replay_path, stderr);
 	struct recorder *rec = NULL;
 	if (opts.record_path) {
 		rec = recorder_open(opts.record_path, opts.record_sync, &err);

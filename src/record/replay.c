@@ -46,6 +46,7 @@ struct replay {
 	size_t nstates, states_cap;
 	struct replay_event *events;
 	size_t nevents, events_cap;
+	struct replay_skipped skipped;   /* what a later revision wrote that we do not know */
 	char *warnings[REPLAY_WARNINGS_MAX];
 	size_t nwarnings, warnings_total;
 	size_t pos;
@@ -197,12 +198,28 @@ static int add_state(struct replay *r, const struct scanned_line *l, enum sessio
 	return 0;
 }
 
+/* Count one thing of a later revision under its name (the first few names kept). */
+static void count_skipped(struct replay_skip_count *c, const char *name)
+{
+	c->total++;
+	for (size_t i = 0; i < c->nnames; i++)
+		if (strcmp(c->names[i], name) == 0)
+			return;
+	if (c->nnames < REPLAY_SKIP_NAMES)
+		snprintf(c->names[c->nnames++], sizeof c->names[0], "%s", name);
+}
+
 static int add_event(struct replay *r, json_object *o, const struct scanned_line *l)
 {
 	struct error err;
 	struct event ev;
-	if (session_log_parse_event(o, &ev, &err) < 0) {
+	int rc = session_log_parse_event(o, &ev, &err);
+	if (rc < 0) {
 		warn(r, l->number, l->offset, "event skipped: %s", err.msg);
+		return 0;
+	}
+	if (rc > 0) {
+		count_skipped(&r->skipped.event_kinds, err.msg);
 		return 0;
 	}
 	struct replay_event *v = grow(r->events, &r->events_cap, r->nevents + 1, sizeof *v);
@@ -258,7 +275,9 @@ static int index_record(struct replay *r, json_object *o, const struct scanned_l
 			     "its devices and mounts are used from here on");
 		return add_state(r, l, (enum session_record)type);
 	case RECORD_UNKNOWN:
-		return 0;   /* a record type of a later minor revision: skipped by design */
+		/* a record type of a later revision: skipped by design, counted for --verbose */
+		count_skipped(&r->skipped.record_types, session_record_type_name(o));
+		return 0;
 	default:
 		warn(r, l->number, l->offset, "not a session-log record (no \"type\"), skipped");
 		return 0;
@@ -535,6 +554,34 @@ size_t replay_find_mono(const struct replay *r, const struct timespec *t)
 size_t replay_find_wall(const struct replay *r, const struct timespec *t)
 {
 	return find_time(r, timespec_to_ns(t), true);
+}
+
+const struct replay_skipped *replay_skipped(const struct replay *r)
+{
+	return &r->skipped;
+}
+
+static void print_skip_count(FILE *out, const char *path, const struct replay_skip_count *c,
+			     const char *what)
+{
+	if (!c->total)
+		return;
+	fprintf(out, "ioscope: %s: skipped %zu %s this version does not know (", path, c->total,
+		what);
+	for (size_t i = 0; i < c->nnames; i++)
+		fprintf(out, "%s%s", i ? ", " : "", c->names[i]);
+	fprintf(out, "%s)\n", c->nnames < REPLAY_SKIP_NAMES ? "" : ", ...");
+}
+
+void replay_print_skipped(const struct replay *r, const char *path, FILE *out)
+{
+	const struct replay_skipped *s = &r->skipped;
+	if (!s->record_types.total && !s->event_kinds.total) {
+		fprintf(out, "ioscope: %s: every record and event kind was known\n", path);
+		return;
+	}
+	print_skip_count(out, path, &s->record_types, "records of types");
+	print_skip_count(out, path, &s->event_kinds, "events of kinds");
 }
 
 const struct replay_event *replay_events(const struct replay *r, size_t *n)

@@ -108,8 +108,9 @@ static void test_events_keep_their_sample(void **state)
 	assert_non_null(r);
 	size_t n;
 	const struct replay_event *ev = replay_events(r, &n);
-	/* early mark, sched + nr_requests at 3, mount_opts + sdz added at 4, mark after 5 */
-	assert_int_equal(n, 6);
+	/* early mark, sched (nr_requests its reset) at 3, mount_opts + sdz added at 4,
+	 * mark after 5 */
+	assert_int_equal(n, 5);
 	assert_int_equal(ev[0].sample, 0);
 	assert_int_equal(ev[0].event.kind, EVENT_USER_MARK);
 	assert_false(ev[0].derivable);
@@ -119,10 +120,16 @@ static void test_events_keep_their_sample(void **state)
 	assert_string_equal(ev[1].event.old_value, "mq-deadline");
 	assert_string_equal(ev[1].event.new_value, "bfq");
 	assert_true(ev[1].derivable);
+	/* the resets are read back: nr_requests, and iosched.fifo_batch unchanged */
+	assert_int_equal(ev[1].event.nresets, 1);
+	assert_string_equal(ev[1].event.resets[0].key, "nr_requests");
+	assert_string_equal(ev[1].event.resets[0].old_value, "256");
+	assert_string_equal(ev[1].event.resets[0].new_value, "64");
+	assert_true(ev[1].event.resets[0].had_old && ev[1].event.resets[0].has_new);
 	assert_int_equal(ev[n - 1].sample, 4);
 	assert_string_equal(ev[n - 1].event.new_value, "after sample 5");
-	assert_int_equal(replay_event_after(r, 3), 3);
-	assert_int_equal(replay_event_before(r, 3), 2);
+	assert_int_equal(replay_event_after(r, 3), 2);
+	assert_int_equal(replay_event_before(r, 3), 1);
 	assert_int_equal(replay_event_before(r, 0), SIZE_MAX);
 	assert_int_equal(replay_event_after(r, 5), n);
 	replay_close(r);
