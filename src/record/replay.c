@@ -47,6 +47,7 @@ struct replay {
 	struct replay_event *events;
 	size_t nevents, events_cap;
 	struct replay_skipped skipped;   /* what a later revision wrote that we do not know */
+	bool switch_without_resets;      /* the last event: a switch of a log before "resets" */
 	char *warnings[REPLAY_WARNINGS_MAX];
 	size_t nwarnings, warnings_total;
 	size_t pos;
@@ -209,6 +210,23 @@ static void count_skipped(struct replay_skip_count *c, const char *name)
 		snprintf(c->names[c->nnames++], sizeof c->names[0], "%s", name);
 }
 
+/* Logs written before events carried resets list the nr_requests a switch reset as a
+ * tunable event right after the switch: read it as the switch's reset, so an old log
+ * gives one mark per change too. */
+static bool fold_old_reset(struct replay *r, const struct event *ev)
+{
+	if (!r->switch_without_resets || !r->nevents || ev->kind != EVENT_TUNABLE ||
+	    !event_key_is_reset(ev->key))
+		return false;
+	struct replay_event *sw = &r->events[r->nevents - 1];
+	if (sw->sample != (r->nsamples ? r->nsamples - 1 : 0) ||
+	    strcmp(sw->event.object, ev->object) != 0 || strcmp(sw->event.by, ev->by) != 0)
+		return false;
+	event_add_reset(&sw->event, ev->key, ev->old_value[0] ? ev->old_value : NULL,
+			ev->new_value[0] ? ev->new_value : NULL);
+	return true;
+}
+
 static int add_event(struct replay *r, json_object *o, const struct scanned_line *l)
 {
 	struct error err;
@@ -222,6 +240,10 @@ static int add_event(struct replay *r, json_object *o, const struct scanned_line
 		count_skipped(&r->skipped.event_kinds, err.msg);
 		return 0;
 	}
+	if (fold_old_reset(r, &ev))
+		return 0;
+	r->switch_without_resets = ev.kind == EVENT_SCHEDULER &&
+				   !json_object_object_get_ex(o, "resets", NULL);
 	struct replay_event *v = grow(r->events, &r->events_cap, r->nevents + 1, sizeof *v);
 	if (!v)
 		return -1;

@@ -24,7 +24,7 @@ has() {
 	else fail "$1: $2 says '$3'" "$(head -c 1500 "$TMP/$1.$2")"; fi
 }
 
-for log in layout20 hotplug root-live; do
+for log in layout20 hotplug root-live switch-reset; do
 	run "replay-$log" "$IOSCOPE" --replay "$L/v1-$log.log" --batch -f json
 	quiet "replay-$log"
 	run "report-$log" "$IOSCOPE" report "$L/v1-$log.log"
@@ -46,6 +46,12 @@ check("v1 hotplug: device added, then removed", [k for k, _, _ in sum(e, [])] ==
 check("v1 root-live: two intervals", len(e := events("replay-root-live")) == 2, e)
 EOF
 has report-layout20 out "sched vdb mq-deadline→bfq"
+# A v1 switch lists its nr_requests reset as a tunable event after it: read as one mark.
+has report-switch-reset out "  after "
+if grep -qE '^ +resets nr_requests 256→64$' "$TMP/report-switch-reset.out" \
+	&& ! grep -q "vdb nr_requests" "$TMP/report-switch-reset.out"; then
+	ok "v1 switch-reset: the reset is the switch's detail, not a mark of its own"
+else fail "v1 switch-reset: the reset is the switch's detail, not a mark of its own" "$(grep -A4 '^Phase 1' "$TMP/report-switch-reset.out")"; fi
 
 run replay-future "$IOSCOPE" --replay "$L/v1-layout20-future.log" --batch -f json
 quiet replay-future
