@@ -9,6 +9,7 @@
 #include "record_fixture.h"
 #include "recorder.h"
 #include "replay.h"
+#include "session_log.h"
 
 #define NSAMPLES 6
 
@@ -223,6 +224,42 @@ static void test_write_error_is_reported(void **state)
 	recorder_close(rec);
 }
 
+/* A switch's resets go through the log and back: gone and new sides are null. */
+static void test_resets_round_trip(void **state)
+{
+	(void)state;
+	struct event ev = { .kind = EVENT_SCHEDULER };
+	snprintf(ev.object, sizeof ev.object, "loop0");
+	snprintf(ev.key, sizeof ev.key, "scheduler");
+	snprintf(ev.by, sizeof ev.by, "observed");
+	event_add_reset(&ev, "iosched.fifo_batch", "16", NULL);
+	event_add_reset(&ev, "iosched.slice_idle", NULL, "8");
+	event_add_reset(&ev, "nr_requests", "64", "256");
+	json_object *o = session_log_event(&ev, 7);
+	assert_non_null(o);
+	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	assert_non_null(strstr(text, "\"resets\":{\"iosched.fifo_batch\":[\"16\",null],"
+				     "\"iosched.slice_idle\":[null,\"8\"],\"nr_requests\":[\"64\",\"256\"]}"));
+	struct event back;
+	struct error err;
+	assert_int_equal(session_log_parse_event(o, &back, &err), 0);
+	assert_int_equal(back.nresets, 3);
+	assert_true(back.resets[0].had_old && !back.resets[0].has_new);
+	assert_true(!back.resets[1].had_old && back.resets[1].has_new);
+	assert_string_equal(back.resets[1].new_value, "8");
+	assert_string_equal(back.resets[2].old_value, "64");
+	json_object_put(o);
+	/* damaged resets are an error, an unknown kind a skip */
+	json_object *bad = json_tokener_parse("{\"type\":\"event\",\"kind\":\"scheduler\","
+					      "\"resets\":{\"nr_requests\":[\"64\"]}}");
+	assert_int_equal(session_log_parse_event(bad, &back, &err), -1);
+	json_object_put(bad);
+	json_object *later = json_tokener_parse("{\"type\":\"event\",\"kind\":\"dip\"}");
+	assert_int_equal(session_log_parse_event(later, &back, &err), 1);
+	assert_string_equal(err.msg, "dip");
+	json_object_put(later);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +268,7 @@ int main(void)
 		cmocka_unit_test(test_source_takes_only_underivable_events),
 		cmocka_unit_test(test_state_written_on_change_only),
 		cmocka_unit_test(test_write_error_is_reported),
+		cmocka_unit_test(test_resets_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
