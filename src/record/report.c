@@ -230,6 +230,11 @@ int cmd_report(int argc, char **argv)
 		}
 		return r < 0 ? 2 : 0;
 	}
+	bool plot = rep.format == REPORT_SVG || rep.format == REPORT_PNG;
+	if (plot && report_plot_available(&err) < 0) {
+		fprintf(stderr, "ioscope: %s\n", err.msg);
+		return 1;
+	}
 	rep.replay = replay_open(rep.path, &err);
 	if (!rep.replay) {
 		fprintf(stderr, "ioscope: %s\n", err.msg);

@@ -3,8 +3,8 @@
  * Per sample: one pread of /proc/diskstats (more only past a page), the three
  * counter files through libproc2 (or our readers), one pread of pressure/io,
  * per whole disk one pread of each sysfs settings file, and the mount table
- * (parsed again only when its text changed).  Devices are described (libudev,
- * sysfs) only when the diskstats names change or a block uevent arrives.  The
+ * (parsed again only when its text changed).  Devices are described (sysfs, udev
+ * database) only when the diskstats names change or a block uevent arrives.  The
  * output snapshot's arrays are reused, so a steady sample allocates nothing.
  */
 #include <errno.h>
@@ -107,7 +107,9 @@ int sampler_open(struct sampler *s, const char *prefix, struct error *err)
 	struct error ignored;
 	if (path_in(s, "/proc/self/mountinfo", path, sizeof path) >= 0)
 		procfile_open(&s->mountinfo, path, 0, &ignored);
-	if (vm_reader_open(&s->vm, prefix, true, err) < 0)
+	/* Our readers, not libproc2: loading it (libsystemd, libnuma) cost more than a
+	 * whole sample; they agree with it on the live /proc (tests/unit/test_vm.c). */
+	if (vm_reader_open(&s->vm, prefix, false, err) < 0)
 		goto fail;
 	if (devices_catalog_open(&s->catalog, prefix, err) < 0)
 		goto fail;
