@@ -15,7 +15,7 @@ fi
 watch() {
 	local fs=$1 dev=$2 mnt=$3 change out=$TMP/$1.json
 	shift 3
-	"$IOSCOPE" --batch -f json -i 0.1 "$dev" >"$out" 2>"$TMP/$fs.err" &
+	"$IOSCOPE" --batch -f json -i 0.1 --record "$TMP/$fs.log" "$dev" >"$out" 2>"$TMP/$fs.err" &
 	local pid=$!
 	at_exit "kill $pid"
 	sleep 0.5
@@ -46,6 +46,22 @@ for line in open(sys.argv[1]):
 EOF
 }
 
+# logged NAME FS MNT OPT: the session log holds a mount_options event of MNT whose new
+# options have OPT and whose old ones do not, and a mounts record with OPT
+logged() {
+	if python3 - "$TMP/$2.log" "$3" "$4" <<'EOF'
+import json, sys
+path, mnt, opt = sys.argv[1:]
+recs = [json.loads(l) for l in open(path)]
+ev = [r for r in recs if r["type"] == "event" and r["kind"] == "mount_options" and r["object"] == mnt
+      and opt in r["new"].split(",") and opt not in r["old"].split(",")]
+state = [m for r in recs if r["type"] == "mounts" for m in r["mounts"]
+         if m["mountpoint"] == mnt and opt in m["super_opts"].split(",")]
+sys.exit(0 if ev and state else 1)
+EOF
+	then ok "$1"; else fail "$1" "no $4 event and mounts record for $3 in the session log"; fi
+}
+
 # seen NAME FS MNT PATTERN: an event label of MNT matches the extended regex
 seen() {
 	if labels "$2" "$3" | grep -qE -- "$4"; then ok "$1"
@@ -57,6 +73,7 @@ MNT=$(make_fs "$DEV" ext4) || { fail "ext4 on $DEV"; exit 1; }
 watch ext4 "$DEV" "$MNT" ioscope:commit=30 mount:commit=40
 seen ext4_fsconfig_commit_seen ext4 "$MNT" '(\+commit=30|commit=[0-9]+→30)( |$)'
 seen ext4_mount_commit_against_it ext4 "$MNT" '(^| )commit=30→40( |$)'
+logged ext4_fsconfig_commit_logged ext4 "$MNT" commit=30
 if labels ext4 "$MNT" | grep -qE -- '\+commit=40'; then
 	fail ext4_no_stale_plus_commit "$(labels ext4 "$MNT" | tr '\n' '|')"
 else ok ext4_no_stale_plus_commit; fi
