@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "error.h"
 #include "snapshot.h"
@@ -34,6 +35,7 @@ struct sysfs_disk {
 		size_t ntunables;
 	} seen[SYSFS_ELEVATORS_SEEN];
 	size_t nseen;
+	uint32_t recreations;        /* times the disk was found re-created (ENODEV) */
 };
 
 /* True when ROOT/sys/block/NAME exists (whole disks; partitions have none). */

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "devices.h"
+#include "kname.h"
 #include "procfile.h"
 #include "sysfs.h"
 
@@ -121,8 +122,9 @@ static bool read_line(const char *path, char *out, size_t len)
 static bool read_attr_line(const char *root, const char *name, const char *attr, char *out,
 			   size_t len)
 {
-	char path[PATH_MAX];
-	return path_format(path, sizeof path, "%s/sys/block/%s/%s", root, name, attr) >= 0 &&
+	char path[PATH_MAX], sysname[DEV_NAME_MAX];
+	kname_to_sysfs(name, sysname, sizeof sysname);
+	return path_format(path, sizeof path, "%s/sys/block/%s/%s", root, sysname, attr) >= 0 &&
 	       read_line(path, out, len);
 }
 
@@ -136,8 +138,9 @@ static bool exists(const char *path)
  * directory above. */
 static bool parent_from_link(const char *root, const char *name, char *parent, size_t len)
 {
-	char path[PATH_MAX], target[PATH_MAX];
-	if (path_format(path, sizeof path, "%s/sys/class/block/%s", root, name) < 0)
+	char path[PATH_MAX], target[PATH_MAX], sysname[DEV_NAME_MAX];
+	kname_to_sysfs(name, sysname, sizeof sysname);
+	if (path_format(path, sizeof path, "%s/sys/class/block/%s", root, sysname) < 0)
 		return false;
 	ssize_t n = readlink(path, target, sizeof target - 1);
 	if (n <= 0)
@@ -148,18 +151,21 @@ static bool parent_from_link(const char *root, const char *name, char *parent, s
 		return false;
 	*last = '\0';
 	const char *up = strrchr(target, '/');
-	return path_format(parent, len, "%s", up ? up + 1 : target) > 0;
+	kname_from_sysfs(up ? up + 1 : target, parent, len);
+	return parent[0] != '\0';
 }
 
 static bool parent_from_disk_dirs(const char *root, const char *name, struct device_info *infos,
 				  size_t n, char *parent, size_t len)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], sysname[DEV_NAME_MAX], sysdisk[DEV_NAME_MAX];
+	kname_to_sysfs(name, sysname, sizeof sysname);
 	for (size_t i = 0; i < n; i++) {
 		if (!infos[i].is_disk)
 			continue;
-		if (path_format(path, sizeof path, "%s/sys/block/%s/%s", root, infos[i].name,
-				name) >= 0 && exists(path)) {
+		kname_to_sysfs(infos[i].name, sysdisk, sizeof sysdisk);
+		if (path_format(path, sizeof path, "%s/sys/block/%s/%s", root, sysdisk,
+				sysname) >= 0 && exists(path)) {
 			snprintf(parent, len, "%s", infos[i].name);
 			return true;
 		}
@@ -196,10 +202,11 @@ bool devices_guess_partition(const char *name, const char *const *names, size_t 
 static void describe_from_sysfs(const char *root, struct device_info *infos, size_t n, size_t i)
 {
 	struct device_info *d = &infos[i];
-	char path[PATH_MAX];
+	char path[PATH_MAX], sysname[DEV_NAME_MAX];
+	kname_to_sysfs(d->name, sysname, sizeof sysname);
 	if (!d->is_disk) {
 		if (path_format(path, sizeof path, "%s/sys/class/block/%s/partition", root,
-				d->name) >= 0 && exists(path)) {
+				sysname) >= 0 && exists(path)) {
 			d->is_partition = true;
 			parent_from_link(root, d->name, d->parent, sizeof d->parent);
 		} else if (parent_from_disk_dirs(root, d->name, infos, n, d->parent,
@@ -235,8 +242,9 @@ static void copy_db_value(const char *text, const char *key, char *out, size_t l
 
 static void describe_from_udev_db(const char *root, struct device_info *d)
 {
-	char dev[32], path[PATH_MAX], text[8192];
-	if (path_format(path, sizeof path, "%s/sys/class/block/%s/dev", root, d->name) < 0 ||
+	char dev[32], path[PATH_MAX], text[8192], sysname[DEV_NAME_MAX];
+	kname_to_sysfs(d->name, sysname, sizeof sysname);
+	if (path_format(path, sizeof path, "%s/sys/class/block/%s/dev", root, sysname) < 0 ||
 	    !read_line(path, dev, sizeof dev) ||
 	    path_format(path, sizeof path, "%s" UDEV_DB "/b%s", root, dev) < 0)
 		return;
