@@ -23,6 +23,7 @@ struct options {
 	bool record_sync;         /* --record-sync: fdatasync after every sample */
 	const char *replay_path;  /* --replay FILE */
 	bool yes;                 /* --yes: no confirmation questions */
+	bool verbose;             /* --verbose: say what a replayed log held that is skipped */
 	char **devices;           /* DEVICE... (names or paths), NULL-terminated */
 	int ndevices;
 };

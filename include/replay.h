@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "error.h"
@@ -50,6 +51,21 @@ struct replay_event {
 };
 
 struct replay;
+
+/* What a log of a later revision held that this version skips, silently
+ * (docs/session-log.md, "How new data goes in"); --verbose says it. */
+#define REPLAY_SKIP_NAMES 8
+struct replay_skip_count {
+	size_t total;
+	char names[REPLAY_SKIP_NAMES][32];   /* the first distinct type or kind names */
+	size_t nnames;
+};
+struct replay_skipped {
+	struct replay_skip_count record_types, event_kinds;
+};
+const struct replay_skipped *replay_skipped(const struct replay *r);
+/* "ioscope: FILE: skipped N records of types this version does not know (why, hist)" */
+void replay_print_skipped(const struct replay *r, const char *path, FILE *out);
 
 /* Opens and indexes path.  NULL with err set when the file is not a session log,
  * has a newer format version, or cannot be read; damaged records further on only

@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "options.h"
 #include "recorder.h"
+#include "replay.h"
 #include "source.h"
 
 static int run_subcommand(int argc, char **argv, int *status)
@@ -62,6 +63,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ioscope: %s\n", err.msg);
 		return 1;
 	}
+	if (opts.verbose && opts.replay_path)
+		replay_print_skipped(source_replay_get(src), opts.replay_path, stderr);
 	struct recorder *rec = NULL;
 	if (opts.record_path) {
 		rec = recorder_open(opts.record_path,

@@ -33,6 +33,8 @@ void options_usage(FILE *out)
 	      "      --record-sync      flush the recording to disk after every sample\n"
 	      "      --replay FILE      replay a recorded session instead of sampling\n"
 	      "  -y, --yes              console: do not ask before risky changes\n"
+	      "  -v, --verbose          with --replay: also say what the log held that this\n"
+	      "                         version skips (record types, event kinds it does not know)\n"
 	      "  -h, --help             this text\n"
 	      "  -V, --version          the version\n"
 	      "\n"
@@ -90,6 +92,7 @@ int options_parse(struct options *o, int argc, char **argv, struct error *err)
 		{ "record-append", required_argument, NULL, OPT_RECORD_APPEND },
 		{ "replay", required_argument, NULL, OPT_REPLAY },
 		{ "yes", no_argument, NULL, 'y' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -100,7 +103,7 @@ int options_parse(struct options *o, int argc, char **argv, struct error *err)
 	opterr = 0;
 	optind = 1;
 	int c;
-	while ((c = getopt_long(argc, argv, "+bi:c:f:t:r:yhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+bi:c:f:t:r:yvhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b': o->batch = true; break;
 		case 'i':
@@ -128,6 +131,7 @@ int options_parse(struct options *o, int argc, char **argv, struct error *err)
 		case OPT_RECORD_SYNC: o->record_sync = true; break;
 		case OPT_REPLAY: o->replay_path = optarg; break;
 		case 'y': o->yes = true; break;
+		case 'v': o->verbose = true; break;
 		case 'h': options_usage(stdout); return 1;
 		case 'V': printf("ioscope %s\n", IOSCOPE_VERSION); return 1;
 		case ':':

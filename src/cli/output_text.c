@@ -21,6 +21,18 @@ void format_local_time(const struct timespec *wall, char *buf, size_t len, bool 
 	strftime(buf, len, with_date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm);
 }
 
+/* A switch's resets under its one line, indented, one a line ("-": absent). */
+static void print_resets(FILE *out, const struct event *ev)
+{
+	for (size_t i = 0; i < ev->nresets; i++) {
+		const struct event_reset *r = &ev->resets[i];
+		fprintf(out, "     reset %s %s→%s\n", r->key, r->had_old ? r->old_value : "-",
+			r->has_new ? r->new_value : "-");
+	}
+	if (ev->resets_dropped)
+		fprintf(out, "     reset ... %zu more\n", ev->resets_dropped);
+}
+
 static void print_events(FILE *out, const struct event_list *events)
 {
 	char when[32], label[MOUNT_OPTS_MAX + 64];
@@ -30,6 +42,7 @@ static void print_events(FILE *out, const struct event_list *events)
 		event_label(ev, label, sizeof label);
 		fprintf(out, "---- %s %s %s%s%s ----\n", when, ev->object, label,
 			ev->result[0] ? ": " : "", ev->result);
+		print_resets(out, ev);
 	}
 }
 

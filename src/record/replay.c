@@ -46,6 +46,8 @@ struct replay {
 	size_t nstates, states_cap;
 	struct replay_event *events;
 	size_t nevents, events_cap;
+	struct replay_skipped skipped;   /* what a later revision wrote that we do not know */
+	bool switch_without_resets;      /* the last event: a switch of a log before "resets" */
 	char *warnings[REPLAY_WARNINGS_MAX];
 	size_t nwarnings, warnings_total;
 	size_t pos;
@@ -241,14 +243,51 @@ static size_t event_sample(const struct replay *r, const struct event *ev, bool 
 	return i;
 }
 
+/* Count one thing of a later revision under its name (the first few names kept). */
+static void count_skipped(struct replay_skip_count *c, const char *name)
+{
+	c->total++;
+	for (size_t i = 0; i < c->nnames; i++)
+		if (strcmp(c->names[i], name) == 0)
+			return;
+	if (c->nnames < REPLAY_SKIP_NAMES)
+		snprintf(c->names[c->nnames++], sizeof c->names[0], "%s", name);
+}
+
+/* Logs written before events carried resets list the nr_requests a switch reset as a
+ * tunable event right after the switch: read it as the switch's reset, so an old log
+ * gives one mark per change too. */
+static bool fold_old_reset(struct replay *r, const struct event *ev)
+{
+	if (!r->switch_without_resets || !r->nevents || ev->kind != EVENT_TUNABLE ||
+	    !event_key_is_reset(ev->key))
+		return false;
+	struct replay_event *sw = &r->events[r->nevents - 1];
+	if (sw->sample != (r->nsamples ? r->nsamples - 1 : 0) ||
+	    strcmp(sw->event.object, ev->object) != 0 || strcmp(sw->event.by, ev->by) != 0)
+		return false;
+	event_add_reset(&sw->event, ev->key, ev->old_value[0] ? ev->old_value : NULL,
+			ev->new_value[0] ? ev->new_value : NULL);
+	return true;
+}
+
 static int add_event(struct replay *r, json_object *o, const struct scanned_line *l)
 {
 	struct error err;
 	struct event ev;
-	if (session_log_parse_event(o, &ev, &err) < 0) {
+	int rc = session_log_parse_event(o, &ev, &err);
+	if (rc < 0) {
 		warn(r, l->number, l->offset, "event skipped: %s", err.msg);
 		return 0;
 	}
+	if (rc > 0) {
+		count_skipped(&r->skipped.event_kinds, err.msg);
+		return 0;
+	}
+	if (fold_old_reset(r, &ev))
+		return 0;
+	r->switch_without_resets = ev.kind == EVENT_SCHEDULER &&
+				   !json_object_object_get_ex(o, "resets", NULL);
 	struct replay_event *v = grow(r->events, &r->events_cap, r->nevents + 1, sizeof *v);
 	if (!v)
 		return -1;
@@ -314,7 +353,9 @@ static int index_record(struct replay *r, json_object *o, const struct scanned_l
 			     "its devices and mounts are used from here on");
 		return add_state(r, l, (enum session_record)type);
 	case RECORD_UNKNOWN:
-		return 0;   /* a record type of a later minor revision: skipped by design */
+		/* a record type of a later revision: skipped by design, counted for --verbose */
+		count_skipped(&r->skipped.record_types, session_record_type_name(o));
+		return 0;
 	default:
 		warn(r, l->number, l->offset, "not a session-log record (no \"type\"), skipped");
 		return 0;
@@ -592,6 +633,34 @@ size_t replay_find_mono(const struct replay *r, const struct timespec *t)
 size_t replay_find_wall(const struct replay *r, const struct timespec *t)
 {
 	return find_time(r, timespec_to_ns(t), true);
+}
+
+const struct replay_skipped *replay_skipped(const struct replay *r)
+{
+	return &r->skipped;
+}
+
+static void print_skip_count(FILE *out, const char *path, const struct replay_skip_count *c,
+			     const char *what)
+{
+	if (!c->total)
+		return;
+	fprintf(out, "ioscope: %s: skipped %zu %s this version does not know (", path, c->total,
+		what);
+	for (size_t i = 0; i < c->nnames; i++)
+		fprintf(out, "%s%s", i ? ", " : "", c->names[i]);
+	fprintf(out, "%s)\n", c->nnames < REPLAY_SKIP_NAMES ? "" : ", ...");
+}
+
+void replay_print_skipped(const struct replay *r, const char *path, FILE *out)
+{
+	const struct replay_skipped *s = &r->skipped;
+	if (!s->record_types.total && !s->event_kinds.total) {
+		fprintf(out, "ioscope: %s: every record and event kind was known\n", path);
+		return;
+	}
+	print_skip_count(out, path, &s->record_types, "records of types");
+	print_skip_count(out, path, &s->event_kinds, "events of kinds");
 }
 
 const struct replay_event *replay_events(const struct replay *r, size_t *n)

@@ -18,12 +18,13 @@
 
 struct report_args {
 	const char *format, *devices, *from, *to, *size;
+	bool verbose;
 };
 
 static void report_usage(FILE *out)
 {
 	fputs("usage: ioscope report FILE [--format text|csv|json|svg|png] [--devices DEV,...]\n"
-	      "                            [--from TIME] [--to TIME] [--size WxH] [-o OUT]\n"
+	      "                            [--from TIME] [--to TIME] [--size WxH] [-o OUT] [-v]\n"
 	      "TIME: HH:MM[:SS] (local), YYYY-MM-DD HH:MM[:SS], @UNIXSECONDS, or +OFFSET from\n"
 	      "the start (90, 90s, 5m, 1h30m).  See ioscope(1), REPORTS.\n", out);
 }
@@ -60,12 +61,13 @@ static int parse_args(int argc, char **argv, struct report *rep, struct report_a
 		{ "format", required_argument, NULL, 'f' }, { "devices", required_argument, NULL, 'd' },
 		{ "from", required_argument, NULL, 'F' },   { "to", required_argument, NULL, 'T' },
 		{ "output", required_argument, NULL, 'o' }, { "size", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
+		{ "verbose", no_argument, NULL, 'v' },      { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	opterr = 0;
 	optind = 1;
 	int c;
-	while ((c = getopt_long(argc, argv, "f:d:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:d:o:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f': a->format = optarg; break;
 		case 'd': a->devices = optarg; break;
@@ -73,6 +75,7 @@ static int parse_args(int argc, char **argv, struct report *rep, struct report_a
 		case 'T': a->to = optarg; break;
 		case 'o': rep->out_path = optarg; break;
 		case 's': a->size = optarg; break;
+		case 'v': a->verbose = true; break;
 		case 'h': report_usage(stdout); return 1;
 		case ':': return error_set(err, "option '%s' needs a value", argv[optind - 1]);
 		default: return error_set(err, "unknown option '%s' (see ioscope report --help)", argv[optind - 1]);
@@ -299,6 +302,8 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	}
 	print_warnings(&rep);
+	if (args.verbose)
+		replay_print_skipped(rep.replay, rep.path, stderr);
 	int status = 1;
 	if (replay_count(rep.replay) < 2) {
 		error_set(&err, "%s: %zu samples: a report needs at least two", rep.path,

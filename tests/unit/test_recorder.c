@@ -12,6 +12,7 @@
 #include "record_fixture.h"
 #include "recorder.h"
 #include "replay.h"
+#include "session_log.h"
 
 #define NSAMPLES 6
 
@@ -111,9 +112,9 @@ static void test_events_keep_their_sample(void **state)
 	assert_non_null(r);
 	size_t n;
 	const struct replay_event *ev = replay_events(r, &n);
-	/* early mark, sched + nr_requests at 3, mount_opts + sdz added at 4, mark after 5,
-	 * loop7's counters passing 2^64 at 6 (counters_reset) */
-	assert_int_equal(n, 7);
+	/* early mark, sched (nr_requests its reset) at 3, mount_opts + sdz added at 4, mark
+	 * after 5, loop7's counters passing 2^64 at 6 (counters_reset) */
+	assert_int_equal(n, 6);
 	assert_int_equal(ev[0].sample, 0);
 	assert_int_equal(ev[0].event.kind, EVENT_USER_MARK);
 	assert_false(ev[0].derivable);
@@ -123,14 +124,20 @@ static void test_events_keep_their_sample(void **state)
 	assert_string_equal(ev[1].event.old_value, "mq-deadline");
 	assert_string_equal(ev[1].event.new_value, "bfq");
 	assert_true(ev[1].derivable);
+	/* the resets are read back: nr_requests, and iosched.fifo_batch unchanged */
+	assert_int_equal(ev[1].event.nresets, 1);
+	assert_string_equal(ev[1].event.resets[0].key, "nr_requests");
+	assert_string_equal(ev[1].event.resets[0].old_value, "256");
+	assert_string_equal(ev[1].event.resets[0].new_value, "64");
+	assert_true(ev[1].event.resets[0].had_old && ev[1].event.resets[0].has_new);
 	assert_int_equal(ev[n - 2].sample, 4);
 	assert_string_equal(ev[n - 2].event.new_value, "after sample 5");
 	assert_int_equal(ev[n - 1].sample, 5);
 	assert_int_equal(ev[n - 1].event.kind, EVENT_COUNTERS_RESET);
 	assert_string_equal(ev[n - 1].event.object, "loop7");
 	assert_true(ev[n - 1].derivable);
-	assert_int_equal(replay_event_after(r, 3), 3);
-	assert_int_equal(replay_event_before(r, 3), 2);
+	assert_int_equal(replay_event_after(r, 3), 2);
+	assert_int_equal(replay_event_before(r, 3), 1);
 	assert_int_equal(replay_event_before(r, 0), SIZE_MAX);
 	assert_int_equal(replay_event_after(r, 5), n - 1);
 	replay_close(r);
@@ -325,6 +332,42 @@ static void test_existing_file_refused_or_appended(void **state)
 	unlink(path);
 }
 
+/* A switch's resets go through the log and back: gone and new sides are null. */
+static void test_resets_round_trip(void **state)
+{
+	(void)state;
+	struct event ev = { .kind = EVENT_SCHEDULER };
+	snprintf(ev.object, sizeof ev.object, "loop0");
+	snprintf(ev.key, sizeof ev.key, "scheduler");
+	snprintf(ev.by, sizeof ev.by, "observed");
+	event_add_reset(&ev, "iosched.fifo_batch", "16", NULL);
+	event_add_reset(&ev, "iosched.slice_idle", NULL, "8");
+	event_add_reset(&ev, "nr_requests", "64", "256");
+	json_object *o = session_log_event(&ev, 7);
+	assert_non_null(o);
+	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	assert_non_null(strstr(text, "\"resets\":{\"iosched.fifo_batch\":[\"16\",null],"
+				     "\"iosched.slice_idle\":[null,\"8\"],\"nr_requests\":[\"64\",\"256\"]}"));
+	struct event back;
+	struct error err;
+	assert_int_equal(session_log_parse_event(o, &back, &err), 0);
+	assert_int_equal(back.nresets, 3);
+	assert_true(back.resets[0].had_old && !back.resets[0].has_new);
+	assert_true(!back.resets[1].had_old && back.resets[1].has_new);
+	assert_string_equal(back.resets[1].new_value, "8");
+	assert_string_equal(back.resets[2].old_value, "64");
+	json_object_put(o);
+	/* damaged resets are an error, an unknown kind a skip */
+	json_object *bad = json_tokener_parse("{\"type\":\"event\",\"kind\":\"scheduler\","
+					      "\"resets\":{\"nr_requests\":[\"64\"]}}");
+	assert_int_equal(session_log_parse_event(bad, &back, &err), -1);
+	json_object_put(bad);
+	json_object *later = json_tokener_parse("{\"type\":\"event\",\"kind\":\"dip\"}");
+	assert_int_equal(session_log_parse_event(later, &back, &err), 1);
+	assert_string_equal(err.msg, "dip");
+	json_object_put(later);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -335,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_write_error_is_reported),
 		cmocka_unit_test(test_failed_writes_keep_events),
 		cmocka_unit_test(test_existing_file_refused_or_appended),
+		cmocka_unit_test(test_resets_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
