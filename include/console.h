@@ -2,8 +2,10 @@
  * share it: layout, panes, key table, modal dialogs.
  *
  * Everything the console knows lives in struct console, owned by console_run()'s
- * stack frame: no global mutable state.  Panes only draw from it; actions (keys)
- * only change its view state; samples arrive through console_take_sample().
+ * stack frame: no global mutable state.  The data (snapshots, rates, events,
+ * history, recording) belong to its session (session.h); the rest is view state.
+ * Panes only draw from it; actions (keys) only change its view state; samples
+ * arrive through console_take_sample().
  *
  * Extension points for other areas:
  *  - keys: add a line to console_bindings[] (src/ui/keys.c).  Give it KEYF_CONTROL
@@ -31,6 +33,7 @@
 #include "history.h"
 #include "options.h"
 #include "rates.h"
+#include "session.h"
 #include "recorder.h"
 #include "replay_view.h"
 #include "snapshot.h"
@@ -80,6 +83,10 @@ struct modal_ops {
 	/* false: close the dialog */
 	bool (*key)(struct console *c, void *state, int key);
 	void (*free)(void *state);
+	/* Optional: a descriptor the dialog waits on (-1: none now); the main loop
+	 * polls it and calls ready() when it is readable.  Drawing never does. */
+	int (*fd)(void *state);
+	void (*ready)(struct console *c, void *state);
 };
 
 struct console_modal {
@@ -94,18 +101,12 @@ struct console_modal {
 struct console {
 	const struct options *opts;
 	struct source *src;
-	struct recorder *rec;
+	struct recorder *rec;          /* --record's recorder (main closes it) */
 	struct console_config cfg;
 
-	/* data: the latest snapshot, the one before, rates between them */
-	struct snapshot snap, prev;
-	bool have_snap;
-	struct rates rates;
-	bool have_rates;
-	struct event_list events;      /* events of the latest sample */
-	struct echo_filter echoes;     /* ioscope's recent changes, marked once */
-	struct history *hist;
-	bool source_ended;
+	/* data: the one pipeline (session.h) owns snapshots, rates, events, history
+	 * and the recording; the console keeps only what it shows */
+	struct session *session;
 	double interval;
 
 	/* space: the view stops, sampling goes on */
@@ -194,7 +195,13 @@ void console_add_event(struct console *c, const struct event *ev);
 void console_message(struct console *c, bool warning, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* The session's latest snapshot and history (the view may be frozen: view.c). */
+static inline const struct snapshot *console_latest(const struct console *c) { return session_snapshot(c->session); }
+static inline struct history *console_hist(const struct console *c) { return session_history(c->session); }
+static inline bool console_ended(const struct console *c) { return session_ended(c->session); }
+
 /* ---- view.c: what is shown ---- */
+bool console_have_rates(const struct console *c);   /* an interval is shown */
 const struct rates *console_view_rates(const struct console *c);
 const struct snapshot *console_view_snap(const struct console *c);
 uint64_t console_view_end(const struct console *c);   /* newest sample the graphs show, +1 */
@@ -304,8 +311,11 @@ struct console_mouse {
 int console_read_key(struct console_mouse *mouse);
 void console_handle_mouse(struct console *c, const struct console_mouse *m);
 
-/* What the samples left: history, snapshots, rates, events, rows (console.c). */
+/* What the samples left: the session, the frozen view, rows (console.c). */
 void console_samples_free(struct console *c);
+/* A control job or other descriptor a dialog waits on: the main loop polls it and
+ * calls the dialog's ready() (modal.c). */
+void console_modals_collect(struct console *c);
 
 /* ---- modal.c ---- */
 int console_modal_open(struct console *c, const struct modal_ops *ops, void *state);

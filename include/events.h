@@ -76,6 +76,13 @@ void echo_filter_remember(struct echo_filter *f, const struct event *ev);
  * changes older than the sample before last forgotten. */
 void echo_filter_sample(struct echo_filter *f, struct event_list *events, size_t derived);
 
+/* An event of a session log and the sample it came with. */
+struct replay_event {
+	size_t sample;            /* 0-based index of the sample it belongs to */
+	bool derivable;           /* events_diff finds it again by comparing snapshots */
+	struct event event;
+};
+
 const char *event_kind_name(enum event_kind kind);
 int event_kind_from_name(const char *name);   /* -1 if unknown */
 /* A short label for graphs and logs: "sched mq-deadline→bfq", "remount +noatime -relatime". */

@@ -6,6 +6,7 @@
 
 #include "error.h"
 #include "events.h"
+#include "selection.h"
 #include "snapshot.h"
 
 struct recorder;
@@ -16,6 +17,9 @@ struct recorder *recorder_open(const char *path, bool sync, struct error *err);
  * record (raw counters and settings) and one record per event, each line whole. */
 int recorder_write(struct recorder *rec, const struct snapshot *snap,
 		   const struct event_list *events, struct error *err);
+/* The devices the recording is made for, written in the header ("selection");
+ * before the first recorder_write.  Not called: all devices. */
+void recorder_set_selection(struct recorder *rec, const struct selection *sel);
 /* An event that arrives between samples (a user mark, a change made by ioscope). */
 int recorder_write_event(struct recorder *rec, const struct event *ev, struct error *err);
 void recorder_close(struct recorder *rec);

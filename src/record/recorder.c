@@ -30,7 +30,15 @@ struct recorder {
 	char *buf;               /* what the next write() hands over */
 	size_t len, cap;
 	struct jsonw line;       /* the sample line, reused */
+	struct selection selection;
+	bool has_selection;      /* recorder_set_selection was called */
 };
+
+void recorder_set_selection(struct recorder *rec, const struct selection *sel)
+{
+	rec->selection = *sel;
+	rec->has_selection = true;
+}
 
 struct recorder *recorder_open(const char *path, bool sync, struct error *err)
 {
@@ -124,6 +132,9 @@ static int append_header(struct recorder *rec, const struct snapshot *snap, stru
 {
 	struct replay_machine m;
 	machine_describe(&m);
+	m.has_selection = rec->has_selection;
+	m.nselection = rec->selection.n;
+	memcpy(m.selection, rec->selection.names, sizeof m.selection);
 	return append_record(rec, session_log_header(&m, snap), err) < 0 ? -1 : 1;
 }
 

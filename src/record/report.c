@@ -165,6 +165,15 @@ static int default_devices(struct report *rep, const struct snapshot *first,
 	return 0;
 }
 
+/* A recording made for named devices reports on them. */
+static int devices_from_selection(struct report *rep, const struct replay_machine *m, struct error *err)
+{
+	for (size_t i = 0; i < m->nselection; i++)
+		if (add_device(rep, m->selection[i]) < 0)
+			return error_set(err, "out of memory");
+	return 0;
+}
+
 /* -1: bad usage (unknown device). */
 static int choose_devices(struct report *rep, const struct report_args *a, struct error *err)
 {
@@ -174,9 +183,13 @@ static int choose_devices(struct report *rep, const struct report_args *a, struc
 	int rc = replay_read(rep->replay, rep->first, &first, err);
 	if (rc == 0)
 		rc = replay_read(rep->replay, rep->last, &last, err);
-	if (rc == 0)
-		rc = a->devices ? devices_from_list(rep, a->devices, &first, err)
-				: default_devices(rep, &first, &last, err);
+	const struct replay_machine *m = replay_machine(rep->replay);
+	if (rc == 0 && a->devices)
+		rc = devices_from_list(rep, a->devices, &first, err);
+	else if (rc == 0 && m->nselection)
+		rc = devices_from_selection(rep, m, err);
+	else if (rc == 0)
+		rc = default_devices(rep, &first, &last, err);
 	snapshot_free(&first);
 	snapshot_free(&last);
 	return rc;

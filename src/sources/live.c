@@ -134,6 +134,10 @@ static int read_tree(struct live_source *ls, struct snapshot *out, struct error 
 	int r = take_sample(ls, out, err);
 	if (r < 0)
 		return -1;
+	/* each tree has a sampler of its own whose generation numbers start again: they
+	 * say nothing across trees, so the diff compares the settings themselves */
+	for (size_t i = 0; i < out->ndevices; i++)
+		out->devices[i].settings.generation = 0;
 	if (ls->next_tree == 1) {
 		ls->mono0 = up;
 		clock_gettime(CLOCK_REALTIME, &ls->wall0);

@@ -83,7 +83,7 @@ static bool chooser_key(struct console *c, void *state, int key)
 	}
 }
 
-static const struct modal_ops chooser_ops = { chooser_draw, chooser_key, free };
+static const struct modal_ops chooser_ops = { .draw = chooser_draw, .key = chooser_key, .free = free };
 
 int column_chooser_open(struct console *c)
 {

@@ -53,18 +53,18 @@ static int grow_buffers(struct console *c, size_t values, size_t cells)
 static void fetch(const struct console *c, const struct frame *f, const struct strip *s, float *out,
 		  size_t count)
 {
-	int dev = s->series->system ? -1 : history_device_find(c->hist, s->device);
+	int dev = s->series->system ? -1 : history_device_find(console_hist(c), s->device);
 	for (size_t i = 0; i < count; i++) {
 		int64_t n = f->first + (int64_t)i;
 		if (n < 0)
 			out[i] = NAN;
 		else if (s->series->system)
-			out[i] = history_sys_value(c->hist, (enum history_sys_metric)s->series->metric,
+			out[i] = history_sys_value(console_hist(c), (enum history_sys_metric)s->series->metric,
 						   (uint64_t)n);
 		else if (dev < 0)
 			out[i] = NAN;
 		else
-			out[i] = history_value(c->hist, (size_t)dev, (enum history_metric)s->series->metric,
+			out[i] = history_value(console_hist(c), (size_t)dev, (enum history_metric)s->series->metric,
 					       (uint64_t)n);
 	}
 }
@@ -255,14 +255,14 @@ static void draw_group(struct console *c, const struct strip *s, const struct ma
  * win the label room. */
 static void draw_marks(struct console *c, const struct strip *s, const struct frame *f)
 {
-	size_t nm = history_mark_count(c->hist);
+	size_t nm = history_mark_count(console_hist(c));
 	struct label_row lr;
 	memset(&lr, 0, sizeof lr);
 	lr.w = s->plot.w < LABEL_COLS_MAX ? s->plot.w : LABEL_COLS_MAX;
 	for (int pass = 0; pass < 2; pass++) {
 		struct mark_group g = { { NULL }, 0, -1 };
 		for (size_t i = nm; i > 0; i--) {
-			const struct history_mark *m = history_mark_get(c->hist, i - 1);
+			const struct history_mark *m = history_mark_get(console_hist(c), i - 1);
 			if ((int64_t)m->n < f->first)
 				break;
 			if (m->n >= f->end || !console_mark_shown(c, m) || mark_is_own(c, m, s->device) != (pass == 0))
@@ -286,15 +286,15 @@ static void draw_x_axis(const struct console *c, const struct frame *f, int y)
 {
 	unsigned long axis = ui_attr(c, TR_AXIS);
 	ui_fill(y, f->plot_x - GUTTER, f->plot_w + GUTTER, ui_attr(c, TR_NORMAL));
-	uint64_t newest = history_count(c->hist) ? history_count(c->hist) - 1 : 0;
-	double now = history_mono(c->hist, newest);
+	uint64_t newest = history_count(console_hist(c)) ? history_count(console_hist(c)) - 1 : 0;
+	double now = history_mono(console_hist(c), newest);
 	int right_limit = f->plot_x + f->plot_w;   /* labels end before this */
 	for (int col = f->plot_w - 1; col >= 0; col -= XLABEL_GAP) {
 		int64_t n = f->first + (int64_t)col * f->spc + f->spc - 1;
-		if (n < 0 || !history_has(c->hist, (uint64_t)n))
+		if (n < 0 || !history_has(console_hist(c), (uint64_t)n))
 			break;
 		char buf[24];
-		graph_format_age(now - history_mono(c->hist, (uint64_t)n), buf, sizeof buf);
+		graph_format_age(now - history_mono(console_hist(c), (uint64_t)n), buf, sizeof buf);
 		int w = ui_text_width(buf);
 		int x = f->plot_x + col - w + 1;
 		if (x + w > right_limit)
@@ -335,8 +335,8 @@ static void draw_title(const struct console *c, const struct rect *r, const stru
 		snprintf(title, sizeof title, "dirty / writeback (system)");
 	if (c->scroll_back) {
 		char age[24];
-		double now = history_mono(c->hist, history_count(c->hist) - 1);
-		graph_format_age(now - history_mono(c->hist, f->end - 1), age, sizeof age);
+		double now = history_mono(console_hist(c), history_count(console_hist(c)) - 1);
+		graph_format_age(now - history_mono(console_hist(c), f->end - 1), age, sizeof age);
 		snprintf(right, sizeof right, "at %s  %s/%s scroll, l live", age,
 			 ui_sym(c, "←", "<"), ui_sym(c, "→", ">"));
 	} else {

@@ -113,7 +113,7 @@ static void help_free(void *state)
 	free(h);
 }
 
-static const struct modal_ops help_ops = { help_draw, help_key, help_free };
+static const struct modal_ops help_ops = { .draw = help_draw, .key = help_key, .free = help_free };
 
 int help_open(struct console *c)
 {

@@ -77,7 +77,7 @@ static void pick_free(void *state)
 	free(p);
 }
 
-static const struct modal_ops pick_ops = { pick_draw, pick_key, pick_free };
+static const struct modal_ops pick_ops = { .draw = pick_draw, .key = pick_key, .free = pick_free };
 
 int console_pick(struct console *c, const char *title, const char *const *items, size_t n,
 		 size_t current, pick_done_fn done, void *arg)
