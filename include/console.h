@@ -38,6 +38,7 @@
 #include "replay_view.h"
 #include "snapshot.h"
 #include "source.h"
+#include "status.h"
 #include "theme.h"
 
 /* A key as the console sees it: a character (Unicode code point), or a curses
@@ -168,10 +169,8 @@ struct console {
 	double last_draw;              /* monotonic seconds */
 	char host[65], kernel[65];
 
-	/* footer status line */
-	char status[512];
-	bool status_warning;
-	double status_until;
+	/* footer status line and the clock (status.h) */
+	struct status_line status;
 
 	struct console_modal modals[CONSOLE_MODALS_MAX];
 	size_t nmodals;

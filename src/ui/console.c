@@ -27,14 +27,10 @@
 #include "console.h"
 
 #define MIN_FRAME 0.04        /* seconds between redraws caused by samples */
-#define STATUS_SECONDS 5.0
-#define WARNING_SECONDS 10.0   /* a broken theme or config deserves a longer look */
 
 double console_now(void)
 {
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return timespec_seconds(&t);
+	return status_clock();
 }
 
 bool console_controls_enabled(const struct console *c)
@@ -46,10 +42,8 @@ void console_message(struct console *c, bool warning, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(c->status, sizeof c->status, fmt, ap);
+	status_post(&c->status, console_now(), warning, fmt, ap);
 	va_end(ap);
-	c->status_warning = warning;
-	c->status_until = console_now() + (warning ? WARNING_SECONDS : STATUS_SECONDS);
 	c->need_redraw = true;
 }
 
@@ -225,9 +219,10 @@ static int poll_timeout(const struct console *c)
 	double now = console_now(), wait = -1;
 	if (c->need_redraw)
 		wait = c->last_draw + MIN_FRAME - now;
-	if (c->status[0] && c->status_until > now && (wait < 0 || c->status_until - now < wait))
-		wait = c->status_until - now;
-	if (wait < 0 && !c->need_redraw && !c->status[0])
+	double expires = status_wait(&c->status, now);
+	if (expires >= 0 && (wait < 0 || expires < wait))
+		wait = expires;
+	if (wait < 0 && !c->need_redraw)
 		return -1;
 	return wait <= 0 ? 0 : (int)ceil(wait * 1000);
 }
@@ -267,6 +262,8 @@ static nfds_t modal_fds(struct console *c, struct pollfd *fds)
 static void main_loop(struct console *c)
 {
 	while (c->running) {
+		if (status_expire(&c->status, console_now()))
+			c->need_redraw = true;   /* the footer goes back to the key bar */
 		if (c->need_redraw && console_now() - c->last_draw >= MIN_FRAME)
 			console_redraw(c);
 		int sfd = sample_fd(c);
@@ -504,8 +501,8 @@ int console_run(const struct options *o, struct source *src, struct recorder *re
 	}
 	c.glyphs = choose_glyphs(&c);
 	console_apply_theme(&c, o->theme ? o->theme : c.cfg.theme);
-	if (c.status_warning == false)
-		c.status[0] = '\0';   /* "theme default" is not news at start */
+	if (!c.status.warning)
+		c.status.text[0] = '\0';   /* "theme default" is not news at start */
 	if (config_msg[0])
 		console_message(&c, true, "%s", config_msg);
 	replay_warnings(&c);

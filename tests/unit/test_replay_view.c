@@ -223,19 +223,19 @@ static void test_step_and_mark_jumps(void **state)
 	action_replay_next_mark(c);
 	assert_true(c->replay.paused);
 	assert_int_equal(tell(r) - 1, MARK_AT);
-	assert_non_null(strstr(c->status, "started rm -rf"));
+	assert_non_null(strstr(c->status.text, "started rm -rf"));
 	assert_true(has_mark(console_hist(c), "started rm -rf"));
 	action_replay_next_mark(c);
 	assert_int_equal(tell(r) - 1, MARK_AT);
-	assert_non_null(strstr(c->status, "no mark after"));
+	assert_non_null(strstr(c->status.text, "no mark after"));
 	action_replay_prev_mark(c);
 	assert_int_equal(tell(r) - 1, MARK_AT);
-	assert_non_null(strstr(c->status, "no mark before"));
+	assert_non_null(strstr(c->status.text, "no mark before"));
 	action_replay_step_forward(c);
 	action_replay_step_forward(c);
 	action_replay_prev_mark(c);
 	assert_int_equal(tell(r) - 1, MARK_AT);
-	assert_non_null(strstr(c->status, "mark 1/1"));
+	assert_non_null(strstr(c->status.text, "mark 1/1"));
 	replay_view_seek(c, 3);
 
 	action_replay_step_forward(c);
