@@ -80,7 +80,7 @@ struct console;
 
 /* A modal dialog: drawn over everything, gets every key until it closes. */
 struct modal_ops {
-	void (*draw)(struct console *c, void *state);
+	void (*draw)(const struct console *c, void *state);   /* draws only */
 	/* false: close the dialog */
 	bool (*key)(struct console *c, void *state, int key);
 	void (*free)(void *state);
@@ -219,14 +219,22 @@ bool console_mark_shown(const struct console *c, const struct history_mark *m);
 int console_apply_columns(struct console *c, const char *text, struct error *err);
 int console_apply_theme(struct console *c, const char *name);
 
-/* ---- the panes (one file each) ---- */
-void header_draw(struct console *c, const struct rect *r);
-void strip_draw(struct console *c, const struct rect *r);
-void table_draw(struct console *c, const struct rect *r);
-void detail_draw(struct console *c, const struct rect *r);
-void graphs_draw(struct console *c, const struct rect *r);
-void marks_draw(struct console *c, const struct rect *r);
-void footer_draw(struct console *c, const struct rect *r);
+/* ---- the panes (one file each) ----
+ * Drawing changes no state: panes get the console read-only.  What a frame
+ * decides (the rows, the layout, the table's columns and scroll, kept for the
+ * mouse, the graphs' scratch buffers) is settled before drawing by console_redraw,
+ * table_place and graphs_place. */
+void header_draw(const struct console *c, const struct rect *r);
+void strip_draw(const struct console *c, const struct rect *r);
+/* Where the table's columns go and which rows it shows this frame (before drawing). */
+void table_place(struct console *c, const struct rect *r);
+void table_draw(const struct console *c, const struct rect *r);
+void detail_draw(const struct console *c, const struct rect *r);
+/* The graphs' scratch buffers, sized for this frame (before drawing). */
+void graphs_place(struct console *c, const struct rect *r);
+void graphs_draw(const struct console *c, const struct rect *r);
+void marks_draw(const struct console *c, const struct rect *r);
+void footer_draw(const struct console *c, const struct rect *r);
 /* Mouse: a click at (y, x) in the table; true when it hit a row or a header. */
 bool table_click(struct console *c, int y, int x);
 
@@ -319,7 +327,7 @@ void console_modals_collect(struct console *c);
 /* ---- modal.c ---- */
 int console_modal_open(struct console *c, const struct modal_ops *ops, void *state);
 void console_modal_close(struct console *c);   /* the topmost */
-void console_modals_draw(struct console *c);
+void console_modals_draw(const struct console *c);
 /* true when a dialog took the key */
 bool console_modal_key(struct console *c, int key);
 void console_modals_free(struct console *c);

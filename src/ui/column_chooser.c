@@ -12,7 +12,7 @@ struct chooser {
 	size_t current, top;
 };
 
-static void chooser_draw(struct console *c, void *state)
+static void chooser_draw(const struct console *c, void *state)
 {
 	struct chooser *ch = state;
 	int w = COLS - 4 > 76 ? 76 : COLS - 4, h = LINES - 4;

@@ -141,6 +141,10 @@ void console_redraw(struct console *c)
 	console_build_rows(c);
 	struct layout_want want = { LINES, COLS, (int)c->nrows, c->detail_zoom, c->show_marks };
 	layout_compute(&c->layout, &want);
+	if (!c->layout.too_small)
+		table_place(c, &c->layout.table);
+	if (!c->layout.too_small && c->layout.graphs.h)
+		graphs_place(c, &c->layout.graphs);
 	erase();
 	if (c->layout.too_small) {
 		draw_too_small(c);

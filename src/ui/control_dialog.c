@@ -205,7 +205,7 @@ static int widest(const char *title, const char (*lines)[CONTROL_LINE_MAX], size
 	return w;
 }
 
-static void draw_list(struct console *c, struct control_dialog *d)
+static void draw_list(const struct console *c, struct control_dialog *d)
 {
 	int w = ui_text_width(d->title) + 8;
 	for (size_t i = 0; i < d->nitems; i++)
@@ -224,7 +224,7 @@ static void draw_list(struct console *c, struct control_dialog *d)
 	ui_put(r.y + r.h - 2, r.x + 2, r.w - 4, ui_attr(c, TR_DIM), "Enter choose   Esc cancel");
 }
 
-static void draw_edit(struct console *c, struct control_dialog *d)
+static void draw_edit(const struct console *c, struct control_dialog *d)
 {
 	struct rect r =
 		dialog_box(d->kind == CD_MOUNT ? 10 : 7, d->kind == CD_MOUNT ? BOX_MAX_W : 72);
@@ -252,7 +252,7 @@ static void draw_edit(struct console *c, struct control_dialog *d)
 				   : "Enter apply   Esc cancel");
 }
 
-static void draw_confirm(struct console *c, struct control_dialog *d)
+static void draw_confirm(const struct console *c, struct control_dialog *d)
 {
 	struct rect r = dialog_box((int)d->plan->nrisks * 2 + 7, 80);
 	ui_box(c, &r, "Risky change");
@@ -267,7 +267,7 @@ static void draw_confirm(struct console *c, struct control_dialog *d)
 	       "y  make this change     any other key  cancel");
 }
 
-static void draw_pending(struct console *c, struct control_dialog *d)
+static void draw_pending(const struct console *c, struct control_dialog *d)
 {
 	static const char spin[] = "|/-\\";
 	struct rect r = dialog_box(5, 76);
@@ -281,7 +281,7 @@ static void draw_pending(struct console *c, struct control_dialog *d)
 		"pending for %.1fs (a scheduler switch waits for the queue to drain)", t);
 }
 
-static void draw_result(struct console *c, struct control_dialog *d)
+static void draw_result(const struct console *c, struct control_dialog *d)
 {
 	const struct control_result *res = d->result;
 	int want = res ? (int)res->nlines + 4 : 5;
@@ -303,7 +303,7 @@ static void draw_result(struct console *c, struct control_dialog *d)
 	ui_put(r.y + r.h - 2, r.x + 2, w, ui_attr(c, TR_DIM), "any key  close");
 }
 
-static void dialog_draw(struct console *c, void *state)
+static void dialog_draw(const struct console *c, void *state)
 {
 	struct control_dialog *d = state;
 	if (c->layout.too_small)

@@ -27,7 +27,7 @@ static void key_bar(const struct console *c, const struct rect *r)
 	}
 }
 
-void footer_draw(struct console *c, const struct rect *r)
+void footer_draw(const struct console *c, const struct rect *r)
 {
 	ui_fill(r->y, r->x, r->w, ui_attr(c, TR_NORMAL));
 	const char *msg = status_current(&c->status, console_now());

@@ -123,7 +123,7 @@ static wchar_t cell_wchar(const char *g)
 }
 
 /* One call per row: the plot is the largest thing redrawn every sample. */
-static void draw_plot(struct console *c, const struct strip *s, const struct frame *f, double top)
+static void draw_plot(const struct console *c, const struct strip *s, const struct frame *f, double top)
 {
 	const struct rect *p = &s->plot;
 	size_t count = (size_t)p->w * (size_t)f->spc;
@@ -219,7 +219,7 @@ static void group_label(const struct console *c, const struct mark_group *g, con
 	}
 }
 
-static void draw_group(struct console *c, const struct strip *s, const struct mark_group *g,
+static void draw_group(const struct console *c, const struct strip *s, const struct mark_group *g,
 		       struct label_row *lr)
 {
 	const struct rect *p = &s->plot;
@@ -253,7 +253,7 @@ static void draw_group(struct console *c, const struct strip *s, const struct ma
  * the strip's label row (with the object when it is not the strip's device); the
  * marks of one column share one label.  The strip's own marks, then newer ones,
  * win the label room. */
-static void draw_marks(struct console *c, const struct strip *s, const struct frame *f)
+static void draw_marks(const struct console *c, const struct strip *s, const struct frame *f)
 {
 	size_t nm = history_mark_count(console_hist(c));
 	struct label_row lr;
@@ -345,7 +345,15 @@ static void draw_title(const struct console *c, const struct rect *r, const stru
 	ui_title(c, r, title, right);
 }
 
-void graphs_draw(struct console *c, const struct rect *r)
+void graphs_place(struct console *c, const struct rect *r)
+{
+	size_t plot_w = r->w > GUTTER + 1 ? (size_t)(r->w - GUTTER - 1) : 0;
+	size_t rows = r->h > 2 ? (size_t)(r->h - 2) : 0;
+	if (grow_buffers(c, plot_w * (size_t)graph_samples_per_cell(c->glyphs), plot_w * rows) < 0)
+		console_message(c, true, "out of memory: graphs not drawn");
+}
+
+void graphs_draw(const struct console *c, const struct rect *r)
 {
 	const struct graph_metric *m = &graph_metrics[c->graph_metric];
 	struct frame f = { m, console_view_end(c), 0, graph_samples_per_cell(c->glyphs),
@@ -365,8 +373,8 @@ void graphs_draw(struct console *c, const struct rect *r)
 		return;
 	}
 	size_t count = (size_t)f.plot_w * (size_t)f.spc;
-	if (grow_buffers(c, count, (size_t)f.plot_w * (size_t)avail) < 0)
-		return;
+	if (c->graph_values_cap < count || c->graph_cells_cap < (size_t)f.plot_w * (size_t)avail)
+		return;   /* graphs_place could not make room */
 	f.first = (int64_t)f.end - (int64_t)count;
 	int sh = avail / (int)ns, y = r->y + 1;
 	for (size_t i = 0; i < ns; i++) {

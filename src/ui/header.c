@@ -69,7 +69,7 @@ static void state_text(const struct console *c, char *buf, size_t len)
 		snprintf(buf + used, len - used, "END OF DATA  ");
 }
 
-void header_draw(struct console *c, const struct rect *r)
+void header_draw(const struct console *c, const struct rect *r)
 {
 	struct line_writer lw = { c, r->y, r->x, r->x + r->w, false, false };
 	char buf[128], state[256];
@@ -155,7 +155,7 @@ static void strip_line(struct line_writer *lw, const struct vm_rates *vm, bool h
 	pair(lw, "full", b);
 }
 
-void strip_draw(struct console *c, const struct rect *r)
+void strip_draw(const struct console *c, const struct rect *r)
 {
 	const struct vm_rates *vm = &console_view_rates(c)->vm;
 	bool have = console_have_rates(c) && vm->valid;

@@ -58,7 +58,7 @@ static void help_fill(const struct console *c, struct help *h)
 	add(h, false, "  %-14s %s", "", "(see ioscope(1), CONSOLE and THEMES)");
 }
 
-static void help_draw(struct console *c, void *state)
+static void help_draw(const struct console *c, void *state)
 {
 	struct help *h = state;
 	int w = COLS - 4 > 100 ? 100 : COLS - 4, hh = LINES - 2;

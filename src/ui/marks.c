@@ -33,7 +33,7 @@ static void draw_mark(const struct console *c, const struct history_mark *m, int
 		ui_put(y, x, end - x, ui_attr(c, TR_DIM), "  (by ioscope)");
 }
 
-void marks_draw(struct console *c, const struct rect *r)
+void marks_draw(const struct console *c, const struct rect *r)
 {
 	size_t n = history_mark_count(console_hist(c)), shown = 0;
 	for (size_t i = 0; i < n; i++)

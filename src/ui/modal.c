@@ -35,7 +35,7 @@ void console_modal_close(struct console *c)
 		close_at(c, c->nmodals - 1);
 }
 
-void console_modals_draw(struct console *c)
+void console_modals_draw(const struct console *c)
 {
 	for (size_t i = 0; i < c->nmodals; i++)
 		c->modals[i].ops->draw(c, c->modals[i].state);

@@ -32,7 +32,7 @@ static struct rect pick_box(const struct console *c, const struct pick *p)
 	return (struct rect){ (LINES - h) / 2, (COLS - w) / 2, h, w };
 }
 
-static void pick_draw(struct console *c, void *state)
+static void pick_draw(const struct console *c, void *state)
 {
 	struct pick *p = state;
 	if (c->layout.too_small)

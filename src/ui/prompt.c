@@ -18,7 +18,7 @@ struct prompt {
 	void *arg;
 };
 
-static void prompt_draw(struct console *c, void *state)
+static void prompt_draw(const struct console *c, void *state)
 {
 	struct prompt *p = state;
 	const struct rect *r = &c->layout.footer;
