@@ -22,7 +22,7 @@ int selection_add(struct selection *s, const char *name);
 /* The device is named, or is a partition of a named disk, or the disk of a named
  * partition (partitions looked up in snap). */
 bool selection_covers_device(const struct selection *s, const struct snapshot *snap, const char *name);
-/* The event concerns the selection: user marks always; device events by their
+/* The event concerns the selection: user marks and the clock going back always; device events by their
  * object; mount events by the device the filesystem is on in `at` (for one removed,
  * in `before`, which may be NULL). */
 bool selection_covers_event(const struct selection *s, const struct snapshot *at,

@@ -44,6 +44,12 @@ bool selection_covers_device(const struct selection *s, const struct snapshot *s
 	return names_partition_of(s, snap, name);
 }
 
+/* User marks, and the clock going back (why every figure of its interval is missing). */
+static bool concerns_all(enum event_kind k)
+{
+	return k == EVENT_USER_MARK || k == EVENT_CLOCK_BACK;
+}
+
 static bool is_mount_event(enum event_kind k)
 {
 	return k == EVENT_MOUNT_OPTIONS || k == EVENT_MOUNT_ADDED || k == EVENT_MOUNT_REMOVED;
@@ -76,7 +82,7 @@ static void mount_device(const struct snapshot *snap, const char *mountpoint, ch
 bool selection_covers_event(const struct selection *s, const struct snapshot *at,
 			    const struct snapshot *before, const struct event *ev)
 {
-	if (selection_all(s) || ev->kind == EVENT_USER_MARK)
+	if (selection_all(s) || concerns_all(ev->kind))
 		return true;
 	if (!is_mount_event(ev->kind))
 		return selection_covers_device(s, at, ev->object);
@@ -91,7 +97,7 @@ bool selection_covers_event(const struct selection *s, const struct snapshot *at
 
 bool selection_covers_logged(const struct selection *s, struct source *src, const struct replay_event *ev)
 {
-	if (selection_all(s) || ev->event.kind == EVENT_USER_MARK || !src->ops->read_at)
+	if (selection_all(s) || concerns_all(ev->event.kind) || !src->ops->read_at)
 		return true;
 	struct snapshot at, before;
 	struct error err;
