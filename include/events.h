@@ -106,6 +106,13 @@ void event_resets_between(struct event *ev, const struct disk_settings *before,
 /* "nr_requests 64→256, iosched.fifo_batch 16→-" ("-": absent); "" when none. */
 void event_resets_text(const struct event *ev, char *buf, size_t len);
 
+/* An event of a session log and the sample it came with. */
+struct replay_event {
+	size_t sample;            /* 0-based index of the sample it belongs to */
+	bool derivable;           /* events_diff finds it again by comparing snapshots */
+	struct event event;
+};
+
 const char *event_kind_name(enum event_kind kind);
 int event_kind_from_name(const char *name);   /* -1 if unknown */
 /* A short label for graphs and logs: "sched mq-deadline→bfq", "remount +noatime -relatime". */

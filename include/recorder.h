@@ -6,6 +6,7 @@
 
 #include "error.h"
 #include "events.h"
+#include "selection.h"
 #include "snapshot.h"
 
 struct recorder;
@@ -26,6 +27,9 @@ struct recorder *recorder_open(const char *path, enum recorder_mode mode, bool s
  * record (raw counters and settings) and one record per event, each line whole. */
 int recorder_write(struct recorder *rec, const struct snapshot *snap,
 		   const struct event_list *events, struct error *err);
+/* The devices the recording is made for, written in the header ("selection");
+ * before the first recorder_write.  Not called: all devices. */
+void recorder_set_selection(struct recorder *rec, const struct selection *sel);
 /* An event that arrives between samples (a user mark, a change made by ioscope). */
 int recorder_write_event(struct recorder *rec, const struct event *ev, struct error *err);
 /* Why the last write failed (disk full...), NULL while writes succeed.  Events that
@@ -37,5 +41,7 @@ void recorder_close(struct recorder *rec);
 /* A source that reads a session log back (src/record/replay.c). */
 #include "source.h"
 struct source *source_replay_new(const char *path, struct error *err);
+/* The same; verbose: also say on stderr what the log held that this version skips. */
+struct source *source_replay_new_verbose(const char *path, bool verbose, struct error *err);
 
 #endif

@@ -57,14 +57,12 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	struct source *src = opts.replay_path ? source_replay_new(opts.replay_path, &err)
+	struct source *src = opts.replay_path ? source_replay_new_verbose(opts.replay_path, opts.verbose, &err)
 					      : source_live_new(opts.root, opts.interval, &err);
 	if (!src) {
 		fprintf(stderr, "ioscope: %s\n", err.msg);
 		return 1;
 	}
-	if (opts.verbose && opts.replay_path)
-		replay_print_skipped(source_replay_get(src), opts.replay_path, stderr);
 	struct recorder *rec = NULL;
 	if (opts.record_path) {
 		rec = recorder_open(opts.record_path,

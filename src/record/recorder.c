@@ -39,7 +39,15 @@ struct recorder {
 	size_t events_lost;      /* events dropped because pending was full */
 	struct error failure;    /* why the last write failed; empty after a success */
 	struct jsonw line;       /* the sample line, reused */
+	struct selection selection;
+	bool has_selection;      /* recorder_set_selection was called */
 };
+
+void recorder_set_selection(struct recorder *rec, const struct selection *sel)
+{
+	rec->selection = *sel;
+	rec->has_selection = true;
+}
 
 /* Events kept while the disk is full: a day of marks and changes is far below this. */
 #define PENDING_MAX (1u << 20)
@@ -298,6 +306,9 @@ static int append_header(struct recorder *rec, const struct snapshot *snap, stru
 {
 	struct replay_machine m;
 	machine_describe(&m);
+	m.has_selection = rec->has_selection;
+	m.nselection = rec->selection.n;
+	memcpy(m.selection, rec->selection.names, sizeof m.selection);
 	return append_record(rec, session_log_header(&m, snap), err) < 0 ? -1 : 1;
 }
 

@@ -232,14 +232,27 @@ static int default_devices(struct report *rep, const struct range_devices *rd, s
 	return 0;
 }
 
+/* A recording made for named devices reports on them. */
+static int devices_from_selection(struct report *rep, const struct replay_machine *m, struct error *err)
+{
+	for (size_t i = 0; i < m->nselection; i++)
+		if (add_device(rep, m->selection[i]) < 0)
+			return error_set(err, "out of memory");
+	return 0;
+}
+
 /* -1: bad usage (unknown device). */
 static int choose_devices(struct report *rep, const struct report_args *a, struct error *err)
 {
 	struct range_devices rd;
 	int rc = range_devices_collect(rep, &rd, err);
-	if (rc == 0)
-		rc = a->devices ? devices_from_list(rep, a->devices, &rd.all, err)
-				: default_devices(rep, &rd, err);
+	const struct replay_machine *m = replay_machine(rep->replay);
+	if (rc == 0 && a->devices)
+		rc = devices_from_list(rep, a->devices, &rd.all, err);
+	else if (rc == 0 && m->nselection)
+		rc = devices_from_selection(rep, m, err);
+	else if (rc == 0)
+		rc = default_devices(rep, &rd, err);
 	range_devices_free(&rd);
 	return rc;
 }

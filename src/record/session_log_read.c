@@ -246,6 +246,29 @@ static int machine_strings(json_object *o, struct replay_machine *m, struct erro
 	       opt_str(o, "cpu_model", m->cpu_model, sizeof m->cpu_model, err) < 0 ? -1 : 0;
 }
 
+/* "selection": ["loop0", ...]; absent (older logs): every device. */
+static int parse_selection(json_object *o, struct replay_machine *m, struct error *err)
+{
+	json_object *a = member(o, "selection");
+	if (!a)
+		return 0;
+	if (!json_object_is_type(a, json_type_array))
+		return error_set(err, "\"selection\" is not an array of device names");
+	size_t n = json_object_array_length(a);
+	if (n > SOURCE_SELECTION_MAX)
+		return error_set(err, "\"selection\" names more than %d devices", SOURCE_SELECTION_MAX);
+	for (size_t i = 0; i < n; i++) {
+		json_object *v = json_object_array_get_idx(a, i);
+		const char *name = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+		if (!name || !name[0] || strlen(name) >= DEV_NAME_MAX || strchr(name, '/'))
+			return error_set(err, "\"selection\" holds something that is not a device name");
+		snprintf(m->selection[i], sizeof m->selection[i], "%s", name);
+	}
+	m->nselection = n;
+	m->has_selection = true;
+	return 0;
+}
+
 int session_log_parse_header(json_object *o, struct replay_machine *m, struct snapshot *state,
 			     struct error *err)
 {
@@ -272,6 +295,8 @@ int session_log_parse_header(json_object *o, struct replay_machine *m, struct sn
 	m->cpus = cpus < 0 || cpus > INT32_MAX ? 0 : (long)cpus;
 	m->mem_total_kb = mem;
 	m->started = ns_to_timespec(started);
+	if (parse_selection(o, m, err) < 0)
+		return -1;
 	if (member(o, "devices") && session_log_parse_devices(o, state, err) < 0)
 		return -1;
 	if (member(o, "mounts") && session_log_parse_mounts(o, state, err) < 0)

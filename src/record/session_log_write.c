@@ -127,6 +127,12 @@ json_object *session_log_header(const struct replay_machine *m, const struct sna
 	add(o, "cpus", json_object_new_int64(m->cpus));
 	add(o, "mem_total_kb", json_object_new_uint64(m->mem_total_kb));
 	add(o, "started", json_object_new_int64(timespec_to_ns(&snap->wall)));
+	if (m->has_selection) {
+		json_object *sel = json_object_new_array_ext((int)m->nselection);
+		for (size_t i = 0; sel && i < m->nselection; i++)
+			json_object_array_add(sel, json_object_new_string(m->selection[i]));
+		add(o, "selection", sel);
+	}
 	add(o, "devices", device_list(snap));
 	add(o, "mounts", mount_list(snap));
 	return o;

@@ -7,7 +7,6 @@
 #include <time.h>
 
 #include "console.h"
-#include "replay.h"
 #include "replay_view.h"
 
 const char *record_key_path(const struct console *c)
@@ -19,15 +18,15 @@ const char *record_key_path(const struct console *c)
 
 bool record_key_paused(const struct console *c)
 {
-	return c->recording.held != NULL;
+	return session_record_paused(c->session);
 }
 
 void record_key_close(struct console *c)
 {
 	if (!c->recording.own)
 		return;
-	if (c->rec == c->recording.own)
-		c->rec = NULL;
+	if (c->session && session_recording(c->session))
+		session_record_stop(c->session);
 	recorder_close(c->recording.own);
 	c->recording.own = NULL;
 }
@@ -47,9 +46,7 @@ static void start_done(struct console *c, const char *path, void *arg)
 	}
 	c->recording.own = rec;
 	snprintf(c->recording.path, sizeof c->recording.path, "%s", path);
-	c->rec = rec;
-	/* the sample on screen opens the log: the recording starts now, not a tick later */
-	if (c->have_snap && recorder_write(rec, &c->snap, &c->events, &err) < 0) {
+	if (session_record_start(c->session, rec, &err) < 0) {
 		console_message(c, true, "recording: %s", err.msg);
 		return;
 	}
@@ -58,13 +55,12 @@ static void start_done(struct console *c, const char *path, void *arg)
 
 void action_record(struct console *c)
 {
-	if (source_replay_get(c->src)) {
+	if (source_can_seek(c->src)) {
 		console_message(c, true, "R: a replay is not recorded again");
 		return;
 	}
-	if (c->recording.held) {
-		c->rec = c->recording.held;
-		c->recording.held = NULL;
+	if (session_record_paused(c->session)) {
+		session_record_resume(c->session);
 		console_message(c, false, "recording to %s resumed", record_key_path(c));
 		return;
 	}
@@ -73,9 +69,8 @@ void action_record(struct console *c)
 		record_key_close(c);
 		return;
 	}
-	if (c->rec) {
-		c->recording.held = c->rec;
-		c->rec = NULL;
+	if (session_recording(c->session)) {
+		session_record_pause(c->session);
 		console_message(c, false, "recording to %s paused (R resumes)", record_key_path(c));
 		return;
 	}
