@@ -165,6 +165,7 @@ struct console {
 	int sigfd, timerfd;
 	struct announce_listener *announce;   /* changes `ioscope set` made from a shell */
 	long intervals;                /* samples after the first, for -c */
+	uint64_t diskstats_said[2];    /* odd /proc/diskstats lines said once */
 	bool running;
 	bool need_redraw;
 	int exit_status;

@@ -74,7 +74,16 @@ struct source {
 	bool live;           /* samples the running kernel (controls may act) */
 	bool paced;          /* wait_fd paces samples; false: as fast as read() */
 	bool quiet;          /* warnings only through describe(), not stderr (curses is on) */
+	/* /proc/diskstats lines read only in part (more fields than a known layout: the
+	 * largest known layout taken) and lines skipped (fewer than 14 fields), so far */
+	uint64_t diskstats_extra_lines, diskstats_malformed_lines;
 };
+
+/* What is worth saying once about the lines counted above: a malformed line always, a
+ * longer one with `verbose`.  Fills msg and returns true when there is something new
+ * since *said (which it updates); false otherwise. */
+bool source_diskstats_notice(const struct source *src, bool verbose, uint64_t said[2],
+			     char *msg, size_t len);
 
 #define INTERVAL_MIN 0.01
 #define INTERVAL_MAX 3600.0

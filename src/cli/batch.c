@@ -28,6 +28,7 @@ struct batch {
 	bool *shown;
 	size_t shown_cap;
 	int sigfd;
+	uint64_t diskstats_said[2];           /* odd /proc/diskstats lines said once */
 	struct announce_listener *announce;   /* changes `ioscope set` made from a shell */
 	struct event_list announced;          /* of them, those not yet in a sample */
 };
@@ -162,6 +163,9 @@ static int step(struct batch *b)
 	int r = session_step(b->session, &err);
 	if (r < 0)
 		fprintf(stderr, "ioscope: %s\n", err.msg);
+	char note[160];
+	while (source_diskstats_notice(b->src, b->opts->verbose, b->diskstats_said, note, sizeof note))
+		fprintf(stderr, "ioscope: %s\n", note);
 	return r;
 }
 

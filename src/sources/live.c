@@ -130,8 +130,13 @@ static int read_uptime(const char *tree, struct timespec *out, struct error *err
 
 static int take_sample(struct live_source *ls, struct snapshot *out, struct error *err)
 {
+	uint64_t extra = ls->sampler.diskstats_extra_lines;
+	uint64_t malformed = ls->sampler.diskstats_malformed_lines;
 	if (sampler_sample(&ls->sampler, out, err) < 0)
 		return -1;
+	/* counted here, not in the sampler: numbered trees get a sampler each */
+	ls->base.diskstats_extra_lines += ls->sampler.diskstats_extra_lines - extra;
+	ls->base.diskstats_malformed_lines += ls->sampler.diskstats_malformed_lines - malformed;
 	out->seq = ++ls->seq;
 	return 1;
 }

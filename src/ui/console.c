@@ -132,6 +132,9 @@ static int take_sample(struct console *c)
 	struct error err;
 	if (session_record_error(c->session, &err))
 		console_message(c, true, "recording: %s", err.msg);
+	char note[160];
+	if (source_diskstats_notice(c->src, c->opts->verbose, c->diskstats_said, note, sizeof note))
+		console_message(c, true, "%s", note);
 	console_build_rows(c);
 	console_select_busiest(c);
 	c->need_redraw = true;

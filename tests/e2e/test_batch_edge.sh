@@ -12,11 +12,23 @@ for fmt in json text csv; do
 	"$IOSCOPE" --batch -f $fmt --root "$F" $DEVS >"$TMP/edge.$fmt" 2>"$TMP/edge.$fmt.err" \
 		|| fail "edge $fmt runs" "$(cat "$TMP/edge.$fmt.err")"
 done
-"$IOSCOPE" --batch -f json --root "$F" -c 1 >"$TMP/default.json" 2>&1 || fail "default selection runs"
-"$IOSCOPE" --batch -f json --root "$F" -c 1 /dev/cciss/c0d0 >"$TMP/devpath.json" 2>&1 \
-	|| fail "/dev/cciss/c0d0 accepted" "$(cat "$TMP/devpath.json")"
+"$IOSCOPE" --batch -f json --root "$F" -c 1 >"$TMP/default.json" 2>"$TMP/default.err" \
+	|| fail "default selection runs" "$(cat "$TMP/default.err")"
+# Odd lines are said once: a malformed one always, a longer one with --verbose only.
+"$IOSCOPE" --batch -f json --root "$F" -v >/dev/null 2>"$TMP/verbose.err" || fail "edge -v runs"
+[ "$(grep -c 'fewer than 14 statistics fields skipped' "$TMP/edge.json.err")" = 1 ] \
+	&& ok "a malformed diskstats line is said once" \
+	|| fail "a malformed diskstats line is said once" "$(cat "$TMP/edge.json.err")"
+grep -q 'more fields than a known layout' "$TMP/edge.json.err" \
+	&& fail "extra diskstats fields are said only with --verbose" "$(cat "$TMP/edge.json.err")" \
+	|| ok "extra diskstats fields are said only with --verbose"
+[ "$(grep -c 'more fields than a known layout' "$TMP/verbose.err")" = 1 ] \
+	&& ok "--verbose: extra diskstats fields said once" \
+	|| fail "--verbose: extra diskstats fields said once" "$(cat "$TMP/verbose.err")"
+"$IOSCOPE" --batch -f json --root "$F" -c 1 /dev/cciss/c0d0 >"$TMP/devpath.json" 2>"$TMP/devpath.err" \
+	|| fail "/dev/cciss/c0d0 accepted" "$(cat "$TMP/devpath.err")"
 
-python3 - "$TMP" <<'PY'
+python3 - "$TMP" <<'PY' || fail "edge: the checks ran to the end"
 import csv, json, sys
 tmp = sys.argv[1]
 o = [json.loads(l) for l in open(f"{tmp}/edge.json") if l.strip()]
