@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "kname.h"
 
 bool control_name_valid(const char *name)
 {
@@ -25,8 +26,11 @@ bool control_name_valid(const char *name)
 		return false;
 	for (size_t i = 0; i < n; i++) {
 		char c = name[i];
+		/* a '/' only between two name characters (cciss/c0d0): with no '.' allowed,
+		 * no component can climb out of /sys/block */
+		bool slash = c == '/' && i + 1 < n && name[i - 1] != '/' && name[i + 1] != '/';
 		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			  (c >= '0' && c <= '9') || c == '-' || c == '_';
+			  (c >= '0' && c <= '9') || c == '-' || c == '_' || slash;
 		if (!ok)
 			return false;
 	}
@@ -49,12 +53,15 @@ static bool find_parent(const char *root, const char *name, char *disk, size_t l
 		return false;
 	bool found = false;
 	struct dirent *e;
+	char sysname[DEV_NAME_MAX], kernel[DEV_NAME_MAX];
+	kname_to_sysfs(name, sysname, sizeof sysname);
 	while (!found && (e = readdir(dir))) {
-		if (!control_name_valid(e->d_name))
+		kname_from_sysfs(e->d_name, kernel, sizeof kernel);
+		if (!control_name_valid(kernel))
 			continue;
-		snprintf(path, sizeof path, "%s/sys/block/%s/%s/partition", root, e->d_name, name);
+		snprintf(path, sizeof path, "%s/sys/block/%s/%s/partition", root, e->d_name, sysname);
 		if (access(path, F_OK) == 0) {
-			snprintf(disk, len, "%s", e->d_name);
+			snprintf(disk, len, "%s", kernel);
 			found = true;
 		}
 	}
@@ -69,7 +76,9 @@ int control_disk_of(const char *root, const char *name, char *disk, size_t len, 
 	*is_partition = false;
 	if (!control_name_valid(name))
 		return -1;
-	snprintf(path, sizeof path, "%s/sys/block/%s", root, name);
+	char sysname[DEV_NAME_MAX];
+	kname_to_sysfs(name, sysname, sizeof sysname);
+	snprintf(path, sizeof path, "%s/sys/block/%s", root, sysname);
 	if (dir_exists(path)) {
 		snprintf(disk, len, "%s", name);
 		return 0;
@@ -95,10 +104,9 @@ static int name_from_node(const char *arg, char *name, size_t len, struct error 
 		return error_errno(err, link, errno);
 	target[n] = '\0';
 	const char *base = strrchr(target, '/');
-	base = base ? base + 1 : target;
-	if (!control_name_valid(base))
-		return error_set(err, "%s: kernel name '%s' is not usable", arg, base);
-	snprintf(name, len, "%s", base);
+	kname_from_sysfs(base ? base + 1 : target, name, len);
+	if (!control_name_valid(name))
+		return error_set(err, "%s: kernel name '%s' is not usable", arg, name);
 	return 0;
 }
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "kname.h"
 
 void control_add_risk(struct control_plan *p, const char *fmt, ...)
 {
@@ -38,7 +39,7 @@ bool control_mount_device(const char *root, const struct control_mount *m, char 
 		if (n > 0) {
 			target[n] = '\0';
 			const char *base = strrchr(target, '/');
-			snprintf(name, len, "%s", base ? base + 1 : target);
+			kname_from_sysfs(base ? base + 1 : target, name, len);
 			return control_name_valid(name);
 		}
 	}
@@ -60,8 +61,9 @@ static bool disk_under(const char *root, const char *top, const char *disk, int 
 		return true;
 	if (depth > 4)
 		return false;
-	char path[PATH_MAX];
-	snprintf(path, sizeof path, "%s/sys/block/%s/slaves", root, top);
+	char path[PATH_MAX], sysname[DEV_NAME_MAX];
+	kname_to_sysfs(top, sysname, sizeof sysname);
+	snprintf(path, sizeof path, "%s/sys/block/%s/slaves", root, sysname);
 	DIR *dir = opendir(path);
 	if (!dir)
 		return false;
@@ -70,8 +72,10 @@ static bool disk_under(const char *root, const char *top, const char *disk, int 
 	while (!found && (e = readdir(dir))) {
 		char slave_disk[DEV_NAME_MAX];
 		bool part;
+		char slave[DEV_NAME_MAX];
+		kname_from_sysfs(e->d_name, slave, sizeof slave);
 		if (e->d_name[0] == '.' ||
-		    control_disk_of(root, e->d_name, slave_disk, sizeof slave_disk, &part) < 0)
+		    control_disk_of(root, slave, slave_disk, sizeof slave_disk, &part) < 0)
 			continue;
 		found = disk_under(root, slave_disk, disk, depth + 1);
 	}

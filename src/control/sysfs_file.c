@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "kname.h"
 
 static int open_beneath(int dirfd, const char *rel, int flags)
 {
@@ -39,7 +40,9 @@ int control_dev_open(struct control_dev *d, const char *root, const char *name, 
 	if (!control_name_valid(name))
 		return error_set(err, "'%s' is not a kernel device name", name);
 	snprintf(d->name, sizeof d->name, "%s", name);
-	snprintf(d->path, sizeof d->path, "%s/sys/block/%s", root ? root : "", name);
+	char sysname[DEV_NAME_MAX];
+	kname_to_sysfs(name, sysname, sizeof sysname);
+	snprintf(d->path, sizeof d->path, "%s/sys/block/%s", root ? root : "", sysname);
 	d->dirfd = open(d->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (d->dirfd < 0)
 		return error_errno(err, d->path, errno);

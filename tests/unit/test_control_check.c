@@ -177,7 +177,24 @@ static void test_name_validation(void **state)
 	assert_true(control_name_valid("dm-0"));
 	assert_false(control_name_valid(""));
 	assert_false(control_name_valid("../vda"));
-	assert_false(control_name_valid("loop0/queue"));
+	/* a '/' is a cciss-style name (sysfs spells it '!'), never a path: it cannot lead
+	 * into a disk's directory, and empty or dotted components are refused */
+	assert_true(control_name_valid("cciss/c0d0"));
+	assert_false(control_name_valid("cciss/"));
+	assert_false(control_name_valid("cciss//c0d0"));
+	assert_false(control_name_valid("cciss/../vda"));
+	char disk[DEV_NAME_MAX];
+	bool part;
+	assert_int_equal(control_disk_of("tests/fixtures/edge/1", "cciss/c0d0", disk, sizeof disk,
+					 &part), 0);
+	assert_string_equal(disk, "cciss/c0d0");
+	assert_false(part);
+	assert_int_equal(control_disk_of("tests/fixtures/edge/1", "cciss/c0d0p1", disk,
+					 sizeof disk, &part), 0);
+	assert_string_equal(disk, "cciss/c0d0");
+	assert_true(part);
+	assert_int_equal(control_disk_of("tests/fixtures/layout20/1", "vdb/queue", disk,
+					 sizeof disk, &part), -1);
 	assert_false(control_name_valid("-x"));
 	assert_false(control_name_valid(".hidden"));
 	assert_false(control_name_valid("a b"));
