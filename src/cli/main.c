@@ -1,4 +1,5 @@
 /* main.c - dispatch: subcommands, or a watching mode fed by a live or replay source. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -8,6 +9,17 @@
 #include "recorder.h"
 #include "replay.h"
 #include "source.h"
+
+/* What a command printed must have reached standard output (a full disk, a closed
+ * pipe): otherwise say so and fail, whatever the command itself concluded. */
+static int stdout_check(int status)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return status;
+	fprintf(stderr, "ioscope: standard output: %s\n", strerror(errno ? errno : EIO));
+	return status ? status : 1;
+}
 
 static int run_subcommand(int argc, char **argv, int *status)
 {
@@ -21,7 +33,7 @@ static int run_subcommand(int argc, char **argv, int *status)
 		return 0;
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		if (strcmp(argv[1], cmds[i].name) == 0) {
-			*status = cmds[i].fn(argc - 1, argv + 1);
+			*status = stdout_check(cmds[i].fn(argc - 1, argv + 1));
 			return 1;
 		}
 	return 0;
@@ -51,7 +63,7 @@ int main(int argc, char **argv)
 	struct error err = { "" };
 	int r = options_parse(&opts, argc, argv, &err);
 	if (r > 0)
-		return 0;
+		return stdout_check(0);   /* --help, --version */
 	if (r < 0) {
 		fprintf(stderr, "ioscope: %s\n", err.msg);
 		return 2;

@@ -116,6 +116,14 @@ batch >/dev/full 2>"$TMP/err"; rc=$?
 [ $rc -eq 1 ] && grep -q "standard output: No space left on device" "$TMP/err" \
 	&& ok "report > /dev/full: exit 1 with the cause" \
 	|| fail "report > /dev/full" "rc=$rc $(cat "$TMP/err")"
+disk=$(system_disk)
+for cmd in "show $disk" "--version"; do
+	# shellcheck disable=SC2086
+	"$IOSCOPE" $cmd >/dev/full 2>"$TMP/err"; rc=$?
+	[ $rc -eq 1 ] && grep -q "standard output: No space left on device" "$TMP/err" \
+		&& ok "$cmd > /dev/full: exit 1 with the cause" \
+		|| fail "$cmd > /dev/full" "rc=$rc $(cat "$TMP/err")"
+done
 if is_root; then
 	mkdir "$TMP/full"
 	if mount -t tmpfs -o size=64k tmpfs "$TMP/full"; then
