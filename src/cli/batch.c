@@ -16,6 +16,7 @@
 #include "devsel.h"
 #include "output.h"
 #include "rates.h"
+#include "text.h"
 
 struct batch {
 	const struct options *opts;
@@ -43,7 +44,7 @@ static int resolve_devices(struct batch *b)
 	for (int i = 0; i < b->opts->ndevices; i++) {
 		struct error err;
 		if (devsel_resolve(&b->prev, b->opts->devices[i], b->wanted[i], DEV_NAME_MAX, &err) < 0) {
-			fprintf(stderr, "ioscope: %s\n", err.msg);
+			text_printf(stderr, "ioscope: %s\n", err.msg);
 			return 2;
 		}
 	}
@@ -117,7 +118,7 @@ static int take_sample(struct batch *b, struct snapshot *into)
 	struct error err = { "" };
 	int r = source_read(b->src, into, &err);
 	if (r < 0)
-		fprintf(stderr, "ioscope: %s\n", err.msg);
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 	return r;
 }
 
@@ -126,7 +127,7 @@ static int record(struct batch *b, const struct snapshot *snap)
 	struct error err = { "" };
 	if (!b->rec || recorder_write(b->rec, snap, &b->events, &err) == 0)
 		return 0;
-	fprintf(stderr, "ioscope: %s\n", err.msg);
+	text_printf(stderr, "ioscope: %s\n", err.msg);
 	return -1;
 }
 

@@ -6,6 +6,7 @@
 #include "options.h"
 #include "recorder.h"
 #include "source.h"
+#include "text.h"
 
 static int run_subcommand(int argc, char **argv, int *status)
 {
@@ -37,21 +38,21 @@ int main(int argc, char **argv)
 	if (r > 0)
 		return 0;
 	if (r < 0) {
-		fprintf(stderr, "ioscope: %s\n", err.msg);
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 2;
 	}
 
 	struct source *src = opts.replay_path ? source_replay_new(opts.replay_path, &err)
 					      : source_live_new(opts.root, opts.interval, &err);
 	if (!src) {
-		fprintf(stderr, "ioscope: %s\n", err.msg);
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 1;
 	}
 	struct recorder *rec = NULL;
 	if (opts.record_path) {
 		rec = recorder_open(opts.record_path, opts.record_sync, &err);
 		if (!rec) {
-			fprintf(stderr, "ioscope: %s\n", err.msg);
+			text_printf(stderr, "ioscope: %s\n", err.msg);
 			source_destroy(src);
 			return 1;
 		}

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "output.h"
+#include "text.h"
 
 void format_local_time(const struct timespec *wall, char *buf, size_t len, bool with_date)
 {
@@ -25,7 +26,7 @@ static void print_events(FILE *out, const struct event_list *events)
 		const struct event *ev = &events->items[i];
 		format_local_time(&ev->wall, when, sizeof when, false);
 		event_label(ev, label, sizeof label);
-		fprintf(out, "---- %s %s %s%s%s ----\n", when, ev->object, label,
+		text_printf(out, "---- %s %s %s%s%s ----\n", when, ev->object, label,
 			ev->result[0] ? ": " : "", ev->result);
 	}
 }
@@ -33,7 +34,7 @@ static void print_events(FILE *out, const struct event_list *events)
 static void print_op(FILE *out, const char *name, const char *op, double per_s, double kb_s,
 		     double rqm_s, double rqm_pct, double await, double areq_sz, const char *tail)
 {
-	fprintf(out, "%-8s %1s %8.2f %9.2f %7.2f %6.2f %7.2f %7.2f %s\n", name, op, per_s, kb_s,
+	text_printf(out, "%-8s %1s %8.2f %9.2f %7.2f %6.2f %7.2f %7.2f %s\n", name, op, per_s, kb_s,
 		rqm_s, rqm_pct, await, areq_sz, tail);
 }
 
@@ -43,7 +44,7 @@ static void print_device(FILE *out, const struct device_rates *r)
 {
 	char tail[64];
 	if (!r->valid) {
-		fprintf(out, "%-8s   (no figures this interval: new, reset or zero-length)\n", r->name);
+		text_printf(out, "%-8s   (no figures this interval: new, reset or zero-length)\n", r->name);
 		return;
 	}
 	snprintf(tail, sizeof tail, "%6.2f %6.2f", r->aqu_sz, r->util);

@@ -269,7 +269,7 @@ static int index_line(struct replay *r, const struct scanned_line *l)
 {
 	struct error err;
 	if (l->too_long) {
-		warn(r, l->number, l->offset, "line longer than %u bytes, skipped", LINE_SCANNER_MAX);
+		warn(r, l->number, l->offset, "line longer than %u MiB, skipped", LINE_SCANNER_MAX >> 20);
 		return 0;
 	}
 	if (l->len == 0)

@@ -10,6 +10,7 @@
 
 #include "recorder.h"
 #include "replay.h"
+#include "text.h"
 
 struct replay_source {
 	struct source base;
@@ -25,7 +26,7 @@ static void print_warnings(struct replay_source *rs)
 {
 	size_t n = replay_warning_count(rs->replay);
 	for (; !rs->quiet && rs->warned < n; rs->warned++)
-		fprintf(stderr, "ioscope: warning: %s\n", replay_warning(rs->replay, rs->warned));
+		text_printf(stderr, "ioscope: warning: %s\n", replay_warning(rs->replay, rs->warned));
 }
 
 static int replay_source_read(struct source *src, struct snapshot *out, struct error *err)
@@ -113,7 +114,7 @@ struct source *source_replay_new(const char *path, struct error *err)
 	rs->last = SIZE_MAX;
 	print_warnings(rs);
 	if (replay_warnings_total(rs->replay) > replay_warning_count(rs->replay))
-		fprintf(stderr, "ioscope: warning: %s: %zu more damaged records not listed\n", path,
+		text_printf(stderr, "ioscope: warning: %s: %zu more damaged records not listed\n", path,
 			replay_warnings_total(rs->replay) - replay_warning_count(rs->replay));
 	return &rs->base;
 }

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "devsel.h"
 #include "report.h"
+#include "text.h"
 
 #define SIZE_MIN 200
 #define SIZE_MAX_PX 16000
@@ -185,10 +186,10 @@ static int choose_devices(struct report *rep, const struct report_args *a, struc
 static void print_warnings(const struct report *rep)
 {
 	for (size_t i = 0; i < replay_warning_count(rep->replay); i++)
-		fprintf(stderr, "ioscope: warning: %s\n", replay_warning(rep->replay, i));
+		text_printf(stderr, "ioscope: warning: %s\n", replay_warning(rep->replay, i));
 	size_t more = replay_warnings_total(rep->replay) - replay_warning_count(rep->replay);
 	if (more)
-		fprintf(stderr, "ioscope: warning: %s: %zu more damaged records\n", rep->path, more);
+		text_printf(stderr, "ioscope: warning: %s: %zu more damaged records\n", rep->path, more);
 }
 
 static int render(struct report *rep, struct error *err)
@@ -222,14 +223,14 @@ int cmd_report(int argc, char **argv)
 	int r = parse_args(argc, argv, &rep, &args, &err);
 	if (r != 0) {
 		if (r < 0) {
-			fprintf(stderr, "ioscope: %s\n", err.msg);
+			text_printf(stderr, "ioscope: %s\n", err.msg);
 			report_usage(stderr);
 		}
 		return r < 0 ? 2 : 0;
 	}
 	rep.replay = replay_open(rep.path, &err);
 	if (!rep.replay) {
-		fprintf(stderr, "ioscope: %s\n", err.msg);
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 1;
 	}
 	print_warnings(&rep);
@@ -250,7 +251,7 @@ int cmd_report(int argc, char **argv)
 	status = 0;
 out:
 	if (status)
-		fprintf(stderr, "ioscope: %s\n", err.msg);
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 	free(rep.devices);
 	free(rep.events);
 	replay_close(rep.replay);

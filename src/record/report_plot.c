@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "text.h"
 
 #define DEFAULT_WIDTH 1200
 #define TITLE_H 60
@@ -330,7 +331,7 @@ static size_t mark_group(struct plot *p, const struct panel *a, const struct rep
 		if (used + 4 >= len)
 			continue;
 		if (j > i)
-			used += (size_t)snprintf(label + used, len - used, "; ");
+			used = text_appendf(label, len, used, "; ");
 		report_mark_label(&ev[j].event, label + used, len - used);
 	}
 	return j;

@@ -7,17 +7,15 @@
 #include <string.h>
 
 #include "report.h"
+#include "text.h"
 
 #define WIDTH 80
 #define TABLE_DEVICES 2     /* devices per table that still fit in 80 columns */
 
 /* ---- wrapping ---- */
 
-/* Prints text after prefix, continuing lines at indent; breaks at spaces and
- * after commas (long mount option lists). */
-static void print_wrapped(FILE *out, const char *prefix, int indent, const char *text)
+static void print_words(FILE *out, int col, int indent, const char *text)
 {
-	int col = fprintf(out, "%s", prefix);
 	bool space = false;
 	while (*text) {
 		size_t word = strcspn(text, " ,");
@@ -36,6 +34,19 @@ static void print_wrapped(FILE *out, const char *prefix, int indent, const char 
 	fputc('\n', out);
 }
 
+/* Prints text after prefix, continuing lines at indent; breaks at spaces and
+ * after commas (long mount option lists).  Both are escaped (text.h) first. */
+static void print_wrapped(FILE *out, const char *prefix, int indent, const char *raw)
+{
+	char *text = strdup(raw);
+	if (!text)
+		return;
+	text_escape_inplace(text);
+	int col = text_printf(out, "%s", prefix);
+	print_words(out, col, indent, text);
+	free(text);
+}
+
 /* ---- machine ---- */
 
 static void machine_section(const struct report *rep, FILE *out)
@@ -46,13 +57,13 @@ static void machine_section(const struct report *rep, FILE *out)
 	struct timespec f = replay_sample_wall(rep->replay, rep->first);
 	struct timespec l = replay_sample_wall(rep->replay, rep->last);
 	char a[32], b[32], d[32], line[512];
-	fprintf(out, "ioscope report: %s\n\n", rep->path);
-	fprintf(out, "  host      %s\n", m->host[0] ? m->host : "?");
-	fprintf(out, "  kernel    %s %s\n", m->kernel[0] ? m->kernel : "?", m->arch);
+	text_printf(out, "ioscope report: %s\n\n", rep->path);
+	text_printf(out, "  host      %s\n", m->host[0] ? m->host : "?");
+	text_printf(out, "  kernel    %s %s\n", m->kernel[0] ? m->kernel : "?", m->arch);
 	if (m->cpus)
-		fprintf(out, "  cpu       %ld x %s\n", m->cpus, m->cpu_model[0] ? m->cpu_model : "?");
+		text_printf(out, "  cpu       %ld x %s\n", m->cpus, m->cpu_model[0] ? m->cpu_model : "?");
 	else
-		fprintf(out, "  cpu       %s\n", m->cpu_model[0] ? m->cpu_model : "?");
+		text_printf(out, "  cpu       %s\n", m->cpu_model[0] ? m->cpu_model : "?");
 	if (m->mem_total_kb)
 		fprintf(out, "  memory    %.1f GiB\n", (double)m->mem_total_kb / (1024.0 * 1024.0));
 	report_local_time(&t0, true, a, sizeof a);
@@ -65,7 +76,7 @@ static void machine_section(const struct report *rep, FILE *out)
 	report_local_time(&l, false, b, sizeof b);
 	report_duration(timespec_diff(&l, &f), d, sizeof d);
 	fprintf(out, "  report    %s - %s (%s)\n", a, b, d);
-	fprintf(out, "  written   by ioscope %s, session log format %d\n", m->ioscope[0] ? m->ioscope : "?",
+	text_printf(out, "  written   by ioscope %s, session log format %d\n", m->ioscope[0] ? m->ioscope : "?",
 		m->version);
 }
 
@@ -242,13 +253,13 @@ static void print_phase(const struct text_report *t, size_t k, FILE *out)
 	for (size_t i = 0; i < rep->ndevices; i++) {
 		const struct device_stats *s = &p->stats[i];
 		if (s->dt <= 0) {
-			fprintf(out, "  %-8s %s\n", rep->devices[i], "no figures in this phase");
+			text_printf(out, "  %-8s %s\n", rep->devices[i], "no figures in this phase");
 			continue;
 		}
 		char flush[16] = "     -";
 		if (s->have_flush)
 			snprintf(flush, sizeof flush, "%6.1f", s->flushes / s->dt);
-		fprintf(out, "  %-8s %7.1f %7.1f %7.1f %7.1f %7.0f %7.0f %6.2f %5.1f %s\n", rep->devices[i],
+		text_printf(out, "  %-8s %7.1f %7.1f %7.1f %7.1f %7.0f %7.0f %6.2f %5.1f %s\n", rep->devices[i],
 			s->rkb / s->dt / 1024, s->rpeak / 1024, s->wkb / s->dt / 1024, s->wpeak / 1024,
 			s->ios / s->dt, s->iops_peak, s->await_ios > 0 ? s->await_sum / s->await_ios : 0.0,
 			s->util_s / s->dt, flush);
@@ -261,7 +272,7 @@ static void table_header(const struct report *rep, size_t block, FILE *out)
 {
 	fprintf(out, "%-44s", "");
 	for (size_t i = block * TABLE_DEVICES; i < rep->ndevices && i < (block + 1) * TABLE_DEVICES; i++)
-		fprintf(out, " %16.16s", rep->devices[i]);
+		text_printf(out, " %16.16s", rep->devices[i]);
 	fprintf(out, "\n%-8s %2s %2s %3s %3s %3s %3s %6s %6s", "time", "r", "b", "us", "sy", "id", "wa",
 		"bi", "bo");
 	for (size_t i = block * TABLE_DEVICES; i < rep->ndevices && i < (block + 1) * TABLE_DEVICES; i++)
@@ -277,7 +288,7 @@ static void print_marks_until(struct text_report *t, size_t boundary)
 		report_local_time(&ev->wall, false, when, sizeof when);
 		report_mark_label(ev, label, sizeof label);
 		for (size_t b = 0; b < t->ntables; b++)
-			fprintf(t->tables[b], "---- %s %s ----\n", when, label);
+			text_printf(t->tables[b], "---- %s %s ----\n", when, label);
 	}
 }
 
@@ -392,7 +403,7 @@ int report_text(struct report *rep, FILE *out, struct error *err)
 		mounts_section(&first, out);
 		fprintf(out, "\nPhases between marks (%zu mark%s, devices: ", t.nevents, t.nevents == 1 ? "" : "s");
 		for (size_t i = 0; i < rep->ndevices; i++)
-			fprintf(out, "%s%s", i ? ", " : "", rep->devices[i]);
+			text_printf(out, "%s%s", i ? ", " : "", rep->devices[i]);
 		fprintf(out, "%s)\n", rep->ndevices ? "" : "none");
 		for (size_t k = 0; k < t.nphases; k++)
 			print_phase(&t, k, out);

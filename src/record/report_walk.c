@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "text.h"
 
 int report_walk(struct report *rep, report_interval_fn fn, void *ctx, struct error *err)
 {
@@ -18,7 +19,7 @@ int report_walk(struct report *rep, report_interval_fn fn, void *ctx, struct err
 	for (size_t i = rep->first; i <= rep->last && rc == 0; i++) {
 		struct error skip;
 		if (replay_read(rep->replay, i, &cur, &skip) < 0) {
-			fprintf(stderr, "ioscope: warning: %s\n", skip.msg);
+			text_printf(stderr, "ioscope: warning: %s\n", skip.msg);
 			continue;
 		}
 		if (have_prev) {

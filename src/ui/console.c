@@ -25,6 +25,7 @@
 #include "console.h"
 #include "devsel.h"
 #include "replay.h"
+#include "text.h"
 
 #define MIN_FRAME 0.04        /* seconds between redraws caused by samples */
 #define STATUS_SECONDS 5.0
@@ -466,7 +467,7 @@ static int console_prepare(struct console *c)
 {
 	struct error err;
 	if (choose_interval(c, &err) < 0) {
-		fprintf(stderr, "ioscope: %s\n", err.msg);
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 2;
 	}
 	/* sized for the interval chosen: an hour at 0.1 s is 36000 samples */
@@ -482,11 +483,11 @@ static int console_prepare(struct console *c)
 	}
 	int r = take_sample(c);
 	if (r <= 0) {
-		fprintf(stderr, "ioscope: %s\n", r < 0 ? c->fatal.msg : "the source has no samples");
+		text_printf(stderr, "ioscope: %s\n", r < 0 ? c->fatal.msg : "the source has no samples");
 		return 1;
 	}
 	if (resolve_devices(c, &err) < 0) {
-		fprintf(stderr, "ioscope: %s\n", err.msg);
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 2;
 	}
 	host_identity(c);
@@ -505,7 +506,7 @@ int console_run(const struct options *o, struct source *src, struct recorder *re
 	}
 	int status = console_prepare(&c);
 	if (status == 0 && (term_signals_open(&c, &err) < 0 || term_start(&c, &err) < 0)) {
-		fprintf(stderr, "ioscope: %s\n", err.msg);
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 		status = 2;
 	}
 	if (status != 0) {
@@ -528,6 +529,6 @@ int console_run(const struct options *o, struct source *src, struct recorder *re
 	struct error fatal_err = c.fatal;
 	console_cleanup(&c);
 	if (fatal)
-		fprintf(stderr, "ioscope: %s\n", fatal_err.msg);
+		text_printf(stderr, "ioscope: %s\n", fatal_err.msg);
 	return status;
 }
