@@ -61,19 +61,26 @@ static int replay_source_set_interval(struct source *src, double seconds, struct
 static int replay_source_take_events(struct source *src, struct event_list *out)
 {
 	struct replay_source *rs = (struct replay_source *)src;
-	size_t n, added = 0;
-	const struct replay_event *ev = replay_events(rs->replay, &n);
+	size_t added = 0;
 	if (rs->last == SIZE_MAX)
 		return 0;
-	for (size_t i = replay_event_after(rs->replay, rs->last); i < n && ev[i].sample == rs->last; i++) {
-		if (ev[i].derivable)
+	struct replay_event *ev = malloc(sizeof *ev);
+	if (!ev)
+		return -1;
+	for (size_t i = replay_event_after(rs->replay, rs->last);
+	     replay_event_sample(rs->replay, i) == rs->last; i++) {
+		replay_event_get(rs->replay, i, ev);
+		if (ev->derivable)
 			continue;
 		struct event *e = event_list_add(out);
-		if (!e)
+		if (!e) {
+			free(ev);
 			return -1;
-		*e = ev[i].event;
+		}
+		*e = ev->event;
 		added++;
 	}
+	free(ev);
 	return (int)added;
 }
 

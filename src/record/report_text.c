@@ -148,13 +148,13 @@ struct device_stats {
 
 struct phase {
 	size_t start, end;           /* interval end samples [start, end] */
-	size_t ev_first, ev_count;   /* the marks it opens with, in report_events() */
+	size_t ev_first, ev_count;   /* the marks it opens with, in rep->events */
 	struct device_stats *stats;  /* one per reported device */
 };
 
 struct text_report {
 	struct report *rep;
-	const struct replay_event *events;
+	struct replay_event *event;  /* scratch for decoding one (3 KB) */
 	size_t nevents;
 	size_t *boundary;            /* per event: first interval after it */
 	struct phase *phases;
@@ -177,16 +177,17 @@ static size_t event_boundary(const struct replay_event *ev)
 static int plan_phases(struct text_report *t)
 {
 	struct report *rep = t->rep;
-	t->events = report_events(rep, &t->nevents);
+	t->nevents = rep->nevents;
 	t->boundary = calloc(t->nevents + 1, sizeof *t->boundary);
 	t->phases = calloc(t->nevents + 1, sizeof *t->phases);
-	if (!t->boundary || !t->phases)
+	if (!t->boundary || !t->phases || !t->event)
 		return -1;
 	size_t start = rep->first + 1;
 	t->phases[0] = (struct phase){ .start = start, .end = rep->last };
 	t->nphases = 1;
 	for (size_t i = 0; i < t->nevents; i++) {
-		size_t b = event_boundary(&t->events[i]);
+		report_event(rep, i, t->event);
+		size_t b = event_boundary(t->event);
 		if (b < start)
 			b = start;
 		if (i && b < t->boundary[i - 1])
@@ -240,7 +241,8 @@ static void print_phase(const struct text_report *t, size_t k, FILE *out)
 	report_duration(timespec_diff(&to, &from), d, sizeof d);
 	fprintf(out, "\nPhase %zu of %zu: %s - %s (%s)\n", k + 1, t->nphases, a, b, d);
 	for (size_t i = 0; i < p->ev_count; i++) {
-		const struct replay_event *ev = &t->events[p->ev_first + i];
+		const struct replay_event *ev = t->event;
+		report_event(rep, p->ev_first + i, t->event);
 		report_local_time(&ev->event.wall, false, a, sizeof a);
 		report_mark_label(&ev->event, label, sizeof label);
 		snprintf(head, sizeof head, "  %5s %s ", i ? "" : "after", a);
@@ -284,7 +286,8 @@ static void print_marks_until(struct text_report *t, size_t boundary)
 {
 	char when[32], label[MOUNT_OPTS_MAX + 256];
 	for (; t->next_mark < t->nevents && t->boundary[t->next_mark] <= boundary; t->next_mark++) {
-		const struct event *ev = &t->events[t->next_mark].event;
+		const struct event *ev = &t->event->event;
+		report_event(t->rep, t->next_mark, t->event);
 		report_local_time(&ev->wall, false, when, sizeof when);
 		report_mark_label(ev, label, sizeof label);
 		for (size_t b = 0; b < t->ntables; b++)
@@ -374,6 +377,7 @@ static void free_text_report(struct text_report *t)
 		free(t->phases[i].stats);
 	free(t->phases);
 	free(t->boundary);
+	free(t->event);
 }
 
 static void print_tables(struct text_report *t, FILE *out)
@@ -388,7 +392,7 @@ static void print_tables(struct text_report *t, FILE *out)
 
 int report_text(struct report *rep, FILE *out, struct error *err)
 {
-	struct text_report t = { .rep = rep };
+	struct text_report t = { .rep = rep, .event = malloc(sizeof *t.event) };
 	struct snapshot first;
 	snapshot_init(&first);
 	int rc = replay_read(rep->replay, rep->first, &first, err);

@@ -52,10 +52,9 @@ bool report_device_wanted(const struct report *rep, const char *name)
 	return report_device_index(rep, name) >= 0;
 }
 
-const struct replay_event *report_events(const struct report *rep, size_t *n)
+void report_event(const struct report *rep, size_t k, struct replay_event *out)
 {
-	*n = rep->nevents;
-	return rep->events;
+	replay_event_get(rep->replay, rep->events[k], out);
 }
 
 /* The disk a mount point sat on in sample i (a partition's whole disk), "" unknown. */
@@ -97,12 +96,13 @@ static bool event_concerns_report(struct report *rep, const struct replay_event 
 
 /* A change ioscope made is logged when it is made and seen again by the next
  * sample's diff: the report keeps the first (it carries the result). */
-static bool seen_already(const struct report *rep, const struct replay_event *ev)
+static bool seen_already(const struct report *rep, const struct replay_event *ev,
+			 struct replay_event *k)
 {
 	if (!ev->derivable)
 		return false;
 	for (size_t i = rep->nevents; i-- > 0;) {
-		const struct replay_event *k = &rep->events[i];
+		report_event(rep, i, k);
 		if (k->sample + 1 < ev->sample)
 			break;
 		if (!k->derivable && event_echoes(&ev->event, &k->event))
@@ -111,18 +111,23 @@ static bool seen_already(const struct report *rep, const struct replay_event *ev
 	return false;
 }
 
+/* rep->events holds indices into the replay's compact events, not decoded ones. */
 int report_choose_events(struct report *rep, struct error *err)
 {
-	size_t total;
-	const struct replay_event *all = replay_events(rep->replay, &total);
 	size_t from = replay_event_after(rep->replay, rep->first);
 	size_t to = replay_event_after(rep->replay, rep->last + 1);
+	struct replay_event *ev = malloc(2 * sizeof *ev);
 	rep->events = calloc(to - from + 1, sizeof *rep->events);
-	if (!rep->events)
+	if (!rep->events || !ev) {
+		free(ev);
 		return error_set(err, "out of memory");
-	for (size_t i = from; i < to; i++)
-		if (event_concerns_report(rep, &all[i]) && !seen_already(rep, &all[i]))
-			rep->events[rep->nevents++] = all[i];
+	}
+	for (size_t i = from; i < to; i++) {
+		replay_event_get(rep->replay, i, &ev[0]);
+		if (event_concerns_report(rep, &ev[0]) && !seen_already(rep, &ev[0], &ev[1]))
+			rep->events[rep->nevents++] = i;
+	}
+	free(ev);
 	return 0;
 }
 

@@ -184,20 +184,20 @@ static void announce_mark(struct console *c, size_t index, size_t count,
 
 static void jump_to_event(struct console *c, size_t i)
 {
-	size_t n;
-	const struct replay_event *ev = replay_events(replay_of(c), &n);
+	struct replay *r = replay_of(c);
+	struct replay_event ev;
+	if (replay_event_get(r, i, &ev) < 0)
+		return;
 	c->replay.paused = true;
-	if (replay_view_seek(c, ev[i].sample) == 0)
-		announce_mark(c, i, n, &ev[i]);
+	if (replay_view_seek(c, ev.sample) == 0)
+		announce_mark(c, i, replay_event_count(r), &ev);
 }
 
 void action_replay_next_mark(struct console *c)
 {
 	struct replay *r = replay_of(c);
-	size_t n;
-	replay_events(r, &n);
 	size_t i = replay_event_after(r, shown_sample(c, r) + 1);
-	if (i >= n) {
+	if (i >= replay_event_count(r)) {
 		console_message(c, true, "no mark after this point");
 		return;
 	}

@@ -7,8 +7,9 @@
                     holding ESC, BEL, CR, newlines, DEL and C1 bytes: fake lines and
                     terminal commands if printed raw
   long_line.log     one sample line of 2 MiB (over the 1 MiB line bound) between good ones
-  churn.log         N hot-plug events (device_added/removed pairs, marks) over 2 samples
-                    a second: the event index's memory cost (N from argv, default 1000)
+  churn.log         a day at 10 s (8640 samples) with N hot-plug events spread over it
+                    (device_added/removed, marks): the event index's memory cost; only
+                    written when N is given
 
 hostile_log_gen.py DIR [N]"""
 import json, os, sys
@@ -108,12 +109,12 @@ def long_line():
 
 def churn():
     lines = [header([device("loop9")], [])]
-    nsamples = max(2, churn_n // 4000)
-    per = churn_n // nsamples
+    nsamples = 8640
+    per = -(-churn_n // nsamples)
     for i in range(nsamples):
-        mono, wall = T0 + i * 500_000_000, W0 + i * 500_000_000
+        mono, wall = T0 + i * 10**10, W0 + i * 10**10
         lines.append(sample(i + 1, mono, wall, [("loop9", steady)], k=i))
-        for j in range(per):
+        for j in range(min(per, churn_n - i * per)):
             kind = ("device_added", "device_removed", "mark")[j % 3]
             lines.append('{"type":"event","seq":%d,"mono":%d,"wall":%d,"kind":"%s","object":"loop%d"}'
                          % (i + 1, mono, wall, kind, j % 256))

@@ -30,11 +30,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		replay_read(r, i, &s, &err);
 	for (size_t i = n; i-- > 0;)   /* backwards: the state caches are switched */
 		replay_read(r, i, &s, &err);
-	size_t nev;
-	const struct replay_event *ev = replay_events(r, &nev);
+	size_t nev = replay_event_count(r);
+	static struct replay_event ev;
 	char label[2048];
-	for (size_t i = 0; i < nev; i++)
-		event_label(&ev[i].event, label, sizeof label);
+	for (size_t i = 0; i < nev; i++) {
+		replay_event_get(r, i, &ev);
+		event_label(&ev.event, label, sizeof label);
+	}
 	struct timespec t = { 0, 0 };
 	replay_find_mono(r, &t);
 	replay_find_wall(r, &t);

@@ -106,11 +106,16 @@ static void test_events_keep_their_sample(void **state)
 	struct error err = { "" };
 	struct replay *r = replay_open(path, &err);
 	assert_non_null(r);
-	size_t n;
-	const struct replay_event *ev = replay_events(r, &n);
+	size_t n = replay_event_count(r);
+	static struct replay_event ev[6];
+	for (size_t i = 0; i < n && i < 6; i++)
+		assert_int_equal(replay_event_get(r, i, &ev[i]), 0);
+	assert_int_equal(replay_event_get(r, n, &ev[0]), -1);
+	assert_int_equal(replay_event_sample(r, 1), 2);
 	/* early mark, sched + nr_requests at 3, mount_opts + sdz added at 4, mark after 5 */
 	assert_int_equal(n, 6);
 	assert_int_equal(ev[0].sample, 0);
+	replay_event_get(r, 0, &ev[0]);
 	assert_int_equal(ev[0].event.kind, EVENT_USER_MARK);
 	assert_false(ev[0].derivable);
 	assert_string_equal(ev[0].event.new_value, "before the first sample");
