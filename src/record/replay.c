@@ -94,6 +94,8 @@ static void *grow(void *arr, size_t *cap, size_t need, size_t size)
 	if (need <= *cap)
 		return arr;
 	size_t n = *cap ? *cap * 2 : 64;
+	while (n < need)   /* a step may be bigger than the array so far (packed strings) */
+		n *= 2;
 	void *v = realloc(arr, n * size);
 	if (v)
 		*cap = n;
