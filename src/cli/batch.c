@@ -188,10 +188,6 @@ int batch_run(const struct options *opts, struct source *src, struct recorder *r
 	echo_filter_init(&b.echoes);
 	jsonw_init(&b.json);
 	int status = 1;
-	if (open_signals(&b) < 0) {
-		perror("ioscope: signalfd");
-		goto out;
-	}
 	int r = take_sample(&b, &b.prev);
 	if (r <= 0) {
 		if (r == 0)
@@ -207,6 +203,13 @@ int batch_run(const struct options *opts, struct source *src, struct recorder *r
 	}
 	if (opts->format == FORMAT_CSV)
 		output_csv_header(stdout);
+	/* Blocked only now that the loop polls the signalfd: until here Ctrl-C and
+	 * `timeout` end ioscope the ordinary way, whatever the start-up waits for. */
+	if (open_signals(&b) < 0) {
+		perror("ioscope: signalfd");
+		status = 1;
+		goto out;
+	}
 	status = run_loop(&b);
 out:
 	if (b.sigfd >= 0)
