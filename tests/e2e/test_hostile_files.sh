@@ -43,3 +43,13 @@ XDG_CONFIG_HOME="$TMP/cfg" timeout -k 5 20 "$IOSCOPE" --root "$F" </dev/null >"$
 rc=$?
 [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] && ok "a FIFO as the config file does not hang the console (exit $rc)" \
 	|| fail "a FIFO as the config file hangs the console"
+
+# TERM=dumb cannot place the cursor: the console refuses with a message instead of
+# drawing every frame onto one line (script(1) gives it a terminal).
+TERM=dumb timeout -k 5 20 script -qec "'$IOSCOPE' --root '$F'" /dev/null </dev/null >"$TMP/dumb" 2>&1
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q "the terminal 'dumb' cannot move the cursor" "$TMP/dumb"; then
+	ok "TERM=dumb: refused with a message, exit 2"
+else
+	fail "TERM=dumb: refused with a message" "exit $rc: $(head -c 300 "$TMP/dumb")"
+fi
