@@ -5,13 +5,28 @@ BUILD   ?= build
 CC      ?= cc
 VERSION := 0.1.0
 
-PKGS       := ncursesw libproc2 libudev json-c cairo
+PKGS       := ncursesw json-c
+# Opened at run time, never linked (include/dynlib.h), so only their headers are used:
+# libproc2 is the reference the tests check our vm readers against (src/sources/vm.c).
+DL_PKGS    := libproc2
+# cairo is not linked: src/record/cairo_lib.c opens it when a plot is made, so only
+# `report -f svg|png` pays for loading it and its 25 libraries (docs/design.md).
+# Without cairo's headers (or with HAVE_CAIRO=no) the plots are left out and say so
+# (report_noplot.c).
+HAVE_CAIRO := $(shell pkg-config --exists cairo 2>/dev/null && echo yes)
+ifeq ($(HAVE_CAIRO),yes)
+PLOT_OFF   := src/record/report_noplot.c
+PLOT_CFLAGS := $(shell pkg-config --cflags cairo)
+else
+PLOT_OFF   := src/record/report_plot.c src/record/cairo_lib.c
+PLOT_CFLAGS :=
+endif
 # Debian packages: what building needs, what running the tests needs on top.
-BUILD_DEBS := build-essential pkg-config libncurses-dev libproc2-dev libudev-dev libjson-c-dev libcairo2-dev
-TEST_DEBS  := libcmocka-dev tmux sysstat procps util-linux e2fsprogs xfsprogs btrfs-progs \
+BUILD_DEBS := build-essential pkg-config libncurses-dev libproc2-dev libjson-c-dev libcairo2-dev
+TEST_DEBS  := libcmocka-dev tmux sysstat procps util-linux e2fsprogs xfsprogs btrfs-progs strace \
               clang libclang-rt-14-dev valgrind python3 fio groff-base
 
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) $(DL_PKGS) 2>/dev/null) $(PLOT_CFLAGS)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Wno-format-truncation
@@ -21,7 +36,7 @@ CFLAGS   ?= -O2 -g
 SANFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
 LDLIBS   := $(PKG_LIBS) -lm
 
-SRC      := $(sort $(wildcard src/*/*.c))
+SRC      := $(filter-out $(PLOT_OFF),$(sort $(wildcard src/*/*.c)))
 MAIN_SRC := src/cli/main.c
 LIB_SRC  := $(filter-out $(MAIN_SRC),$(SRC))
 HDRS     := $(wildcard include/*.h)

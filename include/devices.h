@@ -1,8 +1,9 @@
 /* devices.h - what kind of block device a diskstats name is: disk or partition,
- * parent disk, device-mapper name, model and serial.  libudev on the live
- * system (with a sysfs fallback, since udevd does not run everywhere), sysfs
- * under a fixture root.  Enumeration is done only when the set of names changes
- * or the kernel announces a block uevent; never per sample.
+ * parent disk, device-mapper name, model and serial.  sysfs (under the root for a
+ * fixture tree), plus udevd's database for model and serial where udevd runs.
+ * Devices are described only when the set of names changes or the kernel
+ * announces a block uevent; never per sample, and never before a live source
+ * takes its first sample.
  */
 #ifndef IOSCOPE_DEVICES_H
 #define IOSCOPE_DEVICES_H
@@ -12,9 +13,6 @@
 
 #include "error.h"
 #include "snapshot.h"
-
-struct udev;
-struct udev_monitor;
 
 struct device_info {
 	char name[DEV_NAME_MAX];
@@ -27,18 +25,18 @@ struct device_info {
 
 struct device_catalog {
 	char *root;                    /* NULL: live system */
-	struct udev *udev;             /* live only; NULL when libudev is unusable */
-	struct udev_monitor *monitor;  /* "kernel" netlink source, block subsystem */
+	int uevents;                   /* live: the kernel's uevents (netlink), or -1 */
 };
 
-/* live: root NULL.  Never fails for want of udev: without it, sysfs is used. */
+/* live: root NULL.  Never fails for want of netlink: changes are then seen
+ * only from the names in diskstats. */
 int devices_catalog_open(struct device_catalog *c, const char *root, struct error *err);
 void devices_catalog_close(struct device_catalog *c);
 
 /* Fill everything but the name of infos[0..n) (the names are the input). */
 void devices_describe(struct device_catalog *c, struct device_info *infos, size_t n);
 
-/* Drain the hot-plug monitor; true when a block device was added, removed or
+/* Drain the kernel's uevents; true when a block device was added, removed or
  * changed since the last call.  One non-blocking receive when nothing happened. */
 bool devices_hotplug_pending(struct device_catalog *c);
 

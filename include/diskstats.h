@@ -14,8 +14,11 @@
 #define DISKSTATS_FIELDS_MAX     32   /* lines longer than this are malformed */
 
 /* Parse one line (no newline needed; len bytes, NULs allowed and rejected) into
- * name, major, minor and counters of *dev; other fields are left alone.
- * 0 on success, -1 when the line is malformed (dev may be partly written). */
+ * name, major, minor and counters of *dev; other fields are left alone.  A line
+ * whose field count is not a known layout is read with the largest known layout
+ * it contains.  0 on success, 1 when fields past that layout were ignored, -1
+ * when the line is malformed: fewer than 14 fields, a bad number or name (dev
+ * may be partly written). */
 int diskstats_parse_line(const char *line, size_t len, struct device *dev);
 
 /* Append a device to out for every well-formed line of buf; malformed lines are

@@ -23,6 +23,8 @@ enum event_kind {
 	EVENT_DEVICE_ADDED,   /* object: device, key "device" */
 	EVENT_DEVICE_REMOVED,
 	EVENT_USER_MARK,      /* object "user", key "mark", new: the text */
+	EVENT_COUNTERS_RESET, /* object: device, key "counters", new: why ("re-created") */
+	EVENT_CLOCK_BACK,     /* object "system", key "clock", old/new: seconds, later < earlier */
 	EVENT_KIND_COUNT
 };
 

@@ -8,10 +8,19 @@
 
 #include "snapshot.h"
 
+/* Why a device present in the later snapshot has, or has no, figures. */
+enum counters_break {
+	COUNTERS_CONTINUE,     /* figures (or the interval itself is not positive) */
+	COUNTERS_NEW,          /* not in the earlier snapshot */
+	COUNTERS_WENT_BACK,    /* a counter went back, not by a 32-bit wrap: cleared */
+	COUNTERS_RECREATED,    /* deleted and created again under the same name */
+};
+
 /* Per device, exactly sysstat 12.6 iostat -x (see docs/metrics.md). */
 struct device_rates {
 	char name[DEV_NAME_MAX];
 	bool valid;          /* false: no rate this interval (new, reset, zero interval) */
+	enum counters_break why;
 	bool is_partition;
 	bool have_discard, have_flush;
 	double r_s, rkB_s, rrqm_s, rrqm_pct, r_await, rareq_sz;
@@ -71,6 +80,29 @@ void rates_init(struct rates *r);
 void rates_free(struct rates *r);
 /* Fill *out from prev -> cur; devices follow cur's order.  -1 on ENOMEM. */
 int rates_compute(struct rates *out, const struct snapshot *prev, const struct snapshot *cur);
+
+/* The interval is a real one: not zero, not negative (a clock that went back). */
+static inline bool rates_have_interval(const struct rates *r)
+{
+	return r->interval > 0;
+}
+
+/* Walking cur's devices in order, whether each one's counters continue from
+ * prev.  A device re-created under the same name is told by a counter that went
+ * back, by its line having moved after devices that came after it in prev
+ * (the kernel lists a new disk last), or by a new `instance` from the source. */
+struct counters_walk {
+	size_t max_prev;       /* highest prev index of the devices walked so far */
+	bool any;
+};
+void counters_walk_init(struct counters_walk *w);
+/* For cur's device at index (call in index order); *prevd gets prev's device of
+ * that name, or NULL. */
+enum counters_break counters_walk_next(struct counters_walk *w, const struct snapshot *prev,
+				       size_t index, const struct device *cur,
+				       const struct device **prevd);
+/* "counters went back", "re-created"; "" for the others. */
+const char *counters_break_reason(enum counters_break b);
 
 /* The increase of a kernel counter, tolerant of 32-bit wrap.  Returns false when
  * the counter went backwards in a way that is not a wrap (device re-created). */

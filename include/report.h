@@ -69,5 +69,8 @@ int report_text(struct report *rep, FILE *out, struct error *err);
 int report_csv(struct report *rep, FILE *out, struct error *err);
 int report_json(struct report *rep, FILE *out, struct error *err);
 int report_plot(struct report *rep, FILE *out, struct error *err);
+/* 0 when plots can be drawn here (cairo loads, docs/design.md); -1 with err
+ * saying why not.  Asked before the session log is read or -o is created. */
+int report_plot_available(struct error *err);
 
 #endif

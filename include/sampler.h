@@ -40,6 +40,10 @@ struct sampler {
 	size_t nkept;
 	uint64_t rescans;              /* how many times devices were described (tests) */
 	uint64_t generations;          /* last disk_settings.generation handed out */
+	/* /proc/diskstats lines read with fewer fields than they had (a newer
+	 * kernel), and lines skipped as malformed, over all samples: for a
+	 * diagnostic (--verbose), never fatal. */
+	uint64_t diskstats_extra_lines, diskstats_malformed_lines;
 };
 
 /* Open what the tree has.  /proc/diskstats is required; everything else may

@@ -32,8 +32,16 @@ struct disk_counters {
 	int nfields;
 };
 
-static inline bool counters_have_discard(const struct disk_counters *c) { return c->nfields >= 18; }
-static inline bool counters_have_flush(const struct disk_counters *c) { return c->nfields >= 20; }
+#define DISKSTATS_LAYOUT_DISCARD 18
+#define DISKSTATS_LAYOUT_FLUSH   20
+static inline bool counters_have_discard(const struct disk_counters *c)
+{
+	return c->nfields >= DISKSTATS_LAYOUT_DISCARD;
+}
+static inline bool counters_have_flush(const struct disk_counters *c)
+{
+	return c->nfields >= DISKSTATS_LAYOUT_FLUSH;
+}
 
 struct setting {
 	char key[SETTING_KEY_MAX];    /* e.g. "nr_requests", "iosched.fifo_batch" */
@@ -66,6 +74,10 @@ struct device {
 	char model[64], serial[64];    /* when known (udev or sysfs), else "" */
 	struct disk_counters counters;
 	struct disk_settings settings;
+	/* Bumped by the live source when it finds the disk re-created under the same
+	 * name (its sysfs files gone): a change between two snapshots means the
+	 * counters start again.  0 in fixtures and replays. */
+	uint32_t instance;
 };
 
 struct mount {

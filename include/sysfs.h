@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "error.h"
 #include "snapshot.h"
@@ -27,6 +28,7 @@ struct sysfs_disk {
 	struct sysfs_file *files;
 	size_t nfiles, niosched;
 	char iosched_of[32];         /* scheduler whose queue/iosched files are open */
+	uint32_t recreations;        /* times the disk was found re-created (ENODEV) */
 };
 
 /* True when ROOT/sys/block/NAME exists (whole disks; partitions have none). */

@@ -1,5 +1,6 @@
 /* vmsource.h - system-wide figures: /proc/stat, /proc/vmstat, /proc/meminfo
- * (libproc2 on the live system) and /proc/pressure/io (our own reader).
+ * (our readers; libproc2 as the reference they are tested against) and
+ * /proc/pressure/io.
  */
 #ifndef IOSCOPE_VMSOURCE_H
 #define IOSCOPE_VMSOURCE_H
@@ -14,9 +15,11 @@
 struct stat_info;
 struct vmstat_info;
 struct meminfo_info;
+struct libproc2;
 
 struct vm_reader {
 	bool libproc2;                 /* false: our own readers (fixture trees) */
+	struct libproc2 *lib;          /* libproc2's functions, opened by vm_reader_open */
 	struct stat_info *stat;
 	struct vmstat_info *vmstat;
 	struct meminfo_info *meminfo;
@@ -24,7 +27,8 @@ struct vm_reader {
 };
 
 /* root NULL: the live /proc; with use_libproc2 the three counter files go
- * through libproc2 (_select, which re-reads on every call), else through our
+ * through libproc2 (_select, which re-reads on every call; the library is
+ * opened here, and when it cannot be, our readers are used), else through our
  * own readers, which are the only choice under a root prefix.  A file that is
  * absent is not an error: its have_* flag stays false.  -1 when libproc2
  * cannot be set up. */

@@ -76,9 +76,11 @@ static void event_row(FILE *out, const char *stamp, const struct event *ev)
 
 void output_csv(FILE *out, const struct interval_view *v)
 {
-	char stamp[96];
-	snprintf(stamp, sizeof stamp, "%lld.%06ld,%.3f", (long long)v->rates->wall.tv_sec,
-		 v->rates->wall.tv_nsec / 1000, v->rates->interval);
+	char stamp[96], interval[48] = "";
+	if (rates_have_interval(v->rates))
+		snprintf(interval, sizeof interval, "%.3f", v->rates->interval);
+	snprintf(stamp, sizeof stamp, "%lld.%06ld,%s", (long long)v->rates->wall.tv_sec,
+		 v->rates->wall.tv_nsec / 1000, interval);
 	for (size_t i = 0; v->events && i < v->events->count; i++)
 		event_row(out, stamp, &v->events->items[i]);
 	for (size_t i = 0; i < v->rates->ndevices; i++)

@@ -105,7 +105,7 @@ int output_json(FILE *out, struct jsonw *w, const struct interval_view *v)
 	jsonw_reset(w);
 	jsonw_object_begin(w);
 	time_value(w, "time", &v->rates->wall);
-	number(w, "interval", v->rates->interval);
+	maybe(w, "interval", rates_have_interval(v->rates), v->rates->interval);
 	jsonw_key(w, "devices");
 	jsonw_object_begin(w);
 	for (size_t i = 0; i < v->rates->ndevices; i++)

@@ -40,16 +40,37 @@ static void print_op(FILE *out, const char *name, const char *op, double per_s, 
 
 /* The d and f rows only when there were discards or flushes: a human reads this;
  * JSON and CSV carry every column every time. */
+/* Never an empty column: "-" for a disk without a scheduler (bio-based: zram,
+ * dm; a partition; a fixture without sys/). */
+static const char *scheduler_or_dash(const struct device_rates *r)
+{
+	return r->scheduler[0] ? r->scheduler : "-";
+}
+
+static const char *no_figures_reason(const struct device_rates *r)
+{
+	switch (r->why) {
+	case COUNTERS_NEW:
+		return "new";
+	case COUNTERS_WENT_BACK:
+	case COUNTERS_RECREATED:
+		return counters_break_reason(r->why);
+	default:
+		return "no interval";
+	}
+}
+
 static void print_device(FILE *out, const struct device_rates *r)
 {
 	char tail[64];
 	if (!r->valid) {
-		text_printf(out, "%-8s   (no figures this interval: new, reset or zero-length)\n", r->name);
+		text_printf(out, "%-8s   (no figures this interval: %s)  sched %s\n", r->name,
+			    no_figures_reason(r), scheduler_or_dash(r));
 		return;
 	}
 	snprintf(tail, sizeof tail, "%6.2f %6.2f", r->aqu_sz, r->util);
 	print_op(out, r->name, "r", r->r_s, r->rkB_s, r->rrqm_s, r->rrqm_pct, r->r_await, r->rareq_sz, tail);
-	snprintf(tail, sizeof tail, "%llu %s", (unsigned long long)r->in_flight, r->scheduler);
+	snprintf(tail, sizeof tail, "%llu %s", (unsigned long long)r->in_flight, scheduler_or_dash(r));
 	print_op(out, "", "w", r->w_s, r->wkB_s, r->wrqm_s, r->wrqm_pct, r->w_await, r->wareq_sz, tail);
 	if (r->have_discard && (r->d_s > 0 || r->drqm_s > 0))
 		print_op(out, "", "d", r->d_s, r->dkB_s, r->drqm_s, r->drqm_pct, r->d_await, r->dareq_sz, "");
@@ -82,7 +103,10 @@ void output_text(FILE *out, const struct interval_view *v)
 {
 	char when[32];
 	format_local_time(&v->rates->wall, when, sizeof when, true);
-	fprintf(out, "%s  interval %.3f s\n", when, v->rates->interval);
+	if (rates_have_interval(v->rates))
+		fprintf(out, "%s  interval %.3f s\n", when, v->rates->interval);
+	else
+		fprintf(out, "%s  interval - (the clock did not advance: a new baseline)\n", when);
 	print_events(out, v->events);
 	fprintf(out, "%-10s %8s %9s %7s %6s %7s %7s %6s %6s\n", "Device op", "/s", "kB/s",
 		"rqm/s", "%rqm", "await", "areq-sz", "aqu-sz", "%util");

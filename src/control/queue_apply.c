@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,8 +155,23 @@ static void current_value(const struct disk_settings *now, const struct control_
 		snprintf(out->old, sizeof out->old, "%s", v);
 }
 
+/* What one write left, to check it is still in effect after the last one. */
+struct applied {
+	char now[SETTING_VAL_MAX];   /* read back right after the write */
+	size_t event;                /* index in r->events, or SIZE_MAX */
+};
+
+static void queue_rel(const char *key, char *rel, size_t len)
+{
+	if (strncmp(key, "iosched.", 8) == 0)
+		snprintf(rel, len, "queue/iosched/%s", key + 8);
+	else
+		snprintf(rel, len, "queue/%s", key);
+}
+
 static int apply_one(const struct control_dev *d, const char *root,
-		     const struct control_assign *planned, struct control_result *r)
+		     const struct control_assign *planned, struct control_result *r,
+		     struct applied *done)
 {
 	char rel[SETTING_KEY_MAX + 16], now[SETTING_VAL_MAX], summary[256];
 	struct error err = { "" };
@@ -163,11 +179,10 @@ static int apply_one(const struct control_dev *d, const char *root,
 	struct disk_settings before, after;
 	state_read(d, root, &before);
 	current_value(&before, planned, &a);
-	if (strncmp(a.key, "iosched.", 8) == 0)
-		snprintf(rel, sizeof rel, "queue/iosched/%s", a.key + 8);
-	else
-		snprintf(rel, sizeof rel, "queue/%s", a.key);
+	queue_rel(a.key, rel, sizeof rel);
 	struct event *ev = control_result_event(r, kind_of(a.key), d->name, a.key);
+	done->event = ev ? (size_t)(ev - r->events) : SIZE_MAX;
+	done->now[0] = '\0';
 	if (control_dev_write(d, rel, a.value, &err) < 0) {
 		refusal_text(a.key, a.value, errno, summary, sizeof summary);
 		control_result_line(r, "%s %s: %s -> %s: %s", d->name, a.key, a.old, a.value,
@@ -178,6 +193,7 @@ static int apply_one(const struct control_dev *d, const char *root,
 	}
 	if (read_back(d, a.key, rel, now, sizeof now) < 0)
 		snprintf(now, sizeof now, "?");
+	snprintf(done->now, sizeof done->now, "%s", now);
 	verdict_text(&a, now, summary, sizeof summary);
 	control_result_line(r, "%s %s: %s -> %s: %s", d->name, a.key, a.old[0] ? a.old : "-", now,
 			    summary);
@@ -192,17 +208,45 @@ static int apply_one(const struct control_dev *d, const char *root,
 	return applied ? 0 : -1;
 }
 
+/* After the last write, every key written is read again: a later write may have
+ * undone an earlier one (a kernel whose side effects the plan's order does not
+ * know).  What is not in effect is reported not applied, and its event says so. */
+static void recheck_all(const struct control_dev *d, const struct control_plan *p,
+			const struct applied *done, size_t n, struct control_result *r)
+{
+	char rel[SETTING_KEY_MAX + 16], now[SETTING_VAL_MAX], why[256];
+	for (size_t i = 0; i < n; i++) {
+		const struct control_assign *a = &p->items[i];
+		queue_rel(a->key, rel, sizeof rel);
+		if (!done[i].now[0] || read_back(d, a->key, rel, now, sizeof now) < 0 ||
+		    strcmp(now, done[i].now) == 0)
+			continue;
+		snprintf(why, sizeof why, "not applied: %s after the last write (a later write "
+			 "changed it from %s)", now, done[i].now);
+		control_result_line(r, "%s %s: %s", d->name, a->key, why);
+		r->status = 1;
+		if (done[i].event == SIZE_MAX)
+			continue;
+		struct event *ev = &r->events[done[i].event];
+		snprintf(ev->new_value, sizeof ev->new_value, "%s", now);
+		snprintf(ev->result, sizeof ev->result, "%s", why);
+	}
+}
+
 int control_apply_device(const struct control_plan *p, struct control_result *r)
 {
 	struct control_dev d;
 	struct error err = { "" };
+	struct applied done[CONTROL_MAX_ITEMS];
 	if (control_dev_open(&d, p->root, p->device, &err) < 0) {
 		control_result_line(r, "%s", err.msg);
 		r->status = 1;
 		return 1;
 	}
+	size_t attempted = 0;
 	for (size_t i = 0; i < p->nitems; i++) {
-		if (apply_one(&d, p->root, &p->items[i], r) == 0)
+		attempted = i + 1;
+		if (apply_one(&d, p->root, &p->items[i], r, &done[i]) == 0)
 			continue;
 		r->status = 1;
 		for (size_t j = i + 1; j < p->nitems; j++)
@@ -210,6 +254,7 @@ int control_apply_device(const struct control_plan *p, struct control_result *r)
 					    p->items[j].value);
 		break;
 	}
+	recheck_all(&d, p, done, attempted, r);
 	control_dev_close(&d);
 	return r->status;
 }

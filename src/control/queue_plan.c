@@ -35,18 +35,23 @@ static int read_limits(const struct control_dev *d, struct control_limits *lim, 
 	return 0;
 }
 
-/* The order the kernel needs: a scheduler switch resets nr_requests and iosched.*,
- * so it goes first; nr_requests next (it resizes the scheduler's tags);
- * max_sectors_kb before read_ahead_kb, which the kernel recomputes from it. */
+/* The order the kernel needs, so that no write undoes an earlier one: a scheduler
+ * switch resets nr_requests and iosched.*, so it goes first; nr_requests next (it
+ * resizes the scheduler's tags); max_sectors_kb and write_cache update the queue
+ * limits, after which the kernel recomputes read_ahead_kb (write_cache="write
+ * through" puts a loop device's back to 2560), so read_ahead_kb goes last.
+ * control_apply_device reads every key back after the last write all the same. */
 static int write_rank(const char *key)
 {
-	if (strcmp(key, "scheduler") == 0)
-		return 0;
-	if (strcmp(key, "nr_requests") == 0)
-		return 1;
-	if (strcmp(key, "max_sectors_kb") == 0)
-		return 2;
-	return 3;
+	static const char *const order[] = {
+		"scheduler", "nr_requests", "max_sectors_kb", "write_cache",
+	};
+	if (strcmp(key, "read_ahead_kb") == 0)
+		return 5;
+	for (int i = 0; i < 4; i++)
+		if (strcmp(key, order[i]) == 0)
+			return i;
+	return 4;   /* iosched.* */
 }
 
 static void sort_items(struct control_plan *p)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "events.h"
+#include "rates.h"
 
 static const char *const kind_names[EVENT_KIND_COUNT] = {
 	[EVENT_SCHEDULER] = "scheduler",
@@ -15,6 +16,8 @@ static const char *const kind_names[EVENT_KIND_COUNT] = {
 	[EVENT_DEVICE_ADDED] = "device_added",
 	[EVENT_DEVICE_REMOVED] = "device_removed",
 	[EVENT_USER_MARK] = "mark",
+	[EVENT_COUNTERS_RESET] = "counters_reset",
+	[EVENT_CLOCK_BACK] = "clock_back",
 };
 
 const char *event_kind_name(enum event_kind kind)
@@ -126,18 +129,33 @@ static const struct device *find_prev(const struct snapshot *prev, size_t index,
 	return snapshot_find_device(prev, name);
 }
 
+/* Why a device's row is empty for the interval (docs/metrics.md): its counters
+ * started again, which rates_compute tells the same way. */
+static int counters_reset(struct event_list *out, const struct snapshot *cur,
+			  const struct device *c, enum counters_break why)
+{
+	if (why != COUNTERS_WENT_BACK && why != COUNTERS_RECREATED)
+		return 0;
+	return add(out, cur, EVENT_COUNTERS_RESET, c->name, "counters", "", counters_break_reason(why));
+}
+
 static int diff_devices(struct event_list *out, const struct snapshot *prev, const struct snapshot *cur)
 {
 	int n = 0, r;
+	struct counters_walk walk;
+	counters_walk_init(&walk);
 	for (size_t i = 0; i < cur->ndevices; i++) {
-		const struct device *c = &cur->devices[i];
-		const struct device *p = find_prev(prev, i, c->name);
-		if (!p)
+		const struct device *c = &cur->devices[i], *p;
+		enum counters_break why = counters_walk_next(&walk, prev, i, c, &p);
+		if (!p) {
 			r = add(out, cur, EVENT_DEVICE_ADDED, c->name, "device", "", "added");
-		else if (p->settings.has_settings && c->settings.has_settings)
-			r = diff_settings(out, cur, p, c);
-		else
-			r = 0;
+		} else {
+			r = counters_reset(out, cur, c, why);
+			if (r >= 0 && p->settings.has_settings && c->settings.has_settings) {
+				int changes = diff_settings(out, cur, p, c);
+				r = changes < 0 ? -1 : r + changes;
+			}
+		}
 		if (r < 0)
 			return -1;
 		n += r;
@@ -215,15 +233,30 @@ static int diff_mounts(struct event_list *out, const struct snapshot *prev, cons
 	return n;
 }
 
+/* A clock that went back (a fixture, a log replayed across a reboot, a restored
+ * VM snapshot) makes no interval: say why the report of it is empty. */
+static int diff_clock(struct event_list *out, const struct snapshot *prev, const struct snapshot *cur)
+{
+	if (timespec_diff(&cur->mono, &prev->mono) >= 0)
+		return 0;
+	char was[32], now[32];
+	snprintf(was, sizeof was, "%.3f", timespec_seconds(&prev->mono));
+	snprintf(now, sizeof now, "%.3f", timespec_seconds(&cur->mono));
+	return add(out, cur, EVENT_CLOCK_BACK, "system", "clock", was, now);
+}
+
 int events_diff(struct event_list *out, const struct snapshot *prev, const struct snapshot *cur)
 {
+	int c = diff_clock(out, prev, cur);
+	if (c < 0)
+		return -1;
 	int a = diff_devices(out, prev, cur);
 	if (a < 0)
 		return -1;
 	int b = diff_mounts(out, prev, cur);
 	if (b < 0)
 		return -1;
-	return a + b;
+	return a + b + c;
 }
 
 bool event_echoes(const struct event *observed, const struct event *own)
@@ -381,6 +414,12 @@ void event_label(const struct event *ev, char *buf, size_t len)
 		break;
 	case EVENT_USER_MARK:
 		snprintf(buf, len, "%s", ev->new_value);
+		break;
+	case EVENT_COUNTERS_RESET:
+		snprintf(buf, len, "reset %s (%s)", ev->object, ev->new_value);
+		break;
+	case EVENT_CLOCK_BACK:
+		snprintf(buf, len, "clock back %s→%s s", ev->old_value, ev->new_value);
 		break;
 	default:
 		snprintf(buf, len, "%s %s→%s", ev->key, ev->old_value, ev->new_value);

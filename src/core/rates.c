@@ -83,18 +83,30 @@ struct counter_deltas {
 	uint64_t fl_ios, fl_ticks;
 };
 
+/* Only the fields both layouts have: flush fields that appear between two
+ * snapshots (18 -> 20) have no previous value, and are missing, not reset. */
 static bool deltas_compute(const struct disk_counters *p, const struct disk_counters *c,
-			   struct counter_deltas *d)
+			   int layout, struct counter_deltas *d)
 {
 	bool ok = true;
+	memset(d, 0, sizeof *d);
 #define D(f) ok = ok && counter_delta(p->f, c->f, &d->f)
 	D(rd_ios); D(rd_merges); D(rd_sectors); D(rd_ticks);
 	D(wr_ios); D(wr_merges); D(wr_sectors); D(wr_ticks);
 	D(io_ticks); D(time_in_queue);
-	D(dc_ios); D(dc_merges); D(dc_sectors); D(dc_ticks);
-	D(fl_ios); D(fl_ticks);
+	if (layout >= DISKSTATS_LAYOUT_DISCARD) {
+		D(dc_ios); D(dc_merges); D(dc_sectors); D(dc_ticks);
+	}
+	if (layout >= DISKSTATS_LAYOUT_FLUSH) {
+		D(fl_ios); D(fl_ticks);
+	}
 #undef D
 	return ok;
+}
+
+static int common_layout(const struct disk_counters *p, const struct disk_counters *c)
+{
+	return p->nfields < c->nfields ? p->nfields : c->nfields;
 }
 
 static double ratio(double num, double den)
@@ -126,7 +138,11 @@ static void device_rates_fill(struct device_rates *r, const struct counter_delta
 	r->f_s = (double)d->fl_ios / itv;
 	r->f_await = ratio((double)d->fl_ticks, (double)d->fl_ios);
 	r->aqu_sz = (double)d->time_in_queue / itv / 1000.0;
+	/* A device is not busy longer than the interval: more than 100 % only
+	 * comes from io_ticks' granularity (a jiffy) over a very short interval. */
 	r->util = (double)d->io_ticks / itv / 10.0;
+	if (r->util > 100.0)
+		r->util = 100.0;
 }
 
 /* prev's device of the same name: at the same index when the device set did not
@@ -138,20 +154,68 @@ static const struct device *match_device(const struct snapshot *prev, size_t ind
 	return snapshot_find_device(prev, cur->name);
 }
 
+void counters_walk_init(struct counters_walk *w)
+{
+	w->max_prev = 0;
+	w->any = false;
+}
+
+/* The kernel appends a new disk to its list: a device now listed after one that
+ * came after it in prev was deleted and added again. */
+static bool moved_back(struct counters_walk *w, size_t prev_index)
+{
+	bool moved = w->any && prev_index < w->max_prev;
+	if (!w->any || prev_index > w->max_prev)
+		w->max_prev = prev_index;
+	w->any = true;
+	return moved;
+}
+
+enum counters_break counters_walk_next(struct counters_walk *w, const struct snapshot *prev,
+				       size_t index, const struct device *cur,
+				       const struct device **prevd)
+{
+	const struct device *p = match_device(prev, index, cur);
+	*prevd = p;
+	if (!p)
+		return COUNTERS_NEW;
+	if (moved_back(w, (size_t)(p - prev->devices)) || p->instance != cur->instance)
+		return COUNTERS_RECREATED;
+	struct counter_deltas d;
+	int layout = common_layout(&p->counters, &cur->counters);
+	if (!deltas_compute(&p->counters, &cur->counters, layout, &d))
+		return COUNTERS_WENT_BACK;
+	return COUNTERS_CONTINUE;
+}
+
+const char *counters_break_reason(enum counters_break b)
+{
+	switch (b) {
+	case COUNTERS_WENT_BACK:
+		return "counters went back";
+	case COUNTERS_RECREATED:
+		return "re-created";
+	default:
+		return "";
+	}
+}
+
 static void device_rates_compute(struct device_rates *r, const struct device *prevd,
-				 const struct device *cur, double itv)
+				 enum counters_break why, const struct device *cur, double itv)
 {
 	memset(r, 0, sizeof *r);
 	memcpy(r->name, cur->name, sizeof r->name);
 	memcpy(r->scheduler, cur->settings.scheduler, sizeof r->scheduler);
 	r->is_partition = cur->is_partition;
 	r->in_flight = cur->counters.in_flight;
-	r->have_discard = counters_have_discard(&cur->counters);
-	r->have_flush = counters_have_flush(&cur->counters);
-	if (!prevd || itv <= 0 || prevd->counters.nfields != cur->counters.nfields)
+	r->why = why;
+	int layout = prevd ? common_layout(&prevd->counters, &cur->counters) : cur->counters.nfields;
+	r->have_discard = layout >= DISKSTATS_LAYOUT_DISCARD;
+	r->have_flush = layout >= DISKSTATS_LAYOUT_FLUSH;
+	if (why != COUNTERS_CONTINUE || itv <= 0)
 		return;
 	struct counter_deltas d;
-	if (!deltas_compute(&prevd->counters, &cur->counters, &d))
+	if (!deltas_compute(&prevd->counters, &cur->counters, layout, &d))
 		return;
 	device_rates_fill(r, &d, itv);
 	r->valid = true;
@@ -228,9 +292,13 @@ int rates_compute(struct rates *out, const struct snapshot *prev, const struct s
 	out->interval = timespec_diff(&cur->mono, &prev->mono);
 	out->wall = cur->wall;
 	out->seq = cur->seq;
-	for (size_t i = 0; i < cur->ndevices; i++)
-		device_rates_compute(&out->devices[i], match_device(prev, i, &cur->devices[i]),
-				     &cur->devices[i], out->interval);
+	struct counters_walk walk;
+	counters_walk_init(&walk);
+	for (size_t i = 0; i < cur->ndevices; i++) {
+		const struct device *prevd;
+		enum counters_break why = counters_walk_next(&walk, prev, i, &cur->devices[i], &prevd);
+		device_rates_compute(&out->devices[i], prevd, why, &cur->devices[i], out->interval);
+	}
 	vm_rates_compute(&out->vm, &prev->vm, &cur->vm, out->interval);
 	return 0;
 }

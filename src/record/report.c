@@ -126,6 +126,75 @@ static int add_device(struct report *rep, const char *name)
 	return 0;
 }
 
+static uint64_t io_count(const struct device *d)
+{
+	const struct disk_counters *c = &d->counters;
+	return c->rd_ios + c->wr_ios + c->dc_ios + c->fl_ios;
+}
+
+/* Every device seen in the chosen range, gone by its end or not (a hot-plugged disk
+ * that did most of the I/O and left must be in the report): `all` holds each one
+ * as first seen, in order of first appearance. */
+struct range_devices {
+	struct snapshot all;
+	uint64_t *last_io;     /* io_count when last seen */
+	bool *at_start;        /* present in the range's first sample */
+};
+
+static void range_devices_free(struct range_devices *rd)
+{
+	snapshot_free(&rd->all);
+	free(rd->last_io);
+	free(rd->at_start);
+}
+
+static int range_devices_note(struct range_devices *rd, const struct snapshot *s, bool first)
+{
+	for (size_t i = 0; i < s->ndevices; i++) {
+		const struct device *d = &s->devices[i];
+		/* At the same index while the device set is steady: O(1) per device. */
+		const struct device *known =
+			i < rd->all.ndevices && strcmp(rd->all.devices[i].name, d->name) == 0
+				? &rd->all.devices[i]
+				: snapshot_find_device(&rd->all, d->name);
+		if (known) {
+			rd->last_io[known - rd->all.devices] = io_count(d);
+			continue;
+		}
+		size_t n = rd->all.ndevices + 1;
+		uint64_t *io = realloc(rd->last_io, n * sizeof *io);
+		if (io)
+			rd->last_io = io;
+		bool *st = io ? realloc(rd->at_start, n * sizeof *st) : NULL;
+		if (st)
+			rd->at_start = st;
+		struct device *slot = st ? snapshot_add_device(&rd->all) : NULL;
+		if (!slot)
+			return -1;
+		*slot = *d;
+		memset(&slot->settings, 0, sizeof slot->settings);   /* names and counters only */
+		rd->last_io[n - 1] = io_count(d);
+		rd->at_start[n - 1] = first;
+	}
+	return 0;
+}
+
+static int range_devices_collect(struct report *rep, struct range_devices *rd, struct error *err)
+{
+	memset(rd, 0, sizeof *rd);
+	snapshot_init(&rd->all);
+	struct snapshot s;
+	snapshot_init(&s);
+	int rc = 0;
+	for (size_t i = rep->first; i <= rep->last && rc == 0; i++) {
+		rc = replay_read(rep->replay, i, &s, err);
+		if (rc == 0 && range_devices_note(rd, &s, i == rep->first) < 0)
+			rc = error_set(err, "out of memory");
+	}
+	snapshot_free(&s);
+	return rc;
+}
+
 static int devices_from_list(struct report *rep, const char *list, const struct snapshot *snap,
 			     struct error *err)
 {
@@ -143,22 +212,15 @@ static int devices_from_list(struct report *rep, const char *list, const struct 
 	return rc;
 }
 
-static uint64_t io_count(const struct device *d)
-{
-	const struct disk_counters *c = &d->counters;
-	return c->rd_ios + c->wr_ios + c->dc_ios + c->fl_ios;
-}
-
 /* Without --devices: whole disks that did I/O within the range (all whole disks
- * when none did). */
-static int default_devices(struct report *rep, const struct snapshot *first,
-			   const struct snapshot *last, struct error *err)
+ * when none did); one that came or left within the range counts as busy. */
+static int default_devices(struct report *rep, const struct range_devices *rd, struct error *err)
 {
 	for (int pass = 0; pass < 2 && rep->ndevices == 0; pass++)
-		for (size_t i = 0; i < last->ndevices; i++) {
-			const struct device *d = &last->devices[i];
-			const struct device *was = snapshot_find_device(first, d->name);
-			if (d->is_partition || (pass == 0 && was && io_count(was) == io_count(d)))
+		for (size_t i = 0; i < rd->all.ndevices; i++) {
+			const struct device *d = &rd->all.devices[i];
+			bool idle = rd->at_start[i] && io_count(d) == rd->last_io[i];
+			if (d->is_partition || (pass == 0 && idle))
 				continue;
 			if (add_device(rep, d->name) < 0)
 				return error_set(err, "out of memory");
@@ -169,17 +231,12 @@ static int default_devices(struct report *rep, const struct snapshot *first,
 /* -1: bad usage (unknown device). */
 static int choose_devices(struct report *rep, const struct report_args *a, struct error *err)
 {
-	struct snapshot first, last;
-	snapshot_init(&first);
-	snapshot_init(&last);
-	int rc = replay_read(rep->replay, rep->first, &first, err);
+	struct range_devices rd;
+	int rc = range_devices_collect(rep, &rd, err);
 	if (rc == 0)
-		rc = replay_read(rep->replay, rep->last, &last, err);
-	if (rc == 0)
-		rc = a->devices ? devices_from_list(rep, a->devices, &first, err)
-				: default_devices(rep, &first, &last, err);
-	snapshot_free(&first);
-	snapshot_free(&last);
+		rc = a->devices ? devices_from_list(rep, a->devices, &rd.all, err)
+				: default_devices(rep, &rd, err);
+	range_devices_free(&rd);
 	return rc;
 }
 
@@ -227,6 +284,11 @@ int cmd_report(int argc, char **argv)
 			report_usage(stderr);
 		}
 		return r < 0 ? 2 : 0;
+	}
+	bool plot = rep.format == REPORT_SVG || rep.format == REPORT_PNG;
+	if (plot && report_plot_available(&err) < 0) {
+		fprintf(stderr, "ioscope: %s\n", err.msg);
+		return 1;
 	}
 	rep.replay = replay_open(rep.path, &err);
 	if (!rep.replay) {

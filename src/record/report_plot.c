@@ -5,14 +5,16 @@
  * cairo draws SVG text as glyph outlines, which no one can search or copy; the
  * title and every label are therefore also added as an invisible text layer
  * (fill-opacity 0, at the same places), the way scanned PDFs carry their text.
+ *
+ * cairo is opened only here, when a plot is made (cairo_lib.h): ioscope is not
+ * linked with it, so no other command pays for loading it.
  */
-#include <cairo-svg.h>
-#include <cairo.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cairo_lib.h"
 #include "report.h"
 #include "text.h"
 
@@ -38,6 +40,7 @@ struct text_item {
 };
 
 struct plot {
+	struct cairo_lib cairo;     /* the functions, loaded for this plot */
 	struct report *rep;
 	int width, height;
 	double t0, t1;              /* wall seconds of the first and last sample */
@@ -105,9 +108,9 @@ static void xml_escaped(FILE *out, const char *s)
 static void show_text_as(struct plot *p, cairo_t *cr, double x, double y, double size,
 			 const char *text, const char *layer)
 {
-	cairo_set_font_size(cr, size);
-	cairo_move_to(cr, x, y);
-	cairo_show_text(cr, text);
+	p->cairo.set_font_size(cr, size);
+	p->cairo.move_to(cr, x, y);
+	p->cairo.show_text(cr, text);
 	if (!p->svg)
 		return;
 	struct text_item *v = p->texts;
@@ -122,6 +125,11 @@ static void show_text_as(struct plot *p, cairo_t *cr, double x, double y, double
 	char *copy = strdup(layer);
 	if (copy)
 		v[p->ntexts++] = (struct text_item){ x, y, size, copy };
+}
+
+static void set_font(struct plot *p, cairo_t *cr, cairo_font_weight_t weight)
+{
+	p->cairo.select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, weight);
 }
 
 static void show_text(struct plot *p, cairo_t *cr, double x, double y, double size, const char *text)
@@ -214,44 +222,44 @@ static void draw_axes(struct plot *p, cairo_t *cr, const struct panel *a)
 {
 	char buf[32];
 	double step = nice_step(a->ymax, 5);
-	cairo_set_line_width(cr, 1);
+	p->cairo.set_line_width(cr, 1);
 	for (double v = 0; v <= a->ymax * 1.0001; v += step) {
 		double y = round(px_y(a, v)) + 0.5;
-		cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
-		cairo_move_to(cr, a->left, y);
-		cairo_line_to(cr, a->right, y);
-		cairo_stroke(cr);
+		p->cairo.set_source_rgb(cr, 0.88, 0.88, 0.88);
+		p->cairo.move_to(cr, a->left, y);
+		p->cairo.line_to(cr, a->right, y);
+		p->cairo.stroke(cr);
 		snprintf(buf, sizeof buf, "%g", v);
 		cairo_text_extents_t e;
-		cairo_set_font_size(cr, 11);
-		cairo_text_extents(cr, buf, &e);
-		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		p->cairo.set_font_size(cr, 11);
+		p->cairo.text_extents(cr, buf, &e);
+		p->cairo.set_source_rgb(cr, 0.2, 0.2, 0.2);
 		show_text(p, cr, a->left - 6 - e.x_advance, y + 4, 11, buf);
 	}
 	double span = p->t1 - p->t0, tstep = time_step(span > 0 ? span : 1);
 	double first = ceil(p->t0 / tstep) * tstep - p->t0;   /* ticks on round clock times */
 	for (double t = first; t <= span + 1e-9; t += tstep) {
 		double x = round(px_x(p, a, t)) + 0.5;
-		cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
-		cairo_move_to(cr, x, a->top);
-		cairo_line_to(cr, x, a->bottom);
-		cairo_stroke(cr);
+		p->cairo.set_source_rgb(cr, 0.88, 0.88, 0.88);
+		p->cairo.move_to(cr, x, a->top);
+		p->cairo.line_to(cr, x, a->bottom);
+		p->cairo.stroke(cr);
 		struct timespec ts = { (time_t)(p->t0 + t), 0 };
 		report_local_time(&ts, false, buf, sizeof buf);
-		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		p->cairo.set_source_rgb(cr, 0.2, 0.2, 0.2);
 		show_text(p, cr, x - 24, a->bottom + 16, 11, buf);
 	}
-	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-	cairo_rectangle(cr, a->left + 0.5, a->top + 0.5, a->right - a->left, a->bottom - a->top);
-	cairo_stroke(cr);
+	p->cairo.set_source_rgb(cr, 0.2, 0.2, 0.2);
+	p->cairo.rectangle(cr, a->left + 0.5, a->top + 0.5, a->right - a->left, a->bottom - a->top);
+	p->cairo.stroke(cr);
 	show_text(p, cr, a->right - 90, a->bottom + 34, 11, "time (local)");
-	cairo_save(cr);
-	cairo_translate(cr, a->left - 56, (a->top + a->bottom) / 2 + 14);
-	cairo_rotate(cr, -M_PI / 2);
-	cairo_set_font_size(cr, 12);
-	cairo_move_to(cr, 0, 0);
-	cairo_show_text(cr, "MB/s");   /* rotated: left out of the text layer */
-	cairo_restore(cr);
+	p->cairo.save(cr);
+	p->cairo.translate(cr, a->left - 56, (a->top + a->bottom) / 2 + 14);
+	p->cairo.rotate(cr, -M_PI / 2);
+	p->cairo.set_font_size(cr, 12);
+	p->cairo.move_to(cr, 0, 0);
+	p->cairo.show_text(cr, "MB/s");   /* rotated: left out of the text layer */
+	p->cairo.restore(cr);
 }
 
 /* A line through the points; with more points than pixels, per pixel column the
@@ -262,8 +270,8 @@ static void draw_series(struct plot *p, cairo_t *cr, const struct panel *a, cons
 	size_t cols = (size_t)(a->right - a->left) + 1;
 	bool bucket = s->n > cols * 2;
 	bool pen = false;
-	cairo_set_line_width(cr, 1.5);
-	cairo_set_source_rgb(cr, red, green, blue);
+	p->cairo.set_line_width(cr, 1.5);
+	p->cairo.set_source_rgb(cr, red, green, blue);
 	for (size_t i = 0; i < s->n;) {
 		double x = px_x(p, a, s->t[i]), sum = 0, lo = INFINITY, hi = -INFINITY;
 		size_t n = 0, j = i;
@@ -278,28 +286,28 @@ static void draw_series(struct plot *p, cairo_t *cr, const struct panel *a, cons
 		i = j;
 		if (n == 0) {
 			if (pen)
-				cairo_stroke(cr);
+				p->cairo.stroke(cr);
 			pen = false;
 			continue;
 		}
 		if (bucket && hi > lo) {
-			cairo_stroke(cr);
-			cairo_set_source_rgba(cr, red, green, blue, 0.25);
-			cairo_move_to(cr, x, px_y(a, lo));
-			cairo_line_to(cr, x, px_y(a, hi));
-			cairo_stroke(cr);
-			cairo_set_source_rgb(cr, red, green, blue);
+			p->cairo.stroke(cr);
+			p->cairo.set_source_rgba(cr, red, green, blue, 0.25);
+			p->cairo.move_to(cr, x, px_y(a, lo));
+			p->cairo.line_to(cr, x, px_y(a, hi));
+			p->cairo.stroke(cr);
+			p->cairo.set_source_rgb(cr, red, green, blue);
 			pen = false;
 		}
 		double y = px_y(a, sum / (double)n);
 		if (pen)
-			cairo_line_to(cr, x, y);
+			p->cairo.line_to(cr, x, y);
 		else
-			cairo_move_to(cr, x, y);
+			p->cairo.move_to(cr, x, y);
 		pen = true;
 	}
 	if (pen)
-		cairo_stroke(cr);
+		p->cairo.stroke(cr);
 }
 
 static void draw_legend(struct plot *p, cairo_t *cr, const struct panel *a)
@@ -309,12 +317,12 @@ static void draw_legend(struct plot *p, cairo_t *cr, const struct panel *a)
 	};
 	double x = a->right - 150;
 	for (size_t i = 0; i < 2; i++, x += 75) {
-		cairo_set_source_rgb(cr, items[i].r, items[i].g, items[i].b);
-		cairo_set_line_width(cr, 3);
-		cairo_move_to(cr, x, a->top - 12);
-		cairo_line_to(cr, x + 22, a->top - 12);
-		cairo_stroke(cr);
-		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+		p->cairo.set_source_rgb(cr, items[i].r, items[i].g, items[i].b);
+		p->cairo.set_line_width(cr, 3);
+		p->cairo.move_to(cr, x, a->top - 12);
+		p->cairo.line_to(cr, x + 22, a->top - 12);
+		p->cairo.stroke(cr);
+		p->cairo.set_source_rgb(cr, 0.1, 0.1, 0.1);
 		show_text(p, cr, x + 27, a->top - 8, 12, items[i].name);
 	}
 }
@@ -361,29 +369,29 @@ static void draw_marks(struct plot *p, cairo_t *cr, const struct panel *a)
 		if (t < 0 || t > p->t1 - p->t0)
 			continue;
 		double x = round(px_x(p, a, t)) + 0.5;
-		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-		cairo_set_line_width(cr, 1);
+		p->cairo.set_source_rgb(cr, 0.15, 0.15, 0.15);
+		p->cairo.set_line_width(cr, 1);
 		double dash = 4;
-		cairo_set_dash(cr, &dash, 1, 0);
-		cairo_move_to(cr, x, a->top);
-		cairo_line_to(cr, x, a->bottom);
-		cairo_stroke(cr);
-		cairo_set_dash(cr, NULL, 0, 0);
+		p->cairo.set_dash(cr, &dash, 1, 0);
+		p->cairo.move_to(cr, x, a->top);
+		p->cairo.line_to(cr, x, a->bottom);
+		p->cairo.stroke(cr);
+		p->cairo.set_dash(cr, NULL, 0, 0);
 		clean_text(label, shown, sizeof shown, LABEL_MAX);
 		clean_text(label, whole, sizeof whole, sizeof whole / 4 - 2);
 		cairo_text_extents_t e;
-		cairo_set_font_size(cr, 11);
-		cairo_text_extents(cr, shown, &e);
+		p->cairo.set_font_size(cr, 11);
+		p->cairo.text_extents(cr, shown, &e);
 		double lx = x + 3 + e.x_advance > a->right ? x - 3 - e.x_advance : x + 3;
 		size_t row = 0;
 		while (row + 1 < LABEL_ROWS && row_end[row] > lx)
 			row++;
 		row_end[row] = lx + e.x_advance + 6;
 		double ly = a->top + 14 + 14 * (double)row;
-		cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
-		cairo_rectangle(cr, lx - 1, ly - 11, e.x_advance + 2, 14);
-		cairo_fill(cr);
-		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+		p->cairo.set_source_rgba(cr, 1, 1, 1, 0.85);
+		p->cairo.rectangle(cr, lx - 1, ly - 11, e.x_advance + 2, 14);
+		p->cairo.fill(cr);
+		p->cairo.set_source_rgb(cr, 0.1, 0.1, 0.1);
 		show_text_as(p, cr, lx, ly, 11, shown, whole);
 	}
 	free(ev);
@@ -398,18 +406,18 @@ static void draw_panel(struct plot *p, cairo_t *cr, size_t k, double y0, double 
 	snprintf(title, sizeof title, "%s: read and write throughput, MB/s", p->rep->devices[k]);
 	char clean[sizeof title * 2];
 	clean_text(title, clean, sizeof clean, 200);
-	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+	p->cairo.set_source_rgb(cr, 0.1, 0.1, 0.1);
+	set_font(p, cr, CAIRO_FONT_WEIGHT_BOLD);
 	show_text(p, cr, a.left, a.top - 8, 13, clean);
-	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	set_font(p, cr, CAIRO_FONT_WEIGHT_NORMAL);
 	draw_axes(p, cr, &a);
 	draw_legend(p, cr, &a);
-	cairo_save(cr);
-	cairo_rectangle(cr, a.left, a.top, a.right - a.left, a.bottom - a.top);
-	cairo_clip(cr);
+	p->cairo.save(cr);
+	p->cairo.rectangle(cr, a.left, a.top, a.right - a.left, a.bottom - a.top);
+	p->cairo.clip(cr);
 	draw_series(p, cr, &a, s, s->r, 0.12, 0.47, 0.71);
 	draw_series(p, cr, &a, s, s->w, 0.84, 0.15, 0.16);
-	cairo_restore(cr);
+	p->cairo.restore(cr);
 	draw_marks(p, cr, &a);
 }
 
@@ -427,11 +435,11 @@ static void draw_title(struct plot *p, cairo_t *cr)
 	snprintf(title, sizeof title, "%s \xe2\x80\x94 %s \xe2\x80\x94 %s to %s (%s)", m->host[0] ? m->host : "?",
 		 devices[0] ? devices : "no devices", from, to, span);
 	clean_text(title, clean, sizeof clean, 300);
-	cairo_set_source_rgb(cr, 0, 0, 0);
-	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+	p->cairo.set_source_rgb(cr, 0, 0, 0);
+	set_font(p, cr, CAIRO_FONT_WEIGHT_BOLD);
 	show_text(p, cr, MARGIN_L, 30, 16, clean);
-	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-	cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+	set_font(p, cr, CAIRO_FONT_WEIGHT_NORMAL);
+	p->cairo.set_source_rgb(cr, 0.3, 0.3, 0.3);
 	snprintf(title, sizeof title, "kernel %s, ioscope %s session log", m->kernel, m->ioscope);
 	clean_text(title, clean, sizeof clean, 300);
 	show_text(p, cr, MARGIN_L, 48, 11, clean);
@@ -439,8 +447,8 @@ static void draw_title(struct plot *p, cairo_t *cr)
 
 static void draw(struct plot *p, cairo_t *cr)
 {
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_paint(cr);
+	p->cairo.set_source_rgb(cr, 1, 1, 1);
+	p->cairo.paint(cr);
 	draw_title(p, cr);
 	size_t panels = p->rep->ndevices;
 	double h = panels ? (double)(p->height - TITLE_H) / (double)panels : 0;
@@ -510,21 +518,21 @@ static int render(struct plot *p, FILE *out, struct error *err)
 {
 	struct buffer b = { NULL, 0, 0, false };
 	cairo_surface_t *surface = p->svg
-		? cairo_svg_surface_create_for_stream(to_buffer, &b, p->width, p->height)
-		: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, p->width, p->height);
-	cairo_t *cr = cairo_create(surface);
+		? p->cairo.svg_surface_create_for_stream(to_buffer, &b, p->width, p->height)
+		: p->cairo.image_surface_create(CAIRO_FORMAT_ARGB32, p->width, p->height);
+	cairo_t *cr = p->cairo.create(surface);
 	draw(p, cr);
-	cairo_status_t st = cairo_status(cr);
-	cairo_destroy(cr);
+	cairo_status_t st = p->cairo.status(cr);
+	p->cairo.destroy(cr);
 	if (st == CAIRO_STATUS_SUCCESS && !p->svg)
-		st = cairo_surface_write_to_png_stream(surface, to_file, out);
-	cairo_surface_finish(surface);
+		st = p->cairo.surface_write_to_png_stream(surface, to_file, out);
+	p->cairo.surface_finish(surface);
 	if (st == CAIRO_STATUS_SUCCESS)
-		st = cairo_surface_status(surface);
-	cairo_surface_destroy(surface);
+		st = p->cairo.surface_status(surface);
+	p->cairo.surface_destroy(surface);
 	int rc = 0;
 	if (st != CAIRO_STATUS_SUCCESS || b.failed)
-		rc = error_set(err, "drawing failed: %s", cairo_status_to_string(st));
+		rc = error_set(err, "drawing failed: %s", p->cairo.status_to_string(st));
 	else if (p->svg && write_svg(p, &b, out, p->ntexts ? p->texts[0].text : "ioscope") < 0)
 		rc = error_set(err, "write error");
 	free(b.data);
@@ -544,6 +552,12 @@ static void free_plot(struct plot *p)
 	free(p->texts);
 }
 
+int report_plot_available(struct error *err)
+{
+	struct cairo_lib cairo;
+	return cairo_lib_load(&cairo, err);
+}
+
 int report_plot(struct report *rep, FILE *out, struct error *err)
 {
 	struct timespec a = replay_sample_wall(rep->replay, rep->first);
@@ -556,6 +570,8 @@ int report_plot(struct report *rep, FILE *out, struct error *err)
 		.t1 = timespec_seconds(&b),
 		.svg = rep->format == REPORT_SVG,
 	};
+	if (cairo_lib_load(&p.cairo, err) < 0)
+		return -1;
 	p.series = calloc(rep->ndevices ? rep->ndevices : 1, sizeof *p.series);
 	int rc = p.series ? report_walk(rep, collect, &p, err) : -1;
 	if (rc < 0 && !err->msg[0])

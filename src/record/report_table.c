@@ -105,7 +105,10 @@ static int csv_device(struct table *t, const struct report_interval *iv, const s
 {
 	fputs("sample", t->out);
 	csv_time(t->out, &iv->cur->wall);
-	fprintf(t->out, ",%.6f", iv->rates->interval);
+	if (rates_have_interval(iv->rates))
+		fprintf(t->out, ",%.6f", iv->rates->interval);
+	else
+		fputc(',', t->out);
 	csv_field(t->out, r->name);
 	for (size_t i = 0; i < device_metrics_count; i++) {
 		const struct metric_def *m = &device_metrics[i];
@@ -183,7 +186,7 @@ static int json_event(struct table *t, const struct event *ev)
 static int json_device(struct table *t, const struct report_interval *iv, const struct device_rates *r)
 {
 	json_object *o = row("sample", &iv->cur->wall);
-	json_object_object_add(o, "interval", number(iv->rates->interval));
+	json_object_object_add(o, "interval", rates_have_interval(iv->rates) ? number(iv->rates->interval) : NULL);
 	json_object_object_add(o, "seq", json_object_new_uint64(iv->cur->seq));
 	json_object_object_add(o, "device", json_object_new_string(r->name));
 	for (size_t i = 0; i < device_metrics_count; i++) {
@@ -199,7 +202,7 @@ static int json_vm(struct table *t, const struct report_interval *iv)
 {
 	const struct vm_rates *v = &iv->rates->vm;
 	json_object *o = row("vm", &iv->cur->wall);
-	json_object_object_add(o, "interval", number(iv->rates->interval));
+	json_object_object_add(o, "interval", rates_have_interval(iv->rates) ? number(iv->rates->interval) : NULL);
 	json_object_object_add(o, "seq", json_object_new_uint64(iv->cur->seq));
 	for (size_t i = 0; i < vm_metrics_count; i++) {
 		double val = *(const double *)((const char *)v + vm_metrics[i].offset);

@@ -321,7 +321,7 @@ static int parse_sample_device(json_object *o, size_t index, const struct snapsh
 			       struct device *d, struct error *err)
 {
 	json_object *name = member(o, "name"), *c = member(o, "c"), *inflight = member(o, "inflight");
-	int64_t nf = 0;
+	int64_t nf = 0, inst = 0;
 	if (!json_object_is_type(name, json_type_string))
 		return error_set(err, "a device of the sample has no \"name\"");
 	const struct device *known = state_device(devices, index, json_object_get_string(name));
@@ -332,7 +332,11 @@ static int parse_sample_device(json_object *o, size_t index, const struct snapsh
 		return error_set(err, "device %s: \"nf\" is not a field count", known->name);
 	if (!json_object_is_type(c, json_type_array))
 		return error_set(err, "device %s: \"c\" is not an array", known->name);
+	json_object *io = member(o, "inst");
+	if (io && (!get_i64(io, &inst) || inst < 0 || inst > UINT32_MAX))
+		return error_set(err, "device %s: \"inst\" is not an instance number", known->name);
 	*d = *known;
+	d->instance = (uint32_t)inst;
 	d->settings.items = NULL;
 	d->settings.nitems = 0;
 	d->settings.inflight_read = d->settings.inflight_write = -1;

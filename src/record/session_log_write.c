@@ -190,6 +190,10 @@ static void put_device(struct jsonw *w, const struct device *d)
 		jsonw_int(w, d->settings.inflight_write);
 		jsonw_array_end(w);
 	}
+	if (d->instance) {   /* a re-created disk: replays must not join its counters */
+		jsonw_key(w, "inst");
+		jsonw_int(w, d->instance);
+	}
 	jsonw_object_end(w);
 }
 

@@ -1,72 +1,105 @@
 /* devices.c - disk or partition, parent, dm name, model and serial of each name.
  *
- * libudev enumerates the block subsystem on the live system; udevd need not run
- * (no udev database means no ID_MODEL/ID_SERIAL, which sysfs then supplies when
- * the driver exports them).  Under a fixture root libudev cannot follow the
- * prefix, so sysfs under the root is read directly, and when the tree has no
- * sys/ at all the partition/parent relation is guessed from the names.
+ * Everything comes from sysfs, for just the names diskstats has: a partition has
+ * a `partition` file and its parent is the directory above it.  Where udevd runs,
+ * its database adds the model and serial it found (ID_MODEL, ID_SERIAL: an ATA
+ * disk's full model and its serial, which sysfs does not export); the file is the
+ * one libudev itself reads.  libudev is not used: enumerating the whole block
+ * subsystem cost as much CPU as the rest of a one-sample run, its answers are
+ * sysfs's, and the hot-plug monitor is one netlink socket (docs/design.md).
+ * Under a fixture root the sysfs (and udev database) under the root is read, and
+ * when the tree has no sys/ at all the partition/parent relation is guessed from
+ * the names.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/netlink.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <libudev.h>
-
 #include "devices.h"
+#include "kname.h"
 #include "procfile.h"
 #include "regular_file.h"
 #include "sysfs.h"
 
+#define UDEV_DB "/run/udev/data"
+#define UEVENT_GROUP_KERNEL 1        /* the kernel's own uevents; 2 is udevd's */
+
+/* Non-blocking, so that draining it never waits; -1 when netlink is unavailable
+ * (a container): changes are then seen only from the names in diskstats. */
+static int open_uevents(void)
+{
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+			NETLINK_KOBJECT_UEVENT);
+	if (fd < 0)
+		return -1;
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = UEVENT_GROUP_KERNEL };
+	if (bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int devices_catalog_open(struct device_catalog *c, const char *root, struct error *err)
 {
 	memset(c, 0, sizeof *c);
+	c->uevents = -1;
 	if (root) {
 		if (!(c->root = strdup(root)))
 			return error_set(err, "devices: out of memory");
 		return 0;
 	}
-	c->udev = udev_new();
-	if (!c->udev)
-		return 0;
-	/* udevd may not run: the "udev" source would stay silent, the kernel's
-	 * own uevents always come. */
-	c->monitor = udev_monitor_new_from_netlink(c->udev, "kernel");
-	if (c->monitor &&
-	    (udev_monitor_filter_add_match_subsystem_devtype(c->monitor, "block", NULL) < 0 ||
-	     udev_monitor_enable_receiving(c->monitor) < 0)) {
-		udev_monitor_unref(c->monitor);
-		c->monitor = NULL;
-	}
-	if (c->monitor) {
-		int fd = udev_monitor_get_fd(c->monitor);
-		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-	}
+	c->uevents = open_uevents();
 	return 0;
 }
 
 void devices_catalog_close(struct device_catalog *c)
 {
-	if (c->monitor)
-		udev_monitor_unref(c->monitor);
-	if (c->udev)
-		udev_unref(c->udev);
+	if (c->uevents >= 0)
+		close(c->uevents);
 	free(c->root);
 	memset(c, 0, sizeof *c);
+	c->uevents = -1;
+}
+
+/* A uevent is "ACTION@DEVPATH" then NUL-separated KEY=VALUE strings. */
+static bool uevent_is_block(const char *msg, size_t len)
+{
+	for (const char *p = msg, *end = msg + len; p < end; p += strlen(p) + 1)
+		if (strcmp(p, "SUBSYSTEM=block") == 0)
+			return true;
+	return false;
 }
 
 bool devices_hotplug_pending(struct device_catalog *c)
 {
-	if (!c->monitor)
-		return false;
 	bool any = false;
-	struct udev_device *d;
-	while ((d = udev_monitor_receive_device(c->monitor))) {
-		any = true;
-		udev_device_unref(d);
+	char buf[8192];
+	while (c->uevents >= 0) {
+		struct sockaddr_nl from = { 0 };
+		socklen_t fromlen = sizeof from;
+		ssize_t n = recvfrom(c->uevents, buf, sizeof buf - 1, 0, (struct sockaddr *)&from,
+				     &fromlen);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == ENOBUFS) {
+			any = true;            /* events were lost: assume one was ours */
+			continue;
+		}
+		if (n < 0)
+			break;
+		if (from.nl_pid != 0)
+			continue;              /* only the kernel speaks on this group */
+		buf[n] = '\0';
+		if (uevent_is_block(buf, (size_t)n))
+			any = true;
 	}
 	return any;
 }
@@ -90,8 +123,9 @@ static bool read_line(const char *path, char *out, size_t len)
 static bool read_attr_line(const char *root, const char *name, const char *attr, char *out,
 			   size_t len)
 {
-	char path[PATH_MAX];
-	return path_format(path, sizeof path, "%s/sys/block/%s/%s", root, name, attr) >= 0 &&
+	char path[PATH_MAX], sysname[DEV_NAME_MAX];
+	kname_to_sysfs(name, sysname, sizeof sysname);
+	return path_format(path, sizeof path, "%s/sys/block/%s/%s", root, sysname, attr) >= 0 &&
 	       read_line(path, out, len);
 }
 
@@ -105,8 +139,9 @@ static bool exists(const char *path)
  * directory above. */
 static bool parent_from_link(const char *root, const char *name, char *parent, size_t len)
 {
-	char path[PATH_MAX], target[PATH_MAX];
-	if (path_format(path, sizeof path, "%s/sys/class/block/%s", root, name) < 0)
+	char path[PATH_MAX], target[PATH_MAX], sysname[DEV_NAME_MAX];
+	kname_to_sysfs(name, sysname, sizeof sysname);
+	if (path_format(path, sizeof path, "%s/sys/class/block/%s", root, sysname) < 0)
 		return false;
 	ssize_t n = readlink(path, target, sizeof target - 1);
 	if (n <= 0)
@@ -117,18 +152,21 @@ static bool parent_from_link(const char *root, const char *name, char *parent, s
 		return false;
 	*last = '\0';
 	const char *up = strrchr(target, '/');
-	return path_format(parent, len, "%s", up ? up + 1 : target) > 0;
+	kname_from_sysfs(up ? up + 1 : target, parent, len);
+	return parent[0] != '\0';
 }
 
 static bool parent_from_disk_dirs(const char *root, const char *name, struct device_info *infos,
 				  size_t n, char *parent, size_t len)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], sysname[DEV_NAME_MAX], sysdisk[DEV_NAME_MAX];
+	kname_to_sysfs(name, sysname, sizeof sysname);
 	for (size_t i = 0; i < n; i++) {
 		if (!infos[i].is_disk)
 			continue;
-		if (path_format(path, sizeof path, "%s/sys/block/%s/%s", root, infos[i].name,
-				name) >= 0 && exists(path)) {
+		kname_to_sysfs(infos[i].name, sysdisk, sizeof sysdisk);
+		if (path_format(path, sizeof path, "%s/sys/block/%s/%s", root, sysdisk,
+				sysname) >= 0 && exists(path)) {
 			snprintf(parent, len, "%s", infos[i].name);
 			return true;
 		}
@@ -162,14 +200,14 @@ bool devices_guess_partition(const char *name, const char *const *names, size_t 
 	return false;
 }
 
-static void describe_from_sysfs(const char *root, struct device_info *infos, size_t n, size_t i,
-				bool kind_known)
+static void describe_from_sysfs(const char *root, struct device_info *infos, size_t n, size_t i)
 {
 	struct device_info *d = &infos[i];
-	char path[PATH_MAX];
-	if (!d->is_disk && !kind_known) {
+	char path[PATH_MAX], sysname[DEV_NAME_MAX];
+	kname_to_sysfs(d->name, sysname, sizeof sysname);
+	if (!d->is_disk) {
 		if (path_format(path, sizeof path, "%s/sys/class/block/%s/partition", root,
-				d->name) >= 0 && exists(path)) {
+				sysname) >= 0 && exists(path)) {
 			d->is_partition = true;
 			parent_from_link(root, d->name, d->parent, sizeof d->parent);
 		} else if (parent_from_disk_dirs(root, d->name, infos, n, d->parent,
@@ -185,84 +223,62 @@ static void describe_from_sysfs(const char *root, struct device_info *infos, siz
 		read_attr_line(root, d->name, "serial", d->serial, sizeof d->serial);
 }
 
-/* ---- udev ----------------------------------------------------------------- */
+/* ---- the udev database -------------------------------------------------- */
 
-static int cmp_info(const void *a, const void *b)
+/* "E:ID_MODEL=..." lines of udevd's record of the device. */
+static void copy_db_value(const char *text, const char *key, char *out, size_t len)
 {
-	return strcmp((*(struct device_info *const *)a)->name, (*(struct device_info *const *)b)->name);
-}
-
-static void copy_prop(struct udev_device *dev, const char *key, char *out, size_t len)
-{
-	const char *v = udev_device_get_property_value(dev, key);
-	if (v && v[0])
-		sysfs_parse_value(v, strlen(v), out, len);
-}
-
-static void describe_from_udev(struct udev_device *dev, struct device_info *d)
-{
-	const char *type = udev_device_get_devtype(dev);
-	d->is_partition = type && strcmp(type, "partition") == 0;
-	if (d->is_partition) {
-		struct udev_device *p =
-			udev_device_get_parent_with_subsystem_devtype(dev, "block", "disk");
-		const char *pname = p ? udev_device_get_sysname(p) : NULL;
-		if (pname)
-			snprintf(d->parent, sizeof d->parent, "%s", pname);
-	}
-	copy_prop(dev, "ID_MODEL", d->model, sizeof d->model);
-	copy_prop(dev, "ID_SERIAL_SHORT", d->serial, sizeof d->serial);
-	if (!d->serial[0])
-		copy_prop(dev, "ID_SERIAL", d->serial, sizeof d->serial);
-}
-
-/* Marks described[i] for every info udev knew. */
-static void enumerate_udev(struct udev *udev, struct device_info *infos, size_t n, bool *described)
-{
-	struct device_info **idx = malloc(n * sizeof *idx);
-	struct udev_enumerate *en = udev_enumerate_new(udev);
-	if (!idx || !en || udev_enumerate_add_match_subsystem(en, "block") < 0 ||
-	    udev_enumerate_scan_devices(en) < 0)
-		goto out;
-	for (size_t i = 0; i < n; i++)
-		idx[i] = &infos[i];
-	qsort(idx, n, sizeof *idx, cmp_info);
-	struct udev_list_entry *e;
-	udev_list_entry_foreach(e, udev_enumerate_get_list_entry(en)) {
-		struct udev_device *dev =
-			udev_device_new_from_syspath(udev, udev_list_entry_get_name(e));
-		if (!dev)
-			continue;
-		const char *name = udev_device_get_sysname(dev);
-		struct device_info key, *kp = &key;
-		snprintf(key.name, sizeof key.name, "%s", name ? name : "");
-		struct device_info **hit = bsearch(&kp, idx, n, sizeof *idx, cmp_info);
-		if (hit) {
-			describe_from_udev(dev, *hit);
-			described[*hit - infos] = true;
+	size_t klen = strlen(key);
+	for (const char *line = text; *line;) {
+		const char *eol = strchr(line, '\n');
+		size_t n = eol ? (size_t)(eol - line) : strlen(line);
+		if (n > klen + 3 && strncmp(line, "E:", 2) == 0 &&
+		    strncmp(line + 2, key, klen) == 0 && line[2 + klen] == '=') {
+			sysfs_parse_value(line + 3 + klen, n - 3 - klen, out, len);
+			return;
 		}
-		udev_device_unref(dev);
+		line += eol ? n + 1 : n;
 	}
-out:
-	if (en)
-		udev_enumerate_unref(en);
-	free(idx);
+}
+
+static void describe_from_udev_db(const char *root, struct device_info *d)
+{
+	char dev[32], path[PATH_MAX], text[8192], sysname[DEV_NAME_MAX];
+	kname_to_sysfs(d->name, sysname, sizeof sysname);
+	if (path_format(path, sizeof path, "%s/sys/class/block/%s/dev", root, sysname) < 0 ||
+	    !read_line(path, dev, sizeof dev) ||
+	    path_format(path, sizeof path, "%s" UDEV_DB "/b%s", root, dev) < 0)
+		return;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	ssize_t n = read(fd, text, sizeof text - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	text[n] = '\0';
+	copy_db_value(text, "ID_MODEL", d->model, sizeof d->model);
+	copy_db_value(text, "ID_SERIAL_SHORT", d->serial, sizeof d->serial);
+	if (!d->serial[0])
+		copy_db_value(text, "ID_SERIAL", d->serial, sizeof d->serial);
 }
 
 void devices_describe(struct device_catalog *c, struct device_info *infos, size_t n)
 {
 	const char *root = c->root ? c->root : "";
-	bool *described = calloc(n ? n : 1, sizeof *described);
+	/* Only where udevd runs (or a fixture tree carries its database). */
+	char db[PATH_MAX];
+	bool udev_db = path_format(db, sizeof db, "%s" UDEV_DB, root) >= 0 && access(db, F_OK) == 0;
 	for (size_t i = 0; i < n; i++) {
 		struct device_info *d = &infos[i];
 		d->is_partition = false;
 		d->parent[0] = d->dm_name[0] = d->model[0] = d->serial[0] = '\0';
 		d->is_disk = sysfs_is_disk(root, d->name);
+		if (udev_db)
+			describe_from_udev_db(root, d);
 	}
-	if (c->udev && described)
-		enumerate_udev(c->udev, infos, n, described);
 	for (size_t i = 0; i < n; i++)
-		describe_from_sysfs(root, infos, n, i, described && described[i]);
+		describe_from_sysfs(root, infos, n, i);
 
 	/* What sysfs could not tell (no sys/ in a fixture): guess from the names. */
 	const char **names = malloc((n ? n : 1) * sizeof *names);
@@ -270,11 +286,10 @@ void devices_describe(struct device_catalog *c, struct device_info *infos, size_
 		names[i] = infos[i].name;
 	for (size_t i = 0; names && i < n; i++) {
 		struct device_info *d = &infos[i];
-		if (d->is_disk || d->is_partition || (described && described[i]))
+		if (d->is_disk || d->is_partition)
 			continue;
 		d->is_partition = devices_guess_partition(d->name, names, n, d->parent,
 							  sizeof d->parent);
 	}
 	free(names);
-	free(described);
 }

@@ -1,10 +1,11 @@
 /* diskstats.c - /proc/diskstats, every layout chosen by field count.
  *
  * The kernel prints "%4d %7d %s %lu %lu ..." per device: major, minor, name and
- * 11 (before 4.18), 15 (discard, 4.18+) or 17 (flush, 5.5+) counters.  A line with
- * any other shape, a non-digit in a number, a number over 64 bits, or a control
- * byte or '/' in the name is skipped whole: garbage never becomes a device.
- * Lines with more than 20 fields (a future kernel) keep the 20-field prefix.
+ * 11 (before 4.18), 15 (discard, 4.18+) or 17 (flush, 5.5+) counters.  A line
+ * with another count is read with the largest known layout it contains (kernels
+ * add fields over time; the rest are ignored); fewer than 14 fields, a non-digit
+ * in a number, a number over 64 bits, or a control byte in the name make the
+ * line malformed and it is skipped whole: garbage never becomes a device.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -68,30 +69,46 @@ static bool parse_u32(const struct token *t, unsigned *out)
 	return true;
 }
 
+/* A '/' separated component of a name: not empty, ".", or "..". */
+static bool valid_component(const char *s, size_t len)
+{
+	return len > 0 && !(len == 1 && s[0] == '.') && !(len == 2 && s[0] == '.' && s[1] == '.');
+}
+
 /* The name becomes a path component (/sys/block/NAME, which the control layer
- * writes to): the kernel never prints '/' in one (cciss/c0d0 is "cciss!c0d0"),
- * so a '/', "." or ".." can only come from garbage or a hostile fixture. */
+ * writes to).  The kernel prints a '/' in some (cciss/c0d0, which sysfs spells
+ * "cciss!c0d0": kname_to_sysfs maps it), so '/' is allowed between components,
+ * but an empty, "." or ".." component can only come from garbage or a hostile
+ * fixture. */
 static bool valid_name(const struct token *t)
 {
 	if (t->len == 0 || t->len >= DEV_NAME_MAX)
 		return false;
-	if ((t->len == 1 && t->s[0] == '.') || (t->len == 2 && t->s[0] == '.' && t->s[1] == '.'))
-		return false;
-	for (size_t i = 0; i < t->len; i++) {
-		unsigned char c = (unsigned char)t->s[i];
-		if (c < 0x21 || c == 0x7f || c == '/')
+	size_t start = 0;
+	for (size_t i = 0; i <= t->len; i++) {
+		unsigned char c = i < t->len ? (unsigned char)t->s[i] : '/';
+		if (c < 0x21 || c == 0x7f)
 			return false;
+		if (c != '/')
+			continue;
+		if (!valid_component(t->s + start, i - start))
+			return false;
+		start = i + 1;
 	}
 	return true;
 }
 
+/* The largest known layout a line of nfields fields contains, or -1. */
 static int layout_of(size_t nfields)
 {
-	if (nfields == DISKSTATS_FIELDS_BASE || nfields == DISKSTATS_FIELDS_DISCARD ||
-	    nfields == DISKSTATS_FIELDS_FLUSH)
-		return (int)nfields;
-	if (nfields > DISKSTATS_FIELDS_FLUSH && nfields <= DISKSTATS_FIELDS_MAX)
+	if (nfields > DISKSTATS_FIELDS_MAX)
+		return -1;
+	if (nfields >= DISKSTATS_FIELDS_FLUSH)
 		return DISKSTATS_FIELDS_FLUSH;
+	if (nfields >= DISKSTATS_FIELDS_DISCARD)
+		return DISKSTATS_FIELDS_DISCARD;
+	if (nfields >= DISKSTATS_FIELDS_BASE)
+		return DISKSTATS_FIELDS_BASE;
 	return -1;
 }
 
@@ -102,6 +119,12 @@ int diskstats_parse_line(const char *line, size_t len, struct device *dev)
 	int layout = layout_of(n);
 	if (layout < 0)
 		return -1;
+	/* The fields past the layout must still be numbers: a name with a blank
+	 * in it would otherwise shift every counter by one. */
+	uint64_t ignored;
+	for (size_t i = (size_t)layout; i < n; i++)
+		if (!parse_u64(&tok[i], &ignored))
+			return -1;
 
 	uint64_t v[DISKSTATS_FIELDS_FLUSH - 3] = { 0 };
 	for (int i = 3; i < layout; i++)
@@ -122,7 +145,7 @@ int diskstats_parse_line(const char *line, size_t len, struct device *dev)
 	c->dc_ios = v[11], c->dc_merges = v[12], c->dc_sectors = v[13], c->dc_ticks = v[14];
 	c->fl_ios = v[15], c->fl_ticks = v[16];
 	c->nfields = layout;
-	return 0;
+	return n == (size_t)layout ? 0 : 1;
 }
 
 const char *diskstats_next_line(const char *p, const char *end, size_t *line_len)
@@ -147,7 +170,7 @@ int diskstats_parse(const char *buf, size_t len, struct snapshot *out, struct er
 		p = diskstats_next_line(p, end, &n);
 		memset(&scratch, 0, sizeof scratch);
 		if (diskstats_parse_line(line, n, &scratch) < 0)
-			continue;
+			continue;   /* the sampler counts these (diskstats_parse is for tests) */
 		struct device *d = snapshot_add_device(out);
 		if (!d)
 			return error_set(err, "diskstats: out of memory");

@@ -17,6 +17,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include "pacing.h"
 #include "procfile.h"
 #include "regular_file.h"
 #include "sampler.h"
@@ -28,6 +29,7 @@ struct live_source {
 	size_t ntrees;              /* numbered trees 1..ntrees; 0: live or one tree */
 	size_t next_tree;
 	int timerfd;                /* -1 for numbered trees */
+	struct timespec origin;     /* the sampling grid starts here (pacing.h) */
 	uint64_t seq;
 	struct timespec wall0;      /* numbered trees: wall time of the first tree */
 	struct timespec mono0;      /* and its uptime */
@@ -66,18 +68,26 @@ static int check_interval(double seconds, struct error *err)
 	return 0;
 }
 
-/* Deadlines at from + interval, from + 2 intervals, ... (absolute, so time
- * spent sampling never shifts the grid). */
-static int arm_timer_from(struct live_source *ls, struct timespec from, double seconds,
-			  struct error *err)
+/* The next sample at `deadline` (absolute), and every interval after it should
+ * nobody read before then; each read sets the next deadline again. */
+static int arm_timer_at(struct live_source *ls, struct timespec deadline, double seconds,
+			struct error *err)
 {
 	struct itimerspec its = {
 		.it_interval = seconds_to_timespec(seconds),
-		.it_value = timespec_add(from, seconds_to_timespec(seconds)),
+		.it_value = deadline,
 	};
 	if (timerfd_settime(ls->timerfd, TFD_TIMER_ABSTIME, &its, NULL) < 0)
 		return error_errno(err, "timerfd_settime", errno);
 	return 0;
+}
+
+/* A new grid from `from`: the next deadline is one interval later. */
+static int arm_timer_from(struct live_source *ls, struct timespec from, double seconds,
+			  struct error *err)
+{
+	ls->origin = from;
+	return arm_timer_at(ls, timespec_add(from, seconds_to_timespec(seconds)), seconds, err);
 }
 
 /* The next deadline is one interval from now. */
@@ -86,6 +96,17 @@ static int arm_timer(struct live_source *ls, double seconds, struct error *err)
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return arm_timer_from(ls, now, seconds, err);
+}
+
+/* After a sample taken at `now`: the next grid point at least half an interval
+ * away, so a late sample is not followed by a tiny interval. */
+static int arm_next(struct live_source *ls, const struct timespec *now, double seconds,
+		    struct error *err)
+{
+	double origin = timespec_seconds(&ls->origin);
+	double next = pacing_next_deadline(origin, seconds, timespec_seconds(now));
+	struct timespec deadline = timespec_add(ls->origin, seconds_to_timespec(next - origin));
+	return arm_timer_at(ls, deadline, seconds, err);
 }
 
 /* proc/uptime's first field, as a timespec. */
@@ -163,6 +184,8 @@ static int live_read(struct source *src, struct snapshot *out, struct error *err
 	/* The grid starts at the first sample (the baseline), so the first
 	 * interval is a whole one however long the start-up took. */
 	if (ls->seq == 0 && arm_timer_from(ls, out->mono, src->interval, err) < 0)
+		return -1;
+	if (ls->seq > 0 && arm_next(ls, &out->mono, src->interval, err) < 0)
 		return -1;
 	return take_sample(ls, out, err);
 }

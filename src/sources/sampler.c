@@ -3,8 +3,8 @@
  * Per sample: one pread of /proc/diskstats (more only past a page), the three
  * counter files through libproc2 (or our readers), one pread of pressure/io,
  * and per whole disk one pread of each sysfs settings file.  The mount table
- * is re-read only when poll() says it changed; devices are described (libudev,
- * sysfs) only when the diskstats names change or a block uevent arrives.  The
+ * is re-read only when poll() says it changed; devices are described (sysfs,
+ * udev database) only when the diskstats names change or a block uevent arrives.  The
  * output snapshot's arrays are reused, so a steady sample allocates nothing.
  */
 #include <errno.h>
@@ -109,7 +109,9 @@ int sampler_open(struct sampler *s, const char *prefix, struct error *err)
 	if (path_in(s, "/proc/self/mountinfo", path, sizeof path) >= 0 &&
 	    procfile_open(&s->mountinfo, path, 0, &ignored) == 0)
 		s->mountinfo_polls = !prefix;
-	if (vm_reader_open(&s->vm, prefix, true, err) < 0)
+	/* Our readers, not libproc2: loading it (libsystemd, libnuma) cost more than a
+	 * whole sample; they agree with it on the live /proc (tests/unit/test_vm.c). */
+	if (vm_reader_open(&s->vm, prefix, false, err) < 0)
 		goto fail;
 	if (devices_catalog_open(&s->catalog, prefix, err) < 0)
 		goto fail;
@@ -220,8 +222,11 @@ static int parse_devices(struct sampler *s, struct snapshot *out, struct error *
 		size_t n;
 		const char *line = p;
 		p = diskstats_next_line(p, end, &n);
-		if (diskstats_parse_line(line, n, &out->devices[k]) == 0)
+		int r = diskstats_parse_line(line, n, &out->devices[k]);
+		if (r >= 0)
 			k++;
+		s->diskstats_extra_lines += r > 0;
+		s->diskstats_malformed_lines += r < 0 && n > 0;
 	}
 	resize_devices(out, k);
 	return 0;
@@ -236,10 +241,13 @@ static int fill_device(struct device *d, struct tracked_device *t, struct error 
 	memcpy(d->model, in->model, sizeof d->model);
 	memcpy(d->serial, in->serial, sizeof d->serial);
 	if (!t->has_sysfs) {
+		d->instance = 0;
 		clear_settings(&d->settings);
 		return 0;
 	}
-	return sysfs_disk_read(&t->sysfs, &d->settings, err);
+	int r = sysfs_disk_read(&t->sysfs, &d->settings, err);
+	d->instance = t->sysfs.recreations;
+	return r;
 }
 
 /* ---- mounts --------------------------------------------------------------- */
@@ -315,11 +323,24 @@ static int fill_mounts(struct sampler *s, struct snapshot *out, struct error *er
 
 /* ---- the sample ----------------------------------------------------------- */
 
+/* A disk whose /sys/block entry was missing when it was described (re-created
+ * between the diskstats read and the description): describe it again, so a
+ * present disk never goes without its settings. */
+static bool disk_undescribed(const struct sampler *s)
+{
+	for (size_t i = 0; i < s->ntracked; i++) {
+		const struct device_info *in = &s->tracked[i].info;
+		if (!in->is_disk && !in->is_partition && sysfs_is_disk(s->prefix, in->name))
+			return true;
+	}
+	return false;
+}
+
 int sampler_sample(struct sampler *s, struct snapshot *out, struct error *err)
 {
 	if (parse_devices(s, out, err) < 0)
 		return -1;
-	if (devices_hotplug_pending(&s->catalog))
+	if (devices_hotplug_pending(&s->catalog) || disk_undescribed(s))
 		s->rescan = true;
 	if ((s->rescan || names_changed(s, out)) && rescan(s, out, err) < 0)
 		return -1;

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kname.h"
 #include "procfile.h"
 #include "sysfs.h"
 
@@ -111,9 +112,10 @@ int sysfs_parse_bool(const char *line)
 
 bool sysfs_is_disk(const char *root, const char *name)
 {
-	char path[4096];
+	char path[4096], sysname[DEV_NAME_MAX];
 	struct stat st;
-	return path_format(path, sizeof path, "%s/sys/block/%s", root ? root : "", name) >= 0 &&
+	kname_to_sysfs(name, sysname, sizeof sysname);
+	return path_format(path, sizeof path, "%s/sys/block/%s", root ? root : "", sysname) >= 0 &&
 	       stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
@@ -295,7 +297,9 @@ int sysfs_disk_open(struct sysfs_disk *d, const char *root, const char *name, st
 {
 	memset(d, 0, sizeof *d);
 	d->scheduler_fd = d->rotational_fd = d->inflight_fd = d->size_fd = -1;
-	if (asprintf(&d->dir, "%s/sys/block/%s", root ? root : "", name) < 0) {
+	char sysname[DEV_NAME_MAX];
+	kname_to_sysfs(name, sysname, sizeof sysname);
+	if (asprintf(&d->dir, "%s/sys/block/%s", root ? root : "", sysname) < 0) {
 		d->dir = NULL;
 		return error_set(err, "sysfs: out of memory");
 	}
@@ -315,6 +319,7 @@ void sysfs_disk_close(struct sysfs_disk *d)
  * point at the dead kernfs nodes (ENODEV).  Open the new ones. */
 static int reopen(struct sysfs_disk *d, struct error *err)
 {
+	d->recreations++;
 	close_all(d);
 	return open_all(d, err);
 }
@@ -390,11 +395,16 @@ static int settings_copy(struct disk_settings *dst, const struct disk_settings *
 	return 0;
 }
 
-/* A size of 0 sectors: no medium.  Unknown (no size file) counts as a medium. */
-static bool has_no_medium(struct sysfs_disk *d)
+/* 1: a size of 0 sectors, no medium; 0: a medium (unknown, no size file, counts
+ * as one); -1: the size node is gone (ENODEV), the disk was deleted and created
+ * again under the same name.  The size is read every sample, scheduler or not
+ * (bio-based disks such as zram have none), so it is what tells. */
+static int medium_state(struct sysfs_disk *d)
 {
 	char buf[VALUE_BUF];
 	ssize_t n = read_attr(d->size_fd, buf, sizeof buf);
+	if (n < 0 && errno == ENODEV)
+		return -1;
 	return n > 0 && buf[0] == '0' && (buf[1] == '\n' || buf[1] == '\0');
 }
 
@@ -433,7 +443,10 @@ static int read_full(struct sysfs_disk *d, struct disk_settings *out, struct err
 
 int sysfs_disk_read(struct sysfs_disk *d, struct disk_settings *out, struct error *err)
 {
-	if (d->have_last && has_no_medium(d)) {
+	int medium = d->have_last ? medium_state(d) : 0;
+	if (medium < 0 && reopen(d, err) < 0)
+		return -1;
+	if (medium > 0) {
 		if (out->generation && out->generation == d->last.generation)
 			return 0;   /* out holds these settings already */
 		return settings_copy(out, &d->last, err);

@@ -1,11 +1,15 @@
 /* vm.c - the vmstat figures and PSI io.
  *
- * On the live system libproc2 reads /proc/stat, /proc/vmstat and /proc/meminfo
- * (the _select calls: _get re-reads only once per calendar second, too coarse
- * for a 10 ms interval).  libproc2 has its file names compiled in, so under a
- * --root prefix our own small readers take over; tests/unit/test_vm.c checks
- * both agree on the live /proc.  PSI is ours in both cases: libproc2 has none.
+ * Our own small readers parse /proc/stat, /proc/vmstat and /proc/meminfo (and
+ * any --root prefix).  libproc2, which procps' vmstat uses, is the reference
+ * they are checked against on the live /proc (tests/unit/test_vm.c, which uses
+ * its _select calls: _get re-reads only once per calendar second).  It is
+ * opened at run time, never linked: it brings libsystemd and five more
+ * libraries, and its stat module loads libnuma: together about a third of the
+ * CPU of a one-shot `--batch -c 1` (docs/performance.md, start-up).
+ * PSI is ours in both cases: libproc2 has none.
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +19,26 @@
 #include <libproc2/stat.h>
 #include <libproc2/vmstat.h>
 
+#include "dynlib.h"
 #include "vmsource.h"
+
+/* Where libproc2 cannot be loaded our own readers take over. */
+#define LIBPROC2_SONAME "libproc2.so.0"
+#define LIBPROC2_FUNCTIONS(X)                                                                    \
+	X(stat_new) X(stat_select) X(stat_unref) X(vmstat_new) X(vmstat_select)                  \
+	X(vmstat_unref) X(meminfo_new) X(meminfo_select) X(meminfo_unref)
+
+struct libproc2 {
+#define LIBPROC2_FIELD(f) __typeof__(procps_##f) *f;
+	LIBPROC2_FUNCTIONS(LIBPROC2_FIELD)
+#undef LIBPROC2_FIELD
+};
+
+static const struct dynlib_symbol libproc2_symbols[] = {
+#define LIBPROC2_SYMBOL(f) { "procps_" #f, offsetof(struct libproc2, f) },
+	LIBPROC2_FUNCTIONS(LIBPROC2_SYMBOL)
+#undef LIBPROC2_SYMBOL
+};
 
 /* Not const only because libproc2's _select takes a plain pointer; never written. */
 static enum stat_item stat_items[] = {
@@ -220,6 +243,19 @@ static void open_optional(struct procfile *pf, const char *root, const char *rel
 		procfile_open(pf, path, PROCFILE_SEQ_EOF_HINT, &ignored);
 }
 
+static int load_libproc2(struct vm_reader *r)
+{
+	struct error ignored;
+	r->lib = malloc(sizeof *r->lib);
+	if (r->lib && dynlib_load(LIBPROC2_SONAME, libproc2_symbols,
+				  sizeof libproc2_symbols / sizeof libproc2_symbols[0], r->lib,
+				  &ignored) == 0)
+		return 0;
+	free(r->lib);
+	r->lib = NULL;
+	return -1;
+}
+
 int vm_reader_open(struct vm_reader *r, const char *root, bool use_libproc2, struct error *err)
 {
 	memset(r, 0, sizeof *r);
@@ -227,14 +263,14 @@ int vm_reader_open(struct vm_reader *r, const char *root, bool use_libproc2, str
 	procfile_init(&r->vmstat_file);
 	procfile_init(&r->meminfo_file);
 	procfile_init(&r->psi_file);
-	r->libproc2 = use_libproc2 && !root;
+	r->libproc2 = use_libproc2 && !root && load_libproc2(r) == 0;
 	if (r->libproc2) {
 		int e;
-		if ((e = procps_stat_new(&r->stat)) < 0)
+		if ((e = r->lib->stat_new(&r->stat)) < 0)
 			return error_errno(err, "libproc2 /proc/stat", -e);
-		if ((e = procps_vmstat_new(&r->vmstat)) < 0)
+		if ((e = r->lib->vmstat_new(&r->vmstat)) < 0)
 			return error_errno(err, "libproc2 /proc/vmstat", -e);
-		if ((e = procps_meminfo_new(&r->meminfo)) < 0)
+		if ((e = r->lib->meminfo_new(&r->meminfo)) < 0)
 			return error_errno(err, "libproc2 /proc/meminfo", -e);
 	} else {
 		/* /proc/stat's intr line can pass a page: read it to the end. */
@@ -249,7 +285,7 @@ int vm_reader_open(struct vm_reader *r, const char *root, bool use_libproc2, str
 
 static void read_libproc2(struct vm_reader *r, struct vm_counters *o)
 {
-	struct stat_stack *st = procps_stat_select(r->stat, stat_items, COUNT(stat_items));
+	struct stat_stack *st = r->lib->stat_select(r->stat, stat_items, COUNT(stat_items));
 	if (st) {
 		uint64_t *tic[] = { &o->cpu_user, &o->cpu_nice, &o->cpu_system, &o->cpu_idle,
 				    &o->cpu_iowait, &o->cpu_irq, &o->cpu_softirq, &o->cpu_steal,
@@ -262,7 +298,8 @@ static void read_libproc2(struct vm_reader *r, struct vm_counters *o)
 		o->procs_blocked = st->head[13].result.ul_int;
 		o->have_stat = true;
 	}
-	struct vmstat_stack *vs = procps_vmstat_select(r->vmstat, vmstat_items, COUNT(vmstat_items));
+	struct vmstat_stack *vs = r->lib->vmstat_select(r->vmstat, vmstat_items,
+							 COUNT(vmstat_items));
 	if (vs) {
 		o->pgpgin = vs->head[0].result.ul_int;
 		o->pgpgout = vs->head[1].result.ul_int;
@@ -270,7 +307,7 @@ static void read_libproc2(struct vm_reader *r, struct vm_counters *o)
 		o->pswpout = vs->head[3].result.ul_int;
 		o->have_vmstat = true;
 	}
-	struct meminfo_stack *ms = procps_meminfo_select(r->meminfo, meminfo_items,
+	struct meminfo_stack *ms = r->lib->meminfo_select(r->meminfo, meminfo_items,
 							COUNT(meminfo_items));
 	if (ms) {
 		uint64_t *dst[] = { &o->mem_free, &o->buffers, &o->cached, &o->sreclaimable,
@@ -308,11 +345,13 @@ void vm_reader_read(struct vm_reader *r, struct vm_counters *out)
 void vm_reader_close(struct vm_reader *r)
 {
 	if (r->stat)
-		procps_stat_unref(&r->stat);
+		r->lib->stat_unref(&r->stat);
 	if (r->vmstat)
-		procps_vmstat_unref(&r->vmstat);
+		r->lib->vmstat_unref(&r->vmstat);
 	if (r->meminfo)
-		procps_meminfo_unref(&r->meminfo);
+		r->lib->meminfo_unref(&r->meminfo);
+	free(r->lib);
+	r->lib = NULL;
 	procfile_close(&r->stat_file);
 	procfile_close(&r->vmstat_file);
 	procfile_close(&r->meminfo_file);

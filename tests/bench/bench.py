@@ -7,6 +7,11 @@
     devices and for fixture trees of 100 and 1000 devices.
 (b) At the real 1 s cadence: ioscope's CPU per sample beside `iostat -x 1` and `vmstat 1`
     running at the same time, and ioscope's peak RSS.
+(s) Start-up: the CPU of one-shot commands (`ioscope --version`, a one-sample batch,
+    `ioscope show DEV`) against a one-shot `iostat -x -d -y 0` and `vmstat 1 1`, alternating,
+    median of BENCH_STARTUP_RUNS runs.  BENCH_BASELINE=/path/to/an/older/ioscope adds its
+    figures beside, measured in the same rounds (before/after).  BENCH_ONLY=startup stops
+    after this part.
 Runs alternate and repeat; the median is reported, since this machine is shared and noisy.
 """
 import os, statistics, subprocess, sys, tempfile, time
@@ -77,7 +82,58 @@ def side_by_side(seconds):
     return res
 
 
+def show_device():
+    """A whole disk that exists and has a medium, for `ioscope show`: not a loop device
+    (other users attach and detach those), else any with a medium, else any."""
+    names = sorted(os.listdir("/sys/block"))
+    def size(n):
+        try:
+            return int(open(f"/sys/block/{n}/size").read())
+        except (OSError, ValueError):
+            return 0
+    for pick in (lambda n: not n.startswith("loop") and size(n) > 0, lambda n: size(n) > 0,
+                 lambda n: True):
+        for n in names:
+            if pick(n) and os.path.exists(f"/sys/block/{n}/queue/scheduler"):
+                return n
+    return names[0] if names else None
+
+
+def startup():
+    runs = int(os.environ.get("BENCH_STARTUP_RUNS", "21"))
+    dev = show_device()
+    before = os.environ.get("BENCH_BASELINE")
+    ours = [("ioscope --version", ["--version"]),
+            ("ioscope --batch -c 1", ["--batch", "-f", "json", "-c", "1", "-i", "0.01"])]
+    if dev:
+        ours.append((f"ioscope show {dev}", ["show", dev]))
+    cases = [("iostat -x -d -y 0", ["iostat", "-x", "-d", "-y", "0"]), ("vmstat 1 1", ["vmstat", "1", "1"]),
+             ("true (exec alone)", ["true"])]
+    for label, args in ours:
+        cases.append((label, [ioscope] + args))
+        if before:
+            cases.append((label + " (before)", [before] + args))
+    times = {label: [] for label, _ in cases}
+    for _ in range(runs):
+        for label, argv in cases:
+            times[label].append(cpu_of(argv)[0] * 1e3)
+    med = {k: statistics.median(v) for k, v in times.items()}
+    iostat, vmstat = med["iostat -x -d -y 0"], med["vmstat 1 1"]
+    print(f"(s) start-up: CPU (user+sys) of one-shot commands, median of {runs} alternating runs")
+    print(f"{'command':<34} {'CPU ms':>8} {'/ iostat':>9} {'/ vmstat':>9}")
+    for label, _ in cases:
+        print(f"{label:<34} {med[label]:8.2f} {med[label] / iostat:8.2f}x {med[label] / vmstat:8.2f}x")
+    v, b, t = med["ioscope --version"], med["ioscope --batch -c 1"], med["true (exec alone)"]
+    print(f"targets: --version {v:.2f} ms (< 3 ms{'' if v < 3 else ': MISSED'}; {v - t:.2f} ms above "
+          f"exec alone, which is ~0.5 ms on a quiet machine); one-sample batch "
+          f"{b / iostat:.2f}x iostat (< 3x{'' if b / iostat < 3 else ': MISSED'})")
+    print()
+
+
 def main():
+    startup()
+    if os.environ.get("BENCH_ONLY") == "startup":
+        return
     print("(a) CPU per sample at a 10 ms interval, against the floor (median of %d runs)" % REPEAT)
     print(f"{'devices':<28} {'ioscope us':>10} {'floor us':>10} {'ratio':>9}")
     n_live = len(open("/proc/diskstats").read().splitlines())

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 F="$IOSCOPE_TOP/tests/fixtures"
 
-for fx in layout14 layout18 layout20 wrap32 reset hotplug zero-interval vm-round; do
+for fx in layout14 layout18 layout20 wrap32 reset hotplug zero-interval tiny-interval vm-round; do
 	"$IOSCOPE" --batch -f json --root "$F/$fx" >"$TMP/$fx.json" 2>"$TMP/$fx.err" \
 		|| fail "$fx runs" "$(cat "$TMP/$fx.err")"
 done
@@ -59,8 +59,13 @@ check("hotplug: figures once it has two samples", near(o[1]["devices"]["sdb"]["r
 check("hotplug: device_removed event", ("device_removed", "sdb") in kinds[2] and "sdb" not in o[2]["devices"], kinds)
 
 o = load("zero-interval")
-check("zero interval: defined, no rates", o[0]["interval"] == 0 and o[0]["devices"]["vda"]["r/s"] is None, o[0])
+check("zero interval: null (not a real interval), no rates", o[0]["interval"] is None and o[0]["devices"]["vda"]["r/s"] is None, o[0])
 check("zero interval: rates resume", near(o[1]["devices"]["vda"]["r/s"], 100), o[1])
+
+o = load("tiny-interval")
+d = o[0]["devices"]["vda"]
+check("tiny interval (2 ms): %util never above 100 from one 4 ms tick",
+      near(o[0]["interval"], 0.002) and near(d["%util"], 100) and near(d["r/s"], 500) and near(d["aqu-sz"], 2), d)
 
 o = load("nosys")
 check("no sys/, no PSI: still samples", len(o) == 2 and o[0]["psi_io"] is None, o)

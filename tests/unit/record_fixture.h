@@ -54,6 +54,7 @@ static inline void fixture_snapshot(struct snapshot *s, unsigned k)
 	d->is_partition = true;
 	snprintf(d->parent, sizeof d->parent, "vda");
 	d->counters = (struct disk_counters){ .rd_ios = 10 * k, .wr_ios = 20 * k, .nfields = 20 };
+	d->instance = 3;   /* re-created before the run: "inst" goes through the log */
 	d = snapshot_add_device(s);
 	snprintf(d->name, sizeof d->name, "loop7");
 	d->major = 7;
@@ -120,7 +121,7 @@ static inline bool devices_identical(const struct device *a, const struct device
 	SAME(counters.wr_ios) SAME(counters.wr_merges) SAME(counters.wr_sectors) SAME(counters.wr_ticks)
 	SAME(counters.in_flight) SAME(counters.io_ticks) SAME(counters.time_in_queue)
 	SAME(counters.dc_ios) SAME(counters.dc_merges) SAME(counters.dc_sectors) SAME(counters.dc_ticks)
-	SAME(counters.fl_ios) SAME(counters.fl_ticks) SAME(counters.nfields)
+	SAME(counters.fl_ios) SAME(counters.fl_ticks) SAME(counters.nfields) SAME(instance)
 	SAME(settings.has_settings) SAME_STR(settings.scheduler_line) SAME_STR(settings.scheduler)
 	SAME(settings.rotational) SAME(settings.inflight_read) SAME(settings.inflight_write)
 	SAME(settings.nitems)

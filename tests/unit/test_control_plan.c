@@ -95,6 +95,15 @@ static void test_plan_orders_and_reads_old(void **state)
 	assert_int_equal(plan(&p, "loop9", "read_ahead_kb=64", "scheduler=bfq", &err), 0);
 	assert_string_equal(p.items[0].key, "scheduler");
 	assert_string_equal(p.items[0].old, "mq-deadline");
+	/* Issue 9 item 12: a write_cache (or max_sectors_kb) write makes the kernel
+	 * recompute read_ahead_kb, so read_ahead_kb is written after them. */
+	assert_int_equal(plan(&p, "loop9", "read_ahead_kb=512", "write_cache=write through", &err), 0);
+	assert_string_equal(p.items[0].key, "write_cache");
+	assert_string_equal(p.items[1].key, "read_ahead_kb");
+	assert_int_equal(plan(&p, "loop9", "read_ahead_kb=512", "iosched.fifo_batch=8", &err), 0);
+	assert_string_equal(p.items[1].key, "read_ahead_kb");
+	assert_int_equal(plan(&p, "loop9", "read_ahead_kb=512", "max_sectors_kb=256", &err), 0);
+	assert_string_equal(p.items[1].key, "read_ahead_kb");
 }
 
 static void test_plan_refuses(void **state)

@@ -73,8 +73,12 @@ static void test_malformed_lines_rejected(void **state)
 		"   ",
 		"8 0 sda",
 		"8 0 sda 1 2 3 4 5 6 7 8 9 10",                    /* 13 fields */
-		"8 0 sda 1 2 3 4 5 6 7 8 9 10 11 12",              /* 15 */
-		"8 0 sda 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16",  /* 19 */
+		"8 0 sda 1 2 3 4 5 6 7 8 9 10 11 x",               /* 15, not a number */
+		"8 0 cciss//c0d0 1 2 3 4 5 6 7 8 9 10 11",          /* empty component */
+		"8 0 /c0d0 1 2 3 4 5 6 7 8 9 10 11",
+		"8 0 cciss/ 1 2 3 4 5 6 7 8 9 10 11",
+		"8 0 cciss/../c0d0 1 2 3 4 5 6 7 8 9 10 11",
+		"8 0 ./sda 1 2 3 4 5 6 7 8 9 10 11",
 		"8 0 sda 1 2 3 4 5 6 7 8 9 10 1x",
 		"8 0 sda 1 2 3 4 5 6 7 8 9 10 +1",
 		"8 0 sda 1 2 3 4 5 6 7 8 9 10 18446744073709551616",
@@ -98,9 +102,24 @@ static void test_extremes_accepted(void **state)
 	assert_int_equal(d.major, 4294967295u);
 	assert_true(d.counters.rd_ios == UINT64_MAX);
 	/* A future kernel with more fields keeps the 20-field prefix. */
-	d = parse_one("8 0 sdz 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19", 0);
+	d = parse_one("8 0 sdz 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19", 1);
 	assert_int_equal(d.counters.nfields, 20);
 	assert_int_equal(d.counters.fl_ticks, 17);
+	/* Field counts between the known layouts: the largest layout they contain,
+	 * and 1 says fields were ignored. */
+	d = parse_one("8 16 sdb 1 2 3 4 5 6 7 8 9 10 11 12 13 14", 1);      /* 17 */
+	assert_int_equal(d.counters.nfields, 14);
+	assert_int_equal(d.counters.time_in_queue, 11);
+	assert_false(counters_have_discard(&d.counters));
+	d = parse_one("8 32 sdc 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16", 1);  /* 19 */
+	assert_int_equal(d.counters.nfields, 18);
+	assert_int_equal(d.counters.dc_ticks, 15);
+	assert_false(counters_have_flush(&d.counters));
+	d = parse_one("8 32 sdc 1 2 3 4 5 6 7 8 9 10 11 12", 1);              /* 15 */
+	assert_int_equal(d.counters.nfields, 14);
+	/* The kernel prints cciss disks with a '/' (sysfs spells them with '!'). */
+	d = parse_one("104 1 cciss/c0d0p1 1 2 3 4 5 6 7 8 9 10 11", 0);
+	assert_string_equal(d.name, "cciss/c0d0p1");
 	/* Kernel names may hold '!' (cciss!c0d0). */
 	d = parse_one("104 0 cciss!c0d0 1 2 3 4 5 6 7 8 9 10 11", 0);
 	assert_string_equal(d.name, "cciss!c0d0");
@@ -120,17 +139,17 @@ static void test_garbage_file_keeps_good_lines(void **state)
 	struct snapshot s;
 	snapshot_init(&s);
 	struct error err;
-	assert_int_equal(diskstats_parse(buf, len, &s, &err), 8);
-	const char *names[] = { "sda", "sda2", "sda6", "vdb", "vdc", "sdq", "sdr", "last" };
-	const int layouts[] = { 14, 20, 14, 18, 20, 20, 14, 14 };
-	assert_int_equal(s.ndevices, 8);
-	for (size_t i = 0; i < 8; i++) {
+	assert_int_equal(diskstats_parse(buf, len, &s, &err), 9);
+	const char *names[] = { "sda", "sda1", "sda2", "sda6", "vdb", "vdc", "sdq", "sdr", "last" };
+	const int layouts[] = { 14, 14, 20, 14, 18, 20, 20, 14, 14 };
+	assert_int_equal(s.ndevices, 9);
+	for (size_t i = 0; i < 9; i++) {
 		assert_string_equal(s.devices[i].name, names[i]);
 		assert_int_equal(s.devices[i].counters.nfields, layouts[i]);
 		/* Blank settings: what snapshot_add_device makes. */
 		assert_int_equal(s.devices[i].settings.rotational, -1);
 	}
-	assert_int_equal(s.devices[6].counters.time_in_queue, 11);   /* "\r" ended the line */
+	assert_int_equal(s.devices[7].counters.time_in_queue, 11);   /* "\r" ended the line */
 	snapshot_free(&s);
 }
 

@@ -123,6 +123,52 @@ static void test_devices_added_and_removed(void **state)
 	snapshot_free(&b);
 }
 
+/* Issue 15 items 2 and 4, issue 9 item 13: why a row is empty. */
+static void test_counters_reset_and_clock_back(void **state)
+{
+	(void)state;
+	struct snapshot a, b;
+	snapshot_init(&a);
+	snapshot_init(&b);
+	a.mono.tv_sec = 103;
+	b.mono.tv_sec = 50;
+	disk(&a, "sda", "none")->counters.rd_ios = 1200;
+	disk(&a, "sdb", "none")->counters.rd_ios = 8;
+	disk(&a, "sdc", "none");
+	disk(&b, "sda", "none")->counters.rd_ios = 1100;   /* went back */
+	disk(&b, "sdc", "none");
+	disk(&b, "sdb", "none")->counters.rd_ios = 24;     /* listed last: re-created */
+	struct event_list l;
+	event_list_init(&l);
+	assert_int_equal(events_diff(&l, &a, &b), 3);
+	assert_int_equal(l.items[0].kind, EVENT_CLOCK_BACK);
+	assert_string_equal(l.items[0].object, "system");
+	assert_string_equal(l.items[0].old_value, "103.000");
+	assert_string_equal(l.items[0].new_value, "50.000");
+	assert_int_equal(l.items[1].kind, EVENT_COUNTERS_RESET);
+	assert_string_equal(l.items[1].object, "sda");
+	assert_string_equal(l.items[1].new_value, "counters went back");
+	assert_int_equal(l.items[2].kind, EVENT_COUNTERS_RESET);
+	assert_string_equal(l.items[2].object, "sdb");
+	assert_string_equal(l.items[2].new_value, "re-created");
+	char label[128];
+	event_label(&l.items[2], label, sizeof label);
+	assert_string_equal(label, "reset sdb (re-created)");
+	assert_string_equal(event_kind_name(EVENT_COUNTERS_RESET), "counters_reset");
+	assert_int_equal(event_kind_from_name("clock_back"), EVENT_CLOCK_BACK);
+
+	event_list_clear(&l);
+	b.mono.tv_sec = 104;                                  /* forward: no clock event */
+	b.devices[0].counters.rd_ios = 1300;
+	b.devices[2] = b.devices[1];                          /* sdb back in its place */
+	snprintf(b.devices[1].name, sizeof b.devices[1].name, "sdb");
+	b.devices[1].counters.rd_ios = 24;
+	assert_int_equal(events_diff(&l, &a, &b), 0);
+	event_list_free(&l);
+	snapshot_free(&a);
+	snapshot_free(&b);
+}
+
 static struct mount *mnt(struct snapshot *s, const char *mp, const char *mopts, const char *sopts)
 {
 	struct mount *m = snapshot_add_mount(s);
@@ -231,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_tunable_and_write_cache),
 		cmocka_unit_test(test_generation_skips_compare),
 		cmocka_unit_test(test_devices_added_and_removed),
+		cmocka_unit_test(test_counters_reset_and_clock_back),
 		cmocka_unit_test(test_remount_label),
 		cmocka_unit_test(test_echoes_of_own_changes_dropped),
 		cmocka_unit_test(test_echo_filter_window),

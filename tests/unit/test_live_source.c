@@ -413,6 +413,39 @@ static void test_live_hotplug_add_remove(void **state)
 	rm_tree(dir);
 }
 
+/* Root only: a block uevent from the kernel (netlink, no udevd needed) makes the
+ * sampler describe the devices again although the set of names is the same (a
+ * loop device re-attached keeps its name).  Other users' devices may send events
+ * too, so only "at least one more" is certain. */
+static void test_live_uevent_rescans(void **state)
+{
+	char dir[] = "/tmp/ioscope-test.XXXXXX", name[32], p[4096];
+	assert_non_null(mkdtemp(dir));
+	int number = -1;
+	int lfd = loop_add(dir, &number, name, sizeof name);
+	if (lfd < 0) {
+		rm_tree(dir);
+		skip();
+		return;
+	}
+	struct sampler sm;
+	struct error err;
+	struct snapshot snap;
+	snapshot_init(&snap);
+	assert_int_equal(sampler_open(&sm, NULL, &err), 0);
+	assert_int_equal(sampler_sample(&sm, &snap, &err), 0);
+	assert_true(has_device(&snap, name));
+	uint64_t before = sm.rescans;
+	snprintf(p, sizeof p, "/sys/class/block/%s/uevent", name);
+	assert_int_equal(write_attr(p, "change"), 0);
+	assert_int_equal(sampler_sample(&sm, &snap, &err), 0);
+	assert_true(sm.rescans > before);
+	sampler_close(&sm);
+	snapshot_free(&snap);
+	loop_remove(lfd, number);
+	rm_tree(dir);
+}
+
 /* Devices are described once, not per sample, while the names stay the same;
  * a steady sample reuses every array of the output snapshot. */
 static void test_sampler_describes_once(void **state)
@@ -527,6 +560,7 @@ int main(void)
 		cmocka_unit_test(test_root_live_capture),
 		cmocka_unit_test(test_live_no_drift_and_no_churn),
 		cmocka_unit_test(test_live_hotplug_add_remove),
+		cmocka_unit_test(test_live_uevent_rescans),
 		cmocka_unit_test(test_sampler_describes_once),
 		cmocka_unit_test_teardown(test_live_mount_and_remount, unmount_teardown),
 	};

@@ -165,6 +165,105 @@ static void test_old_layouts_have_no_discard_or_flush(void **state)
 	snapshot_free(&b);
 }
 
+/* Issue 15: flush fields that appear between two snapshots (18 -> 20) leave f/s
+ * missing, and the other figures are computed from the fields both have. */
+static void test_flush_fields_appearing(void **state)
+{
+	(void)state;
+	struct snapshot a, b;
+	snapshot_init(&a);
+	snapshot_init(&b);
+	at(&a, 0.0);
+	at(&b, 2.0);
+	add_dev(&a, "vdf", 18)->counters.dc_ios = 2;
+	struct device *d = add_dev(&b, "vdf", 20);
+	d->counters.rd_ios = 100;
+	d->counters.dc_ios = 6;
+	d->counters.fl_ios = 50;
+	struct rates r;
+	rates_init(&r);
+	assert_int_equal(rates_compute(&r, &a, &b), 0);
+	assert_true(r.devices[0].valid);
+	assert_int_equal(r.devices[0].why, COUNTERS_CONTINUE);
+	assert_true(r.devices[0].have_discard);
+	assert_false(r.devices[0].have_flush);
+	assert_float_equal(r.devices[0].r_s, 50.0, 1e-9);
+	assert_float_equal(r.devices[0].d_s, 2.0, 1e-9);
+	rates_free(&r);
+	snapshot_free(&a);
+	snapshot_free(&b);
+}
+
+/* Issue 9 item 13: a disk deleted and created again within one interval, its
+ * counters above the old ones: told by its line now after one that came after
+ * it, or by a new instance from the live source. */
+static void test_recreated_device_has_no_figures(void **state)
+{
+	(void)state;
+	struct snapshot a, b;
+	snapshot_init(&a);
+	snapshot_init(&b);
+	at(&a, 0.0);
+	at(&b, 3.0);
+	add_dev(&a, "sda", 14)->counters.rd_ios = 100;
+	add_dev(&a, "loop77", 14)->counters.rd_ios = 8;
+	add_dev(&a, "sdc", 14)->counters.rd_ios = 100;
+	add_dev(&b, "sda", 14)->counters.rd_ios = 400;
+	add_dev(&b, "sdc", 14)->counters.rd_ios = 400;
+	add_dev(&b, "loop77", 14)->counters.rd_ios = 24;
+	struct rates r;
+	rates_init(&r);
+	assert_int_equal(rates_compute(&r, &a, &b), 0);
+	assert_true(r.devices[0].valid);
+	assert_float_equal(r.devices[0].r_s, 100.0, 1e-9);
+	assert_true(r.devices[1].valid);
+	assert_false(r.devices[2].valid);
+	assert_int_equal(r.devices[2].why, COUNTERS_RECREATED);
+	assert_float_equal(r.devices[2].r_s, 0.0, 0);
+
+	/* Same place, new instance (a new /sys/block entry). */
+	b.devices[2] = b.devices[1];
+	snprintf(b.devices[1].name, sizeof b.devices[1].name, "loop77");
+	b.devices[1].counters.rd_ios = 24;
+	b.devices[1].instance = 1;
+	assert_int_equal(rates_compute(&r, &a, &b), 0);
+	assert_int_equal(r.devices[1].why, COUNTERS_RECREATED);
+	assert_false(r.devices[1].valid);
+	assert_true(r.devices[2].valid);
+	b.devices[1].instance = 0;
+	assert_int_equal(rates_compute(&r, &a, &b), 0);
+	assert_true(r.devices[1].valid);
+	assert_float_equal(r.devices[1].r_s, 16.0 / 3.0, 1e-9);
+	rates_free(&r);
+	snapshot_free(&a);
+	snapshot_free(&b);
+}
+
+/* Issue 9 item 15: io_ticks counts in jiffies; over a 2 ms interval one tick of
+ * 4 ms is 200 %.  A device is never busy longer than the interval. */
+static void test_util_never_above_100(void **state)
+{
+	(void)state;
+	struct snapshot a, b;
+	snapshot_init(&a);
+	snapshot_init(&b);
+	at(&a, 10.0);
+	at(&b, 10.002);
+	add_dev(&a, "vda", 20);
+	add_dev(&b, "vda", 20)->counters.io_ticks = 4;
+	struct rates r;
+	rates_init(&r);
+	assert_int_equal(rates_compute(&r, &a, &b), 0);
+	assert_true(r.devices[0].valid);
+	assert_float_equal(r.devices[0].util, 100.0, 1e-9);
+	at(&b, 10.008);
+	assert_int_equal(rates_compute(&r, &a, &b), 0);
+	assert_float_equal(r.devices[0].util, 50.0, 1e-3);
+	rates_free(&r);
+	snapshot_free(&a);
+	snapshot_free(&b);
+}
+
 static void test_vmstat_definitions(void **state)
 {
 	(void)state;
@@ -245,6 +344,9 @@ int main(void)
 		cmocka_unit_test(test_wrapped_ticks_give_sane_rates),
 		cmocka_unit_test(test_reset_new_zero_interval),
 		cmocka_unit_test(test_old_layouts_have_no_discard_or_flush),
+		cmocka_unit_test(test_flush_fields_appearing),
+		cmocka_unit_test(test_recreated_device_has_no_figures),
+		cmocka_unit_test(test_util_never_above_100),
 		cmocka_unit_test(test_vmstat_definitions),
 		cmocka_unit_test(test_metric_table),
 	};

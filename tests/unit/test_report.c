@@ -129,7 +129,9 @@ static void test_table_reports(void **state)
 	assert_int_equal(status, 0);
 	assert_int_equal(strncmp(csv, "record,time,local_time,interval,device,r/s,", 43), 0);
 	assert_int_equal(count(csv, "\nsample,"), 2 * (NSAMPLES - 1));
-	assert_int_equal(count(csv, "\nevent,"), 4);
+	/* loop7's counters pass 2^64 at sample 6: a counters_reset event says why its row is empty */
+	assert_int_equal(count(csv, "\nevent,"), 5);
+	assert_non_null(strstr(csv, ",counters_reset,loop7,counters,,counters went back,observed,,reset loop7 (counters went back)\n"));
 	assert_non_null(strstr(csv, ",scheduler,vda,scheduler,mq-deadline,bfq,ioscope,ok,sched vda mq-deadline→bfq (ok)\n"));
 	assert_null(strstr(csv, ",scheduler,vda,scheduler,mq-deadline,bfq,observed,"));
 	free(csv);
@@ -156,7 +158,8 @@ static void test_plots(void **state)
 	assert_non_null(strstr(svg, ">sched vda mq-deadline→bfq (ok)</text>"));
 	assert_non_null(strstr(svg, ">vda nr_requests 256→64; remount / +noatime -relatime</text>") ||
 			strstr(svg, ">vda nr_requests 256→64</text>"));
-	assert_non_null(strstr(svg, ">mark: started the copy</text>"));
+	assert_non_null(strstr(svg, ">mark: started the copy</text>") ||
+			strstr(svg, "; mark: started the copy</text>"));
 	assert_non_null(strstr(svg, "</svg>"));
 	free(svg);
 	unsigned char *png = (unsigned char *)run_report(log, "png", "vda,loop7", &len, &status);

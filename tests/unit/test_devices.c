@@ -1,0 +1,73 @@
+/* test_devices.c - what a device is, from sysfs and udevd's database, in a tree of
+ * our own (udevd does not run on the test machine, so the live one has no database). */
+#include "unit.h"
+
+#include <string.h>
+
+#include "devices.h"
+#include "sources_helpers.h"
+
+static char root[] = "/tmp/ioscope-test.XXXXXX";
+
+static void put(const char *rel, const char *text)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", root, rel);
+	write_file(path, text);
+}
+
+static int make_tree(void **state)
+{
+	if (!mkdtemp(root))
+		return -1;
+	put("sys/block/sda/device/model", "Samsung SSD 86\n");   /* SCSI's 16 columns */
+	put("sys/class/block/sda/dev", "8:0\n");
+	put("sys/block/sda/sda1/partition", "1\n");
+	put("sys/class/block/sda1/dev", "8:1\n");
+	put("sys/block/vdb/serial", "virtio-serial\n");
+	put("sys/class/block/vdb/dev", "252:16\n");
+	/* udevd's record: the full model, the serial sysfs lacks; look-alike keys first */
+	put("run/udev/data/b8:0", "S:disk/by-id/ata-Samsung_SSD_860_S3Z123\n"
+				  "E:ID_MODEL_ENC=Samsung\\x20SSD\\x20860\n"
+				  "E:ID_SERIAL=Samsung_SSD_860_S3Z123\n"
+				  "E:ID_MODEL=Samsung_SSD_860\n"
+				  "E:ID_SERIAL_SHORT=S3Z123\n"
+				  "E:ID_MODEL_X=\n");
+	put("run/udev/data/b252:16", "E:ID_PATH=pci-0000:00:05.0\n");
+	return 0;
+}
+
+static int remove_tree(void **state)
+{
+	rm_tree(root);
+	return 0;
+}
+
+static void test_udev_database_then_sysfs(void **state)
+{
+	struct device_catalog c;
+	struct error err;
+	assert_int_equal(devices_catalog_open(&c, root, &err), 0);
+	struct device_info infos[3] = { { .name = "sda" }, { .name = "sda1" }, { .name = "vdb" } };
+	devices_describe(&c, infos, 3);
+	assert_true(infos[0].is_disk);
+	assert_false(infos[0].is_partition);
+	assert_string_equal(infos[0].model, "Samsung_SSD_860");   /* udev's before sysfs's */
+	assert_string_equal(infos[0].serial, "S3Z123");           /* _SHORT before ID_SERIAL */
+	assert_true(infos[1].is_partition);
+	assert_string_equal(infos[1].parent, "sda");
+	assert_string_equal(infos[1].model, "");                  /* no record for 8:1 */
+	assert_true(infos[2].is_disk);
+	assert_string_equal(infos[2].model, "");                  /* a record without them */
+	assert_string_equal(infos[2].serial, "virtio-serial");    /* then sysfs */
+	assert_false(devices_hotplug_pending(&c));                /* no uevents under a root */
+	devices_catalog_close(&c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_udev_database_then_sysfs, make_tree, remove_tree),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
