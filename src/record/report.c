@@ -287,7 +287,7 @@ int cmd_report(int argc, char **argv)
 	}
 	bool plot = rep.format == REPORT_SVG || rep.format == REPORT_PNG;
 	if (plot && report_plot_available(&err) < 0) {
-		fprintf(stderr, "ioscope: %s\n", err.msg);
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 1;
 	}
 	rep.replay = replay_open(rep.path, &err);
