@@ -186,9 +186,12 @@ static int range_devices_collect(struct report *rep, struct range_devices *rd, s
 	struct snapshot s;
 	snapshot_init(&s);
 	int rc = 0;
+	struct error skip;
 	for (size_t i = rep->first; i <= rep->last && rc == 0; i++) {
-		rc = replay_read(rep->replay, i, &s, err);
-		if (rc == 0 && range_devices_note(rd, &s, i == rep->first) < 0)
+		/* a damaged sample is skipped (the replay keeps its warning), as report_walk does */
+		if (replay_read(rep->replay, i, &s, &skip) < 0)
+			continue;
+		if (range_devices_note(rd, &s, i == rep->first) < 0)
 			rc = error_set(err, "out of memory");
 	}
 	snapshot_free(&s);
