@@ -2,15 +2,17 @@
  * share it: layout, panes, key table, modal dialogs.
  *
  * Everything the console knows lives in struct console, owned by console_run()'s
- * stack frame: no global mutable state.  Panes only draw from it; actions (keys)
- * only change its view state; samples arrive through console_take_sample().
+ * stack frame: no global mutable state.  The data (snapshots, rates, events,
+ * history, recording) belong to its session (session.h); the rest is view state.
+ * Panes only draw from it; actions (keys) only change its view state; samples
+ * arrive through console_take_sample().
  *
  * Extension points for other areas:
  *  - keys: add a line to console_bindings[] (src/ui/keys.c).  Give it KEYF_CONTROL
  *    when it changes the kernel: it is then refused while console_controls_enabled()
  *    is false (a replay, a fixture tree).  KEYF_REPLAY bindings act only in a replay.
  *  - dialogs: console_modal_open() with your own draw/key functions, or the
- *    ready-made console_prompt() and console_pick().
+ *    ready-made console_prompt().
  *  - changes ioscope makes itself: console_add_event() marks them on the graphs,
  *    lists them in the marks panel and records them.
  *  - a replay position indicator: console_source_position() (src/ui/position.c).
@@ -24,6 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "announce.h"
 #include "columns.h"
 #include "console_config.h"
 #include "events.h"
@@ -31,10 +34,12 @@
 #include "history.h"
 #include "options.h"
 #include "rates.h"
+#include "session.h"
 #include "recorder.h"
 #include "replay_view.h"
 #include "snapshot.h"
 #include "source.h"
+#include "status.h"
 #include "theme.h"
 
 /* A key as the console sees it: a character (Unicode code point), or a curses
@@ -76,10 +81,14 @@ struct console;
 
 /* A modal dialog: drawn over everything, gets every key until it closes. */
 struct modal_ops {
-	void (*draw)(struct console *c, void *state);
+	void (*draw)(const struct console *c, void *state);   /* draws only */
 	/* false: close the dialog */
 	bool (*key)(struct console *c, void *state, int key);
 	void (*free)(void *state);
+	/* Optional: a descriptor the dialog waits on (-1: none now); the main loop
+	 * polls it and calls ready() when it is readable.  Drawing never does. */
+	int (*fd)(void *state);
+	void (*ready)(struct console *c, void *state);
 };
 
 struct console_modal {
@@ -94,18 +103,12 @@ struct console_modal {
 struct console {
 	const struct options *opts;
 	struct source *src;
-	struct recorder *rec;
+	struct recorder *rec;          /* --record's recorder (main closes it) */
 	struct console_config cfg;
 
-	/* data: the latest snapshot, the one before, rates between them */
-	struct snapshot snap, prev;
-	bool have_snap;
-	struct rates rates;
-	bool have_rates;
-	struct event_list events;      /* events of the latest sample */
-	struct echo_filter echoes;     /* ioscope's recent changes, marked once */
-	struct history *hist;
-	bool source_ended;
+	/* data: the one pipeline (session.h) owns snapshots, rates, events, history
+	 * and the recording; the console keeps only what it shows */
+	struct session *session;
 	double interval;
 
 	/* space: the view stops, sampling goes on */
@@ -156,9 +159,12 @@ struct console {
 
 	/* terminal and loop */
 	void *screen;                  /* SCREEN * */
+	FILE *term_out;                /* where curses draws: stdout, or /dev/tty with --record - */
 	bool term_started;
 	sigset_t saved_mask;
 	int sigfd, timerfd;
+	struct announce_listener *announce;   /* changes `ioscope set` made from a shell */
+	long intervals;                /* samples after the first, for -c */
 	bool running;
 	bool need_redraw;
 	int exit_status;
@@ -167,10 +173,8 @@ struct console {
 	double last_draw;              /* monotonic seconds */
 	char host[65], kernel[65];
 
-	/* footer status line */
-	char status[512];
-	bool status_warning;
-	double status_until;
+	/* footer status line and the clock (status.h) */
+	struct status_line status;
 
 	struct console_modal modals[CONSOLE_MODALS_MAX];
 	size_t nmodals;
@@ -194,7 +198,13 @@ void console_add_event(struct console *c, const struct event *ev);
 void console_message(struct console *c, bool warning, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* The session's latest snapshot and history (the view may be frozen: view.c). */
+static inline const struct snapshot *console_latest(const struct console *c) { return session_snapshot(c->session); }
+static inline struct history *console_hist(const struct console *c) { return session_history(c->session); }
+static inline bool console_ended(const struct console *c) { return session_ended(c->session); }
+
 /* ---- view.c: what is shown ---- */
+bool console_have_rates(const struct console *c);   /* an interval is shown */
 const struct rates *console_view_rates(const struct console *c);
 const struct snapshot *console_view_snap(const struct console *c);
 uint64_t console_view_end(const struct console *c);   /* newest sample the graphs show, +1 */
@@ -213,14 +223,22 @@ bool console_mark_shown(const struct console *c, const struct history_mark *m);
 int console_apply_columns(struct console *c, const char *text, struct error *err);
 int console_apply_theme(struct console *c, const char *name);
 
-/* ---- the panes (one file each) ---- */
-void header_draw(struct console *c, const struct rect *r);
-void strip_draw(struct console *c, const struct rect *r);
-void table_draw(struct console *c, const struct rect *r);
-void detail_draw(struct console *c, const struct rect *r);
-void graphs_draw(struct console *c, const struct rect *r);
-void marks_draw(struct console *c, const struct rect *r);
-void footer_draw(struct console *c, const struct rect *r);
+/* ---- the panes (one file each) ----
+ * Drawing changes no state: panes get the console read-only.  What a frame
+ * decides (the rows, the layout, the table's columns and scroll, kept for the
+ * mouse, the graphs' scratch buffers) is settled before drawing by console_redraw,
+ * table_place and graphs_place. */
+void header_draw(const struct console *c, const struct rect *r);
+void strip_draw(const struct console *c, const struct rect *r);
+/* Where the table's columns go and which rows it shows this frame (before drawing). */
+void table_place(struct console *c, const struct rect *r);
+void table_draw(const struct console *c, const struct rect *r);
+void detail_draw(const struct console *c, const struct rect *r);
+/* The graphs' scratch buffers, sized for this frame (before drawing). */
+void graphs_place(struct console *c, const struct rect *r);
+void graphs_draw(const struct console *c, const struct rect *r);
+void marks_draw(const struct console *c, const struct rect *r);
+void footer_draw(const struct console *c, const struct rect *r);
 /* Mouse: a click at (y, x) in the table; true when it hit a row or a header. */
 bool table_click(struct console *c, int y, int x);
 
@@ -288,6 +306,7 @@ int term_signals_open(struct console *c, struct error *err);
 void term_signals_close(struct console *c);
 /* curses on, in the state the console wants; -1 when there is no usable terminal. */
 int term_start(struct console *c, struct error *err);
+int term_check(const struct options *o, struct error *err);
 /* Leave the terminal as we found it.  Safe to call twice. */
 void term_stop(struct console *c);
 /* ^Z: give the terminal back, stop, and take it again on SIGCONT. */
@@ -304,13 +323,16 @@ struct console_mouse {
 int console_read_key(struct console_mouse *mouse);
 void console_handle_mouse(struct console *c, const struct console_mouse *m);
 
-/* What the samples left: history, snapshots, rates, events, rows (console.c). */
+/* What the samples left: the session, the frozen view, rows (console.c). */
 void console_samples_free(struct console *c);
+/* A control job or other descriptor a dialog waits on: the main loop polls it and
+ * calls the dialog's ready() (modal.c). */
+void console_modals_collect(struct console *c);
 
 /* ---- modal.c ---- */
 int console_modal_open(struct console *c, const struct modal_ops *ops, void *state);
 void console_modal_close(struct console *c);   /* the topmost */
-void console_modals_draw(struct console *c);
+void console_modals_draw(const struct console *c);
 /* true when a dialog took the key */
 bool console_modal_key(struct console *c, int key);
 void console_modals_free(struct console *c);
@@ -324,10 +346,6 @@ typedef void (*prompt_done_fn)(struct console *c, const char *text, void *arg);
 /* A one-line prompt in the footer: Enter calls done(text), Esc cancels. */
 int console_prompt(struct console *c, const char *label, const char *initial,
 		   prompt_done_fn done, void *arg);
-typedef void (*pick_done_fn)(struct console *c, size_t choice, void *arg);
-/* A list in a box: Enter calls done(index), Esc cancels.  items are copied. */
-int console_pick(struct console *c, const char *title, const char *const *items, size_t n,
-		 size_t current, pick_done_fn done, void *arg);
 /* The help screen (help.c) and the column chooser (column_chooser.c). */
 int help_open(struct console *c);
 int column_chooser_open(struct console *c);

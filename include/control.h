@@ -160,7 +160,6 @@ int control_dev_read(const struct control_dev *d, const char *rel, char *buf, si
 int control_dev_write(const struct control_dev *d, const char *rel, const char *value,
 		      struct error *err);
 bool control_dev_exists(const struct control_dev *d, const char *rel);
-DIR *control_dev_opendir(const struct control_dev *d, const char *rel);
 
 /* What the kernel allows for the queue tunables of one device. */
 struct control_limits {

@@ -28,6 +28,18 @@ enum event_kind {
 	EVENT_KIND_COUNT
 };
 
+/* A setting a scheduler switch reset (nr_requests, an iosched.* tunable).  A
+ * tunable of the old scheduler is gone (has_new false), one of the new scheduler is
+ * new (had_old false); the value strings are then "". */
+#define EVENT_RESETS_MAX 24
+#define EVENT_RESET_VAL_MAX 64
+struct event_reset {
+	char key[SETTING_KEY_MAX];
+	char old_value[EVENT_RESET_VAL_MAX];
+	char new_value[EVENT_RESET_VAL_MAX];
+	bool had_old, has_new;
+};
+
 struct event {
 	struct timespec wall;
 	struct timespec mono;
@@ -38,6 +50,10 @@ struct event {
 	char new_value[MOUNT_OPTS_MAX];
 	char result[256];     /* for changes made by ioscope: "ok", "accepted, not applied", kernel message; "" when observed */
 	char by[16];          /* "observed" or "ioscope" */
+	/* EVENT_SCHEDULER only: the settings the switch reset, in key order (one change,
+	 * one mark).  Past EVENT_RESETS_MAX they are counted in resets_dropped. */
+	size_t nresets, resets_dropped;
+	struct event_reset resets[EVENT_RESETS_MAX];
 };
 
 struct event_list {
@@ -77,6 +93,25 @@ void echo_filter_remember(struct echo_filter *f, const struct event *ev);
  * replay's own changes) and are remembered; then echoes are dropped and the
  * changes older than the sample before last forgotten. */
 void echo_filter_sample(struct echo_filter *f, struct event_list *events, size_t derived);
+
+/* True for the settings a scheduler switch resets: nr_requests and iosched.*. */
+bool event_key_is_reset(const char *key);
+/* Add one reset to a scheduler event (old / new NULL: absent).  Past
+ * EVENT_RESETS_MAX it is only counted. */
+void event_add_reset(struct event *ev, const char *key, const char *old_value,
+		     const char *new_value);
+/* The resets of a switch from `before` to `after` (both sorted by key) into ev. */
+void event_resets_between(struct event *ev, const struct disk_settings *before,
+			  const struct disk_settings *after);
+/* "nr_requests 64→256, iosched.fifo_batch 16→-" ("-": absent); "" when none. */
+void event_resets_text(const struct event *ev, char *buf, size_t len);
+
+/* An event of a session log and the sample it came with. */
+struct replay_event {
+	size_t sample;            /* 0-based index of the sample it belongs to */
+	bool derivable;           /* events_diff finds it again by comparing snapshots */
+	struct event event;
+};
 
 const char *event_kind_name(enum event_kind kind);
 int event_kind_from_name(const char *name);   /* -1 if unknown */

@@ -76,24 +76,13 @@ size_t history_capacity(const struct history *h);
 uint64_t history_count(const struct history *h);   /* samples appended so far */
 uint64_t history_oldest(const struct history *h);  /* first n still held */
 bool history_has(const struct history *h, uint64_t n);
-/* Times of sample n (seconds), NaN when it is not held. */
+/* Monotonic time of sample n (seconds), NaN when it is not held. */
 double history_mono(const struct history *h, uint64_t n);
-double history_wall(const struct history *h, uint64_t n);
-/* Measured interval of sample n, seconds. */
-double history_interval(const struct history *h, uint64_t n);
 
-/* Devices ever seen, in order of appearance. */
-size_t history_device_count(const struct history *h);
-const char *history_device_name(const struct history *h, size_t dev);
 int history_device_find(const struct history *h, const char *name);  /* -1: never seen */
 /* NaN when there is no figure (device absent, no rate that interval, n not held). */
 float history_value(const struct history *h, size_t dev, enum history_metric m, uint64_t n);
 float history_sys_value(const struct history *h, enum history_sys_metric m, uint64_t n);
-/* Copy count values of samples first..first+count-1 into out (NaN where missing). */
-void history_series(const struct history *h, size_t dev, enum history_metric m,
-		    uint64_t first, size_t count, float *out);
-void history_sys_series(const struct history *h, enum history_sys_metric m,
-			uint64_t first, size_t count, float *out);
 
 /* Events still held, oldest first.  Events older than the oldest sample are dropped. */
 size_t history_mark_count(const struct history *h);

@@ -40,8 +40,6 @@ void jsonw_int(struct jsonw *w, int64_t v);
 /* A number with exactly `decimals` decimals (0..9), rounded half away from zero (at an
  * exact binary tie the last digit may differ from printf's); null when not finite. */
 void jsonw_fixed(struct jsonw *w, double v, int decimals);
-/* A double that reads back bit for bit (%.17g); null when not finite. */
-void jsonw_double(struct jsonw *w, double v);
 /* A number already formatted (e.g. "1764445200.123456" from a timespec). */
 void jsonw_number_text(struct jsonw *w, const char *text);
 /* Append a newline (JSON Lines); the text is w->buf[0..len). */

@@ -13,15 +13,17 @@ enum output_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV };
 struct options {
 	double interval;          /* seconds, INTERVAL_MIN..INTERVAL_MAX */
 	bool interval_set;        /* given on the command line (beats the config file) */
-	long count;               /* samples to print in batch mode; 0 = until stopped */
+	long count;               /* intervals to show (batch and console); 0 = until stopped */
 	bool batch;
 	enum output_format format;
 	const char *root;         /* --root fixture tree, NULL for the live kernel */
 	const char *theme;        /* --theme NAME */
-	const char *record_path;  /* --record FILE */
+	const char *record_path;  /* --record FILE or --record-append FILE */
+	bool record_append;       /* --record-append: add a session to an existing log */
 	bool record_sync;         /* --record-sync: fdatasync after every sample */
 	const char *replay_path;  /* --replay FILE */
 	bool yes;                 /* --yes: no confirmation questions */
+	bool verbose;             /* --verbose: say what a replayed log held that is skipped */
 	char **devices;           /* DEVICE... (names or paths), NULL-terminated */
 	int ndevices;
 };

@@ -6,22 +6,42 @@
 
 #include "error.h"
 #include "events.h"
+#include "selection.h"
 #include "snapshot.h"
 
 struct recorder;
 
-/* Creates (truncates) path.  sync: fdatasync after every sample. */
-struct recorder *recorder_open(const char *path, bool sync, struct error *err);
+enum recorder_mode {
+	RECORDER_NEW,      /* --record: an existing file is refused, never truncated */
+	RECORDER_APPEND,   /* --record-append: a new session (header) after what is there */
+};
+
+/* Opens the log (docs/session-log.md, "Where a recording goes"): a new regular file
+ * (O_EXCL, never through a symlink), an existing one only to append, a FIFO or a pipe
+ * ("-" is standard output) to stream.  Regular files are locked (flock) so a second
+ * recorder is refused.  A file created here and never written is removed again by
+ * recorder_close.  sync: fdatasync after every sample. */
+struct recorder *recorder_open(const char *path, enum recorder_mode mode, bool sync,
+			       struct error *err);
 /* The first call writes the header from snap; each call then writes one sample
  * record (raw counters and settings) and one record per event, each line whole. */
 int recorder_write(struct recorder *rec, const struct snapshot *snap,
 		   const struct event_list *events, struct error *err);
+/* The devices the recording is made for, written in the header ("selection");
+ * before the first recorder_write.  Not called: all devices. */
+void recorder_set_selection(struct recorder *rec, const struct selection *sel);
 /* An event that arrives between samples (a user mark, a change made by ioscope). */
 int recorder_write_event(struct recorder *rec, const struct event *ev, struct error *err);
+/* Why the last write failed (disk full...), NULL while writes succeed.  Events that
+ * could not be written are kept and written, with their own time, once one succeeds. */
+const char *recorder_failure(const struct recorder *rec);
+const char *recorder_path(const struct recorder *rec);
 void recorder_close(struct recorder *rec);
 
 /* A source that reads a session log back (src/record/replay.c). */
 #include "source.h"
 struct source *source_replay_new(const char *path, struct error *err);
+/* The same; verbose: also say on stderr what the log held that this version skips. */
+struct source *source_replay_new_verbose(const char *path, bool verbose, struct error *err);
 
 #endif

@@ -7,9 +7,8 @@
  * in memory.  Bad lines never stop a replay: they are skipped and described in
  * the warnings list (path, line number, byte offset).
  *
- * The console's replay view gets the replay behind its source with
- * source_replay_get() and moves with replay_seek(); source_read() then yields
- * the sample at the position and advances it.
+ * As a source (source_replay_new), seeking and the position are source operations
+ * (source.h): nothing outside src/record needs the replay behind a source.
  */
 #ifndef IOSCOPE_REPLAY_H
 #define IOSCOPE_REPLAY_H
@@ -17,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "error.h"
@@ -40,16 +40,29 @@ struct replay_machine {
 	uint64_t mem_total_kb;    /* 0 unknown */
 	double interval;          /* nominal seconds between samples, 0 unknown */
 	struct timespec started;  /* wall time the recording started */
-};
-
-/* An event of the log and the sample it came with. */
-struct replay_event {
-	size_t sample;            /* 0-based index of the sample it belongs to */
-	bool derivable;           /* events_diff finds it again by comparing snapshots */
-	struct event event;
+	/* "selection": the devices named when recording (none: all); older logs have
+	 * none, which means all */
+	bool has_selection;
+	char selection[SOURCE_SELECTION_MAX][DEV_NAME_MAX];
+	size_t nselection;
 };
 
 struct replay;
+
+/* What a log of a later revision held that this version skips, silently
+ * (docs/session-log.md, "How new data goes in"); --verbose says it. */
+#define REPLAY_SKIP_NAMES 8
+struct replay_skip_count {
+	size_t total;
+	char names[REPLAY_SKIP_NAMES][32];   /* the first distinct type or kind names */
+	size_t nnames;
+};
+struct replay_skipped {
+	struct replay_skip_count record_types, event_kinds;
+};
+const struct replay_skipped *replay_skipped(const struct replay *r);
+/* "ioscope: FILE: skipped N records of types this version does not know (why, hist)" */
+void replay_print_skipped(const struct replay *r, const char *path, FILE *out);
 
 /* Opens and indexes path.  NULL with err set when the file is not a session log,
  * has a newer format version, or cannot be read; damaged records further on only
@@ -101,9 +114,8 @@ size_t replay_warning_count(const struct replay *r);
 const char *replay_warning(const struct replay *r, size_t i);
 size_t replay_warnings_total(const struct replay *r);
 
-/* The replay behind a source made by source_replay_new(), or NULL for any
- * other source.  After this call the source stops printing warnings of damaged
- * records met while reading to stderr: the caller shows replay_warning(). */
-struct replay *source_replay_get(struct source *src);
+/* A source reading r, which stays the caller's (reports step a session on it).
+ * Damaged samples met while reading are warned about on stderr. */
+struct source *source_replay_borrow(struct replay *r, struct error *err);
 
 #endif

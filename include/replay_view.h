@@ -20,7 +20,6 @@ struct replay_view_state {
 
 struct record_key_state {
 	struct recorder *own;      /* started with the key: ours to close */
-	struct recorder *held;     /* --record's recorder while paused (main closes it) */
 	char path[4096];           /* the file `own` writes */
 };
 

@@ -25,9 +25,7 @@ struct tracked_device {
 struct sampler {
 	char *prefix;                  /* NULL: the live kernel */
 	struct procfile diskstats, mountinfo;
-	bool mountinfo_polls;          /* live: POLLPRI tells when the table changed */
-	bool mounts_loaded;
-	char *mount_text;              /* the table last parsed */
+	char *mount_text;              /* the table last parsed (re-read every sample) */
 	size_t mount_text_len;
 	struct vm_reader vm;
 	struct device_catalog catalog;

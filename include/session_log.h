@@ -22,6 +22,8 @@ enum session_record {
 
 /* The "type" of a parsed record; -1 when o is not an object with a string "type". */
 int session_record_type(json_object *o);
+/* The "type" string as written ("" when none): names unknown types for --verbose. */
+const char *session_record_type_name(json_object *o);
 const char *session_record_name(enum session_record type);
 
 /* The arrays of a sample record: a device's "c" holds these disk_counters fields
@@ -54,6 +56,9 @@ json_object *session_log_mounts(const struct snapshot *snap);
  * rarely.  -1 on ENOMEM. */
 int session_log_format_sample(const struct snapshot *snap, struct jsonw *w);
 json_object *session_log_event(const struct event *ev, uint64_t seq);
+/* A scheduler event's resets: {"nr_requests": ["64", "256"], "iosched.x": ["1", null]},
+ * null for a setting absent before (new) or after (gone). */
+json_object *session_log_resets(const struct event *ev);
 
 /* What a devices / mounts record would hold is the same in a and b. */
 bool session_devices_equal(const struct snapshot *a, const struct snapshot *b);
@@ -72,6 +77,8 @@ int session_log_parse_sample_times(json_object *o, int64_t *mono, int64_t *wall,
  * settings from devices (the device list in force); mounts are copied from mounts. */
 int session_log_parse_sample(json_object *o, const struct snapshot *devices,
 			     const struct snapshot *mounts, struct snapshot *out, struct error *err);
+/* 0, -1 when malformed (err set), or 1 for an event kind this version does not know
+ * (err holds the kind's name): readers skip it silently. */
 int session_log_parse_event(json_object *o, struct event *ev, struct error *err);
 
 #endif

@@ -7,12 +7,36 @@
 #define IOSCOPE_SOURCE_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
 
 #include "error.h"
 #include "events.h"
 #include "snapshot.h"
 
 struct source;
+
+/* Where a recording's source stands. */
+struct source_position {
+	size_t next;                       /* the sample read() yields next */
+	size_t count;                      /* samples in the recording */
+	struct timespec first_mono, last_mono, first_wall;
+	struct timespec last_read_mono, last_read_wall;   /* the sample read last */
+};
+
+#define SOURCE_SELECTION_MAX 32
+
+/* What a source says about itself: the machine, damage met, the devices a
+ * recording was made for. */
+struct source_info {
+	char host[256];
+	char kernel[256];                  /* "Linux 6.1.0", "" unknown */
+	size_t warnings;                   /* damaged records skipped */
+	char first_warning[512];
+	bool has_selection;                /* the recording names its devices */
+	char selection[SOURCE_SELECTION_MAX][DEV_NAME_MAX];   /* none: all of them */
+	size_t nselection;
+};
 
 struct source_ops {
 	/* Take the next sample into *out (whose old contents are replaced).
@@ -28,6 +52,22 @@ struct source_ops {
 	 * derived by comparing snapshots: user marks and changes ioscope made, as a
 	 * replayed log holds them.  Appended to *out; returns how many, -1 on ENOMEM. */
 	int (*take_events)(struct source *src, struct event_list *out);
+
+	/* Optional, sources that hold a whole recording (a replay); NULL: "not
+	 * supported" (live).  Samples are numbered from 0. */
+	/* The next read() yields sample i (count: at the end). */
+	int (*seek)(struct source *src, size_t i, struct error *err);
+	void (*position)(struct source *src, struct source_position *out);
+	/* Sample i into *out without moving the position. */
+	int (*read_at)(struct source *src, size_t i, struct snapshot *out, struct error *err);
+	/* First sample at or after wall time t (count when none). */
+	size_t (*find_wall)(struct source *src, const struct timespec *t);
+	/* The events the recording holds, samples ascending, kept compact: how many, and
+	 * event i decoded into *out (-1: i out of range). */
+	size_t (*logged_event_count)(struct source *src);
+	int (*logged_event)(struct source *src, size_t i, struct replay_event *out);
+	/* Optional for every source: where the samples come from (NULL: this machine). */
+	void (*describe)(struct source *src, struct source_info *out);
 };
 
 struct source {
@@ -35,6 +75,7 @@ struct source {
 	double interval;     /* nominal seconds between samples */
 	bool live;           /* samples the running kernel (controls may act) */
 	bool paced;          /* wait_fd paces samples; false: as fast as read() */
+	bool quiet;          /* warnings only through describe(), not stderr (curses is on) */
 };
 
 #define INTERVAL_MIN 0.01
@@ -52,5 +93,7 @@ int source_wait(struct source *src, struct error *err);
 static inline int source_read(struct source *s, struct snapshot *o, struct error *e) { return s->ops->read(s, o, e); }
 static inline int source_take_events(struct source *s, struct event_list *o) { return s->ops->take_events ? s->ops->take_events(s, o) : 0; }
 static inline void source_destroy(struct source *s) { if (s) s->ops->destroy(s); }
+/* A recording's source: seek and position work (a live source says no). */
+static inline bool source_can_seek(const struct source *s) { return s->ops->seek && s->ops->position; }
 
 #endif

@@ -11,6 +11,8 @@
 #include "error.h"
 #include "snapshot.h"
 
+#define SYSFS_ELEVATORS_SEEN 8
+
 struct sysfs_file {
 	int fd;
 	char key[SETTING_KEY_MAX];   /* "nr_requests", "iosched.fifo_batch" ... */
@@ -28,6 +30,11 @@ struct sysfs_disk {
 	struct sysfs_file *files;
 	size_t nfiles, niosched;
 	char iosched_of[32];         /* scheduler whose queue/iosched files are open */
+	struct {                     /* per elevator: tunables of its whole listing */
+		char elevator[32];
+		size_t ntunables;
+	} seen[SYSFS_ELEVATORS_SEEN];
+	size_t nseen;
 	uint32_t recreations;        /* times the disk was found re-created (ENODEV) */
 };
 

@@ -12,51 +12,35 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "announce.h"
 #include "commands.h"
-#include "devsel.h"
 #include "output.h"
 #include "rates.h"
+#include "session.h"
 #include "text.h"
 
 struct batch {
 	const struct options *opts;
 	struct source *src;
 	struct recorder *rec;
-	struct snapshot prev, cur;
-	struct rates rates;
-	struct event_list events;
-	struct echo_filter echoes;      /* a replayed console session's own changes */
+	struct session *session;
+	struct event_list shown_events;  /* the interval's events about the selection */
 	struct jsonw json;
-	char (*wanted)[DEV_NAME_MAX];   /* resolved DEVICE arguments, NULL: default set */
 	bool *shown;
 	size_t shown_cap;
 	int sigfd;
+	struct announce_listener *announce;   /* changes `ioscope set` made from a shell */
+	struct event_list announced;          /* of them, those not yet in a sample */
 };
 
-/* Exit status for the run: 0 ok, 1 sampling failed, 2 bad device argument. */
-static int resolve_devices(struct batch *b)
-{
-	if (b->opts->ndevices == 0)
-		return 0;
-	b->wanted = calloc((size_t)b->opts->ndevices, sizeof *b->wanted);
-	if (!b->wanted)
-		return 1;
-	for (int i = 0; i < b->opts->ndevices; i++) {
-		struct error err;
-		if (devsel_resolve(&b->prev, b->opts->devices[i], b->wanted[i], DEV_NAME_MAX, &err) < 0) {
-			text_printf(stderr, "ioscope: %s\n", err.msg);
-			return 2;
-		}
-	}
-	return 0;
-}
-
-/* Without arguments, like iostat: whole disks that have done any I/O since boot. */
+/* Without a selection, like iostat: whole disks that have done any I/O since boot;
+ * with one, exactly the devices named. */
 static bool device_shown(const struct batch *b, const struct device *d)
 {
-	if (b->wanted) {
-		for (int i = 0; i < b->opts->ndevices; i++)
-			if (strcmp(b->wanted[i], d->name) == 0)
+	const struct selection *sel = session_selection(b->session);
+	if (!selection_all(sel)) {
+		for (size_t i = 0; i < sel->n; i++)
+			if (strcmp(sel->names[i], d->name) == 0)
 				return true;
 		return false;
 	}
@@ -66,42 +50,101 @@ static bool device_shown(const struct batch *b, const struct device *d)
 
 static int update_shown(struct batch *b)
 {
-	if (b->cur.ndevices > b->shown_cap) {
-		bool *v = realloc(b->shown, b->cur.ndevices * sizeof *v);
+	const struct snapshot *cur = session_snapshot(b->session);
+	if (cur->ndevices > b->shown_cap) {
+		bool *v = realloc(b->shown, cur->ndevices * sizeof *v);
 		if (!v)
 			return -1;
 		b->shown = v;
-		b->shown_cap = b->cur.ndevices;
+		b->shown_cap = cur->ndevices;
 	}
-	for (size_t i = 0; i < b->cur.ndevices; i++)
-		b->shown[i] = device_shown(b, &b->cur.devices[i]);
+	for (size_t i = 0; i < cur->ndevices; i++)
+		b->shown[i] = device_shown(b, &cur->devices[i]);
+	return 0;
+}
+
+/* Naming devices limits the events too (user marks always). */
+static int select_events(struct batch *b)
+{
+	const struct event_list *all = session_events(b->session);
+	event_list_clear(&b->shown_events);
+	for (size_t i = 0; i < all->count; i++) {
+		if (!session_event_selected(b->session, &all->items[i]))
+			continue;
+		struct event *e = event_list_add(&b->shown_events);
+		if (!e)
+			return -1;
+		*e = all->items[i];
+	}
 	return 0;
 }
 
 static int emit(struct batch *b)
 {
-	struct interval_view v = { &b->rates, &b->cur, &b->events, b->shown };
+	if (update_shown(b) < 0 || select_events(b) < 0) {
+		fprintf(stderr, "ioscope: out of memory\n");
+		return -1;
+	}
+	struct interval_view v = { session_rates(b->session), session_snapshot(b->session),
+				   &b->shown_events, b->shown };
 	switch (b->opts->format) {
 	case FORMAT_TEXT: output_text(stdout, &v); break;
 	case FORMAT_CSV: output_csv(stdout, &v); break;
 	case FORMAT_JSON:
-		if (output_json(stdout, &b->json, &v) < 0)
+		if (output_json(stdout, &b->json, &v) < 0) {
+			fprintf(stderr, "ioscope: out of memory\n");
 			return -1;
+		}
 		break;
 	}
-	return fflush(stdout) == EOF ? -1 : 0;
+	/* a full disk or a closed pipe ends the run, and says so */
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	fprintf(stderr, "ioscope: standard output: %s\n", strerror(errno ? errno : EIO));
+	return -1;
+}
+
+/* ---- announcements: changes made by `ioscope set` / `remount`, logged as ours ---- */
+
+static void announce_open(struct batch *b)
+{
+	struct error err;
+	if (b->src->live)
+		b->announce = announce_listen(&err);   /* without it, such changes are "observed" */
+}
+
+/* Kept until the next sample, which carries them as its own events (so its echo
+ * filter drops their echo); -1 on ENOMEM. */
+static int announce_collect(struct batch *b)
+{
+	return announce_take_events(b->announce, &b->announced) < 0 ? -1 : 0;
+}
+
+static int announce_into_sample(struct batch *b)
+{
+	if (announce_collect(b) < 0)
+		return -1;
+	for (size_t i = 0; i < b->announced.count; i++)
+		if (session_queue_event(b->session, &b->announced.items[i]) < 0)
+			return -1;
+	event_list_clear(&b->announced);
+	return 0;
 }
 
 /* Wait for the next deadline or a signal.  1: sample now; 0: stop. */
 static int wait_next(struct batch *b)
 {
-	struct pollfd fds[2] = { { .fd = b->sigfd, .events = POLLIN }, { .fd = b->src->ops->wait_fd(b->src), .events = POLLIN } };
+	struct pollfd fds[3] = { { .fd = b->sigfd, .events = POLLIN }, { .fd = b->src->ops->wait_fd(b->src), .events = POLLIN },
+				 { .fd = announce_fd(b->announce), .events = POLLIN } };
 	for (;;) {
-		int n = poll(fds, fds[1].fd >= 0 ? 2 : 1, fds[1].fd >= 0 ? -1 : 0);
+		int n = poll(fds, 3, fds[1].fd >= 0 ? -1 : 0);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 || (fds[0].revents & POLLIN))
 			return 0;
+		if (fds[2].revents & POLLIN)
+			announce_collect(b);   /* out of memory: that change stays "observed" */
 		if (fds[1].fd < 0)
 			return 1;
 		if (fds[1].revents & POLLIN) {
@@ -113,37 +156,23 @@ static int wait_next(struct batch *b)
 	}
 }
 
-static int take_sample(struct batch *b, struct snapshot *into)
+/* 1: a sample; 0: no more; -1: failed (said on stderr). */
+static int step(struct batch *b)
 {
 	struct error err = { "" };
-	int r = source_read(b->src, into, &err);
+	int r = session_step(b->session, &err);
 	if (r < 0)
 		text_printf(stderr, "ioscope: %s\n", err.msg);
 	return r;
 }
 
-static int record(struct batch *b, const struct snapshot *snap)
+static int record_check(struct batch *b)
 {
-	struct error err = { "" };
-	if (!b->rec || recorder_write(b->rec, snap, &b->events, &err) == 0)
+	struct error err;
+	if (!session_record_error(b->session, &err))
 		return 0;
 	text_printf(stderr, "ioscope: %s\n", err.msg);
 	return -1;
-}
-
-/* Events, rates and the device filter of the interval prev -> cur; -1 on ENOMEM. */
-static int derive(struct batch *b)
-{
-	event_list_clear(&b->events);
-	if (events_diff(&b->events, &b->prev, &b->cur) < 0)
-		return -1;
-	size_t derived = b->events.count;
-	if (source_take_events(b->src, &b->events) < 0)
-		return -1;
-	echo_filter_sample(&b->echoes, &b->events, derived);
-	if (rates_compute(&b->rates, &b->prev, &b->cur) < 0)
-		return -1;
-	return update_shown(b);
 }
 
 static int run_loop(struct batch *b)
@@ -151,16 +180,15 @@ static int run_loop(struct batch *b)
 	for (long n = 0; b->opts->count == 0 || n < b->opts->count; n++) {
 		if (!wait_next(b))
 			return 0;
-		int r = take_sample(b, &b->cur);
-		if (r <= 0)
-			return r < 0 ? 1 : 0;
-		if (derive(b) < 0) {
+		if (announce_into_sample(b) < 0) {
 			fprintf(stderr, "ioscope: out of memory\n");
 			return 1;
 		}
-		if (emit(b) < 0 || record(b, &b->cur) < 0)
+		int r = step(b);
+		if (r <= 0)
+			return r < 0 ? 1 : 0;
+		if (emit(b) < 0 || record_check(b) < 0)
 			return 1;
-		snapshot_swap(&b->prev, &b->cur);
 	}
 	return 0;
 }
@@ -178,29 +206,44 @@ static int open_signals(struct batch *b)
 	return b->sigfd;
 }
 
-int batch_run(const struct options *opts, struct source *src, struct recorder *rec)
+/* The baseline sample, the selection, the recording.  Exit status. */
+static int start(struct batch *b)
 {
-	struct batch b = { .opts = opts, .src = src, .rec = rec, .sigfd = -1 };
-	snapshot_init(&b.prev);
-	snapshot_init(&b.cur);
-	rates_init(&b.rates);
-	event_list_init(&b.events);
-	echo_filter_init(&b.echoes);
-	jsonw_init(&b.json);
-	int status = 1;
-	int r = take_sample(&b, &b.prev);
+	struct error err = { "" };
+	int r = step(b);
 	if (r <= 0) {
 		if (r == 0)
 			fprintf(stderr, "ioscope: no samples\n");
+		return 1;
+	}
+	if (session_select(b->session, b->opts->devices, b->opts->ndevices, &err) < 0) {
+		text_printf(stderr, "ioscope: %s\n", err.msg);
+		return 2;
+	}
+	if (b->rec && session_record_start(b->session, b->rec, &err) < 0) {
+		text_printf(stderr, "ioscope: %s\n", err.msg);
+		return 1;
+	}
+	return 0;
+}
+
+int batch_run(const struct options *opts, struct source *src, struct recorder *rec)
+{
+	struct batch b = { .opts = opts, .src = src, .rec = rec, .sigfd = -1 };
+	struct error err = { "" };
+	event_list_init(&b.shown_events);
+	event_list_init(&b.announced);
+	jsonw_init(&b.json);
+	int status = 1;
+	b.session = session_open(src, &(struct session_opts){ 0 }, &err);
+	if (!b.session) {
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 		goto out;
 	}
-	status = resolve_devices(&b);
+	status = start(&b);
 	if (status)
 		goto out;
-	if (record(&b, &b.prev) < 0) {
-		status = 1;
-		goto out;
-	}
+	announce_open(&b);
 	if (opts->format == FORMAT_CSV)
 		output_csv_header(stdout);
 	/* Blocked only now that the loop polls the signalfd: until here Ctrl-C and
@@ -214,13 +257,13 @@ int batch_run(const struct options *opts, struct source *src, struct recorder *r
 out:
 	if (b.sigfd >= 0)
 		close(b.sigfd);
-	free(b.wanted);
+	announce_close(b.announce);
+	event_list_free(&b.announced);
+	if (b.session)
+		session_record_stop(b.session);   /* main closes the recorder */
+	session_close(b.session);
 	free(b.shown);
-	event_list_free(&b.events);
-	echo_filter_free(&b.echoes);
+	event_list_free(&b.shown_events);
 	jsonw_free(&b.json);
-	rates_free(&b.rates);
-	snapshot_free(&b.prev);
-	snapshot_free(&b.cur);
 	return status;
 }

@@ -1,10 +1,12 @@
 /* main.c - dispatch: subcommands, or a watching mode fed by a live or replay source. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "options.h"
 #include "recorder.h"
+#include "replay.h"
 #include "source.h"
 #include "text.h"
 
@@ -26,9 +28,23 @@ static int run_subcommand(int argc, char **argv, int *status)
 	return 0;
 }
 
+/* A setuid or setgid ioscope would make every user root for settings and files:
+ * the control rights are granted with sudo or capabilities (docs/control.md). */
+static int refuse_setid(void)
+{
+	if (getuid() == geteuid() && getgid() == getegid())
+		return 0;
+	fprintf(stderr, "ioscope: refusing to run setuid or setgid (it would act as %s for every "
+		"user): remove the bit (chmod u-s,g-s) and grant the rights with sudo or "
+		"capabilities, see docs/control.md\n", geteuid() == 0 ? "root" : "its owner");
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	int status;
+	if (refuse_setid())
+		return 1;
 	if (run_subcommand(argc, argv, &status))
 		return status;
 
@@ -42,7 +58,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	struct source *src = opts.replay_path ? source_replay_new(opts.replay_path, &err)
+	struct source *src = opts.replay_path ? source_replay_new_verbose(opts.replay_path, opts.verbose, &err)
 					      : source_live_new(opts.root, opts.interval, &err);
 	if (!src) {
 		text_printf(stderr, "ioscope: %s\n", err.msg);
@@ -50,7 +66,9 @@ int main(int argc, char **argv)
 	}
 	struct recorder *rec = NULL;
 	if (opts.record_path) {
-		rec = recorder_open(opts.record_path, opts.record_sync, &err);
+		rec = recorder_open(opts.record_path,
+				    opts.record_append ? RECORDER_APPEND : RECORDER_NEW,
+				    opts.record_sync, &err);
 		if (!rec) {
 			text_printf(stderr, "ioscope: %s\n", err.msg);
 			source_destroy(src);

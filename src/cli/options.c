@@ -24,14 +24,17 @@ void options_usage(FILE *out)
 	      "options:\n"
 	      "  -b, --batch            print figures instead of opening the console\n"
 	      "  -i, --interval SEC     seconds between samples, 0.01 to 3600 (default 1)\n"
-	      "  -c, --count N          stop after N intervals (batch; default: until interrupted)\n"
+	      "  -c, --count N          stop after N intervals (default: until interrupted or q)\n"
 	      "  -f, --format FMT       batch output: text, json or csv (default text)\n"
 	      "      --root DIR         read /proc and /sys from a fixture tree under DIR\n"
 	      "  -t, --theme NAME       console colour theme\n"
-	      "  -r, --record FILE      record the session to FILE\n"
+	      "  -r, --record FILE      record the session to a new FILE (- or a FIFO: stream it)\n"
+	      "      --record-append FILE  add this session to the end of FILE\n"
 	      "      --record-sync      flush the recording to disk after every sample\n"
 	      "      --replay FILE      replay a recorded session instead of sampling\n"
-	      "  -y, --yes              do not ask before risky changes\n"
+	      "  -y, --yes              console: do not ask before risky changes\n"
+	      "  -v, --verbose          with --replay: also say what the log held that this\n"
+	      "                         version skips (record types, event kinds it does not know)\n"
 	      "  -h, --help             this text\n"
 	      "  -V, --version          the version\n"
 	      "\n"
@@ -73,7 +76,7 @@ static int parse_format(const char *arg, enum output_format *out, struct error *
 	return error_set(err, "invalid format '%s': give text, json or csv", arg);
 }
 
-enum { OPT_ROOT = 256, OPT_RECORD_SYNC, OPT_REPLAY };
+enum { OPT_ROOT = 256, OPT_RECORD_SYNC, OPT_RECORD_APPEND, OPT_REPLAY };
 
 int options_parse(struct options *o, int argc, char **argv, struct error *err)
 {
@@ -86,8 +89,10 @@ int options_parse(struct options *o, int argc, char **argv, struct error *err)
 		{ "theme", required_argument, NULL, 't' },
 		{ "record", required_argument, NULL, 'r' },
 		{ "record-sync", no_argument, NULL, OPT_RECORD_SYNC },
+		{ "record-append", required_argument, NULL, OPT_RECORD_APPEND },
 		{ "replay", required_argument, NULL, OPT_REPLAY },
 		{ "yes", no_argument, NULL, 'y' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -98,7 +103,7 @@ int options_parse(struct options *o, int argc, char **argv, struct error *err)
 	opterr = 0;
 	optind = 1;
 	int c;
-	while ((c = getopt_long(argc, argv, "+bi:c:f:t:r:yhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+bi:c:f:t:r:yvhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b': o->batch = true; break;
 		case 'i':
@@ -116,10 +121,17 @@ int options_parse(struct options *o, int argc, char **argv, struct error *err)
 			break;
 		case OPT_ROOT: o->root = optarg; break;
 		case 't': o->theme = optarg; break;
-		case 'r': o->record_path = optarg; break;
+		case 'r':
+		case OPT_RECORD_APPEND:
+			if (o->record_path)
+				return error_set(err, "give one of --record and --record-append, once");
+			o->record_path = optarg;
+			o->record_append = c == OPT_RECORD_APPEND;
+			break;
 		case OPT_RECORD_SYNC: o->record_sync = true; break;
 		case OPT_REPLAY: o->replay_path = optarg; break;
 		case 'y': o->yes = true; break;
+		case 'v': o->verbose = true; break;
 		case 'h': options_usage(stdout); return 1;
 		case 'V': printf("ioscope %s\n", IOSCOPE_VERSION); return 1;
 		case ':':
@@ -132,6 +144,9 @@ int options_parse(struct options *o, int argc, char **argv, struct error *err)
 		return error_set(err, "--replay and --root cannot be combined");
 	if (o->replay_path && o->record_path)
 		return error_set(err, "--replay and --record cannot be combined");
+	if (o->batch && o->record_path && strcmp(o->record_path, "-") == 0)
+		return error_set(err, "--batch and --record - both write to standard output: "
+				 "record to a file or a FIFO");
 	o->devices = argv + optind;
 	o->ndevices = argc - optind;
 	return 0;

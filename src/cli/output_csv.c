@@ -62,8 +62,13 @@ static void device_row(FILE *out, const char *stamp, const struct rates *rates, 
 
 static void event_row(FILE *out, const char *stamp, const struct event *ev)
 {
-	char label[MOUNT_OPTS_MAX + 64];
+	char label[MOUNT_OPTS_MAX + 64], resets[2048];
 	event_label(ev, label, sizeof label);
+	event_resets_text(ev, resets, sizeof resets);
+	if (resets[0]) {
+		size_t used = strlen(label);
+		snprintf(label + used, sizeof label - used, " (resets %s)", resets);
+	}
 	fprintf(out, "%s,", stamp);
 	csv_put(out, ev->object);
 	size_t empty = device_metrics_count + 2 + vm_metrics_count + VM_EXTRA_COUNT;

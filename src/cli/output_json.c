@@ -82,6 +82,34 @@ static void string(struct jsonw *w, const char *key, const char *value)
 	jsonw_string(w, value);
 }
 
+static void string_or_null(struct jsonw *w, bool present, const char *value)
+{
+	if (present)
+		jsonw_string(w, value);
+	else
+		jsonw_null(w);
+}
+
+/* "resets": {"nr_requests": ["64", "256"], "iosched.fifo_batch": ["16", null]} */
+static void resets_object(struct jsonw *w, const struct event *ev)
+{
+	jsonw_key(w, "resets");
+	jsonw_object_begin(w);
+	for (size_t i = 0; i < ev->nresets; i++) {
+		const struct event_reset *r = &ev->resets[i];
+		jsonw_key(w, r->key);
+		jsonw_array_begin(w);
+		string_or_null(w, r->had_old, r->old_value);
+		string_or_null(w, r->has_new, r->new_value);
+		jsonw_array_end(w);
+	}
+	jsonw_object_end(w);
+	if (ev->resets_dropped) {
+		jsonw_key(w, "resets_more");
+		jsonw_uint(w, ev->resets_dropped);
+	}
+}
+
 static void event_object(struct jsonw *w, const struct event *ev)
 {
 	char label[MOUNT_OPTS_MAX + 64];
@@ -97,6 +125,8 @@ static void event_object(struct jsonw *w, const struct event *ev)
 	string(w, "by", ev->by);
 	if (ev->result[0])
 		string(w, "result", ev->result);
+	if (ev->kind == EVENT_SCHEDULER)
+		resets_object(w, ev);
 	jsonw_object_end(w);
 }
 

@@ -4,10 +4,13 @@
  * one row per operation (r, w, d, f) holding that operation's six figures under
  * shared headings; aqu-sz, %util, in-flight and the scheduler sit at the right.
  */
+#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
+#include "columns.h"
 #include "output.h"
 #include "text.h"
 
@@ -19,6 +22,18 @@ void format_local_time(const struct timespec *wall, char *buf, size_t len, bool 
 	strftime(buf, len, with_date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm);
 }
 
+/* A switch's resets under its one line, indented, one a line ("-": absent). */
+static void print_resets(FILE *out, const struct event *ev)
+{
+	for (size_t i = 0; i < ev->nresets; i++) {
+		const struct event_reset *r = &ev->resets[i];
+		text_printf(out, "     reset %s %s→%s\n", r->key, r->had_old ? r->old_value : "-",
+			r->has_new ? r->new_value : "-");
+	}
+	if (ev->resets_dropped)
+		fprintf(out, "     reset ... %zu more\n", ev->resets_dropped);
+}
+
 static void print_events(FILE *out, const struct event_list *events)
 {
 	char when[32], label[MOUNT_OPTS_MAX + 64];
@@ -28,18 +43,27 @@ static void print_events(FILE *out, const struct event_list *events)
 		event_label(ev, label, sizeof label);
 		text_printf(out, "---- %s %s %s%s%s ----\n", when, ev->object, label,
 			ev->result[0] ? ": " : "", ev->result);
+		print_resets(out, ev);
 	}
 }
 
-static void print_op(FILE *out, const char *name, const char *op, double per_s, double kb_s,
-		     double rqm_s, double rqm_pct, double await, double areq_sz, const char *tail)
+/* The widths of the figures after "Device op": /s kB/s rqm/s %rqm await areq-sz, then
+ * aqu-sz and %util (the w row: in-flight and the scheduler under them). */
+#define NAME_W 8
+static const int op_widths[6] = { 8, 9, 7, 6, 7, 7 };
+#define AQU_W 6
+#define UTIL_W 6
+
+/* A figure right-aligned in its column: iostat's two decimals when they fit, then fewer,
+ * then k/M/G, so that a wide value (10000 w/s) never pushes the columns after it.
+ * NaN (a figure this kernel does not give) is "-". */
+static void put_num(FILE *out, double v, int width)
 {
-	text_printf(out, "%-8s %1s %8.2f %9.2f %7.2f %6.2f %7.2f %7.2f %s\n", name, op, per_s, kb_s,
-		rqm_s, rqm_pct, await, areq_sz, tail);
+	char buf[32];
+	column_format_number(v, width, buf, sizeof buf);
+	fprintf(out, " %*s", width, buf);
 }
 
-/* The d and f rows only when there were discards or flushes: a human reads this;
- * JSON and CSV carry every column every time. */
 /* Never an empty column: "-" for a disk without a scheduler (bio-based: zram,
  * dm; a partition; a fixture without sys/). */
 static const char *scheduler_or_dash(const struct device_rates *r)
@@ -60,37 +84,107 @@ static const char *no_figures_reason(const struct device_rates *r)
 	}
 }
 
+/* A gauge (in flight): a whole number while it fits. */
+static void put_count(FILE *out, uint64_t n, int width)
+{
+	char buf[32];
+	if (snprintf(buf, sizeof buf, "%llu", (unsigned long long)n) > width)
+		column_format_number((double)n, width, buf, sizeof buf);
+	fprintf(out, " %*s", width, buf);
+}
+
+/* The name column is the caller's: the device's name on its first row, blank after. */
+static void put_op(FILE *out, const char *name, const char *op, const double v[6])
+{
+	text_printf(out, "%-*s %1s", NAME_W, name, op);
+	for (size_t i = 0; i < 6; i++)
+		put_num(out, v[i], op_widths[i]);
+}
+
+/* Every device gets the same four rows, r w d f, so that the table has one shape; a
+ * figure the kernel does not count (discards before 4.18, flushes before 5.5) is "-". */
 static void print_device(FILE *out, const struct device_rates *r)
 {
-	char tail[64];
 	if (!r->valid) {
-		text_printf(out, "%-8s   (no figures this interval: %s)  sched %s\n", r->name,
+		text_printf(out, "%-*s   (no figures this interval: %s)  sched %s\n", NAME_W, r->name,
 			    no_figures_reason(r), scheduler_or_dash(r));
 		return;
 	}
-	snprintf(tail, sizeof tail, "%6.2f %6.2f", r->aqu_sz, r->util);
-	print_op(out, r->name, "r", r->r_s, r->rkB_s, r->rrqm_s, r->rrqm_pct, r->r_await, r->rareq_sz, tail);
-	snprintf(tail, sizeof tail, "%llu %s", (unsigned long long)r->in_flight, scheduler_or_dash(r));
-	print_op(out, "", "w", r->w_s, r->wkB_s, r->wrqm_s, r->wrqm_pct, r->w_await, r->wareq_sz, tail);
-	if (r->have_discard && (r->d_s > 0 || r->drqm_s > 0))
-		print_op(out, "", "d", r->d_s, r->dkB_s, r->drqm_s, r->drqm_pct, r->d_await, r->dareq_sz, "");
-	if (r->have_flush && r->f_s > 0)
-		fprintf(out, "%-8s f %8.2f %9s %7s %6s %7.2f\n", "", r->f_s, "", "", "", r->f_await);
+	/* a long name (dm, nvme partitions) gets a line of its own: the columns stay put */
+	bool own_line = strlen(r->name) > NAME_W;
+	if (own_line)
+		text_printf(out, "%s\n", r->name);
+	const double rd[6] = { r->r_s, r->rkB_s, r->rrqm_s, r->rrqm_pct, r->r_await, r->rareq_sz };
+	const double wr[6] = { r->w_s, r->wkB_s, r->wrqm_s, r->wrqm_pct, r->w_await, r->wareq_sz };
+	const double dc[6] = { r->d_s, r->dkB_s, r->drqm_s, r->drqm_pct, r->d_await, r->dareq_sz };
+	const double none[6] = { NAN, NAN, NAN, NAN, NAN, NAN };
+	put_op(out, own_line ? "" : r->name, "r", rd);
+	put_num(out, r->aqu_sz, AQU_W);
+	put_num(out, r->util, UTIL_W);
+	fputc('\n', out);
+	put_op(out, "", "w", wr);
+	put_count(out, r->in_flight, AQU_W);
+	text_printf(out, " %s\n", scheduler_or_dash(r));
+	put_op(out, "", "d", r->have_discard ? dc : none);
+	fputc('\n', out);
+	fprintf(out, "%-*s f", NAME_W, "");
+	put_num(out, r->have_flush ? r->f_s : NAN, op_widths[0]);
+	fprintf(out, " %*s %*s %*s", op_widths[1], "", op_widths[2], "", op_widths[3], "");
+	put_num(out, r->have_flush ? r->f_await : NAN, op_widths[4]);
+	fputc('\n', out);
 }
 
 /* vmstat's columns, with memory in MiB (vmstat -S M) so that a machine with more than
- * a few GB still fits 80 columns, with room for one CPU column at 100. */
+ * a few GB still fits 80 columns.  One table gives the heading and the line, so they
+ * cannot drift; a figure wider than its column is shortened with k/M (as the device
+ * table does), so the columns stay aligned.  id gets three cells: an idle machine is
+ * at 100. */
+struct vm_column {
+	const char *name;
+	int width;
+	size_t offset;    /* of the double in struct vm_rates */
+	double divisor;
+};
+#define VM_COL(name, width, field, div) { name, width, offsetof(struct vm_rates, field), div }
+static const struct vm_column vm_columns[] = {
+	VM_COL("r", 2, r, 1), VM_COL("b", 2, b, 1),
+	VM_COL("swpd", 5, swpd, 1024), VM_COL("free", 6, free, 1024),
+	VM_COL("buff", 5, buff, 1024), VM_COL("cache", 6, cache, 1024),
+	VM_COL("si", 4, si, 1), VM_COL("so", 4, so, 1),
+	VM_COL("bi", 5, bi, 1), VM_COL("bo", 5, bo, 1),
+	VM_COL("in", 4, in, 1), VM_COL("cs", 4, cs, 1),
+	VM_COL("us", 2, us, 1), VM_COL("sy", 2, sy, 1), VM_COL("id", 3, id, 1),
+	VM_COL("wa", 2, wa, 1), VM_COL("st", 2, st, 1),
+};
+#define VM_NCOLUMNS (sizeof vm_columns / sizeof vm_columns[0])
+
+/* A whole number in width cells; k/M only from 1000 on (100 procs in two cells is
+ * rarer than a 0k would be confusing). */
+static void put_whole(FILE *out, double v, int width, bool first)
+{
+	char buf[32];
+	int n = snprintf(buf, sizeof buf, "%.0f", v);
+	if (n > width && v >= 1000)
+		column_format_number(round(v), width, buf, sizeof buf);
+	fprintf(out, "%s%*s", first ? "" : " ", width, buf);
+}
+
 static void print_vm(FILE *out, const struct vm_rates *v)
 {
-	fputs("procs ------memory (MiB)------ ---swap-- -----io---- -system-- -------cpu------\n"
-	      " r  b   swpd   free  buff  cache   si   so    bi    bo   in   cs us sy id wa st\n", out);
+	fputs("procs -----memory (MiB)------ ---swap-- -----io---- -system-- --------cpu------\n", out);
+	for (size_t i = 0; i < VM_NCOLUMNS; i++)
+		fprintf(out, "%s%*s", i ? " " : "", vm_columns[i].width, vm_columns[i].name);
+	fputc('\n', out);
 	if (!v->valid) {
 		fputs("(no system figures this interval)\n", out);
 		return;
 	}
-	fprintf(out, "%2.0f %2.0f %6.0f %6.0f %5.0f %6.0f %4.0f %4.0f %5.0f %5.0f %4.0f %4.0f %2.0f %2.0f %2.0f %2.0f %2.0f\n",
-		v->r, v->b, v->swpd / 1024, v->free / 1024, v->buff / 1024, v->cache / 1024, v->si, v->so,
-		v->bi, v->bo, v->in, v->cs, v->us, v->sy, v->id, v->wa, v->st);
+	for (size_t i = 0; i < VM_NCOLUMNS; i++) {
+		const struct vm_column *c = &vm_columns[i];
+		double value = *(const double *)((const char *)v + c->offset) / c->divisor;
+		put_whole(out, value, c->width, i == 0);
+	}
+	fputc('\n', out);
 	fprintf(out, "dirty %.0f kB, writeback %.0f kB; ", v->dirty, v->writeback);
 	if (v->have_psi)
 		fprintf(out, "psi io some %.2f%% full %.2f%% (%.0f/%.0f ms)\n",
@@ -110,7 +204,8 @@ void output_text(FILE *out, const struct interval_view *v)
 	print_events(out, v->events);
 	fprintf(out, "%-10s %8s %9s %7s %6s %7s %7s %6s %6s\n", "Device op", "/s", "kB/s",
 		"rqm/s", "%rqm", "await", "areq-sz", "aqu-sz", "%util");
-	fprintf(out, "%-10s %8s %9s %7s %6s %7s %7s %s\n", "", "", "", "", "", "", "", "in-flight sched");
+	fprintf(out, "%-10s %8s %9s %7s %6s %7s %7s %6s %s\n", "", "", "", "", "", "", "", "infl",
+		"sched");
 	for (size_t i = 0; i < v->rates->ndevices; i++)
 		if (v->shown[i])
 			print_device(out, &v->rates->devices[i]);

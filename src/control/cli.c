@@ -1,15 +1,16 @@
 /* cli.c - `ioscope set`, `ioscope remount`: plan, privilege, confirmation, apply, report.
  *
  * Exit status: 0 every change applied; 1 the kernel refused or did not apply one
- * (its message is printed), the operator declined, or privilege is missing;
- * 2 bad usage, including a risky change without --yes when there is no terminal
- * to ask on.  Nothing is written when any argument is invalid.
+ * (its message is printed), the operator declined, a risky change could not be
+ * confirmed (no terminal, no --yes), or privilege is missing; 2 bad usage.
+ * Nothing is written when any argument is invalid.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "announce.h"
 #include "commands.h"
 #include "control.h"
 #include "session_log.h"
@@ -74,7 +75,8 @@ static void usage(FILE *out, const char *cmd)
 		fprintf(out, "usage: ioscope show [--root DIR] DEVICE|MOUNTPOINT\n");
 }
 
-/* 0: go ahead; 1: declined; 2: cannot ask (no terminal, no --yes). */
+/* 0: go ahead; 1: declined, or cannot ask (no terminal, no --yes): a refusal, not
+ * bad usage, since the same command is right on a terminal or with --yes. */
 static int confirm(const struct control_plan *p, bool yes)
 {
 	if (p->nrisks == 0 || yes)
@@ -87,7 +89,7 @@ static int confirm(const struct control_plan *p, bool yes)
 	if (!isatty(STDIN_FILENO)) {
 		fprintf(stderr, "ioscope: nothing changed: stdin is not a terminal to confirm on; "
 				"add --yes to make this change anyway\n");
-		return 2;
+		return 1;
 	}
 	fprintf(stderr, "Make this change? [y/N] ");
 	char answer[16];
@@ -128,6 +130,7 @@ static int run_plan(const struct control_plan *p, bool yes, bool events)
 		return 1;
 	}
 	int status = control_apply(p, r);
+	announce_events(r->events, r->nevents);   /* running instances log them as ours */
 	for (size_t i = 0; i < r->nlines; i++)
 		text_printf(stdout, "%s\n", r->lines[i]);
 	if (events)

@@ -203,6 +203,8 @@ static int apply_one(const struct control_dev *d, const char *root,
 	report_side_effects(a.key, strcmp(a.key, "scheduler") == 0 ? "reset" : "also changed",
 			    &before, &after, r, summary, sizeof summary);
 	fill_event(ev, a.old, now, summary);
+	if (ev && ev->kind == EVENT_SCHEDULER)
+		event_resets_between(ev, &before, &after);
 	free(before.items);
 	free(after.items);
 	return applied ? 0 : -1;

@@ -106,14 +106,3 @@ int control_dev_write(const struct control_dev *d, const char *rel, const char *
 	}
 	return 0;
 }
-
-DIR *control_dev_opendir(const struct control_dev *d, const char *rel)
-{
-	int fd = open_beneath(d->dirfd, rel, O_RDONLY | O_DIRECTORY);
-	if (fd < 0)
-		return NULL;
-	DIR *dir = fdopendir(fd);
-	if (!dir)
-		close(fd);
-	return dir;
-}

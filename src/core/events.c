@@ -86,40 +86,123 @@ static enum event_kind setting_kind(const char *key)
 	return strcmp(key, "write_cache") == 0 ? EVENT_WRITE_CACHE : EVENT_TUNABLE;
 }
 
-static bool is_iosched(const char *key)
+bool event_key_is_reset(const char *key)
 {
-	return strncmp(key, "iosched.", 8) == 0;
+	return strncmp(key, "iosched.", 8) == 0 || strcmp(key, "nr_requests") == 0;
 }
 
-/* Both lists are sorted by key: one merge pass.  When the scheduler changed, the
- * iosched.* files came and went with it; the scheduler event stands for them. */
+void event_add_reset(struct event *ev, const char *key, const char *old_value,
+		     const char *new_value)
+{
+	if (ev->nresets == EVENT_RESETS_MAX) {
+		ev->resets_dropped++;
+		return;
+	}
+	struct event_reset *r = &ev->resets[ev->nresets++];
+	memset(r, 0, sizeof *r);
+	snprintf(r->key, sizeof r->key, "%s", key);
+	r->had_old = old_value != NULL;
+	r->has_new = new_value != NULL;
+	snprintf(r->old_value, sizeof r->old_value, "%s", old_value ? old_value : "");
+	snprintf(r->new_value, sizeof r->new_value, "%s", new_value ? new_value : "");
+}
+
+/* Walk two key-sorted settings lists together: fn(key, old or NULL, new or NULL) for
+ * every key whose value differs (absent counts as a value). */
+static int merge_settings(const struct disk_settings *p, const struct disk_settings *c,
+			  int (*fn)(void *, const char *, const char *, const char *), void *arg)
+{
+	size_t i = 0, j = 0;
+	const struct setting *a = p->items, *b = c->items;
+	while (i < p->nitems || j < c->nitems) {
+		int cmp = i == p->nitems ? 1 : j == c->nitems ? -1 : strcmp(a[i].key, b[j].key);
+		const char *key = cmp <= 0 ? a[i].key : b[j].key;
+		const char *old_value = cmp <= 0 ? a[i].value : NULL;
+		const char *new_value = cmp >= 0 ? b[j].value : NULL;
+		i += cmp <= 0;
+		j += cmp >= 0;
+		if (old_value && new_value && strcmp(old_value, new_value) == 0)
+			continue;
+		if (fn(arg, key, old_value, new_value) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int add_reset_of(void *arg, const char *key, const char *old_value, const char *new_value)
+{
+	if (event_key_is_reset(key))
+		event_add_reset(arg, key, old_value, new_value);
+	return 0;
+}
+
+void event_resets_between(struct event *ev, const struct disk_settings *before,
+			  const struct disk_settings *after)
+{
+	merge_settings(before, after, add_reset_of, ev);
+}
+
+void event_resets_text(const struct event *ev, char *buf, size_t len)
+{
+	if (len == 0)
+		return;
+	buf[0] = '\0';
+	size_t used = 0;
+	for (size_t i = 0; i < ev->nresets && used + 1 < len; i++) {
+		const struct event_reset *r = &ev->resets[i];
+		int n = snprintf(buf + used, len - used, "%s%s %s→%s", i ? ", " : "", r->key,
+				 r->had_old ? r->old_value : "-", r->has_new ? r->new_value : "-");
+		used += n > 0 ? (size_t)n : 0;
+	}
+	if (ev->resets_dropped && used + 1 < len)
+		snprintf(buf + used, len - used, ", %zu more", ev->resets_dropped);
+}
+
+struct settings_diff {
+	struct event_list *out;
+	const struct snapshot *cur;
+	const struct device *dev;
+	struct event *sched;     /* the switch the resets belong to, or NULL */
+	size_t sched_index;
+	int n;
+};
+
+static int add_setting_change(void *arg, const char *key, const char *old_value,
+			      const char *new_value)
+{
+	struct settings_diff *d = arg;
+	if (d->sched && event_key_is_reset(key)) {
+		/* The list may have moved since the switch was added. */
+		event_add_reset(&d->out->items[d->sched_index], key, old_value, new_value);
+		return 0;
+	}
+	if (add(d->out, d->cur, setting_kind(key), d->dev->name, key, old_value ? old_value : "",
+		new_value ? new_value : "") < 0)
+		return -1;
+	d->n++;
+	return 0;
+}
+
+/* Both lists are sorted by key: one merge pass.  A scheduler switch resets
+ * nr_requests and the iosched.* tunables: they are the switch's details, not
+ * changes of their own (one change, one mark). */
 static int diff_settings(struct event_list *out, const struct snapshot *cur, const struct device *p,
 			 const struct device *c)
 {
 	if (p->settings.generation && p->settings.generation == c->settings.generation)
 		return 0;
-	bool sched_changed = strcmp(p->settings.scheduler, c->settings.scheduler) != 0;
-	int n = 0;
-	if (sched_changed && add(out, cur, EVENT_SCHEDULER, c->name, "scheduler",
-				 p->settings.scheduler, c->settings.scheduler) < 0)
-		return -1;
-	n += sched_changed;
-	size_t i = 0, j = 0;
-	const struct setting *a = p->settings.items, *b = c->settings.items;
-	while (i < p->settings.nitems || j < c->settings.nitems) {
-		int cmp = i == p->settings.nitems ? 1 : j == c->settings.nitems ? -1 : strcmp(a[i].key, b[j].key);
-		const char *key = cmp <= 0 ? a[i].key : b[j].key;
-		const char *old_value = cmp <= 0 ? a[i].value : "";
-		const char *new_value = cmp >= 0 ? b[j].value : "";
-		i += cmp <= 0;
-		j += cmp >= 0;
-		if (strcmp(old_value, new_value) == 0 || (sched_changed && is_iosched(key)))
-			continue;
-		if (add(out, cur, setting_kind(key), c->name, key, old_value, new_value) < 0)
+	struct settings_diff d = { .out = out, .cur = cur, .dev = c };
+	if (strcmp(p->settings.scheduler, c->settings.scheduler) != 0) {
+		if (add(out, cur, EVENT_SCHEDULER, c->name, "scheduler", p->settings.scheduler,
+			c->settings.scheduler) < 0)
 			return -1;
-		n++;
+		d.sched = &out->items[out->count - 1];
+		d.sched_index = out->count - 1;
+		d.n = 1;
 	}
-	return n;
+	if (merge_settings(&p->settings, &c->settings, add_setting_change, &d) < 0)
+		return -1;
+	return d.n;
 }
 
 static const struct device *find_prev(const struct snapshot *prev, size_t index, const char *name)

@@ -288,23 +288,6 @@ double history_mono(const struct history *h, uint64_t n)
 	return history_has(h, n) ? h->slots[slot_of(h, n)].mono : NAN;
 }
 
-double history_wall(const struct history *h, uint64_t n)
-{
-	return history_has(h, n) ? h->slots[slot_of(h, n)].wall : NAN;
-}
-
-double history_interval(const struct history *h, uint64_t n)
-{
-	return history_has(h, n) ? h->slots[slot_of(h, n)].interval : NAN;
-}
-
-size_t history_device_count(const struct history *h) { return h->ndevs; }
-
-const char *history_device_name(const struct history *h, size_t dev)
-{
-	return dev < h->ndevs ? h->devs[dev].name : "";
-}
-
 float history_value(const struct history *h, size_t dev, enum history_metric m, uint64_t n)
 {
 	if (dev >= h->ndevs || !history_has(h, n) || (unsigned)m >= HM_COUNT)
@@ -320,20 +303,6 @@ float history_sys_value(const struct history *h, enum history_sys_metric m, uint
 	if (!history_has(h, n) || (unsigned)m >= HSM_COUNT)
 		return NAN;
 	return h->slots[slot_of(h, n)].sys[m];
-}
-
-void history_series(const struct history *h, size_t dev, enum history_metric m,
-		    uint64_t first, size_t count, float *out)
-{
-	for (size_t i = 0; i < count; i++)
-		out[i] = history_value(h, dev, m, first + i);
-}
-
-void history_sys_series(const struct history *h, enum history_sys_metric m,
-			uint64_t first, size_t count, float *out)
-{
-	for (size_t i = 0; i < count; i++)
-		out[i] = history_sys_value(h, m, first + i);
 }
 
 static char *pack(char **p, const char *s)

@@ -248,16 +248,6 @@ void jsonw_fixed(struct jsonw *w, double v, int decimals)
 	put(w, p, (size_t)(end - p));
 }
 
-void jsonw_double(struct jsonw *w, double v)
-{
-	if (!isfinite(v)) {
-		jsonw_null(w);
-		return;
-	}
-	char buf[40];
-	put_formatted(w, buf, sizeof buf, snprintf(buf, sizeof buf, "%.17g", v));
-}
-
 void jsonw_number_text(struct jsonw *w, const char *text)
 {
 	scalar_start(w);

@@ -12,6 +12,8 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "machine.h"
@@ -21,6 +23,9 @@
 struct recorder {
 	int fd;
 	bool sync;
+	bool regular;            /* a regular file: locked, cut back after a torn write */
+	bool created;            /* made by recorder_open: removed again if nothing was written */
+	bool newline_first;      /* appending to a file whose last line is torn */
 	char *path;
 	bool started;            /* the header is written */
 	off_t size;              /* bytes of whole records in the file */
@@ -29,10 +34,122 @@ struct recorder {
 	struct event_list early; /* events before the first sample: written after it */
 	char *buf;               /* what the next write() hands over */
 	size_t len, cap;
+	char *pending;           /* event lines a failed write did not deliver */
+	size_t pending_len, pending_cap;
+	size_t events_lost;      /* events dropped because pending was full */
+	struct error failure;    /* why the last write failed; empty after a success */
 	struct jsonw line;       /* the sample line, reused */
+	struct selection selection;
+	bool has_selection;      /* recorder_set_selection was called */
 };
 
-struct recorder *recorder_open(const char *path, bool sync, struct error *err)
+void recorder_set_selection(struct recorder *rec, const struct selection *sel)
+{
+	rec->selection = *sel;
+	rec->has_selection = true;
+}
+
+/* Events kept while the disk is full: a day of marks and changes is far below this. */
+#define PENDING_MAX (1u << 20)
+
+static int refuse_existing(const char *path, enum recorder_mode mode, struct error *err)
+{
+	if (mode == RECORDER_NEW)
+		return error_set(err, "%s exists: not overwritten (give a new name, or "
+				 "--record-append to add a session to it)", path);
+	return 0;
+}
+
+/* Opens what already is at path: a regular file only to append, a FIFO or a pipe
+ * (also behind a /dev/fd link, as bash's >(xz > f) gives) or a character device
+ * named as such (/dev/null) to stream. */
+static int open_existing(struct recorder *rec, enum recorder_mode mode, struct error *err)
+{
+	struct stat st;
+	if (lstat(rec->path, &st) < 0)
+		return error_errno(err, rec->path, errno);
+	bool link = S_ISLNK(st.st_mode);
+	if (link && (stat(rec->path, &st) < 0 || (!S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode))))
+		return error_set(err, "%s is a symbolic link: not followed for writing (give the "
+				 "file it points to, if that is meant)", rec->path);
+	if (S_ISREG(st.st_mode) && refuse_existing(rec->path, mode, err) < 0)
+		return -1;
+	/* O_NONBLOCK: a FIFO without a reader fails at once instead of hanging */
+	/* read too: the last byte of a file appended to is looked at (check_last_byte) */
+	int flags = (S_ISREG(st.st_mode) ? O_RDWR : O_WRONLY) | O_APPEND | O_CLOEXEC | O_NOCTTY |
+		    O_NONBLOCK | (link ? 0 : O_NOFOLLOW);
+	rec->fd = open(rec->path, flags);
+	if (rec->fd < 0)
+		return errno == ENXIO ? error_set(err, "%s: a FIFO without a reader: start the "
+						  "reader first", rec->path)
+				      : error_errno(err, rec->path, errno);
+	if (fstat(rec->fd, &st) < 0)
+		return error_errno(err, rec->path, errno);
+	if (link && !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode))
+		return error_set(err, "%s is a symbolic link: not followed for writing (give the "
+				 "file it points to, if that is meant)", rec->path);
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode) &&
+	    !S_ISCHR(st.st_mode))
+		return error_set(err, "%s: not a regular file, a FIFO or a pipe", rec->path);
+	rec->regular = S_ISREG(st.st_mode);
+	rec->size = st.st_size;
+	int fl = fcntl(rec->fd, F_GETFL);
+	if (fl < 0 || fcntl(rec->fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
+		return error_errno(err, rec->path, errno);
+	return 0;
+}
+
+/* A new file, never through a symlink and never over a file that appeared meanwhile. */
+static int open_new(struct recorder *rec, struct error *err)
+{
+	rec->fd = open(rec->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0644);
+	if (rec->fd < 0)
+		return errno == EEXIST ? -2 : error_errno(err, rec->path, errno);
+	rec->created = rec->regular = true;
+	return 0;
+}
+
+/* Two recorders on one file would interleave their samples. */
+static int lock_file(struct recorder *rec, struct error *err)
+{
+	if (!rec->regular)
+		return 0;
+	if (flock(rec->fd, LOCK_EX | LOCK_NB) == 0)
+		return 0;
+	if (errno == EWOULDBLOCK)
+		return error_set(err, "%s: another ioscope is recording to it (the file is locked)",
+				 rec->path);
+	return error_errno(err, rec->path, errno);
+}
+
+/* Appending after a torn last line (a crash): start on a line of our own. */
+static void check_last_byte(struct recorder *rec)
+{
+	char last;
+	if (rec->regular && rec->size > 0 && pread(rec->fd, &last, 1, rec->size - 1) == 1)
+		rec->newline_first = last != '\n';
+}
+
+static int open_output(struct recorder *rec, enum recorder_mode mode, struct error *err)
+{
+	if (strcmp(rec->path, "-") == 0) {
+		if (isatty(STDOUT_FILENO))
+			return error_set(err, "--record -: standard output is a terminal (pipe it, "
+					 "e.g. | xz > session.log.xz)");
+		rec->fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+		return rec->fd < 0 ? error_errno(err, "standard output", errno) : 0;
+	}
+	int r = open_new(rec, err);
+	if (r == -2)
+		r = open_existing(rec, mode, err);
+	if (r < 0 || lock_file(rec, err) < 0)
+		return -1;
+	check_last_byte(rec);
+	return 0;
+}
+
+struct recorder *recorder_open(const char *path, enum recorder_mode mode, bool sync,
+			       struct error *err)
 {
 	struct recorder *rec = calloc(1, sizeof *rec);
 	if (!rec || !(rec->path = strdup(path))) {
@@ -40,16 +157,14 @@ struct recorder *recorder_open(const char *path, bool sync, struct error *err)
 		error_set(err, "%s: out of memory", path);
 		return NULL;
 	}
-	rec->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-	if (rec->fd < 0) {
-		error_errno(err, path, errno);
-		free(rec->path);
-		free(rec);
-		return NULL;
-	}
+	rec->fd = -1;
 	rec->sync = sync;
 	snapshot_init(&rec->state);
 	event_list_init(&rec->early);
+	if (open_output(rec, mode, err) < 0) {
+		recorder_close(rec);
+		return NULL;
+	}
 	return rec;
 }
 
@@ -106,7 +221,7 @@ static int flush(struct recorder *rec, struct error *err)
 			continue;
 		if (n <= 0) {
 			int e = n < 0 ? errno : ENOSPC;
-			if (done && ftruncate(rec->fd, rec->size) < 0)
+			if (done && rec->regular && ftruncate(rec->fd, rec->size) < 0)
 				e = errno;
 			rec->len = 0;
 			return error_errno(err, rec->path, e);
@@ -115,15 +230,85 @@ static int flush(struct recorder *rec, struct error *err)
 	}
 	rec->size += (off_t)rec->len;
 	rec->len = 0;
-	if (rec->sync && fdatasync(rec->fd) < 0)
-		return error_errno(err, rec->path, errno);
+	if (rec->sync && rec->regular && fdatasync(rec->fd) < 0) {
+		error_errno(err, rec->path, errno);
+		return -2;   /* written, not synced: nothing to write again */
+	}
 	return 0;
+}
+
+/* Event lines from buf[from] on are kept for the next write that gets through: an
+ * event keeps its own time (and its seq), it is only written later. */
+static void keep_pending(struct recorder *rec, const char *lines, size_t n)
+{
+	if (n == 0)
+		return;
+	if (rec->pending_len + n > PENDING_MAX) {
+		rec->events_lost++;
+		return;
+	}
+	if (rec->pending_len + n > rec->pending_cap) {
+		size_t cap = rec->pending_cap ? rec->pending_cap : 4096;
+		while (cap < rec->pending_len + n)
+			cap *= 2;
+		char *p = realloc(rec->pending, cap);
+		if (!p) {
+			rec->events_lost++;
+			return;
+		}
+		rec->pending = p;
+		rec->pending_cap = cap;
+	}
+	memcpy(rec->pending + rec->pending_len, lines, n);
+	rec->pending_len += n;
+}
+
+static int append_pending(struct recorder *rec, struct error *err)
+{
+	if (!rec->pending_len)
+		return 0;
+	if (reserve(rec, rec->pending_len) < 0)
+		return error_set(err, "%s: out of memory", rec->path);
+	memcpy(rec->buf + rec->len, rec->pending, rec->pending_len);
+	rec->len += rec->pending_len;
+	return 0;
+}
+
+/* Writes the buffer; what from events_at on holds (event lines) survives a failure.
+ * 0 written; -1 not written (err, failure set); -2 written but not synced. */
+static int deliver(struct recorder *rec, size_t events_at, struct error *err)
+{
+	size_t len = rec->len;
+	if (rec->newline_first && !rec->started) {
+		if (reserve(rec, 1) < 0)
+			return error_set(err, "%s: out of memory", rec->path);
+		memmove(rec->buf + 1, rec->buf, rec->len++);
+		rec->buf[0] = '\n';
+		events_at++;
+		len++;
+	}
+	int r = flush(rec, err);
+	if (r == 0 || r == -2) {
+		rec->pending_len = 0;
+		if (r == 0)
+			rec->failure.msg[0] = '\0';
+		else
+			rec->failure = *err;
+		return r;
+	}
+	rec->pending_len = 0;   /* it is in the buffer, from events_at on */
+	keep_pending(rec, rec->buf + events_at, len - events_at);
+	rec->failure = *err;
+	return -1;
 }
 
 static int append_header(struct recorder *rec, const struct snapshot *snap, struct error *err)
 {
 	struct replay_machine m;
 	machine_describe(&m);
+	m.has_selection = rec->has_selection;
+	m.nselection = rec->selection.n;
+	memcpy(m.selection, rec->selection.names, sizeof m.selection);
 	return append_record(rec, session_log_header(&m, snap), err) < 0 ? -1 : 1;
 }
 
@@ -159,9 +344,18 @@ int recorder_write(struct recorder *rec, const struct snapshot *snap,
 		return -1;
 	uint64_t seq = rec->last_seq;
 	rec->last_seq = snap->seq;
-	if (append_events(rec, &rec->early, err) < 0 || append_events(rec, events, err) < 0 ||
-	    flush(rec, err) < 0) {
+	size_t events_at = rec->len;
+	if (append_pending(rec, err) < 0 || append_events(rec, &rec->early, err) < 0 ||
+	    append_events(rec, events, err) < 0) {
 		rec->last_seq = seq;
+		return -1;
+	}
+	int r = deliver(rec, events_at, err);
+	if (r == -1) {
+		/* the events are kept as lines now; the sample's number is not in the file */
+		rec->last_seq = seq;
+		if (!rec->started)
+			rec->pending_len = 0;   /* without a header they are still in early */
 		return -1;
 	}
 	rec->started = true;
@@ -169,7 +363,7 @@ int recorder_write(struct recorder *rec, const struct snapshot *snap,
 	/* Only what reached the file counts as stated; on ENOMEM it is stated again. */
 	if (state && snapshot_copy(&rec->state, snap) < 0)
 		return error_set(err, "%s: out of memory", rec->path);
-	return 0;
+	return r < 0 ? -1 : 0;   /* -2: written, but fdatasync failed */
 }
 
 int recorder_write_event(struct recorder *rec, const struct event *ev, struct error *err)
@@ -184,19 +378,45 @@ int recorder_write_event(struct recorder *rec, const struct event *ev, struct er
 		return 0;
 	}
 	rec->len = 0;
-	if (append_record(rec, session_log_event(ev, rec->last_seq), err) < 0)
+	if (append_pending(rec, err) < 0 ||
+	    append_record(rec, session_log_event(ev, rec->last_seq), err) < 0)
 		return -1;
-	return flush(rec, err);
+	return deliver(rec, 0, err) < 0 ? -1 : 0;
+}
+
+const char *recorder_failure(const struct recorder *rec)
+{
+	return rec && rec->failure.msg[0] ? rec->failure.msg : NULL;
+}
+
+const char *recorder_path(const struct recorder *rec)
+{
+	return rec->path;
+}
+
+/* A file made for a run that ended before its first record (a bad argument, no
+ * terminal) is removed: nothing was recorded, nothing is left behind. */
+static void forget_unused(struct recorder *rec)
+{
+	struct stat st, now;
+	if (!rec->created || rec->size > 0 || fstat(rec->fd, &st) < 0 || st.st_size > 0)
+		return;
+	if (lstat(rec->path, &now) == 0 && now.st_dev == st.st_dev && now.st_ino == st.st_ino)
+		unlink(rec->path);
 }
 
 void recorder_close(struct recorder *rec)
 {
 	if (!rec)
 		return;
-	close(rec->fd);
+	if (rec->fd >= 0) {
+		forget_unused(rec);
+		close(rec->fd);
+	}
 	snapshot_free(&rec->state);
 	event_list_free(&rec->early);
 	free(rec->buf);
+	free(rec->pending);
 	jsonw_free(&rec->line);
 	free(rec->path);
 	free(rec);

@@ -19,6 +19,7 @@
 #include "line_scanner.h"
 #include "replay.h"
 #include "session_log.h"
+#include "text.h"
 
 struct sample_entry {
 	uint64_t offset, line;
@@ -38,6 +39,8 @@ struct event_entry {
 	size_t sample;
 	uint8_t kind;
 	bool derivable;
+	uint8_t nresets;            /* a switch's resets: their strings follow the event's */
+	uint32_t resets_dropped;
 };
 
 struct state_entry {
@@ -60,10 +63,15 @@ struct replay {
 	size_t nevents, events_cap;
 	char *events_text;
 	size_t events_text_len, events_text_cap;
+	uint64_t last_text;              /* offset of the strings packed last */
+	struct replay_skipped skipped;   /* what a later revision wrote that we do not know */
+	bool switch_without_resets;      /* the last event: a switch of a log before "resets" */
 	char *warnings[REPLAY_WARNINGS_MAX];
 	size_t nwarnings, warnings_total;
 	size_t pos;
 	uint32_t devices_now, mounts_now;  /* in force while scanning */
+	int64_t last_seq;                  /* of the last sample scanned, -1: none in this session */
+	size_t session_first;              /* first sample of the session being scanned */
 	uint32_t devices_cached, mounts_cached;
 	struct snapshot devices_state, mounts_state;
 	char *line;                        /* one line read back for parsing */
@@ -158,12 +166,13 @@ static bool scan_literal(const char **p, const char *end, const char *lit)
 }
 
 /* The recorder's own sample lines, without a JSON parser. */
-static bool fast_sample_times(const char *text, size_t len, int64_t *mono, int64_t *wall)
+static bool fast_sample_times(const char *text, size_t len, int64_t *seq, int64_t *mono,
+			      int64_t *wall)
 {
 	const char *p = text, *end = text + len;
-	int64_t seq;
 	return len > 2 && text[len - 1] == '}' &&
-	       scan_literal(&p, end, "{\"type\":\"sample\",\"seq\":") && scan_digits(&p, end, false, &seq) &&
+	       scan_literal(&p, end, "{\"type\":\"sample\",\"seq\":") &&
+	       scan_digits(&p, end, false, seq) &&
 	       scan_literal(&p, end, ",\"mono\":") && scan_digits(&p, end, true, mono) &&
 	       scan_literal(&p, end, ",\"wall\":") && scan_digits(&p, end, true, wall) &&
 	       p < end && *p == ',';
@@ -184,12 +193,28 @@ static int fast_type(const char *text, size_t len)
 	return -1;
 }
 
-static int add_sample(struct replay *r, const struct scanned_line *l, int64_t mono, int64_t wall)
+/* Sample numbers only grow within a recording; one that does not (two recorders on
+ * one file, logs joined without their header) starts a new session there. */
+static void check_seq(struct replay *r, const struct scanned_line *l, int64_t seq)
+{
+	if (seq < 0)
+		return;
+	if (r->last_seq >= 0 && seq <= r->last_seq) {
+		warn(r, l->number, l->offset, "sample %lld follows sample %lld (two recordings in "
+		     "one file?): a new session starts here", (long long)seq, (long long)r->last_seq);
+		r->session_first = r->nsamples;
+	}
+	r->last_seq = seq;
+}
+
+static int add_sample(struct replay *r, const struct scanned_line *l, int64_t seq, int64_t mono,
+		      int64_t wall)
 {
 	struct sample_entry *v = grow(r->samples, &r->samples_cap, r->nsamples + 1, sizeof *v);
 	if (!v)
 		return -1;
 	r->samples = v;
+	check_seq(r, l, seq);
 	v[r->nsamples++] = (struct sample_entry){
 		.offset = l->offset, .line = l->number, .mono = mono, .wall = wall,
 		.length = (uint32_t)l->len, .devices = r->devices_now, .mounts = r->mounts_now,
@@ -205,6 +230,10 @@ static int add_state(struct replay *r, const struct scanned_line *l, enum sessio
 	r->states = v;
 	v[r->nstates] = (struct state_entry){ .offset = l->offset, .line = l->number,
 					      .length = (uint32_t)l->len, .type = type };
+	if (type == RECORD_HEADER) {
+		r->last_seq = -1;
+		r->session_first = r->nsamples;
+	}
 	if (type != RECORD_MOUNTS)
 		r->devices_now = (uint32_t)r->nstates;
 	if (type != RECORD_DEVICES)
@@ -213,48 +242,165 @@ static int add_state(struct replay *r, const struct scanned_line *l, enum sessio
 	return 0;
 }
 
-/* The strings of an event, in the order unpack_event() reads them back. */
-static int pack_strings(struct replay *r, const struct event *ev)
+/* Append one NUL-terminated string to events_text. */
+static int pack_string(struct replay *r, const char *str)
 {
+	size_t n = strlen(str) + 1;
+	char *t = grow(r->events_text, &r->events_text_cap, r->events_text_len + n, 1);
+	if (!t)
+		return -1;
+	r->events_text = t;
+	memcpy(t + r->events_text_len, str, n);
+	r->events_text_len += n;
+	return 0;
+}
+
+/* The strings of an event, in the order replay_event_get() reads them back: object,
+ * key, old, new, result, by, then per reset its key (after one character '0'..'3':
+ * had_old + 2 * has_new), old and new value.  Returns the offset of the first. */
+static int pack_strings(struct replay *r, const struct event *ev, uint64_t *text)
+{
+	*text = r->events_text_len;
 	const char *s[] = { ev->object, ev->key, ev->old_value, ev->new_value, ev->result, ev->by };
-	for (size_t i = 0; i < sizeof s / sizeof s[0]; i++) {
-		size_t n = strlen(s[i]) + 1;
-		char *t = grow(r->events_text, &r->events_text_cap, r->events_text_len + n, 1);
-		if (!t)
+	for (size_t i = 0; i < sizeof s / sizeof s[0]; i++)
+		if (pack_string(r, s[i]) < 0)
 			return -1;
-		r->events_text = t;
-		memcpy(t + r->events_text_len, s[i], n);
-		r->events_text_len += n;
+	for (size_t i = 0; i < ev->nresets && i < EVENT_RESETS_MAX; i++) {
+		const struct event_reset *x = &ev->resets[i];
+		char key[sizeof x->key + 1];
+		snprintf(key, sizeof key, "%c%s", '0' + x->had_old + 2 * x->has_new, x->key);
+		if (pack_string(r, key) < 0 || pack_string(r, x->old_value) < 0 ||
+		    pack_string(r, x->new_value) < 0)
+			return -1;
 	}
+	r->last_text = *text;
+	return 0;
+}
+
+/* The index entry of ev, its strings at offset text. */
+static struct event_entry event_entry_of(const struct event *ev, uint64_t text, size_t sample,
+					 bool derivable)
+{
+	size_t nresets = ev->nresets < EVENT_RESETS_MAX ? ev->nresets : EVENT_RESETS_MAX;
+	return (struct event_entry){
+		.text = text, .mono = timespec_to_ns(&ev->mono), .wall = timespec_to_ns(&ev->wall),
+		.sample = sample, .kind = (uint8_t)ev->kind, .derivable = derivable,
+		.nresets = (uint8_t)nresets,
+		.resets_dropped = ev->resets_dropped > UINT32_MAX ? UINT32_MAX
+								 : (uint32_t)ev->resets_dropped,
+	};
+}
+
+/* An event belongs to the sample before it in the file, unless its own time is
+ * earlier: the recorder writes the events of a failed write (a full disk) once a
+ * write succeeds again, and they keep the time they happened at.  An observed change
+ * belongs to the first sample at or after it (it happened in the interval ending
+ * there), a mark or a change of ioscope's to the last sample before it. */
+static size_t event_sample(const struct replay *r, const struct event *ev, bool derivable)
+{
+	size_t i = r->nsamples ? r->nsamples - 1 : 0;
+	int64_t mono = (int64_t)ev->mono.tv_sec * 1000000000 + ev->mono.tv_nsec;
+	if (mono <= 0)
+		return i;
+	if (derivable) {
+		while (i > r->session_first && r->samples[i - 1].mono >= mono)
+			i--;
+		return i;
+	}
+	while (i > r->session_first && r->samples[i].mono > mono)
+		i--;
+	return i;
+}
+
+/* Count one thing of a later revision under its name (the first few names kept). */
+static void count_skipped(struct replay_skip_count *c, const char *name)
+{
+	c->total++;
+	for (size_t i = 0; i < c->nnames; i++)
+		if (strcmp(c->names[i], name) == 0)
+			return;
+	if (c->nnames < REPLAY_SKIP_NAMES)
+		snprintf(c->names[c->nnames++], sizeof c->names[0], "%s", name);
+}
+
+/* Logs written before events carried resets list the nr_requests a switch reset as a
+ * tunable event right after the switch: read it as the switch's reset, so an old log
+ * gives one mark per change too. */
+static bool fold_old_reset(struct replay *r, const struct event *ev)
+{
+	if (!r->switch_without_resets || !r->nevents || ev->kind != EVENT_TUNABLE ||
+	    !event_key_is_reset(ev->key))
+		return false;
+	struct event_entry *e = &r->events[r->nevents - 1];
+	if (e->sample != (r->nsamples ? r->nsamples - 1 : 0) || e->kind != EVENT_SCHEDULER)
+		return false;
+	/* Packed: decode the switch, add the reset, pack it again (over its old strings
+	 * when they are the last packed, as they are unless events came out of order). */
+	struct replay_event *sw = malloc(sizeof *sw);
+	if (!sw)
+		return false;
+	replay_event_get(r, r->nevents - 1, sw);
+	bool same = strcmp(sw->event.object, ev->object) == 0 && strcmp(sw->event.by, ev->by) == 0;
+	if (same) {
+		event_add_reset(&sw->event, ev->key, ev->old_value[0] ? ev->old_value : NULL,
+				ev->new_value[0] ? ev->new_value : NULL);
+		size_t len = r->events_text_len;
+		uint64_t text;
+		if (e->text == r->last_text)
+			r->events_text_len = e->text;
+		if (pack_strings(r, &sw->event, &text) < 0) {
+			r->events_text_len = len;   /* the old strings are still there */
+			same = false;               /* kept as a tunable event then */
+		} else {
+			*e = event_entry_of(&sw->event, text, e->sample, e->derivable);
+		}
+	}
+	free(sw);
+	return same;
+}
+
+/* Place a parsed event in the index (kept in sample order: replay_event_after()
+ * searches it). */
+static int store_event(struct replay *r, const struct event *ev)
+{
+	struct event_entry *v = grow(r->events, &r->events_cap, r->nevents + 1, sizeof *v);
+	if (!v)
+		return -1;
+	r->events = v;
+	uint64_t text;
+	if (pack_strings(r, ev, &text) < 0)
+		return -1;
+	bool derivable = ev->kind != EVENT_USER_MARK && strcmp(ev->by, "observed") == 0;
+	size_t sample = event_sample(r, ev, derivable);
+	size_t at = r->nevents;
+	while (at > 0 && v[at - 1].sample > sample)
+		at--;
+	memmove(v + at + 1, v + at, (r->nevents - at) * sizeof *v);
+	r->nevents++;
+	v[at] = event_entry_of(ev, text, sample, derivable);
 	return 0;
 }
 
 static int add_event(struct replay *r, json_object *o, const struct scanned_line *l)
 {
 	struct error err;
-	struct event *ev = malloc(sizeof *ev);   /* 3 KB: not on every caller's stack */
+	struct event *ev = malloc(sizeof *ev);   /* 4 KB: not on every caller's stack */
 	if (!ev)
 		return -1;
-	if (session_log_parse_event(o, ev, &err) < 0) {
+	int rc = session_log_parse_event(o, ev, &err);
+	if (rc < 0)
 		warn(r, l->number, l->offset, "event skipped: %s", err.msg);
+	else if (rc > 0)
+		count_skipped(&r->skipped.event_kinds, err.msg);
+	if (rc != 0 || fold_old_reset(r, ev)) {
 		free(ev);
 		return 0;
 	}
-	struct event_entry *v = grow(r->events, &r->events_cap, r->nevents + 1, sizeof *v);
-	uint64_t text = r->events_text_len;
-	if (v)
-		r->events = v;
-	if (!v || pack_strings(r, ev) < 0) {
-		free(ev);
-		return -1;
-	}
-	v[r->nevents++] = (struct event_entry){
-		.text = text, .mono = timespec_to_ns(&ev->mono), .wall = timespec_to_ns(&ev->wall),
-		.sample = r->nsamples ? r->nsamples - 1 : 0, .kind = (uint8_t)ev->kind,
-		.derivable = ev->kind != EVENT_USER_MARK && strcmp(ev->by, "observed") == 0,
-	};
+	r->switch_without_resets = ev->kind == EVENT_SCHEDULER &&
+				   !json_object_object_get_ex(o, "resets", NULL);
+	rc = store_event(r, ev);
 	free(ev);
-	return 0;
+	return rc;
 }
 
 /* Parses a state record into a scratch snapshot: only the valid ones count. */
@@ -270,6 +416,15 @@ static bool state_valid(json_object *o, enum session_record type, struct error *
 	return rc == 0;
 }
 
+static int64_t sample_seq(json_object *o)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(o, "seq", &v) || !json_object_is_type(v, json_type_int))
+		return -1;
+	int64_t seq = json_object_get_int64(v);
+	return seq >= 0 ? seq : -1;
+}
+
 /* A parsed line of any type.  -1 only on ENOMEM. */
 static int index_record(struct replay *r, json_object *o, const struct scanned_line *l)
 {
@@ -282,7 +437,7 @@ static int index_record(struct replay *r, json_object *o, const struct scanned_l
 			warn(r, l->number, l->offset, "sample skipped: %s", err.msg);
 			return 0;
 		}
-		return add_sample(r, l, mono, wall);
+		return add_sample(r, l, sample_seq(o), mono, wall);
 	case RECORD_EVENT:
 		return add_event(r, o, l);
 	case RECORD_HEADER:
@@ -298,7 +453,9 @@ static int index_record(struct replay *r, json_object *o, const struct scanned_l
 			     "its devices and mounts are used from here on");
 		return add_state(r, l, (enum session_record)type);
 	case RECORD_UNKNOWN:
-		return 0;   /* a record type of a later minor revision: skipped by design */
+		/* a record type of a later revision: skipped by design, counted for --verbose */
+		count_skipped(&r->skipped.record_types, session_record_type_name(o));
+		return 0;
 	default:
 		warn(r, l->number, l->offset, "not a session-log record (no \"type\"), skipped");
 		return 0;
@@ -314,9 +471,9 @@ static int index_line(struct replay *r, const struct scanned_line *l)
 	}
 	if (l->len == 0)
 		return 0;
-	int64_t mono, wall;
-	if (l->complete && fast_sample_times(l->text, l->len, &mono, &wall))
-		return add_sample(r, l, mono, wall);
+	int64_t seq, mono, wall;
+	if (l->complete && fast_sample_times(l->text, l->len, &seq, &mono, &wall))
+		return add_sample(r, l, seq, mono, wall);
 	int type = l->complete ? fast_type(l->text, l->len) : -1;
 	if (type == RECORD_DEVICES || type == RECORD_MOUNTS || type == RECORD_EVENT || type < 0) {
 		json_object *o = parse_line(r, l->text, l->len, &err);
@@ -413,6 +570,7 @@ struct replay *replay_open_fd(int fd, const char *name, bool owned, struct error
 	r->fd = fd;
 	r->owned = owned;
 	r->devices_cached = r->mounts_cached = UINT32_MAX;
+	r->last_seq = -1;
 	if (build_index(r, err) < 0) {
 		replay_close(r);
 		return NULL;
@@ -578,6 +736,35 @@ size_t replay_find_wall(const struct replay *r, const struct timespec *t)
 	return find_time(r, timespec_to_ns(t), true);
 }
 
+const struct replay_skipped *replay_skipped(const struct replay *r)
+{
+	return &r->skipped;
+}
+
+static void print_skip_count(FILE *out, const char *path, const struct replay_skip_count *c,
+			     const char *what)
+{
+	if (!c->total)
+		return;
+	/* the names come from the file: escaped (text.h) */
+	text_printf(out, "ioscope: %s: skipped %zu %s this version does not know (", path,
+		    c->total, what);
+	for (size_t i = 0; i < c->nnames; i++)
+		text_printf(out, "%s%s", i ? ", " : "", c->names[i]);
+	fprintf(out, "%s)\n", c->nnames < REPLAY_SKIP_NAMES ? "" : ", ...");
+}
+
+void replay_print_skipped(const struct replay *r, const char *path, FILE *out)
+{
+	const struct replay_skipped *s = &r->skipped;
+	if (!s->record_types.total && !s->event_kinds.total) {
+		text_printf(out, "ioscope: %s: every record and event kind was known\n", path);
+		return;
+	}
+	print_skip_count(out, path, &s->record_types, "records of types");
+	print_skip_count(out, path, &s->event_kinds, "events of kinds");
+}
+
 size_t replay_event_count(const struct replay *r) { return r->nevents; }
 
 size_t replay_event_sample(const struct replay *r, size_t i)
@@ -609,7 +796,18 @@ int replay_event_get(const struct replay *r, size_t i, struct replay_event *out)
 	t = unpack(t, ev->old_value, sizeof ev->old_value);
 	t = unpack(t, ev->new_value, sizeof ev->new_value);
 	t = unpack(t, ev->result, sizeof ev->result);
-	unpack(t, ev->by, sizeof ev->by);
+	t = unpack(t, ev->by, sizeof ev->by);
+	ev->nresets = e->nresets;
+	ev->resets_dropped = e->resets_dropped;
+	for (size_t k = 0; k < e->nresets; k++) {
+		struct event_reset *x = &ev->resets[k];
+		int flags = *t - '0';
+		x->had_old = flags & 1;
+		x->has_new = flags & 2;
+		t = unpack(t + 1, x->key, sizeof x->key);
+		t = unpack(t, x->old_value, sizeof x->old_value);
+		t = unpack(t, x->new_value, sizeof x->new_value);
+	}
 	return 0;
 }
 

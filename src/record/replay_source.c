@@ -1,12 +1,15 @@
 /* replay_source.c - a session log as a source (source.h): batch and console are
  * fed the recorded snapshots exactly as the live source fed them when recording.
  *
- * Observed events are not handed out: batch and console derive them again with
- * events_diff() from the replayed snapshots, exactly as they did live.  Only what
+ * Observed events are not handed out: the session derives them again with
+ * events_diff() from the replayed snapshots, exactly as it did live.  Only what
  * a diff cannot find (user marks, changes made by ioscope) comes from the log.
+ * Seeking, the position and the logged events are the source operations only a
+ * recording has.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "recorder.h"
 #include "replay.h"
@@ -17,15 +20,20 @@ struct replay_source {
 	struct replay *replay;
 	size_t last;            /* the sample read() returned last, SIZE_MAX: none yet */
 	size_t warned;          /* warnings already printed */
-	bool quiet;             /* the console shows warnings itself */
+	bool borrowed;          /* the replay is the caller's: not closed */
 };
 
 static const struct source_ops replay_source_ops;
 
+static bool src_quiet(const struct replay_source *rs)
+{
+	return rs->base.quiet;
+}
+
 static void print_warnings(struct replay_source *rs)
 {
 	size_t n = replay_warning_count(rs->replay);
-	for (; !rs->quiet && rs->warned < n; rs->warned++)
+	for (; !src_quiet(rs) && rs->warned < n; rs->warned++)
 		text_printf(stderr, "ioscope: warning: %s\n", replay_warning(rs->replay, rs->warned));
 }
 
@@ -84,10 +92,72 @@ static int replay_source_take_events(struct source *src, struct event_list *out)
 	return (int)added;
 }
 
+static int replay_source_seek(struct source *src, size_t i, struct error *err)
+{
+	struct replay_source *rs = (struct replay_source *)src;
+	if (i > replay_count(rs->replay))
+		return error_set(err, "sample %zu is past the end (%zu)", i + 1, replay_count(rs->replay));
+	rs->last = SIZE_MAX;
+	return replay_seek(rs->replay, i);
+}
+
+static void replay_source_position(struct source *src, struct source_position *out)
+{
+	struct replay_source *rs = (struct replay_source *)src;
+	struct replay *r = rs->replay;
+	size_t n = replay_count(r);
+	*out = (struct source_position){ .next = replay_tell(r), .count = n };
+	if (n) {
+		out->first_mono = replay_sample_mono(r, 0);
+		out->last_mono = replay_sample_mono(r, n - 1);
+		out->first_wall = replay_sample_wall(r, 0);
+	}
+	if (rs->last != SIZE_MAX) {
+		out->last_read_mono = replay_sample_mono(r, rs->last);
+		out->last_read_wall = replay_sample_wall(r, rs->last);
+	}
+}
+
+static int replay_source_read_at(struct source *src, size_t i, struct snapshot *out, struct error *err)
+{
+	return replay_read(((struct replay_source *)src)->replay, i, out, err);
+}
+
+static size_t replay_source_find_wall(struct source *src, const struct timespec *t)
+{
+	return replay_find_wall(((struct replay_source *)src)->replay, t);
+}
+
+static size_t replay_source_logged_event_count(struct source *src)
+{
+	return replay_event_count(((struct replay_source *)src)->replay);
+}
+
+static int replay_source_logged_event(struct source *src, size_t i, struct replay_event *out)
+{
+	return replay_event_get(((struct replay_source *)src)->replay, i, out);
+}
+
+static void replay_source_describe(struct source *src, struct source_info *out)
+{
+	struct replay_source *rs = (struct replay_source *)src;
+	const struct replay_machine *m = replay_machine(rs->replay);
+	memset(out, 0, sizeof *out);
+	snprintf(out->host, sizeof out->host, "%s", m->host[0] ? m->host : "?");
+	snprintf(out->kernel, sizeof out->kernel, "%s%s", m->kernel[0] ? "Linux " : "", m->kernel);
+	out->warnings = replay_warnings_total(rs->replay);
+	if (replay_warning_count(rs->replay))
+		snprintf(out->first_warning, sizeof out->first_warning, "%s", replay_warning(rs->replay, 0));
+	out->has_selection = m->has_selection;
+	out->nselection = m->nselection;
+	memcpy(out->selection, m->selection, sizeof out->selection);
+}
+
 static void replay_source_destroy(struct source *src)
 {
 	struct replay_source *rs = (struct replay_source *)src;
-	replay_close(rs->replay);
+	if (!rs->borrowed)
+		replay_close(rs->replay);
 	free(rs);
 }
 
@@ -97,21 +167,22 @@ static const struct source_ops replay_source_ops = {
 	.set_interval = replay_source_set_interval,
 	.destroy = replay_source_destroy,
 	.take_events = replay_source_take_events,
+	.seek = replay_source_seek,
+	.position = replay_source_position,
+	.read_at = replay_source_read_at,
+	.find_wall = replay_source_find_wall,
+	.logged_event_count = replay_source_logged_event_count,
+	.logged_event = replay_source_logged_event,
+	.describe = replay_source_describe,
 };
 
-struct source *source_replay_new(const char *path, struct error *err)
+static struct replay_source *wrap(struct replay *r)
 {
 	struct replay_source *rs = calloc(1, sizeof *rs);
-	if (!rs) {
-		error_set(err, "%s: out of memory", path);
+	if (!rs)
 		return NULL;
-	}
-	rs->replay = replay_open(path, err);
-	if (!rs->replay) {
-		free(rs);
-		return NULL;
-	}
-	double interval = replay_machine(rs->replay)->interval;
+	rs->replay = r;
+	double interval = replay_machine(r)->interval;
 	rs->base = (struct source){
 		.ops = &replay_source_ops,
 		.interval = interval > 0 ? interval : 1.0,
@@ -119,18 +190,42 @@ struct source *source_replay_new(const char *path, struct error *err)
 		.paced = false,
 	};
 	rs->last = SIZE_MAX;
-	print_warnings(rs);
-	if (replay_warnings_total(rs->replay) > replay_warning_count(rs->replay))
-		text_printf(stderr, "ioscope: warning: %s: %zu more damaged records not listed\n", path,
-			replay_warnings_total(rs->replay) - replay_warning_count(rs->replay));
+	return rs;
+}
+
+struct source *source_replay_borrow(struct replay *r, struct error *err)
+{
+	struct replay_source *rs = wrap(r);
+	if (!rs) {
+		error_set(err, "out of memory");
+		return NULL;
+	}
+	rs->borrowed = true;
+	rs->warned = replay_warning_count(r);   /* the owner has said those */
 	return &rs->base;
 }
 
-struct replay *source_replay_get(struct source *src)
+struct source *source_replay_new(const char *path, struct error *err)
 {
-	if (!src || src->ops != &replay_source_ops)
+	return source_replay_new_verbose(path, false, err);
+}
+
+struct source *source_replay_new_verbose(const char *path, bool verbose, struct error *err)
+{
+	struct replay *r = replay_open(path, err);
+	if (!r)
 		return NULL;
-	struct replay_source *rs = (struct replay_source *)src;
-	rs->quiet = true;
-	return rs->replay;
+	if (verbose)
+		replay_print_skipped(r, path, stderr);
+	struct replay_source *rs = wrap(r);
+	if (!rs) {
+		replay_close(r);
+		error_set(err, "%s: out of memory", path);
+		return NULL;
+	}
+	print_warnings(rs);
+	if (replay_warnings_total(r) > replay_warning_count(r))
+		text_printf(stderr, "ioscope: warning: %s: %zu more damaged records not listed\n", path,
+			replay_warnings_total(r) - replay_warning_count(r));
+	return &rs->base;
 }

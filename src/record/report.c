@@ -5,10 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
 #include "devsel.h"
+#include "outfile.h"
 #include "report.h"
 #include "text.h"
 
@@ -17,12 +19,13 @@
 
 struct report_args {
 	const char *format, *devices, *from, *to, *size;
+	bool verbose;
 };
 
 static void report_usage(FILE *out)
 {
 	fputs("usage: ioscope report FILE [--format text|csv|json|svg|png] [--devices DEV,...]\n"
-	      "                            [--from TIME] [--to TIME] [--size WxH] [-o OUT]\n"
+	      "                            [--from TIME] [--to TIME] [--size WxH] [-o OUT] [-v]\n"
 	      "TIME: HH:MM[:SS] (local), YYYY-MM-DD HH:MM[:SS], @UNIXSECONDS, or +OFFSET from\n"
 	      "the start (90, 90s, 5m, 1h30m).  See ioscope(1), REPORTS.\n", out);
 }
@@ -59,12 +62,13 @@ static int parse_args(int argc, char **argv, struct report *rep, struct report_a
 		{ "format", required_argument, NULL, 'f' }, { "devices", required_argument, NULL, 'd' },
 		{ "from", required_argument, NULL, 'F' },   { "to", required_argument, NULL, 'T' },
 		{ "output", required_argument, NULL, 'o' }, { "size", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
+		{ "verbose", no_argument, NULL, 'v' },      { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	opterr = 0;
 	optind = 1;
 	int c;
-	while ((c = getopt_long(argc, argv, "f:d:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:d:o:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f': a->format = optarg; break;
 		case 'd': a->devices = optarg; break;
@@ -72,6 +76,7 @@ static int parse_args(int argc, char **argv, struct report *rep, struct report_a
 		case 'T': a->to = optarg; break;
 		case 'o': rep->out_path = optarg; break;
 		case 's': a->size = optarg; break;
+		case 'v': a->verbose = true; break;
 		case 'h': report_usage(stdout); return 1;
 		case ':': return error_set(err, "option '%s' needs a value", argv[optind - 1]);
 		default: return error_set(err, "unknown option '%s' (see ioscope report --help)", argv[optind - 1]);
@@ -231,14 +236,27 @@ static int default_devices(struct report *rep, const struct range_devices *rd, s
 	return 0;
 }
 
+/* A recording made for named devices reports on them. */
+static int devices_from_selection(struct report *rep, const struct replay_machine *m, struct error *err)
+{
+	for (size_t i = 0; i < m->nselection; i++)
+		if (add_device(rep, m->selection[i]) < 0)
+			return error_set(err, "out of memory");
+	return 0;
+}
+
 /* -1: bad usage (unknown device). */
 static int choose_devices(struct report *rep, const struct report_args *a, struct error *err)
 {
 	struct range_devices rd;
 	int rc = range_devices_collect(rep, &rd, err);
-	if (rc == 0)
-		rc = a->devices ? devices_from_list(rep, a->devices, &rd.all, err)
-				: default_devices(rep, &rd, err);
+	const struct replay_machine *m = replay_machine(rep->replay);
+	if (rc == 0 && a->devices)
+		rc = devices_from_list(rep, a->devices, &rd.all, err);
+	else if (rc == 0 && m->nselection)
+		rc = devices_from_selection(rep, m, err);
+	else if (rc == 0)
+		rc = default_devices(rep, &rd, err);
 	range_devices_free(&rd);
 	return rc;
 }
@@ -254,24 +272,26 @@ static void print_warnings(const struct report *rep)
 
 static int render(struct report *rep, struct error *err)
 {
-	bool binary = rep->format == REPORT_PNG || rep->format == REPORT_SVG;
 	if (!rep->out_path && rep->format == REPORT_PNG && isatty(STDOUT_FILENO))
 		return error_set(err, "report: a PNG goes to a file: give -o FILE");
-	FILE *out = rep->out_path ? fopen(rep->out_path, binary ? "wb" : "w") : stdout;
-	if (!out)
-		return error_errno(err, rep->out_path, errno);
+	struct stat input;
+	struct outfile out;
+	if (stat(rep->path, &input) < 0)
+		return error_errno(err, rep->path, errno);
+	if (outfile_open(&out, rep->out_path, &input, err) < 0)
+		return -1;
 	int rc;
 	switch (rep->format) {
-	case REPORT_CSV: rc = report_csv(rep, out, err); break;
-	case REPORT_JSON: rc = report_json(rep, out, err); break;
+	case REPORT_CSV: rc = report_csv(rep, out.fp, err); break;
+	case REPORT_JSON: rc = report_json(rep, out.fp, err); break;
 	case REPORT_SVG:
-	case REPORT_PNG: rc = report_plot(rep, out, err); break;
-	default: rc = report_text(rep, out, err); break;
+	case REPORT_PNG: rc = report_plot(rep, out.fp, err); break;
+	default: rc = report_text(rep, out.fp, err); break;
 	}
-	if (fflush(out) == EOF && rc == 0)
-		rc = error_errno(err, rep->out_path ? rep->out_path : "standard output", errno);
-	if (rep->out_path && fclose(out) == EOF && rc == 0)
-		rc = error_errno(err, rep->out_path, errno);
+	/* a write error is told with its cause; the renderers only see that one failed */
+	if (out.write_errno || rc == 0)
+		return outfile_commit(&out, err);
+	outfile_abort(&out);
 	return rc;
 }
 
@@ -299,6 +319,8 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	}
 	print_warnings(&rep);
+	if (args.verbose)
+		replay_print_skipped(rep.replay, rep.path, stderr);
 	int status = 1;
 	if (replay_count(rep.replay) < 2) {
 		error_set(&err, "%s: %zu samples: a report needs at least two", rep.path,

@@ -7,6 +7,7 @@
 
 #include "csv.h"
 #include "report.h"
+#include "session_log.h"
 
 struct table {
 	struct report *rep;
@@ -82,8 +83,13 @@ static void csv_time(FILE *out, const struct timespec *wall)
 
 static int csv_event(struct table *t, const struct event *ev)
 {
-	char label[MOUNT_OPTS_MAX + 256];
+	char label[MOUNT_OPTS_MAX + 256], resets[2048];
 	report_mark_label(ev, label, sizeof label);
+	event_resets_text(ev, resets, sizeof resets);
+	if (resets[0]) {
+		size_t used = strlen(label);
+		snprintf(label + used, sizeof label - used, " (resets %s)", resets);
+	}
 	fputs("event", t->out);
 	csv_time(t->out, &ev->wall);
 	fputs(",,", t->out);
@@ -180,6 +186,8 @@ static int json_event(struct table *t, const struct event *ev)
 	json_object_object_add(o, "by", json_object_new_string(ev->by));
 	json_object_object_add(o, "result", json_object_new_string(ev->result));
 	json_object_object_add(o, "label", json_object_new_string(label));
+	if (ev->kind == EVENT_SCHEDULER)
+		json_object_object_add(o, "resets", session_log_resets(ev));
 	return json_line(t->out, o);
 }
 

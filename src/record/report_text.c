@@ -47,6 +47,16 @@ static void print_wrapped(FILE *out, const char *prefix, int indent, const char 
 	free(text);
 }
 
+/* A scheduler switch's resets, under its mark: "resets nr_requests 64→256, ...". */
+static void print_resets(FILE *out, const struct event *ev)
+{
+	char text[2048 + 8];
+	memcpy(text, "resets ", 8);
+	event_resets_text(ev, text + 7, sizeof text - 7);
+	if (text[7])
+		print_wrapped(out, "                   ", 19, text);
+}
+
 /* ---- machine ---- */
 
 static void machine_section(const struct report *rep, FILE *out)
@@ -247,6 +257,7 @@ static void print_phase(const struct text_report *t, size_t k, FILE *out)
 		report_mark_label(&ev->event, label, sizeof label);
 		snprintf(head, sizeof head, "  %5s %s ", i ? "" : "after", a);
 		print_wrapped(out, head, 17, label);
+		print_resets(out, &ev->event);
 	}
 	fprintf(out, "  %-8s %15s %15s %15s %6s %5s %6s\n", "device", "read MB/s", "write MB/s",
 		"IOPS", "await", "%util", "f/s");

@@ -5,37 +5,30 @@
 #include <string.h>
 
 #include "report.h"
-#include "text.h"
+#include "selection.h"
+#include "session.h"
 
 int report_walk(struct report *rep, report_interval_fn fn, void *ctx, struct error *err)
 {
-	struct snapshot prev, cur;
-	struct rates rates;
-	snapshot_init(&prev);
-	snapshot_init(&cur);
-	rates_init(&rates);
-	bool have_prev = false;
-	int rc = 0;
-	for (size_t i = rep->first; i <= rep->last && rc == 0; i++) {
-		struct error skip;
-		if (replay_read(rep->replay, i, &cur, &skip) < 0) {
-			text_printf(stderr, "ioscope: warning: %s\n", skip.msg);
-			continue;
-		}
-		if (have_prev) {
-			if (rates_compute(&rates, &prev, &cur) < 0) {
-				rc = error_set(err, "out of memory");
-				break;
-			}
-			struct report_interval iv = { .sample = i, .cur = &cur, .rates = &rates };
-			rc = fn(ctx, &iv);
-		}
-		snapshot_swap(&prev, &cur);
-		have_prev = true;
+	struct source *src = source_replay_borrow(rep->replay, err);
+	struct session *s = src ? session_open(src, NULL, err) : NULL;
+	int rc = s ? 0 : -1;
+	if (rc == 0)
+		rc = src->ops->seek(src, rep->first, err);
+	/* the first sample is the baseline: intervals end at first+1 .. last */
+	int got = rc == 0 ? session_step(s, err) : -1;
+	while (got == 1 && rc == 0) {
+		got = session_step(s, err);
+		if (got < 0)
+			rc = -1;
+		if (got != 1 || session_sample_index(s) > rep->last)
+			break;
+		struct report_interval iv = { .sample = session_sample_index(s),
+					      .cur = session_snapshot(s), .rates = session_rates(s) };
+		rc = fn(ctx, &iv);
 	}
-	rates_free(&rates);
-	snapshot_free(&prev);
-	snapshot_free(&cur);
+	session_close(s);
+	source_destroy(src);
 	return rc;
 }
 
@@ -55,44 +48,6 @@ bool report_device_wanted(const struct report *rep, const char *name)
 void report_event(const struct report *rep, size_t k, struct replay_event *out)
 {
 	replay_event_get(rep->replay, rep->events[k], out);
-}
-
-/* The disk a mount point sat on in sample i (a partition's whole disk), "" unknown. */
-static void mount_disk(struct report *rep, size_t i, const char *mountpoint, char *disk, size_t len)
-{
-	struct snapshot s;
-	struct error err;
-	snapshot_init(&s);
-	disk[0] = '\0';
-	if (replay_read(rep->replay, i, &s, &err) == 0)
-		for (size_t k = 0; k < s.nmounts && !disk[0]; k++) {
-			if (strcmp(s.mounts[k].mountpoint, mountpoint) != 0)
-				continue;
-			const struct device *d = snapshot_find_device(&s, s.mounts[k].disk);
-			snprintf(disk, len, "%s", d && d->parent[0] ? d->parent : s.mounts[k].disk);
-		}
-	snapshot_free(&s);
-}
-
-static bool event_concerns_report(struct report *rep, const struct replay_event *ev)
-{
-	const struct event *e = &ev->event;
-	char disk[DEV_NAME_MAX];
-	switch (e->kind) {
-	case EVENT_USER_MARK:
-	case EVENT_CLOCK_BACK:   /* why every figure of its interval is missing */
-		return true;
-	case EVENT_MOUNT_OPTIONS:
-	case EVENT_MOUNT_ADDED:
-	case EVENT_MOUNT_REMOVED:
-		/* where it is mounted now, or (removed) where it was before */
-		mount_disk(rep, ev->sample, e->object, disk, sizeof disk);
-		if (!disk[0] && ev->sample > 0)
-			mount_disk(rep, ev->sample - 1, e->object, disk, sizeof disk);
-		return !disk[0] || report_device_wanted(rep, disk);
-	default:
-		return report_device_wanted(rep, e->object);
-	}
 }
 
 /* A change ioscope made is logged when it is made and seen again by the next
@@ -117,18 +72,25 @@ int report_choose_events(struct report *rep, struct error *err)
 {
 	size_t from = replay_event_after(rep->replay, rep->first);
 	size_t to = replay_event_after(rep->replay, rep->last + 1);
+	/* the events of the reported devices and the filesystems on them, user marks */
+	struct selection sel = { .n = 0 };
+	for (size_t i = 0; i < rep->ndevices; i++)
+		selection_add(&sel, rep->devices[i]);
+	struct source *src = source_replay_borrow(rep->replay, err);
 	struct replay_event *ev = malloc(2 * sizeof *ev);
 	rep->events = calloc(to - from + 1, sizeof *rep->events);
-	if (!rep->events || !ev) {
+	if (!rep->events || !src || !ev) {
 		free(ev);
+		source_destroy(src);
 		return error_set(err, "out of memory");
 	}
 	for (size_t i = from; i < to; i++) {
 		replay_event_get(rep->replay, i, &ev[0]);
-		if (event_concerns_report(rep, &ev[0]) && !seen_already(rep, &ev[0], &ev[1]))
+		if (selection_covers_logged(&sel, src, &ev[0]) && !seen_already(rep, &ev[0], &ev[1]))
 			rep->events[rep->nevents++] = i;
 	}
 	free(ev);
+	source_destroy(src);
 	return 0;
 }
 

@@ -28,6 +28,15 @@ int session_record_type(json_object *o)
 	return RECORD_UNKNOWN;
 }
 
+const char *session_record_type_name(json_object *o)
+{
+	json_object *t;
+	if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, "type", &t) ||
+	    !json_object_is_type(t, json_type_string))
+		return "";
+	return json_object_get_string(t);
+}
+
 int64_t timespec_to_ns(const struct timespec *t)
 {
 	const int64_t limit = INT64_MAX / 1000000000 - 1;

@@ -246,6 +246,29 @@ static int machine_strings(json_object *o, struct replay_machine *m, struct erro
 	       opt_str(o, "cpu_model", m->cpu_model, sizeof m->cpu_model, err) < 0 ? -1 : 0;
 }
 
+/* "selection": ["loop0", ...]; absent (older logs): every device. */
+static int parse_selection(json_object *o, struct replay_machine *m, struct error *err)
+{
+	json_object *a = member(o, "selection");
+	if (!a)
+		return 0;
+	if (!json_object_is_type(a, json_type_array))
+		return error_set(err, "\"selection\" is not an array of device names");
+	size_t n = json_object_array_length(a);
+	if (n > SOURCE_SELECTION_MAX)
+		return error_set(err, "\"selection\" names more than %d devices", SOURCE_SELECTION_MAX);
+	for (size_t i = 0; i < n; i++) {
+		json_object *v = json_object_array_get_idx(a, i);
+		const char *name = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+		if (!name || !name[0] || strlen(name) >= DEV_NAME_MAX || strchr(name, '/'))
+			return error_set(err, "\"selection\" holds something that is not a device name");
+		snprintf(m->selection[i], sizeof m->selection[i], "%s", name);
+	}
+	m->nselection = n;
+	m->has_selection = true;
+	return 0;
+}
+
 int session_log_parse_header(json_object *o, struct replay_machine *m, struct snapshot *state,
 			     struct error *err)
 {
@@ -272,6 +295,8 @@ int session_log_parse_header(json_object *o, struct replay_machine *m, struct sn
 	m->cpus = cpus < 0 || cpus > INT32_MAX ? 0 : (long)cpus;
 	m->mem_total_kb = mem;
 	m->started = ns_to_timespec(started);
+	if (parse_selection(o, m, err) < 0)
+		return -1;
 	if (member(o, "devices") && session_log_parse_devices(o, state, err) < 0)
 		return -1;
 	if (member(o, "mounts") && session_log_parse_mounts(o, state, err) < 0)
@@ -445,6 +470,45 @@ int session_log_parse_sample(json_object *o, const struct snapshot *devices,
 	return 0;
 }
 
+/* One side of a reset: a string, or null for "absent". */
+static int reset_side(json_object *v, const char **out, struct error *err)
+{
+	if (!v) {
+		*out = NULL;
+		return 0;
+	}
+	if (!json_object_is_type(v, json_type_string))
+		return error_set(err, "a reset value is neither a string nor null");
+	*out = json_object_get_string(v);
+	return 0;
+}
+
+/* "resets": {"KEY": [OLD|null, NEW|null], ...}; absent in logs older than it. */
+static int parse_resets(json_object *o, struct event *ev, struct error *err)
+{
+	json_object *resets = member(o, "resets");
+	if (!resets)
+		return 0;
+	if (!json_object_is_type(resets, json_type_object))
+		return error_set(err, "\"resets\" is not an object");
+	json_object_object_foreach(resets, key, pair) {
+		const char *was = NULL, *now = NULL;
+		if (!json_object_is_type(pair, json_type_array) ||
+		    json_object_array_length(pair) != 2)
+			return error_set(err, "reset \"%.64s\" is not [old, new]", key);
+		if (reset_side(json_object_array_get_idx(pair, 0), &was, err) < 0 ||
+		    reset_side(json_object_array_get_idx(pair, 1), &now, err) < 0)
+			return -1;
+		event_add_reset(ev, key, was, now);
+	}
+	int64_t more = 0;
+	if (opt_i64(o, "resets_more", &more, err) < 0)
+		return -1;
+	if (more > 0)
+		ev->resets_dropped += (size_t)more;
+	return 0;
+}
+
 int session_log_parse_event(json_object *o, struct event *ev, struct error *err)
 {
 	json_object *kind = member(o, "kind");
@@ -453,8 +517,11 @@ int session_log_parse_event(json_object *o, struct event *ev, struct error *err)
 	if (!json_object_is_type(kind, json_type_string))
 		return error_set(err, "an event without a \"kind\"");
 	int k = event_kind_from_name(json_object_get_string(kind));
-	if (k < 0)
-		return error_set(err, "unknown event kind \"%.64s\"", json_object_get_string(kind));
+	if (k < 0) {
+		/* A kind of a later revision: skipped by design (docs/session-log.md). */
+		error_set(err, "%.64s", json_object_get_string(kind));
+		return 1;
+	}
 	ev->kind = (enum event_kind)k;
 	if (opt_i64(o, "mono", &mono, err) < 0 || opt_i64(o, "wall", &wall, err) < 0 ||
 	    opt_str(o, "object", ev->object, sizeof ev->object, err) < 0 ||
@@ -462,7 +529,7 @@ int session_log_parse_event(json_object *o, struct event *ev, struct error *err)
 	    opt_str(o, "old", ev->old_value, sizeof ev->old_value, err) < 0 ||
 	    opt_str(o, "new", ev->new_value, sizeof ev->new_value, err) < 0 ||
 	    opt_str(o, "result", ev->result, sizeof ev->result, err) < 0 ||
-	    opt_str(o, "by", ev->by, sizeof ev->by, err) < 0)
+	    opt_str(o, "by", ev->by, sizeof ev->by, err) < 0 || parse_resets(o, ev, err) < 0)
 		return -1;
 	ev->mono = ns_to_timespec(mono);
 	ev->wall = ns_to_timespec(wall);

@@ -127,6 +127,12 @@ json_object *session_log_header(const struct replay_machine *m, const struct sna
 	add(o, "cpus", json_object_new_int64(m->cpus));
 	add(o, "mem_total_kb", json_object_new_uint64(m->mem_total_kb));
 	add(o, "started", json_object_new_int64(timespec_to_ns(&snap->wall)));
+	if (m->has_selection) {
+		json_object *sel = json_object_new_array_ext((int)m->nselection);
+		for (size_t i = 0; sel && i < m->nselection; i++)
+			json_object_array_add(sel, json_object_new_string(m->selection[i]));
+		add(o, "selection", sel);
+	}
 	add(o, "devices", device_list(snap));
 	add(o, "mounts", mount_list(snap));
 	return o;
@@ -244,6 +250,27 @@ int session_log_format_sample(const struct snapshot *snap, struct jsonw *w)
 	return w->failed ? -1 : 0;
 }
 
+static json_object *string_or_null(bool present, const char *value)
+{
+	return present ? json_object_new_string(value) : NULL;   /* NULL is JSON null */
+}
+
+/* {"nr_requests": ["64", "256"], "iosched.fifo_batch": ["16", null]}: null = absent */
+json_object *session_log_resets(const struct event *ev)
+{
+	json_object *o = json_object_new_object();
+	for (size_t i = 0; o && i < ev->nresets; i++) {
+		const struct event_reset *r = &ev->resets[i];
+		json_object *pair = json_object_new_array();
+		if (!pair)
+			break;
+		json_object_array_add(pair, string_or_null(r->had_old, r->old_value));
+		json_object_array_add(pair, string_or_null(r->has_new, r->new_value));
+		json_object_object_add(o, r->key, pair);
+	}
+	return o;
+}
+
 json_object *session_log_event(const struct event *ev, uint64_t seq)
 {
 	json_object *o = record(RECORD_EVENT);
@@ -259,6 +286,10 @@ json_object *session_log_event(const struct event *ev, uint64_t seq)
 	add_str(o, "new", ev->new_value);
 	add_str(o, "result", ev->result);
 	add_str(o, "by", ev->by);
+	if (ev->kind == EVENT_SCHEDULER)
+		add(o, "resets", session_log_resets(ev));
+	if (ev->resets_dropped)
+		add(o, "resets_more", json_object_new_uint64(ev->resets_dropped));
 	return o;
 }
 

@@ -149,11 +149,16 @@ static int read_tree(struct live_source *ls, struct snapshot *out, struct error 
 	struct timespec up;
 	if (read_uptime(tree, &up, err) < 0)
 		return -1;
+	/* Each tree gets its own sampler, but generations go on counting across them:
+	 * restarting at 1 would give two trees' different settings the same number, and
+	 * the diff would skip them. */
+	uint64_t generations = ls->sampler.generations;
 	if (ls->sampler_open)
 		sampler_close(&ls->sampler);
 	ls->sampler_open = false;
 	if (sampler_open(&ls->sampler, tree, err) < 0)
 		return -1;
+	ls->sampler.generations = generations;
 	ls->sampler_open = true;
 	int r = take_sample(ls, out, err);
 	if (r < 0)

@@ -2,13 +2,12 @@
  *
  * Per sample: one pread of /proc/diskstats (more only past a page), the three
  * counter files through libproc2 (or our readers), one pread of pressure/io,
- * and per whole disk one pread of each sysfs settings file.  The mount table
- * is re-read only when poll() says it changed; devices are described (sysfs,
- * udev database) only when the diskstats names change or a block uevent arrives.  The
+ * per whole disk one pread of each sysfs settings file, and the mount table
+ * (parsed again only when its text changed).  Devices are described (sysfs, udev
+ * database) only when the diskstats names change or a block uevent arrives.  The
  * output snapshot's arrays are reused, so a steady sample allocates nothing.
  */
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,9 +105,8 @@ int sampler_open(struct sampler *s, const char *prefix, struct error *err)
 		goto fail;
 	/* Mount lines hold paths of any length: read the table to its end. */
 	struct error ignored;
-	if (path_in(s, "/proc/self/mountinfo", path, sizeof path) >= 0 &&
-	    procfile_open(&s->mountinfo, path, 0, &ignored) == 0)
-		s->mountinfo_polls = !prefix;
+	if (path_in(s, "/proc/self/mountinfo", path, sizeof path) >= 0)
+		procfile_open(&s->mountinfo, path, 0, &ignored);
 	/* Our readers, not libproc2: loading it (libsystemd, libnuma) cost more than a
 	 * whole sample; they agree with it on the live /proc (tests/unit/test_vm.c). */
 	if (vm_reader_open(&s->vm, prefix, false, err) < 0)
@@ -252,22 +250,17 @@ static int fill_device(struct device *d, struct tracked_device *t, struct error 
 
 /* ---- mounts --------------------------------------------------------------- */
 
-static bool mount_table_changed(struct sampler *s)
-{
-	if (!s->mountinfo_polls || !s->mounts_loaded)
-		return true;
-	struct pollfd pfd = { .fd = s->mountinfo.fd, .events = POLLPRI };
-	return poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLPRI | POLLERR));
-}
-
-/* Re-read the mount table when it may have changed; true when its text differs
- * from what was parsed last. */
+/* Re-read the mount table every sample; true when its text differs from what was
+ * parsed last.  The table's POLLPRI cannot gate this: the kernel raises it when a
+ * mount is added, removed or its per-mount flags change, but not when a superblock
+ * is reconfigured (fsconfig(FSCONFIG_CMD_RECONFIGURE), which `ioscope remount` and
+ * util-linux 2.39+ `mount -o remount` use), so commit=, barrier and the like would
+ * go unseen.  Reading the text costs a few µs (docs/performance.md). */
 static bool reload_mounts(struct sampler *s)
 {
 	struct error ignored;
-	if (!procfile_is_open(&s->mountinfo) || !mount_table_changed(s))
+	if (!procfile_is_open(&s->mountinfo))
 		return false;
-	s->mounts_loaded = true;
 	const char *text = "";
 	size_t len = 0;
 	if (procfile_read(&s->mountinfo, &ignored) == 0) {

@@ -342,6 +342,11 @@ static int ensure_items(struct disk_settings *out, size_t n, struct error *err)
 	return 0;
 }
 
+static bool is_iosched_key(const char *key)
+{
+	return strncmp(key, "iosched.", 8) == 0;
+}
+
 /* Read files[] into out->items.  1 when an iosched file has vanished (the
  * scheduler changed between our reads), else 0; -1 on ENOMEM. */
 static int read_items(struct sysfs_disk *d, struct disk_settings *out, struct error *err)
@@ -408,34 +413,164 @@ static int medium_state(struct sysfs_disk *d)
 	return n > 0 && buf[0] == '0' && (buf[1] == '\n' || buf[1] == '\0');
 }
 
-static int read_full(struct sysfs_disk *d, struct disk_settings *out, struct error *err)
+/* The tunables of the elevators Linux ships, to tell a listing of queue/iosched that
+ * still holds the previous elevator's files (newer kernels point the queue at the new
+ * elevator before they remove the old one's directory) from the active one's.  An
+ * elevator missing here is not checked this way. */
+static const struct {
+	const char *elevator;
+	const char *const tunables[11];
+} elevator_tunables[] = {
+	{ "mq-deadline", { "async_depth", "fifo_batch", "front_merges", "prio_aging_expire",
+			   "read_expire", "write_expire", "writes_starved" } },
+	{ "kyber", { "read_lat_nsec", "write_lat_nsec" } },
+	{ "bfq", { "back_seek_max", "back_seek_penalty", "fifo_expire_async", "fifo_expire_sync",
+		   "low_latency", "max_budget", "slice_idle", "slice_idle_us",
+		   "strict_guarantees", "timeout_sync" } },
+};
+#define NELEVATORS (sizeof elevator_tunables / sizeof elevator_tunables[0])
+
+/* The known elevator whose tunable `name` is, or NULL. */
+static const char *elevator_of_tunable(const char *name)
 {
-	out->has_settings = true;
+	for (size_t e = 0; e < NELEVATORS; e++)
+		for (const char *const *t = elevator_tunables[e].tunables; *t; t++)
+			if (strcmp(*t, name) == 0)
+				return elevator_tunables[e].elevator;
+	return NULL;
+}
+
+/* An iosched file that belongs to another elevator than `active`. */
+static bool has_foreign_tunable(const struct disk_settings *st, const char *active)
+{
+	for (size_t i = 0; i < st->nitems && is_iosched_key(st->items[i].key); i++) {
+		const char *owner = elevator_of_tunable(st->items[i].key + 8);
+		if (owner && strcmp(owner, active) != 0)
+			return true;
+	}
+	return false;
+}
+
+static size_t count_iosched(const struct disk_settings *st)
+{
+	size_t n = 0;
+	while (n < st->nitems && is_iosched_key(st->items[n].key))
+		n++;
+	return n;
+}
+
+/* The scheduler line, and the name in brackets, as they are now. */
+static void read_scheduler(struct disk_settings *out, ssize_t n, const char *buf)
+{
+	out->scheduler_line[0] = out->scheduler[0] = '\0';
+	if (n < 0)
+		return;
+	sysfs_parse_value(buf, (size_t)n, out->scheduler_line, sizeof out->scheduler_line);
+	sysfs_parse_scheduler(out->scheduler_line, out->scheduler, sizeof out->scheduler);
+}
+
+/* True when the scheduler file says the same line as `line`. */
+static bool scheduler_still(struct sysfs_disk *d, const char *line)
+{
+	char buf[VALUE_BUF], now[SCHED_LINE_MAX];
+	ssize_t n = read_attr(d->scheduler_fd, buf, sizeof buf);
+	if (n < 0)
+		return line[0] == '\0';
+	sysfs_parse_value(buf, (size_t)n, now, sizeof now);
+	return strcmp(now, line) == 0;
+}
+
+static bool elevator_known(const char *name)
+{
+	for (size_t e = 0; e < NELEVATORS; e++)
+		if (strcmp(elevator_tunables[e].elevator, name) == 0)
+			return true;
+	return false;
+}
+
+/* The most tunables a whole listing of this elevator had on this disk (an
+ * elevator's set of files does not change while it runs); 0 if never seen. */
+static size_t *seen_tunables(struct sysfs_disk *d, const char *elevator)
+{
+	for (size_t i = 0; i < d->nseen; i++)
+		if (strcmp(d->seen[i].elevator, elevator) == 0)
+			return &d->seen[i].ntunables;
+	if (d->nseen == SYSFS_ELEVATORS_SEEN || elevator[0] == '\0')
+		return NULL;
+	snprintf(d->seen[d->nseen].elevator, sizeof d->seen[d->nseen].elevator, "%s", elevator);
+	d->seen[d->nseen].ntunables = 0;
+	return &d->seen[d->nseen++].ntunables;
+}
+
+/* A read taken while the elevator was being switched: the scheduler line changed
+ * during it, the iosched files are another elevator's (its directory not removed
+ * yet), or fewer than this elevator has (its directory not, or not wholly, there
+ * yet). */
+static bool read_is_torn(struct sysfs_disk *d, const struct disk_settings *out)
+{
+	if (!scheduler_still(d, out->scheduler_line) || has_foreign_tunable(out, out->scheduler))
+		return true;
+	size_t n = count_iosched(out);
+	const size_t *seen = seen_tunables(d, out->scheduler);
+	return (seen && n < *seen) || (n == 0 && elevator_known(out->scheduler));
+}
+
+static void remember_tunables(struct sysfs_disk *d, const struct disk_settings *out)
+{
+	size_t *seen = seen_tunables(d, out->scheduler);
+	size_t n = count_iosched(out);
+	if (seen && n > *seen)
+		*seen = n;
+}
+
+#define READ_ATTEMPTS 4
+
+/* One consistent read of scheduler and items: 1, or 0 when every attempt was torn
+ * by a scheduler switch (out then holds the last attempt); -1 on ENOMEM. */
+static int read_consistent(struct sysfs_disk *d, struct disk_settings *out, struct error *err)
+{
 	char buf[VALUE_BUF];
-	for (int attempt = 0; attempt < 3; attempt++) {
+	for (int attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
 		ssize_t n = read_attr(d->scheduler_fd, buf, sizeof buf);
 		if (n < 0 && errno == ENODEV && attempt == 0) {
 			if (reopen(d, err) < 0)
 				return -1;
-			continue;
+			n = read_attr(d->scheduler_fd, buf, sizeof buf);
 		}
-		out->scheduler_line[0] = out->scheduler[0] = '\0';
-		if (n >= 0) {
-			sysfs_parse_value(buf, (size_t)n, out->scheduler_line,
-					  sizeof out->scheduler_line);
-			sysfs_parse_scheduler(out->scheduler_line, out->scheduler,
-					      sizeof out->scheduler);
-		}
+		read_scheduler(out, n, buf);
 		if (strcmp(out->scheduler, d->iosched_of) != 0 &&
 		    open_settings(d, out->scheduler, err) < 0)
 			return -1;
-		int r = read_items(d, out, err);
-		if (r <= 0) {
-			if (r < 0)
-				return -1;
-			break;
+		int vanished = read_items(d, out, err);
+		if (vanished < 0)
+			return -1;
+		bool torn = vanished || read_is_torn(d, out);
+		/* List again next time: the files open may be another elevator's, and an
+		 * elevator (not none) without files may only be half registered. */
+		if (torn || (count_iosched(out) == 0 && strcmp(out->scheduler, "none") != 0 &&
+			     out->scheduler[0] != '\0'))
+			d->iosched_of[0] = '\1';
+		if (!torn) {
+			remember_tunables(d, out);
+			return 1;
 		}
-		d->iosched_of[0] = '\1';   /* switched under us: list again */
+	}
+	return 0;
+}
+
+/* 0, or 1 when the read was torn by a scheduler switch every time and the last
+ * full read's settings were given instead; -1 on ENOMEM. */
+static int read_full(struct sysfs_disk *d, struct disk_settings *out, struct error *err)
+{
+	out->has_settings = true;
+	int r = read_consistent(d, out, err);
+	if (r < 0)
+		return -1;
+	if (r == 0 && d->have_last) {
+		if (settings_copy(out, &d->last, err) < 0)
+			return -1;
+		read_gauges(d, out);
+		return 1;
 	}
 	read_gauges(d, out);
 	return 0;
@@ -451,9 +586,10 @@ int sysfs_disk_read(struct sysfs_disk *d, struct disk_settings *out, struct erro
 			return 0;   /* out holds these settings already */
 		return settings_copy(out, &d->last, err);
 	}
-	if (read_full(d, out, err) < 0)
+	int r = read_full(d, out, err);
+	if (r < 0)
 		return -1;
-	if (d->have_last && disk_settings_equal(out, &d->last)) {
+	if (r > 0 || (d->have_last && disk_settings_equal(out, &d->last))) {
 		out->generation = d->last.generation;
 		return 0;
 	}

@@ -211,8 +211,8 @@ static uint64_t scroll_step(const struct console *c)
 
 void action_scroll_back(struct console *c)
 {
-	uint64_t end = c->frozen ? c->frozen_end : history_count(c->hist);
-	uint64_t held = end - history_oldest(c->hist);
+	uint64_t end = c->frozen ? c->frozen_end : history_count(console_hist(c));
+	uint64_t held = end - history_oldest(console_hist(c));
 	uint64_t max = held > 1 ? held - 1 : 0;
 	c->scroll_back += scroll_step(c);
 	if (c->scroll_back > max)

@@ -12,7 +12,7 @@ struct chooser {
 	size_t current, top;
 };
 
-static void chooser_draw(struct console *c, void *state)
+static void chooser_draw(const struct console *c, void *state)
 {
 	struct chooser *ch = state;
 	int w = COLS - 4 > 76 ? 76 : COLS - 4, h = LINES - 4;
@@ -83,7 +83,7 @@ static bool chooser_key(struct console *c, void *state, int key)
 	}
 }
 
-static const struct modal_ops chooser_ops = { chooser_draw, chooser_key, free };
+static const struct modal_ops chooser_ops = { .draw = chooser_draw, .key = chooser_key, .free = free };
 
 int column_chooser_open(struct console *c)
 {

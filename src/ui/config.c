@@ -36,8 +36,8 @@ void console_config_default(struct console_config *c)
 
 void console_config_path(char *buf, size_t len)
 {
-	const char *xdg = getenv("XDG_CONFIG_HOME");
-	const char *home = getenv("HOME");
+	const char *xdg = secure_getenv("XDG_CONFIG_HOME");
+	const char *home = secure_getenv("HOME");
 	if (xdg && *xdg)
 		snprintf(buf, len, "%s/ioscope/config", xdg);
 	else

@@ -5,7 +5,9 @@
  * source's own timer, or ours for sources that are not paced: fixture sequences,
  * replays).  Keys are handled and drawn at once, never behind a sample; samples
  * redraw at most every MIN_FRAME so a 10 ms interval does not mean 100 frames a
- * second.  Per sample: read -> events -> rates -> history -> recorder -> redraw.
+ * second.  Per sample: session_step() (read -> events -> rates -> history -> recorder,
+ * src/core/session.c) -> rows -> redraw.  A dialog's descriptor (a control job) is in
+ * the poll set too: its completion is handled here, never while drawing.
  */
 #include <errno.h>
 #include <math.h>
@@ -23,19 +25,13 @@
 
 #include "commands.h"
 #include "console.h"
-#include "devsel.h"
-#include "replay.h"
 #include "text.h"
 
 #define MIN_FRAME 0.04        /* seconds between redraws caused by samples */
-#define STATUS_SECONDS 5.0
-#define WARNING_SECONDS 10.0   /* a broken theme or config deserves a longer look */
 
 double console_now(void)
 {
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return timespec_seconds(&t);
+	return status_clock();
 }
 
 bool console_controls_enabled(const struct console *c)
@@ -47,22 +43,38 @@ void console_message(struct console *c, bool warning, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(c->status, sizeof c->status, fmt, ap);
+	status_post(&c->status, console_now(), warning, fmt, ap);
 	va_end(ap);
-	c->status_warning = warning;
-	c->status_until = console_now() + (warning ? WARNING_SECONDS : STATUS_SECONDS);
 	c->need_redraw = true;
 }
 
 void console_add_event(struct console *c, const struct event *ev)
 {
 	struct error err;
-	echo_filter_remember(&c->echoes, ev);
-	if (history_add_event(c->hist, ev) < 0)
-		console_message(c, true, "out of memory: event not kept");
-	if (c->rec && recorder_write_event(c->rec, ev, &err) < 0)
-		console_message(c, true, "recording: %s", err.msg);
+	if (session_add_own_event(c->session, ev, &err) < 0)
+		console_message(c, true, "%s", err.msg);
 	c->need_redraw = true;
+}
+
+/* ---- changes announced by `ioscope set` / `remount` from a shell ---- */
+
+static void announce_open(struct console *c)
+{
+	struct error err;
+	if (c->src->live)
+		c->announce = announce_listen(&err);   /* without it, such changes are "observed" */
+}
+
+/* As the dialogs' changes: ioscope's, so the next sample's echo of them is dropped. */
+static void on_announced(struct console *c)
+{
+	struct event_list got;
+	event_list_init(&got);
+	if (announce_take_events(c->announce, &got) < 0)
+		console_message(c, true, "out of memory: announced change not kept");
+	for (size_t i = 0; i < got.count; i++)
+		console_add_event(c, &got.items[i]);
+	event_list_free(&got);
 }
 
 /* ---- the sample clock for sources that do not pace themselves ---- */
@@ -84,7 +96,7 @@ static bool own_clock(struct console *c)
 
 static int sample_fd(struct console *c)
 {
-	if (c->source_ended)
+	if (console_ended(c))
 		return -1;
 	return own_clock(c) ? c->timerfd : c->src->ops->wait_fd(c->src);
 }
@@ -104,45 +116,22 @@ void console_set_interval(struct console *c, double seconds)
 
 /* ---- samples ---- */
 
-static void add_sample_events(struct console *c)
-{
-	for (size_t i = 0; i < c->events.count; i++)
-		if (history_add_event(c->hist, &c->events.items[i]) < 0)
-			console_message(c, true, "out of memory: event not kept");
-}
-
 /* 1: a sample; 0: the source has no more; -1: fatal (c->fatal). */
 static int take_sample(struct console *c)
 {
-	int r = source_read(c->src, &c->prev, &c->fatal);
+	bool had_rates = session_rates(c->session) != NULL;
+	int r = session_step(c->session, &c->fatal);
 	if (r < 0)
 		return -1;
 	if (r == 0) {
-		c->source_ended = true;
 		console_message(c, false, "end of data: the last sample stays on screen (q quits)");
 		return 0;
 	}
-	snapshot_swap(&c->prev, &c->snap);
-	event_list_clear(&c->events);
-	bool have_prev = c->have_snap;
-	c->have_snap = true;
-	if (have_prev && events_diff(&c->events, &c->prev, &c->snap) < 0)
-		return error_set(&c->fatal, "out of memory");
-	size_t derived = c->events.count;
-	if (source_take_events(c->src, &c->events) < 0)
-		return error_set(&c->fatal, "out of memory");
-	echo_filter_sample(&c->echoes, &c->events, derived);
-	if (have_prev) {
-		if (rates_compute(&c->rates, &c->prev, &c->snap) < 0 || history_append(c->hist, &c->rates) < 0)
-			return error_set(&c->fatal, "out of memory");
-		c->have_rates = true;
-		/* a scrolled-back view stays on the moment it shows */
-		if (c->scroll_back && !c->frozen)
-			c->scroll_back++;
-	}
-	add_sample_events(c);
+	/* a scrolled-back view stays on the moment it shows */
+	if (had_rates && c->scroll_back && !c->frozen)
+		c->scroll_back++;
 	struct error err;
-	if (c->rec && recorder_write(c->rec, &c->snap, &c->events, &err) < 0)
+	if (session_record_error(c->session, &err))
 		console_message(c, true, "recording: %s", err.msg);
 	console_build_rows(c);
 	console_select_busiest(c);
@@ -174,6 +163,10 @@ void console_redraw(struct console *c)
 	console_build_rows(c);
 	struct layout_want want = { LINES, COLS, (int)c->nrows, c->detail_zoom, c->show_marks };
 	layout_compute(&c->layout, &want);
+	if (!c->layout.too_small)
+		table_place(c, &c->layout.table);
+	if (!c->layout.too_small && c->layout.graphs.h)
+		graphs_place(c, &c->layout.graphs);
 	erase();
 	if (c->layout.too_small) {
 		draw_too_small(c);
@@ -252,11 +245,22 @@ static int poll_timeout(const struct console *c)
 	double now = console_now(), wait = -1;
 	if (c->need_redraw)
 		wait = c->last_draw + MIN_FRAME - now;
-	if (c->status[0] && c->status_until > now && (wait < 0 || c->status_until - now < wait))
-		wait = c->status_until - now;
-	if (wait < 0 && !c->need_redraw && !c->status[0])
+	double expires = status_wait(&c->status, now);
+	if (expires >= 0 && (wait < 0 || expires < wait))
+		wait = expires;
+	if (wait < 0 && !c->need_redraw)
 		return -1;
 	return wait <= 0 ? 0 : (int)ceil(wait * 1000);
+}
+
+/* -c N: like top -n N, the console ends after N intervals (the first sample is the
+ * baseline, as in batch mode), with the last one drawn. */
+static void count_interval(struct console *c)
+{
+	if (c->opts->count == 0 || ++c->intervals < c->opts->count)
+		return;
+	console_redraw(c);
+	c->running = false;
 }
 
 static void on_sample_due(struct console *c, int fd)
@@ -268,27 +272,46 @@ static void on_sample_due(struct console *c, int fd)
 		return;   /* EINTR or not due after all: poll again */
 	if (replay_view_paused(c))
 		return;   /* the replay view holds its position */
-	/* A dialog takes its finished change in its frame: let it, so that the change is
-	 * known as ioscope's before this sample's diff sees it too. */
-	if (c->nmodals)
-		console_redraw(c);
-	if (take_sample(c) < 0) {
+	/* A change that finished is taken before the sample, so that it is known as
+	 * ioscope's before this sample's diff sees it too. */
+	console_modals_collect(c);
+	int r = take_sample(c);
+	if (r < 0) {
 		c->have_fatal = true;
 		c->exit_status = 1;
 		c->running = false;
+	} else if (r > 0) {
+		count_interval(c);
 	}
+}
+
+/* The descriptors open dialogs wait on (a control job's), into fds. */
+static nfds_t modal_fds(struct console *c, struct pollfd *fds)
+{
+	nfds_t n = 0;
+	for (size_t i = 0; i < c->nmodals; i++) {
+		const struct console_modal *m = &c->modals[i];
+		int fd = m->ops->fd ? m->ops->fd(m->state) : -1;
+		if (fd >= 0)
+			fds[n++] = (struct pollfd){ fd, POLLIN, 0 };
+	}
+	return n;
 }
 
 static void main_loop(struct console *c)
 {
 	while (c->running) {
+		if (status_expire(&c->status, console_now()))
+			c->need_redraw = true;   /* the footer goes back to the key bar */
 		if (c->need_redraw && console_now() - c->last_draw >= MIN_FRAME)
 			console_redraw(c);
 		int sfd = sample_fd(c);
-		struct pollfd fds[3] = {
+		struct pollfd fds[4 + CONSOLE_MODALS_MAX] = {
 			{ STDIN_FILENO, POLLIN, 0 }, { c->sigfd, POLLIN, 0 }, { sfd, POLLIN, 0 },
+			{ announce_fd(c->announce), POLLIN, 0 },
 		};
-		int n = poll(fds, sfd >= 0 ? 3 : 2, poll_timeout(c));
+		nfds_t nfds = 4 + modal_fds(c, fds + 4);
+		int n = poll(fds, nfds, poll_timeout(c));
 		if (n < 0 && errno != EINTR) {
 			error_errno(&c->fatal, "poll", errno);
 			c->have_fatal = true;
@@ -299,6 +322,8 @@ static void main_loop(struct console *c)
 			continue;
 		if (fds[1].revents & POLLIN)
 			handle_signals(c);
+		if (fds[3].revents & POLLIN)
+			on_announced(c);
 		if (fds[0].revents & (POLLHUP | POLLERR)) {
 			c->running = false;   /* the terminal went away */
 			return;
@@ -308,6 +333,8 @@ static void main_loop(struct console *c)
 			if (c->running)
 				console_redraw(c);   /* input is answered now, not at the next sample */
 		}
+		if (c->running && nfds > 4)
+			console_modals_collect(c);   /* a control job finished */
 		if (c->running && sfd >= 0 && (fds[2].revents & POLLIN))
 			on_sample_due(c, sfd);
 	}
@@ -357,11 +384,11 @@ static int choose_interval(struct console *c, struct error *err)
 static void host_identity(struct console *c)
 {
 	struct utsname u;
-	struct replay *r = c->src->live ? NULL : source_replay_get(c->src);
-	if (r) {
-		const struct replay_machine *m = replay_machine(r);
-		snprintf(c->host, sizeof c->host, "%s", m->host[0] ? m->host : "?");
-		snprintf(c->kernel, sizeof c->kernel, "%s%s", m->kernel[0] ? "Linux " : "", m->kernel);
+	struct source_info info;
+	if (c->src->ops->describe) {
+		c->src->ops->describe(c->src, &info);
+		snprintf(c->host, sizeof c->host, "%s", info.host);
+		snprintf(c->kernel, sizeof c->kernel, "%s", info.kernel);
 	} else if (c->src->live && uname(&u) == 0) {
 		snprintf(c->host, sizeof c->host, "%s", u.nodename);
 		snprintf(c->kernel, sizeof c->kernel, "Linux %s", u.release);
@@ -374,10 +401,13 @@ static void host_identity(struct console *c)
 /* A damaged replay skips records; say so in the footer, not on stderr under curses. */
 static void replay_warnings(struct console *c)
 {
-	struct replay *r = c->src->live ? NULL : source_replay_get(c->src);
-	if (r && replay_warnings_total(r))
-		console_message(c, true, "%zu damaged record(s) skipped; first: %s", replay_warnings_total(r),
-				replay_warning(r, 0));
+	struct source_info info;
+	if (!c->src->ops->describe)
+		return;
+	c->src->ops->describe(c->src, &info);
+	if (info.warnings)
+		console_message(c, true, "%zu damaged record(s) skipped; first: %s", info.warnings,
+				info.first_warning);
 }
 
 static enum graph_glyphs choose_glyphs(const struct console *c)
@@ -391,21 +421,21 @@ static enum graph_glyphs choose_glyphs(const struct console *c)
 	}
 }
 
-/* DEVICE arguments: names or paths, resolved on the first snapshot.  -1: unknown. */
+/* DEVICE arguments (names or paths, resolved on the first snapshot), else the
+ * devices a replayed recording was made for: the table shows those, and the
+ * first is selected.  -1: unknown. */
 static int resolve_devices(struct console *c, struct error *err)
 {
-	for (int i = 0; i < c->opts->ndevices; i++) {
-		char name[DEV_NAME_MAX];
-		if (devsel_resolve(&c->snap, c->opts->devices[i], name, sizeof name, err) < 0)
-			return -1;
-		if (c->nonly < CONSOLE_ONLY_MAX)
-			snprintf(c->only[c->nonly++], sizeof c->only[0], "%s", name);
-		if (i == 0) {
-			console_select(c, name, true);
-			const struct device *d = snapshot_find_device(&c->snap, name);
-			if (d && d->is_partition)
-				c->show_partitions = true;
-		}
+	if (session_select(c->session, c->opts->devices, c->opts->ndevices, err) < 0)
+		return -1;
+	const struct selection *sel = session_selection(c->session);
+	for (size_t i = 0; i < sel->n && c->nonly < CONSOLE_ONLY_MAX; i++)
+		snprintf(c->only[c->nonly++], sizeof c->only[0], "%s", sel->names[i]);
+	if (sel->n) {
+		console_select(c, sel->names[0], true);
+		const struct device *d = snapshot_find_device(console_latest(c), sel->names[0]);
+		if (d && d->is_partition)
+			c->show_partitions = true;
 	}
 	return 0;
 }
@@ -418,13 +448,9 @@ static int console_init(struct console *c, const struct options *o, struct sourc
 	c->src = src;
 	c->rec = rec;
 	c->sigfd = c->timerfd = -1;
-	snapshot_init(&c->snap);
-	snapshot_init(&c->prev);
+	c->announce = NULL;
 	snapshot_init(&c->frozen_snap);
-	rates_init(&c->rates);
 	rates_init(&c->frozen_rates);
-	event_list_init(&c->events);
-	echo_filter_init(&c->echoes);
 	load_config(c, config_msg, len);
 	apply_config(c);
 	c->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
@@ -434,15 +460,12 @@ static int console_init(struct console *c, const struct options *o, struct sourc
 
 void console_samples_free(struct console *c)
 {
-	history_free(c->hist);
-	c->hist = NULL;
-	snapshot_free(&c->snap);
-	snapshot_free(&c->prev);
+	if (c->session)
+		session_record_stop(c->session);   /* recorders belong to main and the record key */
+	session_close(c->session);
+	c->session = NULL;
 	snapshot_free(&c->frozen_snap);
-	rates_free(&c->rates);
 	rates_free(&c->frozen_rates);
-	event_list_free(&c->events);
-	echo_filter_free(&c->echoes);
 	free(c->rows);
 	free(c->graph_values);
 	free(c->graph_cells);
@@ -457,6 +480,7 @@ static void console_cleanup(struct console *c)
 	record_key_close(c);
 	term_stop(c);
 	term_signals_close(c);
+	announce_close(c->announce);
 	if (c->timerfd >= 0)
 		close(c->timerfd);
 	console_samples_free(c);
@@ -471,9 +495,10 @@ static int console_prepare(struct console *c)
 		return 2;
 	}
 	/* sized for the interval chosen: an hour at 0.1 s is 36000 samples */
-	c->hist = history_new(history_capacity_for(c->cfg.history, c->interval));
-	if (!c->hist) {
-		fprintf(stderr, "ioscope: out of memory\n");
+	struct session_opts so = { history_capacity_for(c->cfg.history, c->interval) };
+	c->session = session_open(c->src, &so, &err);
+	if (!c->session) {
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 1;
 	}
 	/* our clock only for sources that do not pace themselves: no needless wake-ups */
@@ -491,6 +516,7 @@ static int console_prepare(struct console *c)
 		return 2;
 	}
 	host_identity(c);
+	announce_open(c);
 	return 0;
 }
 
@@ -499,24 +525,33 @@ int console_run(const struct options *o, struct source *src, struct recorder *re
 	struct console c;
 	char config_msg[600] = "";
 	struct error err;
-	if (console_init(&c, o, src, rec, config_msg, sizeof config_msg) < 0) {
+	if (term_check(o, &err) < 0) {
+		text_printf(stderr, "ioscope: %s\n", err.msg);
+		return 2;
+	}
+	/* the recording starts once arguments and terminal are known good */
+	if (console_init(&c, o, src, NULL, config_msg, sizeof config_msg) < 0) {
 		fprintf(stderr, "ioscope: out of memory\n");
 		console_cleanup(&c);
 		return 1;
 	}
 	int status = console_prepare(&c);
+	src->quiet = true;   /* from here, warnings go to the footer, not under curses */
 	if (status == 0 && (term_signals_open(&c, &err) < 0 || term_start(&c, &err) < 0)) {
 		text_printf(stderr, "ioscope: %s\n", err.msg);
 		status = 2;
 	}
+	c.rec = rec;
+	if (status == 0 && rec && session_record_start(c.session, rec, &err) < 0)
+		console_message(&c, true, "recording: %s", err.msg);
 	if (status != 0) {
 		console_cleanup(&c);
 		return status;
 	}
 	c.glyphs = choose_glyphs(&c);
 	console_apply_theme(&c, o->theme ? o->theme : c.cfg.theme);
-	if (c.status_warning == false)
-		c.status[0] = '\0';   /* "theme default" is not news at start */
+	if (!c.status.warning)
+		c.status.text[0] = '\0';   /* "theme default" is not news at start */
 	if (config_msg[0])
 		console_message(&c, true, "%s", config_msg);
 	replay_warnings(&c);

@@ -15,7 +15,7 @@ static const struct device *selected_disk(struct console *c)
 		return NULL;
 	}
 	const char *name = sel->is_partition ? sel->parent : sel->name;
-	const struct device *d = snapshot_find_device(&c->snap, name);
+	const struct device *d = snapshot_find_device(console_latest(c), name);
 	if (!d || !d->settings.has_settings) {
 		console_message(c, true, "%s has no queue settings", name);
 		return NULL;
@@ -111,7 +111,7 @@ static bool on_disk(const struct console *c, const struct mount *m, const char *
 {
 	if (strcmp(m->disk, disk) == 0)
 		return true;
-	const struct device *p = snapshot_find_device(&c->snap, m->disk);
+	const struct device *p = snapshot_find_device(console_latest(c), m->disk);
 	return p && p->is_partition && strcmp(p->parent, disk) == 0;
 }
 
@@ -122,9 +122,9 @@ void action_mount_options(struct console *c)
 		return;
 	const struct mount *only = NULL;
 	size_t count = 0;
-	for (size_t i = 0; i < c->snap.nmounts; i++)
-		if (on_disk(c, &c->snap.mounts[i], dev->name)) {
-			only = &c->snap.mounts[i];
+	for (size_t i = 0; i < console_latest(c)->nmounts; i++)
+		if (on_disk(c, &console_latest(c)->mounts[i], dev->name)) {
+			only = &console_latest(c)->mounts[i];
 			count++;
 		}
 	if (count == 0) {
@@ -134,8 +134,8 @@ void action_mount_options(struct console *c)
 	char title[128];
 	snprintf(title, sizeof title, "Filesystems on %s", dev->name);
 	struct control_dialog *d = control_dialog_new(CD_MOUNT, c->opts->root, dev->name, title);
-	for (size_t i = 0; d && i < c->snap.nmounts; i++) {
-		const struct mount *m = &c->snap.mounts[i];
+	for (size_t i = 0; d && i < console_latest(c)->nmounts; i++) {
+		const struct mount *m = &console_latest(c)->mounts[i];
 		if (!on_disk(c, m, dev->name))
 			continue;
 		char label[128];

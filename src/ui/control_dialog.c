@@ -1,17 +1,17 @@
 /* control_dialog.c - one dialog per change: choose -> confirm the risks -> pending -> result.
  *
  * The change runs on the control module's worker thread (control_job_*).  While it
- * is pending, the dialog's draw asks for the next frame, so the console's loop keeps
- * waking every frame; each frame polls the job's descriptor without waiting, and
- * the frame that finds it done takes the result, marks its events on the graphs
- * (console_add_event: history, marks panel, recording) and shows what happened.
+ * is pending, the job's descriptor is in the console's poll set (dialog_fd); when it
+ * becomes readable the main loop calls dialog_ready, which takes the result, marks
+ * its events (console_add_event: history, marks panel, recording) and shows what
+ * happened.  Drawing only draws: a terminal too small for the dialog loses nothing.
  * Samples and drawing go on meanwhile: nothing in the console waits for the queue.
  */
 #include <ncurses.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "announce.h"
 #include "control_ui.h"
 
 #define BOX_MAX_W 100
@@ -91,11 +91,11 @@ static void proceed(struct console *c, struct control_dialog *d)
 		console_message(c, true, "%s", err.msg);
 		return;
 	}
-	if (d->plan->nrisks) {
+	if (d->plan->nrisks && !c->opts->yes) {
 		d->phase = CD_CONFIRM;
 		return;
 	}
-	start(c, d);
+	start(c, d);   /* risky or not: -y answered */
 }
 
 /* Plan the change; an invalid one keeps the dialog where it is, with the reason. */
@@ -136,20 +136,29 @@ static void finish(struct console *c, struct control_dialog *d)
 	}
 	for (size_t i = 0; i < d->result->nevents; i++)
 		console_add_event(c, &d->result->events[i]);
+	announce_events(d->result->events, d->result->nevents);   /* other instances watching */
 	char what[256];
 	control_plan_describe(d->plan, what, sizeof what);
-	console_message(c, d->result->status != 0, "%s: %s", what,
+	bool unasked = d->plan->nrisks > 0 && c->opts->yes;
+	console_message(c, d->result->status != 0 || unasked, "%s: %s%s", what,
 			d->result->status ? "not every change was applied (see the dialog)"
-					  : "done");
+					  : "done",
+			unasked ? " (risky, not asked: -y)" : "");
 }
 
-static void poll_job(struct console *c, struct control_dialog *d)
+/* The main loop polls the job's descriptor (dialog_fd) and calls this when the job
+ * is done, also while the terminal is too small to draw the dialog. */
+static int dialog_fd(void *state)
 {
-	struct pollfd pfd = { control_job_fd(d->job), POLLIN, 0 };
-	if (poll(&pfd, 1, 0) == 1)
+	struct control_dialog *d = state;
+	return d->phase == CD_PENDING && d->job ? control_job_fd(d->job) : -1;
+}
+
+static void dialog_ready(struct console *c, void *state)
+{
+	struct control_dialog *d = state;
+	if (d->phase == CD_PENDING && d->job)
 		finish(c, d);
-	else
-		c->need_redraw = true; /* come back next frame */
 }
 
 /* ---- drawing ---- */
@@ -200,7 +209,7 @@ static int widest(const char *title, const char (*lines)[CONTROL_LINE_MAX], size
 	return w;
 }
 
-static void draw_list(struct console *c, struct control_dialog *d)
+static void draw_list(const struct console *c, struct control_dialog *d)
 {
 	int w = ui_text_width(d->title) + 8;
 	for (size_t i = 0; i < d->nitems; i++)
@@ -219,7 +228,7 @@ static void draw_list(struct console *c, struct control_dialog *d)
 	ui_put(r.y + r.h - 2, r.x + 2, r.w - 4, ui_attr(c, TR_DIM), "Enter choose   Esc cancel");
 }
 
-static void draw_edit(struct console *c, struct control_dialog *d)
+static void draw_edit(const struct console *c, struct control_dialog *d)
 {
 	struct rect r =
 		dialog_box(d->kind == CD_MOUNT ? 10 : 7, d->kind == CD_MOUNT ? BOX_MAX_W : 72);
@@ -247,7 +256,7 @@ static void draw_edit(struct console *c, struct control_dialog *d)
 				   : "Enter apply   Esc cancel");
 }
 
-static void draw_confirm(struct console *c, struct control_dialog *d)
+static void draw_confirm(const struct console *c, struct control_dialog *d)
 {
 	struct rect r = dialog_box((int)d->plan->nrisks * 2 + 7, 80);
 	ui_box(c, &r, "Risky change");
@@ -262,7 +271,7 @@ static void draw_confirm(struct console *c, struct control_dialog *d)
 	       "y  make this change     any other key  cancel");
 }
 
-static void draw_pending(struct console *c, struct control_dialog *d)
+static void draw_pending(const struct console *c, struct control_dialog *d)
 {
 	static const char spin[] = "|/-\\";
 	struct rect r = dialog_box(5, 76);
@@ -276,7 +285,7 @@ static void draw_pending(struct console *c, struct control_dialog *d)
 		"pending for %.1fs (a scheduler switch waits for the queue to drain)", t);
 }
 
-static void draw_result(struct console *c, struct control_dialog *d)
+static void draw_result(const struct console *c, struct control_dialog *d)
 {
 	const struct control_result *res = d->result;
 	int want = res ? (int)res->nlines + 4 : 5;
@@ -298,11 +307,9 @@ static void draw_result(struct console *c, struct control_dialog *d)
 	ui_put(r.y + r.h - 2, r.x + 2, w, ui_attr(c, TR_DIM), "any key  close");
 }
 
-static void dialog_draw(struct console *c, void *state)
+static void dialog_draw(const struct console *c, void *state)
 {
 	struct control_dialog *d = state;
-	if (d->phase == CD_PENDING)
-		poll_job(c, d);
 	if (c->layout.too_small)
 		return;
 	switch (d->phase) {
@@ -330,9 +337,9 @@ static void dialog_draw(struct console *c, void *state)
 static void edit_mount_of(struct console *c, struct control_dialog *d, const char *mountpoint)
 {
 	const struct mount *m = NULL;
-	for (size_t i = 0; i < c->snap.nmounts; i++)
-		if (strcmp(c->snap.mounts[i].mountpoint, mountpoint) == 0)
-			m = &c->snap.mounts[i];
+	for (size_t i = 0; i < console_latest(c)->nmounts; i++)
+		if (strcmp(console_latest(c)->mounts[i].mountpoint, mountpoint) == 0)
+			m = &console_latest(c)->mounts[i];
 	if (!m) {
 		fail(d, "that filesystem is no longer mounted");
 		return;
@@ -499,7 +506,8 @@ static void dialog_free(void *state)
 	free(d);
 }
 
-static const struct modal_ops dialog_ops = { dialog_draw, dialog_key, dialog_free };
+static const struct modal_ops dialog_ops = { dialog_draw, dialog_key, dialog_free, dialog_fd,
+					      dialog_ready };
 
 int control_dialog_open(struct console *c, struct control_dialog *d)
 {

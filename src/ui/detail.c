@@ -127,7 +127,7 @@ static void mounts_lines(struct pane_writer *pw, const struct snapshot *s, const
 	}
 }
 
-void detail_draw(struct console *c, const struct rect *r)
+void detail_draw(const struct console *c, const struct rect *r)
 {
 	const struct snapshot *s = console_view_snap(c);
 	const struct device *d = console_selected_device(c);

@@ -27,15 +27,15 @@ static void key_bar(const struct console *c, const struct rect *r)
 	}
 }
 
-void footer_draw(struct console *c, const struct rect *r)
+void footer_draw(const struct console *c, const struct rect *r)
 {
 	ui_fill(r->y, r->x, r->w, ui_attr(c, TR_NORMAL));
-	if (c->status[0] && console_now() < c->status_until) {
-		enum theme_role role = c->status_warning ? TR_WARNING : TR_STATUS;
+	const char *msg = status_current(&c->status, console_now());
+	if (msg) {
+		enum theme_role role = c->status.warning ? TR_WARNING : TR_STATUS;
 		ui_fill(r->y, r->x, r->w, ui_attr(c, role));
-		ui_put(r->y, r->x + 1, r->w - 2, ui_attr(c, role), c->status);
+		ui_put(r->y, r->x + 1, r->w - 2, ui_attr(c, role), msg);
 		return;
 	}
-	c->status[0] = '\0';
-	key_bar(c, r);
+	key_bar(c, r);   /* the loop forgets an expired message: drawing changes nothing */
 }

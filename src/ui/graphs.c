@@ -54,18 +54,18 @@ static int grow_buffers(struct console *c, size_t values, size_t cells)
 static void fetch(const struct console *c, const struct frame *f, const struct strip *s, float *out,
 		  size_t count)
 {
-	int dev = s->series->system ? -1 : history_device_find(c->hist, s->device);
+	int dev = s->series->system ? -1 : history_device_find(console_hist(c), s->device);
 	for (size_t i = 0; i < count; i++) {
 		int64_t n = f->first + (int64_t)i;
 		if (n < 0)
 			out[i] = NAN;
 		else if (s->series->system)
-			out[i] = history_sys_value(c->hist, (enum history_sys_metric)s->series->metric,
+			out[i] = history_sys_value(console_hist(c), (enum history_sys_metric)s->series->metric,
 						   (uint64_t)n);
 		else if (dev < 0)
 			out[i] = NAN;
 		else
-			out[i] = history_value(c->hist, (size_t)dev, (enum history_metric)s->series->metric,
+			out[i] = history_value(console_hist(c), (size_t)dev, (enum history_metric)s->series->metric,
 					       (uint64_t)n);
 	}
 }
@@ -124,7 +124,7 @@ static wchar_t cell_wchar(const char *g)
 }
 
 /* One call per row: the plot is the largest thing redrawn every sample. */
-static void draw_plot(struct console *c, const struct strip *s, const struct frame *f, double top)
+static void draw_plot(const struct console *c, const struct strip *s, const struct frame *f, double top)
 {
 	const struct rect *p = &s->plot;
 	size_t count = (size_t)p->w * (size_t)f->spc;
@@ -217,7 +217,7 @@ static void group_label(const struct console *c, const struct mark_group *g, con
 	}
 }
 
-static void draw_group(struct console *c, const struct strip *s, const struct mark_group *g,
+static void draw_group(const struct console *c, const struct strip *s, const struct mark_group *g,
 		       struct label_row *lr)
 {
 	const struct rect *p = &s->plot;
@@ -251,16 +251,16 @@ static void draw_group(struct console *c, const struct strip *s, const struct ma
  * the strip's label row (with the object when it is not the strip's device); the
  * marks of one column share one label.  The strip's own marks, then newer ones,
  * win the label room. */
-static void draw_marks(struct console *c, const struct strip *s, const struct frame *f)
+static void draw_marks(const struct console *c, const struct strip *s, const struct frame *f)
 {
-	size_t nm = history_mark_count(c->hist);
+	size_t nm = history_mark_count(console_hist(c));
 	struct label_row lr;
 	memset(&lr, 0, sizeof lr);
 	lr.w = s->plot.w < LABEL_COLS_MAX ? s->plot.w : LABEL_COLS_MAX;
 	for (int pass = 0; pass < 2; pass++) {
 		struct mark_group g = { { NULL }, 0, -1 };
 		for (size_t i = nm; i > 0; i--) {
-			const struct history_mark *m = history_mark_get(c->hist, i - 1);
+			const struct history_mark *m = history_mark_get(console_hist(c), i - 1);
 			if ((int64_t)m->n < f->first)
 				break;
 			if (m->n >= f->end || !console_mark_shown(c, m) || mark_is_own(c, m, s->device) != (pass == 0))
@@ -284,15 +284,15 @@ static void draw_x_axis(const struct console *c, const struct frame *f, int y)
 {
 	unsigned long axis = ui_attr(c, TR_AXIS);
 	ui_fill(y, f->plot_x - GUTTER, f->plot_w + GUTTER, ui_attr(c, TR_NORMAL));
-	uint64_t newest = history_count(c->hist) ? history_count(c->hist) - 1 : 0;
-	double now = history_mono(c->hist, newest);
+	uint64_t newest = history_count(console_hist(c)) ? history_count(console_hist(c)) - 1 : 0;
+	double now = history_mono(console_hist(c), newest);
 	int right_limit = f->plot_x + f->plot_w;   /* labels end before this */
 	for (int col = f->plot_w - 1; col >= 0; col -= XLABEL_GAP) {
 		int64_t n = f->first + (int64_t)col * f->spc + f->spc - 1;
-		if (n < 0 || !history_has(c->hist, (uint64_t)n))
+		if (n < 0 || !history_has(console_hist(c), (uint64_t)n))
 			break;
 		char buf[24];
-		graph_format_age(now - history_mono(c->hist, (uint64_t)n), buf, sizeof buf);
+		graph_format_age(now - history_mono(console_hist(c), (uint64_t)n), buf, sizeof buf);
 		int w = ui_text_width(buf);
 		int x = f->plot_x + col - w + 1;
 		if (x + w > right_limit)
@@ -333,8 +333,8 @@ static void draw_title(const struct console *c, const struct rect *r, const stru
 		snprintf(title, sizeof title, "dirty / writeback (system)");
 	if (c->scroll_back) {
 		char age[24];
-		double now = history_mono(c->hist, history_count(c->hist) - 1);
-		graph_format_age(now - history_mono(c->hist, f->end - 1), age, sizeof age);
+		double now = history_mono(console_hist(c), history_count(console_hist(c)) - 1);
+		graph_format_age(now - history_mono(console_hist(c), f->end - 1), age, sizeof age);
 		snprintf(right, sizeof right, "at %s  %s/%s scroll, l live", age,
 			 ui_sym(c, "←", "<"), ui_sym(c, "→", ">"));
 	} else {
@@ -343,7 +343,15 @@ static void draw_title(const struct console *c, const struct rect *r, const stru
 	ui_title(c, r, title, right);
 }
 
-void graphs_draw(struct console *c, const struct rect *r)
+void graphs_place(struct console *c, const struct rect *r)
+{
+	size_t plot_w = r->w > GUTTER + 1 ? (size_t)(r->w - GUTTER - 1) : 0;
+	size_t rows = r->h > 2 ? (size_t)(r->h - 2) : 0;
+	if (grow_buffers(c, plot_w * (size_t)graph_samples_per_cell(c->glyphs), plot_w * rows) < 0)
+		console_message(c, true, "out of memory: graphs not drawn");
+}
+
+void graphs_draw(const struct console *c, const struct rect *r)
 {
 	const struct graph_metric *m = &graph_metrics[c->graph_metric];
 	struct frame f = { m, console_view_end(c), 0, graph_samples_per_cell(c->glyphs),
@@ -363,8 +371,8 @@ void graphs_draw(struct console *c, const struct rect *r)
 		return;
 	}
 	size_t count = (size_t)f.plot_w * (size_t)f.spc;
-	if (grow_buffers(c, count, (size_t)f.plot_w * (size_t)avail) < 0)
-		return;
+	if (c->graph_values_cap < count || c->graph_cells_cap < (size_t)f.plot_w * (size_t)avail)
+		return;   /* graphs_place could not make room */
 	f.first = (int64_t)f.end - (int64_t)count;
 	int sh = avail / (int)ns, y = r->y + 1;
 	for (size_t i = 0; i < ns; i++) {

@@ -66,11 +66,11 @@ static void state_text(const struct console *c, char *buf, size_t len)
 		used = text_appendf(buf, len, used, "FROZEN  ");
 	if (c->scroll_back)
 		used = text_appendf(buf, len, used, "SCROLLED  ");
-	if (c->source_ended)
+	if (console_ended(c))
 		text_appendf(buf, len, used, "END OF DATA  ");
 }
 
-void header_draw(struct console *c, const struct rect *r)
+void header_draw(const struct console *c, const struct rect *r)
 {
 	struct line_writer lw = { c, r->y, r->x, r->x + r->w, false, false };
 	char buf[128], state[256];
@@ -86,8 +86,14 @@ void header_draw(struct console *c, const struct rect *r)
 	format_wall(&console_view_snap(c)->wall, buf, sizeof buf);
 	put(&lw, TR_HEADER_VALUE, buf);
 	put(&lw, TR_NORMAL, "  ");
-	if (c->rec || record_key_paused(c)) {
-		put(&lw, TR_RECORDING, c->rec ? ui_sym(c, "● REC ", "* REC ")
+	const char *failure = recorder_failure(session_recorder(c->session));
+	if (failure) {
+		/* a recording that stopped reaching the disk must not look like one that runs */
+		put(&lw, TR_WARNING, ui_sym(c, "✖ REC FAILED: ", "! REC FAILED: "));
+		put(&lw, TR_WARNING, failure);
+		put(&lw, TR_NORMAL, "  ");
+	} else if (session_recording(c->session) || record_key_paused(c)) {
+		put(&lw, TR_RECORDING, session_recording(c->session) ? ui_sym(c, "● REC ", "* REC ")
 					      : ui_sym(c, "‖ REC paused ", "| REC paused "));
 		put(&lw, TR_NORMAL, record_key_path(c));
 		put(&lw, TR_NORMAL, "  ");
@@ -156,10 +162,10 @@ static void strip_line(struct line_writer *lw, const struct vm_rates *vm, bool h
 	pair(lw, "full", b);
 }
 
-void strip_draw(struct console *c, const struct rect *r)
+void strip_draw(const struct console *c, const struct rect *r)
 {
 	const struct vm_rates *vm = &console_view_rates(c)->vm;
-	bool have = (c->frozen || c->have_rates) && vm->valid;
+	bool have = console_have_rates(c) && vm->valid;
 	struct line_writer measure = { c, r->y, r->x, r->x + r->w, true, false };
 	strip_line(&measure, vm, have);
 	struct line_writer lw = { c, r->y, r->x, r->x + r->w, false, measure.x > r->x + r->w };

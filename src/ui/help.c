@@ -58,7 +58,7 @@ static void help_fill(const struct console *c, struct help *h)
 	add(h, false, "  %-14s %s", "", "(see ioscope(1), CONSOLE and THEMES)");
 }
 
-static void help_draw(struct console *c, void *state)
+static void help_draw(const struct console *c, void *state)
 {
 	struct help *h = state;
 	int w = COLS - 4 > 100 ? 100 : COLS - 4, hh = LINES - 2;
@@ -113,7 +113,7 @@ static void help_free(void *state)
 	free(h);
 }
 
-static const struct modal_ops help_ops = { help_draw, help_key, help_free };
+static const struct modal_ops help_ops = { .draw = help_draw, .key = help_key, .free = help_free };
 
 int help_open(struct console *c)
 {

@@ -33,11 +33,11 @@ static void draw_mark(const struct console *c, const struct history_mark *m, int
 		ui_put(y, x, end - x, ui_attr(c, TR_DIM), "  (by ioscope)");
 }
 
-void marks_draw(struct console *c, const struct rect *r)
+void marks_draw(const struct console *c, const struct rect *r)
 {
-	size_t n = history_mark_count(c->hist), shown = 0;
+	size_t n = history_mark_count(console_hist(c)), shown = 0;
 	for (size_t i = 0; i < n; i++)
-		shown += console_mark_shown(c, history_mark_get(c->hist, i));
+		shown += console_mark_shown(c, history_mark_get(console_hist(c), i));
 	char title[64];
 	if (shown == n)
 		snprintf(title, sizeof title, "Marks (%zu)", n);
@@ -54,7 +54,7 @@ void marks_draw(struct console *c, const struct rect *r)
 	}
 	int y = r->y + 1;
 	for (size_t i = n; i > 0 && y < r->y + 1 + rows; i--) {
-		const struct history_mark *m = history_mark_get(c->hist, i - 1);
+		const struct history_mark *m = history_mark_get(console_hist(c), i - 1);
 		if (console_mark_shown(c, m))
 			draw_mark(c, m, y++, r);
 	}

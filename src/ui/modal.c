@@ -1,6 +1,8 @@
 /* modal.c - dialogs over the console (help, prompts, pickers, and whatever the
- * control and replay views add): a small stack; the top one gets every key. */
+ * control and replay views add): a small stack; the top one gets every key.  A
+ * dialog waiting on a descriptor (a control job) is woken by the main loop. */
 #include <ncurses.h>
+#include <poll.h>
 
 #include "console.h"
 
@@ -33,10 +35,23 @@ void console_modal_close(struct console *c)
 		close_at(c, c->nmodals - 1);
 }
 
-void console_modals_draw(struct console *c)
+void console_modals_draw(const struct console *c)
 {
 	for (size_t i = 0; i < c->nmodals; i++)
 		c->modals[i].ops->draw(c, c->modals[i].state);
+}
+
+void console_modals_collect(struct console *c)
+{
+	for (size_t i = 0; i < c->nmodals; i++) {
+		struct console_modal m = c->modals[i];
+		int fd = m.ops->fd ? m.ops->fd(m.state) : -1;
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		if (fd >= 0 && poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLIN)) {
+			m.ops->ready(c, m.state);
+			c->need_redraw = true;
+		}
+	}
 }
 
 bool console_modal_key(struct console *c, int key)

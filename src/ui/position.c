@@ -1,10 +1,9 @@
 /* position.c - where in its data the source is, for the header.  Live: nothing to
- * say.  A replay: "REPLAY 13/120 0:12/2:00 x10 PAUSED" (src/ui/replay_view.c); a
+ * say.  A recording: "REPLAY 13/120 0:12/2:00 x10 PAUSED" (src/ui/replay_view.c); a
  * fixture tree: "FIXTURE". */
 #include <stdio.h>
 
 #include "console.h"
-#include "replay.h"
 #include "replay_view.h"
 
 void console_source_position(const struct console *c, char *buf, size_t len)
@@ -13,8 +12,7 @@ void console_source_position(const struct console *c, char *buf, size_t len)
 		buf[0] = '\0';
 		return;
 	}
-	struct replay *r = source_replay_get(c->src);
-	if (!r) {
+	if (!source_can_seek(c->src)) {
 		snprintf(buf, len, "FIXTURE");
 		return;
 	}

@@ -18,7 +18,7 @@ struct prompt {
 	void *arg;
 };
 
-static void prompt_draw(struct console *c, void *state)
+static void prompt_draw(const struct console *c, void *state)
 {
 	struct prompt *p = state;
 	const struct rect *r = &c->layout.footer;
@@ -125,7 +125,7 @@ static bool prompt_key(struct console *c, void *state, int key)
 	}
 }
 
-static const struct modal_ops prompt_ops = { prompt_draw, prompt_key, free };
+static const struct modal_ops prompt_ops = { .draw = prompt_draw, .key = prompt_key, .free = free };
 
 int console_prompt(struct console *c, const char *label, const char *initial,
 		   prompt_done_fn done, void *arg)

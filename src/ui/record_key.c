@@ -2,14 +2,11 @@
  * resumes that recording (the gap replays as one long interval, as a skipped sample
  * does); without, it asks for a file name and starts a recording of its own, which
  * the key (or quitting) stops.  A replay is not recorded again. */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "console.h"
-#include "replay.h"
 #include "replay_view.h"
 
 const char *record_key_path(const struct console *c)
@@ -21,15 +18,15 @@ const char *record_key_path(const struct console *c)
 
 bool record_key_paused(const struct console *c)
 {
-	return c->recording.held != NULL;
+	return session_record_paused(c->session);
 }
 
 void record_key_close(struct console *c)
 {
 	if (!c->recording.own)
 		return;
-	if (c->rec == c->recording.own)
-		c->rec = NULL;
+	if (c->session && session_recording(c->session))
+		session_record_stop(c->session);
 	recorder_close(c->recording.own);
 	c->recording.own = NULL;
 }
@@ -37,29 +34,19 @@ void record_key_close(struct console *c)
 static void start_done(struct console *c, const char *path, void *arg)
 {
 	(void)arg;
-	struct stat st;
 	struct error err;
 	if (!path[0])
 		return;
-	/* a typo must not truncate someone's file */
-	if (stat(path, &st) == 0) {
-		console_message(c, true, "%s exists: give another name", path);
-		return;
-	}
-	if (errno != ENOENT) {
-		console_message(c, true, "%s: %s", path, strerror(errno));
-		return;
-	}
-	struct recorder *rec = recorder_open(path, c->opts->record_sync, &err);
+	/* O_EXCL and O_NOFOLLOW in recorder_open: a typo never truncates someone's file,
+	 * a planted symlink is not followed (a stat() here could be raced) */
+	struct recorder *rec = recorder_open(path, RECORDER_NEW, c->opts->record_sync, &err);
 	if (!rec) {
 		console_message(c, true, "recording: %s", err.msg);
 		return;
 	}
 	c->recording.own = rec;
 	snprintf(c->recording.path, sizeof c->recording.path, "%s", path);
-	c->rec = rec;
-	/* the sample on screen opens the log: the recording starts now, not a tick later */
-	if (c->have_snap && recorder_write(rec, &c->snap, &c->events, &err) < 0) {
+	if (session_record_start(c->session, rec, &err) < 0) {
 		console_message(c, true, "recording: %s", err.msg);
 		return;
 	}
@@ -68,13 +55,12 @@ static void start_done(struct console *c, const char *path, void *arg)
 
 void action_record(struct console *c)
 {
-	if (source_replay_get(c->src)) {
+	if (source_can_seek(c->src)) {
 		console_message(c, true, "R: a replay is not recorded again");
 		return;
 	}
-	if (c->recording.held) {
-		c->rec = c->recording.held;
-		c->recording.held = NULL;
+	if (session_record_paused(c->session)) {
+		session_record_resume(c->session);
 		console_message(c, false, "recording to %s resumed", record_key_path(c));
 		return;
 	}
@@ -83,9 +69,8 @@ void action_record(struct console *c)
 		record_key_close(c);
 		return;
 	}
-	if (c->rec) {
-		c->recording.held = c->rec;
-		c->rec = NULL;
+	if (session_recording(c->session)) {
+		session_record_pause(c->session);
 		console_message(c, false, "recording to %s paused (R resumes)", record_key_path(c));
 		return;
 	}

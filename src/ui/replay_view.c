@@ -5,22 +5,18 @@
  * this file only decides whether the tick reads (paused or not), how fast the clock
  * ticks, and where the replay stands.  A jump backwards (or further than one step)
  * rebuilds the history from the samples before the target, read through the same
- * path as live samples, so the graphs, rates and marks are what they were live at
- * that moment.  Every jump pauses: the operator jumped there to look.
+ * path as live samples (session_seek), so the graphs, rates and marks are what they
+ * were live at that moment.  The replay is reached only through the source's
+ * seek and position operations.  Every jump pauses: the operator jumped there to look.
  */
 #include <ncurses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "console.h"
-#include "replay.h"
 #include "replay_view.h"
 #include "report.h"
-
-static struct replay *replay_of(const struct console *c)
-{
-	return c->src->live ? NULL : source_replay_get(c->src);
-}
 
 bool replay_view_paused(const struct console *c)
 {
@@ -32,11 +28,20 @@ double replay_view_timer_period(const struct console *c, double interval)
 	return replay_timer_period(interval, c->replay.speed);
 }
 
-/* The sample on screen, 0-based (the source has read it and stands after it). */
-static size_t shown_sample(const struct console *c, const struct replay *r)
+/* Where the recording stands; false for a source that is not one. */
+static bool position_of(const struct console *c, struct source_position *p)
 {
-	size_t tell = replay_tell(r);
-	return tell ? tell - 1 : 0;
+	if (!source_can_seek(c->src))
+		return false;
+	c->src->ops->position(c->src, p);
+	return true;
+}
+
+/* The sample on screen, 0-based (the source has read it and stands after it). */
+static size_t shown_sample(const struct console *c)
+{
+	struct source_position p;
+	return position_of(c, &p) && p.next ? p.next - 1 : 0;
 }
 
 static double seconds_between(const struct timespec *a, const struct timespec *b)
@@ -46,21 +51,22 @@ static double seconds_between(const struct timespec *a, const struct timespec *b
 
 void replay_view_position(const struct console *c, char *buf, size_t len)
 {
-	struct replay *r = replay_of(c);
-	if (!r) {
+	struct source_position p;
+	if (!position_of(c, &p)) {
 		buf[0] = '\0';
 		return;
 	}
-	size_t n = replay_count(r), at = shown_sample(c, r);
+	size_t at = p.next ? p.next - 1 : 0;
 	double offset = 0, total = 0;
-	if (n) {
-		struct timespec t0 = replay_sample_mono(r, 0), ta = replay_sample_mono(r, at),
-				tn = replay_sample_mono(r, n - 1);
-		offset = seconds_between(&t0, &ta);
-		total = seconds_between(&t0, &tn);
+	if (p.count) {
+		offset = seconds_between(&p.first_mono, &p.last_read_mono);
+		total = seconds_between(&p.first_mono, &p.last_mono);
 	}
-	const char *state = c->source_ended ? NULL : c->replay.paused ? "PAUSED" : "PLAYING";
-	replay_format_position(buf, len, n ? at + 1 : 0, n, offset, total, c->replay.speed, state);
+	if (offset < 0)
+		offset = 0;
+	const char *state = console_ended(c) ? NULL : c->replay.paused ? "PAUSED" : "PLAYING";
+	replay_format_position(buf, len, p.count ? at + 1 : 0, p.count, offset, total, c->replay.speed,
+			       state);
 }
 
 /* Enough samples to fill the widest graph the terminal can show. */
@@ -78,55 +84,20 @@ static void fatal(struct console *c)
 	c->running = false;
 }
 
-/* The console as it was before its first sample, the view settings kept. */
-static int forget_samples(struct console *c)
-{
-	struct history *h = history_new(history_capacity(c->hist));
-	if (!h) {
-		console_message(c, true, "out of memory: cannot seek");
-		return -1;
-	}
-	history_free(c->hist);
-	c->hist = h;
-	console_freeze(c, false);
-	c->scroll_back = 0;
-	c->have_snap = false;
-	c->have_rates = false;
-	c->source_ended = false;
-	event_list_clear(&c->events);
-	echo_filter_clear(&c->echoes);   /* ioscope's changes belong to the samples forgotten */
-	return 0;
-}
-
 int replay_view_seek(struct console *c, size_t target)
 {
-	struct replay *r = replay_of(c);
-	size_t n = r ? replay_count(r) : 0;
-	if (!n)
+	struct source_position p;
+	if (!position_of(c, &p) || !p.count)
 		return 0;
-	if (target >= n)
-		target = n - 1;
-	if (forget_samples(c) < 0)
-		return 0;
-	size_t first = replay_window_start(target, graph_window(c));
-	struct error err;
-	/* The sample before the window gives the first one its rates and its events. */
-	if (first > 0) {
-		replay_seek(r, first - 1);
-		if (source_read(c->src, &c->snap, &err) == 1)
-			c->have_snap = true;
-	} else {
-		replay_seek(r, 0);
+	/* the view settings stay; what was shown of the samples goes */
+	console_freeze(c, false);
+	c->scroll_back = 0;
+	if (session_seek(c->session, target, graph_window(c), &c->fatal) < 0) {
+		fatal(c);
+		return -1;
 	}
-	while (replay_tell(r) <= target) {
-		int got = console_take_sample(c);
-		if (got < 0) {
-			fatal(c);
-			return -1;
-		}
-		if (got == 0)
-			break;
-	}
+	console_build_rows(c);
+	console_select_busiest(c);
 	c->need_redraw = true;
 	return 0;
 }
@@ -138,7 +109,7 @@ void action_replay_play(struct console *c)
 		console_message(c, false, "paused (P plays, [ ] step)");
 		return;
 	}
-	if (c->source_ended) {
+	if (console_ended(c)) {
 		console_message(c, true, "at the end of the data: [, { or G go back");
 		return;
 	}
@@ -148,9 +119,8 @@ void action_replay_play(struct console *c)
 
 void action_replay_step_back(struct console *c)
 {
-	struct replay *r = replay_of(c);
 	c->replay.paused = true;
-	size_t at = shown_sample(c, r);
+	size_t at = shown_sample(c);
 	if (at == 0) {
 		console_message(c, true, "at the first sample");
 		return;
@@ -161,7 +131,7 @@ void action_replay_step_back(struct console *c)
 void action_replay_step_forward(struct console *c)
 {
 	c->replay.paused = true;
-	if (c->source_ended) {
+	if (console_ended(c)) {
 		console_message(c, true, "at the last sample");
 		return;
 	}
@@ -184,20 +154,24 @@ static void announce_mark(struct console *c, size_t index, size_t count,
 
 static void jump_to_event(struct console *c, size_t i)
 {
-	struct replay *r = replay_of(c);
-	struct replay_event ev;
-	if (replay_event_get(r, i, &ev) < 0)
+	struct replay_event *ev = malloc(sizeof *ev);   /* a decoded event: 4 KB */
+	if (!ev || c->src->ops->logged_event(c->src, i, ev) < 0) {
+		free(ev);
 		return;
+	}
+	size_t rank, total;
 	c->replay.paused = true;
-	if (replay_view_seek(c, ev.sample) == 0)
-		announce_mark(c, i, replay_event_count(r), &ev);
+	session_mark_rank(c->session, i, &rank, &total);
+	if (replay_view_seek(c, ev->sample) == 0)
+		announce_mark(c, rank, total, ev);
+	free(ev);
 }
 
+/* Marks of the devices shown (the selection) and user marks: the session filters. */
 void action_replay_next_mark(struct console *c)
 {
-	struct replay *r = replay_of(c);
-	size_t i = replay_event_after(r, shown_sample(c, r) + 1);
-	if (i >= replay_event_count(r)) {
+	size_t i = session_mark_after(c->session, shown_sample(c) + 1);
+	if (i == SIZE_MAX) {
 		console_message(c, true, "no mark after this point");
 		return;
 	}
@@ -206,8 +180,7 @@ void action_replay_next_mark(struct console *c)
 
 void action_replay_prev_mark(struct console *c)
 {
-	struct replay *r = replay_of(c);
-	size_t i = replay_event_before(r, shown_sample(c, r));
+	size_t i = session_mark_before(c->session, shown_sample(c));
 	if (i == SIZE_MAX) {
 		console_message(c, true, "no mark before this point");
 		return;
@@ -218,25 +191,25 @@ void action_replay_prev_mark(struct console *c)
 static void seek_done(struct console *c, const char *text, void *arg)
 {
 	(void)arg;
-	struct replay *r = replay_of(c);
-	if (!text[0] || !r || !replay_count(r))
+	struct source_position p;
+	if (!text[0] || !position_of(c, &p) || !p.count)
 		return;
-	struct timespec start = replay_sample_wall(r, 0), t;
+	struct timespec start = p.first_wall, t;
 	struct error err;
 	if (report_parse_time(text, &start, &t, &err) < 0) {
 		console_message(c, true, "%s", err.msg);
 		return;
 	}
-	size_t n = replay_count(r), i = replay_find_wall(r, &t);
+	size_t n = p.count, i = c->src->ops->find_wall(c->src, &t);
 	bool after_end = i >= n;
 	c->replay.paused = true;
 	if (replay_view_seek(c, after_end ? n - 1 : i) < 0)
 		return;
 	char when[32];
-	struct timespec w = replay_sample_wall(r, shown_sample(c, r));
-	report_local_time(&w, false, when, sizeof when);
+	position_of(c, &p);
+	report_local_time(&p.last_read_wall, false, when, sizeof when);
 	console_message(c, after_end, "%s: sample %zu/%zu at %s",
-			after_end ? "after the end" : "seeked", shown_sample(c, r) + 1, n, when);
+			after_end ? "after the end" : "seeked", shown_sample(c) + 1, n, when);
 }
 
 void action_replay_seek(struct console *c)

@@ -65,7 +65,7 @@ static void put_cell(int y, int x, int w, unsigned long attr, const char *text, 
 	ui_put(y, left ? x : x + w - tw, w, attr, text);
 }
 
-static void draw_header(struct console *c, const struct rect *r)
+static void draw_header(const struct console *c, const struct rect *r)
 {
 	unsigned long hdr = ui_attr(c, TR_TABLE_HEADER);
 	ui_fill(r->y, r->x, r->w, hdr);
@@ -75,7 +75,6 @@ static void draw_header(struct console *c, const struct rect *r)
 		unsigned long a = col == c->sort ? ui_attr(c, TR_SORTED) : hdr;
 		put_cell(r->y, c->column_x[i + 1], c->column_w[i + 1], a, col->header, left_aligned(col));
 	}
-	c->table_header_y = r->y;
 }
 
 static enum theme_role load_role(const struct console *c, const struct column_def *col, double v)
@@ -87,7 +86,7 @@ static enum theme_role load_role(const struct console *c, const struct column_de
 	return v >= crit ? TR_LOAD_HIGH : v >= warn ? TR_LOAD_MID : TR_LOAD_LOW;
 }
 
-static void draw_row(struct console *c, const struct table_row *row, int y, bool selected)
+static void draw_row(const struct console *c, const struct table_row *row, int y, bool selected)
 {
 	unsigned long sel = ui_attr(c, TR_SELECTED);
 	const struct rect *body = &c->table_body;
@@ -126,10 +125,10 @@ static int selected_row(const struct console *c)
 	return -1;
 }
 
-void table_draw(struct console *c, const struct rect *r)
+void table_place(struct console *c, const struct rect *r)
 {
 	place_columns(c, r);
-	draw_header(c, r);
+	c->table_header_y = r->y;
 	c->table_body = (struct rect){ r->y + 1, r->x, r->h - 1, r->w };
 	int visible = r->h - 1;
 	int sel = selected_row(c);
@@ -141,6 +140,13 @@ void table_draw(struct console *c, const struct rect *r)
 		c->table_top = (int)c->nrows - visible;
 	if (c->table_top < 0)
 		c->table_top = 0;
+}
+
+void table_draw(const struct console *c, const struct rect *r)
+{
+	draw_header(c, r);
+	int visible = r->h - 1;
+	int sel = selected_row(c);
 	for (int i = 0; i < visible; i++) {
 		int idx = c->table_top + i;
 		if (idx >= (int)c->nrows) {

@@ -51,14 +51,28 @@ void term_signals_close(struct console *c)
 	sigprocmask(SIG_SETMASK, &c->saved_mask, NULL);
 }
 
+/* The log of --record - goes to standard output, the console then to /dev/tty. */
+int term_check(const struct options *o, struct error *err)
+{
+	bool log_on_stdout = o->record_path && strcmp(o->record_path, "-") == 0;
+	if (!isatty(STDIN_FILENO) || (!isatty(STDOUT_FILENO) && !log_on_stdout))
+		return error_set(err, "the console needs a terminal; use --batch for output to a pipe or file");
+	return 0;
+}
+
 int term_start(struct console *c, struct error *err)
 {
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
-		return error_set(err, "the console needs a terminal; use --batch for output to a pipe or file");
+	if (term_check(c->opts, err) < 0)
+		return -1;
+	c->term_out = stdout;
+	if (!isatty(STDOUT_FILENO) && !(c->term_out = fopen("/dev/tty", "we")))
+		return error_errno(err, "/dev/tty", errno);
 	setlocale(LC_ALL, "");
 	setlocale(LC_NUMERIC, "C");   /* figures and config values keep their decimal point */
 	c->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-	SCREEN *s = newterm(NULL, stdout, stdin);
+	SCREEN *s = newterm(NULL, c->term_out, stdin);
+	if (!s && c->term_out != stdout)
+		fclose(c->term_out);
 	if (!s)
 		return error_set(err, "cannot use the terminal '%s'", getenv("TERM") ? getenv("TERM") : "(unset)");
 	/* TERM=dumb and the like cannot place the cursor: every frame would be one
@@ -101,6 +115,9 @@ void term_stop(struct console *c)
 	endwin();
 	delscreen((SCREEN *)c->screen);
 	c->screen = NULL;
+	if (c->term_out && c->term_out != stdout)
+		fclose(c->term_out);
+	c->term_out = NULL;
 	c->term_started = false;
 }
 
@@ -120,7 +137,8 @@ void term_suspend(struct console *c)
 void term_resize(struct console *c)
 {
 	struct winsize ws;
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row && ws.ws_col)
+	FILE *out = c->term_out ? c->term_out : stdout;
+	if (ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_row && ws.ws_col)
 		resizeterm(ws.ws_row, ws.ws_col);
 	clearok(curscr, TRUE);
 	c->need_redraw = true;

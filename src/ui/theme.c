@@ -330,8 +330,8 @@ int theme_load_file(struct theme *t, const char *path, const char *name,
 size_t theme_search_dirs(char dirs[][THEME_PATH_MAX], size_t max)
 {
 	size_t n = 0;
-	const char *xdg = getenv("XDG_CONFIG_HOME");
-	const char *home = getenv("HOME");
+	const char *xdg = secure_getenv("XDG_CONFIG_HOME");
+	const char *home = secure_getenv("HOME");
 	if (n < max && xdg && *xdg)
 		snprintf(dirs[n++], THEME_PATH_MAX, "%s/ioscope/themes", xdg);
 	else if (n < max && home && *home)

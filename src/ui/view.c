@@ -7,20 +7,27 @@
 
 #include "console.h"
 
+bool console_have_rates(const struct console *c)
+{
+	return c->frozen || session_rates(c->session);
+}
+
 const struct rates *console_view_rates(const struct console *c)
 {
-	return c->frozen ? &c->frozen_rates : &c->rates;
+	static const struct rates none;   /* before the second sample: no figures */
+	const struct rates *r = c->frozen ? &c->frozen_rates : session_rates(c->session);
+	return r ? r : &none;
 }
 
 const struct snapshot *console_view_snap(const struct console *c)
 {
-	return c->frozen ? &c->frozen_snap : &c->snap;
+	return c->frozen ? &c->frozen_snap : console_latest(c);
 }
 
 uint64_t console_view_end(const struct console *c)
 {
-	uint64_t end = c->frozen ? c->frozen_end : history_count(c->hist);
-	uint64_t oldest = history_oldest(c->hist);
+	uint64_t end = c->frozen ? c->frozen_end : history_count(console_hist(c));
+	uint64_t oldest = history_oldest(console_hist(c));
 	uint64_t back = c->scroll_back;
 	if (end < oldest + back)
 		return end > oldest ? oldest + 1 : end;
@@ -30,8 +37,7 @@ uint64_t console_view_end(const struct console *c)
 const struct device_rates *console_rates_of(const struct console *c, const char *name)
 {
 	const struct rates *r = console_view_rates(c);
-	bool have = c->frozen || c->have_rates;
-	if (!have)
+	if (!console_have_rates(c))
 		return NULL;
 	for (size_t i = 0; i < r->ndevices; i++)
 		if (strcmp(r->devices[i].name, name) == 0)
@@ -43,7 +49,7 @@ const struct device_rates *console_rates_of(const struct console *c, const char 
 static const struct device_rates *rates_at(const struct console *c, size_t i, const char *name)
 {
 	const struct rates *r = console_view_rates(c);
-	if (!c->frozen && !c->have_rates)
+	if (!console_have_rates(c))
 		return NULL;
 	if (i < r->ndevices && strcmp(r->devices[i].name, name) == 0)
 		return &r->devices[i];
@@ -215,14 +221,14 @@ void console_select(struct console *c, const char *name, bool by_user)
 
 static double recent_throughput(const struct console *c, const char *name)
 {
-	int dev = history_device_find(c->hist, name);
+	int dev = history_device_find(console_hist(c), name);
 	if (dev < 0)
 		return 0;
-	uint64_t end = history_count(c->hist), sum_from = end > BUSIEST_SAMPLES ? end - BUSIEST_SAMPLES : 0;
+	uint64_t end = history_count(console_hist(c)), sum_from = end > BUSIEST_SAMPLES ? end - BUSIEST_SAMPLES : 0;
 	double sum = 0;
 	for (uint64_t n = sum_from; n < end; n++) {
-		float r = history_value(c->hist, (size_t)dev, HM_READ_MBS, n);
-		float w = history_value(c->hist, (size_t)dev, HM_WRITE_MBS, n);
+		float r = history_value(console_hist(c), (size_t)dev, HM_READ_MBS, n);
+		float w = history_value(console_hist(c), (size_t)dev, HM_WRITE_MBS, n);
 		sum += (isnan(r) ? 0 : r) + (isnan(w) ? 0 : w);
 	}
 	return sum;
@@ -283,15 +289,15 @@ void console_freeze(struct console *c, bool on)
 	if (on == c->frozen)
 		return;
 	if (on) {
-		if (rates_copy(&c->frozen_rates, &c->rates) < 0 ||
-		    snapshot_copy(&c->frozen_snap, &c->snap) < 0) {
+		if (rates_copy(&c->frozen_rates, console_view_rates(c)) < 0 ||
+		    snapshot_copy(&c->frozen_snap, console_latest(c)) < 0) {
 			console_message(c, true, "out of memory: cannot freeze the view");
 			return;
 		}
-		c->frozen_end = history_count(c->hist);
+		c->frozen_end = history_count(console_hist(c));
 	} else {
 		/* the graphs keep the place the operator scrolled to */
-		uint64_t now = history_count(c->hist);
+		uint64_t now = history_count(console_hist(c));
 		c->scroll_back = c->scroll_back ? c->scroll_back + (now - c->frozen_end) : 0;
 	}
 	c->frozen = on;

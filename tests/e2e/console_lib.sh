@@ -14,6 +14,7 @@ console_shell() {
 	printf 'set -g status off\nset -g default-terminal tmux-256color\nset -g history-limit 0\n' >"$TMP/tmux.conf"
 	tm -f "$TMP/tmux.conf" new-session -d -s t -x "$cols" -y "$lines" \
 		env -i PATH="$PATH" HOME="$TMP" TERM="${CONSOLE_TERM:-tmux-256color}" LANG="${CONSOLE_LANG:-C.UTF-8}" XDG_CONFIG_HOME="$TMP/xdg" \
+		XDG_RUNTIME_DIR="$XDG_RUNTIME_DIR" \
 		ASAN_OPTIONS="${ASAN_OPTIONS:-}" LSAN_OPTIONS="${LSAN_OPTIONS:-}" \
 		UBSAN_OPTIONS="${UBSAN_OPTIONS:-}" ${CONSOLE_ENV:-} PS1='$ ' HISTFILE= \
 		bash --norc --noprofile
@@ -92,8 +93,29 @@ console_resize() { tm resize-window -t t -x "$1" -y "$2"; }
 # The ioscope process running in the pane (for signals), empty when none.
 console_pid() { pgrep -f -n -P "$(tm display -p -t t '#{pane_pid}')" -- "ioscope" || true; }
 
+# console_up: the console is still there: its process runs and its header is on screen.
+# A check that something is NOT on screen proves nothing unless this holds too.
+console_up() { [ -n "$(console_pid)" ] && screen | grep -q '^ioscope '; }
+
+# gone_check NAME REGEX [SECONDS]: ok when REGEX leaves the screen of a console still up.
+gone_check() {
+	if wait_gone "$2" "${3:-3}" && console_up; then ok "$1"; else fail "$1" "still /$2/ or no console:"; show_screen; fi
+}
+
+# table_row N: the Nth device row of the table (1 = first under the "Device" header),
+# wherever the table starts on this terminal.
+table_row() { screen | awk -v n="$1" '/^Device / { t = 1; next } t && ++i == n { print; exit }'; }
+
 # No sanitizer or valgrind report in ioscope's stderr.
 stderr_clean() { ! grep -qE 'ERROR: (Address|Leak|Undefined)Sanitizer|runtime error:' "$CONSOLE_STDERR"; }
+
+# ended_check NAME: the console of the last console_run ended with status 0 and no
+# sanitizer report (ASan's exit code is 86, UBSan's non-zero: both show in EXIT= too).
+ended_check() {
+	if wait_screen "^EXIT=" 5 && screen | grep -qx "EXIT=0"; then ok "$1: exits 0"; else
+		fail "$1: exits 0" "$(screen | grep 'EXIT=' || echo 'still running')"; fi
+	stderr_clean && ok "$1: no sanitizer report" || { fail "$1: no sanitizer report"; head -30 "$CONSOLE_STDERR"; }
+}
 
 # The shell in the pane is back and the terminal is sane: echo works, canonical mode on.
 shell_is_clean() {

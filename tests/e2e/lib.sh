@@ -12,6 +12,10 @@ TMP=$(mktemp -d /tmp/ioscope-test.XXXXXX)
 # a subshell whose variables die with it, and a loop device registered there would leak.
 _CLEANUPS="$TMP/.cleanups"
 : >"$_CLEANUPS"
+# A runtime directory of our own (docs/runtime.md): the instances a test starts and the
+# `ioscope set` it runs meet there, not with other tests' instances on the machine.
+mkdir -m 700 "$TMP/run"
+export XDG_RUNTIME_DIR="$TMP/run"
 
 at_exit() { printf '%s\n' "$*" >>"$_CLEANUPS"; }
 _run_cleanups() {
@@ -29,6 +33,16 @@ skip() { echo "skip $1: $2"; }
 check() { local n=$1; shift; if "$@"; then ok "$n"; else fail "$n" "command failed: $*"; fi; }
 
 is_root() { [ "$(id -u)" = 0 ]; }
+
+# system_disk: a whole disk of this machine that no test made (the one under /, else the
+# first real disk in /proc/diskstats): vda here, nvme0n1 or sda elsewhere.  Only watched.
+system_disk() {
+	local d
+	d=$(lsblk -ndo PKNAME "$(findmnt -no SOURCE / 2>/dev/null)" 2>/dev/null | head -1)
+	[ -z "$d" ] && d=$(lsblk -ndo NAME "$(findmnt -no SOURCE / 2>/dev/null)" 2>/dev/null | head -1)
+	[ -n "$d" ] && [ -e "/sys/block/$d" ] && { echo "$d"; return; }
+	awk '$3 !~ /^(loop|ram|zram|dm-|md|sr)/ { if (system("test -e /sys/block/" $3) == 0) { print $3; exit } }' /proc/diskstats
+}
 
 # Loop devices are reused after detach with the queue settings their last user left:
 # put back what this one had, for the next test that gets it.

@@ -21,7 +21,7 @@ expect_usage_error "count zero" "from 1 to" --batch --count 0
 expect_usage_error "count junk" "from 1 to" --batch -c 3x
 expect_usage_error "unknown format" "text, json or csv" --batch -f xml
 expect_usage_error "unknown option" "unknown option" --bogus
-expect_usage_error "unknown device lists the devices" "unknown device 'nosuchdisk'; devices: .*vda" \
+expect_usage_error "unknown device lists the devices" "unknown device 'nosuchdisk'; devices: .*$(system_disk)" \
 	--batch -c 1 -i 0.05 nosuchdisk
 
 # A device given as /dev/NAME or as a path on its filesystem is accepted.

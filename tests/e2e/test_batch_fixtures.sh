@@ -78,3 +78,27 @@ PY
 "$IOSCOPE" --batch --root "$F/hotplug" >"$TMP/hotplug.txt" 2>&1
 grep -qE '^---- [0-9:]{8} sdb \+dev sdb ----$' "$TMP/hotplug.txt" && ok "text: device added line" \
 	|| fail "text: device added line" "$(cat "$TMP/hotplug.txt")"
+
+# Golden: text batch of layout20, whose tree 2 switched vdb to bfq and set read_ahead_kb: one
+# `----` line for the switch with its resets indented under it (docs/design.md), then the
+# read_ahead_kb change, which the switch does not cause, as its own line.
+# Only the event lines: the table has goldens of its own.
+"$IOSCOPE" --batch --root "$F/layout20" 2>"$TMP/layout20.err" | grep -E '^(----|     reset) ' \
+	| sed -E 's/^---- [0-9:]{8} /---- HH:MM:SS /' >"$TMP/layout20.txt"
+if diff -u "$F/golden/layout20-events.txt" "$TMP/layout20.txt" >"$TMP/layout20.diff" && [ ! -s "$TMP/layout20.err" ]; then
+	ok "text: layout20 golden (one line per switch, resets under it)"
+else
+	fail "text: layout20 golden (one line per switch, resets under it)" "$(cat "$TMP/layout20.diff" "$TMP/layout20.err")"
+fi
+"$IOSCOPE" --batch -f json --root "$F/layout20" >"$TMP/layout20.json" 2>&1
+python3 - "$TMP/layout20.json" <<'PY'
+import json, sys
+ev = json.loads(open(sys.argv[1]).readline())["events"]
+want = {"iosched.back_seek_max": [None, "16384"], "iosched.fifo_batch": ["16", None],
+        "iosched.front_merges": ["1", None], "iosched.low_latency": [None, "1"],
+        "iosched.read_expire": ["500", None], "iosched.slice_idle": [None, "8"],
+        "iosched.write_expire": ["5000", None], "iosched.writes_starved": ["2", None]}
+kinds = [(e["kind"], e["key"]) for e in ev]
+good = kinds == [("scheduler", "scheduler"), ("tunable", "read_ahead_kb")] and ev[0].get("resets") == want
+print(("ok" if good else "not ok") + " json: one scheduler event with its resets" + ("" if good else ": %s" % ev))
+PY

@@ -43,7 +43,7 @@ wide+=$(awk 'length($0) > 80' "$TMP/text-fixture")
 [ -z "$wide" ] && ok "text fits 80 columns" || fail "text fits 80 columns" "$wide"
 n=$(grep -c 'interval 0\.' "$TMP/text")
 [ "$n" -eq 2 ] && ok "--count 2 gives 2 reports" || fail "--count 2 gives 2 reports" "got $n"
-grep -q '^Device op' "$TMP/text" && grep -q ' r  b   swpd' "$TMP/text" && ok "text has iostat and vmstat headings" \
+grep -q '^Device op' "$TMP/text" && grep -q ' r  b  swpd' "$TMP/text" && ok "text has iostat and vmstat headings" \
 	|| fail "text has iostat and vmstat headings"
 
 if is_root; then

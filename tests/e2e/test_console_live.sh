@@ -12,9 +12,11 @@ echo mq-deadline >"/sys/block/$dev/queue/scheduler"
 steady_writer "$dev" 120
 
 console_shell 100 40
-check "pane is 100x40" test "$(pane_size)" = 100x40
 console_run "$dev"
 screen_check "header" "^ioscope .* every 1s"
+# the frame fills the 100x40 pane: the key bar is on its 40th line
+screen | sed -n 40p | grep -q "Quit" && ok "100x40: key bar on line 40" \
+	|| { fail "100x40: key bar on line 40"; show_screen; }
 screen_check "table header" "^Device +r/s +rMB/s +r_await +w/s +wMB/s +w_await +aqu-sz +%util +infl +sched"
 
 # The loop device's row: w/s and wMB/s above zero once a whole interval has passed.
@@ -61,7 +63,8 @@ shown | grep -q "^─ Marks " && ok "80x24: marks panel" || fail "80x24: marks p
 shown | tail -1 | grep -q "Quit" && ok "80x24: key bar on the last line" || fail "80x24: key bar on the last line"
 console_resize 70 20
 screen_check "too small" "terminal too small: 70x20, ioscope needs 80x24"
-screen | grep -q "^Device" && fail "too small: no table behind the message" || ok "too small: no table behind the message"
+if screen | grep -q "^Device" || [ -z "$(console_pid)" ]; then fail "too small: no table behind the message"; else
+	ok "too small: no table behind the message"; fi
 console_resize 100 30
 screen_check "back from too small" "^Device +r/s"
 
@@ -71,3 +74,10 @@ screen_check "q exits 0" "^EXIT=0$" 5
 screen | grep -q "^Device" && fail "alternate screen left" || ok "alternate screen left"
 if shell_is_clean; then ok "terminal restored after q"; else fail "terminal restored after q"; show_screen; fi
 stderr_clean && ok "no sanitizer reports" || { fail "no sanitizer reports"; sed 's/^/# /' "$CONSOLE_STDERR" | head -40; }
+
+# -c N ends the console by itself after N intervals, like top -n N
+console_send -l clear; console_send Enter
+wait_gone '^EXIT=' 5
+console_run -c 3 -i 0.2 "$dev"
+screen_check "-c 3: ends by itself, exit 0" "^EXIT=0$" 10
+stderr_clean && ok "-c: no sanitizer reports" || { fail "-c: no sanitizer reports"; sed 's/^/# /' "$CONSOLE_STDERR" | head -40; }

@@ -26,7 +26,7 @@ done
 console_run --root "$ROOT"
 wait_screen "^Device +r/s" 10
 console_send C-c
-screen_check "^C: exits 0" "^EXIT=0$" 5
+ended_check "^C"
 if shell_is_clean; then ok "^C: terminal restored"; else fail "^C: terminal restored"; show_screen; fi
 console_send -l clear; console_send Enter
 
@@ -42,7 +42,7 @@ screen_check "fg: header back" "^ioscope fixture" 5
 console_send q
 wait_gone "^Device +r/s" 5
 console_status
-screen_check "after fg, q exits 0" "^EXIT=0$" 5
+ended_check "after fg, q"
 console_send -l clear; console_send Enter
 
 # Keys are answered at once, not at the next sample: a 5 s interval, help within 1 s
@@ -58,9 +58,9 @@ else
 	fail "help shown"; show_screen
 fi
 console_send Escape
-wait_gone "Help - Esc" 3 && ok "Esc closes help" || fail "Esc closes help"
+gone_check "Esc closes help" "Help - Esc"
 console_send q
-screen_check "q exits 0" "^EXIT=0$" 5
+ended_check "q"
 console_send -l clear; console_send Enter
 
 # The terminal goes away under it (the pane is killed): it must exit, not spin.
@@ -71,3 +71,4 @@ tm kill-pane -t t
 gone=false
 for i in $(seq 30); do kill -0 "$pid" 2>/dev/null || { gone=true; break; }; sleep 0.1; done
 if $gone; then ok "terminal gone: exits"; else fail "terminal gone: exits" "$(ps -o stat,time,cmd -p "$pid")"; kill -9 "$pid"; fi
+stderr_clean && ok "terminal gone: no sanitizer report" || { fail "terminal gone: no sanitizer report"; head -30 "$CONSOLE_STDERR"; }

@@ -7,7 +7,11 @@ command -v tmux >/dev/null || { skip "console themes" "tmux not installed"; exit
 ROOT="$IOSCOPE_TOP/tests/fixtures/root-live"      # three samples with two busy loop devices
 ONE="$ROOT/1"                                     # one tree, re-read every interval
 
-quit() { console_send q; wait_screen "^EXIT=" 5; console_send -l clear; console_send Enter; sleep 0.2; }
+quit() {
+	console_send q
+	ended_check "console run $STATUS_FILE_N"
+	console_send -l clear; console_send Enter; wait_gone "^EXIT=" 5
+}
 # lines with a colour escape (not the 39/49 "default colour" ones tmux emits anyway)
 colours() { tm capture-pane -p -e -t t | grep -cP '\e\[(?:[0-9]*;)*(?:3[0-8]|9[0-7]|4[0-8]|10[0-7])(?:;|m)'; }
 
@@ -40,9 +44,10 @@ y=$(screen | grep -n "^loop5 " | cut -d: -f1)
 console_click 2 $((y - 1))
 screen_check "click on a row: the graphs follow it" "^loop5 read " 3
 x=$(screen | grep "^Device" | awk '{ print index($0, "infl") - 1 }')
-console_click "$x" 2
+hy=$(screen | grep -n "^Device" | cut -d: -f1)
+console_click "$x" $((hy - 1))
 sleep 0.5
-first=$(screen | sed -n 4p | awk '{ print $1 }')
+first=$(table_row 1 | awk '{ print $1 }')
 check "click on the infl header: sorted by it (loop4 has one in flight)" test "$first" = loop4
 quit
 

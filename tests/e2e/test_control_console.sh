@@ -5,6 +5,7 @@
 # cache choice asks before "write through"; the mount-options editor completes an
 # option and remounts without dropping nosuid,nodev.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/console_lib.sh"
 
 
 if ! is_root; then
@@ -26,10 +27,8 @@ mkfs.ext4 -q -F "/dev/$L" >/dev/null 2>&1 && mount -o nosuid,nodev "/dev/$L" "$M
 at_exit "umount -l '$MNT'"
 bg timeout 120 bash -c "while :; do dd if=/dev/zero of='$MNT/load' bs=64k count=64 oflag=direct conv=notrunc status=none; done"
 
-S=ioscope-ctl-$$
-at_exit "tmux kill-session -t $S"
-tmux new-session -d -s "$S" -x 200 -y 45 "$IOSCOPE $L; sleep 30"
-screen() { tmux capture-pane -p -t "$S"; }
+console_shell 200 45
+console_run "$L"
 # wait_for TEXT [SECONDS]: until the screen shows TEXT
 wait_for() {
 	local i
@@ -39,7 +38,7 @@ wait_for() {
 	done
 	return 1
 }
-keys() { tmux send-keys -t "$S" "$@"; sleep 0.3; }
+keys() { console_send "$@"; sleep 0.3; }
 
 wait_for "$L" 15 || { fail console_started "no console: $(screen | head -5)"; exit 0; }
 ok console_started
@@ -72,9 +71,11 @@ check tunables_editor_opens wait_for "Tunables of $L"
 # rows: max_sectors_kb, nr_requests, read_ahead_kb, ... : nr_requests is the second
 keys Down Enter
 check tunables_edit_line wait_for "nr_requests ="
-keys C-u 99999 Enter
+# 3 is junk the kernel would take (raising it to 4): only ioscope's check keeps it out
+before=$(cat $Q/nr_requests)
+keys C-u 3 Enter
 check tunables_junk_refused wait_for "out of range; allowed: 4..2048"
-check tunables_junk_changed_nothing test "$(cat $Q/nr_requests)" != 99999
+check tunables_junk_changed_nothing test "$(cat $Q/nr_requests)" = "$before"
 keys C-u 64 Enter
 check tunables_applied wait_for "nr_requests: "
 check tunables_readback test "$(cat $Q/nr_requests)" = 64
@@ -117,4 +118,46 @@ keys o
 keys "nosuchoption" Enter
 check mount_editor_kernel_refusal wait_for "Unknown parameter 'nosuchoption'"
 keys Escape
+
+# --- a change made with `ioscope set` from another shell is ioscope's, marked once ---
+cur=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$Q/scheduler")
+other=mq-deadline; [ "$cur" = mq-deadline ] && other=kyber
+"$IOSCOPE" set "$L" scheduler=$other >"$TMP/set.out" 2>&1 || fail shell_set "$(cat "$TMP/set.out")"
+check shell_set_marked_by_ioscope wait_for "$L  scheduler  $cur → $other  (by ioscope)"
+sleep 2.5
+n=$(screen | grep -c "$L  scheduler  $cur → $other")
+if [ "$n" -eq 1 ]; then ok shell_set_marked_once; else fail shell_set_marked_once "$n marks: $(screen)"; fi
+
 keys q
+if wait_screen '^EXIT=' 10; then
+	screen | grep -qx 'EXIT=0' && ok console_exit_status || fail console_exit_status "$(screen | grep EXIT=)"
+else
+	fail console_exit_status "the console did not end: $(screen | tail -5)"
+fi
+stderr_clean && ok console_stderr_clean || fail console_stderr_clean "$(head -30 "$CONSOLE_STDERR")"
+
+# --- -y: the dialogs do not ask; the reason is shown in the footer instead ---
+console_send -l clear; console_send Enter
+wait_gone '^EXIT=' 5
+console_run -y "$L"
+wait_for "$L" 15 || fail console_yes_started "$(screen | head -5)"
+keys w
+check yes_write_cache_dialog wait_for "Write cache of $L"
+keys Down Enter
+check yes_write_through_applied_unasked wait_for "write back -> write through: ok"
+if screen | grep -q "Risky change" || ! console_up; then fail yes_no_confirmation "$(screen)"; else ok yes_no_confirmation; fi
+check yes_reason_in_footer wait_for "(risky, not asked: -y)"
+check yes_write_through_readback test "$(cat $Q/write_cache)" = "write through"
+keys Escape
+keys w
+keys Up Enter
+wait_for "write through -> write back: ok" >/dev/null
+check yes_write_back test "$(cat $Q/write_cache)" = "write back"
+keys Escape
+keys q
+if wait_screen '^EXIT=' 10; then
+	screen | grep -qx 'EXIT=0' && ok yes_console_exit_status || fail yes_console_exit_status "$(screen | grep EXIT=)"
+else
+	fail yes_console_exit_status "the console did not end: $(screen | tail -5)"
+fi
+stderr_clean && ok yes_console_stderr_clean || fail yes_console_stderr_clean "$(head -30 "$CONSOLE_STDERR")"

@@ -100,7 +100,7 @@ expect_rc dev_path_accepted 0
 # --- write cache: "write through" is the risky direction (the kernel stops flushing) ---
 orig_wc=$(cat $Q/write_cache)
 run set "$L" write_cache="write through"
-expect_rc write_through_needs_yes 2
+expect_rc write_through_needs_yes 1
 has write_through_says_use_yes "--yes"
 check write_through_unconfirmed_unchanged test "$(cat $Q/write_cache)" = "$orig_wc"
 run set --yes --events "$L" write_cache=write-through

@@ -71,7 +71,7 @@ if fs ext4; then
 	has ext4_before_after "rw,nosuid,nodev,relatime -> rw,nosuid,nodev,noatime"
 
 	run remount "$E" barrier=0
-	expect_rc ext4_barrier0_needs_yes 2
+	expect_rc ext4_barrier0_needs_yes 1
 	has ext4_barrier0_reason "write barriers off"
 	has ext4_barrier0_says_yes "--yes"
 	check ext4_barrier0_unconfirmed_unchanged test "$(has_opt "$(super_opts "$E")" nobarrier && echo on)" = ""
@@ -117,7 +117,7 @@ if fs ext4; then
 	exec 9>>"$E/held"
 	run remount "$E" ro
 	exec 9>&-
-	expect_rc ext4_ro_busy_needs_yes 2
+	expect_rc ext4_ro_busy_needs_yes 1
 	has ext4_ro_busy_reason "busy"
 	check ext4_ro_busy_unchanged has_opt "$(mount_opts "$E")" rw
 

@@ -9,13 +9,15 @@ is_root || { skip "record and replay" "needs root for a loop device"; exit 0; }
 # not dev=$(make_loop): in a subshell its cleanup (losetup -d) would be lost
 make_loop 128 >"$TMP/loop" || { fail "loop device"; exit 1; }
 dev=$(cat "$TMP/loop")
+sys=$(system_disk)   # a second device: vda here, whatever the machine has
+[ -n "$sys" ] || { fail "a system disk"; exit 1; }
 echo mq-deadline >"/sys/block/$dev/queue/scheduler"
 steady_writer "$dev" 30
 
 formats=(json text csv)
 pids=()
 for f in "${formats[@]}"; do
-	"$IOSCOPE" --batch -i 0.25 -c 16 -f "$f" --record "$TMP/$f.log" "$dev" vda \
+	"$IOSCOPE" --batch -i 0.25 -c 16 -f "$f" --record "$TMP/$f.log" "$dev" "$sys" \
 		>"$TMP/live.$f" 2>"$TMP/err.$f" &
 	pids+=($!)
 done
@@ -34,7 +36,7 @@ grep -q '"type":"event".*"kind":"scheduler"' "$TMP/json.log" \
 	&& ok "the log holds the scheduler event" || fail "the log holds the scheduler event"
 
 for f in json text csv; do
-	"$IOSCOPE" --replay "$TMP/$f.log" --batch -f "$f" "$dev" vda >"$TMP/replay.$f" 2>"$TMP/rerr.$f"
+	"$IOSCOPE" --replay "$TMP/$f.log" --batch -f "$f" "$dev" "$sys" >"$TMP/replay.$f" 2>"$TMP/rerr.$f"
 	rc=$?
 	if [ $rc -eq 0 ] && cmp -s "$TMP/live.$f" "$TMP/replay.$f"; then
 		ok "replay --format $f is identical to the live run"

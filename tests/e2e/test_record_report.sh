@@ -92,7 +92,7 @@ w, h = struct.unpack(">II", d[16:24]); print(f"{w}x{h}")' "$1"; }
 "$IOSCOPE" report "$TMP/s.log" --devices "$dev" --format png -o "$TMP/r.png"
 size=$(png_size "$TMP/r.png")
 [ "$size" = "1200x320" ] && ok "png 1200x320 for one device" || fail "png size" "$size"
-"$IOSCOPE" report "$TMP/s.log" --devices "$dev,vda" --format png -o "$TMP/r2.png"
+"$IOSCOPE" report "$TMP/s.log" --devices "$dev,$(system_disk)" --format png -o "$TMP/r2.png"
 size=$(png_size "$TMP/r2.png")
 [ "$size" = "1200x580" ] && ok "png 1200x580 for two devices" || fail "png size, two devices" "$size"
 "$IOSCOPE" report "$TMP/s.log" --devices "$dev" --format png --size 800x500 -o "$TMP/r3.png"

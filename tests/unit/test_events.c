@@ -20,6 +20,8 @@ static void settings(struct device *d, const struct setting *items, size_t n)
 	assert_int_equal(device_set_settings(d, items, n), 0);
 }
 
+/* One change, one mark: a switch and the resets it causes are one event, the resets
+ * its details; a change the switch does not cause (read_ahead_kb) stays its own. */
 static void test_scheduler_change_folds_iosched(void **state)
 {
 	(void)state;
@@ -28,30 +30,76 @@ static void test_scheduler_change_folds_iosched(void **state)
 	snapshot_init(&b);
 	const struct setting before[] = { { "iosched.fifo_batch", "16" }, { "nr_requests", "64" },
 					  { "read_ahead_kb", "128" } };
-	const struct setting after[] = { { "iosched.slice_idle", "8" }, { "nr_requests", "128" },
-					 { "read_ahead_kb", "128" } };
+	const struct setting after[] = { { "iosched.slice_idle", "8" }, { "nr_requests", "256" },
+					 { "read_ahead_kb", "4096" } };
 	settings(disk(&a, "loop3", "mq-deadline"), before, 3);
 	settings(disk(&b, "loop3", "bfq"), after, 3);
 	b.wall.tv_sec = 1234;
 	struct event_list l;
 	event_list_init(&l);
 	assert_int_equal(events_diff(&l, &a, &b), 2);
-	assert_int_equal(l.items[0].kind, EVENT_SCHEDULER);
-	assert_string_equal(l.items[0].object, "loop3");
-	assert_string_equal(l.items[0].old_value, "mq-deadline");
-	assert_string_equal(l.items[0].new_value, "bfq");
-	assert_int_equal(l.items[0].wall.tv_sec, 1234);
-	assert_string_equal(l.items[0].by, "observed");
+	const struct event *sw = &l.items[0];
+	assert_int_equal(sw->kind, EVENT_SCHEDULER);
+	assert_string_equal(sw->object, "loop3");
+	assert_string_equal(sw->old_value, "mq-deadline");
+	assert_string_equal(sw->new_value, "bfq");
+	assert_int_equal(sw->wall.tv_sec, 1234);
+	assert_string_equal(sw->by, "observed");
+	assert_int_equal(sw->nresets, 3);
+	assert_string_equal(sw->resets[0].key, "iosched.fifo_batch");
+	assert_true(sw->resets[0].had_old && !sw->resets[0].has_new);
+	assert_string_equal(sw->resets[0].old_value, "16");
+	assert_string_equal(sw->resets[1].key, "iosched.slice_idle");
+	assert_true(!sw->resets[1].had_old && sw->resets[1].has_new);
+	assert_string_equal(sw->resets[2].key, "nr_requests");
+	assert_string_equal(sw->resets[2].old_value, "64");
+	assert_string_equal(sw->resets[2].new_value, "256");
 	assert_int_equal(l.items[1].kind, EVENT_TUNABLE);
-	assert_string_equal(l.items[1].key, "nr_requests");
+	assert_string_equal(l.items[1].key, "read_ahead_kb");
 	char label[256];
-	event_label(&l.items[0], label, sizeof label);
+	event_label(sw, label, sizeof label);
 	assert_string_equal(label, "sched mq-deadline→bfq");
-	event_label(&l.items[1], label, sizeof label);
-	assert_string_equal(label, "nr_requests 64→128");
+	event_resets_text(sw, label, sizeof label);
+	assert_string_equal(label, "iosched.fifo_batch 16→-, iosched.slice_idle -→8, "
+				   "nr_requests 64→256");
+
+	/* ioscope's own switch (with the resets it read back) swallows the whole echo. */
+	struct event own = *sw;
+	snprintf(own.by, sizeof own.by, "ioscope");
+	events_drop_echoes(&l, &own, 1);
+	assert_int_equal(l.count, 1);
+	assert_string_equal(l.items[0].key, "read_ahead_kb");
+
+	/* Without a switch, nr_requests is a change of its own. */
+	event_list_clear(&l);
+	settings(&b.devices[0], before, 3);
+	snprintf(b.devices[0].settings.scheduler, sizeof b.devices[0].settings.scheduler, "mq-deadline");
+	const struct setting more[] = { { "iosched.fifo_batch", "16" }, { "nr_requests", "32" },
+					{ "read_ahead_kb", "128" } };
+	settings(&b.devices[0], more, 3);
+	assert_int_equal(events_diff(&l, &a, &b), 1);
+	assert_int_equal(l.items[0].kind, EVENT_TUNABLE);
+	assert_int_equal(l.items[0].nresets, 0);
 	event_list_free(&l);
 	snapshot_free(&a);
 	snapshot_free(&b);
+}
+
+static void test_resets_overflow_counted(void **state)
+{
+	(void)state;
+	struct event ev;
+	memset(&ev, 0, sizeof ev);
+	char key[32];
+	for (int i = 0; i < EVENT_RESETS_MAX + 3; i++) {
+		snprintf(key, sizeof key, "iosched.t%02d", i);
+		event_add_reset(&ev, key, "1", NULL);
+	}
+	assert_int_equal(ev.nresets, EVENT_RESETS_MAX);
+	assert_int_equal(ev.resets_dropped, 3);
+	char text[4096];
+	event_resets_text(&ev, text, sizeof text);
+	assert_non_null(strstr(text, ", 3 more"));
 }
 
 static void test_tunable_and_write_cache(void **state)
@@ -274,6 +322,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scheduler_change_folds_iosched),
+		cmocka_unit_test(test_resets_overflow_counted),
 		cmocka_unit_test(test_tunable_and_write_cache),
 		cmocka_unit_test(test_generation_skips_compare),
 		cmocka_unit_test(test_devices_added_and_removed),

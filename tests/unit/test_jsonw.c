@@ -80,10 +80,9 @@ static void test_fixed_extremes(void **state)
 			jsonw_init(&w);
 			jsonw_array_begin(&w);
 			jsonw_fixed(&w, values[i], decimals);
-			jsonw_double(&w, values[i]);
 			jsonw_array_end(&w);
 			char ref[400];
-			snprintf(ref, sizeof ref, "[%.*f,%.17g]", decimals, values[i], values[i]);
+			snprintf(ref, sizeof ref, "[%.*f]", decimals, values[i]);
 			assert_string_equal(w.buf, ref);
 			json_object *o = json_tokener_parse(w.buf);
 			assert_non_null(o);

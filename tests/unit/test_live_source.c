@@ -7,6 +7,7 @@
 #include <sys/mount.h>
 #include <time.h>
 
+#include "events.h"
 #include "sampler.h"
 #include "source.h"
 #include "sources_helpers.h"
@@ -120,6 +121,14 @@ static void test_layout20_settings_follow_the_trees(void **state)
 	assert_string_equal(dev(&a, "vdb1")->parent, "vdb");
 	assert_false(dev(&a, "vdb1")->settings.has_settings);
 	assert_int_equal(d2->counters.fl_ios, 60);
+	/* Each tree has its own sampler; their settings must not share a generation, or
+	 * the diff skips them and the switch is never an event. */
+	assert_true(d1->settings.generation != d2->settings.generation);
+	struct event_list ev;
+	event_list_init(&ev);
+	assert_true(events_diff(&ev, &a, &b) >= 1);
+	assert_int_equal(ev.items[0].kind, EVENT_SCHEDULER);
+	event_list_free(&ev);
 	snapshot_free(&a);
 	snapshot_free(&b);
 	source_destroy(s);

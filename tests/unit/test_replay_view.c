@@ -89,7 +89,7 @@ static const char *session_log(void)
 {
 	const char *path = temp_log("replay-view");
 	struct error err = { "" };
-	struct recorder *rec = recorder_open(path, false, &err);
+	struct recorder *rec = recorder_open(path, RECORDER_NEW, false, &err);
 	assert_non_null(rec);
 	struct snapshot s;
 	struct event_list evs;
@@ -129,8 +129,8 @@ static struct console *console_on(const char *path, struct options *opts)
 	c->opts = opts;
 	c->src = source_replay_new(path, &err);
 	assert_non_null(c->src);
-	c->hist = history_new(HISTORY_MIN_CAPACITY);
-	assert_non_null(c->hist);
+	c->session = session_open(c->src, &(struct session_opts){ HISTORY_MIN_CAPACITY }, &err);
+	assert_non_null(c->session);
 	c->interval = c->src->interval;
 	c->glyphs = GLYPHS_BRAILLE;
 	c->running = true;
@@ -142,6 +142,20 @@ static void console_gone(struct console *c)
 	console_samples_free(c);
 	source_destroy(c->src);
 	free(c);
+}
+
+static size_t tell(struct source *src)
+{
+	struct source_position p;
+	src->ops->position(src, &p);
+	return p.next;
+}
+
+static size_t count_of(struct source *src)
+{
+	struct source_position p;
+	src->ops->position(src, &p);
+	return p.count;
 }
 
 static bool has_mark(const struct history *h, const char *text)
@@ -160,37 +174,37 @@ static void test_seek_rebuilds_what_playing_showed(void **state)
 	const char *path = session_log();
 	struct options o1, o2;
 	struct console *played = console_on(path, &o1), *seeked = console_on(path, &o2);
-	struct replay *r = source_replay_get(seeked->src);
-	assert_int_equal(replay_count(r), NSAMPLES);
+	struct source *r = seeked->src;
+	assert_int_equal(count_of(r), NSAMPLES);
 	for (size_t i = 0; i <= 250; i++)
 		assert_int_equal(console_take_sample(played), 1);
 
 	assert_int_equal(replay_view_seek(seeked, 250), 0);
-	assert_int_equal(replay_tell(r), 251);
+	assert_int_equal(tell(r), 251);
 	/* COLS is 0 without a terminal: an 80-column window of braille, 161 samples */
 	size_t first = replay_window_start(250, 80 * 2 + 1);
-	assert_int_equal(history_count(seeked->hist), 250 - first + 1);
-	assert_true(seeked->have_rates);
-	int dp = history_device_find(played->hist, "vda");
-	int ds = history_device_find(seeked->hist, "vda");
+	assert_int_equal(history_count(console_hist(seeked)), 250 - first + 1);
+	assert_true(console_have_rates(seeked));
+	int dp = history_device_find(console_hist(played), "vda");
+	int ds = history_device_find(console_hist(seeked), "vda");
 	assert_true(dp >= 0 && ds >= 0);
-	uint64_t np = history_count(played->hist) - 1, ns = history_count(seeked->hist) - 1;
+	uint64_t np = history_count(console_hist(played)) - 1, ns = history_count(console_hist(seeked)) - 1;
 	for (uint64_t back = 0; back <= 250 - first; back++)
-		assert_float_equal(history_value(seeked->hist, (size_t)ds, HM_WRITE_MBS, ns - back),
-				   history_value(played->hist, (size_t)dp, HM_WRITE_MBS, np - back),
+		assert_float_equal(history_value(console_hist(seeked), (size_t)ds, HM_WRITE_MBS, ns - back),
+				   history_value(console_hist(played), (size_t)dp, HM_WRITE_MBS, np - back),
 				   1e-3);
-	assert_true(has_mark(seeked->hist, "started rm -rf"));
+	assert_true(has_mark(console_hist(seeked), "started rm -rf"));
 
 	/* back to the start: the scheduler switch at sample 2 is found again by the diff */
 	assert_int_equal(replay_view_seek(seeked, 2), 0);
-	assert_int_equal(replay_tell(r), 3);
-	assert_int_equal(history_count(seeked->hist), 2);
-	assert_true(has_mark(seeked->hist, "mq-deadline"));
-	assert_false(has_mark(seeked->hist, "started rm -rf"));
+	assert_int_equal(tell(r), 3);
+	assert_int_equal(history_count(console_hist(seeked)), 2);
+	assert_true(has_mark(console_hist(seeked), "mq-deadline"));
+	assert_false(has_mark(console_hist(seeked), "started rm -rf"));
 
 	/* past the end: the last sample */
 	assert_int_equal(replay_view_seek(seeked, NSAMPLES + 5), 0);
-	assert_int_equal(replay_tell(r), NSAMPLES);
+	assert_int_equal(tell(r), NSAMPLES);
 	console_gone(played);
 	console_gone(seeked);
 	unlink(path);
@@ -202,33 +216,33 @@ static void test_step_and_mark_jumps(void **state)
 	const char *path = session_log();
 	struct options o;
 	struct console *c = console_on(path, &o);
-	struct replay *r = source_replay_get(c->src);
+	struct source *r = c->src;
 	assert_int_equal(console_take_sample(c), 1);   /* sample 0 on screen, as at start */
 
 	/* only what the log holds is a mark to jump to: this log has just the user mark */
 	action_replay_next_mark(c);
 	assert_true(c->replay.paused);
-	assert_int_equal(replay_tell(r) - 1, MARK_AT);
-	assert_non_null(strstr(c->status, "started rm -rf"));
-	assert_true(has_mark(c->hist, "started rm -rf"));
+	assert_int_equal(tell(r) - 1, MARK_AT);
+	assert_non_null(strstr(c->status.text, "started rm -rf"));
+	assert_true(has_mark(console_hist(c), "started rm -rf"));
 	action_replay_next_mark(c);
-	assert_int_equal(replay_tell(r) - 1, MARK_AT);
-	assert_non_null(strstr(c->status, "no mark after"));
+	assert_int_equal(tell(r) - 1, MARK_AT);
+	assert_non_null(strstr(c->status.text, "no mark after"));
 	action_replay_prev_mark(c);
-	assert_int_equal(replay_tell(r) - 1, MARK_AT);
-	assert_non_null(strstr(c->status, "no mark before"));
+	assert_int_equal(tell(r) - 1, MARK_AT);
+	assert_non_null(strstr(c->status.text, "no mark before"));
 	action_replay_step_forward(c);
 	action_replay_step_forward(c);
 	action_replay_prev_mark(c);
-	assert_int_equal(replay_tell(r) - 1, MARK_AT);
-	assert_non_null(strstr(c->status, "mark 1/1"));
+	assert_int_equal(tell(r) - 1, MARK_AT);
+	assert_non_null(strstr(c->status.text, "mark 1/1"));
 	replay_view_seek(c, 3);
 
 	action_replay_step_forward(c);
-	assert_int_equal(replay_tell(r) - 1, 4);
+	assert_int_equal(tell(r) - 1, 4);
 	action_replay_step_back(c);
 	action_replay_step_back(c);
-	assert_int_equal(replay_tell(r) - 1, 2);
+	assert_int_equal(tell(r) - 1, 2);
 	assert_true(c->replay.paused);
 	assert_true(replay_view_paused(c));
 	action_replay_play(c);

@@ -321,6 +321,69 @@ static void test_generations(void **state)
 	free_settings(&b);
 }
 
+/* A read taken during a scheduler switch is never handed out as a change: the
+ * listing still holds the old elevator's files, or the new one's directory is not
+ * there yet.  The last consistent settings stand until a read is whole. */
+static void test_torn_switch_keeps_last_settings(void **state)
+{
+	char root[512];
+	snprintf(root, sizeof root, "%s/torn", tmpdir);
+	const char *deadline[] = { "async_depth", "fifo_batch", NULL };
+	const char *kyber[] = { "read_lat_nsec", "write_lat_nsec", NULL };
+	make_disk(root, "none [mq-deadline] kyber\n", deadline);
+	uint64_t counter = 0;
+	struct sysfs_disk d;
+	struct disk_settings st = { 0 };
+	struct error err;
+	assert_int_equal(sysfs_disk_open(&d, root, "sdx", &err), 0);
+	d.generations = &counter;
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	uint64_t gen = st.generation;
+
+	/* kyber is active, but the directory still lists mq-deadline's tunables. */
+	make_disk(root, "none mq-deadline [kyber]\n", deadline);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_string_equal(st.scheduler, "mq-deadline");
+	assert_string_equal(value_of(&st, "iosched.async_depth"), "1");
+	assert_int_equal(st.generation, gen);
+
+	/* The switch has landed: read whole. */
+	make_disk(root, "none mq-deadline [kyber]\n", kyber);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_string_equal(st.scheduler, "kyber");
+	assert_null(value_of(&st, "iosched.async_depth"));
+	assert_string_equal(value_of(&st, "iosched.read_lat_nsec"), "1");
+	gen = st.generation;
+
+	/* kyber again (switched away and back), its directory not registered yet. */
+	make_disk(root, "none mq-deadline [kyber]\n", NULL);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_string_equal(value_of(&st, "iosched.read_lat_nsec"), "1");
+	assert_int_equal(st.generation, gen);
+
+	/* Registered now: listed again, not left without tunables. */
+	make_disk(root, "none mq-deadline [kyber]\n", kyber);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_string_equal(value_of(&st, "iosched.write_lat_nsec"), "1");
+
+	/* An elevator this code does not know: a listing with fewer files than it had
+	 * (its directory half registered) is torn too. */
+	const char *foo2[] = { "x", "y", NULL }, *foo1[] = { "x", NULL };
+	make_disk(root, "none [foo] kyber\n", foo2);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_string_equal(st.scheduler, "foo");
+	make_disk(root, "none foo [kyber]\n", kyber);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	make_disk(root, "none [foo] kyber\n", foo1);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_string_equal(st.scheduler, "kyber");
+	make_disk(root, "none [foo] kyber\n", foo2);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_string_equal(value_of(&st, "iosched.y"), "1");
+	sysfs_disk_close(&d);
+	free_settings(&st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -332,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_live_loop_scheduler_switch),
 		cmocka_unit_test(test_no_medium_reads_only_size),
 		cmocka_unit_test(test_generations),
+		cmocka_unit_test(test_torn_switch_keeps_last_settings),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,41 @@
+/* announce.h - changes made from a shell, told to the instances that watch
+ * (docs/runtime.md).
+ *
+ * Each running console or batch on the live kernel listens on a datagram socket
+ * in the runtime directory (include/runtime_dir.h); `ioscope set` / `remount`
+ * send each event they made to every such socket, so that the watchers log the
+ * change as ioscope's (by = "ioscope", with its result) and drop its echo from the
+ * next sample's diff.  One datagram is one session-log event record.  Nothing here
+ * is an error for the caller: an instance that cannot be reached, or no runtime
+ * directory at all, only means nobody hears.
+ */
+#ifndef IOSCOPE_ANNOUNCE_H
+#define IOSCOPE_ANNOUNCE_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "events.h"
+
+/* The largest announcement: one event record with every field escaped. */
+#define ANNOUNCE_MSG_MAX 65536
+
+struct announce_listener;
+
+/* Create the runtime directory if needed, remove sockets of instances that are gone,
+ * and listen on this process's own.  NULL with err set when that is impossible. */
+struct announce_listener *announce_listen(struct error *err);
+/* Readable (POLLIN) when announcements wait; for the caller's poll() set. */
+int announce_fd(const struct announce_listener *l);
+/* Append every waiting announcement to *out (by = "ioscope").  Malformed ones and
+ * those from another user (root excepted) are dropped.  Returns how many were
+ * added, -1 on ENOMEM. */
+int announce_take_events(struct announce_listener *l, struct event_list *out);
+/* Stop listening and remove the socket; NULL is fine. */
+void announce_close(struct announce_listener *l);
+
+/* Send events[0..n) to every listening instance but this process.  Returns how many
+ * instances were reached. */
+int announce_events(const struct event *events, size_t n);
+
+#endif

@@ -1,0 +1,35 @@
+/* selection.h - the devices the user named (DEVICE arguments, --devices, a
+ * recording's "selection"): what views show and which events concern them.
+ * The session log keeps every event; views filter through this. */
+#ifndef IOSCOPE_SELECTION_H
+#define IOSCOPE_SELECTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "events.h"
+#include "snapshot.h"
+#include "source.h"
+
+struct selection {
+	char names[SOURCE_SELECTION_MAX][DEV_NAME_MAX];   /* kernel names */
+	size_t n;                                          /* 0: every device */
+};
+
+static inline bool selection_all(const struct selection *s) { return s->n == 0; }
+/* Add a kernel name (once).  -1 when the selection is full. */
+int selection_add(struct selection *s, const char *name);
+/* The device is named, or is a partition of a named disk, or the disk of a named
+ * partition (partitions looked up in snap). */
+bool selection_covers_device(const struct selection *s, const struct snapshot *snap, const char *name);
+/* The event concerns the selection: user marks and the clock going back always; device events by their
+ * object; mount events by the device the filesystem is on in `at` (for one removed,
+ * in `before`, which may be NULL). */
+bool selection_covers_event(const struct selection *s, const struct snapshot *at,
+			    const struct snapshot *before, const struct event *ev);
+
+/* The same for an event a recording holds (src: its source, read_at needed), the
+ * mounts as they stood at its sample and the one before. */
+bool selection_covers_logged(const struct selection *s, struct source *src, const struct replay_event *ev);
+
+#endif

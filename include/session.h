@@ -1,0 +1,98 @@
+/* session.h - the one per-sample pipeline: source -> snapshot -> events (diff,
+ * those the source hands back, ioscope's own, echoes dropped) -> rates -> history
+ * -> recorder.  The console, batch mode, --replay and reports all step a session;
+ * nothing else calls events_diff() or rates_compute().
+ *
+ * A session owns the previous and current snapshot, the events of the latest step,
+ * the rates between the two snapshots, the history (when asked for) and the
+ * selection (the devices named).  It does not own the source or the recorders.
+ */
+#ifndef IOSCOPE_SESSION_H
+#define IOSCOPE_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "error.h"
+#include "events.h"
+#include "history.h"
+#include "rates.h"
+#include "recorder.h"
+#include "selection.h"
+#include "snapshot.h"
+#include "source.h"
+
+struct session_opts {
+	size_t history_capacity;   /* samples the history keeps; 0: no history */
+};
+
+struct session;
+
+/* NULL with err set on ENOMEM.  Nothing is read yet. */
+struct session *session_open(struct source *src, const struct session_opts *o, struct error *err);
+void session_close(struct session *s);
+
+/* Read one sample through everything.  The first is only a baseline (no rates, no
+ * diff).  1: a sample; 0: the source has no more; -1: fatal, err set.  A failed
+ * recording write is not fatal: see session_record_error. */
+int session_step(struct session *s, struct error *err);
+
+struct source *session_source(const struct session *s);
+const struct snapshot *session_snapshot(const struct session *s);   /* the latest */
+const struct snapshot *session_previous(const struct session *s);
+bool session_have_snapshot(const struct session *s);
+/* Rates of the latest interval; NULL before the second sample. */
+const struct rates *session_rates(const struct session *s);
+/* Every event of the latest step, echoes of ioscope's changes dropped. */
+const struct event_list *session_events(const struct session *s);
+struct history *session_history(const struct session *s);   /* NULL: none kept */
+bool session_ended(const struct session *s);
+
+/* The devices the views show (none: all) and whether an event concerns them. */
+void session_set_selection(struct session *s, const struct selection *sel);
+/* The selection from DEVICE arguments (names, /dev paths, paths on a filesystem)
+ * resolved against the latest snapshot; with none, the one the source was recorded
+ * for (all for a live source or an older log).  -1: an unknown device (err). */
+int session_select(struct session *s, char *const *args, int nargs, struct error *err);
+const struct selection *session_selection(const struct session *s);
+bool session_event_selected(const struct session *s, const struct event *ev);
+
+/* An event no diff finds (a user mark, a change ioscope made): into the echo
+ * filter, the history and the recording.  -1: the recording failed (err); the
+ * event is kept anyway. */
+int session_add_own_event(struct session *s, const struct event *ev, struct error *err);
+
+/* An event of ioscope's that another process made and announced (`ioscope set` from a
+ * shell): it comes with the next step's events, so the echo filter drops the diff's
+ * copy and the recording and the views have it once.  -1 on ENOMEM. */
+int session_queue_event(struct session *s, const struct event *ev);
+
+/* Recording: start writes the header (with the selection) and the latest sample
+ * at once.  The recorder stays the caller's to close; stop hands it back. */
+int session_record_start(struct session *s, struct recorder *rec, struct error *err);
+void session_record_pause(struct session *s);
+void session_record_resume(struct session *s);
+struct recorder *session_record_stop(struct session *s);
+bool session_recording(const struct session *s);        /* writing now */
+/* The recorder writing now (NULL: none), for its failure state. */
+struct recorder *session_recorder(const struct session *s);
+bool session_record_paused(const struct session *s);
+/* The last recording failure since asked (true, err set), then forgotten. */
+bool session_record_error(struct session *s, struct error *err);
+
+/* Recordings only (source_can_seek): show sample target (0-based) as if played up
+ * to it, with the `window` samples before it read again for the history.  Past the
+ * end: the last sample.  -1: not supported or fatal (err). */
+int session_seek(struct session *s, size_t target, size_t window, struct error *err);
+/* The sample last read, 0-based (0 before any). */
+size_t session_sample_index(const struct session *s);
+/* A recording's events that concern the selection: the first logged at a sample
+ * >= from (SIZE_MAX: none), the last logged at a sample < before (SIZE_MAX: none).
+ * The result indexes source logged_event(). */
+size_t session_mark_after(struct session *s, size_t from);
+size_t session_mark_before(struct session *s, size_t before);
+/* Of the marks of the selection, how many come before logged event i, and how many
+ * there are: "mark 2/5". */
+void session_mark_rank(struct session *s, size_t i, size_t *rank, size_t *total);
+
+#endif

@@ -1,0 +1,275 @@
+/* announce.c - the datagram sockets of the runtime directory (docs/runtime.md).
+ *
+ * An instance's socket is "PID.sock".  Datagrams keep one message one event, need
+ * no connection to tear down, and a sender never blocks on a slow instance (the
+ * send is non-blocking; a full queue loses that announcement, and the change is
+ * then logged as observed, as before).  SO_PASSCRED lets the listener refuse
+ * messages from other users, should the directory's 0700 ever be bypassed.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "announce.h"
+#include "runtime_dir.h"
+#include "session_log.h"
+
+#define SOCKET_SUFFIX ".sock"
+
+struct announce_listener {
+	int dirfd;
+	int sock;
+	char name[32];
+	char buf[ANNOUNCE_MSG_MAX];
+};
+
+/* "PID.sock" -> pid; 0 for any other name. */
+static pid_t socket_pid(const char *name)
+{
+	char *end;
+	long pid = strtol(name, &end, 10);
+	if (name[0] < '1' || name[0] > '9' || pid <= 0 || strcmp(end, SOCKET_SUFFIX) != 0)
+		return 0;
+	return (pid_t)pid;
+}
+
+static int socket_address(int dirfd, const char *name, struct sockaddr_un *addr)
+{
+	memset(addr, 0, sizeof *addr);
+	addr->sun_family = AF_UNIX;
+	return runtime_dir_entry_path(dirfd, name, addr->sun_path, sizeof addr->sun_path);
+}
+
+static bool is_socket(int dirfd, const char *name)
+{
+	struct stat st;
+	return fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISSOCK(st.st_mode);
+}
+
+/* Sockets left by instances that died without cleaning up (kill -9, a crash). */
+static void remove_stale(int dirfd)
+{
+	int fd = dup(dirfd);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	struct dirent *e;
+	while ((e = readdir(dir))) {
+		pid_t pid = socket_pid(e->d_name);
+		if (pid && kill(pid, 0) < 0 && errno == ESRCH && is_socket(dirfd, e->d_name))
+			unlinkat(dirfd, e->d_name, 0);
+	}
+	closedir(dir);
+}
+
+static int bind_own(struct announce_listener *l, struct error *err)
+{
+	struct sockaddr_un addr;
+	snprintf(l->name, sizeof l->name, "%ld" SOCKET_SUFFIX, (long)getpid());
+	if (socket_address(l->dirfd, l->name, &addr) < 0)
+		return error_set(err, "runtime directory: socket path too long");
+	l->sock = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (l->sock < 0)
+		return error_errno(err, "socket", errno);
+	int on = 1;
+	if (setsockopt(l->sock, SOL_SOCKET, SO_PASSCRED, &on, sizeof on) < 0)
+		return error_errno(err, "SO_PASSCRED", errno);
+	if (is_socket(l->dirfd, l->name))
+		unlinkat(l->dirfd, l->name, 0);   /* an earlier process with our pid */
+	if (bind(l->sock, (struct sockaddr *)&addr, sizeof addr) < 0)
+		return error_errno(err, l->name, errno);
+	return 0;
+}
+
+struct announce_listener *announce_listen(struct error *err)
+{
+	struct announce_listener *l = calloc(1, sizeof *l);
+	if (!l) {
+		error_set(err, "out of memory");
+		return NULL;
+	}
+	l->sock = -1;
+	l->dirfd = runtime_dir_open(true, err);
+	if (l->dirfd < 0 || bind_own(l, err) < 0) {
+		l->name[0] = '\0';   /* not ours to remove */
+		announce_close(l);
+		return NULL;
+	}
+	remove_stale(l->dirfd);
+	return l;
+}
+
+int announce_fd(const struct announce_listener *l)
+{
+	return l ? l->sock : -1;
+}
+
+void announce_close(struct announce_listener *l)
+{
+	if (!l)
+		return;
+	if (l->sock >= 0)
+		close(l->sock);
+	if (l->dirfd >= 0) {
+		if (l->name[0])
+			unlinkat(l->dirfd, l->name, 0);
+		close(l->dirfd);
+	}
+	free(l);
+}
+
+/* ---- receiving ---- */
+
+static bool sender_allowed(struct msghdr *msg)
+{
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR(msg, c)) {
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_CREDENTIALS)
+			continue;
+		struct ucred cred;
+		memcpy(&cred, CMSG_DATA(c), sizeof cred);
+		return cred.uid == geteuid() || cred.uid == 0;
+	}
+	return false;
+}
+
+/* One message -> one event; false when it is not an event record we accept. */
+static bool parse_message(const char *text, size_t len, struct event *ev)
+{
+	json_tokener *tok = json_tokener_new();
+	if (!tok)
+		return false;
+	json_object *o = json_tokener_parse_ex(tok, text, (int)len);
+	bool whole = json_tokener_get_error(tok) == json_tokener_success &&
+		     json_tokener_get_parse_end(tok) == len;
+	json_tokener_free(tok);
+	struct error err;
+	bool ok = o && whole && session_record_type(o) == RECORD_EVENT &&
+		  session_log_parse_event(o, ev, &err) == 0 && strcmp(ev->by, "ioscope") == 0;
+	json_object_put(o);
+	if (ok && ev->mono.tv_sec == 0 && ev->mono.tv_nsec == 0) {
+		clock_gettime(CLOCK_MONOTONIC, &ev->mono);   /* unstamped: it happens now */
+		clock_gettime(CLOCK_REALTIME, &ev->wall);
+	}
+	return ok;
+}
+
+/* 1: a message in l->buf (*len); 0: none waiting. */
+static int receive(struct announce_listener *l, size_t *len)
+{
+	for (;;) {
+		union {
+			struct cmsghdr align;
+			char buf[CMSG_SPACE(sizeof(struct ucred))];
+		} control;
+		struct iovec iov = { l->buf, sizeof l->buf };
+		struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+				      .msg_control = control.buf, .msg_controllen = sizeof control.buf };
+		ssize_t n = recvmsg(l->sock, &msg, MSG_DONTWAIT);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return 0;
+		if ((msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) || !sender_allowed(&msg))
+			continue;
+		*len = (size_t)n;
+		return 1;
+	}
+}
+
+int announce_take_events(struct announce_listener *l, struct event_list *out)
+{
+	int added = 0;
+	size_t len;
+	while (l && receive(l, &len)) {
+		struct event ev;
+		if (!parse_message(l->buf, len, &ev))
+			continue;
+		struct event *slot = event_list_add(out);
+		if (!slot)
+			return -1;
+		*slot = ev;
+		added++;
+	}
+	return added;
+}
+
+/* ---- sending ---- */
+
+/* 1: delivered; 0: not (a stale socket is removed on the way). */
+static int send_to(int dirfd, int sock, const char *name, const char *const *msgs, size_t n)
+{
+	struct sockaddr_un addr;
+	if (socket_address(dirfd, name, &addr) < 0)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (sendto(sock, msgs[i], strlen(msgs[i]), MSG_DONTWAIT, (struct sockaddr *)&addr,
+			   sizeof addr) >= 0)
+			continue;
+		if (errno == ECONNREFUSED && is_socket(dirfd, name))
+			unlinkat(dirfd, name, 0);   /* nobody listens there any more */
+		return 0;
+	}
+	return 1;
+}
+
+static int send_all(int dirfd, const char *const *msgs, size_t n)
+{
+	int sock = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	int fd = dup(dirfd);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	int reached = 0;
+	struct dirent *e;
+	while (sock >= 0 && dir && (e = readdir(dir))) {
+		pid_t pid = socket_pid(e->d_name);
+		if (pid && pid != getpid() && is_socket(dirfd, e->d_name))
+			reached += send_to(dirfd, sock, e->d_name, msgs, n);
+	}
+	if (dir)
+		closedir(dir);
+	else if (fd >= 0)
+		close(fd);
+	if (sock >= 0)
+		close(sock);
+	return reached;
+}
+
+int announce_events(const struct event *events, size_t n)
+{
+	struct error err;
+	if (n == 0)
+		return 0;
+	int dirfd = runtime_dir_open(false, &err);
+	if (dirfd < 0)
+		return 0;
+	json_object **objs = calloc(n, sizeof *objs);
+	const char **msgs = calloc(n, sizeof *msgs);
+	size_t built = 0;
+	int flags = JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE;
+	for (; objs && msgs && built < n; built++) {
+		objs[built] = session_log_event(&events[built], 0);
+		msgs[built] = objs[built] ? json_object_to_json_string_ext(objs[built], flags) : NULL;
+		if (!msgs[built])
+			break;
+	}
+	int reached = built == n ? send_all(dirfd, msgs, n) : 0;
+	for (size_t i = 0; objs && i < n; i++)
+		json_object_put(objs[i]);
+	free(objs);
+	free(msgs);
+	close(dirfd);
+	return reached;
+}

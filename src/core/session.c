@@ -1,0 +1,358 @@
+/* session.c - one sample through everything, for every view (session.h).
+ *
+ * Per step: read into the older snapshot and swap; the diff of the two; the
+ * events the source hands back (a replay's marks and ioscope's changes); drop the
+ * echoes of ioscope's own changes; rates; history; recorder.  This is the only
+ * place that derives events and rates from samples.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "devsel.h"
+#include "session.h"
+
+struct session {
+	struct source *src;
+	struct snapshot prev, cur;
+	bool have_cur, have_rates, ended;
+	struct rates rates;
+	struct event_list events;
+	struct event_list queued;    /* announced by another ioscope, for the next step */
+	struct echo_filter echoes;
+	struct history *hist;
+	size_t hist_capacity;
+	struct selection sel;
+	struct recorder *rec;       /* writing */
+	struct recorder *held;      /* paused */
+	bool record_failed;
+	struct error record_err;
+	size_t index;               /* the sample last read, recordings only */
+};
+
+struct session *session_open(struct source *src, const struct session_opts *o, struct error *err)
+{
+	struct session *s = calloc(1, sizeof *s);
+	if (!s) {
+		error_set(err, "out of memory");
+		return NULL;
+	}
+	s->src = src;
+	snapshot_init(&s->prev);
+	snapshot_init(&s->cur);
+	rates_init(&s->rates);
+	event_list_init(&s->events);
+	event_list_init(&s->queued);
+	echo_filter_init(&s->echoes);
+	s->hist_capacity = o ? o->history_capacity : 0;
+	if (s->hist_capacity && !(s->hist = history_new(s->hist_capacity))) {
+		session_close(s);
+		error_set(err, "out of memory");
+		return NULL;
+	}
+	return s;
+}
+
+void session_close(struct session *s)
+{
+	if (!s)
+		return;
+	history_free(s->hist);
+	snapshot_free(&s->prev);
+	snapshot_free(&s->cur);
+	rates_free(&s->rates);
+	event_list_free(&s->events);
+	event_list_free(&s->queued);
+	echo_filter_free(&s->echoes);
+	free(s);
+}
+
+static void record_failed(struct session *s, const struct error *err)
+{
+	if (!s->record_failed)
+		s->record_err = *err;
+	s->record_failed = true;
+}
+
+/* Events and rates of prev -> cur, into the history.  -1 on ENOMEM. */
+static int take_queued(struct session *s)
+{
+	for (size_t i = 0; i < s->queued.count; i++) {
+		struct event *e = event_list_add(&s->events);
+		if (!e)
+			return -1;
+		*e = s->queued.items[i];
+	}
+	event_list_clear(&s->queued);
+	return 0;
+}
+
+static int derive(struct session *s, bool have_prev)
+{
+	event_list_clear(&s->events);
+	if (have_prev && events_diff(&s->events, &s->prev, &s->cur) < 0)
+		return -1;
+	size_t derived = s->events.count;
+	if (source_take_events(s->src, &s->events) < 0 || take_queued(s) < 0)
+		return -1;
+	echo_filter_sample(&s->echoes, &s->events, derived);
+	if (have_prev) {
+		if (rates_compute(&s->rates, &s->prev, &s->cur) < 0)
+			return -1;
+		if (s->hist && history_append(s->hist, &s->rates) < 0)
+			return -1;
+		s->have_rates = true;
+	}
+	for (size_t i = 0; s->hist && i < s->events.count; i++)
+		if (history_add_event(s->hist, &s->events.items[i]) < 0)
+			return -1;
+	return 0;
+}
+
+static void note_index(struct session *s)
+{
+	struct source_position p;
+	if (!source_can_seek(s->src))
+		return;
+	s->src->ops->position(s->src, &p);
+	s->index = p.next ? p.next - 1 : 0;
+}
+
+int session_step(struct session *s, struct error *err)
+{
+	int r = source_read(s->src, &s->prev, err);
+	if (r <= 0) {
+		s->ended = r == 0;
+		return r;
+	}
+	snapshot_swap(&s->prev, &s->cur);
+	bool have_prev = s->have_cur;
+	s->have_cur = true;
+	note_index(s);
+	if (derive(s, have_prev) < 0)
+		return error_set(err, "out of memory");
+	struct error rerr;
+	if (s->rec && recorder_write(s->rec, &s->cur, &s->events, &rerr) < 0)
+		record_failed(s, &rerr);
+	return 1;
+}
+
+struct source *session_source(const struct session *s) { return s->src; }
+const struct snapshot *session_snapshot(const struct session *s) { return &s->cur; }
+const struct snapshot *session_previous(const struct session *s) { return &s->prev; }
+bool session_have_snapshot(const struct session *s) { return s->have_cur; }
+const struct rates *session_rates(const struct session *s) { return s->have_rates ? &s->rates : NULL; }
+const struct event_list *session_events(const struct session *s) { return &s->events; }
+struct history *session_history(const struct session *s) { return s->hist; }
+bool session_ended(const struct session *s) { return s->ended; }
+size_t session_sample_index(const struct session *s) { return s->index; }
+
+void session_set_selection(struct session *s, const struct selection *sel)
+{
+	s->sel = *sel;
+}
+
+int session_select(struct session *s, char *const *args, int nargs, struct error *err)
+{
+	struct selection sel = { .n = 0 };
+	for (int i = 0; i < nargs; i++) {
+		char name[DEV_NAME_MAX];
+		if (devsel_resolve(&s->cur, args[i], name, sizeof name, err) < 0)
+			return -1;
+		if (selection_add(&sel, name) < 0)
+			return error_set(err, "more than %d devices named", SOURCE_SELECTION_MAX);
+	}
+	struct source_info info;
+	if (nargs == 0 && s->src->ops->describe) {
+		s->src->ops->describe(s->src, &info);
+		for (size_t i = 0; info.has_selection && i < info.nselection; i++)
+			selection_add(&sel, info.selection[i]);
+	}
+	s->sel = sel;
+	return 0;
+}
+
+const struct selection *session_selection(const struct session *s)
+{
+	return &s->sel;
+}
+
+bool session_event_selected(const struct session *s, const struct event *ev)
+{
+	return selection_covers_event(&s->sel, &s->cur, s->have_rates ? &s->prev : NULL, ev);
+}
+
+int session_queue_event(struct session *s, const struct event *ev)
+{
+	struct event *kept = event_list_add(&s->queued);
+	if (!kept)
+		return -1;
+	*kept = *ev;
+	return 0;
+}
+
+int session_add_own_event(struct session *s, const struct event *ev, struct error *err)
+{
+	echo_filter_remember(&s->echoes, ev);
+	int rc = 0;
+	if (s->hist && history_add_event(s->hist, ev) < 0)
+		rc = error_set(err, "out of memory: event not kept");
+	if (s->rec && recorder_write_event(s->rec, ev, err) < 0)
+		rc = -1;
+	return rc;
+}
+
+/* ---- recording ---- */
+
+int session_record_start(struct session *s, struct recorder *rec, struct error *err)
+{
+	recorder_set_selection(rec, &s->sel);
+	s->rec = rec;
+	s->held = NULL;
+	/* the sample on screen opens the log: the recording starts now, not a tick later */
+	if (s->have_cur && recorder_write(rec, &s->cur, &s->events, err) < 0)
+		return -1;
+	return 0;
+}
+
+void session_record_pause(struct session *s)
+{
+	if (s->rec) {
+		s->held = s->rec;
+		s->rec = NULL;
+	}
+}
+
+void session_record_resume(struct session *s)
+{
+	if (s->held) {
+		s->rec = s->held;
+		s->held = NULL;
+	}
+}
+
+struct recorder *session_record_stop(struct session *s)
+{
+	struct recorder *r = s->rec ? s->rec : s->held;
+	s->rec = s->held = NULL;
+	return r;
+}
+
+bool session_recording(const struct session *s) { return s->rec != NULL; }
+struct recorder *session_recorder(const struct session *s) { return s->rec; }
+bool session_record_paused(const struct session *s) { return s->held != NULL; }
+
+bool session_record_error(struct session *s, struct error *err)
+{
+	if (!s->record_failed)
+		return false;
+	*err = s->record_err;
+	s->record_failed = false;
+	return true;
+}
+
+/* ---- recordings: seeking and marks ---- */
+
+/* As before the first sample: history emptied, echoes forgotten (ioscope's
+ * changes belong to the samples forgotten). */
+static int forget_samples(struct session *s, struct error *err)
+{
+	if (s->hist) {
+		struct history *h = history_new(s->hist_capacity);
+		if (!h)
+			return error_set(err, "out of memory: cannot seek");
+		history_free(s->hist);
+		s->hist = h;
+	}
+	s->have_cur = s->have_rates = s->ended = false;
+	event_list_clear(&s->events);
+	echo_filter_clear(&s->echoes);
+	return 0;
+}
+
+int session_seek(struct session *s, size_t target, size_t window, struct error *err)
+{
+	if (!source_can_seek(s->src))
+		return error_set(err, "this source cannot seek (not a recording)");
+	struct source_position p;
+	s->src->ops->position(s->src, &p);
+	if (!p.count)
+		return 0;
+	if (target >= p.count)
+		target = p.count - 1;
+	if (forget_samples(s, err) < 0)
+		return -1;
+	size_t first = target > window ? target - window : 0;
+	/* The sample before the window gives the first one its rates and its events. */
+	if (s->src->ops->seek(s->src, first ? first - 1 : 0, err) < 0)
+		return -1;
+	if (first && source_read(s->src, &s->cur, err) == 1)
+		s->have_cur = true;
+	struct recorder *rec = s->rec;
+	s->rec = NULL;   /* what was recorded once is not written again */
+	int rc = 0;
+	for (;;) {
+		s->src->ops->position(s->src, &p);
+		if (p.next > target)
+			break;
+		int got = session_step(s, err);
+		if (got <= 0) {
+			rc = got;
+			break;
+		}
+	}
+	s->rec = rec;
+	return rc < 0 ? -1 : 0;
+}
+
+static size_t logged_count(struct session *s)
+{
+	if (!s->src->ops->logged_event_count || !s->src->ops->logged_event || !s->src->ops->read_at)
+		return 0;
+	return s->src->ops->logged_event_count(s->src);
+}
+
+/* Logged event i concerns the selection (ev: scratch, a whole decoded event). */
+static bool logged_covered(struct session *s, size_t i, struct replay_event *ev)
+{
+	return s->src->ops->logged_event(s->src, i, ev) == 0 &&
+	       selection_covers_logged(&s->sel, s->src, ev);
+}
+
+size_t session_mark_after(struct session *s, size_t from)
+{
+	size_t n = logged_count(s), found = SIZE_MAX;
+	struct replay_event *ev = n ? malloc(sizeof *ev) : NULL;
+	for (size_t i = 0; ev && i < n && found == SIZE_MAX; i++)
+		if (s->src->ops->logged_event(s->src, i, ev) == 0 && ev->sample >= from &&
+		    selection_covers_logged(&s->sel, s->src, ev))
+			found = i;
+	free(ev);
+	return found;
+}
+
+size_t session_mark_before(struct session *s, size_t before)
+{
+	size_t n = logged_count(s), found = SIZE_MAX;
+	struct replay_event *ev = n ? malloc(sizeof *ev) : NULL;
+	for (size_t i = n; ev && i-- > 0 && found == SIZE_MAX;)
+		if (s->src->ops->logged_event(s->src, i, ev) == 0 && ev->sample < before &&
+		    selection_covers_logged(&s->sel, s->src, ev))
+			found = i;
+	free(ev);
+	return found;
+}
+
+void session_mark_rank(struct session *s, size_t i, size_t *rank, size_t *total)
+{
+	size_t n = logged_count(s);
+	struct replay_event *ev = n ? malloc(sizeof *ev) : NULL;
+	*rank = *total = 0;
+	for (size_t k = 0; ev && k < n; k++) {
+		if (!logged_covered(s, k, ev))
+			continue;
+		*rank += k < i;
+		(*total)++;
+	}
+	free(ev);
+}

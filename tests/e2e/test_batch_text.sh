@@ -1,0 +1,65 @@
+#!/bin/bash
+# Batch text is read by people: golden files for the fixture trees (tests/fixtures/text/
+# batch-*.txt; times replaced by TIME), and every figure ends under its heading however
+# wide it is (the `wide` fixture: 123456 r/s, 250000 kB/s out, 1.5M context switches).
+# UPDATE_GOLDEN=1 rewrites the golden files from the current output (review the diff).
+. "$(dirname "$0")/lib.sh"
+F="$IOSCOPE_TOP/tests/fixtures"
+
+# the wall clock of a --root run is today's: the only thing that differs between runs
+normalize() { sed -E 's/^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8}  interval/TIME  interval/; s/^---- [0-9:]{8} /---- TIME /'; }
+
+for fx in layout14 layout20 wide vm-round hotplug; do
+	golden="$F/text/batch-$fx.txt"
+	if ! "$IOSCOPE" --batch --root "$F/$fx" 2>"$TMP/$fx.err" | normalize >"$TMP/$fx.txt"; then
+		fail "text $fx runs" "$(cat "$TMP/$fx.err")"
+		continue
+	fi
+	[ -n "${UPDATE_GOLDEN:-}" ] && cp "$TMP/$fx.txt" "$golden"
+	if diff -u "$golden" "$TMP/$fx.txt" >"$TMP/$fx.diff"; then
+		ok "text $fx matches its golden file"
+	else
+		fail "text $fx matches its golden file" "$(head -40 "$TMP/$fx.diff")"
+	fi
+done
+
+python3 - "$TMP/wide.txt" "$TMP/layout20.txt" "$TMP/layout14.txt" <<'PY'
+import re, sys
+def check(name, cond, detail=""):
+    print(("ok " if cond else "not ok ") + name + ("" if cond else f": {detail}"))
+def ends(line):
+    return [m.end() for m in re.finditer(r"\S+", line)]
+for path in sys.argv[1:]:
+    lines = open(path).read().split("\n")
+    name = path.rsplit("/", 1)[1]
+    head = next(l for l in lines if l.startswith("Device op"))
+    want = ends(head)[2:]                       # after "Device" "op": /s kB/s ... %util
+    vm_head = next(l for l in lines if l.startswith(" r  b"))
+    bad = []
+    for i, l in enumerate(lines):
+        m = re.match(r"^(\S*)\s+([rwdf]) ", l)
+        if m and (len(l) > 9 and l[9] in "rwdf"):
+            got = ends(l)[1 if m.group(1) == "" else 2:]
+            # the f row has two figures (f/s, f_await); the w row ends with the scheduler
+            if m.group(2) == "f":
+                ok_row = got == [want[0], want[4]]
+            elif m.group(2) == "w":
+                ok_row = got[:-1] == want[:7]
+            elif m.group(2) == "d":
+                ok_row = got == want[:6]
+            else:
+                ok_row = got == want
+            if not ok_row:
+                bad.append(l)
+        if lines[i - 1:i] == [vm_head] and l and not l.startswith("("):
+            if ends(l) != ends(vm_head):
+                bad.append(l)
+    check(f"{name}: every figure ends under its heading", not bad and any(lines), bad)
+    check(f"{name}: within 80 columns", all(len(l) <= 80 for l in lines), [l for l in lines if len(l) > 80])
+    def op_rows(op):   # the op letter sits in column 10
+        return [l for l in lines if len(l) > 10 and l[9] == op and l[10] == " " and not l[8].strip()]
+    devs = op_rows("r")
+    for op in "dwf":
+        n = len(op_rows(op))
+        check(f"{name}: a {op} row for every device, as documented", n == len(devs) > 0, (n, len(devs)))
+PY

@@ -1,0 +1,95 @@
+#!/bin/bash
+# `ioscope set` / `ioscope remount` run from a shell tell the running batch (and console)
+# through the runtime directory (docs/runtime.md): the change is logged once, by ioscope,
+# with its result.  And the runtime directory is never followed through a symlink.
+. "$(dirname "$0")/lib.sh"
+is_root || { skip "announcements" "needs root for a loop device"; exit 0; }
+
+RUNDIR="$XDG_RUNTIME_DIR/ioscope"
+
+# wait_socket PID: until the instance listens (its socket is there)
+wait_socket() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[ -S "$RUNDIR/$1.sock" ] && return 0
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# A socket file nobody listens on (what a kill -9 leaves behind).
+dead_socket() { python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.bind(sys.argv[1])' "$1"; }
+
+# send_datagram PATH TEXT: what `ioscope mark` will send
+send_datagram() {
+	python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM).sendto(sys.argv[2].encode(), sys.argv[1])' "$1" "$2"
+}
+
+dev=$(make_loop 64) || { fail "loop device"; exit 1; }
+echo mq-deadline >"/sys/block/$dev/queue/scheduler"
+mnt=$(make_fs "$dev" ext4) || { fail "ext4 on $dev"; exit 1; }
+
+mkdir -m 700 "$RUNDIR"
+dead_socket "$RUNDIR/999999999.sock"     # a pid that cannot exist
+dead_socket "$RUNDIR/$$.sock"            # a live pid (ours) that does not listen
+
+"$IOSCOPE" --batch -i 0.5 -f json "$dev" >"$TMP/out.json" 2>"$TMP/err" &
+pid=$!
+if wait_socket "$pid"; then ok "batch listens in the runtime directory"; else
+	fail "batch listens in the runtime directory" "$(ls -la "$RUNDIR"; cat "$TMP/err")"; fi
+[ ! -e "$RUNDIR/999999999.sock" ] && ok "stale socket of a dead pid removed" \
+	|| fail "stale socket of a dead pid removed"
+[ "$(stat -c %a "$RUNDIR")" = 700 ] && ok "runtime directory 0700" || fail "runtime directory 0700"
+
+"$IOSCOPE" set "$dev" scheduler=kyber >"$TMP/set.out" 2>&1 \
+	&& ok "set" || fail "set" "$(cat "$TMP/set.out")"
+[ ! -e "$RUNDIR/$$.sock" ] && ok "set removes a socket nobody listens on" \
+	|| fail "set removes a socket nobody listens on"
+sleep 1.1
+"$IOSCOPE" remount "$mnt" noatime >"$TMP/remount.out" 2>&1 \
+	&& ok "remount" || fail "remount" "$(cat "$TMP/remount.out")"
+send_datagram "$RUNDIR/$pid.sock" 'junk {'
+send_datagram "$RUNDIR/$pid.sock" '{"type":"event","kind":"scheduler","object":"'"$dev"'","key":"scheduler","old":"a","new":"b","by":"observed"}'
+send_datagram "$RUNDIR/$pid.sock" '{"type":"event","kind":"mark","object":"user","key":"mark","new":"from a shell","by":"ioscope"}'
+sleep 1.1   # the next sample carries them
+kill -TERM $pid   # ends the run cleanly: exit status 0
+wait $pid && ok "batch run" || fail "batch run" "$(cat "$TMP/err")"
+[ ! -e "$RUNDIR/$pid.sock" ] && ok "socket removed at exit" || fail "socket removed at exit"
+
+python3 - "$TMP/out.json" "$dev" "$mnt" <<'PY'
+import json, sys
+out, dev, mnt = sys.argv[1:]
+evs = [e for l in open(out) for e in json.loads(l)["events"]]
+def check(name, cond, what):
+    print(("ok " if cond else "not ok ") + name + ("" if cond else f": {what}"))
+sched = [e for e in evs if e["object"] == dev and e["key"] == "scheduler"]
+check("scheduler switch logged once, by ioscope, with its result",
+      len(sched) == 1 and sched[0]["by"] == "ioscope" and sched[0]["new"] == "kyber"
+      and sched[0].get("result", "").startswith("ok"), sched)
+mo = [e for e in evs if e["object"] == mnt and e["key"] == "mount_opts"]
+check("remount logged once, by ioscope", len(mo) == 1 and mo[0]["by"] == "ioscope"
+      and "noatime" in mo[0]["new"], mo)
+marks = [e for e in evs if e["kind"] == "mark"]
+check("a mark datagram is an event", len(marks) == 1 and marks[0]["new"] == "from a shell", marks)
+fake = [e for e in evs if e.get("new") == "b"]
+# sent before the mark, so read before it: only meaningful when the mark arrived
+check("an announcement claiming 'observed' is dropped", marks and not fake, fake)
+PY
+
+# The runtime directory is refused, never followed, when it is a symlink or open to others;
+# the instance runs on (an unreachable instance is no error).
+mkdir -m 700 "$TMP/run2" "$TMP/elsewhere"
+ln -s "$TMP/elsewhere" "$TMP/run2/ioscope"
+XDG_RUNTIME_DIR="$TMP/run2" "$IOSCOPE" --batch -i 0.1 -c 2 "$dev" >/dev/null 2>"$TMP/err2" \
+	&& ok "batch runs when the runtime directory is a symlink" \
+	|| fail "batch runs when the runtime directory is a symlink" "$(cat "$TMP/err2")"
+[ -z "$(ls -A "$TMP/elsewhere")" ] && ok "symlinked runtime directory not followed" \
+	|| fail "symlinked runtime directory not followed" "$(ls -la "$TMP/elsewhere")"
+mkdir -m 700 "$TMP/run3" && mkdir -m 755 "$TMP/run3/ioscope"
+XDG_RUNTIME_DIR="$TMP/run3" "$IOSCOPE" --batch -i 0.1 -c 2 "$dev" >/dev/null 2>"$TMP/err3" \
+	&& [ -z "$(ls -A "$TMP/run3/ioscope")" ] && ok "runtime directory open to others not used" \
+	|| fail "runtime directory open to others not used" "$(ls -la "$TMP/run3/ioscope"; cat "$TMP/err3")"
+XDG_RUNTIME_DIR="$TMP/run2" "$IOSCOPE" set "$dev" scheduler=mq-deadline >/dev/null 2>"$TMP/err4" \
+	&& ok "set without a usable runtime directory" \
+	|| fail "set without a usable runtime directory" "$(cat "$TMP/err4")"
