@@ -51,9 +51,10 @@ def sample(seq, mono, wall, devs, psi=(0.5, 0.25, 0, 0), k=0):
                psi[0], psi[1], psi[2], psi[3]))
 
 
-def event(seq, mono, wall, kind, obj, key, old, new, by="observed"):
+def event(seq, mono, wall, kind, obj, key, old, new, by="observed", **extra):
     return dump({"type": "event", "seq": seq, "mono": mono, "wall": wall, "kind": kind,
-                 "object": obj, "key": key, "old": old, "new": new, "result": "", "by": by})
+                 "object": obj, "key": key, "old": old, "new": new, "result": "", "by": by,
+                 **extra})
 
 
 def steady(k):
@@ -89,8 +90,14 @@ def escapes():
     for i in range(4):
         lines.append(sample(i + 1, T0 + i * 10**9, W0 + i * 10**9, [(name, steady)], k=i))
         lines.append(event(i + 1, T0 + i * 10**9, W0 + i * 10**9, "mark", name, "note", "", EVIL, by="user"))
+        # a switch's resets (their own line in batch text, "resets ..." in reports)
+        resets = {"iosched.q\x1b]2;PW\x07": ["16" + EVIL_SHORT, None],
+                  "nr_requests": ["64", "2\x1b[31m\r\n---- forged ----"]}
         lines.append(event(i + 1, T0 + i * 10**9, W0 + i * 10**9, "scheduler", name, "scheduler",
-                           "bfq" + EVIL, "none" + EVIL, by="ioscope"))
+                           "bfq" + EVIL, "none" + EVIL, by="ioscope", resets=resets))
+        # a kind of a later revision: its name is printed by --verbose
+        lines.append(event(i + 1, T0 + i * 10**9, W0 + i * 10**9, "k\x1b]2;PW\x07", name, "x",
+                           "", ""))
         lines.append(event(i + 1, T0 + i * 10**9, W0 + i * 10**9, "mount_options", "/mnt/" + EVIL,
                            "mount_opts", "rw", "ro" + EVIL, by="ioscope"))
     write("escapes.log", lines)

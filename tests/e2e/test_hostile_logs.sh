@@ -50,6 +50,24 @@ grep -qF -- 'PWNED???---- 09:00:00 vda sched none->bfq (fake) ----??31m' "$TMP/e
 	|| fail "text: hostile mark note escaped" "$(grep -m3 -- '----' "$TMP/escapes.text")"
 grep -qF '  host      hm?]2;PWNED???---- 09:00:00' "$TMP/escapes.rtext" \
 	&& ok "report: host string escaped" || fail "report: host string escaped"
+# a switch's resets (main's reset lines and report "resets") and --verbose's names of
+# unknown kinds come from the file too
+grep -qF -- '     reset iosched.q?]2;PW? 16l?]2;PW???---- 09:00 x ----?→-' "$TMP/escapes.text" \
+	&& ok "text: a hostile reset is printed escaped on its own line" \
+	|| fail "text: hostile reset escaped" "$(grep -m3 -- 'reset' "$TMP/escapes.text")"
+grep -qF -- '     reset nr_requests 64→2?[31m??---- forged ----' "$TMP/escapes.text" \
+	&& ok "text: a reset value cannot forge a line" \
+	|| fail "text: reset value forges no line" "$(grep -m3 -- 'forged' "$TMP/escapes.text")"
+grep -qF -- 'resets iosched.q?]2;PW? 16l?]2;PW???---- 09:00 x ----?→-,' \
+	"$TMP/escapes.rtext" && ok "report: a hostile reset is printed escaped" \
+	|| fail "report: hostile reset escaped" "$(grep -m3 -- 'resets' "$TMP/escapes.rtext")"
+run "escapes: replay --verbose" "$TMP/escapes.verbose" "$IOSCOPE" --replay "$TMP/escapes.log" \
+	--batch -f text --verbose
+grep -qF 'events of kinds this version does not know (k?]2;PW?)' "$TMP/escapes.verbose.err" \
+	&& ok "--verbose: an unknown kind's name escaped" \
+	|| fail "--verbose: unknown kind escaped" "$(cat "$TMP/escapes.verbose.err")"
+parses "escapes: --verbose output and warnings are clean text" text "$TMP/escapes.verbose" \
+	"$TMP/escapes.verbose.err"
 python3 - "$TMP/escapes.rjson" <<'PY' && ok "report JSON keeps the exact bytes" || fail "report JSON keeps the exact bytes"
 import json, sys
 rec = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8")]
