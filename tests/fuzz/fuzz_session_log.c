@@ -46,6 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		replay_event_get(r, i, &ev);
 		event_label(&ev.event, label, sizeof label);
 		text_escape_inplace(label);
+		event_resets_text(&ev.event, label, sizeof label);   /* the packed resets */
 	}
 	struct timespec t = { 0, 0 };
 	replay_find_mono(r, &t);
