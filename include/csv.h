@@ -4,8 +4,9 @@
 
 #include <stdio.h>
 
-/* s as a field: as is, or in double quotes (inner quotes doubled) when it holds a
- * comma, a quote or a line break. */
+/* s as a field: control characters escaped as every text output does (text.h: a line
+ * break becomes '?', so a record is always one line), then as is, or in double quotes
+ * (inner quotes doubled) when it holds a comma or a quote. */
 void csv_put(FILE *out, const char *s);
 
 #endif

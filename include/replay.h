@@ -95,9 +95,13 @@ int replay_read(struct replay *r, size_t i, struct snapshot *out, struct error *
 size_t replay_tell(const struct replay *r);
 int replay_seek(struct replay *r, size_t i);
 
-/* Every event in the log, in file order (samples ascending). */
-const struct replay_event *replay_events(const struct replay *r, size_t *n);
-/* Index into replay_events() of the first event belonging to sample >= i
+/* The events of the log, in file order (samples ascending), kept compact (a few dozen
+ * bytes each) and decoded one at a time: replay_event_get() fills *out, -1 when i is
+ * out of range; replay_event_sample() is the sample of event i (SIZE_MAX: none). */
+size_t replay_event_count(const struct replay *r);
+size_t replay_event_sample(const struct replay *r, size_t i);
+int replay_event_get(const struct replay *r, size_t i, struct replay_event *out);
+/* Index (replay_event_get()) of the first event belonging to sample >= i
  * (n when none) / of the last event belonging to sample < i (SIZE_MAX when
  * none): "next mark" and "previous mark" for the console. */
 size_t replay_event_after(const struct replay *r, size_t sample);

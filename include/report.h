@@ -23,7 +23,7 @@ struct report {
 	char (*devices)[DEV_NAME_MAX];  /* the devices reported on */
 	size_t ndevices;
 	enum report_format format;
-	struct replay_event *events;    /* the events reported (report_events()) */
+	size_t *events;                 /* the events reported: indices for replay_event_get() */
 	size_t nevents;
 	const char *out_path;           /* -o, NULL: standard output */
 	int width, height;              /* --size for images, 0: default */
@@ -48,7 +48,8 @@ int report_device_index(const struct report *rep, const char *name);
 /* The events of the samples in the report that concern the reported devices
  * (their settings, devices coming and going, mounts on them) and every user mark. */
 int report_choose_events(struct report *rep, struct error *err);
-const struct replay_event *report_events(const struct report *rep, size_t *n);
+/* Reported event k (0 <= k < rep->nevents), decoded. */
+void report_event(const struct report *rep, size_t k, struct replay_event *out);
 
 /* "sched loop0 mq-deadline→bfq", "remount /home +barrier", "mark: text": an
  * event_label() with the object put in where it reads naturally. */

@@ -88,7 +88,7 @@ int session_seek(struct session *s, size_t target, size_t window, struct error *
 size_t session_sample_index(const struct session *s);
 /* A recording's events that concern the selection: the first logged at a sample
  * >= from (SIZE_MAX: none), the last logged at a sample < before (SIZE_MAX: none).
- * The result indexes source logged_events(). */
+ * The result indexes source logged_event(). */
 size_t session_mark_after(struct session *s, size_t from);
 size_t session_mark_before(struct session *s, size_t before);
 /* Of the marks of the selection, how many come before logged event i, and how many

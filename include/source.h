@@ -62,8 +62,10 @@ struct source_ops {
 	int (*read_at)(struct source *src, size_t i, struct snapshot *out, struct error *err);
 	/* First sample at or after wall time t (count when none). */
 	size_t (*find_wall)(struct source *src, const struct timespec *t);
-	/* Every event the recording holds, samples ascending. */
-	const struct replay_event *(*logged_events)(struct source *src, size_t *n);
+	/* The events the recording holds, samples ascending, kept compact: how many, and
+	 * event i decoded into *out (-1: i out of range). */
+	size_t (*logged_event_count)(struct source *src);
+	int (*logged_event)(struct source *src, size_t i, struct replay_event *out);
 	/* Optional for every source: where the samples come from (NULL: this machine). */
 	void (*describe)(struct source *src, struct source_info *out);
 };

@@ -17,6 +17,7 @@
 #include "output.h"
 #include "rates.h"
 #include "session.h"
+#include "text.h"
 
 struct batch {
 	const struct options *opts;
@@ -162,7 +163,7 @@ static int step(struct batch *b)
 	struct error err = { "" };
 	int r = session_step(b->session, &err);
 	if (r < 0)
-		fprintf(stderr, "ioscope: %s\n", err.msg);
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 	char note[160];
 	while (source_diskstats_notice(b->src, b->opts->verbose, b->diskstats_said, note, sizeof note))
 		fprintf(stderr, "ioscope: %s\n", note);
@@ -174,7 +175,7 @@ static int record_check(struct batch *b)
 	struct error err;
 	if (!session_record_error(b->session, &err))
 		return 0;
-	fprintf(stderr, "ioscope: %s\n", err.msg);
+	text_printf(stderr, "ioscope: %s\n", err.msg);
 	return -1;
 }
 
@@ -220,11 +221,11 @@ static int start(struct batch *b)
 		return 1;
 	}
 	if (session_select(b->session, b->opts->devices, b->opts->ndevices, &err) < 0) {
-		fprintf(stderr, "ioscope: %s\n", err.msg);
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 2;
 	}
 	if (b->rec && session_record_start(b->session, b->rec, &err) < 0) {
-		fprintf(stderr, "ioscope: %s\n", err.msg);
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 1;
 	}
 	return 0;
@@ -240,11 +241,7 @@ int batch_run(const struct options *opts, struct source *src, struct recorder *r
 	int status = 1;
 	b.session = session_open(src, &(struct session_opts){ 0 }, &err);
 	if (!b.session) {
-		fprintf(stderr, "ioscope: %s\n", err.msg);
-		goto out;
-	}
-	if (open_signals(&b) < 0) {
-		perror("ioscope: signalfd");
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 		goto out;
 	}
 	status = start(&b);
@@ -253,6 +250,13 @@ int batch_run(const struct options *opts, struct source *src, struct recorder *r
 	announce_open(&b);
 	if (opts->format == FORMAT_CSV)
 		output_csv_header(stdout);
+	/* Blocked only now that the loop polls the signalfd: until here Ctrl-C and
+	 * `timeout` end ioscope the ordinary way, whatever the start-up waits for. */
+	if (open_signals(&b) < 0) {
+		perror("ioscope: signalfd");
+		status = 1;
+		goto out;
+	}
 	status = run_loop(&b);
 out:
 	if (b.sigfd >= 0)

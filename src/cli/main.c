@@ -9,6 +9,7 @@
 #include "recorder.h"
 #include "replay.h"
 #include "source.h"
+#include "text.h"
 
 /* What a command printed must have reached standard output (a full disk, a closed
  * pipe): otherwise say so and fail, whatever the command itself concluded. */
@@ -65,14 +66,14 @@ int main(int argc, char **argv)
 	if (r > 0)
 		return stdout_check(0);   /* --help, --version */
 	if (r < 0) {
-		fprintf(stderr, "ioscope: %s\n", err.msg);
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 2;
 	}
 
 	struct source *src = opts.replay_path ? source_replay_new_verbose(opts.replay_path, opts.verbose, &err)
 					      : source_live_new(opts.root, opts.interval, &err);
 	if (!src) {
-		fprintf(stderr, "ioscope: %s\n", err.msg);
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 1;
 	}
 	struct recorder *rec = NULL;
@@ -81,7 +82,7 @@ int main(int argc, char **argv)
 				    opts.record_append ? RECORDER_APPEND : RECORDER_NEW,
 				    opts.record_sync, &err);
 		if (!rec) {
-			fprintf(stderr, "ioscope: %s\n", err.msg);
+			text_printf(stderr, "ioscope: %s\n", err.msg);
 			source_destroy(src);
 			return 1;
 		}

@@ -43,7 +43,8 @@ static void vm_columns(FILE *out, const struct vm_rates *v)
 
 static void device_row(FILE *out, const char *stamp, const struct rates *rates, const struct device_rates *r)
 {
-	fprintf(out, "%s,%s", stamp, r->name);
+	fprintf(out, "%s,", stamp);
+	csv_put(out, r->name);
 	for (size_t i = 0; i < device_metrics_count; i++) {
 		const struct metric_def *m = &device_metrics[i];
 		bool missing = !r->valid || (m->group == 'd' && !r->have_discard) ||
@@ -53,7 +54,8 @@ static void device_row(FILE *out, const char *stamp, const struct rates *rates, 
 		else
 			fprintf(out, ",%.3f", device_metric_value(r, m));
 	}
-	fprintf(out, ",%llu,%s", (unsigned long long)r->in_flight, r->scheduler);
+	fprintf(out, ",%llu,", (unsigned long long)r->in_flight);
+	csv_put(out, r->scheduler);
 	vm_columns(out, &rates->vm);
 	fputs(",\n", out);
 }

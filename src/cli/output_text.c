@@ -12,6 +12,7 @@
 
 #include "columns.h"
 #include "output.h"
+#include "text.h"
 
 void format_local_time(const struct timespec *wall, char *buf, size_t len, bool with_date)
 {
@@ -26,7 +27,7 @@ static void print_resets(FILE *out, const struct event *ev)
 {
 	for (size_t i = 0; i < ev->nresets; i++) {
 		const struct event_reset *r = &ev->resets[i];
-		fprintf(out, "     reset %s %s→%s\n", r->key, r->had_old ? r->old_value : "-",
+		text_printf(out, "     reset %s %s→%s\n", r->key, r->had_old ? r->old_value : "-",
 			r->has_new ? r->new_value : "-");
 	}
 	if (ev->resets_dropped)
@@ -40,7 +41,7 @@ static void print_events(FILE *out, const struct event_list *events)
 		const struct event *ev = &events->items[i];
 		format_local_time(&ev->wall, when, sizeof when, false);
 		event_label(ev, label, sizeof label);
-		fprintf(out, "---- %s %s %s%s%s ----\n", when, ev->object, label,
+		text_printf(out, "---- %s %s %s%s%s ----\n", when, ev->object, label,
 			ev->result[0] ? ": " : "", ev->result);
 		print_resets(out, ev);
 	}
@@ -95,7 +96,7 @@ static void put_count(FILE *out, uint64_t n, int width)
 /* The name column is the caller's: the device's name on its first row, blank after. */
 static void put_op(FILE *out, const char *name, const char *op, const double v[6])
 {
-	fprintf(out, "%-*s %1s", NAME_W, name, op);
+	text_printf(out, "%-*s %1s", NAME_W, name, op);
 	for (size_t i = 0; i < 6; i++)
 		put_num(out, v[i], op_widths[i]);
 }
@@ -105,14 +106,14 @@ static void put_op(FILE *out, const char *name, const char *op, const double v[6
 static void print_device(FILE *out, const struct device_rates *r)
 {
 	if (!r->valid) {
-		fprintf(out, "%-*s   (no figures this interval: %s)  sched %s\n", NAME_W, r->name,
-			no_figures_reason(r), scheduler_or_dash(r));
+		text_printf(out, "%-*s   (no figures this interval: %s)  sched %s\n", NAME_W, r->name,
+			    no_figures_reason(r), scheduler_or_dash(r));
 		return;
 	}
 	/* a long name (dm, nvme partitions) gets a line of its own: the columns stay put */
 	bool own_line = strlen(r->name) > NAME_W;
 	if (own_line)
-		fprintf(out, "%s\n", r->name);
+		text_printf(out, "%s\n", r->name);
 	const double rd[6] = { r->r_s, r->rkB_s, r->rrqm_s, r->rrqm_pct, r->r_await, r->rareq_sz };
 	const double wr[6] = { r->w_s, r->wkB_s, r->wrqm_s, r->wrqm_pct, r->w_await, r->wareq_sz };
 	const double dc[6] = { r->d_s, r->dkB_s, r->drqm_s, r->drqm_pct, r->d_await, r->dareq_sz };
@@ -123,7 +124,7 @@ static void print_device(FILE *out, const struct device_rates *r)
 	fputc('\n', out);
 	put_op(out, "", "w", wr);
 	put_count(out, r->in_flight, AQU_W);
-	fprintf(out, " %s\n", scheduler_or_dash(r));
+	text_printf(out, " %s\n", scheduler_or_dash(r));
 	put_op(out, "", "d", r->have_discard ? dc : none);
 	fputc('\n', out);
 	fprintf(out, "%-*s f", NAME_W, "");

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "control.h"
+#include "text.h"
 
 int control_apply(const struct control_plan *p, struct control_result *r)
 {
@@ -14,21 +15,18 @@ int control_apply(const struct control_plan *p, struct control_result *r)
 
 void control_plan_describe(const struct control_plan *p, char *buf, size_t len)
 {
-	size_t used = 0;
-	int n;
+	size_t used;
 	if (p->target == CONTROL_DEVICE)
-		n = snprintf(buf, len, "%s:", p->device);
+		used = text_appendf(buf, len, 0, "%s:", p->device);
 	else
-		n = snprintf(buf, len, "remount %s:", p->mount.mountpoint);
-	used = n > 0 ? (size_t)n : 0;
+		used = text_appendf(buf, len, 0, "remount %s:", p->mount.mountpoint);
 	size_t count = p->target == CONTROL_DEVICE ? p->nitems : p->nopts;
-	for (size_t i = 0; i < count && used < len; i++) {
+	for (size_t i = 0; i < count; i++) {
 		if (p->target == CONTROL_DEVICE)
-			n = snprintf(buf + used, len - used, " %s=%s", p->items[i].key,
-				     p->items[i].value);
+			used = text_appendf(buf, len, used, " %s=%s", p->items[i].key,
+					    p->items[i].value);
 		else
-			n = snprintf(buf + used, len - used, "%s%s", i ? "," : " ",
-				     p->opts[i].text);
-		used += n > 0 ? (size_t)n : 0;
+			used = text_appendf(buf, len, used, "%s%s", i ? "," : " ",
+					    p->opts[i].text);
 	}
 }

@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "control.h"
 #include "session_log.h"
+#include "text.h"
 
 #define CLI_MAX_ARGS (CONTROL_MAX_ITEMS + 8)
 
@@ -42,18 +43,18 @@ static int parse_args(int argc, char **argv, struct cli_args *a, bool allow_root
 			a->help = true;
 		} else if (!options_done && allow_root && strcmp(arg, "--root") == 0) {
 			if (++i == argc)
-				return fprintf(stderr, "ioscope %s: --root needs a directory\n",
+				return text_printf(stderr, "ioscope %s: --root needs a directory\n",
 					       argv[0]),
 				       -1;
 			a->root = argv[i];
 		} else if (!options_done && allow_root && strncmp(arg, "--root=", 7) == 0) {
 			a->root = arg + 7;
 		} else if (!options_done && strncmp(arg, "--", 2) == 0) {
-			return fprintf(stderr, "ioscope %s: unknown option %s\n", argv[0], arg), -1;
+			return text_printf(stderr, "ioscope %s: unknown option %s\n", argv[0], arg), -1;
 		} else if (a->npos < CLI_MAX_ARGS) {
 			a->pos[a->npos++] = argv[i];
 		} else {
-			return fprintf(stderr, "ioscope %s: too many arguments\n", argv[0]), -1;
+			return text_printf(stderr, "ioscope %s: too many arguments\n", argv[0]), -1;
 		}
 	}
 	return 0;
@@ -82,9 +83,9 @@ static int confirm(const struct control_plan *p, bool yes)
 		return 0;
 	char what[512];
 	control_plan_describe(p, what, sizeof what);
-	fprintf(stderr, "ioscope: %s is risky:\n", what);
+	text_printf(stderr, "ioscope: %s is risky:\n", what);
 	for (size_t i = 0; i < p->nrisks; i++)
-		fprintf(stderr, "  - %s\n", p->risks[i]);
+		text_printf(stderr, "  - %s\n", p->risks[i]);
 	if (!isatty(STDIN_FILENO)) {
 		fprintf(stderr, "ioscope: nothing changed: stdin is not a terminal to confirm on; "
 				"add --yes to make this change anyway\n");
@@ -117,7 +118,7 @@ static int run_plan(const struct control_plan *p, bool yes, bool events)
 {
 	struct error err = { "" };
 	if (control_check_privilege(p, &err) < 0) {
-		fprintf(stderr, "ioscope: %s\n", err.msg);
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 1;
 	}
 	int c = confirm(p, yes);
@@ -131,7 +132,7 @@ static int run_plan(const struct control_plan *p, bool yes, bool events)
 	int status = control_apply(p, r);
 	announce_events(r->events, r->nevents);   /* running instances log them as ours */
 	for (size_t i = 0; i < r->nlines; i++)
-		printf("%s\n", r->lines[i]);
+		text_printf(stdout, "%s\n", r->lines[i]);
 	if (events)
 		print_events(r);
 	fflush(stdout);
@@ -156,7 +157,7 @@ int cmd_set(int argc, char **argv)
 	struct error err = { "" };
 	int status;
 	if (control_plan_device(p, a.root, a.pos[0], a.pos + 1, a.npos - 1, &err) < 0) {
-		fprintf(stderr, "ioscope set: %s (nothing changed)\n", err.msg);
+		text_printf(stderr, "ioscope set: %s (nothing changed)\n", err.msg);
 		status = 2;
 	} else {
 		status = run_plan(p, a.yes, a.events);
@@ -187,7 +188,7 @@ int cmd_remount(int argc, char **argv)
 	struct error err = { "" };
 	int status;
 	if (control_plan_remount(p, a.pos[0], options, &err) < 0) {
-		fprintf(stderr, "ioscope remount: %s (nothing changed)\n", err.msg);
+		text_printf(stderr, "ioscope remount: %s (nothing changed)\n", err.msg);
 		status = 2;
 	} else {
 		status = run_plan(p, a.yes, a.events);

@@ -8,6 +8,7 @@
 
 #include "control.h"
 #include "sysfs.h"
+#include "text.h"
 
 /* The allowed range next to the values set checks: what `ioscope set` would accept. */
 static void range_note(const struct control_dev *d, const struct disk_settings *ds, const char *key,
@@ -36,15 +37,15 @@ static int show_device(FILE *out, const char *root, const char *disk)
 	struct disk_settings ds;
 	struct error err = { "" };
 	if (control_dev_open(&d, root, disk, &err) < 0) {
-		fprintf(stderr, "ioscope show: %s\n", err.msg);
+		text_printf(stderr, "ioscope show: %s\n", err.msg);
 		return 1;
 	}
 	memset(&ds, 0, sizeof ds);
 	if (sysfs_disk_open(&sd, root, disk, &err) == 0)
 		sysfs_disk_read(&sd, &ds, &err);
 	sysfs_disk_close(&sd);
-	fprintf(out, "%s\n", disk);
-	fprintf(out, "  %-26s %s\n", "scheduler",
+	text_printf(out, "%s\n", disk);
+	text_printf(out, "  %-26s %s\n", "scheduler",
 		ds.scheduler_line[0] ? ds.scheduler_line : "(none)");
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < ds.nitems; i++) {
@@ -53,7 +54,7 @@ static int show_device(FILE *out, const char *root, const char *disk)
 				continue;
 			char note[96];
 			range_note(&d, &ds, s->key, note, sizeof note);
-			fprintf(out, "  %-26s %s%s\n", s->key, s->value, note);
+			text_printf(out, "  %-26s %s%s\n", s->key, s->value, note);
 		}
 	if (ds.rotational >= 0)
 		fprintf(out, "  %-26s %d\n", "rotational", ds.rotational);
@@ -64,9 +65,9 @@ static int show_device(FILE *out, const char *root, const char *disk)
 
 static void show_mount(FILE *out, const struct control_mount *m)
 {
-	fprintf(out, "  mount %s (%s on %s)\n", m->mountpoint, m->fstype, m->source);
-	fprintf(out, "    %-24s %s\n", "mount options", m->mount_opts);
-	fprintf(out, "    %-24s %s\n", "fs options", m->super_opts);
+	text_printf(out, "  mount %s (%s on %s)\n", m->mountpoint, m->fstype, m->source);
+	text_printf(out, "    %-24s %s\n", "mount options", m->mount_opts);
+	text_printf(out, "    %-24s %s\n", "fs options", m->super_opts);
 }
 
 static void show_mounts_of(FILE *out, const char *root, const char *disk)
@@ -118,7 +119,7 @@ int control_cli_show(FILE *out, const char *root, const char *arg)
 	if (arg[0] == '/' && (root[0] || !is_block_node(arg))) {
 		struct control_mount m;
 		if (mount_of_path(root, arg, &m, &err) < 0) {
-			fprintf(stderr, "ioscope show: %s\n", err.msg);
+			text_printf(stderr, "ioscope show: %s\n", err.msg);
 			return 2;
 		}
 		char name[DEV_NAME_MAX];
@@ -133,7 +134,7 @@ int control_cli_show(FILE *out, const char *root, const char *arg)
 	if (control_name_valid(arg) && control_disk_of(root, arg, disk, sizeof disk, &part) == 0) {
 		/* a partition: show its disk, which holds the queue */
 	} else if (control_device_resolve(root, arg, disk, sizeof disk, &err) < 0) {
-		fprintf(stderr, "ioscope show: %s\n", err.msg);
+		text_printf(stderr, "ioscope show: %s\n", err.msg);
 		return 2;
 	}
 	int status = show_device(out, root, disk);

@@ -7,6 +7,7 @@
 #include <sys/sysmacros.h>
 
 #include "devsel.h"
+#include "text.h"
 
 static const struct device *by_devnum(const struct snapshot *s, unsigned major, unsigned minor)
 {
@@ -46,16 +47,12 @@ static int list_devices(const struct snapshot *snap, const char *arg, struct err
 {
 	char list[768] = "";
 	size_t used = 0;
-	for (size_t i = 0; i < snap->ndevices && used < sizeof list - 1; i++) {
+	for (size_t i = 0; i < snap->ndevices; i++) {
 		if (snap->devices[i].is_partition)
 			continue;
-		int n = snprintf(list + used, sizeof list - used, "%s%s", used ? " " : "", snap->devices[i].name);
-		if (n < 0)
-			break;
-		used += (size_t)n;
+		used = text_appendf(list, sizeof list, used, "%s%s", used ? " " : "",
+				    snap->devices[i].name);
 	}
-	if (used >= sizeof list - 1)
-		used = sizeof list - 1;
 	return error_set(err, "unknown device '%s'; devices: %s", arg, list[0] ? list : "(none)");
 }
 

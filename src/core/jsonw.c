@@ -1,4 +1,5 @@
 /* jsonw.c - streaming JSON writer (see jsonw.h for why not json-c here). */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,6 +199,21 @@ void jsonw_int(struct jsonw *w, int64_t v)
 	put(w, buf + sizeof buf - n - 1, n + 1);
 }
 
+/* DBL_MAX in %f is 309 digits; with sign, point and 9 decimals it fits. */
+#define FIXED_MAX (DBL_MAX_10_EXP + 1 + 16)
+
+/* snprintf's return is what it wanted to write, not what it wrote: a number that
+ * did not fit (or an encoding error) is null, never the bytes after the buffer. */
+static void put_formatted(struct jsonw *w, const char *buf, size_t size, int n)
+{
+	if (n < 0 || (size_t)n >= size) {
+		jsonw_null(w);
+		return;
+	}
+	scalar_start(w);
+	put(w, buf, (size_t)n);
+}
+
 void jsonw_fixed(struct jsonw *w, double v, int decimals)
 {
 	static const double scale[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
@@ -211,10 +227,8 @@ void jsonw_fixed(struct jsonw *w, double v, int decimals)
 		decimals = 9;
 	double scaled = fabs(v) * scale[decimals] + 0.5;
 	if (scaled >= 9e18) {      /* beyond integer arithmetic: printf knows best */
-		char buf[64];
-		int n = snprintf(buf, sizeof buf, "%.*f", decimals, v);
-		scalar_start(w);
-		put(w, buf, (size_t)n);
+		char buf[FIXED_MAX];
+		put_formatted(w, buf, sizeof buf, snprintf(buf, sizeof buf, "%.*f", decimals, v));
 		return;
 	}
 	uint64_t units = (uint64_t)scaled;

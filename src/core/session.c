@@ -305,43 +305,54 @@ int session_seek(struct session *s, size_t target, size_t window, struct error *
 	return rc < 0 ? -1 : 0;
 }
 
-static const struct replay_event *logged(struct session *s, size_t *n)
+static size_t logged_count(struct session *s)
 {
-	*n = 0;
-	if (!s->src->ops->logged_events || !s->src->ops->read_at)
-		return NULL;
-	return s->src->ops->logged_events(s->src, n);
+	if (!s->src->ops->logged_event_count || !s->src->ops->logged_event || !s->src->ops->read_at)
+		return 0;
+	return s->src->ops->logged_event_count(s->src);
+}
+
+/* Logged event i concerns the selection (ev: scratch, a whole decoded event). */
+static bool logged_covered(struct session *s, size_t i, struct replay_event *ev)
+{
+	return s->src->ops->logged_event(s->src, i, ev) == 0 &&
+	       selection_covers_logged(&s->sel, s->src, ev);
 }
 
 size_t session_mark_after(struct session *s, size_t from)
 {
-	size_t n;
-	const struct replay_event *ev = logged(s, &n);
-	for (size_t i = 0; i < n; i++)
-		if (ev[i].sample >= from && selection_covers_logged(&s->sel, s->src, &ev[i]))
-			return i;
-	return SIZE_MAX;
+	size_t n = logged_count(s), found = SIZE_MAX;
+	struct replay_event *ev = n ? malloc(sizeof *ev) : NULL;
+	for (size_t i = 0; ev && i < n && found == SIZE_MAX; i++)
+		if (s->src->ops->logged_event(s->src, i, ev) == 0 && ev->sample >= from &&
+		    selection_covers_logged(&s->sel, s->src, ev))
+			found = i;
+	free(ev);
+	return found;
 }
 
 size_t session_mark_before(struct session *s, size_t before)
 {
-	size_t n;
-	const struct replay_event *ev = logged(s, &n);
-	for (size_t i = n; i-- > 0;)
-		if (ev[i].sample < before && selection_covers_logged(&s->sel, s->src, &ev[i]))
-			return i;
-	return SIZE_MAX;
+	size_t n = logged_count(s), found = SIZE_MAX;
+	struct replay_event *ev = n ? malloc(sizeof *ev) : NULL;
+	for (size_t i = n; ev && i-- > 0 && found == SIZE_MAX;)
+		if (s->src->ops->logged_event(s->src, i, ev) == 0 && ev->sample < before &&
+		    selection_covers_logged(&s->sel, s->src, ev))
+			found = i;
+	free(ev);
+	return found;
 }
 
 void session_mark_rank(struct session *s, size_t i, size_t *rank, size_t *total)
 {
-	size_t n;
-	const struct replay_event *ev = logged(s, &n);
+	size_t n = logged_count(s);
+	struct replay_event *ev = n ? malloc(sizeof *ev) : NULL;
 	*rank = *total = 0;
-	for (size_t k = 0; k < n; k++) {
-		if (!selection_covers_logged(&s->sel, s->src, &ev[k]))
+	for (size_t k = 0; ev && k < n; k++) {
+		if (!logged_covered(s, k, ev))
 			continue;
 		*rank += k < i;
 		(*total)++;
 	}
+	free(ev);
 }

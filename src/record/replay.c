@@ -19,6 +19,7 @@
 #include "line_scanner.h"
 #include "replay.h"
 #include "session_log.h"
+#include "text.h"
 
 struct sample_entry {
 	uint64_t offset, line;
@@ -26,6 +27,20 @@ struct sample_entry {
 	uint32_t length;
 	uint32_t devices, mounts;   /* index into states[]; 0 is the header */
 	bool damaged;               /* failed to parse when read */
+};
+
+/* An event of the index: ~40 bytes and its strings, where a struct event is 3 KB
+ * (a day of hot-plug churn, 380k events, took 1.2 GB).  The strings (object, key,
+ * old, new, result, by) follow each other NUL-terminated in events_text; a later
+ * field is one more string at the end. */
+struct event_entry {
+	uint64_t text;              /* offset of its strings in events_text */
+	int64_t mono, wall;
+	size_t sample;
+	uint8_t kind;
+	bool derivable;
+	uint8_t nresets;            /* a switch's resets: their strings follow the event's */
+	uint32_t resets_dropped;
 };
 
 struct state_entry {
@@ -44,8 +59,11 @@ struct replay {
 	size_t nsamples, samples_cap;
 	struct state_entry *states;
 	size_t nstates, states_cap;
-	struct replay_event *events;
+	struct event_entry *events;
 	size_t nevents, events_cap;
+	char *events_text;
+	size_t events_text_len, events_text_cap;
+	uint64_t last_text;              /* offset of the strings packed last */
 	struct replay_skipped skipped;   /* what a later revision wrote that we do not know */
 	bool switch_without_resets;      /* the last event: a switch of a log before "resets" */
 	char *warnings[REPLAY_WARNINGS_MAX];
@@ -84,6 +102,8 @@ static void *grow(void *arr, size_t *cap, size_t need, size_t size)
 	if (need <= *cap)
 		return arr;
 	size_t n = *cap ? *cap * 2 : 64;
+	while (n < need)   /* a step may be bigger than the array so far (packed strings) */
+		n *= 2;
 	void *v = realloc(arr, n * size);
 	if (v)
 		*cap = n;
@@ -222,6 +242,55 @@ static int add_state(struct replay *r, const struct scanned_line *l, enum sessio
 	return 0;
 }
 
+/* Append one NUL-terminated string to events_text. */
+static int pack_string(struct replay *r, const char *str)
+{
+	size_t n = strlen(str) + 1;
+	char *t = grow(r->events_text, &r->events_text_cap, r->events_text_len + n, 1);
+	if (!t)
+		return -1;
+	r->events_text = t;
+	memcpy(t + r->events_text_len, str, n);
+	r->events_text_len += n;
+	return 0;
+}
+
+/* The strings of an event, in the order replay_event_get() reads them back: object,
+ * key, old, new, result, by, then per reset its key (after one character '0'..'3':
+ * had_old + 2 * has_new), old and new value.  Returns the offset of the first. */
+static int pack_strings(struct replay *r, const struct event *ev, uint64_t *text)
+{
+	*text = r->events_text_len;
+	const char *s[] = { ev->object, ev->key, ev->old_value, ev->new_value, ev->result, ev->by };
+	for (size_t i = 0; i < sizeof s / sizeof s[0]; i++)
+		if (pack_string(r, s[i]) < 0)
+			return -1;
+	for (size_t i = 0; i < ev->nresets && i < EVENT_RESETS_MAX; i++) {
+		const struct event_reset *x = &ev->resets[i];
+		char key[sizeof x->key + 1];
+		snprintf(key, sizeof key, "%c%s", '0' + x->had_old + 2 * x->has_new, x->key);
+		if (pack_string(r, key) < 0 || pack_string(r, x->old_value) < 0 ||
+		    pack_string(r, x->new_value) < 0)
+			return -1;
+	}
+	r->last_text = *text;
+	return 0;
+}
+
+/* The index entry of ev, its strings at offset text. */
+static struct event_entry event_entry_of(const struct event *ev, uint64_t text, size_t sample,
+					 bool derivable)
+{
+	size_t nresets = ev->nresets < EVENT_RESETS_MAX ? ev->nresets : EVENT_RESETS_MAX;
+	return (struct event_entry){
+		.text = text, .mono = timespec_to_ns(&ev->mono), .wall = timespec_to_ns(&ev->wall),
+		.sample = sample, .kind = (uint8_t)ev->kind, .derivable = derivable,
+		.nresets = (uint8_t)nresets,
+		.resets_dropped = ev->resets_dropped > UINT32_MAX ? UINT32_MAX
+								 : (uint32_t)ev->resets_dropped,
+	};
+}
+
 /* An event belongs to the sample before it in the file, unless its own time is
  * earlier: the recorder writes the events of a failed write (a full disk) once a
  * write succeeds again, and they keep the time they happened at.  An observed change
@@ -262,45 +331,76 @@ static bool fold_old_reset(struct replay *r, const struct event *ev)
 	if (!r->switch_without_resets || !r->nevents || ev->kind != EVENT_TUNABLE ||
 	    !event_key_is_reset(ev->key))
 		return false;
-	struct replay_event *sw = &r->events[r->nevents - 1];
-	if (sw->sample != (r->nsamples ? r->nsamples - 1 : 0) ||
-	    strcmp(sw->event.object, ev->object) != 0 || strcmp(sw->event.by, ev->by) != 0)
+	struct event_entry *e = &r->events[r->nevents - 1];
+	if (e->sample != (r->nsamples ? r->nsamples - 1 : 0) || e->kind != EVENT_SCHEDULER)
 		return false;
-	event_add_reset(&sw->event, ev->key, ev->old_value[0] ? ev->old_value : NULL,
-			ev->new_value[0] ? ev->new_value : NULL);
-	return true;
+	/* Packed: decode the switch, add the reset, pack it again (over its old strings
+	 * when they are the last packed, as they are unless events came out of order). */
+	struct replay_event *sw = malloc(sizeof *sw);
+	if (!sw)
+		return false;
+	replay_event_get(r, r->nevents - 1, sw);
+	bool same = strcmp(sw->event.object, ev->object) == 0 && strcmp(sw->event.by, ev->by) == 0;
+	if (same) {
+		event_add_reset(&sw->event, ev->key, ev->old_value[0] ? ev->old_value : NULL,
+				ev->new_value[0] ? ev->new_value : NULL);
+		size_t len = r->events_text_len;
+		uint64_t text;
+		if (e->text == r->last_text)
+			r->events_text_len = e->text;
+		if (pack_strings(r, &sw->event, &text) < 0) {
+			r->events_text_len = len;   /* the old strings are still there */
+			same = false;               /* kept as a tunable event then */
+		} else {
+			*e = event_entry_of(&sw->event, text, e->sample, e->derivable);
+		}
+	}
+	free(sw);
+	return same;
+}
+
+/* Place a parsed event in the index (kept in sample order: replay_event_after()
+ * searches it). */
+static int store_event(struct replay *r, const struct event *ev)
+{
+	struct event_entry *v = grow(r->events, &r->events_cap, r->nevents + 1, sizeof *v);
+	if (!v)
+		return -1;
+	r->events = v;
+	uint64_t text;
+	if (pack_strings(r, ev, &text) < 0)
+		return -1;
+	bool derivable = ev->kind != EVENT_USER_MARK && strcmp(ev->by, "observed") == 0;
+	size_t sample = event_sample(r, ev, derivable);
+	size_t at = r->nevents;
+	while (at > 0 && v[at - 1].sample > sample)
+		at--;
+	memmove(v + at + 1, v + at, (r->nevents - at) * sizeof *v);
+	r->nevents++;
+	v[at] = event_entry_of(ev, text, sample, derivable);
+	return 0;
 }
 
 static int add_event(struct replay *r, json_object *o, const struct scanned_line *l)
 {
 	struct error err;
-	struct event ev;
-	int rc = session_log_parse_event(o, &ev, &err);
-	if (rc < 0) {
-		warn(r, l->number, l->offset, "event skipped: %s", err.msg);
-		return 0;
-	}
-	if (rc > 0) {
-		count_skipped(&r->skipped.event_kinds, err.msg);
-		return 0;
-	}
-	if (fold_old_reset(r, &ev))
-		return 0;
-	r->switch_without_resets = ev.kind == EVENT_SCHEDULER &&
-				   !json_object_object_get_ex(o, "resets", NULL);
-	struct replay_event *v = grow(r->events, &r->events_cap, r->nevents + 1, sizeof *v);
-	if (!v)
+	struct event *ev = malloc(sizeof *ev);   /* 4 KB: not on every caller's stack */
+	if (!ev)
 		return -1;
-	r->events = v;
-	bool derivable = ev.kind != EVENT_USER_MARK && strcmp(ev.by, "observed") == 0;
-	size_t sample = event_sample(r, &ev, derivable);
-	size_t at = r->nevents;
-	while (at > 0 && v[at - 1].sample > sample)
-		at--;   /* kept in sample order: replay_event_after() searches it */
-	memmove(v + at + 1, v + at, (r->nevents - at) * sizeof *v);
-	r->nevents++;
-	v[at] = (struct replay_event){ .sample = sample, .derivable = derivable, .event = ev };
-	return 0;
+	int rc = session_log_parse_event(o, ev, &err);
+	if (rc < 0)
+		warn(r, l->number, l->offset, "event skipped: %s", err.msg);
+	else if (rc > 0)
+		count_skipped(&r->skipped.event_kinds, err.msg);
+	if (rc != 0 || fold_old_reset(r, ev)) {
+		free(ev);
+		return 0;
+	}
+	r->switch_without_resets = ev->kind == EVENT_SCHEDULER &&
+				   !json_object_object_get_ex(o, "resets", NULL);
+	rc = store_event(r, ev);
+	free(ev);
+	return rc;
 }
 
 /* Parses a state record into a scratch snapshot: only the valid ones count. */
@@ -366,7 +466,7 @@ static int index_line(struct replay *r, const struct scanned_line *l)
 {
 	struct error err;
 	if (l->too_long) {
-		warn(r, l->number, l->offset, "line longer than %u bytes, skipped", LINE_SCANNER_MAX);
+		warn(r, l->number, l->offset, "line longer than %u MiB, skipped", LINE_SCANNER_MAX >> 20);
 		return 0;
 	}
 	if (l->len == 0)
@@ -507,6 +607,7 @@ void replay_close(struct replay *r)
 	free(r->samples);
 	free(r->states);
 	free(r->events);
+	free(r->events_text);
 	free(r->line);
 	free(r->name);
 	free(r);
@@ -645,10 +746,11 @@ static void print_skip_count(FILE *out, const char *path, const struct replay_sk
 {
 	if (!c->total)
 		return;
-	fprintf(out, "ioscope: %s: skipped %zu %s this version does not know (", path, c->total,
-		what);
+	/* the names come from the file: escaped (text.h) */
+	text_printf(out, "ioscope: %s: skipped %zu %s this version does not know (", path,
+		    c->total, what);
 	for (size_t i = 0; i < c->nnames; i++)
-		fprintf(out, "%s%s", i ? ", " : "", c->names[i]);
+		text_printf(out, "%s%s", i ? ", " : "", c->names[i]);
 	fprintf(out, "%s)\n", c->nnames < REPLAY_SKIP_NAMES ? "" : ", ...");
 }
 
@@ -656,17 +758,57 @@ void replay_print_skipped(const struct replay *r, const char *path, FILE *out)
 {
 	const struct replay_skipped *s = &r->skipped;
 	if (!s->record_types.total && !s->event_kinds.total) {
-		fprintf(out, "ioscope: %s: every record and event kind was known\n", path);
+		text_printf(out, "ioscope: %s: every record and event kind was known\n", path);
 		return;
 	}
 	print_skip_count(out, path, &s->record_types, "records of types");
 	print_skip_count(out, path, &s->event_kinds, "events of kinds");
 }
 
-const struct replay_event *replay_events(const struct replay *r, size_t *n)
+size_t replay_event_count(const struct replay *r) { return r->nevents; }
+
+size_t replay_event_sample(const struct replay *r, size_t i)
 {
-	*n = r->nevents;
-	return r->events;
+	return i < r->nevents ? r->events[i].sample : SIZE_MAX;
+}
+
+/* The next packed string into a field of the event (it was cut to that size when parsed). */
+static const char *unpack(const char *text, char *field, size_t len)
+{
+	snprintf(field, len, "%s", text);
+	return text + strlen(text) + 1;
+}
+
+int replay_event_get(const struct replay *r, size_t i, struct replay_event *out)
+{
+	if (i >= r->nevents)
+		return -1;
+	const struct event_entry *e = &r->events[i];
+	struct event *ev = &out->event;
+	out->sample = e->sample;
+	out->derivable = e->derivable;
+	ev->kind = (enum event_kind)e->kind;
+	ev->mono = ns_to_timespec(e->mono);
+	ev->wall = ns_to_timespec(e->wall);
+	const char *t = r->events_text + e->text;
+	t = unpack(t, ev->object, sizeof ev->object);
+	t = unpack(t, ev->key, sizeof ev->key);
+	t = unpack(t, ev->old_value, sizeof ev->old_value);
+	t = unpack(t, ev->new_value, sizeof ev->new_value);
+	t = unpack(t, ev->result, sizeof ev->result);
+	t = unpack(t, ev->by, sizeof ev->by);
+	ev->nresets = e->nresets;
+	ev->resets_dropped = e->resets_dropped;
+	for (size_t k = 0; k < e->nresets; k++) {
+		struct event_reset *x = &ev->resets[k];
+		int flags = *t - '0';
+		x->had_old = flags & 1;
+		x->has_new = flags & 2;
+		t = unpack(t + 1, x->key, sizeof x->key);
+		t = unpack(t, x->old_value, sizeof x->old_value);
+		t = unpack(t, x->new_value, sizeof x->new_value);
+	}
+	return 0;
 }
 
 size_t replay_event_after(const struct replay *r, size_t sample)

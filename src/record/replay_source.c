@@ -13,6 +13,7 @@
 
 #include "recorder.h"
 #include "replay.h"
+#include "text.h"
 
 struct replay_source {
 	struct source base;
@@ -33,7 +34,7 @@ static void print_warnings(struct replay_source *rs)
 {
 	size_t n = replay_warning_count(rs->replay);
 	for (; !src_quiet(rs) && rs->warned < n; rs->warned++)
-		fprintf(stderr, "ioscope: warning: %s\n", replay_warning(rs->replay, rs->warned));
+		text_printf(stderr, "ioscope: warning: %s\n", replay_warning(rs->replay, rs->warned));
 }
 
 static int replay_source_read(struct source *src, struct snapshot *out, struct error *err)
@@ -68,19 +69,26 @@ static int replay_source_set_interval(struct source *src, double seconds, struct
 static int replay_source_take_events(struct source *src, struct event_list *out)
 {
 	struct replay_source *rs = (struct replay_source *)src;
-	size_t n, added = 0;
-	const struct replay_event *ev = replay_events(rs->replay, &n);
+	size_t added = 0;
 	if (rs->last == SIZE_MAX)
 		return 0;
-	for (size_t i = replay_event_after(rs->replay, rs->last); i < n && ev[i].sample == rs->last; i++) {
-		if (ev[i].derivable)
+	struct replay_event *ev = malloc(sizeof *ev);
+	if (!ev)
+		return -1;
+	for (size_t i = replay_event_after(rs->replay, rs->last);
+	     replay_event_sample(rs->replay, i) == rs->last; i++) {
+		replay_event_get(rs->replay, i, ev);
+		if (ev->derivable)
 			continue;
 		struct event *e = event_list_add(out);
-		if (!e)
+		if (!e) {
+			free(ev);
 			return -1;
-		*e = ev[i].event;
+		}
+		*e = ev->event;
 		added++;
 	}
+	free(ev);
 	return (int)added;
 }
 
@@ -120,9 +128,14 @@ static size_t replay_source_find_wall(struct source *src, const struct timespec 
 	return replay_find_wall(((struct replay_source *)src)->replay, t);
 }
 
-static const struct replay_event *replay_source_logged_events(struct source *src, size_t *n)
+static size_t replay_source_logged_event_count(struct source *src)
 {
-	return replay_events(((struct replay_source *)src)->replay, n);
+	return replay_event_count(((struct replay_source *)src)->replay);
+}
+
+static int replay_source_logged_event(struct source *src, size_t i, struct replay_event *out)
+{
+	return replay_event_get(((struct replay_source *)src)->replay, i, out);
 }
 
 static void replay_source_describe(struct source *src, struct source_info *out)
@@ -158,7 +171,8 @@ static const struct source_ops replay_source_ops = {
 	.position = replay_source_position,
 	.read_at = replay_source_read_at,
 	.find_wall = replay_source_find_wall,
-	.logged_events = replay_source_logged_events,
+	.logged_event_count = replay_source_logged_event_count,
+	.logged_event = replay_source_logged_event,
 	.describe = replay_source_describe,
 };
 
@@ -211,7 +225,7 @@ struct source *source_replay_new_verbose(const char *path, bool verbose, struct 
 	}
 	print_warnings(rs);
 	if (replay_warnings_total(r) > replay_warning_count(r))
-		fprintf(stderr, "ioscope: warning: %s: %zu more damaged records not listed\n", path,
+		text_printf(stderr, "ioscope: warning: %s: %zu more damaged records not listed\n", path,
 			replay_warnings_total(r) - replay_warning_count(r));
 	return &rs->base;
 }

@@ -12,6 +12,7 @@
 #include "devsel.h"
 #include "outfile.h"
 #include "report.h"
+#include "text.h"
 
 #define SIZE_MIN 200
 #define SIZE_MAX_PX 16000
@@ -190,9 +191,12 @@ static int range_devices_collect(struct report *rep, struct range_devices *rd, s
 	struct snapshot s;
 	snapshot_init(&s);
 	int rc = 0;
+	struct error skip;
 	for (size_t i = rep->first; i <= rep->last && rc == 0; i++) {
-		rc = replay_read(rep->replay, i, &s, err);
-		if (rc == 0 && range_devices_note(rd, &s, i == rep->first) < 0)
+		/* a damaged sample is skipped (the replay keeps its warning), as report_walk does */
+		if (replay_read(rep->replay, i, &s, &skip) < 0)
+			continue;
+		if (range_devices_note(rd, &s, i == rep->first) < 0)
 			rc = error_set(err, "out of memory");
 	}
 	snapshot_free(&s);
@@ -260,10 +264,10 @@ static int choose_devices(struct report *rep, const struct report_args *a, struc
 static void print_warnings(const struct report *rep)
 {
 	for (size_t i = 0; i < replay_warning_count(rep->replay); i++)
-		fprintf(stderr, "ioscope: warning: %s\n", replay_warning(rep->replay, i));
+		text_printf(stderr, "ioscope: warning: %s\n", replay_warning(rep->replay, i));
 	size_t more = replay_warnings_total(rep->replay) - replay_warning_count(rep->replay);
 	if (more)
-		fprintf(stderr, "ioscope: warning: %s: %zu more damaged records\n", rep->path, more);
+		text_printf(stderr, "ioscope: warning: %s: %zu more damaged records\n", rep->path, more);
 }
 
 static int render(struct report *rep, struct error *err)
@@ -299,19 +303,19 @@ int cmd_report(int argc, char **argv)
 	int r = parse_args(argc, argv, &rep, &args, &err);
 	if (r != 0) {
 		if (r < 0) {
-			fprintf(stderr, "ioscope: %s\n", err.msg);
+			text_printf(stderr, "ioscope: %s\n", err.msg);
 			report_usage(stderr);
 		}
 		return r < 0 ? 2 : 0;
 	}
 	bool plot = rep.format == REPORT_SVG || rep.format == REPORT_PNG;
 	if (plot && report_plot_available(&err) < 0) {
-		fprintf(stderr, "ioscope: %s\n", err.msg);
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 1;
 	}
 	rep.replay = replay_open(rep.path, &err);
 	if (!rep.replay) {
-		fprintf(stderr, "ioscope: %s\n", err.msg);
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 1;
 	}
 	print_warnings(&rep);
@@ -334,7 +338,7 @@ int cmd_report(int argc, char **argv)
 	status = 0;
 out:
 	if (status)
-		fprintf(stderr, "ioscope: %s\n", err.msg);
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 	free(rep.devices);
 	free(rep.events);
 	replay_close(rep.replay);

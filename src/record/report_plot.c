@@ -16,6 +16,7 @@
 
 #include "cairo_lib.h"
 #include "report.h"
+#include "text.h"
 
 #define DEFAULT_WIDTH 1200
 #define TITLE_H 60
@@ -326,20 +327,26 @@ static void draw_legend(struct plot *p, cairo_t *cr, const struct panel *a)
 	}
 }
 
-/* Events that fall on the same pixel column share one line and one label. */
-static size_t mark_group(struct plot *p, const struct panel *a, const struct replay_event *ev,
-			 size_t n, size_t i, char *label, size_t len)
+/* Events that fall on the same pixel column share one line and one label; *t is
+ * the time of the first. */
+static size_t mark_group(struct plot *p, const struct panel *a, struct replay_event *ev,
+			 size_t n, size_t i, char *label, size_t len, double *t)
 {
-	double x = round(px_x(p, a, timespec_seconds(&ev[i].event.wall) - p->t0));
+	report_event(p->rep, i, ev);
+	*t = timespec_seconds(&ev->event.wall) - p->t0;
+	double x = round(px_x(p, a, *t));
 	size_t j = i;
 	label[0] = '\0';
-	for (; j < n && round(px_x(p, a, timespec_seconds(&ev[j].event.wall) - p->t0)) == x; j++) {
+	for (; j < n; j++) {
+		report_event(p->rep, j, ev);
+		if (round(px_x(p, a, timespec_seconds(&ev->event.wall) - p->t0)) != x)
+			break;
 		size_t used = strlen(label);
 		if (used + 4 >= len)
 			continue;
 		if (j > i)
-			used += (size_t)snprintf(label + used, len - used, "; ");
-		report_mark_label(&ev[j].event, label + used, len - used);
+			used = text_appendf(label, len, used, "; ");
+		report_mark_label(&ev->event, label + used, len - used);
 	}
 	return j;
 }
@@ -348,15 +355,17 @@ static size_t mark_group(struct plot *p, const struct panel *a, const struct rep
  * into another one. */
 static void draw_marks(struct plot *p, cairo_t *cr, const struct panel *a)
 {
-	size_t n;
-	const struct replay_event *ev = report_events(p->rep, &n);
+	size_t n = p->rep->nevents;
+	struct replay_event *ev = malloc(sizeof *ev);
+	if (!ev)
+		return;
 	double row_end[LABEL_ROWS];
 	for (size_t r = 0; r < LABEL_ROWS; r++)
 		row_end[r] = -INFINITY;
 	char label[4096], whole[8192], shown[LABEL_MAX * 4 + 8];
 	for (size_t i = 0, next; i < n; i = next) {
-		next = mark_group(p, a, ev, n, i, label, sizeof label);
-		double t = timespec_seconds(&ev[i].event.wall) - p->t0;
+		double t;
+		next = mark_group(p, a, ev, n, i, label, sizeof label, &t);
 		if (t < 0 || t > p->t1 - p->t0)
 			continue;
 		double x = round(px_x(p, a, t)) + 0.5;
@@ -385,6 +394,7 @@ static void draw_marks(struct plot *p, cairo_t *cr, const struct panel *a)
 		p->cairo.set_source_rgb(cr, 0.1, 0.1, 0.1);
 		show_text_as(p, cr, lx, ly, 11, shown, whole);
 	}
+	free(ev);
 }
 
 static void draw_panel(struct plot *p, cairo_t *cr, size_t k, double y0, double h)

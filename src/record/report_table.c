@@ -2,6 +2,7 @@
  * interval per device, events as their own rows (docs/reports.md). */
 #include <json-c/json.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "csv.h"
@@ -11,7 +12,7 @@
 struct table {
 	struct report *rep;
 	FILE *out;
-	const struct replay_event *events;
+	struct replay_event *event;   /* the one being written (3 KB: allocated once) */
 	size_t nevents, next_event;
 	int (*event_row)(struct table *t, const struct event *ev);
 	int (*device_row)(struct table *t, const struct report_interval *iv, const struct device_rates *r);
@@ -26,9 +27,13 @@ static bool metric_missing(const struct device_rates *r, const struct metric_def
 /* Events of samples up to and including sample, in log order. */
 static int flush_events(struct table *t, size_t sample)
 {
-	for (; t->next_event < t->nevents && t->events[t->next_event].sample <= sample; t->next_event++)
-		if (t->event_row(t, &t->events[t->next_event].event) < 0)
+	for (; t->next_event < t->nevents; t->next_event++) {
+		report_event(t->rep, t->next_event, t->event);
+		if (t->event->sample > sample)
+			break;
+		if (t->event_row(t, &t->event->event) < 0)
 			return -1;
+	}
 	return 0;
 }
 
@@ -48,10 +53,14 @@ static int table_interval(void *ctx, const struct report_interval *iv)
 
 static int table_run(struct table *t, struct error *err)
 {
-	t->events = report_events(t->rep, &t->nevents);
+	t->nevents = t->rep->nevents;
+	t->event = malloc(sizeof *t->event);
+	if (!t->event)
+		return error_set(err, "out of memory");
 	int rc = report_walk(t->rep, table_interval, t, err);
 	if (rc == 0 && flush_events(t, SIZE_MAX) < 0)
 		rc = -1;
+	free(t->event);
 	if (rc < 0 && !err->msg[0])
 		error_set(err, "%s", ferror(t->out) ? "write error" : "out of memory");
 	return rc;

@@ -7,17 +7,15 @@
 #include <string.h>
 
 #include "report.h"
+#include "text.h"
 
 #define WIDTH 80
 #define TABLE_DEVICES 2     /* devices per table that still fit in 80 columns */
 
 /* ---- wrapping ---- */
 
-/* Prints text after prefix, continuing lines at indent; breaks at spaces and
- * after commas (long mount option lists). */
-static void print_wrapped(FILE *out, const char *prefix, int indent, const char *text)
+static void print_words(FILE *out, int col, int indent, const char *text)
 {
-	int col = fprintf(out, "%s", prefix);
 	bool space = false;
 	while (*text) {
 		size_t word = strcspn(text, " ,");
@@ -34,6 +32,19 @@ static void print_wrapped(FILE *out, const char *prefix, int indent, const char 
 		text += strspn(text, " ");
 	}
 	fputc('\n', out);
+}
+
+/* Prints text after prefix, continuing lines at indent; breaks at spaces and
+ * after commas (long mount option lists).  Both are escaped (text.h) first. */
+static void print_wrapped(FILE *out, const char *prefix, int indent, const char *raw)
+{
+	char *text = strdup(raw);
+	if (!text)
+		return;
+	text_escape_inplace(text);
+	int col = text_printf(out, "%s", prefix);
+	print_words(out, col, indent, text);
+	free(text);
 }
 
 /* A scheduler switch's resets, under its mark: "resets nr_requests 64→256, ...". */
@@ -56,13 +67,13 @@ static void machine_section(const struct report *rep, FILE *out)
 	struct timespec f = replay_sample_wall(rep->replay, rep->first);
 	struct timespec l = replay_sample_wall(rep->replay, rep->last);
 	char a[32], b[32], d[32], line[512];
-	fprintf(out, "ioscope report: %s\n\n", rep->path);
-	fprintf(out, "  host      %s\n", m->host[0] ? m->host : "?");
-	fprintf(out, "  kernel    %s %s\n", m->kernel[0] ? m->kernel : "?", m->arch);
+	text_printf(out, "ioscope report: %s\n\n", rep->path);
+	text_printf(out, "  host      %s\n", m->host[0] ? m->host : "?");
+	text_printf(out, "  kernel    %s %s\n", m->kernel[0] ? m->kernel : "?", m->arch);
 	if (m->cpus)
-		fprintf(out, "  cpu       %ld x %s\n", m->cpus, m->cpu_model[0] ? m->cpu_model : "?");
+		text_printf(out, "  cpu       %ld x %s\n", m->cpus, m->cpu_model[0] ? m->cpu_model : "?");
 	else
-		fprintf(out, "  cpu       %s\n", m->cpu_model[0] ? m->cpu_model : "?");
+		text_printf(out, "  cpu       %s\n", m->cpu_model[0] ? m->cpu_model : "?");
 	if (m->mem_total_kb)
 		fprintf(out, "  memory    %.1f GiB\n", (double)m->mem_total_kb / (1024.0 * 1024.0));
 	report_local_time(&t0, true, a, sizeof a);
@@ -75,7 +86,7 @@ static void machine_section(const struct report *rep, FILE *out)
 	report_local_time(&l, false, b, sizeof b);
 	report_duration(timespec_diff(&l, &f), d, sizeof d);
 	fprintf(out, "  report    %s - %s (%s)\n", a, b, d);
-	fprintf(out, "  written   by ioscope %s, session log format %d\n", m->ioscope[0] ? m->ioscope : "?",
+	text_printf(out, "  written   by ioscope %s, session log format %d\n", m->ioscope[0] ? m->ioscope : "?",
 		m->version);
 }
 
@@ -147,13 +158,13 @@ struct device_stats {
 
 struct phase {
 	size_t start, end;           /* interval end samples [start, end] */
-	size_t ev_first, ev_count;   /* the marks it opens with, in report_events() */
+	size_t ev_first, ev_count;   /* the marks it opens with, in rep->events */
 	struct device_stats *stats;  /* one per reported device */
 };
 
 struct text_report {
 	struct report *rep;
-	const struct replay_event *events;
+	struct replay_event *event;  /* scratch for decoding one (3 KB) */
 	size_t nevents;
 	size_t *boundary;            /* per event: first interval after it */
 	struct phase *phases;
@@ -176,16 +187,17 @@ static size_t event_boundary(const struct replay_event *ev)
 static int plan_phases(struct text_report *t)
 {
 	struct report *rep = t->rep;
-	t->events = report_events(rep, &t->nevents);
+	t->nevents = rep->nevents;
 	t->boundary = calloc(t->nevents + 1, sizeof *t->boundary);
 	t->phases = calloc(t->nevents + 1, sizeof *t->phases);
-	if (!t->boundary || !t->phases)
+	if (!t->boundary || !t->phases || !t->event)
 		return -1;
 	size_t start = rep->first + 1;
 	t->phases[0] = (struct phase){ .start = start, .end = rep->last };
 	t->nphases = 1;
 	for (size_t i = 0; i < t->nevents; i++) {
-		size_t b = event_boundary(&t->events[i]);
+		report_event(rep, i, t->event);
+		size_t b = event_boundary(t->event);
 		if (b < start)
 			b = start;
 		if (i && b < t->boundary[i - 1])
@@ -239,7 +251,8 @@ static void print_phase(const struct text_report *t, size_t k, FILE *out)
 	report_duration(timespec_diff(&to, &from), d, sizeof d);
 	fprintf(out, "\nPhase %zu of %zu: %s - %s (%s)\n", k + 1, t->nphases, a, b, d);
 	for (size_t i = 0; i < p->ev_count; i++) {
-		const struct replay_event *ev = &t->events[p->ev_first + i];
+		const struct replay_event *ev = t->event;
+		report_event(rep, p->ev_first + i, t->event);
 		report_local_time(&ev->event.wall, false, a, sizeof a);
 		report_mark_label(&ev->event, label, sizeof label);
 		snprintf(head, sizeof head, "  %5s %s ", i ? "" : "after", a);
@@ -253,13 +266,13 @@ static void print_phase(const struct text_report *t, size_t k, FILE *out)
 	for (size_t i = 0; i < rep->ndevices; i++) {
 		const struct device_stats *s = &p->stats[i];
 		if (s->dt <= 0) {
-			fprintf(out, "  %-8s %s\n", rep->devices[i], "no figures in this phase");
+			text_printf(out, "  %-8s %s\n", rep->devices[i], "no figures in this phase");
 			continue;
 		}
 		char flush[16] = "     -";
 		if (s->have_flush)
 			snprintf(flush, sizeof flush, "%6.1f", s->flushes / s->dt);
-		fprintf(out, "  %-8s %7.1f %7.1f %7.1f %7.1f %7.0f %7.0f %6.2f %5.1f %s\n", rep->devices[i],
+		text_printf(out, "  %-8s %7.1f %7.1f %7.1f %7.1f %7.0f %7.0f %6.2f %5.1f %s\n", rep->devices[i],
 			s->rkb / s->dt / 1024, s->rpeak / 1024, s->wkb / s->dt / 1024, s->wpeak / 1024,
 			s->ios / s->dt, s->iops_peak, s->await_ios > 0 ? s->await_sum / s->await_ios : 0.0,
 			s->util_s / s->dt, flush);
@@ -272,7 +285,7 @@ static void table_header(const struct report *rep, size_t block, FILE *out)
 {
 	fprintf(out, "%-44s", "");
 	for (size_t i = block * TABLE_DEVICES; i < rep->ndevices && i < (block + 1) * TABLE_DEVICES; i++)
-		fprintf(out, " %16.16s", rep->devices[i]);
+		text_printf(out, " %16.16s", rep->devices[i]);
 	fprintf(out, "\n%-8s %2s %2s %3s %3s %3s %3s %6s %6s", "time", "r", "b", "us", "sy", "id", "wa",
 		"bi", "bo");
 	for (size_t i = block * TABLE_DEVICES; i < rep->ndevices && i < (block + 1) * TABLE_DEVICES; i++)
@@ -284,11 +297,12 @@ static void print_marks_until(struct text_report *t, size_t boundary)
 {
 	char when[32], label[MOUNT_OPTS_MAX + 256];
 	for (; t->next_mark < t->nevents && t->boundary[t->next_mark] <= boundary; t->next_mark++) {
-		const struct event *ev = &t->events[t->next_mark].event;
+		const struct event *ev = &t->event->event;
+		report_event(t->rep, t->next_mark, t->event);
 		report_local_time(&ev->wall, false, when, sizeof when);
 		report_mark_label(ev, label, sizeof label);
 		for (size_t b = 0; b < t->ntables; b++)
-			fprintf(t->tables[b], "---- %s %s ----\n", when, label);
+			text_printf(t->tables[b], "---- %s %s ----\n", when, label);
 	}
 }
 
@@ -374,6 +388,7 @@ static void free_text_report(struct text_report *t)
 		free(t->phases[i].stats);
 	free(t->phases);
 	free(t->boundary);
+	free(t->event);
 }
 
 static void print_tables(struct text_report *t, FILE *out)
@@ -388,7 +403,7 @@ static void print_tables(struct text_report *t, FILE *out)
 
 int report_text(struct report *rep, FILE *out, struct error *err)
 {
-	struct text_report t = { .rep = rep };
+	struct text_report t = { .rep = rep, .event = malloc(sizeof *t.event) };
 	struct snapshot first;
 	snapshot_init(&first);
 	int rc = replay_read(rep->replay, rep->first, &first, err);
@@ -403,7 +418,7 @@ int report_text(struct report *rep, FILE *out, struct error *err)
 		mounts_section(&first, out);
 		fprintf(out, "\nPhases between marks (%zu mark%s, devices: ", t.nevents, t.nevents == 1 ? "" : "s");
 		for (size_t i = 0; i < rep->ndevices; i++)
-			fprintf(out, "%s%s", i ? ", " : "", rep->devices[i]);
+			text_printf(out, "%s%s", i ? ", " : "", rep->devices[i]);
 		fprintf(out, "%s)\n", rep->ndevices ? "" : "none");
 		for (size_t k = 0; k < t.nphases; k++)
 			print_phase(&t, k, out);

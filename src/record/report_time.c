@@ -82,7 +82,7 @@ static int clock_time(const char *arg, const struct timespec *start, struct time
 	if ((sscanf(arg, "%d:%d:%d%n", &h, &m, &s, &n) != 3 || arg[n]) &&
 	    (s = 0, n = 0, sscanf(arg, "%d:%d%n", &h, &m, &n) != 2 || arg[n]))
 		return -1;
-	if (h < 0 || h > 23 || m < 0 || m > 59 || s < 0 || s > 60)
+	if (h < 0 || h > 23 || m < 0 || m > 59 || s < 0 || s > 59)
 		return -1;
 	struct tm tm;
 	time_t t0 = start->tv_sec;
@@ -104,6 +104,15 @@ static int clock_time(const char *arg, const struct timespec *start, struct time
 	return t == (time_t)-1 ? -1 : 0;
 }
 
+/* strptime takes February 30th and second 60; mktime then moves them to another day
+ * or minute.  A time that did not survive mktime unchanged was not a time (a clock
+ * skipped by a daylight-saving change neither). */
+static bool same_clock(const struct tm *a, const struct tm *b)
+{
+	return a->tm_year == b->tm_year && a->tm_mon == b->tm_mon && a->tm_mday == b->tm_mday &&
+	       a->tm_hour == b->tm_hour && a->tm_min == b->tm_min && a->tm_sec == b->tm_sec;
+}
+
 static int date_time(const char *arg, struct timespec *out)
 {
 	static const char *const formats[] = {
@@ -116,8 +125,9 @@ static int date_time(const char *arg, struct timespec *out)
 		if (!end || *end)
 			continue;
 		tm.tm_isdst = -1;
+		struct tm asked = tm;
 		time_t t = mktime(&tm);
-		if (t == (time_t)-1)
+		if (t == (time_t)-1 || !same_clock(&asked, &tm))
 			return -1;
 		*out = (struct timespec){ .tv_sec = t, .tv_nsec = 0 };
 		return 0;

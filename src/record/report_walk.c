@@ -45,20 +45,20 @@ bool report_device_wanted(const struct report *rep, const char *name)
 	return report_device_index(rep, name) >= 0;
 }
 
-const struct replay_event *report_events(const struct report *rep, size_t *n)
+void report_event(const struct report *rep, size_t k, struct replay_event *out)
 {
-	*n = rep->nevents;
-	return rep->events;
+	replay_event_get(rep->replay, rep->events[k], out);
 }
 
 /* A change ioscope made is logged when it is made and seen again by the next
  * sample's diff: the report keeps the first (it carries the result). */
-static bool seen_already(const struct report *rep, const struct replay_event *ev)
+static bool seen_already(const struct report *rep, const struct replay_event *ev,
+			 struct replay_event *k)
 {
 	if (!ev->derivable)
 		return false;
 	for (size_t i = rep->nevents; i-- > 0;) {
-		const struct replay_event *k = &rep->events[i];
+		report_event(rep, i, k);
 		if (k->sample + 1 < ev->sample)
 			break;
 		if (!k->derivable && event_echoes(&ev->event, &k->event))
@@ -67,10 +67,9 @@ static bool seen_already(const struct report *rep, const struct replay_event *ev
 	return false;
 }
 
+/* rep->events holds indices into the replay's compact events, not decoded ones. */
 int report_choose_events(struct report *rep, struct error *err)
 {
-	size_t total;
-	const struct replay_event *all = replay_events(rep->replay, &total);
 	size_t from = replay_event_after(rep->replay, rep->first);
 	size_t to = replay_event_after(rep->replay, rep->last + 1);
 	/* the events of the reported devices and the filesystems on them, user marks */
@@ -78,14 +77,19 @@ int report_choose_events(struct report *rep, struct error *err)
 	for (size_t i = 0; i < rep->ndevices; i++)
 		selection_add(&sel, rep->devices[i]);
 	struct source *src = source_replay_borrow(rep->replay, err);
+	struct replay_event *ev = malloc(2 * sizeof *ev);
 	rep->events = calloc(to - from + 1, sizeof *rep->events);
-	if (!rep->events || !src) {
+	if (!rep->events || !src || !ev) {
+		free(ev);
 		source_destroy(src);
 		return error_set(err, "out of memory");
 	}
-	for (size_t i = from; i < to; i++)
-		if (selection_covers_logged(&sel, src, &all[i]) && !seen_already(rep, &all[i]))
-			rep->events[rep->nevents++] = all[i];
+	for (size_t i = from; i < to; i++) {
+		replay_event_get(rep->replay, i, &ev[0]);
+		if (selection_covers_logged(&sel, src, &ev[0]) && !seen_already(rep, &ev[0], &ev[1]))
+			rep->events[rep->nevents++] = i;
+	}
+	free(ev);
 	source_destroy(src);
 	return 0;
 }

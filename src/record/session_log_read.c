@@ -406,6 +406,11 @@ static int parse_vm(json_object *o, struct vm_counters *vm, struct error *err)
 		return error_set(err, "%s", bad);
 	vm->psi_some_avg10 = json_object_get_double(a0);
 	vm->psi_full_avg10 = json_object_get_double(a1);
+	/* A share of time: anything else is damage, and 1e308 would reach every output. */
+	if (!(vm->psi_some_avg10 >= 0 && vm->psi_some_avg10 <= 100) ||
+	    !(vm->psi_full_avg10 >= 0 && vm->psi_full_avg10 <= 100))
+		return error_set(err, "\"vm.psi\" averages %.3g, %.3g are not percentages (0..100)",
+				 vm->psi_some_avg10, vm->psi_full_avg10);
 	vm->have_psi = true;
 	return 0;
 }

@@ -25,6 +25,7 @@
 #include "devices.h"
 #include "kname.h"
 #include "procfile.h"
+#include "regular_file.h"
 #include "sysfs.h"
 
 #define UDEV_DB "/run/udev/data"
@@ -108,7 +109,7 @@ bool devices_hotplug_pending(struct device_catalog *c)
 /* Read a one-line attribute, trailing blanks removed; false when absent/empty. */
 static bool read_line(const char *path, char *out, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = regular_file_openat(AT_FDCWD, path, O_RDONLY);
 	if (fd < 0)
 		return false;
 	char buf[256];

@@ -7,6 +7,7 @@
  * time between two samples is exactly what the fixture says.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 
 #include "pacing.h"
 #include "procfile.h"
+#include "regular_file.h"
 #include "sampler.h"
 #include "source.h"
 
@@ -113,11 +115,12 @@ static int read_uptime(const char *tree, struct timespec *out, struct error *err
 	char path[4096], buf[128];
 	if (path_format(path, sizeof path, "%s/proc/uptime", tree) < 0)
 		return error_errno(err, tree, ENAMETOOLONG);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return error_errno(err, path, errno);
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
+	int fd = regular_file_openat(AT_FDCWD, path, O_RDONLY);
+	if (fd < 0)
+		return regular_file_error(err, path, errno);
+	ssize_t got = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	size_t n = got > 0 ? (size_t)got : 0;
 	buf[n] = '\0';
 	char *end;
 	errno = 0;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "procfile.h"
+#include "regular_file.h"
 
 void procfile_init(struct procfile *pf)
 {
@@ -28,9 +29,9 @@ static int raise_nofile_limit(void)
 
 int procfile_openat(int dirfd, const char *path, int flags)
 {
-	int fd = openat(dirfd, path, flags | O_CLOEXEC);
+	int fd = regular_file_openat(dirfd, path, flags);
 	if (fd < 0 && errno == EMFILE && raise_nofile_limit() == 0)
-		fd = openat(dirfd, path, flags | O_CLOEXEC);
+		fd = regular_file_openat(dirfd, path, flags);
 	return fd;
 }
 
@@ -41,7 +42,7 @@ int procfile_open(struct procfile *pf, const char *path, size_t eof_hint, struct
 	int fd = procfile_openat(AT_FDCWD, path, O_RDONLY);
 	if (fd < 0) {
 		int e = errno;
-		error_errno(err, path, e);
+		regular_file_error(err, path, e);
 		errno = e;
 		return -1;
 	}

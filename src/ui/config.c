@@ -1,16 +1,19 @@
 /* config.c - the console's config file (console_config.h). */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "columns.h"
 #include "console_config.h"
 #include "graph.h"
 #include "kvline.h"
+#include "regular_file.h"
 #include "source.h"
 
 #define CONFIG_FILE_MAX (64 * 1024)
@@ -194,26 +197,45 @@ int console_config_parse(struct console_config *c, const char *text, const char 
 	return bad;
 }
 
+/* What the parser could only misread: a file cut at 64 KB would lose its end (and its
+ * last line read half), a NUL byte would end the text where it stands. */
+static int config_text_usable(const char *text, size_t n, const char *path, struct error *err)
+{
+	if (n > CONFIG_FILE_MAX)
+		return error_set(err, "%s: larger than %d KB: too large for a config file, not read",
+				 path, CONFIG_FILE_MAX / 1024);
+	const char *nul = memchr(text, '\0', n);
+	if (!nul)
+		return 0;
+	size_t line = 1;
+	for (const char *p = text; p < nul; p++)
+		line += *p == '\n';
+	return error_set(err, "%s:%zu: a NUL byte: not a text file, not read", path, line);
+}
+
 int console_config_load(struct console_config *c, const char *path, struct error *err,
 			char *warn, size_t warn_len, unsigned *nwarn)
 {
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return errno == ENOENT ? 0 : error_errno(err, path, errno);
-	char *text = malloc(CONFIG_FILE_MAX + 1);
+	int fd = regular_file_openat(AT_FDCWD, path, O_RDONLY);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : regular_file_error(err, path, errno);
+	FILE *f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return error_errno(err, path, errno);
+	}
+	char *text = malloc(CONFIG_FILE_MAX + 2);
 	if (!text) {
 		fclose(f);
 		return error_errno(err, path, ENOMEM);
 	}
-	size_t n = fread(text, 1, CONFIG_FILE_MAX, f);
+	size_t n = fread(text, 1, CONFIG_FILE_MAX + 1, f);   /* one more: was there more? */
 	int rerr = ferror(f) ? errno : 0;
 	fclose(f);
-	if (rerr) {
-		free(text);
-		return error_errno(err, path, rerr);
-	}
 	text[n] = '\0';
-	int bad = console_config_parse(c, text, path, err, warn, warn_len, nwarn);
+	int bad = rerr ? error_errno(err, path, rerr) : config_text_usable(text, n, path, err);
+	if (bad == 0)
+		bad = console_config_parse(c, text, path, err, warn, warn_len, nwarn);
 	free(text);
 	return bad;
 }

@@ -25,6 +25,7 @@
 
 #include "commands.h"
 #include "console.h"
+#include "text.h"
 
 #define MIN_FRAME 0.04        /* seconds between redraws caused by samples */
 
@@ -493,14 +494,14 @@ static int console_prepare(struct console *c)
 {
 	struct error err;
 	if (choose_interval(c, &err) < 0) {
-		fprintf(stderr, "ioscope: %s\n", err.msg);
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 2;
 	}
 	/* sized for the interval chosen: an hour at 0.1 s is 36000 samples */
 	struct session_opts so = { history_capacity_for(c->cfg.history, c->interval) };
 	c->session = session_open(c->src, &so, &err);
 	if (!c->session) {
-		fprintf(stderr, "ioscope: %s\n", err.msg);
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 1;
 	}
 	/* our clock only for sources that do not pace themselves: no needless wake-ups */
@@ -510,11 +511,11 @@ static int console_prepare(struct console *c)
 	}
 	int r = take_sample(c);
 	if (r <= 0) {
-		fprintf(stderr, "ioscope: %s\n", r < 0 ? c->fatal.msg : "the source has no samples");
+		text_printf(stderr, "ioscope: %s\n", r < 0 ? c->fatal.msg : "the source has no samples");
 		return 1;
 	}
 	if (resolve_devices(c, &err) < 0) {
-		fprintf(stderr, "ioscope: %s\n", err.msg);
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 2;
 	}
 	host_identity(c);
@@ -528,7 +529,7 @@ int console_run(const struct options *o, struct source *src, struct recorder *re
 	char config_msg[600] = "";
 	struct error err;
 	if (term_check(o, &err) < 0) {
-		fprintf(stderr, "ioscope: %s\n", err.msg);
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 2;
 	}
 	/* the recording starts once arguments and terminal are known good */
@@ -540,7 +541,7 @@ int console_run(const struct options *o, struct source *src, struct recorder *re
 	int status = console_prepare(&c);
 	src->quiet = true;   /* from here, warnings go to the footer, not under curses */
 	if (status == 0 && (term_signals_open(&c, &err) < 0 || term_start(&c, &err) < 0)) {
-		fprintf(stderr, "ioscope: %s\n", err.msg);
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 		status = 2;
 	}
 	c.rec = rec;
@@ -566,6 +567,6 @@ int console_run(const struct options *o, struct source *src, struct recorder *re
 	struct error fatal_err = c.fatal;
 	console_cleanup(&c);
 	if (fatal)
-		fprintf(stderr, "ioscope: %s\n", fatal_err.msg);
+		text_printf(stderr, "ioscope: %s\n", fatal_err.msg);
 	return status;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "console.h"
+#include "text.h"
 
 #define GUTTER 7          /* Y labels and the axis line */
 #define STRIP_MIN 3       /* a label row and two plot rows */
@@ -212,10 +213,7 @@ static void group_label(const struct console *c, const struct mark_group *g, con
 	for (size_t i = g->n; i > 0 && used + 1 < len; i--) {
 		char one[MOUNT_OPTS_MAX + 80];
 		mark_label(c, g->m[i - 1], device, one, sizeof one);
-		int k = snprintf(out + used, len - used, "%s%s", used ? ", " : "", one);
-		if (k < 0)
-			break;
-		used += (size_t)k;
+		used = text_appendf(out, len, used, "%s%s", used ? ", " : "", one);
 	}
 }
 

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "console.h"
+#include "text.h"
 
 struct line_writer {
 	const struct console *c;
@@ -60,13 +61,13 @@ static void state_text(const struct console *c, char *buf, size_t len)
 	buf[0] = '\0';
 	console_source_position(c, pos, sizeof pos);
 	if (pos[0])
-		used += (size_t)snprintf(buf + used, len - used, "%s  ", pos);
-	if (c->frozen && used < len)
-		used += (size_t)snprintf(buf + used, len - used, "FROZEN  ");
-	if (c->scroll_back && used < len)
-		used += (size_t)snprintf(buf + used, len - used, "SCROLLED  ");
-	if (console_ended(c) && used < len)
-		snprintf(buf + used, len - used, "END OF DATA  ");
+		used = text_appendf(buf, len, used, "%s  ", pos);
+	if (c->frozen)
+		used = text_appendf(buf, len, used, "FROZEN  ");
+	if (c->scroll_back)
+		used = text_appendf(buf, len, used, "SCROLLED  ");
+	if (console_ended(c))
+		text_appendf(buf, len, used, "END OF DATA  ");
 }
 
 void header_draw(const struct console *c, const struct rect *r)

@@ -11,6 +11,7 @@
  */
 #include <ncurses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "console.h"
@@ -153,12 +154,17 @@ static void announce_mark(struct console *c, size_t index, size_t count,
 
 static void jump_to_event(struct console *c, size_t i)
 {
-	size_t n, rank, total;
-	const struct replay_event *ev = c->src->ops->logged_events(c->src, &n);
+	struct replay_event *ev = malloc(sizeof *ev);   /* a decoded event: 4 KB */
+	if (!ev || c->src->ops->logged_event(c->src, i, ev) < 0) {
+		free(ev);
+		return;
+	}
+	size_t rank, total;
 	c->replay.paused = true;
 	session_mark_rank(c->session, i, &rank, &total);
-	if (replay_view_seek(c, ev[i].sample) == 0)
-		announce_mark(c, rank, total, &ev[i]);
+	if (replay_view_seek(c, ev->sample) == 0)
+		announce_mark(c, rank, total, ev);
+	free(ev);
 }
 
 /* Marks of the devices shown (the selection) and user marks: the session filters. */

@@ -75,6 +75,16 @@ int term_start(struct console *c, struct error *err)
 		fclose(c->term_out);
 	if (!s)
 		return error_set(err, "cannot use the terminal '%s'", getenv("TERM") ? getenv("TERM") : "(unset)");
+	/* TERM=dumb and the like cannot place the cursor: every frame would be one
+	 * garbled line.  Refuse, as htop does. */
+	const char *cup = tigetstr("cup");
+	if (!cup || cup == (const char *)-1) {
+		endwin();
+		delscreen(s);
+		return error_set(err, "the terminal '%s' cannot move the cursor, which the console "
+				 "needs; set TERM to your terminal's type, or use --batch",
+				 getenv("TERM") ? getenv("TERM") : "(unset)");
+	}
 	c->screen = s;
 	c->term_started = true;
 	set_escdelay(25);          /* Esc alone must not wait a second */

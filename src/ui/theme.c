@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "kvline.h"
+#include "regular_file.h"
 #include "theme.h"
 
 #ifndef IOSCOPE_THEMES_DIR
@@ -275,9 +276,9 @@ int theme_parse(struct theme *t, const char *text, const char *name, const char 
 
 static int read_text(const char *path, char **out, struct error *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = regular_file_openat(AT_FDCWD, path, O_RDONLY);
 	if (fd < 0)
-		return error_errno(err, path, errno);
+		return regular_file_error(err, path, errno);
 	char *buf = malloc(THEME_FILE_MAX + 1);
 	if (!buf) {
 		close(fd);
@@ -366,6 +367,11 @@ int theme_load(struct theme *t, const char *name, struct theme_warnings *warn, s
 		snprintf(path, sizeof path, "%s/%s.theme", dirs[i], name);
 		if (access(path, F_OK) == 0)
 			return theme_load_file(t, path, name, warn, err);
+		if (errno != ENOENT && errno != ENOTDIR) {   /* a symlink loop, no permission */
+			int e = errno;
+			theme_default(t);
+			return error_errno(err, path, e);
+		}
 	}
 	theme_default(t);
 	if (strcmp(name, "default") == 0)

@@ -1,5 +1,6 @@
 /* fuzz_session_log.c - the session-log reader on arbitrary bytes: open (index),
- * read every sample forwards and at random, the events, the source adapter. */
+ * read every sample forwards and at random (and format it again), the events and
+ * their labels (escaped as text outputs do), the source adapter. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,6 +8,8 @@
 #include <unistd.h>
 
 #include "replay.h"
+#include "session_log.h"
+#include "text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -26,15 +29,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct snapshot s;
 	snapshot_init(&s);
 	size_t n = replay_count(r);
-	for (size_t i = 0; i < n; i++)
-		replay_read(r, i, &s, &err);
+	struct jsonw w;
+	jsonw_init(&w);
+	for (size_t i = 0; i < n; i++)   /* and written back: huge numbers reach the writer */
+		if (replay_read(r, i, &s, &err) == 0) {
+			jsonw_reset(&w);
+			session_log_format_sample(&s, &w);
+		}
+	jsonw_free(&w);
 	for (size_t i = n; i-- > 0;)   /* backwards: the state caches are switched */
 		replay_read(r, i, &s, &err);
-	size_t nev;
-	const struct replay_event *ev = replay_events(r, &nev);
+	size_t nev = replay_event_count(r);
+	static struct replay_event ev;
 	char label[2048];
-	for (size_t i = 0; i < nev; i++)
-		event_label(&ev[i].event, label, sizeof label);
+	for (size_t i = 0; i < nev; i++) {
+		replay_event_get(r, i, &ev);
+		event_label(&ev.event, label, sizeof label);
+		text_escape_inplace(label);
+		event_resets_text(&ev.event, label, sizeof label);   /* the packed resets */
+	}
 	struct timespec t = { 0, 0 };
 	replay_find_mono(r, &t);
 	replay_find_wall(r, &t);

@@ -4,6 +4,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "console_config.h"
 
@@ -113,6 +115,57 @@ static void test_absent_file_is_fine(void **state)
 	assert_string_equal(path, "/home/someone/.config/ioscope/config");
 }
 
+static int load(const char *path, struct error *err)
+{
+	struct console_config c;
+	console_config_default(&c);
+	return console_config_load(&c, path, err, NULL, 0, NULL);
+}
+
+/* A FIFO blocked open() forever (and /dev/zero filled 64 KB of NULs): refused,
+ * at once, naming the path.  alarm() turns a hang into a failure. */
+static void test_special_files_refused(void **state)
+{
+	(void)state;
+	char fifo[] = "/tmp/ioscope-unit-config-fifo-XXXXXX";
+	assert_non_null(mkdtemp(fifo));
+	char path[256];
+	snprintf(path, sizeof path, "%s/config", fifo);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	struct error err = { "" };
+	alarm(10);
+	assert_int_not_equal(load(path, &err), 0);
+	alarm(0);
+	assert_non_null(strstr(err.msg, path));
+	assert_non_null(strstr(err.msg, "a FIFO, not a regular file"));
+	assert_int_not_equal(load("/dev/zero", &err), 0);
+	assert_non_null(strstr(err.msg, "/dev/zero: a character device"));
+	unlink(path);
+	rmdir(fifo);
+}
+
+static void test_too_large_and_nul(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/ioscope-unit-config-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	for (int i = 0; i < 3000; i++)   /* 3000 valid lines, 84 KB */
+		fprintf(f, "# a comment line that is valid %d\n", i);
+	fclose(f);
+	struct error err = { "" };
+	assert_int_not_equal(load(path, &err), 0);
+	assert_non_null(strstr(err.msg, "too large for a config file"));
+	f = fopen(path, "w");
+	fputs("interval = 2\n# fine\n", f);
+	fwrite("theme = x\0graph = MB/s\n", 1, 24, f);
+	fclose(f);
+	assert_int_not_equal(load(path, &err), 0);
+	assert_non_null(strstr(err.msg, ":3: a NUL byte"));
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -121,6 +174,8 @@ int main(void)
 		cmocka_unit_test(test_bad_lines_skipped),
 		cmocka_unit_test(test_values_checked),
 		cmocka_unit_test(test_absent_file_is_fine),
+		cmocka_unit_test(test_special_files_refused),
+		cmocka_unit_test(test_too_large_and_nul),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

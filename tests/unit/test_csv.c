@@ -21,7 +21,8 @@ static void test_fields(void **state)
 	expect("sched none→bfq", "sched none→bfq");
 	expect("remount +noatime,+lazytime", "\"remount +noatime,+lazytime\"");
 	expect("say \"hi\"", "\"say \"\"hi\"\"\"");
-	expect("two\nlines", "\"two\nlines\"");
+	expect("two\nlines", "two?lines");   /* a record is one line, always */
+	expect("m\x1b]2;PWNED\x07,x", "\"m?]2;PWNED?,x\"");
 	expect("", "");
 }
 

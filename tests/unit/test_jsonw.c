@@ -2,6 +2,7 @@
 #include "unit.h"
 
 #include <json-c/json.h>
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -66,6 +67,31 @@ static void test_fixed_numbers(void **state)
 	expect_fixed(1e20, 2, "100000000000000000000.00");   /* printf fallback */
 }
 
+/* The largest doubles: every digit printf gives, inside an array json-c reads back,
+ * nothing from beyond the formatting buffer (issue 9: 1e308 copied 313 bytes of a
+ * 64-byte buffer). */
+static void test_fixed_extremes(void **state)
+{
+	(void)state;
+	const double values[] = { 1e308, -DBL_MAX, DBL_MAX, 9.3e18, -1e300 };
+	for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+		for (int decimals = 0; decimals <= 9; decimals += 3) {
+			struct jsonw w;
+			jsonw_init(&w);
+			jsonw_array_begin(&w);
+			jsonw_fixed(&w, values[i], decimals);
+			jsonw_array_end(&w);
+			char ref[400];
+			snprintf(ref, sizeof ref, "[%.*f]", decimals, values[i]);
+			assert_string_equal(w.buf, ref);
+			json_object *o = json_tokener_parse(w.buf);
+			assert_non_null(o);
+			json_object_put(o);
+			jsonw_free(&w);
+		}
+	}
+}
+
 static void test_reset_reuses_buffer(void **state)
 {
 	(void)state;
@@ -89,6 +115,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_structure_and_escaping),
 		cmocka_unit_test(test_fixed_numbers),
+		cmocka_unit_test(test_fixed_extremes),
 		cmocka_unit_test(test_reset_reuses_buffer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

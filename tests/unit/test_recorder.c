@@ -110,8 +110,12 @@ static void test_events_keep_their_sample(void **state)
 	struct error err = { "" };
 	struct replay *r = replay_open(path, &err);
 	assert_non_null(r);
-	size_t n;
-	const struct replay_event *ev = replay_events(r, &n);
+	size_t n = replay_event_count(r);
+	static struct replay_event ev[6];
+	for (size_t i = 0; i < n && i < 6; i++)
+		assert_int_equal(replay_event_get(r, i, &ev[i]), 0);
+	assert_int_equal(replay_event_get(r, n, &ev[0]), -1);
+	assert_int_equal(replay_event_sample(r, 1), 2);
 	/* early mark, sched (nr_requests its reset) at 3, mount_opts + sdz added at 4, mark
 	 * after 5, loop7's counters passing 2^64 at 6 (counters_reset) */
 	assert_int_equal(n, 6);
@@ -281,14 +285,15 @@ static void test_failed_writes_keep_events(void **state)
 	struct replay *r = replay_open(path, &err);
 	assert_non_null(r);
 	assert_int_equal(replay_count(r), 4);   /* samples 1, 2, 3, 5 */
-	size_t n;
-	const struct replay_event *ev = replay_events(r, &n);
+	size_t n = replay_event_count(r);
 	assert_int_equal(n, observed + 1);
+	static struct replay_event ev;
 	for (size_t i = 0; i < n; i++) {
-		bool is_mark = ev[i].event.kind == EVENT_USER_MARK;
-		assert_int_equal(ev[i].sample, is_mark ? 2 : 3);
+		assert_int_equal(replay_event_get(r, i, &ev), 0);
+		bool is_mark = ev.event.kind == EVENT_USER_MARK;
+		assert_int_equal(ev.sample, is_mark ? 2 : 3);
 		if (i)
-			assert_true(ev[i - 1].sample <= ev[i].sample);
+			assert_true(replay_event_sample(r, i - 1) <= ev.sample);
 	}
 	replay_close(r);
 	snapshot_free(&prev);

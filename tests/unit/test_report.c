@@ -202,6 +202,13 @@ static void test_times_and_labels(void **state)
 	assert_non_null(strstr(err.msg, "invalid time 'soon'"));
 	assert_int_equal(report_parse_time("+5x", &start, &t, &err), -1);
 	assert_int_equal(report_parse_time("25:00", &start, &t, &err), -1);
+	/* strptime and sscanf take these; mktime would move them to another day or minute */
+	assert_int_equal(report_parse_time("2026-02-30 10:00", &start, &t, &err), -1);
+	assert_int_equal(report_parse_time("2024-11-31T10:00", &start, &t, &err), -1);
+	assert_int_equal(report_parse_time("2024-11-29 17:06:60", &start, &t, &err), -1);
+	assert_int_equal(report_parse_time("08:43:60", &start, &t, &err), -1);
+	assert_int_equal(report_parse_time("2024-02-29 10:00", &start, &t, &err), 0);   /* leap day */
+	assert_int_equal(report_parse_time("08:43:59", &start, &t, &err), 0);
 	char buf[64];
 	report_duration(2.46, buf, sizeof buf);
 	assert_string_equal(buf, "2.5s");

@@ -93,6 +93,40 @@ static void expect_broken(const char *file, const char *where, const char *what)
 	assert_string_equal(t.name, "default");
 }
 
+/* A FIFO as a theme blocked open() forever; a symlink loop was "not found". */
+static void test_fifo_and_symlink_loop(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/ioscope-unit-theme-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char themes[300], fifo[400], loop[400];
+	snprintf(themes, sizeof themes, "%s/ioscope/themes", dir);
+	char sub[300];
+	snprintf(sub, sizeof sub, "%s/ioscope", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	assert_int_equal(mkdir(themes, 0700), 0);
+	snprintf(fifo, sizeof fifo, "%s/fifo.theme", themes);
+	snprintf(loop, sizeof loop, "%s/loop.theme", themes);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(symlink("loop.theme", loop), 0);
+	setenv("XDG_CONFIG_HOME", dir, 1);
+	struct theme t;
+	struct error err = { "" };
+	alarm(10);
+	assert_int_equal(theme_load(&t, "fifo", NULL, &err), -1);
+	alarm(0);
+	assert_non_null(strstr(err.msg, "a FIFO, not a regular file"));
+	assert_int_equal(theme_load(&t, "loop", NULL, &err), -1);
+	assert_non_null(strstr(err.msg, "loop.theme: Too many levels of symbolic links"));
+	assert_string_equal(t.name, "default");
+	unsetenv("XDG_CONFIG_HOME");
+	unlink(fifo);
+	unlink(loop);
+	rmdir(themes);
+	rmdir(sub);
+	rmdir(dir);
+}
+
 static void test_broken_files(void **state)
 {
 	(void)state;
@@ -225,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_fallback_per_key),
 		cmocka_unit_test(test_unknown_key_warns),
 		cmocka_unit_test(test_broken_files),
+		cmocka_unit_test(test_fifo_and_symlink_loop),
 		cmocka_unit_test(test_crlf),
 		cmocka_unit_test(test_shipped_themes),
 		cmocka_unit_test(test_lookup_order),

@@ -1,0 +1,26 @@
+/* regular_file.h - opening the files ioscope reads whole (config, themes, every file of a
+ * --root tree) so that no file can hang it.
+ *
+ * open(2) of a FIFO blocks until a writer comes, and /dev/zero or /dev/urandom never end:
+ * as a config, theme or --root file either hung ioscope (with its signals blocked, so
+ * neither Ctrl-C nor `timeout` ended it).  The open is O_NONBLOCK, then fstat: anything
+ * but a regular file (and, when O_DIRECTORY is asked for, a directory) is refused.  /proc
+ * and /sys files are regular files, so the live system reads as before.
+ */
+#ifndef IOSCOPE_REGULAR_FILE_H
+#define IOSCOPE_REGULAR_FILE_H
+
+#include <errno.h>
+
+#include "error.h"
+
+/* errno of a refusal: open(2) never returns it for a read-only open. */
+#define REGULAR_FILE_REFUSED EBADFD
+
+/* openat(dirfd, path, flags | O_CLOEXEC), blocking mode restored after the check.
+ * -1 with errno set (REGULAR_FILE_REFUSED: not a regular file). */
+int regular_file_openat(int dirfd, const char *path, int flags);
+/* error_errno(), with a refusal said as such: "PATH: not a regular file (a FIFO): refused". */
+int regular_file_error(struct error *err, const char *path, int errnum);
+
+#endif

@@ -1,0 +1,44 @@
+/* text.h - text that people read on a terminal: the one escaping rule and bounded building.
+ *
+ * Names, mount points, host strings, notes and values come from the kernel, other users
+ * (a mount point anyone may create) and session logs anyone may craft.  Printed raw, an
+ * ESC or BEL retitles or reprograms the terminal and a newline forges an output line.
+ * Every text output (batch text and CSV, reports in text and CSV, show, set, remount,
+ * warnings and errors) passes its data through text_escape() or text_printf(); JSON
+ * escapes for itself (jsonw.c, json-c), SVG/PNG clean their labels (report_plot.c).
+ *
+ * The rule, as the console draws: every byte a terminal could take as a command becomes
+ * '?': C0 controls (0x00-0x1f: newline, CR, tab, ESC, BEL...), DEL (0x7f), the C1
+ * controls U+0080-U+009F (in UTF-8, C2 80-C2 9F; one '?' each) and every byte that is not
+ * part of valid UTF-8 (a lone 0x9b is CSI to an 8-bit terminal).  '?' rather than \xNN
+ * keeps columns and buffer sizes as they were; the JSON output has the exact bytes.
+ */
+#ifndef IOSCOPE_TEXT_H
+#define IOSCOPE_TEXT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* s escaped into out (len > 0 bytes, always terminated, cut at a character boundary
+ * when it does not fit; never longer than s).  Returns out. */
+char *text_escape(const char *s, char *out, size_t len);
+/* True when text_escape would change nothing. */
+bool text_is_clean(const char *s);
+/* Escape in place. */
+void text_escape_inplace(char *s);
+
+/* fprintf whose whole result is escaped, except the newlines that begin or end fmt
+ * itself: data can never start a line.  Returns what fprintf returns. */
+__attribute__((format(printf, 2, 3))) int text_printf(FILE *out, const char *fmt, ...);
+int text_vprintf(FILE *out, const char *fmt, va_list ap);
+/* fputs(text_escape(s)). */
+int text_fputs(const char *s, FILE *out);
+
+/* Append to buf (len bytes) at used; returns the new length, which never passes len - 1
+ * however much snprintf wanted to write (its return is a wish, not a length). */
+__attribute__((format(printf, 4, 5))) size_t text_appendf(char *buf, size_t len, size_t used,
+							   const char *fmt, ...);
+
+#endif

@@ -1,0 +1,41 @@
+/* regular_file.c - opens that cannot hang on a FIFO or a device (regular_file.h). */
+#include <fcntl.h>
+#include <stdbool.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "regular_file.h"
+
+static const char *kind_of(mode_t mode)
+{
+	return S_ISFIFO(mode) ? "a FIFO" : S_ISCHR(mode) ? "a character device"
+	     : S_ISBLK(mode) ? "a block device" : S_ISSOCK(mode) ? "a socket"
+	     : S_ISDIR(mode) ? "a directory" : "a special file";
+}
+
+int regular_file_openat(int dirfd, const char *path, int flags)
+{
+	int fd = openat(dirfd, path, flags | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	bool dir_wanted = flags & O_DIRECTORY;
+	if (fstat(fd, &st) < 0 || !(S_ISREG(st.st_mode) || (dir_wanted && S_ISDIR(st.st_mode)))) {
+		close(fd);
+		errno = REGULAR_FILE_REFUSED;
+		return -1;
+	}
+	if (!(flags & O_NONBLOCK))
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+int regular_file_error(struct error *err, const char *path, int errnum)
+{
+	if (errnum != REGULAR_FILE_REFUSED)
+		return error_errno(err, path, errnum);
+	struct stat st;
+	const char *kind = stat(path, &st) == 0 ? kind_of(st.st_mode) : "a special file";
+	return error_set(err, "%s: %s, not a regular file: refused (it could block or never end)",
+			 path, kind);
+}
