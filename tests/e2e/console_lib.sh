@@ -112,7 +112,7 @@ stderr_clean() { ! grep -qE 'ERROR: (Address|Leak|Undefined)Sanitizer|runtime er
 # ended_check NAME: the console of the last console_run ended with status 0 and no
 # sanitizer report (ASan's exit code is 86, UBSan's non-zero: both show in EXIT= too).
 ended_check() {
-	if wait_screen "^EXIT=" 5 && screen | grep -qx "EXIT=0"; then ok "$1: exits 0"; else
+	if wait_screen "^EXIT=[0-9]+$" 5 && screen | grep -qx "EXIT=0"; then ok "$1: exits 0"; else
 		fail "$1: exits 0" "$(screen | grep 'EXIT=' || echo 'still running')"; fi
 	stderr_clean && ok "$1: no sanitizer report" || { fail "$1: no sanitizer report"; head -30 "$CONSOLE_STDERR"; }
 }
