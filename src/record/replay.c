@@ -19,6 +19,7 @@
 #include "line_scanner.h"
 #include "replay.h"
 #include "session_log.h"
+#include "session_log_sample.h"
 #include "text.h"
 
 struct sample_entry {
@@ -615,7 +616,8 @@ void replay_close(struct replay *r)
 
 /* ---- reading samples ---- */
 
-static json_object *read_line(struct replay *r, uint64_t offset, uint32_t length, struct error *err)
+/* The line's bytes into r->line, NUL-terminated. */
+static const char *read_bytes(struct replay *r, uint64_t offset, uint32_t length, struct error *err)
 {
 	if (length + 1 > r->line_cap) {
 		char *b = realloc(r->line, (size_t)length + 1);
@@ -637,7 +639,31 @@ static json_object *read_line(struct replay *r, uint64_t offset, uint32_t length
 		}
 		done += (size_t)n;
 	}
-	return parse_line(r, r->line, length, err);
+	r->line[length] = '\0';
+	return r->line;
+}
+
+static json_object *read_line(struct replay *r, uint64_t offset, uint32_t length, struct error *err)
+{
+	const char *text = read_bytes(r, offset, length, err);
+	return text ? parse_line(r, text, length, err) : NULL;
+}
+
+/* The recorder's own lines by the scanner; anything else (an older writer's, a
+ * damaged one) by the JSON reader, which also says what is wrong. */
+static int read_sample(struct replay *r, const struct sample_entry *e, const struct snapshot *devices,
+		       const struct snapshot *mounts, struct snapshot *out, struct error *err)
+{
+	const char *text = read_bytes(r, e->offset, e->length, err);
+	if (!text)
+		return -1;
+	int rc = session_log_scan_sample(text, e->length, devices, mounts, out, err);
+	if (rc != 0)
+		return rc == 1 ? 0 : -1;
+	json_object *o = parse_line(r, text, e->length, err);
+	rc = o ? session_log_parse_sample(o, devices, mounts, out, err) : -1;
+	json_object_put(o);
+	return rc;
 }
 
 /* The device list (want_devices) or mounts in force for state index idx. */
@@ -675,9 +701,7 @@ int replay_read(struct replay *r, size_t i, struct snapshot *out, struct error *
 	struct error why = { "" };
 	const struct snapshot *devices = state_at(r, e->devices, true, &why);
 	const struct snapshot *mounts = devices ? state_at(r, e->mounts, false, &why) : NULL;
-	json_object *o = mounts ? read_line(r, e->offset, e->length, &why) : NULL;
-	int rc = o ? session_log_parse_sample(o, devices, mounts, out, &why) : -1;
-	json_object_put(o);
+	int rc = mounts ? read_sample(r, e, devices, mounts, out, &why) : -1;
 	if (rc == 0)
 		return 0;
 	if (!e->damaged)
