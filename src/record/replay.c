@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "line_scanner.h"
+#include "log_decompress.h"
 #include "replay.h"
 #include "session_log.h"
 #include "session_log_sample.h"
@@ -83,19 +84,28 @@ struct replay {
 static void warn(struct replay *r, uint64_t line, uint64_t offset, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-static void warn(struct replay *r, uint64_t line, uint64_t offset, const char *fmt, ...)
+/* Takes msg (malloc'd, or NULL). */
+static void add_warning(struct replay *r, char *msg)
 {
 	r->warnings_total++;
-	if (r->nwarnings == REPLAY_WARNINGS_MAX)
+	if (r->nwarnings == REPLAY_WARNINGS_MAX || !msg) {
+		free(msg);
 		return;
+	}
+	r->warnings[r->nwarnings++] = msg;
+}
+
+static void warn(struct replay *r, uint64_t line, uint64_t offset, const char *fmt, ...)
+{
 	char what[768], *msg;
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
 	if (asprintf(&msg, "%s: line %llu (offset %llu): %s", r->name, (unsigned long long)line,
-		     (unsigned long long)offset, what) >= 0)
-		r->warnings[r->nwarnings++] = msg;
+		     (unsigned long long)offset, what) < 0)
+		msg = NULL;
+	add_warning(r, msg);
 }
 
 static void *grow(void *arr, size_t *cap, size_t need, size_t size)
@@ -589,7 +599,16 @@ struct replay *replay_open(const char *path, struct error *err)
 		error_errno(err, path, errno);
 		return NULL;
 	}
-	return replay_open_fd(fd, path, true, err);
+	char damage[1024];
+	int log_fd = log_decompress(fd, path, damage, sizeof damage, err);
+	if (log_fd != fd)
+		close(fd);
+	if (log_fd < 0)
+		return NULL;
+	struct replay *r = replay_open_fd(log_fd, path, true, err);
+	if (r && damage[0])   /* it explains the incomplete last record the index met */
+		add_warning(r, strdup(damage));
+	return r;
 }
 
 void replay_close(struct replay *r)
