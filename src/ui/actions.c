@@ -249,6 +249,18 @@ void action_refresh(struct console *c)
 	c->need_redraw = true;
 }
 
+/* A pane that starts hidden (pane.h) shown, or shown hidden again. */
+static void toggle_pane(struct console *c, const char *name)
+{
+	for (size_t i = 0; i < console_panes_count && i < 32; i++) {
+		if (strcmp(console_panes[i]->name, name) != 0)
+			continue;
+		c->panes_toggled ^= 1u << i;
+		c->need_redraw = true;
+		return;
+	}
+}
+
 /* ---- applying an action (a key's, a click's) ---- */
 
 /* The actions without an argument. */
@@ -307,6 +319,7 @@ void console_apply(struct console *c, const struct ui_action *a)
 	case UA_METRIC: metric_step(c, a->arg); break;
 	case UA_SORT_STEP: sort_step(c, a->arg); break;
 	case UA_SORT_BY: sort_by(c, a->arg); break;
+	case UA_TOGGLE_PANE: toggle_pane(c, a->name); break;
 	default: break;
 	}
 }

@@ -167,9 +167,8 @@ static void place_panes(struct console *c, struct frame *f)
 {
 	for (size_t i = 0; i < console_panes_count; i++) {
 		const struct pane_def *p = console_panes[i];
-		const struct rect *r = layout_slot(&c->layout, p->slot);
-		if (p->place && r->h)
-			p->place(f, r);
+		if (p->place && console_pane_drawn(c, i))
+			p->place(f, layout_slot(&c->layout, p->slot));
 	}
 	c->table = f->table;
 	if (c->scratch.short_of_memory) {
@@ -193,9 +192,8 @@ void console_redraw(struct console *c)
 	} else {
 		for (size_t i = 0; i < console_panes_count; i++) {
 			const struct pane_def *p = console_panes[i];
-			const struct rect *r = layout_slot(&c->layout, p->slot);
-			if (r->h)
-				p->draw(&f, r);
+			if (console_pane_drawn(c, i))
+				p->draw(&f, layout_slot(&c->layout, p->slot));
 		}
 		console_modals_draw(c);
 	}
@@ -219,8 +217,9 @@ static void handle_mouse(struct console *c, const struct console_mouse *m)
 		for (size_t i = 0; i < console_panes_count && a.kind == UA_NONE; i++) {
 			const struct pane_def *p = console_panes[i];
 			const struct rect *r = layout_slot(&c->layout, p->slot);
-			if (p->click && r->h && m->y >= r->y && m->y < r->y + r->h && m->x >= r->x &&
-			    m->x < r->x + r->w)
+			bool inside = m->y >= r->y && m->y < r->y + r->h && m->x >= r->x &&
+				      m->x < r->x + r->w;
+			if (p->click && inside && console_pane_drawn(c, i))
 				a = p->click(&f, r, m->y, m->x);
 		}
 	}

@@ -102,6 +102,7 @@ struct console {
 	uint64_t scroll_back;          /* samples the graphs end before the newest (0: live) */
 	bool detail_zoom;
 	bool show_marks;
+	uint32_t panes_toggled;        /* bit i: console_panes[i] is shown/hidden unlike at start */
 	int marks_top;                 /* marks panel scroll */
 
 	/* what the last frame settled: where the panes went, the table's columns and
@@ -166,6 +167,8 @@ static inline bool console_ended(const struct console *c) { return session_ended
 
 /* ---- frame.c: the view model of one frame (pane.h) ---- */
 void frame_build(struct console *c, struct frame *f);
+/* Whether console_panes[i] is drawn this frame: shown, first of its slot, and room there. */
+bool console_pane_drawn(const struct console *c, size_t i);
 
 /* ---- view.c: what is shown ---- */
 bool console_have_rates(const struct console *c);   /* an interval is shown */

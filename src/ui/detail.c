@@ -170,4 +170,8 @@ static void detail_draw(const struct frame *f, const struct rect *r)
 	mounts_lines(&pw, s, d);
 }
 
-const struct pane_def pane_detail = { "detail", SLOT_DETAIL, NULL, detail_draw, NULL };
+const struct pane_def pane_detail = {
+	.name = "detail",
+	.slot = SLOT_DETAIL,
+	.draw = detail_draw,
+};

@@ -39,4 +39,8 @@ static void footer_draw(const struct frame *f, const struct rect *r)
 	key_bar(f, r);   /* the loop forgets an expired message: drawing changes nothing */
 }
 
-const struct pane_def pane_footer = { "footer", SLOT_FOOTER, NULL, footer_draw, NULL };
+const struct pane_def pane_footer = {
+	.name = "footer",
+	.slot = SLOT_FOOTER,
+	.draw = footer_draw,
+};

@@ -394,4 +394,9 @@ static void graphs_draw(const struct frame *f, const struct rect *r)
 	draw_x_axis(f, &sp, r->y + r->h - 1);
 }
 
-const struct pane_def pane_graphs = { "graphs", SLOT_GRAPHS, graphs_place, graphs_draw, NULL };
+const struct pane_def pane_graphs = {
+	.name = "graphs",
+	.slot = SLOT_GRAPHS,
+	.place = graphs_place,
+	.draw = graphs_draw,
+};

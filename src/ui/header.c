@@ -171,5 +171,13 @@ static void strip_draw(const struct frame *f, const struct rect *r)
 	strip_line(&lw, vm, have);
 }
 
-const struct pane_def pane_header = { "header", SLOT_HEADER, NULL, header_draw, NULL };
-const struct pane_def pane_strip = { "strip", SLOT_STRIP, NULL, strip_draw, NULL };
+const struct pane_def pane_header = {
+	.name = "header",
+	.slot = SLOT_HEADER,
+	.draw = header_draw,
+};
+const struct pane_def pane_strip = {
+	.name = "strip",
+	.slot = SLOT_STRIP,
+	.draw = strip_draw,
+};

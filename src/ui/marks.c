@@ -60,4 +60,8 @@ static void marks_draw(const struct frame *f, const struct rect *r)
 	}
 }
 
-const struct pane_def pane_marks = { "marks", SLOT_MARKS, NULL, marks_draw, NULL };
+const struct pane_def pane_marks = {
+	.name = "marks",
+	.slot = SLOT_MARKS,
+	.draw = marks_draw,
+};

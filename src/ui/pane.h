@@ -107,6 +107,10 @@ struct frame {
 struct pane_def {
 	const char *name;
 	enum layout_slot slot;
+	/* Starts hidden; an action UA_TOGGLE_PANE naming it shows it (and hides it again).
+	 * Of the panes shown in one slot, the first in the table is drawn: a hidden pane
+	 * listed before another one of its slot takes the slot's place while shown. */
+	bool hidden;
 	/* Optional, before drawing: settle what the frame leaves to the pane (the
 	 * table's columns and scroll, the graphs' scratch).  Changes only the frame. */
 	void (*place)(struct frame *f, const struct rect *r);

@@ -67,13 +67,15 @@ static void put_cell(int y, int x, int w, unsigned long attr, const char *text, 
 
 static void draw_header(const struct frame *f, const struct rect *r)
 {
+	const struct table_geometry *g = &f->table;
 	unsigned long hdr = ui_attr(&f->style, TR_TABLE_HEADER);
+	unsigned long sorted = ui_attr(&f->style, TR_SORTED);
 	ui_fill(r->y, r->x, r->w, hdr);
-	put_cell(r->y, f->table.column_x[0], f->table.column_w[0], f->sort ? hdr : ui_attr(&f->style, TR_SORTED), "Device", true);
-	for (size_t i = 0; i < f->table.ncolumns_shown; i++) {
+	put_cell(r->y, g->column_x[0], g->column_w[0], f->sort ? hdr : sorted, "Device", true);
+	for (size_t i = 0; i < g->ncolumns_shown; i++) {
 		const struct column_def *col = f->columns[i];
-		unsigned long a = col == f->sort ? ui_attr(&f->style, TR_SORTED) : hdr;
-		put_cell(r->y, f->table.column_x[i + 1], f->table.column_w[i + 1], a, col->header, left_aligned(col));
+		unsigned long a = col == f->sort ? sorted : hdr;
+		put_cell(r->y, g->column_x[i + 1], g->column_w[i + 1], a, col->header, left_aligned(col));
 	}
 }
 
@@ -88,16 +90,18 @@ static enum theme_role load_role(const struct frame *f, const struct column_def 
 
 static void draw_row(const struct frame *f, const struct table_row *row, int y, bool selected)
 {
+	const struct table_geometry *g = &f->table;
 	unsigned long sel = ui_attr(&f->style, TR_SELECTED);
-	const struct rect *body = &f->table.body;
+	const struct rect *body = &g->body;
 	ui_fill(y, body->x, body->w, selected ? sel : ui_attr(&f->style, TR_NORMAL));
 	char name[DEV_NAME_MAX + 8];
 	snprintf(name, sizeof name, "%s%s%s", row->partition ? (f->style.utf8 ? "└" : "`") : "",
 		 row->dev->name, is_pinned(f, row->dev->name) ? "*" : "");
-	unsigned long name_attr = selected ? sel : ui_attr(&f->style, row->partition ? TR_PARTITION : TR_NORMAL);
-	put_cell(y, f->table.column_x[0], f->table.column_w[0], name_attr, name, true);
+	enum theme_role name_role = row->partition ? TR_PARTITION : TR_NORMAL;
+	unsigned long name_attr = selected ? sel : ui_attr(&f->style, name_role);
+	put_cell(y, g->column_x[0], g->column_w[0], name_attr, name, true);
 	char buf[64];
-	for (size_t i = 0; i < f->table.ncolumns_shown; i++) {
+	for (size_t i = 0; i < g->ncolumns_shown; i++) {
 		const struct column_def *col = f->columns[i];
 		double v = NAN;
 		if (col->kind == COLUMN_SCHEDULER) {
@@ -113,7 +117,7 @@ static void draw_row(const struct frame *f, const struct table_row *row, int y, 
 			snprintf(buf, sizeof buf, "-");
 		}
 		unsigned long a = selected ? sel : ui_attr(&f->style, load_role(f, col, v));
-		put_cell(y, f->table.column_x[i + 1], f->table.column_w[i + 1], a, buf, left_aligned(col));
+		put_cell(y, g->column_x[i + 1], g->column_w[i + 1], a, buf, left_aligned(col));
 	}
 }
 
@@ -185,4 +189,10 @@ static struct ui_action table_click(const struct frame *f, const struct rect *r,
 	return a;
 }
 
-const struct pane_def pane_table = { "table", SLOT_TABLE, table_place, table_draw, table_click };
+const struct pane_def pane_table = {
+	.name = "table",
+	.slot = SLOT_TABLE,
+	.place = table_place,
+	.draw = table_draw,
+	.click = table_click,
+};
