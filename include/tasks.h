@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #define TASK_COMM_MAX 64        /* the kernel's comm is 15 bytes; kept wider for safety */
 #define TASK_USER_MAX 32
@@ -104,5 +105,15 @@ size_t tasks_blocked_groups(const struct tasks_sample *t, uint64_t mono_ns,
 			    struct tasks_group *out, size_t max);
 /* "12 tasks in jbd2_log_wait_commit (tar, 11 kworker)", "1 task in ? (dd)". */
 void tasks_group_text(const struct tasks_group *g, char *buf, size_t len);
+
+/* A snapshot's mono time as blocked_task_seconds() and tasks_blocked_groups() take it. */
+static inline uint64_t tasks_mono_ns(const struct timespec *mono)
+{
+	return mono->tv_sec < 0 ? 0 : (uint64_t)mono->tv_sec * 1000000000u + (uint64_t)mono->tv_nsec;
+}
+
+/* What every view says once when a figure is missing, and how to get it. */
+extern const char tasks_delayacct_note[];    /* delay accounting off: no iodelay */
+extern const char tasks_stack_note[];        /* no CAP_SYS_ADMIN: no stacks */
 
 #endif

@@ -6,6 +6,13 @@
 
 #include "tasks.h"
 
+const char tasks_delayacct_note[] =
+	"delay accounting is off, so iodelay is not measured: turn it on with "
+	"`sysctl kernel.task_delayacct=1` (or boot with `delayacct`)";
+const char tasks_stack_note[] =
+	"kernel stacks of blocked tasks are not shown: reading /proc/PID/stack needs "
+	"CAP_SYS_ADMIN (run ioscope as root)";
+
 struct tasks_sample *tasks_sample_new(void)
 {
 	return calloc(1, sizeof(struct tasks_sample));
