@@ -17,6 +17,7 @@ struct interval_view {
 	const struct snapshot *snap;      /* the later snapshot */
 	const struct event_list *events;  /* events of this interval */
 	const bool *shown;
+	bool with_tasks;                  /* --tasks: blocked tasks and per-process I/O */
 };
 
 void output_text(FILE *out, const struct interval_view *v);

@@ -3,6 +3,7 @@
 
 #include "jsonw.h"
 #include "output.h"
+#include "output_tasks.h"
 
 /* Three decimals: finer than iostat's two, and no float noise in the output. */
 #define DECIMALS 3
@@ -144,6 +145,8 @@ int output_json(FILE *out, struct jsonw *w, const struct interval_view *v)
 	jsonw_object_end(w);
 	vm_object(w, &v->rates->vm);
 	psi_object(w, &v->rates->vm);
+	if (v->with_tasks)
+		output_json_tasks(w, v->snap);
 	jsonw_key(w, "events");
 	jsonw_array_begin(w);
 	for (size_t i = 0; v->events && i < v->events->count; i++)

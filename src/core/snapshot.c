@@ -22,6 +22,7 @@ void snapshot_free(struct snapshot *s)
 		device_free_settings(&s->devices[i]);
 	free(s->devices);
 	free(s->mounts);
+	tasks_sample_free(s->tasks);
 	snapshot_init(s);
 }
 
@@ -66,6 +67,9 @@ int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 	tmp.devices = NULL;
 	tmp.mounts = NULL;
 	tmp.ndevices = tmp.nmounts = 0;
+	tmp.tasks = NULL;
+	if (src->tasks && !(tmp.tasks = tasks_sample_dup(src->tasks)))
+		goto fail;
 	if (src->ndevices) {
 		tmp.devices = calloc(snapshot_capacity(src->ndevices), sizeof *tmp.devices);
 		if (!tmp.devices)

@@ -29,6 +29,9 @@ struct sample_entry {
 	uint32_t length;
 	uint32_t devices, mounts;   /* index into states[]; 0 is the header */
 	bool damaged;               /* failed to parse when read */
+	bool tasks_damaged;         /* its tasks record failed to parse when read */
+	uint32_t tasks_length;      /* its `tasks` record (0: none), at tasks_offset */
+	uint64_t tasks_offset, tasks_line;
 };
 
 /* An event of the index: ~40 bytes and its strings, where a struct event is 3 KB
@@ -195,6 +198,7 @@ static int fast_type(const char *text, size_t len)
 		{ "{\"type\":\"devices\",", RECORD_DEVICES },
 		{ "{\"type\":\"mounts\",", RECORD_MOUNTS },
 		{ "{\"type\":\"event\",", RECORD_EVENT },
+		{ "{\"type\":\"tasks\",", RECORD_TASKS },
 	};
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
 		size_t n = strlen(known[i].prefix);
@@ -436,6 +440,21 @@ static int64_t sample_seq(json_object *o)
 	return seq >= 0 ? seq : -1;
 }
 
+/* A `tasks` record belongs to the sample before it, which must be the sample it
+ * names; it is parsed only when that sample is read. */
+static void add_tasks(struct replay *r, const struct scanned_line *l, int64_t seq)
+{
+	if (r->nsamples == r->session_first || seq != r->last_seq) {
+		warn(r, l->number, l->offset, "tasks record of sample %lld not after that sample, "
+		     "skipped", (long long)seq);
+		return;
+	}
+	struct sample_entry *e = &r->samples[r->nsamples - 1];
+	e->tasks_offset = l->offset;
+	e->tasks_line = l->number;
+	e->tasks_length = (uint32_t)l->len;
+}
+
 /* A parsed line of any type.  -1 only on ENOMEM. */
 static int index_record(struct replay *r, json_object *o, const struct scanned_line *l)
 {
@@ -451,6 +470,9 @@ static int index_record(struct replay *r, json_object *o, const struct scanned_l
 		return add_sample(r, l, sample_seq(o), mono, wall);
 	case RECORD_EVENT:
 		return add_event(r, o, l);
+	case RECORD_TASKS:
+		add_tasks(r, l, sample_seq(o));
+		return 0;
 	case RECORD_HEADER:
 	case RECORD_DEVICES:
 	case RECORD_MOUNTS:
@@ -486,6 +508,14 @@ static int index_line(struct replay *r, const struct scanned_line *l)
 	if (l->complete && fast_sample_times(l->text, l->len, &seq, &mono, &wall))
 		return add_sample(r, l, seq, mono, wall);
 	int type = l->complete ? fast_type(l->text, l->len) : -1;
+	const char *p = l->text + strlen("{\"type\":\"tasks\",");
+	if (type == RECORD_TASKS && scan_literal(&p, l->text + l->len, "\"seq\":") &&
+	    scan_digits(&p, l->text + l->len, false, &seq)) {
+		add_tasks(r, l, seq);
+		return 0;
+	}
+	if (type == RECORD_TASKS)
+		type = -1;
 	if (type == RECORD_DEVICES || type == RECORD_MOUNTS || type == RECORD_EVENT || type < 0) {
 		json_object *o = parse_line(r, l->text, l->len, &err);
 		if (!o) {
@@ -712,6 +742,22 @@ static const struct snapshot *state_at(struct replay *r, uint32_t idx, bool want
 	return into;
 }
 
+/* The sample's tasks into out->tasks; a damaged record is warned about once and leaves
+ * the sample without tasks (the rest of the sample is good). */
+static int read_tasks(struct replay *r, struct sample_entry *e, struct snapshot *out)
+{
+	if (!e->tasks_length)
+		return 0;
+	struct error why = { "" };
+	json_object *o = read_line(r, e->tasks_offset, e->tasks_length, &why);
+	int rc = o ? session_log_parse_tasks(o, &out->tasks, &why) : -1;
+	json_object_put(o);
+	if (rc < 0 && !e->tasks_damaged)
+		warn(r, e->tasks_line, e->tasks_offset, "tasks record skipped: %s", why.msg);
+	e->tasks_damaged = rc < 0;
+	return 0;
+}
+
 int replay_read(struct replay *r, size_t i, struct snapshot *out, struct error *err)
 {
 	if (i >= r->nsamples)
@@ -722,7 +768,7 @@ int replay_read(struct replay *r, size_t i, struct snapshot *out, struct error *
 	const struct snapshot *mounts = devices ? state_at(r, e->mounts, false, &why) : NULL;
 	int rc = mounts ? read_sample(r, e, devices, mounts, out, &why) : -1;
 	if (rc == 0)
-		return 0;
+		return read_tasks(r, e, out);
 	if (!e->damaged)
 		warn(r, e->line, e->offset, "sample skipped: %s", why.msg);
 	e->damaged = true;
