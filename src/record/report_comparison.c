@@ -10,7 +10,7 @@
 #include "report_phases.h"
 #include "text.h"
 
-#define LABEL_COLUMN 36
+#define LABEL_COLUMN 38
 #define LABEL_MAX 1024
 
 /* The value of key in a "k=v\n" state, copied; false when absent. */
@@ -53,7 +53,8 @@ static bool has_option(const char *list, const char *word, size_t len)
 	return false;
 }
 
-/* A filesystem's options in this phase that are not in every compared phase. */
+/* A filesystem's options in this phase that are not in every compared phase
+ * (", /mnt nobarrier"); nothing when it has none of its own. */
 static void mount_difference(const char *const *states, size_t n, size_t k, const char *key,
 			     FILE *f)
 {
@@ -67,13 +68,13 @@ static void mount_difference(const char *const *states, size_t n, size_t k, cons
 			everywhere = state_value(states[i], key, other, sizeof other) &&
 				     has_option(other, p, len);
 		if (!everywhere && len) {
-			fprintf(f, "%s%.*s", any ? "," : " ", (int)len, p);
+			if (!any)
+				fprintf(f, ", %s ", key);
+			fprintf(f, "%s%.*s", any ? "," : "", (int)len, p);
 			any = true;
 		}
 		p += len + (p[len] == ',');
 	}
-	if (!any)
-		fputs(" -", f);
 }
 
 /* "sched bfq, nr_requests 64, /mnt nobarrier" for compared phase k. */
@@ -100,7 +101,6 @@ static char *state_label(const char *const *states, size_t n, size_t k)
 			if (seen_before || strcmp(key, "sched") == 0 || key_steady(states, n, key))
 				continue;
 			if (key[0] == '/') {
-				fprintf(f, ", %s", key);
 				mount_difference(states, n, k, key, f);
 			} else if (state_value(states[k], key, value, sizeof value)) {
 				fprintf(f, ", %s %s", key, value);

@@ -164,7 +164,8 @@ static int list_others(struct phase_plan *plan, const struct report *rep, struct
 			return -1;
 	}
 	struct phase *last = &plan->phases[plan->n - 1];   /* marks after the end came first */
-	qsort(last->listed, last->nlisted, sizeof *last->listed, cmp_size);
+	if (last->nlisted)
+		qsort(last->listed, last->nlisted, sizeof *last->listed, cmp_size);
 	return 0;
 }
 

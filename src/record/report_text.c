@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loopdev.h"
 #include "report.h"
 #include "report_phases.h"
 #include "text.h"
@@ -122,21 +123,57 @@ static void device_line(const struct report *rep, const struct device *d, FILE *
 	free(tunables);
 }
 
-static void devices_section(const struct report *rep, const struct snapshot *s, FILE *out)
+static void loop_line(const struct device *d, const struct snapshot *s, FILE *out)
 {
-	fprintf(out, "\nDevices (settings at the start of the report; tunables of those reported)\n");
-	for (size_t i = 0; i < s->ndevices; i++)
-		if (!s->devices[i].is_partition)
-			device_line(rep, &s->devices[i], out);
+	char text[MOUNT_PATH_MAX * 2 + 128];
+	loop_backing_describe(d, s, text, sizeof text);
+	if (text[0])
+		report_print_wrapped(out, "           backed by ", 13, text);
 }
 
-static void mounts_section(const struct snapshot *s, FILE *out)
+static void device_entry(const struct report *rep, const struct device *d, const struct snapshot *s,
+			 FILE *out)
 {
-	fprintf(out, "\nMounts\n");
+	device_line(rep, d, out);
+	loop_line(d, s, out);
+}
+
+/* The reported devices (--all: every whole disk), as they were at the report's start. */
+static void devices_section(const struct report *rep, const struct snapshot *s, FILE *out)
+{
+	fprintf(out, "\nDevices (%s; settings at the start of the report)\n",
+		rep->all ? "all, tunables of those reported" : "reported");
+	if (rep->all) {
+		for (size_t i = 0; i < s->ndevices; i++)
+			if (!s->devices[i].is_partition)
+				device_entry(rep, &s->devices[i], s, out);
+		return;
+	}
+	for (size_t i = 0; i < rep->ndevices; i++) {
+		const struct device *d = snapshot_find_device(s, rep->devices[i]);
+		if (d)
+			device_entry(rep, d, s, out);
+		else
+			text_printf(out, "  %-8s (not there at the start of the report)\n", rep->devices[i]);
+	}
+}
+
+/* A mount on a reported device or one of its partitions. */
+static bool mount_reported(const struct report *rep, const struct snapshot *s, const struct mount *m)
+{
+	if (rep->all || report_device_wanted(rep, m->disk))
+		return true;
+	const struct device *d = snapshot_find_device(s, m->disk);
+	return d && d->parent[0] && report_device_wanted(rep, d->parent);
+}
+
+static void mounts_section(const struct report *rep, const struct snapshot *s, FILE *out)
+{
+	fprintf(out, "\nMounts (%s)\n", rep->all ? "all on a block device" : "on the reported devices");
 	size_t shown = 0;
 	for (size_t i = 0; i < s->nmounts; i++) {
 		const struct mount *m = &s->mounts[i];
-		if (!m->disk[0])
+		if (!m->disk[0] || !mount_reported(rep, s, m))
 			continue;
 		char head[MOUNT_PATH_MAX + 64], opts[MOUNT_OPTS_MAX * 2 + 32];
 		snprintf(head, sizeof head, "  %s on %s, %s: ", m->mountpoint, m->disk, m->fstype);
@@ -145,7 +182,7 @@ static void mounts_section(const struct snapshot *s, FILE *out)
 		shown++;
 	}
 	if (!shown)
-		fprintf(out, "  (none on a block device)\n");
+		fprintf(out, "  (none)\n");
 }
 
 /* ---- phases ---- */
@@ -225,7 +262,9 @@ static void throughput_row(const char *name, const struct phase_device *s, FILE 
 {
 	bool busy = s->busy_dt > 0;
 	text_printf(out, "  %-8s", name);
-	fprintf(out, " %9.1f %9.1f ", s->rkb / 1024, s->wkb / 1024);
+	/* a day of writes does not fit %9.1f: drop the decimal first (columns never move) */
+	fprintf(out, " %9.*f %9.*f ", s->rkb < 1e8 ? 1 : 0, s->rkb / 1024, s->wkb < 1e8 ? 1 : 0,
+		s->wkb / 1024);
 	cell(out, 6, 1, true, s->rkb / s->dt / 1024);
 	cell(out, 6, 1, busy, s->busy_rkb / s->busy_dt / 1024);
 	cell(out, 6, 1, true, s->rpeak / 1024);
@@ -249,7 +288,9 @@ static void latency_row(const char *name, struct phase_device *s, FILE *out)
 	cell(out, 7, 2, waits, report_percentile(s->awaits, s->nawaits, 100));
 	fputc(' ', out);
 	cell(out, 5, 1, true, s->util_s / s->dt);
-	cell(out, 7, 1, true, s->busy_dt);
+	char busy_time[32];
+	report_duration(s->busy_dt, busy_time, sizeof busy_time);
+	fprintf(out, " %7s", busy_time);
 	cell(out, 6, 1, s->have_flush, s->flushes / s->dt);
 	fputc('\n', out);
 }
@@ -257,7 +298,7 @@ static void latency_row(const char *name, struct phase_device *s, FILE *out)
 static void phase_figures(const struct text_report *t, struct phase *p, FILE *out)
 {
 	struct report *rep = t->rep;
-	fprintf(out, "  %-8s %9s %9s  %20s  %20s\n", "", "MB", "MB", "read MB/s ", "write MB/s ");
+	fprintf(out, "  %-8s %9s %9s  %-20s  %s\n", "", "MB", "MB", "      read MB/s", "      write MB/s");
 	fprintf(out, "  %-8s %9s %9s  %6s %6s %6s  %6s %6s %6s\n", "device", "read", "written",
 		"mean", "busy", "peak", "mean", "busy", "peak");
 	for (size_t i = 0; i < rep->ndevices; i++) {
@@ -266,10 +307,10 @@ static void phase_figures(const struct text_report *t, struct phase *p, FILE *ou
 		else
 			text_printf(out, "  %-8s %s\n", rep->devices[i], "no figures in this phase");
 	}
-	fprintf(out, "  %-8s %20s  %23s  %5s %7s %6s\n", "", "IOPS      ", "await ms      ", "%util",
-		"busy", "f/s");
+	fprintf(out, "  %-8s %-20s  %-23s  %5s %7s %6s\n", "", "        IOPS", "        await ms",
+		"%util", "busy", "f/s");
 	fprintf(out, "  %-8s %6s %6s %6s  %7s %7s %7s  %5s %7s %6s\n", "device", "mean", "busy",
-		"peak", "p50", "p95", "max", "mean", "s", "mean");
+		"peak", "p50", "p95", "max", "mean", "time", "mean");
 	for (size_t i = 0; i < rep->ndevices; i++)
 		if (p->dev[i].dt > 0)
 			latency_row(rep->devices[i], &p->dev[i], out);
@@ -406,23 +447,21 @@ static void free_text_report(struct text_report *t)
 static void phases_heading(const struct text_report *t, FILE *out)
 {
 	const struct report *rep = t->rep;
-	char min[32], line[256];
+	char min[32];
 	report_duration(t->plan.min_phase, min, sizeof min);
 	fprintf(out, "\nPhases (cut by setting changes and marks; busy: %%util > %g)\n", PHASE_BUSY_UTIL);
-	snprintf(line, sizeof line, "%zu phase%s, %zu event%s; a phase under %s is short and not "
-		 "compared; devices:", t->plan.n, t->plan.n == 1 ? "" : "s", t->nevents,
-		 t->nevents == 1 ? "" : "s", min);
+	fprintf(out, "  %zu phase%s, %zu event%s; a phase under %s is short and not compared\n",
+		t->plan.n, t->plan.n == 1 ? "" : "s", t->nevents, t->nevents == 1 ? "" : "s", min);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	if (!f)
 		return;
-	fputs(line, f);
 	for (size_t i = 0; i < rep->ndevices; i++)
-		fprintf(f, "%s %s", i ? "," : "", rep->devices[i]);
-	fputs(rep->ndevices ? "" : " none", f);
+		fprintf(f, "%s%s", i ? ", " : "", rep->devices[i]);
+	fputs(rep->ndevices ? "" : "none", f);
 	fclose(f);
-	report_print_wrapped(out, "  ", 2, text);
+	report_print_wrapped(out, "  devices: ", 11, text);
 	free(text);
 }
 
@@ -452,7 +491,7 @@ int report_text(struct report *rep, FILE *out, struct error *err)
 		print_marks_until(&t, SIZE_MAX);
 		machine_section(rep, out);
 		devices_section(rep, &first, out);
-		mounts_section(&first, out);
+		mounts_section(rep, &first, out);
 		phases_heading(&t, out);
 		for (size_t k = 0; k < t.plan.n; k++)
 			print_phase(&t, k, out);
