@@ -21,6 +21,7 @@ struct device_info {
 	char parent[DEV_NAME_MAX];
 	char dm_name[DEV_NAME_MAX];
 	char model[64], serial[64];
+	struct loop_backing loop;      /* loop devices with a file attached */
 };
 
 struct device_catalog {

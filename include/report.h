@@ -27,6 +27,8 @@ struct report {
 	size_t nevents;
 	const char *out_path;           /* -o, NULL: standard output */
 	int width, height;              /* --size for images, 0: default */
+	double min_phase;               /* --min-phase seconds, 0: the default */
+	bool all;                       /* --all: every device and mount in the machine part */
 };
 
 /* One interval of the report: its rates (rates->devices follows cur's order). */
@@ -55,6 +57,10 @@ void report_event(const struct report *rep, size_t k, struct replay_event *out);
  * event_label() with the object put in where it reads naturally. */
 void report_mark_label(const struct event *ev, char *buf, size_t len);
 
+/* Prints text after prefix, continuing lines at indent within 80 columns; breaks at
+ * spaces and after commas.  Both are escaped (text.h). */
+void report_print_wrapped(FILE *out, const char *prefix, int indent, const char *raw);
+
 /* Local "HH:MM:SS" (with_date: "YYYY-MM-DD HH:MM:SS"). */
 void report_local_time(const struct timespec *wall, bool with_date, char *buf, size_t len);
 /* "4m05s", "2h03m", "41s", "2.5s" (tenths under ten seconds). */
@@ -63,6 +69,9 @@ void report_duration(double seconds, char *buf, size_t len);
 /* Parse a --from / --to argument against the recording's first sample time. */
 int report_parse_time(const char *arg, const struct timespec *start, struct timespec *out,
 		      struct error *err);
+
+/* A duration: "30", "30s", "2m", "1h30m" (--min-phase). */
+int report_parse_seconds(const char *arg, double *out, struct error *err);
 
 /* The renderers; 0 ok, -1 with err set. */
 int report_text(struct report *rep, FILE *out, struct error *err);

@@ -67,6 +67,17 @@ struct disk_settings {
 	uint64_t generation;
 };
 
+/* What a loop device reads and writes: /sys/block/loopN/loop/ and the backing file's
+ * st_dev (docs/sources.md).  present false: not a loop device, or nothing attached. */
+struct loop_backing {
+	bool present;
+	char file[MOUNT_PATH_MAX];     /* backing_file, as the kernel prints it */
+	unsigned major, minor;         /* st_dev of the file (btrfs: anonymous 0:N); 0:0 unknown */
+	char disk[DEV_NAME_MAX];       /* kernel name of the block device st_dev is, "" if none */
+	int dio;                       /* loop/dio: 1 direct I/O, 0 through the page cache, -1 ? */
+	uint64_t offset, sizelimit;    /* bytes; sizelimit 0: the whole file */
+};
+
 struct device {
 	char name[DEV_NAME_MAX];       /* kernel name: loop0, vda1, dm-0 */
 	unsigned major, minor;
@@ -80,6 +91,7 @@ struct device {
 	 * name (its sysfs files gone): a change between two snapshots means the
 	 * counters start again.  0 in fixtures and replays. */
 	uint32_t instance;
+	struct loop_backing loop;      /* loop devices: the backing chain */
 };
 
 struct mount {

@@ -18,14 +18,15 @@
 #define SIZE_MAX_PX 16000
 
 struct report_args {
-	const char *format, *devices, *from, *to, *size;
+	const char *format, *devices, *from, *to, *size, *min_phase;
 	bool verbose;
 };
 
 static void report_usage(FILE *out)
 {
 	fputs("usage: ioscope report FILE [--format text|csv|json|svg|png] [--devices DEV,...]\n"
-	      "                            [--from TIME] [--to TIME] [--size WxH] [-o OUT] [-v]\n"
+	      "                            [--from TIME] [--to TIME] [--min-phase SEC] [--all]\n"
+	      "                            [--size WxH] [-o OUT] [-v]\n"
 	      "TIME: HH:MM[:SS] (local), YYYY-MM-DD HH:MM[:SS], @UNIXSECONDS, or +OFFSET from\n"
 	      "the start (90, 90s, 5m, 1h30m).  See ioscope(1), REPORTS.\n", out);
 }
@@ -63,6 +64,7 @@ static int parse_args(int argc, char **argv, struct report *rep, struct report_a
 		{ "from", required_argument, NULL, 'F' },   { "to", required_argument, NULL, 'T' },
 		{ "output", required_argument, NULL, 'o' }, { "size", required_argument, NULL, 's' },
 		{ "verbose", no_argument, NULL, 'v' },      { "help", no_argument, NULL, 'h' },
+		{ "min-phase", required_argument, NULL, 'm' }, { "all", no_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
 	};
 	opterr = 0;
@@ -77,6 +79,8 @@ static int parse_args(int argc, char **argv, struct report *rep, struct report_a
 		case 'o': rep->out_path = optarg; break;
 		case 's': a->size = optarg; break;
 		case 'v': a->verbose = true; break;
+		case 'm': a->min_phase = optarg; break;
+		case 'a': rep->all = true; break;
 		case 'h': report_usage(stdout); return 1;
 		case ':': return error_set(err, "option '%s' needs a value", argv[optind - 1]);
 		default: return error_set(err, "unknown option '%s' (see ioscope report --help)", argv[optind - 1]);
@@ -89,6 +93,8 @@ static int parse_args(int argc, char **argv, struct report *rep, struct report_a
 	if (a->format && parse_format(a->format, &rep->format, err) < 0)
 		return -1;
 	if (a->size && parse_size(a->size, &rep->width, &rep->height, err) < 0)
+		return -1;
+	if (a->min_phase && report_parse_seconds(a->min_phase, &rep->min_phase, err) < 0)
 		return -1;
 	return 0;
 }

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loopdev.h"
 #include "report.h"
+#include "report_phases.h"
 #include "text.h"
 
 #define WIDTH 80
@@ -36,7 +38,7 @@ static void print_words(FILE *out, int col, int indent, const char *text)
 
 /* Prints text after prefix, continuing lines at indent; breaks at spaces and
  * after commas (long mount option lists).  Both are escaped (text.h) first. */
-static void print_wrapped(FILE *out, const char *prefix, int indent, const char *raw)
+void report_print_wrapped(FILE *out, const char *prefix, int indent, const char *raw)
 {
 	char *text = strdup(raw);
 	if (!text)
@@ -54,7 +56,7 @@ static void print_resets(FILE *out, const struct event *ev)
 	memcpy(text, "resets ", 8);
 	event_resets_text(ev, text + 7, sizeof text - 7);
 	if (text[7])
-		print_wrapped(out, "                   ", 19, text);
+		report_print_wrapped(out, "                   ", 19, text);
 }
 
 /* ---- machine ---- */
@@ -81,7 +83,7 @@ static void machine_section(const struct report *rep, FILE *out)
 	report_duration(timespec_diff(&t1, &t0), d, sizeof d);
 	snprintf(line, sizeof line, "%s - %s (%s), %zu samples every %.3gs", a, b, d, n,
 		 m->interval);
-	print_wrapped(out, "  recorded  ", 12, line);
+	report_print_wrapped(out, "  recorded  ", 12, line);
 	report_local_time(&f, false, a, sizeof a);
 	report_local_time(&l, false, b, sizeof b);
 	report_duration(timespec_diff(&l, &f), d, sizeof d);
@@ -104,7 +106,7 @@ static void device_line(const struct report *rep, const struct device *d, FILE *
 		 d->settings.scheduler[0] ? d->settings.scheduler : "-",
 		 yes_no_unknown(d->settings.rotational), wc ? wc : "unknown",
 		 d->model[0] ? d->model : "-", d->dm_name[0] ? ", dm " : "", d->dm_name);
-	print_wrapped(out, head, 11, line);
+	report_print_wrapped(out, head, 11, line);
 	if (!report_device_wanted(rep, d->name) || !d->settings.nitems)
 		return;
 	char *tunables = NULL;
@@ -117,59 +119,80 @@ static void device_line(const struct report *rep, const struct device *d, FILE *
 			fprintf(t, "%s%s %s", i ? ", " : "", d->settings.items[i].key,
 				d->settings.items[i].value);
 	fclose(t);
-	print_wrapped(out, "           tunables: ", 13, tunables);
+	report_print_wrapped(out, "           tunables: ", 13, tunables);
 	free(tunables);
 }
 
-static void devices_section(const struct report *rep, const struct snapshot *s, FILE *out)
+static void loop_line(const struct device *d, const struct snapshot *s, FILE *out)
 {
-	fprintf(out, "\nDevices (settings at the start of the report; tunables of those reported)\n");
-	for (size_t i = 0; i < s->ndevices; i++)
-		if (!s->devices[i].is_partition)
-			device_line(rep, &s->devices[i], out);
+	char text[MOUNT_PATH_MAX * 2 + 128];
+	loop_backing_describe(d, s, text, sizeof text);
+	if (text[0])
+		report_print_wrapped(out, "           backed by ", 13, text);
 }
 
-static void mounts_section(const struct snapshot *s, FILE *out)
+static void device_entry(const struct report *rep, const struct device *d, const struct snapshot *s,
+			 FILE *out)
 {
-	fprintf(out, "\nMounts\n");
+	device_line(rep, d, out);
+	loop_line(d, s, out);
+}
+
+/* The reported devices (--all: every whole disk), as they were at the report's start. */
+static void devices_section(const struct report *rep, const struct snapshot *s, FILE *out)
+{
+	fprintf(out, "\nDevices (%s; settings at the start of the report)\n",
+		rep->all ? "all, tunables of those reported" : "reported");
+	if (rep->all) {
+		for (size_t i = 0; i < s->ndevices; i++)
+			if (!s->devices[i].is_partition)
+				device_entry(rep, &s->devices[i], s, out);
+		return;
+	}
+	for (size_t i = 0; i < rep->ndevices; i++) {
+		const struct device *d = snapshot_find_device(s, rep->devices[i]);
+		if (d)
+			device_entry(rep, d, s, out);
+		else
+			text_printf(out, "  %-8s (not there at the start of the report)\n", rep->devices[i]);
+	}
+}
+
+/* A mount on a reported device or one of its partitions. */
+static bool mount_reported(const struct report *rep, const struct snapshot *s, const struct mount *m)
+{
+	if (rep->all || report_device_wanted(rep, m->disk))
+		return true;
+	const struct device *d = snapshot_find_device(s, m->disk);
+	return d && d->parent[0] && report_device_wanted(rep, d->parent);
+}
+
+static void mounts_section(const struct report *rep, const struct snapshot *s, FILE *out)
+{
+	fprintf(out, "\nMounts (%s)\n", rep->all ? "all on a block device" : "on the reported devices");
 	size_t shown = 0;
 	for (size_t i = 0; i < s->nmounts; i++) {
 		const struct mount *m = &s->mounts[i];
-		if (!m->disk[0])
+		if (!m->disk[0] || !mount_reported(rep, s, m))
 			continue;
 		char head[MOUNT_PATH_MAX + 64], opts[MOUNT_OPTS_MAX * 2 + 32];
 		snprintf(head, sizeof head, "  %s on %s, %s: ", m->mountpoint, m->disk, m->fstype);
 		snprintf(opts, sizeof opts, "%s; superblock %s", m->mount_opts, m->super_opts);
-		print_wrapped(out, head, 4, opts);
+		report_print_wrapped(out, head, 4, opts);
 		shown++;
 	}
 	if (!shown)
-		fprintf(out, "  (none on a block device)\n");
+		fprintf(out, "  (none)\n");
 }
 
 /* ---- phases ---- */
-
-struct device_stats {
-	double dt;                   /* seconds of intervals with valid rates */
-	double rkb, wkb, ios, flushes, util_s, await_sum, await_ios;
-	double rpeak, wpeak, iops_peak;
-	bool have_flush;
-};
-
-struct phase {
-	size_t start, end;           /* interval end samples [start, end] */
-	size_t ev_first, ev_count;   /* the marks it opens with, in rep->events */
-	struct device_stats *stats;  /* one per reported device */
-};
 
 struct text_report {
 	struct report *rep;
 	struct replay_event *event;  /* scratch for decoding one (3 KB) */
 	size_t nevents;
-	size_t *boundary;            /* per event: first interval after it */
-	struct phase *phases;
-	size_t nphases;
-	size_t phase;                /* the one being filled */
+	size_t *boundary;            /* per event: the first interval printed after it */
+	struct phase_plan plan;
 	size_t next_mark;            /* next event to print in the tables */
 	FILE **tables;
 	char **table_text;
@@ -177,106 +200,140 @@ struct text_report {
 	size_t ntables;
 };
 
-/* An observed change happened during the interval that ends at its sample; a mark
- * or a change of ioscope's came after its sample. */
+/* In the per-interval tables an observed change is printed before the interval
+ * that saw it, a mark or a change of ioscope's after the sample before it. */
 static size_t event_boundary(const struct replay_event *ev)
 {
 	return ev->derivable ? ev->sample : ev->sample + 1;
 }
 
-static int plan_phases(struct text_report *t)
+static int plan_marks(struct text_report *t)
 {
 	struct report *rep = t->rep;
 	t->nevents = rep->nevents;
 	t->boundary = calloc(t->nevents + 1, sizeof *t->boundary);
-	t->phases = calloc(t->nevents + 1, sizeof *t->phases);
-	if (!t->boundary || !t->phases || !t->event)
+	if (!t->boundary || !t->event)
 		return -1;
-	size_t start = rep->first + 1;
-	t->phases[0] = (struct phase){ .start = start, .end = rep->last };
-	t->nphases = 1;
 	for (size_t i = 0; i < t->nevents; i++) {
 		report_event(rep, i, t->event);
 		size_t b = event_boundary(t->event);
-		if (b < start)
-			b = start;
 		if (i && b < t->boundary[i - 1])
 			b = t->boundary[i - 1];   /* keep the marks in file order */
 		t->boundary[i] = b;
-		struct phase *p = &t->phases[t->nphases - 1];
-		if (b > p->start && b <= rep->last) {
-			p->end = b - 1;
-			p = &t->phases[t->nphases++];
-			*p = (struct phase){ .start = b, .end = rep->last, .ev_first = i };
-		}
-		if (b <= rep->last)
-			p->ev_count = i + 1 - p->ev_first;
 	}
-	for (size_t i = 0; i < t->nphases; i++)
-		if (!(t->phases[i].stats = calloc(rep->ndevices ? rep->ndevices : 1, sizeof *t->phases[i].stats)))
-			return -1;
 	return 0;
 }
 
-static void accumulate(struct device_stats *s, const struct device_rates *r, double dt)
+static void print_event_line(const struct text_report *t, size_t k, const char *word, FILE *out)
 {
-	if (!r->valid || dt <= 0)
+	const struct replay_event *ev = t->event;
+	char when[32], label[MOUNT_OPTS_MAX + 256], head[160];
+	report_event(t->rep, k, t->event);
+	report_local_time(&ev->event.wall, false, when, sizeof when);
+	report_mark_label(&ev->event, label, sizeof label);
+	snprintf(head, sizeof head, "  %s %s ", word, when);
+	report_print_wrapped(out, head, 4, label);
+	print_resets(out, &ev->event);
+}
+
+static void print_left_out(const struct text_report *t, const struct phase *p, FILE *out)
+{
+	if (!p->left_out)
 		return;
-	double iops = r->r_s + r->w_s + r->d_s;
-	s->dt += dt;
-	s->rkb += r->rkB_s * dt;
-	s->wkb += r->wkB_s * dt;
-	s->ios += iops * dt;
-	s->util_s += r->util * dt;
-	s->await_sum += (r->r_await * r->r_s + r->w_await * r->w_s) * dt;
-	s->await_ios += (r->r_s + r->w_s) * dt;
-	s->rpeak = fmax(s->rpeak, r->rkB_s);
-	s->wpeak = fmax(s->wpeak, r->wkB_s);
-	s->iops_peak = fmax(s->iops_peak, iops);
-	if (r->have_flush) {
-		s->have_flush = true;
-		s->flushes += r->f_s * dt;
+	struct timespec a = replay_sample_wall(t->rep->replay, p->left_out - 1);
+	struct timespec b = replay_sample_wall(t->rep->replay, p->left_out);
+	char x[32], y[32];
+	report_local_time(&a, false, x, sizeof x);
+	report_local_time(&b, false, y, sizeof y);
+	fprintf(out, "  left out %s - %s: %s\n", x, y,
+		p->why_left_out == LEFT_OUT_OBSERVED ? "the change happened within this interval"
+						     : "the interval the mark falls in");
+}
+
+static void cell(FILE *out, int width, int prec, bool have, double v)
+{
+	if (have && isfinite(v))
+		fprintf(out, " %*.*f", width, prec, v);
+	else
+		fprintf(out, " %*s", width, "-");
+}
+
+static void throughput_row(const char *name, const struct phase_device *s, FILE *out)
+{
+	bool busy = s->busy_dt > 0;
+	text_printf(out, "  %-8s", name);
+	/* a day of writes does not fit %9.1f: drop the decimal first (columns never move) */
+	fprintf(out, " %9.*f %9.*f ", s->rkb < 1e8 ? 1 : 0, s->rkb / 1024, s->wkb < 1e8 ? 1 : 0,
+		s->wkb / 1024);
+	cell(out, 6, 1, true, s->rkb / s->dt / 1024);
+	cell(out, 6, 1, busy, s->busy_rkb / s->busy_dt / 1024);
+	cell(out, 6, 1, true, s->rpeak / 1024);
+	fputc(' ', out);
+	cell(out, 6, 1, true, s->wkb / s->dt / 1024);
+	cell(out, 6, 1, busy, s->busy_wkb / s->busy_dt / 1024);
+	cell(out, 6, 1, true, s->wpeak / 1024);
+	fputc('\n', out);
+}
+
+static void latency_row(const char *name, struct phase_device *s, FILE *out)
+{
+	bool busy = s->busy_dt > 0, waits = s->nawaits > 0;
+	text_printf(out, "  %-8s", name);
+	cell(out, 6, 0, true, s->ios / s->dt);
+	cell(out, 6, 0, busy, s->busy_ios / s->busy_dt);
+	cell(out, 6, 0, true, s->iops_peak);
+	fputc(' ', out);
+	cell(out, 7, 2, waits, report_percentile(s->awaits, s->nawaits, 50));
+	cell(out, 7, 2, waits, report_percentile(s->awaits, s->nawaits, 95));
+	cell(out, 7, 2, waits, report_percentile(s->awaits, s->nawaits, 100));
+	fputc(' ', out);
+	cell(out, 5, 1, true, s->util_s / s->dt);
+	char busy_time[32];
+	report_duration(s->busy_dt, busy_time, sizeof busy_time);
+	fprintf(out, " %7s", busy_time);
+	cell(out, 6, 1, s->have_flush, s->flushes / s->dt);
+	fputc('\n', out);
+}
+
+static void phase_figures(const struct text_report *t, struct phase *p, FILE *out)
+{
+	struct report *rep = t->rep;
+	fprintf(out, "  %-8s %9s %9s  %-20s  %s\n", "", "MB", "MB", "      read MB/s", "      write MB/s");
+	fprintf(out, "  %-8s %9s %9s  %6s %6s %6s  %6s %6s %6s\n", "device", "read", "written",
+		"mean", "busy", "peak", "mean", "busy", "peak");
+	for (size_t i = 0; i < rep->ndevices; i++) {
+		if (p->dev[i].dt > 0)
+			throughput_row(rep->devices[i], &p->dev[i], out);
+		else
+			text_printf(out, "  %-8s %s\n", rep->devices[i], "no figures in this phase");
 	}
+	fprintf(out, "  %-8s %-20s  %-23s  %5s %7s %6s\n", "", "        IOPS", "        await ms",
+		"%util", "busy", "f/s");
+	fprintf(out, "  %-8s %6s %6s %6s  %7s %7s %7s  %5s %7s %6s\n", "device", "mean", "busy",
+		"peak", "p50", "p95", "max", "mean", "time", "mean");
+	for (size_t i = 0; i < rep->ndevices; i++)
+		if (p->dev[i].dt > 0)
+			latency_row(rep->devices[i], &p->dev[i], out);
 }
 
 static void print_phase(const struct text_report *t, size_t k, FILE *out)
 {
-	const struct phase *p = &t->phases[k];
-	struct report *rep = t->rep;
-	struct timespec from = replay_sample_wall(rep->replay, p->start - 1);
-	struct timespec to = replay_sample_wall(rep->replay, p->end);
-	char a[32], b[32], d[32], label[MOUNT_OPTS_MAX + 256], head[160];
-	report_local_time(&from, false, a, sizeof a);
-	report_local_time(&to, false, b, sizeof b);
-	report_duration(timespec_diff(&to, &from), d, sizeof d);
-	fprintf(out, "\nPhase %zu of %zu: %s - %s (%s)\n", k + 1, t->nphases, a, b, d);
-	for (size_t i = 0; i < p->ev_count; i++) {
-		const struct replay_event *ev = t->event;
-		report_event(rep, p->ev_first + i, t->event);
-		report_local_time(&ev->event.wall, false, a, sizeof a);
-		report_mark_label(&ev->event, label, sizeof label);
-		snprintf(head, sizeof head, "  %5s %s ", i ? "" : "after", a);
-		print_wrapped(out, head, 17, label);
-		print_resets(out, &ev->event);
-	}
-	fprintf(out, "  %-8s %15s %15s %15s %6s %5s %6s\n", "device", "read MB/s", "write MB/s",
-		"IOPS", "await", "%util", "f/s");
-	fprintf(out, "  %-8s %7s %7s %7s %7s %7s %7s %6s %5s %6s\n", "", "mean", "peak", "mean", "peak",
-		"mean", "peak", "ms", "mean", "mean");
-	for (size_t i = 0; i < rep->ndevices; i++) {
-		const struct device_stats *s = &p->stats[i];
-		if (s->dt <= 0) {
-			text_printf(out, "  %-8s %s\n", rep->devices[i], "no figures in this phase");
-			continue;
-		}
-		char flush[16] = "     -";
-		if (s->have_flush)
-			snprintf(flush, sizeof flush, "%6.1f", s->flushes / s->dt);
-		text_printf(out, "  %-8s %7.1f %7.1f %7.1f %7.1f %7.0f %7.0f %6.2f %5.1f %s\n", rep->devices[i],
-			s->rkb / s->dt / 1024, s->rpeak / 1024, s->wkb / s->dt / 1024, s->wpeak / 1024,
-			s->ios / s->dt, s->iops_peak, s->await_ios > 0 ? s->await_sum / s->await_ios : 0.0,
-			s->util_s / s->dt, flush);
-	}
+	struct phase *p = &t->plan.phases[k];
+	char a[32], b[32], d[32], min[32];
+	report_local_time(&p->from, false, a, sizeof a);
+	report_local_time(&p->to, false, b, sizeof b);
+	report_duration(timespec_diff(&p->to, &p->from), d, sizeof d);
+	report_duration(t->plan.min_phase, min, sizeof min);
+	fprintf(out, "\nPhase %zu of %zu: %s - %s (%s)", k + 1, t->plan.n, a, b, d);
+	if (p->is_short)
+		fprintf(out, ", short: under %s, not compared", min);
+	fputc('\n', out);
+	for (size_t i = 0; i < p->nopens; i++)
+		print_event_line(t, p->opens[i], i ? "" : "after", out);
+	print_left_out(t, p, out);
+	for (size_t i = 0; i < p->nlisted; i++)
+		print_event_line(t, p->listed[i], "during", out);
+	phase_figures(t, p, out);
 }
 
 /* ---- the per-second tables ---- */
@@ -340,17 +397,15 @@ static int on_interval(void *ctx, const struct report_interval *iv)
 {
 	struct text_report *t = ctx;
 	struct report *rep = t->rep;
-	while (t->phase + 1 < t->nphases && iv->sample >= t->phases[t->phase + 1].start)
-		t->phase++;
 	const struct device_rates *rows[rep->ndevices + 1];
 	memset(rows, 0, sizeof rows);
 	for (size_t i = 0; i < iv->rates->ndevices; i++) {
 		int k = report_device_index(rep, iv->rates->devices[i].name);
-		if (k < 0)
-			continue;
-		rows[k] = &iv->rates->devices[i];
-		accumulate(&t->phases[t->phase].stats[k], rows[k], iv->rates->interval);
+		if (k >= 0)
+			rows[k] = &iv->rates->devices[i];
 	}
+	if (report_phases_add(&t->plan, rep, iv) < 0)
+		return -1;
 	print_marks_until(t, iv->sample);
 	table_row(t, iv, rows);
 	return 0;
@@ -384,11 +439,30 @@ static void free_text_report(struct text_report *t)
 	free(t->tables);
 	free(t->table_text);
 	free(t->table_len);
-	for (size_t i = 0; t->phases && i < t->nevents + 1; i++)
-		free(t->phases[i].stats);
-	free(t->phases);
+	report_phases_free(&t->plan, t->rep);
 	free(t->boundary);
 	free(t->event);
+}
+
+static void phases_heading(const struct text_report *t, FILE *out)
+{
+	const struct report *rep = t->rep;
+	char min[32];
+	report_duration(t->plan.min_phase, min, sizeof min);
+	fprintf(out, "\nPhases (cut by setting changes and marks; busy: %%util > %g)\n", PHASE_BUSY_UTIL);
+	fprintf(out, "  %zu phase%s, %zu event%s; a phase under %s is short and not compared\n",
+		t->plan.n, t->plan.n == 1 ? "" : "s", t->nevents, t->nevents == 1 ? "" : "s", min);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return;
+	for (size_t i = 0; i < rep->ndevices; i++)
+		fprintf(f, "%s%s", i ? ", " : "", rep->devices[i]);
+	fputs(rep->ndevices ? "" : "none", f);
+	fclose(f);
+	report_print_wrapped(out, "  devices: ", 11, text);
+	free(text);
 }
 
 static void print_tables(struct text_report *t, FILE *out)
@@ -407,21 +481,21 @@ int report_text(struct report *rep, FILE *out, struct error *err)
 	struct snapshot first;
 	snapshot_init(&first);
 	int rc = replay_read(rep->replay, rep->first, &first, err);
-	if (rc == 0 && (plan_phases(&t) < 0 || open_tables(&t) < 0))
+	if (rc == 0 && (plan_marks(&t) < 0 || open_tables(&t) < 0))
 		rc = error_set(err, "out of memory");
+	if (rc == 0)
+		rc = report_phases_plan(rep, &t.plan, err);
 	if (rc == 0)
 		rc = report_walk(rep, on_interval, &t, err);
 	if (rc == 0) {
 		print_marks_until(&t, SIZE_MAX);
 		machine_section(rep, out);
 		devices_section(rep, &first, out);
-		mounts_section(&first, out);
-		fprintf(out, "\nPhases between marks (%zu mark%s, devices: ", t.nevents, t.nevents == 1 ? "" : "s");
-		for (size_t i = 0; i < rep->ndevices; i++)
-			text_printf(out, "%s%s", i ? ", " : "", rep->devices[i]);
-		fprintf(out, "%s)\n", rep->ndevices ? "" : "none");
-		for (size_t k = 0; k < t.nphases; k++)
+		mounts_section(rep, &first, out);
+		phases_heading(&t, out);
+		for (size_t k = 0; k < t.plan.n; k++)
 			print_phase(&t, k, out);
+		report_comparison(rep, &t.plan, out);
 		print_tables(&t, out);
 	}
 	free_text_report(&t);

@@ -157,3 +157,12 @@ int report_parse_time(const char *arg, const struct timespec *start, struct time
 				 "@UNIXSECONDS or +OFFSET (90, 90s, 5m, 1h30m)", arg);
 	return 0;
 }
+
+int report_parse_seconds(const char *arg, double *out, struct error *err)
+{
+	double v = parse_duration(arg);
+	if (v < 0 || v > 1e9)
+		return error_set(err, "invalid duration '%s': give seconds (30, 30s, 2m, 1h)", arg);
+	*out = v;
+	return 0;
+}

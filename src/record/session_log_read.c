@@ -154,6 +154,35 @@ static int parse_settings(json_object *o, struct device *d, struct error *err)
 	return parse_items(member(o, "items"), d, err);
 }
 
+/* "loop": absent for anything but a loop device with a file attached. */
+static int parse_loop(json_object *o, struct loop_backing *l, struct error *err)
+{
+	memset(l, 0, sizeof *l);
+	l->dio = -1;
+	if (!o)
+		return 0;
+	if (!json_object_is_type(o, json_type_object))
+		return error_set(err, "\"loop\" is not an object");
+	json_object *dio = member(o, "dio");
+	if (dio && !json_object_is_type(dio, json_type_boolean))
+		return error_set(err, "\"dio\" is not true or false");
+	if (dio)
+		l->dio = json_object_get_boolean(dio);
+	int64_t offset = 0, sizelimit = 0;
+	if (opt_str(o, "backing_file", l->file, sizeof l->file, err) < 0 ||
+	    opt_unsigned(o, "backing_major", &l->major, err) < 0 ||
+	    opt_unsigned(o, "backing_minor", &l->minor, err) < 0 ||
+	    opt_str(o, "backing_disk", l->disk, sizeof l->disk, err) < 0 ||
+	    opt_i64(o, "offset", &offset, err) < 0 || opt_i64(o, "sizelimit", &sizelimit, err) < 0)
+		return -1;
+	if (offset < 0 || sizelimit < 0)
+		return error_set(err, "\"loop\": a negative offset or size limit");
+	l->offset = (uint64_t)offset;
+	l->sizelimit = (uint64_t)sizelimit;
+	l->present = true;
+	return 0;
+}
+
 static int parse_device_identity(json_object *o, struct device *d, struct error *err)
 {
 	if (!json_object_is_type(o, json_type_object))
@@ -167,7 +196,8 @@ static int parse_device_identity(json_object *o, struct device *d, struct error 
 	    opt_str(o, "parent", d->parent, sizeof d->parent, err) < 0 ||
 	    opt_str(o, "dm_name", d->dm_name, sizeof d->dm_name, err) < 0 ||
 	    opt_str(o, "model", d->model, sizeof d->model, err) < 0 ||
-	    opt_str(o, "serial", d->serial, sizeof d->serial, err) < 0)
+	    opt_str(o, "serial", d->serial, sizeof d->serial, err) < 0 ||
+	    parse_loop(member(o, "loop"), &d->loop, err) < 0)
 		return -1;
 	return parse_settings(member(o, "settings"), d, err);
 }

@@ -58,6 +58,20 @@ static json_object *settings_object(const struct disk_settings *s)
 	return o;
 }
 
+/* A loop device's backing chain (docs/session-log.md, DEVICE). */
+static json_object *loop_object(const struct loop_backing *l)
+{
+	json_object *o = json_object_new_object();
+	add_str(o, "backing_file", l->file);
+	add(o, "backing_major", json_object_new_int64(l->major));
+	add(o, "backing_minor", json_object_new_int64(l->minor));
+	add_str(o, "backing_disk", l->disk);
+	add(o, "dio", l->dio < 0 ? NULL : json_object_new_boolean(l->dio));
+	add(o, "offset", json_object_new_uint64(l->offset));
+	add(o, "sizelimit", json_object_new_uint64(l->sizelimit));
+	return o;
+}
+
 static json_object *device_identity(const struct device *d)
 {
 	json_object *o = json_object_new_object();
@@ -70,6 +84,8 @@ static json_object *device_identity(const struct device *d)
 	add_str(o, "model", d->model);
 	add_str(o, "serial", d->serial);
 	add(o, "settings", settings_object(&d->settings));
+	if (d->loop.present)
+		add(o, "loop", loop_object(&d->loop));
 	return o;
 }
 
@@ -295,12 +311,22 @@ json_object *session_log_event(const struct event *ev, uint64_t seq)
 
 /* ---- comparing what state records hold ---- */
 
+static bool loop_backing_equal(const struct loop_backing *a, const struct loop_backing *b)
+{
+	if (!a->present || !b->present)
+		return a->present == b->present;
+	return strcmp(a->file, b->file) == 0 && a->major == b->major && a->minor == b->minor &&
+	       strcmp(a->disk, b->disk) == 0 && a->dio == b->dio && a->offset == b->offset &&
+	       a->sizelimit == b->sizelimit;
+}
+
 static bool device_identity_equal(const struct device *a, const struct device *b)
 {
 	return a->major == b->major && a->minor == b->minor && a->is_partition == b->is_partition &&
 	       strcmp(a->name, b->name) == 0 && strcmp(a->parent, b->parent) == 0 &&
 	       strcmp(a->dm_name, b->dm_name) == 0 && strcmp(a->model, b->model) == 0 &&
-	       strcmp(a->serial, b->serial) == 0 && disk_settings_equal(&a->settings, &b->settings);
+	       strcmp(a->serial, b->serial) == 0 && loop_backing_equal(&a->loop, &b->loop) &&
+	       disk_settings_equal(&a->settings, &b->settings);
 }
 
 bool session_devices_equal(const struct snapshot *a, const struct snapshot *b)

@@ -24,6 +24,7 @@
 
 #include "devices.h"
 #include "kname.h"
+#include "loopdev.h"
 #include "procfile.h"
 #include "regular_file.h"
 #include "sysfs.h"
@@ -216,6 +217,7 @@ static void describe_from_sysfs(const char *root, struct device_info *infos, siz
 		}
 	}
 	read_attr_line(root, d->name, "dm/name", d->dm_name, sizeof d->dm_name);
+	loop_backing_read(root, d->name, &d->loop);
 	if (!d->model[0])
 		read_attr_line(root, d->name, "device/model", d->model, sizeof d->model);
 	if (!d->serial[0] &&

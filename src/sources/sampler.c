@@ -238,6 +238,7 @@ static int fill_device(struct device *d, struct tracked_device *t, struct error 
 	memcpy(d->dm_name, in->dm_name, sizeof d->dm_name);
 	memcpy(d->model, in->model, sizeof d->model);
 	memcpy(d->serial, in->serial, sizeof d->serial);
+	d->loop = in->loop;
 	if (!t->has_sysfs) {
 		d->instance = 0;
 		clear_settings(&d->settings);

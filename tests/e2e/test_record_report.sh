@@ -33,6 +33,12 @@ done
 grep -qE "^  $dev +scheduler mq-deadline, rotational (yes|no), write (back|through) cache, model" \
 	"$TMP/report.txt" && ok "device line: scheduler, rotational, write cache, model" \
 	|| fail "device line" "$(grep "^  $dev" "$TMP/report.txt")"
+# the loop device's backing chain, read from sysfs when recording, kept in the log
+img=$(cat "/sys/block/$dev/loop/backing_file")
+tr -s ' \n' ' ' <"$TMP/report.txt" \
+	| grep -qE " backed by $img on [a-z0-9-]+( \([a-z0-9]+ [^)]*\))?, direct I/O (on|off) Mounts" \
+	&& ok "loop device: backing file, its disk, direct I/O" \
+	|| fail "loop device: backing file, its disk, direct I/O" "$(grep -A3 "^  $dev" "$TMP/report.txt")"
 grep -qF "  $mnt on $dev, ext4: rw," "$TMP/report.txt" && ok "mount line with options" \
 	|| fail "mount line with options" "$(sed -n '/^Mounts/,/^$/p' "$TMP/report.txt")"
 phases=$(grep -c '^Phase [0-9]* of 3: ' "$TMP/report.txt")
@@ -43,8 +49,12 @@ grep -qE "^  after [0-9:]{8} sched $dev mq-deadline→bfq$" "$TMP/report.txt" \
 grep -qE "^  after [0-9:]{8} remount $mnt \+noatime -relatime$" "$TMP/report.txt" \
 	&& ok "phase 3 opens with the remount" || fail "phase 3 opens with the remount" \
 	"$(grep after "$TMP/report.txt")"
-grep -qE "^  $dev +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.-]+$" \
-	"$TMP/report.txt" && ok "phase figures row" || fail "phase figures row"
+# per phase: MB moved and read/write MB/s (mean, busy, peak); IOPS, await p50/p95/max,
+# %util, busy time, f/s
+grep -qE "^  $dev( +[0-9.]+){2}( +[0-9.-]+){6}$" "$TMP/report.txt" \
+	&& ok "phase throughput row" || fail "phase throughput row" "$(grep "^  $dev " "$TMP/report.txt")"
+grep -qE "^  $dev( +[0-9.-]+){7} +[0-9.hms]+ +[0-9.-]+$" "$TMP/report.txt" \
+	&& ok "phase latency row" || fail "phase latency row" "$(grep "^  $dev " "$TMP/report.txt")"
 grep -qE "^---- [0-9:]{8} sched $dev mq-deadline→bfq ----$" "$TMP/report.txt" \
 	&& ok "inline mark: scheduler" || fail "inline mark: scheduler"
 grep -qE "^---- [0-9:]{8} remount $mnt \+noatime -relatime ----$" "$TMP/report.txt" \

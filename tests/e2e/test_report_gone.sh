@@ -10,10 +10,10 @@ python3 "$GEN" 20 3 "$TMP/gone.log" 10 || { fail "generate the log"; exit 0; }
 run() { OUT=$("$IOSCOPE" report "$@" 2>"$TMP/err"); RC=$?; ERR=$(cat "$TMP/err"); }
 
 run "$TMP/storm.log"
-[ $RC = 0 ] && grep -q "devices: sdaa, sdab, sdac)" <<<"$OUT" && ok "text: a disk that came and went is reported" \
+[ $RC = 0 ] && grep -q "devices: sdaa, sdab, sdac$" <<<"$OUT" && ok "text: a disk that came and went is reported" \
 	|| fail "text: a disk that came and went is reported" "rc $RC $ERR $(grep devices: <<<"$OUT")"
 run "$TMP/gone.log"
-[ $RC = 0 ] && grep -q "devices: sdaa, sdab, sdac)" <<<"$OUT" && ok "text: a disk gone by the end is reported" \
+[ $RC = 0 ] && grep -q "devices: sdaa, sdab, sdac$" <<<"$OUT" && ok "text: a disk gone by the end is reported" \
 	|| fail "text: a disk gone by the end is reported" "rc $RC $ERR $(grep devices: <<<"$OUT")"
 run "$TMP/storm.log" -d sdac -f json
 [ $RC = 0 ] && ok "-d accepts a device absent from the first and last samples" \
@@ -35,5 +35,5 @@ run "$TMP/storm.log" -d sdzz
 	&& ok "an unknown device lists every device of the range" || fail "an unknown device lists every device of the range" "rc $RC $ERR"
 # A range that ends before the disk arrived: it is not in it.
 run "$TMP/storm.log" --to +3
-[ $RC = 0 ] && grep -q "devices: sdaa, sdab)" <<<"$OUT" && ok "a range before it arrived leaves it out" \
+[ $RC = 0 ] && grep -q "devices: sdaa, sdab$" <<<"$OUT" && ok "a range before it arrived leaves it out" \
 	|| fail "a range before it arrived leaves it out" "rc $RC $ERR $(grep devices: <<<"$OUT")"

@@ -62,6 +62,11 @@ static inline void fixture_snapshot(struct snapshot *s, unsigned k)
 	d->counters = (struct disk_counters){ .rd_ios = UINT64_MAX - 5 + k, .wr_ticks = UINT32_MAX,
 					      .dc_ios = 1, .nfields = 18 };
 	fixture_settings(d, "none", "128");
+	/* a loop device's backing chain goes through the log with its identity */
+	d->loop = (struct loop_backing){ .present = true, .major = 254, .minor = 1, .dio = 1,
+					 .offset = 4096, .sizelimit = (uint64_t)1 << 40 };
+	snprintf(d->loop.file, sizeof d->loop.file, "/srv/images/b\"ä\\d.img");
+	snprintf(d->loop.disk, sizeof d->loop.disk, "vda1");
 	if (k >= 4) {
 		d = snapshot_add_device(s);
 		snprintf(d->name, sizeof d->name, "sdz");
@@ -124,7 +129,11 @@ static inline bool devices_identical(const struct device *a, const struct device
 	SAME(counters.fl_ios) SAME(counters.fl_ticks) SAME(counters.nfields) SAME(instance)
 	SAME(settings.has_settings) SAME_STR(settings.scheduler_line) SAME_STR(settings.scheduler)
 	SAME(settings.rotational) SAME(settings.inflight_read) SAME(settings.inflight_write)
-	SAME(settings.nitems)
+	SAME(settings.nitems) SAME(loop.present)
+	if (a->loop.present) {
+		SAME_STR(loop.file) SAME(loop.major) SAME(loop.minor) SAME_STR(loop.disk)
+		SAME(loop.dio) SAME(loop.offset) SAME(loop.sizelimit)
+	}
 	for (size_t i = 0; i < a->settings.nitems; i++) {
 		SAME_STR(settings.items[i].key)
 		SAME_STR(settings.items[i].value)

@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""Writes the fixed session logs the report goldens are made from (docs/reports.md,
+tests/e2e/test_report_golden.sh), the way the recorder writes them:
+
+  report_log_gen.py phases FILE   a loop device (backed by a file on vda1, direct I/O
+                                  off) with ext4 on it; a switch to bfq seen at a sample,
+                                  a user mark inside an interval, a remount that makes a
+                                  short phase, the switch back, a mount coming (listed,
+                                  not a cut), a tunable ioscope set exactly at a sample
+  report_log_gen.py other FILE    the same experiment again, a little faster ("after a
+                                  kernel upgrade"), for `ioscope compare`
+  report_log_gen.py day FILE      a day at 10 s: 8640 samples, a switch every 6 hours
+
+The checked-in logs are this script's output; change both together."""
+import json, sys
+
+W0 = 1_796_040_000_000_000_000      # 2026-11-30 10:40:00 UTC
+T0 = 7_000_000_000_000
+
+
+def dumps(o):
+    return json.dumps(o, separators=(",", ":"), ensure_ascii=False)
+
+
+def items(read_ahead="128", nr="64" ):
+    return {"max_sectors_kb": "1280", "nr_requests": nr, "read_ahead_kb": read_ahead,
+            "write_cache": "write back"}
+
+
+def loop0(sched, read_ahead="128"):
+    line = "none mq-deadline kyber bfq".replace(sched, f"[{sched}]")
+    it = items(read_ahead, "64" if sched == "bfq" else "256")
+    if sched == "mq-deadline":
+        it["iosched.fifo_batch"] = "16"
+    elif sched == "bfq":
+        it["iosched.slice_idle"] = "8"
+    return {"name": "loop0", "major": 7, "minor": 0, "partition": False, "parent": "",
+            "dm_name": "", "model": "", "serial": "",
+            "settings": {"present": True, "scheduler_line": line, "scheduler": sched,
+                         "rotational": 1, "items": dict(sorted(it.items()))},
+            "loop": {"backing_file": "/var/tmp/bench.img", "backing_major": 254,
+                     "backing_minor": 1, "backing_disk": "vda1", "dio": False, "offset": 0,
+                     "sizelimit": 0}}
+
+
+VDA = [{"name": "vda", "major": 254, "minor": 0, "partition": False, "parent": "", "dm_name": "",
+        "model": "", "serial": "", "settings": {"present": True,
+        "scheduler_line": "[none] mq-deadline kyber bfq", "scheduler": "none", "rotational": 0,
+        "items": items("128", "256")}},
+       {"name": "vda1", "major": 254, "minor": 1, "partition": True, "parent": "vda",
+        "dm_name": "", "model": "", "serial": "", "settings": {"present": False,
+        "scheduler_line": "", "scheduler": "", "rotational": -1, "items": {}}}]
+
+
+def mounts(nobarrier, extra):
+    m = [{"major": 254, "minor": 1, "disk": "vda1", "source": "/dev/vda1", "mountpoint": "/",
+          "fstype": "ext4", "mount_opts": "rw,relatime", "super_opts": "rw,errors=remount-ro"},
+         {"major": 7, "minor": 0, "disk": "loop0", "source": "/dev/loop0",
+          "mountpoint": "/mnt/bench", "fstype": "ext4", "mount_opts": "rw,relatime",
+          "super_opts": "rw,nobarrier" if nobarrier else "rw"}]
+    if extra:
+        m.append({"major": 7, "minor": 0, "disk": "loop0", "source": "/dev/loop0",
+                  "mountpoint": "/mnt/ro", "fstype": "ext4", "mount_opts": "ro,relatime",
+                  "super_opts": "rw"})
+    return m
+
+
+class Log:
+    def __init__(self, path, host):
+        self.out = open(path, "w")
+        self.host = host
+        self.c = [0] * 17          # loop0's counters
+        self.vm = [100000] * 12 + [2, 0]
+        self.state = None
+        self.step = 1
+
+    def header(self, devices, mnts):
+        self.out.write(dumps({"type": "header", "format": "ioscope-session-log", "version": 1,
+                              "ioscope": "0.1.0", "host": self.host, "kernel": "6.18.0",
+                              "kernel_version": "#1 SMP", "arch": "x86_64", "cpu_model": "Test CPU",
+                              "cpus": 2, "mem_total_kb": 8000000, "started": W0, "selection": [],
+                              "devices": devices, "mounts": mnts}) + "\n")
+        self.state = (dumps(devices), dumps(mnts))
+
+    def times(self, k):
+        return T0 + k * self.step * 1_000_000_000, W0 + k * self.step * 1_000_000_000
+
+    def sample(self, k, devices, mnts, mbps_w, mbps_r, await_ms, util_ms):
+        if dumps(devices) != self.state[0]:
+            self.out.write(dumps({"type": "devices", "devices": devices}) + "\n")
+        if dumps(mnts) != self.state[1]:
+            self.out.write(dumps({"type": "mounts", "mounts": mnts}) + "\n")
+        self.state = (dumps(devices), dumps(mnts))
+        if k:
+            wios, rios = int(mbps_w * 8 * self.step), int(mbps_r * 8 * self.step)  # 128 KiB each
+            util_ms *= self.step
+            c = self.c
+            c[0] += rios; c[2] += rios * 256; c[3] += rios * await_ms // 2
+            c[4] += wios; c[6] += wios * 256; c[7] += wios * await_ms
+            c[9] += util_ms; c[10] += util_ms * 2
+            c[15] += 10 if wios else 0; c[16] += 3 if wios else 0
+            for j, d in enumerate((20, 3, 50, 800, 20, 0, 0, 0, 0, 0, 900, 2000)):
+                self.vm[j] += d
+        mono, wall = self.times(k)
+        devs = [{"name": "vda", "nf": 20, "c": [500, 0, 8000, 100]},
+                {"name": "vda1", "nf": 20, "c": [500, 0, 8000, 100]},
+                {"name": "loop0", "nf": 20, "c": list(self.c), "inflight": [0, 2]}]
+        self.out.write('{"type":"sample","seq":%d,"mono":%d,"wall":%d,"devices":%s,"vm":%s}\n'
+                       % (k + 1, mono, wall, dumps(devs),
+                          dumps({"stat": self.vm, "vmstat": [0, 0, 0, 0],
+                                 "meminfo": [4000000, 1000, 200000, 5000, 0, 0, 3000, 100]})))
+
+    def event(self, k, kind, obj, key, old, new, by="observed", result="", at=None, **extra):
+        mono, wall = self.times(k)
+        if at is not None:
+            mono, wall = mono + at, wall + at
+        ev = {"type": "event", "seq": k + 1, "mono": mono, "wall": wall, "kind": kind,
+              "object": obj, "key": key, "old": old, "new": new, "result": result, "by": by}
+        ev.update(extra)
+        self.out.write(dumps(ev) + "\n")
+
+
+def phases(path, host="bench", speed=1.0, n=70):
+    log = Log(path, host)
+    sched, nobarrier, extra, ra = "mq-deadline", False, False, "128"
+    log.header(VDA + [loop0(sched)], mounts(nobarrier, extra))
+    for k in range(n):
+        events = []
+        if k == 20:
+            events.append(("scheduler", "loop0", "scheduler", "mq-deadline", "bfq",
+                           {"resets": {"iosched.fifo_batch": ["16", None],
+                                       "iosched.slice_idle": [None, "8"],
+                                       "nr_requests": ["256", "64"]}}))
+            sched = "bfq"
+        if k == 48:
+            events.append(("mount_options", "/mnt/bench", "super_opts", "rw", "rw,nobarrier", {}))
+            nobarrier = True
+        if k == 52:
+            events.append(("scheduler", "loop0", "scheduler", "bfq", "mq-deadline",
+                           {"resets": {"iosched.fifo_batch": [None, "16"],
+                                       "iosched.slice_idle": ["8", None],
+                                       "nr_requests": ["64", "256"]}}))
+            sched = "mq-deadline"
+        if k == 58:
+            events.append(("mount_added", "/mnt/ro", "mount", "", "/dev/loop0 ext4 ro,relatime", {}))
+            extra = True
+        if k == 63:   # the echo of ioscope's change at sample 62, dropped by the report
+            events.append(("tunable", "loop0", "read_ahead_kb", "128", "4096", {}))
+            ra = "4096"
+        busy = k % 4 != 0
+        if sched == "bfq":
+            w, a, u = 80, 20 + k % 7, 700
+        elif nobarrier:
+            w, a, u = 250, 6 + k % 3, 850
+        else:
+            w, a, u = 200, 8 + k % 5, 900
+        r = 50 if ra == "4096" else 0
+        if not busy:
+            w, r, u = 0, 0, 20
+        log.sample(k, VDA + [loop0(sched, ra)], mounts(nobarrier, extra), w * speed, r * speed,
+                   a, u)
+        for kind, obj, key, old, new, more in events:
+            log.event(k, kind, obj, key, old, new, **more)
+        if k == 35:   # a user mark 0.4 s after sample 35: inside the next interval
+            log.event(k, "mark", "user", "mark", "", "untar started", by="user", at=400_000_000)
+        if k == 62:   # ioscope sets read_ahead_kb right at the sample
+            log.event(k, "tunable", "loop0", "read_ahead_kb", "128", "4096", by="ioscope",
+                      result="ok")
+
+
+def day(path):
+    log = Log(path, "day")
+    log.step = 10
+    sched = "mq-deadline"
+    log.header(VDA + [loop0(sched)], mounts(False, False))
+    for k in range(8640):
+        switch = k and k % 2160 == 0
+        if switch:
+            sched = "bfq" if sched == "mq-deadline" else "mq-deadline"
+        w = (80 if sched == "bfq" else 200) if k % 4 else 0
+        log.sample(k, VDA + [loop0(sched)], mounts(False, False), w, 0, 8 + k % 5, 900 if w else 20)
+        if switch:
+            log.event(k, "scheduler", "loop0", "scheduler",
+                      "bfq" if sched == "mq-deadline" else "mq-deadline", sched)
+
+
+if __name__ == "__main__":
+    what, out = sys.argv[1], sys.argv[2]
+    if what == "phases":
+        phases(out)
+    elif what == "other":
+        phases(out, host="bench-6.19", speed=1.1)
+    elif what == "day":
+        day(out)
+    else:
+        sys.exit("usage: report_log_gen.py phases|other|day FILE")

@@ -1,0 +1,53 @@
+#!/bin/bash
+# The text report on fixed session logs is byte for byte its golden file
+# (tests/fixtures/golden/report-*.txt): phases cut by setting changes and marks, each
+# beginning at its mark, with the straddling interval left out and said; a user mark
+# inside an interval; a short phase flagged and left out of the comparison; a loop
+# device's backing chain; --all and --min-phase; a day-long log, generated here (too
+# big to check in: tests/e2e/report_log_gen.py wrote the checked-in logs too).
+# UPDATE_GOLDEN=1 rewrites the golden files from the current output (review the diff).
+. "$(dirname "$0")/lib.sh"
+L="$IOSCOPE_TOP/tests/fixtures/logs"
+G="$IOSCOPE_TOP/tests/fixtures/golden"
+export TZ=UTC
+
+# golden NAME CUT CMD... : CMD exits 0, says nothing on stderr, and its output (with
+# CUT: up to the per-interval table) is golden/report-NAME.txt
+golden() {
+	local name=$1 cut=$2
+	shift 2
+	"$@" >"$TMP/$name.full" 2>"$TMP/$name.err"
+	local rc=$?
+	if [ $rc -ne 0 ] || [ -s "$TMP/$name.err" ]; then
+		fail "report $name runs cleanly" "exit $rc: $(head -c 1500 "$TMP/$name.err")"
+		return
+	fi
+	if [ "$cut" = cut ]; then sed '/^Per interval/,$d' "$TMP/$name.full" >"$TMP/$name.txt"
+	else cp "$TMP/$name.full" "$TMP/$name.txt"; fi
+	[ -n "${UPDATE_GOLDEN:-}" ] && cp "$TMP/$name.txt" "$G/report-$name.txt"
+	if diff -u "$G/report-$name.txt" "$TMP/$name.txt" >"$TMP/$name.diff"; then
+		ok "report $name matches its golden file"
+	else
+		fail "report $name matches its golden file" "$(head -60 "$TMP/$name.diff")"
+	fi
+}
+
+cd "$L" || exit 1   # the report names the log as given
+golden phases full "$IOSCOPE" report report-phases.log
+golden phases-all full "$IOSCOPE" report report-phases.log --all --min-phase 3s
+python3 "$IOSCOPE_TOP/tests/e2e/report_log_gen.py" day "$TMP/day.log" || fail "day log generated"
+cd "$TMP" || exit 1
+golden day cut "$IOSCOPE" report day.log
+rows=$(sed -n '/^Per interval/,$p' "$TMP/day.full" | grep -c '^[0-9][0-9]:[0-9][0-9]:[0-9][0-9] ')
+[ "$rows" = 8639 ] && ok "day: one row per interval" || fail "day: one row per interval" "$rows rows"
+
+# what the goldens say, in words (a golden rewritten by mistake still fails here)
+has() { grep -qF -- "$2" "$TMP/$1.txt" && ok "$1: $3" || fail "$1: $3" "no '$2'"; }
+has phases "  left out 12:00:35 - 12:00:36: the interval the mark falls in" "a mark inside an interval leaves it out"
+has phases "  left out 12:00:19 - 12:00:20: the change happened within this interval" "an observed change leaves its interval out"
+has phases "Phase 4 of 6: 12:00:48 - 12:00:52 (4.0s), short: under 10s, not compared" "a short phase is flagged"
+has phases "  during 12:00:58 mount /mnt/ro" "a mount is listed inside its phase, not a cut"
+has phases "backed by /var/tmp/bench.img on vda1 (ext4 /), direct I/O off" "the loop device's backing chain"
+has phases "  sched bfq, nr_requests 64                   2       26s       80.0      26.00" "one comparison row per setting state"
+has phases-all "  / on vda1, ext4: rw,relatime; superblock rw,errors=remount-ro" "--all lists every mount"
+if ! [ -s "$TMP/phases-all.txt" ] || grep -q ", short:" "$TMP/phases-all.txt"; then fail "--min-phase 3s: no phase is short"; else ok "--min-phase 3s: no phase is short"; fi
