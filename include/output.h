@@ -17,6 +17,7 @@ struct interval_view {
 	const struct snapshot *snap;      /* the later snapshot */
 	const struct event_list *events;  /* events of this interval */
 	const bool *shown;
+	const struct why_rates *why;      /* dirty limits, journals, cgroups; NULL: none */
 };
 
 void output_text(FILE *out, const struct interval_view *v);

@@ -109,6 +109,8 @@ struct vm_counters {
 	uint64_t psi_some_total, psi_full_total; /* microseconds */
 };
 
+struct why_sample;   /* why.h */
+
 struct snapshot {
 	struct timespec mono;     /* CLOCK_MONOTONIC when sampled (or fixture uptime) */
 	struct timespec wall;     /* CLOCK_REALTIME when sampled */
@@ -118,6 +120,7 @@ struct snapshot {
 	struct mount *mounts;
 	size_t nmounts;
 	struct vm_counters vm;
+	struct why_sample *why;   /* dirty limits, journals, cgroup io (why.h); NULL: none */
 };
 
 void snapshot_init(struct snapshot *s);

@@ -87,7 +87,7 @@ static int emit(struct batch *b)
 		return -1;
 	}
 	struct interval_view v = { session_rates(b->session), session_snapshot(b->session),
-				   &b->shown_events, b->shown };
+				   &b->shown_events, b->shown, session_why(b->session) };
 	switch (b->opts->format) {
 	case FORMAT_TEXT: output_text(stdout, &v); break;
 	case FORMAT_CSV: output_csv(stdout, &v); break;

@@ -11,12 +11,14 @@
 
 #include "devsel.h"
 #include "session.h"
+#include "why.h"
 
 struct session {
 	struct source *src;
 	struct snapshot prev, cur;
 	bool have_cur, have_rates, ended;
 	struct rates rates;
+	struct why_rates *why;      /* of the same interval (why.h) */
 	struct event_list events;
 	struct event_list queued;    /* announced by another ioscope, for the next step */
 	struct echo_filter echoes;
@@ -45,7 +47,8 @@ struct session *session_open(struct source *src, const struct session_opts *o, s
 	event_list_init(&s->queued);
 	echo_filter_init(&s->echoes);
 	s->hist_capacity = o ? o->history_capacity : 0;
-	if (s->hist_capacity && !(s->hist = history_new(s->hist_capacity))) {
+	s->why = calloc(1, sizeof *s->why);
+	if (!s->why || (s->hist_capacity && !(s->hist = history_new(s->hist_capacity)))) {
 		session_close(s);
 		error_set(err, "out of memory");
 		return NULL;
@@ -61,6 +64,7 @@ void session_close(struct session *s)
 	snapshot_free(&s->prev);
 	snapshot_free(&s->cur);
 	rates_free(&s->rates);
+	free(s->why);
 	event_list_free(&s->events);
 	event_list_free(&s->queued);
 	echo_filter_free(&s->echoes);
@@ -99,6 +103,7 @@ static int derive(struct session *s, bool have_prev)
 	if (have_prev) {
 		if (rates_compute(&s->rates, &s->prev, &s->cur) < 0)
 			return -1;
+		why_rates_compute(s->why, s->prev.why, s->cur.why, s->rates.interval);
 		if (s->hist && history_append(s->hist, &s->rates) < 0)
 			return -1;
 		s->have_rates = true;
@@ -143,6 +148,7 @@ const struct snapshot *session_previous(const struct session *s) { return &s->pr
 bool session_have_snapshot(const struct session *s) { return s->have_cur; }
 const struct rates *session_rates(const struct session *s) { return s->have_rates ? &s->rates : NULL; }
 const struct event_list *session_events(const struct session *s) { return &s->events; }
+const struct why_rates *session_why(const struct session *s) { return s->have_rates ? s->why : NULL; }
 struct history *session_history(const struct session *s) { return s->hist; }
 bool session_ended(const struct session *s) { return s->ended; }
 size_t session_sample_index(const struct session *s) { return s->index; }
@@ -150,6 +156,7 @@ size_t session_sample_index(const struct session *s) { return s->index; }
 void session_set_selection(struct session *s, const struct selection *sel)
 {
 	s->sel = *sel;
+	source_watch(s->src, sel);
 }
 
 int session_select(struct session *s, char *const *args, int nargs, struct error *err)
@@ -169,6 +176,7 @@ int session_select(struct session *s, char *const *args, int nargs, struct error
 			selection_add(&sel, info.selection[i]);
 	}
 	s->sel = sel;
+	source_watch(s->src, &sel);
 	return 0;
 }
 

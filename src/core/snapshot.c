@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "snapshot.h"
+#include "why.h"
 
 void snapshot_init(struct snapshot *s)
 {
@@ -22,6 +23,7 @@ void snapshot_free(struct snapshot *s)
 		device_free_settings(&s->devices[i]);
 	free(s->devices);
 	free(s->mounts);
+	free(s->why);
 	snapshot_init(s);
 }
 
@@ -66,6 +68,9 @@ int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 	tmp.devices = NULL;
 	tmp.mounts = NULL;
 	tmp.ndevices = tmp.nmounts = 0;
+	tmp.why = NULL;
+	if (why_sample_copy(&tmp.why, src->why) < 0)
+		goto fail;
 	if (src->ndevices) {
 		tmp.devices = calloc(snapshot_capacity(src->ndevices), sizeof *tmp.devices);
 		if (!tmp.devices)

@@ -27,6 +27,9 @@ struct sample_entry {
 	uint32_t length;
 	uint32_t devices, mounts;   /* index into states[]; 0 is the header */
 	bool damaged;               /* failed to parse when read */
+	bool why_damaged;           /* its why record failed to parse (warned once) */
+	uint64_t why_offset;        /* its `why` record, why_length 0: none */
+	uint32_t why_length;
 };
 
 /* An event of the index: ~40 bytes and its strings, where a struct event is 3 KB
@@ -184,6 +187,7 @@ static int fast_type(const char *text, size_t len)
 		{ "{\"type\":\"devices\",", RECORD_DEVICES },
 		{ "{\"type\":\"mounts\",", RECORD_MOUNTS },
 		{ "{\"type\":\"event\",", RECORD_EVENT },
+		{ "{\"type\":\"why\",", RECORD_WHY },
 	};
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
 		size_t n = strlen(known[i].prefix);
@@ -425,6 +429,26 @@ static int64_t sample_seq(json_object *o)
 	return seq >= 0 ? seq : -1;
 }
 
+/* A why record belongs to the sample before it, when it names that sample. */
+static void add_why(struct replay *r, const struct scanned_line *l, int64_t seq)
+{
+	if (!r->nsamples || seq != r->last_seq || l->len > UINT32_MAX)
+		return;
+	struct sample_entry *e = &r->samples[r->nsamples - 1];
+	if (e->why_length)
+		return;
+	e->why_offset = l->offset;
+	e->why_length = (uint32_t)l->len;
+}
+
+/* {"type":"why","seq":N, as the recorder writes it: no JSON parser needed */
+static bool fast_why_seq(const char *text, size_t len, int64_t *seq)
+{
+	const char *p = text, *end = text + len;
+	return scan_literal(&p, end, "{\"type\":\"why\",\"seq\":") &&
+	       scan_digits(&p, end, false, seq) && p < end && (*p == ',' || *p == '}');
+}
+
 /* A parsed line of any type.  -1 only on ENOMEM. */
 static int index_record(struct replay *r, json_object *o, const struct scanned_line *l)
 {
@@ -440,6 +464,9 @@ static int index_record(struct replay *r, json_object *o, const struct scanned_l
 		return add_sample(r, l, sample_seq(o), mono, wall);
 	case RECORD_EVENT:
 		return add_event(r, o, l);
+	case RECORD_WHY:
+		add_why(r, l, sample_seq(o));
+		return 0;
 	case RECORD_HEADER:
 	case RECORD_DEVICES:
 	case RECORD_MOUNTS:
@@ -475,7 +502,11 @@ static int index_line(struct replay *r, const struct scanned_line *l)
 	if (l->complete && fast_sample_times(l->text, l->len, &seq, &mono, &wall))
 		return add_sample(r, l, seq, mono, wall);
 	int type = l->complete ? fast_type(l->text, l->len) : -1;
-	if (type == RECORD_DEVICES || type == RECORD_MOUNTS || type == RECORD_EVENT || type < 0) {
+	if (type == RECORD_WHY && fast_why_seq(l->text, l->len, &seq)) {
+		add_why(r, l, seq);
+		return 0;
+	}
+	if (type == RECORD_WHY || type == RECORD_DEVICES || type == RECORD_MOUNTS || type == RECORD_EVENT || type < 0) {
 		json_object *o = parse_line(r, l->text, l->len, &err);
 		if (!o) {
 			if (l->complete)
@@ -667,6 +698,25 @@ static const struct snapshot *state_at(struct replay *r, uint32_t idx, bool want
 	return into;
 }
 
+/* The sample's why figures into out->why; a damaged why record costs only them. */
+static int read_why(struct replay *r, struct sample_entry *e, struct snapshot *out)
+{
+	if (!e->why_length)
+		return 0;
+	struct error why = { "" };
+	json_object *o = read_line(r, e->why_offset, e->why_length, &why);
+	int rc = o ? session_log_parse_why(o, out, &why) : -1;
+	json_object_put(o);
+	if (rc == 0)
+		return 0;
+	free(out->why);
+	out->why = NULL;
+	if (!e->why_damaged)
+		warn(r, e->line + 1, e->why_offset, "why record skipped: %s", why.msg);
+	e->why_damaged = true;
+	return 0;
+}
+
 int replay_read(struct replay *r, size_t i, struct snapshot *out, struct error *err)
 {
 	if (i >= r->nsamples)
@@ -679,7 +729,7 @@ int replay_read(struct replay *r, size_t i, struct snapshot *out, struct error *
 	int rc = o ? session_log_parse_sample(o, devices, mounts, out, &why) : -1;
 	json_object_put(o);
 	if (rc == 0)
-		return 0;
+		return read_why(r, e, out);
 	if (!e->damaged)
 		warn(r, e->line, e->offset, "sample skipped: %s", why.msg);
 	e->damaged = true;
