@@ -195,6 +195,14 @@ static void event_object(struct jsonw *w, const struct event *ev)
 		string(w, "result", ev->result);
 	if (ev->kind == EVENT_SCHEDULER)
 		resets_object(w, ev);
+	if (ev->kind == EVENT_DIP) {
+		char reason[EVENT_REASONS_MAX];
+		jsonw_key(w, "reasons");
+		jsonw_array_begin(w);
+		for (size_t i = 0; event_reason(ev, i, reason, sizeof reason); i++)
+			jsonw_string(w, reason);
+		jsonw_array_end(w);
+	}
 	jsonw_object_end(w);
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "devsel.h"
+#include "dip.h"
 #include "session.h"
 #include "why.h"
 
@@ -19,6 +20,7 @@ struct session {
 	bool have_cur, have_rates, ended;
 	struct rates rates;
 	struct why_rates *why;      /* of the same interval (why.h) */
+	struct dip_detector *dips;  /* live samples only: a recording has its dips logged */
 	struct event_list events;
 	struct event_list queued;    /* announced by another ioscope, for the next step */
 	struct echo_filter echoes;
@@ -48,7 +50,8 @@ struct session *session_open(struct source *src, const struct session_opts *o, s
 	echo_filter_init(&s->echoes);
 	s->hist_capacity = o ? o->history_capacity : 0;
 	s->why = calloc(1, sizeof *s->why);
-	if (!s->why || (s->hist_capacity && !(s->hist = history_new(s->hist_capacity)))) {
+	s->dips = dip_detector_new();
+	if (!s->why || !s->dips || (s->hist_capacity && !(s->hist = history_new(s->hist_capacity)))) {
 		session_close(s);
 		error_set(err, "out of memory");
 		return NULL;
@@ -65,6 +68,7 @@ void session_close(struct session *s)
 	snapshot_free(&s->cur);
 	rates_free(&s->rates);
 	free(s->why);
+	dip_detector_free(s->dips);
 	event_list_free(&s->events);
 	event_list_free(&s->queued);
 	echo_filter_free(&s->echoes);
@@ -91,6 +95,15 @@ static int take_queued(struct session *s)
 	return 0;
 }
 
+/* A recording hands back the dips it logged (source take_events): never a second. */
+static int detect_dips(struct session *s)
+{
+	if (source_can_seek(s->src))
+		return 0;
+	struct dip_input in = { &s->cur, &s->rates, s->why, &s->sel };
+	return dip_detector_step(s->dips, &in, &s->events) < 0 ? -1 : 0;
+}
+
 static int derive(struct session *s, bool have_prev)
 {
 	event_list_clear(&s->events);
@@ -104,6 +117,8 @@ static int derive(struct session *s, bool have_prev)
 		if (rates_compute(&s->rates, &s->prev, &s->cur) < 0)
 			return -1;
 		why_rates_compute(s->why, s->prev.why, s->cur.why, s->rates.interval);
+		if (detect_dips(s) < 0)
+			return -1;
 		if (s->hist && history_append(s->hist, &s->rates) < 0)
 			return -1;
 		s->have_rates = true;

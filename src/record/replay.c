@@ -277,6 +277,8 @@ static int pack_strings(struct replay *r, const struct event *ev, uint64_t *text
 		    pack_string(r, x->new_value) < 0)
 			return -1;
 	}
+	if (pack_string(r, ev->reasons) < 0)
+		return -1;
 	r->last_text = *text;
 	return 0;
 }
@@ -374,7 +376,9 @@ static int store_event(struct replay *r, const struct event *ev)
 	uint64_t text;
 	if (pack_strings(r, ev, &text) < 0)
 		return -1;
-	bool derivable = ev->kind != EVENT_USER_MARK && strcmp(ev->by, "observed") == 0;
+	/* a dip is found by ioscope's detector, never by a diff: the logged one is shown */
+	bool derivable = ev->kind != EVENT_USER_MARK && ev->kind != EVENT_DIP &&
+			 strcmp(ev->by, "observed") == 0;
 	size_t sample = event_sample(r, ev, derivable);
 	size_t at = r->nevents;
 	while (at > 0 && v[at - 1].sample > sample)
@@ -858,6 +862,7 @@ int replay_event_get(const struct replay *r, size_t i, struct replay_event *out)
 		t = unpack(t, x->old_value, sizeof x->old_value);
 		t = unpack(t, x->new_value, sizeof x->new_value);
 	}
+	unpack(t, ev->reasons, sizeof ev->reasons);
 	return 0;
 }
 
