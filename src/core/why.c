@@ -118,13 +118,27 @@ static bool per_second(const struct journal_raw *a, const struct journal_raw *b,
 	return true;
 }
 
+/* An average before: the kernel prints none until the first commit (the sum is 0). */
+static bool avg_before(const struct journal_raw *a, int field, uint64_t *v)
+{
+	*v = have(a, field) ? a->v[field] : 0;
+	return have(a, field) || a->v[J4_TRANSACTIONS] == 0;
+}
+
+/* Δ(count×average)/Δcount of one of jbd2's averages since mount. */
+static bool ext4_mean(const struct journal_raw *a, const struct journal_raw *b, int field, double *m)
+{
+	uint64_t before;
+	return have(b, field) && avg_before(a, field, &before) &&
+	       jbd2_interval_mean(a->v[J4_TRANSACTIONS], before, b->v[J4_TRANSACTIONS], b->v[field], m);
+}
+
 static void ext4_rates(struct journal_rates *r, const struct journal_raw *a,
 		       const struct journal_raw *b, double interval)
 {
 	double v;
 	if (per_second(a, b, J4_TRANSACTIONS, interval, &v))
 		set(r, JF_COMMITS_S, v);
-	uint64_t c0 = a->v[J4_TRANSACTIONS], c1 = b->v[J4_TRANSACTIONS];
 	if (!have(a, J4_TRANSACTIONS) || !have(b, J4_TRANSACTIONS))
 		return;
 	/* commit = the locked, flushing and logging phases: from the end of the running
@@ -133,18 +147,16 @@ static void ext4_rates(struct journal_rates *r, const struct journal_raw *a,
 	double sum = 0, m;
 	bool any = false;
 	for (size_t i = 0; i < sizeof phases / sizeof phases[0]; i++) {
-		if (!have(a, phases[i]) || !have(b, phases[i]))
-			continue;
-		if (jbd2_interval_mean(c0, a->v[phases[i]], c1, b->v[phases[i]], &m)) {
+		if (ext4_mean(a, b, phases[i], &m)) {
 			sum += m;
 			any = true;
 		}
 	}
 	if (any)
 		set(r, JF_COMMIT_MS, sum);
-	if (have(a, J4_BLOCKS) && have(b, J4_BLOCKS) && jbd2_interval_mean(c0, a->v[J4_BLOCKS], c1, b->v[J4_BLOCKS], &m))
+	if (ext4_mean(a, b, J4_BLOCKS, &m))
 		set(r, JF_BLOCKS_PER_COMMIT, m);
-	if (have(a, J4_WAIT_MS) && have(b, J4_WAIT_MS) && jbd2_interval_mean(c0, a->v[J4_WAIT_MS], c1, b->v[J4_WAIT_MS], &m))
+	if (ext4_mean(a, b, J4_WAIT_MS, &m))
 		set(r, JF_WAIT_MS, m);
 }
 
