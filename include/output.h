@@ -21,6 +21,8 @@ struct interval_view {
 };
 
 void output_text(FILE *out, const struct interval_view *v);
+/* The why lines of the text output (nothing for figures not read). */
+void output_text_why(FILE *out, const struct why_rates *y);
 /* w is a reused buffer (jsonw.h); -1 on ENOMEM or a write error. */
 int output_json(FILE *out, struct jsonw *w, const struct interval_view *v);
 void output_csv_header(FILE *out);

@@ -210,5 +210,6 @@ void output_text(FILE *out, const struct interval_view *v)
 		if (v->shown[i])
 			print_device(out, &v->rates->devices[i]);
 	print_vm(out, &v->rates->vm);
+	output_text_why(out, v->why);
 	fputc('\n', out);
 }

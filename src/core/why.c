@@ -36,9 +36,9 @@ const char *const cgroup_io_state_names[] = {
 #define FS_BTRFS (1u << JOURNAL_BTRFS)
 const struct journal_figure_def journal_figures[JF_COUNT] = {
 	[JF_COMMITS_S] = { "commits/s", "commits", "/s", FS_EXT4 | FS_BTRFS, true },
-	[JF_COMMIT_MS] = { "commit_ms", "commit", "ms", FS_EXT4 | FS_BTRFS, true },
+	[JF_COMMIT_MS] = { "commit_ms", "commit", " ms", FS_EXT4 | FS_BTRFS, true },
 	[JF_BLOCKS_PER_COMMIT] = { "blocks/commit", "blocks/commit", "", FS_EXT4, true },
-	[JF_WAIT_MS] = { "wait_ms", "wait for transaction", "ms", FS_EXT4, true },
+	[JF_WAIT_MS] = { "wait_ms", "wait for transaction", " ms", FS_EXT4, true },
 	[JF_LOG_WRITES_S] = { "log_writes/s", "log writes", "/s", FS_XFS, true },
 	[JF_LOG_FORCES_S] = { "log_forces/s", "log forces", "/s", FS_XFS, true },
 	[JF_LOG_FORCE_SLEEPS_S] = { "log_force_sleeps/s", "log forces that slept", "/s", FS_XFS, true },
