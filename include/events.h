@@ -25,6 +25,7 @@ enum event_kind {
 	EVENT_USER_MARK,      /* object "user", key "mark", new: the text */
 	EVENT_COUNTERS_RESET, /* object: device, key "counters", new: why ("re-created") */
 	EVENT_CLOCK_BACK,     /* object "system", key "clock", old/new: seconds, later < earlier */
+	EVENT_DIP,            /* object: device, key "throughput", old/new: MB/s; reasons (dip.h) */
 	EVENT_KIND_COUNT
 };
 
@@ -40,6 +41,7 @@ struct event_reset {
 	bool had_old, has_new;
 };
 
+#define EVENT_REASONS_MAX 512
 struct event {
 	struct timespec wall;
 	struct timespec mono;
@@ -54,6 +56,8 @@ struct event {
 	 * one mark).  Past EVENT_RESETS_MAX they are counted in resets_dropped. */
 	size_t nresets, resets_dropped;
 	struct event_reset resets[EVENT_RESETS_MAX];
+	/* EVENT_DIP only: the signals that moved with it, ranked, one a line ("" none). */
+	char reasons[EVENT_REASONS_MAX];
 };
 
 struct event_list {
@@ -103,6 +107,10 @@ void event_add_reset(struct event *ev, const char *key, const char *old_value,
 /* The resets of a switch from `before` to `after` (both sorted by key) into ev. */
 void event_resets_between(struct event *ev, const struct disk_settings *before,
 			  const struct disk_settings *after);
+/* Add a reason to a dip event (ranked: in the order added); false when full. */
+bool event_add_reason(struct event *ev, const char *reason);
+/* Reason i of a dip event into buf; false past the last. */
+bool event_reason(const struct event *ev, size_t i, char *buf, size_t len);
 /* "nr_requests 64→256, iosched.fifo_batch 16→-" ("-": absent); "" when none. */
 void event_resets_text(const struct event *ev, char *buf, size_t len);
 

@@ -18,9 +18,12 @@ struct interval_view {
 	const struct event_list *events;  /* events of this interval */
 	const bool *shown;
 	bool with_tasks;                  /* --tasks: blocked tasks and per-process I/O */
+	const struct why_rates *why;      /* dirty limits, journals, cgroups; NULL: none */
 };
 
 void output_text(FILE *out, const struct interval_view *v);
+/* The why lines of the text output (nothing for figures not read). */
+void output_text_why(FILE *out, const struct why_rates *y);
 /* w is a reused buffer (jsonw.h); -1 on ENOMEM or a write error. */
 int output_json(FILE *out, struct jsonw *w, const struct interval_view *v);
 void output_csv_header(FILE *out);

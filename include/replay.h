@@ -61,7 +61,7 @@ struct replay_skipped {
 	struct replay_skip_count record_types, event_kinds;
 };
 const struct replay_skipped *replay_skipped(const struct replay *r);
-/* "ioscope: FILE: skipped N records of types this version does not know (why, hist)" */
+/* "ioscope: FILE: skipped N records of types this version does not know (sketch, hist)" */
 void replay_print_skipped(const struct replay *r, const char *path, FILE *out);
 
 /* Opens and indexes path.  NULL with err set when the file is not a session log,

@@ -15,6 +15,7 @@
 #include "snapshot.h"
 #include "sysfs.h"
 #include "vmsource.h"
+#include "why_sampler.h"
 
 struct tracked_device {
 	struct device_info info;
@@ -28,6 +29,7 @@ struct sampler {
 	char *mount_text;              /* the table last parsed (re-read every sample) */
 	size_t mount_text_len;
 	struct vm_reader vm;
+	struct why_sampler why;
 	struct device_catalog catalog;
 	struct tracked_device *tracked;
 	size_t ntracked;

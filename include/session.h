@@ -43,6 +43,9 @@ const struct snapshot *session_previous(const struct session *s);
 bool session_have_snapshot(const struct session *s);
 /* Rates of the latest interval; NULL before the second sample. */
 const struct rates *session_rates(const struct session *s);
+/* The why figures of the latest interval (why.h); NULL before the second sample. */
+struct why_rates;
+const struct why_rates *session_why(const struct session *s);
 /* Every event of the latest step, echoes of ioscope's changes dropped. */
 const struct event_list *session_events(const struct session *s);
 struct history *session_history(const struct session *s);   /* NULL: none kept */

@@ -16,7 +16,10 @@
 #include "snapshot.h"
 
 enum session_record {
-	RECORD_HEADER, RECORD_DEVICES, RECORD_MOUNTS, RECORD_SAMPLE, RECORD_EVENT, RECORD_TASKS,
+	RECORD_HEADER, RECORD_DEVICES, RECORD_MOUNTS, RECORD_SAMPLE, RECORD_EVENT,
+	/* more of the sample before them (session_log.c's sample_records[]) */
+	RECORD_TASKS,     /* blocked tasks and per-process I/O (tasks.h) */
+	RECORD_WHY,       /* dirty limits, journals, cgroups (why.h) */
 	RECORD_UNKNOWN,   /* a JSON object of a type this version does not know: skipped */
 };
 
@@ -25,6 +28,13 @@ int session_record_type(json_object *o);
 /* The "type" string as written ("" when none): names unknown types for --verbose. */
 const char *session_record_type_name(json_object *o);
 const char *session_record_name(enum session_record type);
+/* Whether records of this type carry more of the sample before them (tasks, why...). */
+bool session_record_attaches(enum session_record type);
+/* Every such record of snap, each a line, appended to w after its sample; -1 ENOMEM. */
+int session_log_format_attached(const struct snapshot *snap, struct jsonw *w);
+/* Such a record into out; -1 when malformed (err set), out then has none of its data. */
+int session_log_parse_attached(enum session_record type, json_object *o, struct snapshot *out,
+			       struct error *err);
 
 /* The arrays of a sample record: a device's "c" holds these disk_counters fields
  * (diskstats order); "vm" holds one array per group, present when its flag is. */
@@ -59,6 +69,8 @@ json_object *session_log_event(const struct event *ev, uint64_t seq);
 /* Append the `tasks` record of snap (nothing when snap->tasks is NULL), one line, to w;
  * -1 on ENOMEM (session_log_tasks.c). */
 int session_log_format_tasks(const struct snapshot *snap, struct jsonw *w);
+/* Append the sample's `why` record (nothing when it has none) to w. */
+int session_log_format_why(const struct snapshot *snap, struct jsonw *w);
 /* A scheduler event's resets: {"nr_requests": ["64", "256"], "iosched.x": ["1", null]},
  * null for a setting absent before (new) or after (gone). */
 json_object *session_log_resets(const struct event *ev);
@@ -80,6 +92,8 @@ int session_log_parse_sample_times(json_object *o, int64_t *mono, int64_t *wall,
  * settings from devices (the device list in force); mounts are copied from mounts. */
 int session_log_parse_sample(json_object *o, const struct snapshot *devices,
 			     const struct snapshot *mounts, struct snapshot *out, struct error *err);
+/* A `why` record into out->why (allocated when NULL). */
+int session_log_parse_why(json_object *o, struct snapshot *out, struct error *err);
 /* 0, -1 when malformed (err set), or 1 for an event kind this version does not know
  * (err holds the kind's name): readers skip it silently. */
 int session_log_parse_event(json_object *o, struct event *ev, struct error *err);

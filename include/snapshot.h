@@ -123,6 +123,8 @@ struct vm_counters {
 	uint64_t psi_some_total, psi_full_total; /* microseconds */
 };
 
+struct why_sample;   /* why.h */
+
 struct snapshot {
 	struct timespec mono;     /* CLOCK_MONOTONIC when sampled (or fixture uptime) */
 	struct timespec wall;     /* CLOCK_REALTIME when sampled */
@@ -134,6 +136,7 @@ struct snapshot {
 	struct vm_counters vm;
 	struct tasks_sample *tasks; /* blocked tasks, per-process I/O (tasks.h); NULL: not
 				       sampled (no --tasks, why pane off) */
+	struct why_sample *why;   /* dirty limits, journals, cgroup io (why.h); NULL: none */
 };
 
 void snapshot_init(struct snapshot *s);

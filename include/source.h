@@ -15,6 +15,7 @@
 #include "snapshot.h"
 
 struct source;
+struct selection;   /* selection.h */
 
 /* Where a recording's source stands. */
 struct source_position {
@@ -66,6 +67,9 @@ struct source_ops {
 	 * event i decoded into *out (-1: i out of range). */
 	size_t (*logged_event_count)(struct source *src);
 	int (*logged_event)(struct source *src, size_t i, struct replay_event *out);
+	/* Optional (NULL: reads everything): the devices watched, so that only their
+	 * filesystems' journal files are read (sel->n 0: all). */
+	void (*watch)(struct source *src, const struct selection *sel);
 	/* Optional for every source: where the samples come from (NULL: this machine). */
 	void (*describe)(struct source *src, struct source_info *out);
 	/* Optional (NULL: a recording, whose samples have tasks when they were recorded
@@ -105,6 +109,7 @@ int source_wait(struct source *src, struct error *err);
 
 static inline int source_read(struct source *s, struct snapshot *o, struct error *e) { return s->ops->read(s, o, e); }
 static inline int source_take_events(struct source *s, struct event_list *o) { return s->ops->take_events ? s->ops->take_events(s, o) : 0; }
+static inline void source_watch(struct source *s, const struct selection *sel) { if (s->ops->watch) s->ops->watch(s, sel); }
 static inline void source_destroy(struct source *s) { if (s) s->ops->destroy(s); }
 static inline int source_set_tasks(struct source *s, bool on, struct error *e) { return s->ops->set_tasks ? s->ops->set_tasks(s, on, e) : 0; }
 /* A recording's source: seek and position work (a live source says no). */

@@ -102,7 +102,7 @@ static int emit(struct batch *b)
 		return -1;
 	}
 	struct interval_view v = { session_rates(b->session), session_snapshot(b->session),
-				   &b->shown_events, b->shown, b->opts->tasks };
+				   &b->shown_events, b->shown, b->opts->tasks, session_why(b->session) };
 	say_tasks_notes(b, v.snap);
 	switch (b->opts->format) {
 	case FORMAT_TEXT: output_text(stdout, &v); break;

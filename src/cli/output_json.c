@@ -4,6 +4,7 @@
 #include "jsonw.h"
 #include "output.h"
 #include "output_tasks.h"
+#include "why.h"
 
 /* Three decimals: finer than iostat's two, and no float noise in the output. */
 #define DECIMALS 3
@@ -51,14 +52,20 @@ static void device_object(struct jsonw *w, const struct device_rates *r)
 	jsonw_object_end(w);
 }
 
-static void vm_object(struct jsonw *w, const struct vm_rates *v)
+static void vm_object(struct jsonw *w, const struct vm_rates *v, const struct why_rates *y)
 {
+	bool dirty = y && y->have_dirty, rates = y && y->have_dirty_rates;
 	jsonw_key(w, "vm");
 	jsonw_object_begin(w);
 	for (size_t i = 0; i < vm_metrics_count; i++)
 		maybe(w, vm_metrics[i].name, v->valid, *(const double *)((const char *)v + vm_metrics[i].offset));
 	number(w, "dirty", v->dirty);
 	number(w, "writeback", v->writeback);
+	maybe(w, "dirty_threshold", dirty, dirty ? y->threshold_kb : 0);
+	maybe(w, "dirty_background_threshold", dirty, dirty ? y->background_kb : 0);
+	maybe(w, "dirty_freerun", dirty, dirty ? y->freerun_kb : 0);
+	maybe(w, "dirtied", rates, rates ? y->dirtied_kBs : 0);
+	maybe(w, "written", rates, rates ? y->written_kBs : 0);
 	jsonw_object_end(w);
 }
 
@@ -81,6 +88,67 @@ static void string(struct jsonw *w, const char *key, const char *value)
 {
 	jsonw_key(w, key);
 	jsonw_string(w, value);
+}
+
+/* {MOUNTPOINT: {"fs", "device", and the figures of that filesystem, null when missing}} */
+static void journals_object(struct jsonw *w, const struct why_rates *y)
+{
+	jsonw_key(w, "journals");
+	jsonw_object_begin(w);
+	for (size_t i = 0; y && i < y->njournals; i++) {
+		const struct journal_rates *j = &y->journals[i];
+		jsonw_key(w, j->mountpoint);
+		jsonw_object_begin(w);
+		string(w, "fs", journal_fs_defs[j->fs].fstype);
+		string(w, "device", j->device);
+		for (int f = 0; f < JF_COUNT; f++)
+			if (journal_figures[f].json && (journal_figures[f].fs & (1u << j->fs)))
+				maybe(w, journal_figures[f].key, j->present & (1u << f), j->f[f]);
+		jsonw_object_end(w);
+	}
+	jsonw_object_end(w);
+}
+
+/* {"io": STATE, "groups": {PATH: {"pressure_some_avg10", "pressure_full_avg10",
+ * "devices": {"MAJ:MIN": {"rkB/s", "wkB/s", "r/s", "w/s"}}}}} */
+static void cgroup_object(struct jsonw *w, const struct cgroup_io_rates *c)
+{
+	jsonw_key(w, c->path);
+	jsonw_object_begin(w);
+	maybe(w, "pressure_some_avg10", c->have_pressure, c->some_avg10);
+	maybe(w, "pressure_full_avg10", c->have_pressure, c->full_avg10);
+	jsonw_key(w, "devices");
+	jsonw_object_begin(w);
+	for (size_t d = 0; d < c->ndevs; d++) {
+		char key[32];
+		snprintf(key, sizeof key, "%u:%u", c->devs[d].major, c->devs[d].minor);
+		jsonw_key(w, key);
+		jsonw_object_begin(w);
+		number(w, "rkB/s", c->devs[d].rkB_s);
+		number(w, "wkB/s", c->devs[d].wkB_s);
+		number(w, "r/s", c->devs[d].r_s);
+		number(w, "w/s", c->devs[d].w_s);
+		jsonw_object_end(w);
+	}
+	jsonw_object_end(w);
+	jsonw_object_end(w);
+}
+
+static void cgroups_object(struct jsonw *w, const struct why_rates *y)
+{
+	jsonw_key(w, "cgroups");
+	if (!y || y->cgroup_state == CGROUP_IO_UNKNOWN) {
+		jsonw_null(w);
+		return;
+	}
+	jsonw_object_begin(w);
+	string(w, "io", cgroup_io_state_names[y->cgroup_state]);
+	jsonw_key(w, "groups");
+	jsonw_object_begin(w);
+	for (size_t i = 0; i < y->ncgroups; i++)
+		cgroup_object(w, &y->cgroups[i]);
+	jsonw_object_end(w);
+	jsonw_object_end(w);
 }
 
 static void string_or_null(struct jsonw *w, bool present, const char *value)
@@ -128,6 +196,14 @@ static void event_object(struct jsonw *w, const struct event *ev)
 		string(w, "result", ev->result);
 	if (ev->kind == EVENT_SCHEDULER)
 		resets_object(w, ev);
+	if (ev->kind == EVENT_DIP) {
+		char reason[EVENT_REASONS_MAX];
+		jsonw_key(w, "reasons");
+		jsonw_array_begin(w);
+		for (size_t i = 0; event_reason(ev, i, reason, sizeof reason); i++)
+			jsonw_string(w, reason);
+		jsonw_array_end(w);
+	}
 	jsonw_object_end(w);
 }
 
@@ -143,10 +219,12 @@ int output_json(FILE *out, struct jsonw *w, const struct interval_view *v)
 		if (v->shown[i])
 			device_object(w, &v->rates->devices[i]);
 	jsonw_object_end(w);
-	vm_object(w, &v->rates->vm);
+	vm_object(w, &v->rates->vm, v->why);
 	psi_object(w, &v->rates->vm);
 	if (v->with_tasks)
 		output_json_tasks(w, v->snap);
+	journals_object(w, v->why);
+	cgroups_object(w, v->why);
 	jsonw_key(w, "events");
 	jsonw_array_begin(w);
 	for (size_t i = 0; v->events && i < v->events->count; i++)

@@ -213,5 +213,6 @@ void output_text(FILE *out, const struct interval_view *v)
 	print_vm(out, &v->rates->vm);
 	if (v->with_tasks)
 		output_text_tasks(out, v->snap);
+	output_text_why(out, v->why);
 	fputc('\n', out);
 }

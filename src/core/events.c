@@ -6,6 +6,47 @@
 #include "events.h"
 #include "rates.h"
 
+/* Reasons are kept one a line: a reason never holds a control character (they are
+ * made printable when added). */
+bool event_add_reason(struct event *ev, const char *reason)
+{
+	size_t used = strlen(ev->reasons), n = strlen(reason);
+	if (n == 0 || used + (used > 0) + n >= sizeof ev->reasons)
+		return false;
+	char *p = ev->reasons + used;
+	if (used)
+		*p++ = '\n';
+	for (size_t i = 0; i < n; i++)
+		p[i] = (unsigned char)reason[i] < 0x20 || reason[i] == 0x7f ? '?' : reason[i];
+	p[n] = '\0';
+	return true;
+}
+
+bool event_reason(const struct event *ev, size_t i, char *buf, size_t len)
+{
+	const char *p = ev->reasons;
+	if (!*p)
+		return false;
+	for (; i > 0; i--) {
+		p = strchr(p, '\n');
+		if (!p)
+			return false;
+		p++;
+	}
+	size_t n = strcspn(p, "\n");
+	snprintf(buf, len, "%.*s", (int)n, p);
+	return true;
+}
+
+/* "dip 212→38 MB/s: 14 tasks in jbd2_log_wait_commit; jbd2 commit 2.1 s (was 0.3 s)" */
+static void dip_label(const struct event *ev, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "dip %s→%s MB/s", ev->old_value, ev->new_value);
+	char reason[EVENT_REASONS_MAX];
+	for (size_t i = 0; n > 0 && (size_t)n < len && event_reason(ev, i, reason, sizeof reason); i++)
+		n += snprintf(buf + n, len - (size_t)n, "%s%s", i ? "; " : ": ", reason);
+}
+
 static const char *const kind_names[EVENT_KIND_COUNT] = {
 	[EVENT_SCHEDULER] = "scheduler",
 	[EVENT_TUNABLE] = "tunable",
@@ -18,6 +59,7 @@ static const char *const kind_names[EVENT_KIND_COUNT] = {
 	[EVENT_USER_MARK] = "mark",
 	[EVENT_COUNTERS_RESET] = "counters_reset",
 	[EVENT_CLOCK_BACK] = "clock_back",
+	[EVENT_DIP] = "dip",
 };
 
 const char *event_kind_name(enum event_kind kind)
@@ -503,6 +545,9 @@ void event_label(const struct event *ev, char *buf, size_t len)
 		break;
 	case EVENT_CLOCK_BACK:
 		snprintf(buf, len, "clock back %s→%s s", ev->old_value, ev->new_value);
+		break;
+	case EVENT_DIP:
+		dip_label(ev, buf, len);
 		break;
 	default:
 		snprintf(buf, len, "%s %s→%s", ev->key, ev->old_value, ev->new_value);

@@ -254,7 +254,10 @@ void jsonw_number_text(struct jsonw *w, const char *text)
 	put(w, text, strlen(text));
 }
 
+/* Ends a JSON Lines record: the next top-level value starts a line of its own. */
 void jsonw_newline(struct jsonw *w)
 {
 	putc1(w, '\n');
+	if (w->depth == 0)
+		w->need_comma[0] = false;
 }

@@ -10,13 +10,17 @@
 #include <string.h>
 
 #include "devsel.h"
+#include "dip.h"
 #include "session.h"
+#include "why.h"
 
 struct session {
 	struct source *src;
 	struct snapshot prev, cur;
 	bool have_cur, have_rates, ended;
 	struct rates rates;
+	struct why_rates *why;      /* of the same interval (why.h) */
+	struct dip_detector *dips;  /* live samples only: a recording has its dips logged */
 	struct event_list events;
 	struct event_list queued;    /* announced by another ioscope, for the next step */
 	struct echo_filter echoes;
@@ -45,7 +49,9 @@ struct session *session_open(struct source *src, const struct session_opts *o, s
 	event_list_init(&s->queued);
 	echo_filter_init(&s->echoes);
 	s->hist_capacity = o ? o->history_capacity : 0;
-	if (s->hist_capacity && !(s->hist = history_new(s->hist_capacity))) {
+	s->why = calloc(1, sizeof *s->why);
+	s->dips = dip_detector_new();
+	if (!s->why || !s->dips || (s->hist_capacity && !(s->hist = history_new(s->hist_capacity)))) {
 		session_close(s);
 		error_set(err, "out of memory");
 		return NULL;
@@ -61,6 +67,8 @@ void session_close(struct session *s)
 	snapshot_free(&s->prev);
 	snapshot_free(&s->cur);
 	rates_free(&s->rates);
+	free(s->why);
+	dip_detector_free(s->dips);
 	event_list_free(&s->events);
 	event_list_free(&s->queued);
 	echo_filter_free(&s->echoes);
@@ -87,6 +95,15 @@ static int take_queued(struct session *s)
 	return 0;
 }
 
+/* A recording hands back the dips it logged (source take_events): never a second. */
+static int detect_dips(struct session *s)
+{
+	if (source_can_seek(s->src))
+		return 0;
+	struct dip_input in = { &s->cur, &s->rates, s->why, &s->sel };
+	return dip_detector_step(s->dips, &in, &s->events) < 0 ? -1 : 0;
+}
+
 static int derive(struct session *s, bool have_prev)
 {
 	event_list_clear(&s->events);
@@ -98,6 +115,9 @@ static int derive(struct session *s, bool have_prev)
 	echo_filter_sample(&s->echoes, &s->events, derived);
 	if (have_prev) {
 		if (rates_compute(&s->rates, &s->prev, &s->cur) < 0)
+			return -1;
+		why_rates_compute(s->why, s->prev.why, s->cur.why, s->rates.interval);
+		if (detect_dips(s) < 0)
 			return -1;
 		if (s->hist && history_append(s->hist, &s->rates) < 0)
 			return -1;
@@ -143,6 +163,7 @@ const struct snapshot *session_previous(const struct session *s) { return &s->pr
 bool session_have_snapshot(const struct session *s) { return s->have_cur; }
 const struct rates *session_rates(const struct session *s) { return s->have_rates ? &s->rates : NULL; }
 const struct event_list *session_events(const struct session *s) { return &s->events; }
+const struct why_rates *session_why(const struct session *s) { return s->have_rates ? s->why : NULL; }
 struct history *session_history(const struct session *s) { return s->hist; }
 bool session_ended(const struct session *s) { return s->ended; }
 size_t session_sample_index(const struct session *s) { return s->index; }
@@ -150,6 +171,7 @@ size_t session_sample_index(const struct session *s) { return s->index; }
 void session_set_selection(struct session *s, const struct selection *sel)
 {
 	s->sel = *sel;
+	source_watch(s->src, sel);
 }
 
 int session_select(struct session *s, char *const *args, int nargs, struct error *err)
@@ -169,6 +191,7 @@ int session_select(struct session *s, char *const *args, int nargs, struct error
 			selection_add(&sel, info.selection[i]);
 	}
 	s->sel = sel;
+	source_watch(s->src, &sel);
 	return 0;
 }
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "snapshot.h"
+#include "why.h"
 
 void snapshot_init(struct snapshot *s)
 {
@@ -23,6 +24,7 @@ void snapshot_free(struct snapshot *s)
 	free(s->devices);
 	free(s->mounts);
 	tasks_sample_free(s->tasks);
+	free(s->why);
 	snapshot_init(s);
 }
 
@@ -68,7 +70,10 @@ int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 	tmp.mounts = NULL;
 	tmp.ndevices = tmp.nmounts = 0;
 	tmp.tasks = NULL;
+	tmp.why = NULL;
 	if (src->tasks && !(tmp.tasks = tasks_sample_dup(src->tasks)))
+		goto fail;
+	if (why_sample_copy(&tmp.why, src->why) < 0)
 		goto fail;
 	if (src->ndevices) {
 		tmp.devices = calloc(snapshot_capacity(src->ndevices), sizeof *tmp.devices);

@@ -29,9 +29,17 @@ struct sample_entry {
 	uint32_t length;
 	uint32_t devices, mounts;   /* index into states[]; 0 is the header */
 	bool damaged;               /* failed to parse when read */
-	bool tasks_damaged;         /* its tasks record failed to parse when read */
-	uint32_t tasks_length;      /* its `tasks` record (0: none), at tasks_offset */
-	uint64_t tasks_offset, tasks_line;
+	uint8_t nattached;          /* records of more of it (tasks, why...), from attached[first] */
+	uint32_t attached_first;
+};
+
+/* A record that carries more of the sample before it (session_sample_records[]): read
+ * only when its sample is. */
+struct attached_entry {
+	uint64_t offset, line;
+	uint32_t length;
+	uint8_t type;               /* enum session_record */
+	bool damaged;               /* failed to parse when read (warned once) */
 };
 
 /* An event of the index: ~40 bytes and its strings, where a struct event is 3 KB
@@ -62,6 +70,8 @@ struct replay {
 	struct snapshot header;          /* device list and mounts of the header */
 	struct sample_entry *samples;
 	size_t nsamples, samples_cap;
+	struct attached_entry *attached;
+	size_t nattached, attached_cap;
 	struct state_entry *states;
 	size_t nstates, states_cap;
 	struct event_entry *events;
@@ -194,16 +204,17 @@ static bool fast_sample_times(const char *text, size_t len, int64_t *seq, int64_
 
 static int fast_type(const char *text, size_t len)
 {
-	static const struct { const char *prefix; enum session_record type; } known[] = {
-		{ "{\"type\":\"devices\",", RECORD_DEVICES },
-		{ "{\"type\":\"mounts\",", RECORD_MOUNTS },
-		{ "{\"type\":\"event\",", RECORD_EVENT },
-		{ "{\"type\":\"tasks\",", RECORD_TASKS },
-	};
-	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
-		size_t n = strlen(known[i].prefix);
-		if (len >= n && memcmp(text, known[i].prefix, n) == 0)
-			return known[i].type;
+	static const char head[] = "{\"type\":\"";
+	if (len < sizeof head || memcmp(text, head, sizeof head - 1) != 0)
+		return -1;
+	const char *name = text + sizeof head - 1, *end = memchr(name, '"', len - (sizeof head - 1));
+	if (!end || end + 1 >= text + len || end[1] != ',')
+		return -1;
+	for (int t = RECORD_DEVICES; t < RECORD_UNKNOWN; t++) {
+		const char *known = session_record_name((enum session_record)t);
+		if (t != RECORD_SAMPLE && strlen(known) == (size_t)(end - name) &&
+		    memcmp(name, known, (size_t)(end - name)) == 0)
+			return t;
 	}
 	return -1;
 }
@@ -288,6 +299,8 @@ static int pack_strings(struct replay *r, const struct event *ev, uint64_t *text
 		    pack_string(r, x->new_value) < 0)
 			return -1;
 	}
+	if (pack_string(r, ev->reasons) < 0)
+		return -1;
 	r->last_text = *text;
 	return 0;
 }
@@ -385,7 +398,9 @@ static int store_event(struct replay *r, const struct event *ev)
 	uint64_t text;
 	if (pack_strings(r, ev, &text) < 0)
 		return -1;
-	bool derivable = ev->kind != EVENT_USER_MARK && strcmp(ev->by, "observed") == 0;
+	/* a dip is found by ioscope's detector, never by a diff: the logged one is shown */
+	bool derivable = ev->kind != EVENT_USER_MARK && ev->kind != EVENT_DIP &&
+			 strcmp(ev->by, "observed") == 0;
 	size_t sample = event_sample(r, ev, derivable);
 	size_t at = r->nevents;
 	while (at > 0 && v[at - 1].sample > sample)
@@ -440,19 +455,43 @@ static int64_t sample_seq(json_object *o)
 	return seq >= 0 ? seq : -1;
 }
 
-/* A `tasks` record belongs to the sample before it, which must be the sample it
- * names; it is parsed only when that sample is read. */
-static void add_tasks(struct replay *r, const struct scanned_line *l, int64_t seq)
+/* A record with more of a sample belongs to the sample before it, which it must name;
+ * one of each type per sample. */
+static int add_attached(struct replay *r, const struct scanned_line *l, enum session_record type,
+			int64_t seq)
 {
-	if (r->nsamples == r->session_first || seq != r->last_seq) {
-		warn(r, l->number, l->offset, "tasks record of sample %lld not after that sample, "
-		     "skipped", (long long)seq);
-		return;
+	if (r->nsamples == r->session_first || seq != r->last_seq || l->len > UINT32_MAX) {
+		warn(r, l->number, l->offset, "%s record of sample %lld not after that sample, "
+		     "skipped", session_record_name(type), (long long)seq);
+		return 0;
 	}
 	struct sample_entry *e = &r->samples[r->nsamples - 1];
-	e->tasks_offset = l->offset;
-	e->tasks_line = l->number;
-	e->tasks_length = (uint32_t)l->len;
+	for (size_t i = 0; i < e->nattached; i++)
+		if (r->attached[e->attached_first + i].type == type) {
+			warn(r, l->number, l->offset, "a second %s record of sample %lld, skipped",
+			     session_record_name(type), (long long)seq);
+			return 0;
+		}
+	struct attached_entry *v = grow(r->attached, &r->attached_cap, r->nattached + 1, sizeof *v);
+	if (!v)
+		return -1;
+	r->attached = v;
+	if (!e->nattached)
+		e->attached_first = (uint32_t)r->nattached;
+	e->nattached++;
+	v[r->nattached++] = (struct attached_entry){ .offset = l->offset, .line = l->number,
+						     .length = (uint32_t)l->len, .type = (uint8_t)type };
+	return 0;
+}
+
+/* {"type":"NAME","seq":N, as the recorder writes such records: no JSON parser needed */
+static bool fast_attached_seq(const char *text, size_t len, enum session_record type, int64_t *seq)
+{
+	const char *p = text, *end = text + len;
+	return scan_literal(&p, end, "{\"type\":\"") &&
+	       scan_literal(&p, end, session_record_name(type)) &&
+	       scan_literal(&p, end, "\",\"seq\":") && scan_digits(&p, end, false, seq) && p < end &&
+	       (*p == ',' || *p == '}');
 }
 
 /* A parsed line of any type.  -1 only on ENOMEM. */
@@ -461,6 +500,8 @@ static int index_record(struct replay *r, json_object *o, const struct scanned_l
 	struct error err;
 	int64_t mono, wall;
 	int type = session_record_type(o);
+	if (type >= 0 && session_record_attaches((enum session_record)type))
+		return add_attached(r, l, (enum session_record)type, sample_seq(o));
 	switch (type) {
 	case RECORD_SAMPLE:
 		if (session_log_parse_sample_times(o, &mono, &wall, &err) < 0) {
@@ -470,9 +511,6 @@ static int index_record(struct replay *r, json_object *o, const struct scanned_l
 		return add_sample(r, l, sample_seq(o), mono, wall);
 	case RECORD_EVENT:
 		return add_event(r, o, l);
-	case RECORD_TASKS:
-		add_tasks(r, l, sample_seq(o));
-		return 0;
 	case RECORD_HEADER:
 	case RECORD_DEVICES:
 	case RECORD_MOUNTS:
@@ -508,29 +546,21 @@ static int index_line(struct replay *r, const struct scanned_line *l)
 	if (l->complete && fast_sample_times(l->text, l->len, &seq, &mono, &wall))
 		return add_sample(r, l, seq, mono, wall);
 	int type = l->complete ? fast_type(l->text, l->len) : -1;
-	const char *p = l->text + strlen("{\"type\":\"tasks\",");
-	if (type == RECORD_TASKS && scan_literal(&p, l->text + l->len, "\"seq\":") &&
-	    scan_digits(&p, l->text + l->len, false, &seq)) {
-		add_tasks(r, l, seq);
+	if (type >= 0 && session_record_attaches((enum session_record)type) &&
+	    fast_attached_seq(l->text, l->len, (enum session_record)type, &seq))
+		return add_attached(r, l, (enum session_record)type, seq);
+	json_object *o = parse_line(r, l->text, l->len, &err);
+	if (!o) {
+		if (l->complete)
+			warn(r, l->number, l->offset, "%s, skipped", err.msg);
+		else
+			warn(r, l->number, l->offset, "the last record is incomplete (the "
+			     "recorder was interrupted while writing it), ignored");
 		return 0;
 	}
-	if (type == RECORD_TASKS)
-		type = -1;
-	if (type == RECORD_DEVICES || type == RECORD_MOUNTS || type == RECORD_EVENT || type < 0) {
-		json_object *o = parse_line(r, l->text, l->len, &err);
-		if (!o) {
-			if (l->complete)
-				warn(r, l->number, l->offset, "%s, skipped", err.msg);
-			else
-				warn(r, l->number, l->offset, "the last record is incomplete (the "
-				     "recorder was interrupted while writing it), ignored");
-			return 0;
-		}
-		int rc = index_record(r, o, l);
-		json_object_put(o);
-		return rc;
-	}
-	return 0;
+	int rc = index_record(r, o, l);
+	json_object_put(o);
+	return rc;
 }
 
 static int read_header(struct replay *r, struct line_scanner *s, struct error *err)
@@ -658,6 +688,7 @@ void replay_close(struct replay *r)
 	free(r->states);
 	free(r->events);
 	free(r->events_text);
+	free(r->attached);
 	free(r->line);
 	free(r->name);
 	free(r);
@@ -742,20 +773,21 @@ static const struct snapshot *state_at(struct replay *r, uint32_t idx, bool want
 	return into;
 }
 
-/* The sample's tasks into out->tasks; a damaged record is warned about once and leaves
- * the sample without tasks (the rest of the sample is good). */
-static int read_tasks(struct replay *r, struct sample_entry *e, struct snapshot *out)
+/* The records with more of the sample into out; a damaged one is warned about once and
+ * costs only what it carries (the rest of the sample is good). */
+static void read_attached(struct replay *r, const struct sample_entry *e, struct snapshot *out)
 {
-	if (!e->tasks_length)
-		return 0;
-	struct error why = { "" };
-	json_object *o = read_line(r, e->tasks_offset, e->tasks_length, &why);
-	int rc = o ? session_log_parse_tasks(o, &out->tasks, &why) : -1;
-	json_object_put(o);
-	if (rc < 0 && !e->tasks_damaged)
-		warn(r, e->tasks_line, e->tasks_offset, "tasks record skipped: %s", why.msg);
-	e->tasks_damaged = rc < 0;
-	return 0;
+	for (size_t i = 0; i < e->nattached; i++) {
+		struct attached_entry *a = &r->attached[e->attached_first + i];
+		struct error why = { "" };
+		json_object *o = read_line(r, a->offset, a->length, &why);
+		int rc = o ? session_log_parse_attached((enum session_record)a->type, o, out, &why) : -1;
+		json_object_put(o);
+		if (rc < 0 && !a->damaged)
+			warn(r, a->line, a->offset, "%s record skipped: %s",
+			     session_record_name((enum session_record)a->type), why.msg);
+		a->damaged = rc < 0;
+	}
 }
 
 int replay_read(struct replay *r, size_t i, struct snapshot *out, struct error *err)
@@ -767,8 +799,10 @@ int replay_read(struct replay *r, size_t i, struct snapshot *out, struct error *
 	const struct snapshot *devices = state_at(r, e->devices, true, &why);
 	const struct snapshot *mounts = devices ? state_at(r, e->mounts, false, &why) : NULL;
 	int rc = mounts ? read_sample(r, e, devices, mounts, out, &why) : -1;
-	if (rc == 0)
-		return read_tasks(r, e, out);
+	if (rc == 0) {
+		read_attached(r, e, out);
+		return 0;
+	}
 	if (!e->damaged)
 		warn(r, e->line, e->offset, "sample skipped: %s", why.msg);
 	e->damaged = true;
@@ -897,6 +931,7 @@ int replay_event_get(const struct replay *r, size_t i, struct replay_event *out)
 		t = unpack(t, x->old_value, sizeof x->old_value);
 		t = unpack(t, x->new_value, sizeof x->new_value);
 	}
+	unpack(t, ev->reasons, sizeof ev->reasons);
 	return 0;
 }
 

@@ -1,13 +1,17 @@
 /* session_log.c - what writing and reading a session log share: record types,
  * times in nanoseconds, and the field order of the arrays in a sample record. */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "session_log.h"
+#include "tasks.h"
+#include "why.h"
 
 static const char *const record_names[] = {
 	[RECORD_HEADER] = "header", [RECORD_DEVICES] = "devices", [RECORD_MOUNTS] = "mounts",
 	[RECORD_SAMPLE] = "sample", [RECORD_EVENT] = "event",   [RECORD_TASKS] = "tasks",
+	[RECORD_WHY] = "why",
 	[RECORD_UNKNOWN] = "unknown",
 };
 
@@ -27,6 +31,71 @@ int session_record_type(json_object *o)
 		if (strcmp(name, record_names[i]) == 0)
 			return i;
 	return RECORD_UNKNOWN;
+}
+
+/* ---- records with more of the sample before them (docs/session-log.md) ---- */
+
+static int parse_tasks(json_object *o, struct snapshot *out, struct error *err)
+{
+	return session_log_parse_tasks(o, &out->tasks, err);
+}
+
+static void clear_tasks(struct snapshot *s)
+{
+	tasks_sample_free(s->tasks);
+	s->tasks = NULL;
+}
+
+static void clear_why(struct snapshot *s)
+{
+	free(s->why);
+	s->why = NULL;
+}
+
+/* One row per record type: written after the sample line in this order, read back by
+ * the replay (src/record/replay.c) only when its sample is. */
+static const struct sample_record {
+	enum session_record type;
+	int (*format)(const struct snapshot *snap, struct jsonw *w);   /* nothing when absent */
+	int (*parse)(json_object *o, struct snapshot *out, struct error *err);
+	void (*clear)(struct snapshot *s);   /* what a damaged record leaves: none of it */
+} sample_records[] = {
+	{ RECORD_TASKS, session_log_format_tasks, parse_tasks, clear_tasks },
+	{ RECORD_WHY, session_log_format_why, session_log_parse_why, clear_why },
+};
+#define NSAMPLE_RECORDS (sizeof sample_records / sizeof sample_records[0])
+
+static const struct sample_record *sample_record(enum session_record type)
+{
+	for (size_t i = 0; i < NSAMPLE_RECORDS; i++)
+		if (sample_records[i].type == type)
+			return &sample_records[i];
+	return NULL;
+}
+
+bool session_record_attaches(enum session_record type)
+{
+	return sample_record(type) != NULL;
+}
+
+int session_log_format_attached(const struct snapshot *snap, struct jsonw *w)
+{
+	for (size_t i = 0; i < NSAMPLE_RECORDS; i++)
+		if (sample_records[i].format(snap, w) < 0)
+			return -1;
+	return 0;
+}
+
+int session_log_parse_attached(enum session_record type, json_object *o, struct snapshot *out,
+			       struct error *err)
+{
+	const struct sample_record *rec = sample_record(type);
+	if (!rec)
+		return error_set(err, "not a record of a sample");
+	if (rec->parse(o, out, err) == 0)
+		return 0;
+	rec->clear(out);
+	return -1;
 }
 
 const char *session_record_type_name(json_object *o)

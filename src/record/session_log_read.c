@@ -569,6 +569,24 @@ static int parse_resets(json_object *o, struct event *ev, struct error *err)
 	return 0;
 }
 
+/* A dip's "reasons": strings, kept as many as fit. */
+static int parse_reasons(json_object *o, struct event *ev, struct error *err)
+{
+	json_object *a = member(o, "reasons");
+	if (!a)
+		return 0;
+	if (!json_object_is_type(a, json_type_array))
+		return error_set(err, "\"reasons\" is not an array");
+	size_t n = json_object_array_length(a);
+	for (size_t i = 0; i < n; i++) {
+		json_object *s = json_object_array_get_idx(a, i);
+		if (!json_object_is_type(s, json_type_string))
+			return error_set(err, "a reason is not a string");
+		event_add_reason(ev, json_object_get_string(s));
+	}
+	return 0;
+}
+
 int session_log_parse_event(json_object *o, struct event *ev, struct error *err)
 {
 	json_object *kind = member(o, "kind");
@@ -589,7 +607,8 @@ int session_log_parse_event(json_object *o, struct event *ev, struct error *err)
 	    opt_str(o, "old", ev->old_value, sizeof ev->old_value, err) < 0 ||
 	    opt_str(o, "new", ev->new_value, sizeof ev->new_value, err) < 0 ||
 	    opt_str(o, "result", ev->result, sizeof ev->result, err) < 0 ||
-	    opt_str(o, "by", ev->by, sizeof ev->by, err) < 0 || parse_resets(o, ev, err) < 0)
+	    opt_str(o, "by", ev->by, sizeof ev->by, err) < 0 || parse_resets(o, ev, err) < 0 ||
+	    parse_reasons(o, ev, err) < 0)
 		return -1;
 	ev->mono = ns_to_timespec(mono);
 	ev->wall = ns_to_timespec(wall);

@@ -306,6 +306,13 @@ json_object *session_log_event(const struct event *ev, uint64_t seq)
 		add(o, "resets", session_log_resets(ev));
 	if (ev->resets_dropped)
 		add(o, "resets_more", json_object_new_uint64(ev->resets_dropped));
+	if (ev->kind == EVENT_DIP) {
+		json_object *a = json_object_new_array();
+		char reason[EVENT_REASONS_MAX];
+		for (size_t i = 0; a && event_reason(ev, i, reason, sizeof reason); i++)
+			json_object_array_add(a, json_object_new_string(reason));
+		add(o, "reasons", a);
+	}
 	return o;
 }
 

@@ -39,6 +39,7 @@ struct live_source {
 	bool tasks_on;              /* --tasks or the why pane: sample snapshot.tasks */
 	bool tasks_open;
 	struct proctasks tasks;
+	struct selection watch;     /* numbered trees: given to each tree's sampler */
 };
 
 static struct timespec seconds_to_timespec(double s)
@@ -191,6 +192,7 @@ static int read_tree(struct live_source *ls, struct snapshot *out, struct error 
 		return -1;
 	ls->sampler.generations = generations;
 	ls->sampler_open = true;
+	why_sampler_watch(&ls->sampler.why, &ls->watch);
 	int r = take_sample(ls, out, err);
 	if (r < 0)
 		return -1;
@@ -283,7 +285,16 @@ static void live_destroy(struct source *src)
 	free(ls);
 }
 
+static void live_watch(struct source *src, const struct selection *sel)
+{
+	struct live_source *ls = (struct live_source *)src;
+	ls->watch = *sel;
+	if (ls->sampler_open)
+		why_sampler_watch(&ls->sampler.why, sel);
+}
+
 static const struct source_ops live_ops = {
+	.watch = live_watch,
 	.read = live_read,
 	.wait_fd = live_wait_fd,
 	.set_interval = live_set_interval,

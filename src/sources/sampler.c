@@ -72,6 +72,7 @@ void sampler_close(struct sampler *s)
 	procfile_close(&s->diskstats);
 	procfile_close(&s->mountinfo);
 	vm_reader_close(&s->vm);
+	why_sampler_close(&s->why);
 	devices_catalog_close(&s->catalog);
 	snapshot_free(&s->mtab);
 	free(s->kept);
@@ -111,6 +112,7 @@ int sampler_open(struct sampler *s, const char *prefix, struct error *err)
 	 * whole sample; they agree with it on the live /proc (tests/unit/test_vm.c). */
 	if (vm_reader_open(&s->vm, prefix, false, err) < 0)
 		goto fail;
+	why_sampler_init(&s->why, s->prefix);
 	if (devices_catalog_open(&s->catalog, prefix, err) < 0)
 		goto fail;
 	return 0;
@@ -343,5 +345,11 @@ int sampler_sample(struct sampler *s, struct snapshot *out, struct error *err)
 		if (fill_device(&out->devices[i], &s->tracked[i], err) < 0)
 			return -1;
 	vm_reader_read(&s->vm, &out->vm);
-	return fill_mounts(s, out, err);
+	if (fill_mounts(s, out, err) < 0)
+		return -1;
+	const struct procfile *vmstat = &s->vm.vmstat_file;
+	if (why_sampler_sample(&s->why, procfile_is_open(vmstat) ? vmstat->buf : NULL,
+			       vmstat->len, &s->mtab, out) < 0)
+		return error_set(err, "out of memory");
+	return 0;
 }

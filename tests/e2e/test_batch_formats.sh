@@ -10,10 +10,11 @@ import json, sys
 lines = sys.argv[1].strip().split("\n")
 assert len(lines) == 3, len(lines)
 dev_keys = "r/s rkB/s rrqm/s %rrqm r_await rareq-sz w/s wkB/s wrqm/s %wrqm w_await wareq-sz d/s dkB/s drqm/s %drqm d_await dareq-sz f/s f_await aqu-sz %util in_flight scheduler".split()
-vm_keys = "r b swpd free buff cache si so bi bo in cs us sy id wa st dirty writeback".split()
+vm_keys = ("r b swpd free buff cache si so bi bo in cs us sy id wa st dirty writeback "
+           "dirty_threshold dirty_background_threshold dirty_freerun dirtied written").split()
 for l in lines:
     o = json.loads(l)
-    assert set(o) == {"time", "interval", "devices", "vm", "psi_io", "events"}, o.keys()
+    assert set(o) == {"time", "interval", "devices", "vm", "psi_io", "journals", "cgroups", "events"}, o.keys()
     assert 0.05 < o["interval"] < 0.5, o["interval"]
     assert o["devices"], "no devices"
     for name, d in o["devices"].items():

@@ -9,7 +9,7 @@ F="$IOSCOPE_TOP/tests/fixtures"
 # the wall clock of a --root run is today's: the only thing that differs between runs
 normalize() { sed -E 's/^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8}  interval/TIME  interval/; s/^---- [0-9:]{8} /---- TIME /'; }
 
-for fx in layout14 layout20 wide vm-round hotplug; do
+for fx in layout14 layout20 wide vm-round hotplug why; do
 	golden="$F/text/batch-$fx.txt"
 	if ! "$IOSCOPE" --batch --root "$F/$fx" 2>"$TMP/$fx.err" | normalize >"$TMP/$fx.txt"; then
 		fail "text $fx runs" "$(cat "$TMP/$fx.err")"

@@ -3,7 +3,7 @@
 # tests/fixtures/logs/v1-*.log were recorded by ioscope before scheduler events carried
 # their resets (from the fixture trees layout20, hotplug, root-live) and must replay and
 # report cleanly.  v1-layout20-future.log is the same log with what a later revision may add
-# after a sample (record types "why" and "hist", an event of kind "dip"): skipped silently,
+# after a sample (record types "sketch" and "hist", an event of kind "spike": names no version uses): skipped silently,
 # said with --verbose, and the rest reads exactly as without them.
 . "$(dirname "$0")/lib.sh"
 L=$IOSCOPE_TOP/tests/fixtures/logs
@@ -58,14 +58,14 @@ quiet replay-future
 if cmp -s "$TMP/replay-future.out" "$TMP/replay-layout20.out"; then ok "future: reads as the log without the new records"
 else fail "future: reads as the log without the new records" "$(diff "$TMP/replay-layout20.out" "$TMP/replay-future.out" | head -c 1500)"; fi
 run replay-future-v "$IOSCOPE" --replay "$L/v1-layout20-future.log" --batch -f json --verbose
-has replay-future-v err "skipped 2 records of types this version does not know (why, hist)"
-has replay-future-v err "skipped 1 events of kinds this version does not know (dip)"
+has replay-future-v err "skipped 2 records of types this version does not know (sketch, hist)"
+has replay-future-v err "skipped 1 events of kinds this version does not know (spike)"
 run report-future "$IOSCOPE" report "$L/v1-layout20-future.log"
 quiet report-future
 if cmp -s "$TMP/report-future.out" <(sed "s|v1-layout20.log|v1-layout20-future.log|" "$TMP/report-layout20.out"); then
 	ok "future: the report is the same"
 else fail "future: the report is the same" "$(diff "$TMP/report-layout20.out" "$TMP/report-future.out" | head -c 1500)"; fi
 run report-future-v "$IOSCOPE" report -v "$L/v1-layout20-future.log"
-has report-future-v err "(why, hist)"
+has report-future-v err "(sketch, hist)"
 run replay-layout20-v "$IOSCOPE" --replay "$L/v1-layout20.log" --batch -f json -v
 has replay-layout20-v err "every record and event kind was known"

@@ -1,0 +1,82 @@
+/* dip.h - the dip explanation (issue 10): when a watched device's throughput falls
+ * below half its median over the previous 10 s for two samples or more while it still
+ * has work, an event of kind `dip` whose reasons rank the signals that moved with it.
+ *
+ * One place for every view: the session runs the detector on live samples and logs
+ * the event when it is made; a replay hands the logged one back and the session never
+ * computes a second (docs/metrics.md, "Dips").
+ */
+#ifndef IOSCOPE_DIP_H
+#define IOSCOPE_DIP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "events.h"
+#include "rates.h"
+#include "selection.h"
+#include "snapshot.h"
+#include "why.h"
+
+#define DIP_WINDOW_S 10.0      /* the median is over this many seconds before */
+#define DIP_MIN_SAMPLES 2      /* consecutive samples below half the median */
+#define DIP_AUTO_UTIL 5.0      /* none named: whole disks busier than this, % */
+#define DIP_RING 128           /* samples kept per device (10 s at 0.08 s and slower) */
+#define DIP_REASONS_MAX 4      /* reasons listed, best first */
+
+/* What one interval shows about one device (and the system), for now and for "was". */
+struct dip_signals {
+	double kBs, util;
+	double commit_ms;              /* largest journal commit time of its filesystems */
+	double log_forces, log_sleeps; /* xfs: log forces/s, forces that slept + log-space sleeps/s */
+	double log_used_pct;
+	double psi_some;               /* PSI io some avg10 */
+	double blocked;                /* tasks in D (tasks data), -1: not read */
+	bool have_commit, have_log, have_log_used;
+};
+
+/* What the reason providers look at: the device, its figures now and before. */
+struct dip_context {
+	const char *device;
+	const struct snapshot *snap;
+	const struct device_rates *dev;
+	const struct why_rates *why;
+	const struct dip_signals *now, *was;    /* was: medians of the window before */
+};
+
+struct dip_reason {
+	double score;                   /* ranks the reasons: how far the signal moved */
+	char text[160];
+};
+
+/* A source of reasons: one row per signal (blocked tasks, journals, dirty, PSI). */
+struct dip_provider {
+	const char *name;
+	/* the device still has work by this signal (NULL: never says so) */
+	bool (*has_work)(const struct dip_context *c);
+	/* up to max reasons into out; how many */
+	size_t (*reasons)(const struct dip_context *c, struct dip_reason *out, size_t max);
+};
+extern const struct dip_provider dip_providers[];
+extern const size_t dip_providers_count;
+
+struct dip_detector;
+struct dip_detector *dip_detector_new(void);
+void dip_detector_free(struct dip_detector *d);
+/* Forget every device (a replay's seek). */
+void dip_detector_clear(struct dip_detector *d);
+
+struct dip_input {
+	const struct snapshot *snap;        /* the later snapshot */
+	const struct rates *rates;
+	const struct why_rates *why;        /* may be NULL */
+	const struct selection *sel;        /* the named devices; none: busy whole disks */
+};
+/* One interval: the dips it completes, appended to out (stamped with snap's times).
+ * Returns how many, -1 on ENOMEM. */
+int dip_detector_step(struct dip_detector *d, const struct dip_input *in, struct event_list *out);
+
+/* "212" / "3.5": the MB/s of a dip's old and new values. */
+void dip_format_mbs(double kBs, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,37 @@
+/* why_sampler.h - reads the why figures (why.h) of one tree, the live kernel or a
+ * fixture root: the dirty limits out of the /proc/vmstat text the vm reader already
+ * read, the journal files of the watched filesystems (kept open), cgroup v2 io. */
+#ifndef IOSCOPE_WHY_SAMPLER_H
+#define IOSCOPE_WHY_SAMPLER_H
+
+#include "procfile.h"
+#include "selection.h"
+#include "snapshot.h"
+#include "why.h"
+
+struct why_journal_files {
+	struct journal_raw id;            /* mountpoint, device, fs: what it was opened for */
+	struct procfile stats;            /* jbd2 info, xfs stats/stats, btrfs commit_stats */
+	struct procfile head, tail, grant; /* xfs log/ */
+	bool grant_bytes;                 /* log/reserve_grant_head_bytes (6.11+) */
+	uint64_t log_size;                /* xfs log bytes (geometry), 0: unknown */
+};
+
+struct why_sampler {
+	const char *prefix;               /* the sampler's; NULL: the live kernel */
+	uint64_t page_kb;
+	struct why_journal_files journals[WHY_JOURNALS_MAX];
+	size_t njournals;
+	struct selection watch;           /* none: every device */
+};
+
+void why_sampler_init(struct why_sampler *w, const char *prefix);
+void why_sampler_close(struct why_sampler *w);
+/* The devices whose filesystems' journals are read (none: all). */
+void why_sampler_watch(struct why_sampler *w, const struct selection *sel);
+/* Fill *out (allocated when NULL) from the vmstat text, out's mounts and every mount
+ * of the tree (mtab: the cgroup2 mount is found there).  -1 on ENOMEM. */
+int why_sampler_sample(struct why_sampler *w, const char *vmstat, size_t vmstat_len,
+		       const struct snapshot *mtab, struct snapshot *out);
+
+#endif

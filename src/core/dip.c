@@ -1,0 +1,446 @@
+/* dip.c - the dip detector and its reason providers (dip.h).
+ *
+ * Per tracked device a ring of the last samples' signals.  A sample below half the
+ * median throughput of the DIP_WINDOW_S seconds before starts a streak (the median
+ * and the other signals' medians are kept as "was"); DIP_MIN_SAMPLES such samples in
+ * a row, each while the device still has work, make one event.  The streak ends
+ * when throughput is back above half the median.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dip.h"
+
+/* Below this median a device is idle: no dip to explain. */
+#define DIP_MIN_KBS 1024.0
+
+struct dip_entry {
+	double t;
+	struct dip_signals s;
+};
+
+struct dip_track {
+	char name[DEV_NAME_MAX];
+	struct dip_entry ring[DIP_RING];
+	size_t head, n;               /* head: where the next entry goes */
+	int low;                      /* samples of the streak so far */
+	bool reported;                /* the streak has its event */
+	double baseline;              /* median kB/s when the streak began */
+	struct dip_signals was;
+	bool seen;                    /* in the latest step */
+};
+
+struct dip_detector {
+	struct dip_track *tracks;
+	size_t n, cap;
+};
+
+struct dip_detector *dip_detector_new(void)
+{
+	return calloc(1, sizeof(struct dip_detector));
+}
+
+void dip_detector_free(struct dip_detector *d)
+{
+	if (d)
+		free(d->tracks);
+	free(d);
+}
+
+void dip_detector_clear(struct dip_detector *d)
+{
+	d->n = 0;
+}
+
+void dip_format_mbs(double kBs, char *buf, size_t len)
+{
+	double mbs = kBs / 1024.0;
+	snprintf(buf, len, mbs >= 10 ? "%.0f" : "%.1f", mbs);
+}
+
+static void format_ms(double ms, char *buf, size_t len)
+{
+	if (ms >= 1000)
+		snprintf(buf, len, "%.1f s", ms / 1000.0);
+	else
+		snprintf(buf, len, "%.0f ms", ms);
+}
+
+/* ---- reason providers ---- */
+
+/* a moved up from b: how far, for ranking (b 0: a alone counts) */
+static double rise(double now, double was)
+{
+	return was > 0 ? now / was : now > 0 ? 10 : 0;
+}
+
+static const char *journal_name(const struct dip_context *c)
+{
+	for (size_t i = 0; c->why && i < c->why->njournals; i++) {
+		const struct journal_rates *j = &c->why->journals[i];
+		const struct device *d = snapshot_find_device(c->snap, j->device);
+		if (strcmp(j->device, c->device) == 0 || (d && strcmp(d->parent, c->device) == 0))
+			return j->fs == JOURNAL_EXT4 ? "jbd2" : j->fs == JOURNAL_BTRFS ? "btrfs" : "xfs";
+	}
+	return "journal";
+}
+
+static size_t journal_reasons(const struct dip_context *c, struct dip_reason *out, size_t max)
+{
+	const struct dip_signals *n = c->now, *w = c->was;
+	size_t k = 0;
+	char a[32], b[32];
+	if (k < max && n->have_commit && n->commit_ms >= 20 &&
+	    (!w->have_commit || n->commit_ms > 1.5 * w->commit_ms)) {
+		format_ms(n->commit_ms, a, sizeof a);
+		if (w->have_commit) {
+			format_ms(w->commit_ms, b, sizeof b);
+			snprintf(out[k].text, sizeof out[k].text, "%s commit %s (was %s)",
+				 journal_name(c), a, b);
+		} else {
+			snprintf(out[k].text, sizeof out[k].text, "%s commit %s", journal_name(c), a);
+		}
+		out[k++].score = 2 * rise(n->commit_ms, w->have_commit ? w->commit_ms : 0);
+	}
+	if (k < max && n->have_log && n->log_sleeps > 0 && n->log_sleeps > 2 * w->log_sleeps) {
+		snprintf(out[k].text, sizeof out[k].text,
+			 "xfs log: %.0f sleeps/s for log space or forces (was %.0f/s)", n->log_sleeps,
+			 w->log_sleeps);
+		out[k++].score = 2 * rise(n->log_sleeps, w->log_sleeps);
+	}
+	if (k < max && n->have_log && n->log_forces >= 10 && n->log_forces > 2 * w->log_forces) {
+		snprintf(out[k].text, sizeof out[k].text, "xfs log forces %.0f/s (was %.0f/s)",
+			 n->log_forces, w->log_forces);
+		out[k++].score = rise(n->log_forces, w->log_forces);
+	}
+	if (k < max && n->have_log_used && n->log_used_pct >= 75) {
+		snprintf(out[k].text, sizeof out[k].text, "xfs log %.0f%% full", n->log_used_pct);
+		out[k++].score = n->log_used_pct / 25;
+	}
+	return k;
+}
+
+static bool dirty_has_work(const struct dip_context *c)
+{
+	const struct why_rates *y = c->why;
+	return y && y->have_dirty && y->dirty_kb + y->writeback_kb > y->background_kb;
+}
+
+static size_t dirty_reasons(const struct dip_context *c, struct dip_reason *out, size_t max)
+{
+	const struct why_rates *y = c->why;
+	if (!max || !y || !y->have_dirty || !(y->threshold_kb > 0))
+		return 0;
+	double dirty = y->dirty_kb + y->writeback_kb;
+	if (dirty >= 0.95 * y->threshold_kb)
+		snprintf(out->text, sizeof out->text, "dirty at limit (%.0f of %.0f MB)", dirty / 1024,
+			 y->threshold_kb / 1024);
+	else if (y->throttled)
+		snprintf(out->text, sizeof out->text, "writers throttled (dirty %.0f MB above "
+			 "freerun %.0f MB)", dirty / 1024, y->freerun_kb / 1024);
+	else if (dirty > y->freerun_kb)
+		snprintf(out->text, sizeof out->text, "dirty %.0f MB above freerun %.0f MB",
+			 dirty / 1024, y->freerun_kb / 1024);
+	else
+		return 0;
+	out->score = 3 * dirty / y->threshold_kb;
+	return 1;
+}
+
+static bool queue_has_work(const struct dip_context *c)
+{
+	return c->dev->in_flight > 0;
+}
+
+static size_t queue_reasons(const struct dip_context *c, struct dip_reason *out, size_t max)
+{
+	const struct device_rates *d = c->dev;
+	double await = fmax(d->r_await, d->w_await);
+	if (!max || !d->valid || d->in_flight == 0)
+		return 0;
+	snprintf(out->text, sizeof out->text, "%llu requests in flight, util %.0f%%, await %.0f ms",
+		 (unsigned long long)d->in_flight, d->util, await);
+	out->score = d->util >= 90 ? 1.5 : 0.5;
+	return 1;
+}
+
+static size_t psi_reasons(const struct dip_context *c, struct dip_reason *out, size_t max)
+{
+	const struct dip_signals *n = c->now, *w = c->was;
+	if (!max || n->psi_some < 10 || n->psi_some <= 2 * w->psi_some)
+		return 0;
+	snprintf(out->text, sizeof out->text, "io pressure %.0f%% (was %.0f%%)", n->psi_some,
+		 w->psi_some);
+	out->score = rise(n->psi_some, w->psi_some) / 2;
+	return 1;
+}
+
+/* One row per signal; the blocked tasks (include/tasks.h) are one more row. */
+const struct dip_provider dip_providers[] = {
+	{ "journal", NULL, journal_reasons },
+	{ "dirty", dirty_has_work, dirty_reasons },
+	{ "queue", queue_has_work, queue_reasons },
+	{ "psi", NULL, psi_reasons },
+};
+const size_t dip_providers_count = sizeof dip_providers / sizeof dip_providers[0];
+
+/* ---- signals ---- */
+
+static bool on_device(const struct snapshot *snap, const char *jdev, const char *dev)
+{
+	const struct device *d = snapshot_find_device(snap, jdev);
+	return strcmp(jdev, dev) == 0 || (d && d->is_partition && strcmp(d->parent, dev) == 0);
+}
+
+static void journal_signals(struct dip_signals *s, const struct why_rates *y,
+			    const struct snapshot *snap, const char *dev)
+{
+	for (size_t i = 0; y && i < y->njournals; i++) {
+		const struct journal_rates *j = &y->journals[i];
+		if (!on_device(snap, j->device, dev))
+			continue;
+		if (j->present & (1u << JF_COMMIT_MS)) {
+			s->commit_ms = s->have_commit ? fmax(s->commit_ms, j->f[JF_COMMIT_MS])
+						      : j->f[JF_COMMIT_MS];
+			s->have_commit = true;
+		}
+		if (j->present & (1u << JF_LOG_FORCES_S)) {
+			s->have_log = true;
+			s->log_forces += j->f[JF_LOG_FORCES_S];
+			s->log_sleeps += j->f[JF_LOG_FORCE_SLEEPS_S] + j->f[JF_LOGSPACE_SLEEPS_S];
+		}
+		if (j->present & (1u << JF_LOG_USED_PCT)) {
+			s->have_log_used = true;
+			s->log_used_pct = fmax(s->log_used_pct, j->f[JF_LOG_USED_PCT]);
+		}
+	}
+}
+
+static void signals_of(struct dip_signals *s, const struct dip_input *in, const struct device_rates *d)
+{
+	memset(s, 0, sizeof *s);
+	s->kBs = d->rkB_s + d->wkB_s;
+	s->util = d->util;
+	s->psi_some = in->rates->vm.have_psi ? in->rates->vm.psi_some_avg10 : 0;
+	s->blocked = -1;
+	journal_signals(s, in->why, in->snap, d->name);
+}
+
+/* ---- the window ---- */
+
+static int compare_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+	qsort(v, n, sizeof *v, compare_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The entries of the DIP_WINDOW_S seconds before t, newest first into idx. */
+static size_t window(const struct dip_track *t, double now, const struct dip_entry **out)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct dip_entry *e = &t->ring[(t->head + DIP_RING - 1 - i) % DIP_RING];
+		if (e->t < now - DIP_WINDOW_S - 1e-6)
+			break;
+		out[k++] = e;
+	}
+	return k;
+}
+
+#define FIELD_MEDIAN(field)                                                         \
+	do {                                                                        \
+		for (size_t i = 0; i < n; i++)                                      \
+			v[i] = e[i]->s.field;                                       \
+		was->field = median(v, n);                                          \
+	} while (0)
+
+/* The medians of the window: throughput and every signal's "was". */
+static double window_medians(const struct dip_entry **e, size_t n, struct dip_signals *was)
+{
+	double v[DIP_RING];
+	memset(was, 0, sizeof *was);
+	FIELD_MEDIAN(kBs);
+	FIELD_MEDIAN(util);
+	FIELD_MEDIAN(log_forces);
+	FIELD_MEDIAN(log_sleeps);
+	FIELD_MEDIAN(psi_some);
+	FIELD_MEDIAN(blocked);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (e[i]->s.have_commit)
+			v[m++] = e[i]->s.commit_ms;
+	was->have_commit = m > 0;
+	was->commit_ms = m ? median(v, m) : 0;
+	return was->kBs;
+}
+
+static double mean_util(const struct dip_entry **e, size_t n, double now_util)
+{
+	double sum = now_util;
+	for (size_t i = 0; i < n; i++)
+		sum += e[i]->s.util;
+	return sum / (double)(n + 1);
+}
+
+static struct dip_track *track_of(struct dip_detector *d, const char *name)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (strcmp(d->tracks[i].name, name) == 0)
+			return &d->tracks[i];
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 8;
+		struct dip_track *v = realloc(d->tracks, cap * sizeof *v);
+		if (!v)
+			return NULL;
+		d->tracks = v;
+		d->cap = cap;
+	}
+	struct dip_track *t = &d->tracks[d->n++];
+	memset(t, 0, sizeof *t);
+	snprintf(t->name, sizeof t->name, "%s", name);
+	return t;
+}
+
+static void push(struct dip_track *t, double now, const struct dip_signals *s)
+{
+	t->ring[t->head] = (struct dip_entry){ now, *s };
+	t->head = (t->head + 1) % DIP_RING;
+	if (t->n < DIP_RING)
+		t->n++;
+}
+
+/* ---- the event ---- */
+
+static int compare_reason(const void *a, const void *b)
+{
+	double x = ((const struct dip_reason *)a)->score, y = ((const struct dip_reason *)b)->score;
+	return (x < y) - (x > y);
+}
+
+static bool has_work(const struct dip_context *c)
+{
+	for (size_t i = 0; i < dip_providers_count; i++)
+		if (dip_providers[i].has_work && dip_providers[i].has_work(c))
+			return true;
+	return false;
+}
+
+static int make_event(const struct dip_context *c, double baseline, const struct snapshot *snap,
+		      struct event_list *out)
+{
+	struct dip_reason r[16];
+	size_t n = 0;
+	for (size_t i = 0; i < dip_providers_count && n < 16; i++)
+		n += dip_providers[i].reasons(c, r + n, 16 - n);
+	qsort(r, n, sizeof r[0], compare_reason);
+	struct event *ev = event_list_add(out);
+	if (!ev)
+		return -1;
+	ev->kind = EVENT_DIP;
+	ev->wall = snap->wall;
+	ev->mono = snap->mono;
+	snprintf(ev->object, sizeof ev->object, "%s", c->device);
+	snprintf(ev->key, sizeof ev->key, "throughput");
+	dip_format_mbs(baseline, ev->old_value, sizeof ev->old_value);
+	dip_format_mbs(c->now->kBs, ev->new_value, sizeof ev->new_value);
+	snprintf(ev->by, sizeof ev->by, "observed");
+	for (size_t i = 0; i < n && i < DIP_REASONS_MAX; i++)
+		event_add_reason(ev, r[i].text);
+	return 1;
+}
+
+static bool watched(const struct dip_input *in, const struct device_rates *d)
+{
+	if (selection_all(in->sel))
+		return !d->is_partition;
+	for (size_t i = 0; i < in->sel->n; i++)
+		if (strcmp(in->sel->names[i], d->name) == 0)
+			return true;
+	return false;
+}
+
+/* One device, one interval: 1 when a dip is complete, 0 not, -1 ENOMEM. */
+static int step_device(struct dip_detector *det, const struct dip_input *in,
+		       const struct device_rates *d, double now, struct event_list *out)
+{
+	struct dip_track *t = track_of(det, d->name);
+	if (!t)
+		return -1;
+	t->seen = true;
+	struct dip_signals s;
+	signals_of(&s, in, d);
+	const struct dip_entry *e[DIP_RING];
+	size_t n = window(t, now, e);
+	int made = 0;
+	if (t->low == 0 && n >= 3) {
+		struct dip_signals was;
+		double base = window_medians(e, n, &was);
+		bool busy = !selection_all(in->sel) || mean_util(e, n, s.util) > DIP_AUTO_UTIL;
+		if (busy && base >= DIP_MIN_KBS && s.kBs < base / 2) {
+			t->baseline = base;
+			t->was = was;
+			t->low = 0;   /* counted below, when it has work */
+			t->reported = false;
+		} else {
+			t->baseline = 0;
+		}
+	}
+	if (t->baseline > 0 && s.kBs < t->baseline / 2) {
+		struct dip_context c = { d->name, in->snap, d, in->why, &s, &t->was };
+		if (has_work(&c)) {
+			t->low++;
+			if (t->low >= DIP_MIN_SAMPLES && !t->reported) {
+				made = make_event(&c, t->baseline, in->snap, out);
+				t->reported = made > 0;
+			}
+		} else {
+			t->low = 0;   /* idle, not held up: no dip */
+			t->baseline = 0;
+		}
+	} else {
+		t->low = 0;
+		t->baseline = 0;
+		t->reported = false;
+	}
+	push(t, now, &s);
+	return made;
+}
+
+/* Devices that went away leave no track behind. */
+static void drop_unseen(struct dip_detector *d)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < d->n; i++)
+		if (d->tracks[i].seen)
+			d->tracks[k++] = d->tracks[i];
+	d->n = k;
+}
+
+int dip_detector_step(struct dip_detector *d, const struct dip_input *in, struct event_list *out)
+{
+	if (!rates_have_interval(in->rates))
+		return 0;
+	double now = timespec_seconds(&in->snap->mono);
+	int made = 0;
+	for (size_t i = 0; i < d->n; i++)
+		d->tracks[i].seen = false;
+	for (size_t i = 0; i < in->rates->ndevices; i++) {
+		const struct device_rates *r = &in->rates->devices[i];
+		if (!r->valid || !watched(in, r))
+			continue;
+		int rc = step_device(d, in, r, now, out);
+		if (rc < 0)
+			return -1;
+		made += rc;
+	}
+	drop_unseen(d);
+	return made;
+}

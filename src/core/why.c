@@ -1,0 +1,304 @@
+/* why.c - the why figures' tables, ownership and per-interval rates (why.h).
+ *
+ * Formulas and sources: docs/metrics.md, "Why".  Called from the session only, like
+ * rates_compute, so the console, batch, replay and reports cannot drift apart.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rates.h"
+#include "why.h"
+
+const char *const why_dirty_keys[WD_COUNT] = {
+	[WD_NR_DIRTY] = "nr_dirty", [WD_NR_WRITEBACK] = "nr_writeback",
+	[WD_THRESHOLD] = "nr_dirty_threshold", [WD_BACKGROUND] = "nr_dirty_background_threshold",
+	[WD_NR_DIRTIED] = "nr_dirtied", [WD_NR_WRITTEN] = "nr_written",
+};
+
+const struct journal_fs_def journal_fs_defs[JOURNAL_FS_COUNT] = {
+	[JOURNAL_EXT4] = { "ext4", { "transactions", "wait_ms", "running_ms", "locked_ms",
+				     "flushing_ms", "logging_ms", "commit_avg_us", "blocks" }, 8 },
+	[JOURNAL_XFS] = { "xfs", { "log_writes", "log_blocks", "noiclogs", "forces",
+				   "force_sleeps", "try_logspace", "sleep_logspace", "push_ail",
+				   "log_used", "log_size" }, 10 },
+	[JOURNAL_BTRFS] = { "btrfs", { "commits", "total_commit_ms", "last_commit_ms",
+				       "max_commit_ms" }, 4 },
+};
+
+const char *const cgroup_io_state_names[] = {
+	[CGROUP_IO_UNKNOWN] = "unknown", [CGROUP_IO_NO_V2] = "no-cgroup2",
+	[CGROUP_IO_NO_CONTROLLER] = "no-io-controller", [CGROUP_IO_OK] = "ok",
+};
+
+#define FS_EXT4 (1u << JOURNAL_EXT4)
+#define FS_XFS (1u << JOURNAL_XFS)
+#define FS_BTRFS (1u << JOURNAL_BTRFS)
+const struct journal_figure_def journal_figures[JF_COUNT] = {
+	[JF_COMMITS_S] = { "commits/s", "commits", "/s", FS_EXT4 | FS_BTRFS, true },
+	[JF_COMMIT_MS] = { "commit_ms", "commit", " ms", FS_EXT4 | FS_BTRFS, true },
+	[JF_BLOCKS_PER_COMMIT] = { "blocks/commit", "blocks/commit", "", FS_EXT4, true },
+	[JF_WAIT_MS] = { "wait_ms", "wait for transaction", " ms", FS_EXT4, true },
+	[JF_LOG_WRITES_S] = { "log_writes/s", "log writes", "/s", FS_XFS, true },
+	[JF_LOG_FORCES_S] = { "log_forces/s", "log forces", "/s", FS_XFS, true },
+	[JF_LOG_FORCE_SLEEPS_S] = { "log_force_sleeps/s", "log forces that slept", "/s", FS_XFS, true },
+	[JF_NOICLOGS_S] = { "noiclog_waits/s", "no-iclog waits", "/s", FS_XFS, false },
+	[JF_LOGSPACE_SLEEPS_S] = { "logspace_sleeps/s", "log-space sleeps", "/s", FS_XFS, true },
+	[JF_PUSH_AIL_S] = { "push_ail/s", "tail pushes", "/s", FS_XFS, true },
+	[JF_LOG_USED_PCT] = { "log_used_pct", "log used", "%", FS_XFS, true },
+};
+
+struct why_sample *why_sample_new(void)
+{
+	return calloc(1, sizeof(struct why_sample));
+}
+
+int why_sample_copy(struct why_sample **dst, const struct why_sample *src)
+{
+	if (!src) {
+		free(*dst);
+		*dst = NULL;
+		return 0;
+	}
+	if (!*dst && !(*dst = why_sample_new()))
+		return -1;
+	memcpy(*dst, src, sizeof *src);
+	return 0;
+}
+
+int journal_fs_of(const char *fstype)
+{
+	for (int i = 0; i < JOURNAL_FS_COUNT; i++)
+		if (strcmp(journal_fs_defs[i].fstype, fstype) == 0)
+			return i;
+	return -1;
+}
+
+/* ---- per interval ---- */
+
+bool jbd2_interval_mean(uint64_t count0, uint64_t avg0, uint64_t count1, uint64_t avg1,
+			double *mean)
+{
+	if (count1 <= count0)
+		return false;
+	/* The kernel prints floor(sum/count): count×average is the sum to within one
+	 * count, so a mean that comes out below zero is that rounding. */
+	double d = (double)count1 * (double)avg1 - (double)count0 * (double)avg0;
+	*mean = d > 0 ? d / (double)(count1 - count0) : 0;
+	return true;
+}
+
+bool why_writers_throttled(double dirty_kb, double freerun_kb, double dirtied, double written)
+{
+	if (!(dirty_kb > freerun_kb) || !(dirtied > 0))
+		return false;
+	double hi = fmax(dirtied, written), lo = fmin(dirtied, written);
+	return lo >= 0.75 * hi;   /* balance_dirty_pages paces the dirtying to the writing */
+}
+
+static void set(struct journal_rates *r, enum journal_figure f, double v)
+{
+	r->f[f] = v;
+	r->present |= 1u << f;
+}
+
+static bool have(const struct journal_raw *j, int field)
+{
+	return j->present & (1u << field);
+}
+
+/* Per second of a kernel counter (32-bit wrap tolerated); false when it went back. */
+static bool per_second(const struct journal_raw *a, const struct journal_raw *b, int field,
+		       double interval, double *out)
+{
+	uint64_t d;
+	if (!have(a, field) || !have(b, field) || !counter_delta(a->v[field], b->v[field], &d))
+		return false;
+	*out = (double)d / interval;
+	return true;
+}
+
+/* An average before: the kernel prints none until the first commit (the sum is 0). */
+static bool avg_before(const struct journal_raw *a, int field, uint64_t *v)
+{
+	*v = have(a, field) ? a->v[field] : 0;
+	return have(a, field) || a->v[J4_TRANSACTIONS] == 0;
+}
+
+/* Δ(count×average)/Δcount of one of jbd2's averages since mount. */
+static bool ext4_mean(const struct journal_raw *a, const struct journal_raw *b, int field, double *m)
+{
+	uint64_t before;
+	return have(b, field) && avg_before(a, field, &before) &&
+	       jbd2_interval_mean(a->v[J4_TRANSACTIONS], before, b->v[J4_TRANSACTIONS], b->v[field], m);
+}
+
+static void ext4_rates(struct journal_rates *r, const struct journal_raw *a,
+		       const struct journal_raw *b, double interval)
+{
+	double v;
+	if (per_second(a, b, J4_TRANSACTIONS, interval, &v))
+		set(r, JF_COMMITS_S, v);
+	if (!have(a, J4_TRANSACTIONS) || !have(b, J4_TRANSACTIONS))
+		return;
+	/* commit = the locked, flushing and logging phases: from the end of the running
+	 * transaction until it is on disk */
+	static const int phases[] = { J4_LOCKED_MS, J4_FLUSHING_MS, J4_LOGGING_MS };
+	double sum = 0, m;
+	bool any = false;
+	for (size_t i = 0; i < sizeof phases / sizeof phases[0]; i++) {
+		if (ext4_mean(a, b, phases[i], &m)) {
+			sum += m;
+			any = true;
+		}
+	}
+	if (any)
+		set(r, JF_COMMIT_MS, sum);
+	if (ext4_mean(a, b, J4_BLOCKS, &m))
+		set(r, JF_BLOCKS_PER_COMMIT, m);
+	if (ext4_mean(a, b, J4_WAIT_MS, &m))
+		set(r, JF_WAIT_MS, m);
+}
+
+static void xfs_rates(struct journal_rates *r, const struct journal_raw *a,
+		      const struct journal_raw *b, double interval)
+{
+	static const struct { int field; enum journal_figure fig; } map[] = {
+		{ JX_LOG_WRITES, JF_LOG_WRITES_S }, { JX_FORCES, JF_LOG_FORCES_S },
+		{ JX_FORCE_SLEEPS, JF_LOG_FORCE_SLEEPS_S }, { JX_NOICLOGS, JF_NOICLOGS_S },
+		{ JX_SLEEP_LOGSPACE, JF_LOGSPACE_SLEEPS_S }, { JX_PUSH_AIL, JF_PUSH_AIL_S },
+	};
+	double v;
+	for (size_t i = 0; a && i < sizeof map / sizeof map[0]; i++)
+		if (per_second(a, b, map[i].field, interval, &v))
+			set(r, map[i].fig, v);
+	if (have(b, JX_LOG_USED) && have(b, JX_LOG_SIZE) && b->v[JX_LOG_SIZE])
+		set(r, JF_LOG_USED_PCT, 100.0 * (double)b->v[JX_LOG_USED] / (double)b->v[JX_LOG_SIZE]);
+}
+
+static void btrfs_rates(struct journal_rates *r, const struct journal_raw *a,
+			const struct journal_raw *b, double interval)
+{
+	double v;
+	if (per_second(a, b, JB_COMMITS, interval, &v))
+		set(r, JF_COMMITS_S, v);
+	uint64_t dc, dt;
+	if (have(a, JB_COMMITS) && have(b, JB_COMMITS) && have(a, JB_TOTAL_COMMIT_MS) &&
+	    have(b, JB_TOTAL_COMMIT_MS) && counter_delta(a->v[JB_COMMITS], b->v[JB_COMMITS], &dc) &&
+	    dc && counter_delta(a->v[JB_TOTAL_COMMIT_MS], b->v[JB_TOTAL_COMMIT_MS], &dt))
+		set(r, JF_COMMIT_MS, (double)dt / (double)dc);
+}
+
+static const struct journal_raw *find_journal(const struct why_sample *s, const struct journal_raw *j)
+{
+	for (size_t i = 0; s && i < s->njournals; i++)
+		if (s->journals[i].fs == j->fs && strcmp(s->journals[i].mountpoint, j->mountpoint) == 0 &&
+		    strcmp(s->journals[i].device, j->device) == 0)
+			return &s->journals[i];
+	return NULL;
+}
+
+static void journal_rates(struct journal_rates *r, const struct journal_raw *a,
+			  const struct journal_raw *b, double interval)
+{
+	memset(r, 0, sizeof *r);
+	memcpy(r->mountpoint, b->mountpoint, sizeof r->mountpoint);
+	memcpy(r->device, b->device, sizeof r->device);
+	r->fs = b->fs;
+	if (b->fs == JOURNAL_XFS) {   /* the log fill is a gauge: it needs no earlier sample */
+		xfs_rates(r, interval > 0 ? a : NULL, b, interval);
+		return;
+	}
+	if (!a || !(interval > 0))
+		return;
+	if (b->fs == JOURNAL_EXT4)
+		ext4_rates(r, a, b, interval);
+	else
+		btrfs_rates(r, a, b, interval);
+}
+
+static void dirty_rates(struct why_rates *out, const struct why_dirty *a, const struct why_dirty *b,
+			double interval)
+{
+	if (!b || !b->have)
+		return;
+	double kb = (double)b->page_kb;
+	out->have_dirty = true;
+	out->dirty_kb = (double)b->v[WD_NR_DIRTY] * kb;
+	out->writeback_kb = (double)b->v[WD_NR_WRITEBACK] * kb;
+	out->threshold_kb = (double)b->v[WD_THRESHOLD] * kb;
+	out->background_kb = (double)b->v[WD_BACKGROUND] * kb;
+	/* dirty_freerun_ceiling() in mm/page-writeback.c */
+	out->freerun_kb = (double)((b->v[WD_THRESHOLD] + b->v[WD_BACKGROUND]) / 2) * kb;
+	uint64_t dd, dw;
+	if (!a || !a->have || !(interval > 0) ||
+	    !counter_delta(a->v[WD_NR_DIRTIED], b->v[WD_NR_DIRTIED], &dd) ||
+	    !counter_delta(a->v[WD_NR_WRITTEN], b->v[WD_NR_WRITTEN], &dw))
+		return;
+	out->have_dirty_rates = true;
+	out->dirtied_kBs = (double)dd * kb / interval;
+	out->written_kBs = (double)dw * kb / interval;
+	out->throttled = why_writers_throttled(out->dirty_kb + out->writeback_kb, out->freerun_kb,
+					       out->dirtied_kBs, out->written_kBs);
+}
+
+static const struct cgroup_io *find_cgroup(const struct why_sample *s, const char *path)
+{
+	for (size_t i = 0; s && i < s->ncgroups; i++)
+		if (strcmp(s->cgroups[i].path, path) == 0)
+			return &s->cgroups[i];
+	return NULL;
+}
+
+static const struct cgroup_io_dev *find_dev(const struct cgroup_io *c, unsigned major, unsigned minor)
+{
+	for (size_t i = 0; c && i < c->ndevs; i++)
+		if (c->devs[i].major == major && c->devs[i].minor == minor)
+			return &c->devs[i];
+	return NULL;
+}
+
+static double delta_per_s(uint64_t a, uint64_t b, double interval)
+{
+	return b >= a ? (double)(b - a) / interval : 0;
+}
+
+static void cgroup_rates(struct cgroup_io_rates *r, const struct cgroup_io *a,
+			 const struct cgroup_io *b, double interval)
+{
+	memset(r, 0, sizeof *r);
+	memcpy(r->path, b->path, sizeof r->path);
+	r->have_pressure = b->have_pressure;
+	r->some_avg10 = (double)b->some_avg10_c / 100.0;
+	r->full_avg10 = (double)b->full_avg10_c / 100.0;
+	for (size_t i = 0; i < b->ndevs && interval > 0; i++) {
+		const struct cgroup_io_dev *d1 = &b->devs[i], *d0 = find_dev(a, d1->major, d1->minor);
+		if (!d0)
+			continue;
+		size_t k = r->ndevs++;
+		r->devs[k].major = d1->major;
+		r->devs[k].minor = d1->minor;
+		r->devs[k].rkB_s = delta_per_s(d0->rbytes, d1->rbytes, interval) / 1024.0;
+		r->devs[k].wkB_s = delta_per_s(d0->wbytes, d1->wbytes, interval) / 1024.0;
+		r->devs[k].r_s = delta_per_s(d0->rios, d1->rios, interval);
+		r->devs[k].w_s = delta_per_s(d0->wios, d1->wios, interval);
+	}
+}
+
+void why_rates_compute(struct why_rates *out, const struct why_sample *prev,
+		       const struct why_sample *cur, double interval)
+{
+	memset(out, 0, offsetof(struct why_rates, journals));
+	out->njournals = out->ncgroups = 0;
+	out->cgroup_state = CGROUP_IO_UNKNOWN;
+	if (!cur)
+		return;
+	dirty_rates(out, prev ? &prev->dirty : NULL, &cur->dirty, interval);
+	for (size_t i = 0; i < cur->njournals; i++)
+		journal_rates(&out->journals[out->njournals++], find_journal(prev, &cur->journals[i]),
+			      &cur->journals[i], interval);
+	out->cgroup_state = cur->cgroup_state;
+	for (size_t i = 0; i < cur->ncgroups; i++)
+		cgroup_rates(&out->cgroups[out->ncgroups++], find_cgroup(prev, cur->cgroups[i].path),
+			     &cur->cgroups[i], interval);
+}

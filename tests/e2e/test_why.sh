@@ -1,0 +1,94 @@
+#!/bin/bash
+# The why figures (docs/metrics.md, "Why"): exact figures from the fixture tree why/ (dirty
+# limits, jbd2 by Δ(count×avg)/Δcount, xfs log, btrfs commits, cgroup v2 io.stat and
+# io.pressure), the live "absent" path of cgroup io on this machine, and on loop devices of
+# our own: a file-creation loop with fsync moves the jbd2 figures on ext4 and the log figures
+# on xfs, and a replay of the recording gives the same figures byte for byte.
+. "$(dirname "$0")/lib.sh"
+F="$IOSCOPE_TOP/tests/fixtures"
+
+# ---- the fixture tree ----
+if "$IOSCOPE" --batch -f json --root "$F/why" >"$TMP/fx.json" 2>"$TMP/fx.err" && [ ! -s "$TMP/fx.err" ]; then
+	ok "fixture why: exit 0, nothing on stderr"
+else fail "fixture why: exit 0, nothing on stderr" "$(cat "$TMP/fx.err")"; fi
+python3 - "$TMP/fx.json" "$(getconf PAGESIZE)" <<'PY'
+import json, sys
+d = json.loads(open(sys.argv[1]).readline())
+kb = int(sys.argv[2]) // 1024
+def check(name, got, want):
+    good = got == want
+    print(("ok " if good else "not ok ") + "fixture why: " + name + ("" if good else f": {got!r}, want {want!r}"))
+vm = d["vm"]
+check("dirty limits read, not computed", [vm["dirty_threshold"], vm["dirty_background_threshold"], vm["dirty_freerun"]],
+      [50000.0 * kb, 25000.0 * kb, 37500.0 * kb])
+check("dirtied and written kB/s", [vm["dirtied"], vm["written"]], [2560.0 * kb, 2500.0 * kb])
+j = d["journals"]
+check("journal keys", sorted(j), ["/mnt/b", "/mnt/e", "/mnt/x"])
+check("ext4: commits/s, Δ(count×avg)/Δcount", j["/mnt/e"],
+      {"fs": "ext4", "device": "vdb1", "commits/s": 5.0, "commit_ms": 80.0, "blocks/commit": 42.0, "wait_ms": 13.0})
+check("xfs: log figures, no fill without the log size", j["/mnt/x"],
+      {"fs": "xfs", "device": "vdc", "log_writes/s": 200.0, "log_forces/s": 100.0, "log_force_sleeps/s": 10.0,
+       "logspace_sleeps/s": 10.0, "push_ail/s": 30.0, "log_used_pct": None})
+check("btrfs: commits/s and commit_ms", j["/mnt/b"], {"fs": "btrfs", "device": "vdd", "commits/s": 2.0, "commit_ms": 100.0})
+c = d["cgroups"]
+check("cgroup io controller found", c["io"], "ok")
+check("cgroups that did I/O, empty io.stat left out", sorted(c["groups"]), ["/app", "/app/web"])
+check("io.stat per device", c["groups"]["/app"]["devices"], {"252:0": {"rkB/s": 1024.0, "wkB/s": 2048.0, "r/s": 100.0, "w/s": 200.0}})
+check("io.pressure", [c["groups"]["/app"]["pressure_some_avg10"], c["groups"]["/app"]["pressure_full_avg10"]], [1.5, 0.75])
+check("no pressure file: null", c["groups"]["/app/web"]["pressure_some_avg10"], None)
+PY
+
+# ---- cgroup io on this machine: found or said absent ----
+cg=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+want=no-cgroup2
+if [ -n "$cg" ]; then
+	want=no-io-controller
+	grep -qw io "$cg/cgroup.controllers" 2>/dev/null && want=ok
+fi
+io=$("$IOSCOPE" --batch -f json -c 1 -i 0.2 2>"$TMP/live.err" | python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())["cgroups"]["io"])')
+if [ "$io" = "$want" ] && [ ! -s "$TMP/live.err" ]; then ok "live cgroup io: $want"
+else fail "live cgroup io: $want" "got '$io' $(cat "$TMP/live.err")"; fi
+
+if ! is_root; then
+	skip why_loop "needs root for loop devices and mounts"
+	exit 0
+fi
+
+# churn MNT SECONDS: create and fsync small files, a journal commit each
+churn() {
+	bg timeout "$2" bash -c "i=0; while :; do i=\$((i+1)); echo \$i >'$1/f'\$((i % 500)); sync '$1/f'\$((i % 500)); done"
+}
+
+# watch NAME DEV MNT: 6 samples of 0.4 s while the churn runs, recorded, then replayed
+watch() {
+	local name=$1 dev=$2 mnt=$3
+	churn "$mnt" 4
+	"$IOSCOPE" --batch -f json -i 0.4 -c 6 --record "$TMP/$name.log" "$dev" >"$TMP/$name.json" 2>"$TMP/$name.err"
+	local rc=$?
+	if [ "$rc" = 0 ] && [ ! -s "$TMP/$name.err" ]; then ok "$name: batch exit 0"
+	else fail "$name: batch exit 0" "exit $rc: $(head -c 1500 "$TMP/$name.err")"; fi
+	"$IOSCOPE" --replay "$TMP/$name.log" --batch -f json >"$TMP/$name.replay.json" 2>"$TMP/$name.replay.err"
+	if cmp -s "$TMP/$name.json" "$TMP/$name.replay.json" && [ ! -s "$TMP/$name.replay.err" ]; then
+		ok "$name: the replay gives the same why figures"
+	else fail "$name: the replay gives the same why figures" "$(diff "$TMP/$name.json" "$TMP/$name.replay.json" | head -c 1500) $(cat "$TMP/$name.replay.err")"; fi
+}
+
+# moved NAME MNT KEY...: every KEY is > 0 in some interval for the journal at MNT
+moved() {
+	python3 - "$TMP/$1.json" "$2" "${@:3}" <<'PY'
+import json, sys
+rows = [json.loads(l)["journals"].get(sys.argv[2]) for l in open(sys.argv[1])]
+for key in sys.argv[3:]:
+    vals = [r.get(key) for r in rows if r]
+    good = any(v is not None and v > 0 for v in vals)
+    print(("ok " if good else "not ok ") + f"journal {sys.argv[2].rsplit('/', 1)[-1]}: {key} moves" + ("" if good else f": {vals}"))
+PY
+}
+
+e=$(make_loop 200) && me=$(make_fs "$e" ext4) || { fail "ext4 loop" "cannot make it"; exit 0; }
+watch ext4 "$e" "$me"
+moved ext4 "$me" "commits/s" "commit_ms" "blocks/commit"
+
+x=$(make_loop 320) && mx=$(make_fs "$x" xfs) || { fail "xfs loop" "cannot make it"; exit 0; }
+watch xfs "$x" "$mx"
+moved xfs "$mx" "log_writes/s" "log_forces/s" "log_used_pct"

@@ -1,0 +1,330 @@
+/* Why figures: the parsers of the kernel's files, jbd2's Δ(count×average)/Δcount, the
+ * writers-throttled rule, the why record's round trip, and the dip detector. */
+#include "unit.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "dip.h"
+#include "session_log.h"
+#include "why.h"
+
+static void test_jbd2_interval_mean(void **state)
+{
+	(void)state;
+	double m = -1;
+	/* 100 commits averaging 10 ms, then 110 averaging 15: the 10 new ones took
+	 * (1650 - 1000) / 10 = 65 ms each, not the 15 the kernel prints */
+	assert_true(jbd2_interval_mean(100, 10, 110, 15, &m));
+	assert_true(fabs(m - 65.0) < 1e-9);
+	/* no commit ended: no mean (not 0, not the old average) */
+	assert_false(jbd2_interval_mean(110, 15, 110, 15, &m));
+	/* the kernel's floor(sum/count) can make the product shrink: clamped at 0 */
+	assert_true(jbd2_interval_mean(1000, 10, 1001, 9, &m));
+	assert_true(m == 0.0);
+	/* from mount: no average was printed before the first commit (taken as 0) */
+	assert_true(jbd2_interval_mean(0, 0, 4, 12, &m));
+	assert_true(fabs(m - 12.0) < 1e-9);
+}
+
+static const char jbd2_info[] =
+	"110 transactions (110 requested), each up to 8192 blocks\n"
+	"average: \n"
+	"  3ms waiting for transaction\n"
+	"  0ms request delay\n"
+	"  5000ms running transaction\n"
+	"  1ms transaction was being locked\n"
+	"  4ms flushing data (in ordered mode)\n"
+	"  15ms logging transaction\n"
+	"  8000us average transaction commit time\n"
+	"  12 handles per transaction\n"
+	"  22 blocks per transaction\n"
+	"  23 logged blocks per transaction\n";
+
+static void test_parse_jbd2(void **state)
+{
+	(void)state;
+	struct journal_raw j = { .fs = JOURNAL_EXT4 };
+	journal_parse_jbd2(jbd2_info, strlen(jbd2_info), &j);
+	assert_int_equal(j.v[J4_TRANSACTIONS], 110);
+	assert_int_equal(j.v[J4_WAIT_MS], 3);
+	assert_int_equal(j.v[J4_LOCKED_MS], 1);
+	assert_int_equal(j.v[J4_FLUSHING_MS], 4);
+	assert_int_equal(j.v[J4_LOGGING_MS], 15);
+	assert_int_equal(j.v[J4_COMMIT_AVG_US], 8000);
+	assert_int_equal(j.v[J4_BLOCKS], 22);    /* not the logged blocks line */
+	/* before the first commit the kernel prints the count only */
+	const char fresh[] = "0 transactions (0 requested), each up to 8192 blocks\n";
+	journal_parse_jbd2(fresh, strlen(fresh), &j);
+	assert_int_equal(j.present, 1u << J4_TRANSACTIONS);
+}
+
+static void test_parse_xfs_btrfs(void **state)
+{
+	(void)state;
+	const char xfs[] = "extent_alloc 1 2 3 4\nlog 1400 7000 4 500 30\n"
+			   "push_ail 70 24 260 10 0 0 0 0 0 0\n";
+	struct journal_raw j = { .fs = JOURNAL_XFS };
+	journal_parse_xfs_stats(xfs, strlen(xfs), &j);
+	assert_int_equal(j.v[JX_LOG_WRITES], 1400);
+	assert_int_equal(j.v[JX_NOICLOGS], 4);
+	assert_int_equal(j.v[JX_FORCES], 500);
+	assert_int_equal(j.v[JX_FORCE_SLEEPS], 30);
+	assert_int_equal(j.v[JX_SLEEP_LOGSPACE], 24);
+	assert_int_equal(j.v[JX_PUSH_AIL], 260);
+	uint64_t c, b;
+	assert_true(journal_parse_xfs_lsn("3:4096\n", 7, &c, &b));
+	assert_int_equal(c, 3);
+	assert_int_equal(b, 4096);
+	assert_true(journal_parse_xfs_lsn("8192\n", 5, &c, &b));   /* *_bytes files */
+	assert_int_equal(c, 0);
+	assert_int_equal(b, 8192);
+	assert_false(journal_parse_xfs_lsn("x:1\n", 4, &c, &b));
+	const char bt[] = "commits 14\ncur_commit_ms 0\nlast_commit_ms 120\nmax_commit_ms 150\n"
+			  "total_commit_ms 900\n";
+	struct journal_raw k = { .fs = JOURNAL_BTRFS };
+	journal_parse_btrfs(bt, strlen(bt), &k);
+	assert_int_equal(k.v[JB_COMMITS], 14);
+	assert_int_equal(k.v[JB_TOTAL_COMMIT_MS], 900);
+}
+
+static void test_parse_vmstat_and_throttled(void **state)
+{
+	(void)state;
+	const char vm[] = "nr_free_pages 5\nnr_dirty 40000\nnr_writeback 500\n"
+			  "nr_dirty_threshold 50000\nnr_dirty_background_threshold 25000\n"
+			  "nr_dirtied 105120\nnr_written 95000\nnr_dirty_threshold_x 1\n";
+	struct why_dirty d = { .page_kb = 4 };
+	why_parse_vmstat(vm, strlen(vm), &d);
+	assert_true(d.have);
+	assert_int_equal(d.v[WD_THRESHOLD], 50000);
+	assert_int_equal(d.v[WD_BACKGROUND], 25000);
+	why_parse_vmstat("nr_dirty 1\n", 11, &d);
+	assert_false(d.have);
+	/* above freerun with the rates matched; below it, or unmatched, not */
+	assert_true(why_writers_throttled(162000, 150000, 10240, 10000));
+	assert_false(why_writers_throttled(140000, 150000, 10240, 10000));
+	assert_false(why_writers_throttled(162000, 150000, 40000, 10000));
+	assert_false(why_writers_throttled(162000, 150000, 0, 0));
+}
+
+static void test_parse_cgroup(void **state)
+{
+	(void)state;
+	const char st[] = "8:16 rbytes=1048576 wbytes=2097152 rios=100 wios=200 dbytes=0 dios=0\n"
+			  "253:0 rbytes=5 wbytes=6 rios=7 wios=8\nbad line\n";
+	const char pr[] = "some avg10=1.50 avg60=0.50 avg300=0.10 total=1000\n"
+			  "full avg10=0.7 avg60=0.25 avg300=0.05 total=500\n";
+	struct cgroup_io c;
+	memset(&c, 0, sizeof c);
+	cgroup_parse_io_stat(st, strlen(st), &c);
+	assert_int_equal(c.ndevs, 2);
+	assert_int_equal(c.devs[0].major, 8);
+	assert_int_equal(c.devs[0].minor, 16);
+	assert_int_equal(c.devs[0].wbytes, 2097152);
+	assert_int_equal(c.devs[1].wios, 8);
+	cgroup_parse_io_pressure(pr, strlen(pr), &c);
+	assert_true(c.have_pressure);
+	assert_int_equal(c.some_avg10_c, 150);
+	assert_int_equal(c.full_avg10_c, 70);
+	assert_int_equal(c.full_total, 500);
+}
+
+/* What is written is read back the same, field for field. */
+static void test_why_record_round_trip(void **state)
+{
+	(void)state;
+	struct snapshot a, b;
+	snapshot_init(&a);
+	snapshot_init(&b);
+	a.seq = 7;
+	a.why = why_sample_new();
+	assert_non_null(a.why);
+	struct why_sample *y = a.why;
+	y->dirty = (struct why_dirty){ true, 4, { 1, 2, 3, 4, 5, 6 } };
+	y->njournals = 2;
+	y->journals[0].fs = JOURNAL_EXT4;
+	snprintf(y->journals[0].mountpoint, sizeof y->journals[0].mountpoint, "/mnt/\"q\"\n");
+	snprintf(y->journals[0].device, sizeof y->journals[0].device, "loop3");
+	journal_parse_jbd2(jbd2_info, strlen(jbd2_info), &y->journals[0]);
+	y->journals[1].fs = JOURNAL_XFS;
+	y->journals[1].present = 1u << JX_LOG_SIZE;
+	y->journals[1].v[JX_LOG_SIZE] = UINT64_MAX;
+	y->cgroup_state = CGROUP_IO_OK;
+	y->ncgroups = 1;
+	snprintf(y->cgroups[0].path, sizeof y->cgroups[0].path, "/app");
+	y->cgroups[0].have_pressure = true;
+	y->cgroups[0].some_avg10_c = 150;
+	y->cgroups[0].ndevs = 1;
+	y->cgroups[0].devs[0] = (struct cgroup_io_dev){ 8, 16, 1, 2, 3, 4 };
+	struct jsonw w;
+	jsonw_init(&w);
+	assert_int_equal(session_log_format_why(&a, &w), 0);
+	json_object *o = json_tokener_parse(w.buf);
+	assert_non_null(o);
+	assert_int_equal(session_record_type(o), RECORD_WHY);
+	struct error err;
+	assert_int_equal(session_log_parse_why(o, &b, &err), 0);
+	assert_memory_equal(a.why, b.why, sizeof *a.why);
+	json_object_put(o);
+	jsonw_free(&w);
+	snapshot_free(&a);
+	snapshot_free(&b);
+}
+
+/* ---- the dip detector ---- */
+
+struct dip_run {
+	struct dip_detector *d;
+	struct snapshot snap;
+	struct rates rates;
+	struct device_rates dev;
+	struct why_rates why;
+	struct selection sel;
+	struct event_list events;
+	int step;
+};
+
+static void dip_run_init(struct dip_run *r, const char *name)
+{
+	memset(r, 0, sizeof *r);
+	r->d = dip_detector_new();
+	assert_non_null(r->d);
+	snapshot_init(&r->snap);
+	event_list_init(&r->events);
+	snprintf(r->dev.name, sizeof r->dev.name, "%s", name);
+	r->dev.valid = true;
+	r->rates.devices = &r->dev;
+	r->rates.ndevices = 1;
+	r->rates.interval = 1;
+}
+
+/* One 1 s sample at kBs with in_flight requests; how many dips it made. */
+static int dip_sample(struct dip_run *r, double kBs, unsigned in_flight)
+{
+	r->step++;
+	r->snap.mono.tv_sec = 1000 + r->step;
+	r->dev.wkB_s = kBs;
+	r->dev.util = kBs > 0 ? 80 : 0;
+	r->dev.in_flight = in_flight;
+	struct dip_input in = { &r->snap, &r->rates, &r->why, &r->sel };
+	size_t before = r->events.count;
+	assert_true(dip_detector_step(r->d, &in, &r->events) >= 0);
+	return (int)(r->events.count - before);
+}
+
+static void dip_run_free(struct dip_run *r)
+{
+	dip_detector_free(r->d);
+	snapshot_free(&r->snap);
+	event_list_free(&r->events);
+}
+
+/* 200 MB/s for 10 s, then 30 MB/s with requests in flight: one dip, at the second low
+ * sample, and no second one while it lasts. */
+static void test_dip_two_low_samples_with_work(void **state)
+{
+	(void)state;
+	struct dip_run r;
+	dip_run_init(&r, "loop3");
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(dip_sample(&r, 204800, 4), 0);
+	assert_int_equal(dip_sample(&r, 30720, 4), 0);   /* one low sample: not yet */
+	assert_int_equal(dip_sample(&r, 30720, 4), 1);
+	assert_int_equal(dip_sample(&r, 30720, 4), 0);   /* the same dip goes on */
+	const struct event *ev = &r.events.items[0];
+	assert_int_equal(ev->kind, EVENT_DIP);
+	assert_string_equal(ev->object, "loop3");
+	assert_string_equal(ev->old_value, "200");
+	assert_string_equal(ev->new_value, "30");
+	char label[600];
+	event_label(ev, label, sizeof label);
+	assert_non_null(strstr(label, "dip 200→30 MB/s: 4 requests in flight"));
+	/* back up, then down again: a second dip */
+	for (int i = 0; i < 10; i++)
+		dip_sample(&r, 204800, 4);
+	assert_int_equal(dip_sample(&r, 10240, 4), 0);
+	assert_int_equal(dip_sample(&r, 10240, 4), 1);
+	dip_run_free(&r);
+}
+
+/* A device that stops because it has nothing to do is idle, not in a dip. */
+static void test_dip_needs_work(void **state)
+{
+	(void)state;
+	struct dip_run r;
+	dip_run_init(&r, "loop3");
+	for (int i = 0; i < 10; i++)
+		dip_sample(&r, 204800, 4);
+	assert_int_equal(dip_sample(&r, 0, 0), 0);
+	assert_int_equal(dip_sample(&r, 0, 0), 0);
+	assert_int_equal(dip_sample(&r, 0, 0), 0);
+	/* dirty above the background threshold is work too, and says so */
+	r.why.have_dirty = true;
+	r.why.dirty_kb = 990;
+	r.why.threshold_kb = 1000;
+	r.why.background_kb = 500;
+	r.why.freerun_kb = 750;
+	for (int i = 0; i < 10; i++)
+		dip_sample(&r, 204800, 0);
+	assert_int_equal(dip_sample(&r, 100, 0), 0);
+	assert_int_equal(dip_sample(&r, 100, 0), 1);
+	assert_non_null(strstr(r.events.items[r.events.count - 1].reasons, "dirty at limit"));
+	dip_run_free(&r);
+}
+
+/* The reasons are ranked: a journal commit that grew tenfold comes before the queue. */
+static void test_dip_reasons_ranked(void **state)
+{
+	(void)state;
+	struct dip_run r;
+	dip_run_init(&r, "loop3");
+	r.why.njournals = 1;
+	struct journal_rates *j = &r.why.journals[0];
+	j->fs = JOURNAL_EXT4;
+	snprintf(j->device, sizeof j->device, "loop3");
+	j->present = 1u << JF_COMMIT_MS;
+	j->f[JF_COMMIT_MS] = 300;
+	for (int i = 0; i < 10; i++)
+		dip_sample(&r, 204800, 4);
+	j->f[JF_COMMIT_MS] = 2100;
+	dip_sample(&r, 20480, 4);
+	assert_int_equal(dip_sample(&r, 20480, 4), 1);
+	char reason[200];
+	assert_true(event_reason(&r.events.items[0], 0, reason, sizeof reason));
+	assert_string_equal(reason, "jbd2 commit 2.1 s (was 300 ms)");
+	assert_true(event_reason(&r.events.items[0], 1, reason, sizeof reason));
+	assert_non_null(strstr(reason, "requests in flight"));
+	dip_run_free(&r);
+}
+
+/* Named devices are watched whatever their load; with none named, only whole disks
+ * busier than 5%: a slow device without a baseline makes no dip. */
+static void test_dip_short_history(void **state)
+{
+	(void)state;
+	struct dip_run r;
+	dip_run_init(&r, "loop3");
+	dip_sample(&r, 204800, 4);
+	dip_sample(&r, 204800, 4);
+	assert_int_equal(dip_sample(&r, 1024, 4), 0);   /* two samples: no median yet */
+	assert_int_equal(dip_sample(&r, 1024, 4), 0);
+	dip_run_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_jbd2_interval_mean),
+		cmocka_unit_test(test_parse_jbd2),
+		cmocka_unit_test(test_parse_xfs_btrfs),
+		cmocka_unit_test(test_parse_vmstat_and_throttled),
+		cmocka_unit_test(test_parse_cgroup),
+		cmocka_unit_test(test_why_record_round_trip),
+		cmocka_unit_test(test_dip_two_low_samples_with_work),
+		cmocka_unit_test(test_dip_needs_work),
+		cmocka_unit_test(test_dip_reasons_ranked),
+		cmocka_unit_test(test_dip_short_history),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
