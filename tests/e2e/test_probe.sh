@@ -80,3 +80,11 @@ rc=$?
 rc=$?
 [ $rc = 1 ] && grep -q "no-such-path: No such file" "$TMP/bad.err" && ok "a probe path that is not there is refused" \
 	|| fail "a probe path that is not there is refused" "rc=$rc $(cat "$TMP/bad.err")"
+
+# The report gives p50 / p99 / max of the probe per phase (the run's marks cut phases).
+"$IOSCOPE" report "$TMP/load.log" >"$TMP/report.txt" 2>"$TMP/report.err"
+rc=$?
+n=$(grep -cE '^  probe +read +n [0-9]+ +p50 +[0-9.]+ +p99 +[0-9.]+ +max +[0-9.]+ ms$' "$TMP/report.txt")
+[ $rc = 0 ] && [ "$n" -ge 2 ] && clean_stderr "$TMP/report.err" \
+	&& ok "report: probe p50/p99/max in each phase" \
+	|| fail "report: probe p50/p99/max in each phase" "rc=$rc n=$n $(cat "$TMP/report.err")"
