@@ -36,7 +36,7 @@ out=$("$W/smallfiles.sh" "$mnt" 2 1 2>&1); rc=$?
 	|| fail "workloads leave nothing behind" "$(ls -la "$mnt")"
 python3 - "$TMP/untar.log" <<'PY'
 import json, sys
-evs = [r for r in map(json.loads, open(sys.argv[1])) if r["type"] == "event"]
+evs = [r for r in map(json.loads, open(sys.argv[1], errors="surrogateescape")) if r["type"] == "event"]
 bad = [e for e in evs if e["kind"] in ("scheduler", "tunable", "write_cache", "mount_options")]
 ok = not bad and [e["key"] for e in evs if e["kind"] == "run"] == ["start", "exit"]
 print(("ok " if ok else "not ok ") + "the workload changes no setting" + ("" if ok else f": {evs}"))
