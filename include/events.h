@@ -26,6 +26,8 @@ enum event_kind {
 	EVENT_COUNTERS_RESET, /* object: device, key "counters", new: why ("re-created") */
 	EVENT_CLOCK_BACK,     /* object "system", key "clock", old/new: seconds, later < earlier */
 	EVENT_DIP,            /* object: device, key "throughput", old/new: MB/s; reasons (dip.h) */
+	EVENT_RUN,            /* a watched command (`ioscope run`): object "run", key "start" or
+			         "exit", new: the command line / "exit N"; result: key=value figures */
 	EVENT_KIND_COUNT
 };
 

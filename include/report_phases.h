@@ -38,6 +38,7 @@ struct phase {
 	size_t *listed, nlisted;       /* the other events within it */
 	bool is_short;                 /* shorter than --min-phase: not compared */
 	struct phase_device *dev;      /* one per reported device */
+	struct probe_samples *probe;   /* the probe's samples in it; NULL: none */
 };
 
 struct phase_plan {

@@ -20,6 +20,7 @@ enum session_record {
 	/* more of the sample before them (session_log.c's sample_records[]) */
 	RECORD_TASKS,     /* blocked tasks and per-process I/O (tasks.h) */
 	RECORD_WHY,       /* dirty limits, journals, cgroups (why.h) */
+	RECORD_PROBE,     /* the responsiveness probe's samples (probe.h) */
 	RECORD_UNKNOWN,   /* a JSON object of a type this version does not know: skipped */
 };
 
@@ -65,6 +66,8 @@ json_object *session_log_mounts(const struct snapshot *snap);
  * streaming writer rather than json-c objects: this runs every sample, the others
  * rarely.  -1 on ENOMEM. */
 int session_log_format_sample(const struct snapshot *snap, struct jsonw *w);
+/* The probe record that follows a sample with snap->probe (docs/session-log.md). */
+int session_log_format_probe(const struct snapshot *snap, struct jsonw *w);
 json_object *session_log_event(const struct event *ev, uint64_t seq);
 /* Append the `tasks` record of snap (nothing when snap->tasks is NULL), one line, to w;
  * -1 on ENOMEM (session_log_tasks.c). */
@@ -80,6 +83,9 @@ bool session_devices_equal(const struct snapshot *a, const struct snapshot *b);
 bool session_mounts_equal(const struct snapshot *a, const struct snapshot *b);
 
 /* ---- reading: -1 with err set to what is wrong (the caller adds line/offset) ---- */
+/* A probe record into *out (its old values replaced). */
+struct probe_samples;
+int session_log_parse_probe(json_object *o, struct probe_samples *out, struct error *err);
 /* Checks format and version, fills *m and the device list and mounts of *state. */
 int session_log_parse_header(json_object *o, struct replay_machine *m, struct snapshot *state,
 			     struct error *err);

@@ -124,6 +124,7 @@ struct vm_counters {
 };
 
 struct why_sample;   /* why.h */
+struct probe_samples;
 
 struct snapshot {
 	struct timespec mono;     /* CLOCK_MONOTONIC when sampled (or fixture uptime) */
@@ -137,6 +138,8 @@ struct snapshot {
 	struct tasks_sample *tasks; /* blocked tasks, per-process I/O (tasks.h); NULL: not
 				       sampled (no --tasks, why pane off) */
 	struct why_sample *why;   /* dirty limits, journals, cgroup io (why.h); NULL: none */
+	/* the responsiveness probe's samples of the interval (include/probe.h); NULL: no probe */
+	struct probe_samples *probe;
 };
 
 void snapshot_init(struct snapshot *s);

@@ -259,5 +259,5 @@ void jsonw_newline(struct jsonw *w)
 {
 	putc1(w, '\n');
 	if (w->depth == 0)
-		w->need_comma[0] = false;
+		w->need_comma[0] = false;   /* the next record is a line of its own */
 }

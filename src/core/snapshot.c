@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe.h"
 #include "snapshot.h"
 #include "why.h"
 
@@ -25,6 +26,9 @@ void snapshot_free(struct snapshot *s)
 	free(s->mounts);
 	tasks_sample_free(s->tasks);
 	free(s->why);
+	if (s->probe)
+		probe_samples_free(s->probe);
+	free(s->probe);
 	snapshot_init(s);
 }
 
@@ -71,9 +75,13 @@ int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 	tmp.ndevices = tmp.nmounts = 0;
 	tmp.tasks = NULL;
 	tmp.why = NULL;
+	tmp.probe = NULL;
 	if (src->tasks && !(tmp.tasks = tasks_sample_dup(src->tasks)))
 		goto fail;
 	if (why_sample_copy(&tmp.why, src->why) < 0)
+		goto fail;
+	if (src->probe && (!(tmp.probe = calloc(1, sizeof *tmp.probe)) ||
+			   probe_samples_copy(tmp.probe, src->probe) < 0))
 		goto fail;
 	if (src->ndevices) {
 		tmp.devices = calloc(snapshot_capacity(src->ndevices), sizeof *tmp.devices);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "report_phases.h"
+#include "report_probe.h"
 
 #define MIN_PHASE_SECONDS 10.0
 #define MIN_PHASE_INTERVALS 5
@@ -289,7 +290,7 @@ int report_phases_add(struct phase_plan *plan, const struct report *rep,
 		if (accumulate(s, &iv->rates->devices[i], iv->rates->interval) < 0)
 			return -1;
 	}
-	return 0;
+	return report_probe_add(&p->probe, iv->cur);
 }
 
 struct build {
@@ -323,6 +324,7 @@ void report_phases_free(struct phase_plan *plan, const struct report *rep)
 			free(p->dev[k].state);
 		}
 		free(p->dev);
+		report_probe_free(p->probe);
 		free(p->opens);
 		free(p->listed);
 	}

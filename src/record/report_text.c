@@ -9,6 +9,7 @@
 #include "loopdev.h"
 #include "report.h"
 #include "report_phases.h"
+#include "report_probe.h"
 #include "text.h"
 
 #define WIDTH 80
@@ -334,6 +335,7 @@ static void print_phase(const struct text_report *t, size_t k, FILE *out)
 	for (size_t i = 0; i < p->nlisted; i++)
 		print_event_line(t, p->listed[i], "during", out);
 	phase_figures(t, p, out);
+	report_probe_print(out, p->probe);
 }
 
 /* ---- the per-second tables ---- */

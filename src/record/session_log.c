@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe.h"
 #include "session_log.h"
 #include "tasks.h"
 #include "why.h"
@@ -11,7 +12,7 @@
 static const char *const record_names[] = {
 	[RECORD_HEADER] = "header", [RECORD_DEVICES] = "devices", [RECORD_MOUNTS] = "mounts",
 	[RECORD_SAMPLE] = "sample", [RECORD_EVENT] = "event",   [RECORD_TASKS] = "tasks",
-	[RECORD_WHY] = "why",
+	[RECORD_WHY] = "why",       [RECORD_PROBE] = "probe",
 	[RECORD_UNKNOWN] = "unknown",
 };
 
@@ -46,6 +47,26 @@ static void clear_tasks(struct snapshot *s)
 	s->tasks = NULL;
 }
 
+static int format_probe(const struct snapshot *snap, struct jsonw *w)
+{
+	return snap->probe ? session_log_format_probe(snap, w) : 0;
+}
+
+static int parse_probe(json_object *o, struct snapshot *out, struct error *err)
+{
+	if (!out->probe && !(out->probe = calloc(1, sizeof *out->probe)))
+		return error_set(err, "out of memory");
+	return session_log_parse_probe(o, out->probe, err);
+}
+
+static void clear_probe(struct snapshot *s)
+{
+	if (s->probe)
+		probe_samples_free(s->probe);
+	free(s->probe);
+	s->probe = NULL;
+}
+
 static void clear_why(struct snapshot *s)
 {
 	free(s->why);
@@ -62,6 +83,7 @@ static const struct sample_record {
 } sample_records[] = {
 	{ RECORD_TASKS, session_log_format_tasks, parse_tasks, clear_tasks },
 	{ RECORD_WHY, session_log_format_why, session_log_parse_why, clear_why },
+	{ RECORD_PROBE, format_probe, parse_probe, clear_probe },
 };
 #define NSAMPLE_RECORDS (sizeof sample_records / sizeof sample_records[0])
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "pacing.h"
+#include "probe.h"
 #include "procfile.h"
 #include "proctasks.h"
 #include "regular_file.h"
@@ -40,6 +41,7 @@ struct live_source {
 	bool tasks_open;
 	struct proctasks tasks;
 	struct selection watch;     /* numbered trees: given to each tree's sampler */
+	struct probe *probe;        /* --probe: its samples come with each snapshot */
 };
 
 static struct timespec seconds_to_timespec(double s)
@@ -136,6 +138,21 @@ static int read_uptime(const char *tree, struct timespec *out, struct error *err
 	return 0;
 }
 
+/* What the probe measured since the last sample; never waits for its reads. */
+static int take_probe(struct live_source *ls, struct snapshot *out, struct error *err)
+{
+	if (!ls->probe) {
+		if (out->probe)
+			probe_samples_free(out->probe);
+		free(out->probe);
+		out->probe = NULL;
+		return 1;
+	}
+	if (!out->probe && !(out->probe = calloc(1, sizeof *out->probe)))
+		return error_set(err, "out of memory");
+	return probe_take(ls->probe, out->probe) < 0 ? error_set(err, "out of memory") : 1;
+}
+
 static int take_sample(struct live_source *ls, struct snapshot *out, struct error *err)
 {
 	uint64_t extra = ls->sampler.diskstats_extra_lines;
@@ -146,7 +163,7 @@ static int take_sample(struct live_source *ls, struct snapshot *out, struct erro
 	ls->base.diskstats_extra_lines += ls->sampler.diskstats_extra_lines - extra;
 	ls->base.diskstats_malformed_lines += ls->sampler.diskstats_malformed_lines - malformed;
 	out->seq = ++ls->seq;
-	return 1;
+	return take_probe(ls, out, err);
 }
 
 /* Blocked tasks and per-process I/O into out->tasks when asked for, else none.  The
@@ -277,6 +294,7 @@ static void live_destroy(struct source *src)
 	struct live_source *ls = (struct live_source *)src;
 	if (ls->tasks_open)
 		proctasks_close(&ls->tasks);
+	probe_stop(ls->probe);
 	if (ls->sampler_open)
 		sampler_close(&ls->sampler);
 	if (ls->timerfd >= 0)
@@ -302,6 +320,17 @@ static const struct source_ops live_ops = {
 	.take_events = NULL,
 	.set_tasks = live_set_tasks,
 };
+
+int source_live_probe(struct source *src, const char *path, double interval, bool exec,
+		      struct error *err)
+{
+	struct live_source *ls = (struct live_source *)src;
+	if (src->ops != &live_ops || !src->live)
+		return error_set(err, "the probe needs the live kernel");
+	probe_stop(ls->probe);
+	ls->probe = probe_start(path, interval, exec, err);
+	return ls->probe ? 0 : -1;
+}
 
 static bool is_dir(const char *path)
 {
