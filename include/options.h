@@ -24,6 +24,7 @@ struct options {
 	const char *replay_path;  /* --replay FILE */
 	bool yes;                 /* --yes: no confirmation questions */
 	bool verbose;             /* --verbose: say what a replayed log held that is skipped */
+	bool trace;               /* --trace: the eBPF block-layer view (trace_source.h) */
 	char **devices;           /* DEVICE... (names or paths), NULL-terminated */
 	int ndevices;
 };

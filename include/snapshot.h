@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <time.h>
 
+struct trace_sample;
+
 #define DEV_NAME_MAX 64      /* kernel block names are at most 32; dm names longer */
 #define SETTING_KEY_MAX 64
 #define SETTING_VAL_MAX 160
@@ -118,12 +120,15 @@ struct snapshot {
 	struct mount *mounts;
 	size_t nmounts;
 	struct vm_counters vm;
+	struct trace_sample *trace;  /* the eBPF view's interval (trace.h); NULL: not traced */
 };
 
 void snapshot_init(struct snapshot *s);
 void snapshot_free(struct snapshot *s);           /* frees contents, leaves s empty */
 int snapshot_copy(struct snapshot *dst, const struct snapshot *src); /* deep; -1 ENOMEM */
 void snapshot_swap(struct snapshot *a, struct snapshot *b);
+/* Replaces the trace (freeing the old one); t (malloc'ed, or NULL) is owned from now on. */
+void snapshot_set_trace(struct snapshot *s, struct trace_sample *t);
 
 /* Append a blank device / mount, growing the arrays; NULL on ENOMEM.  The arrays'
  * capacity is implied by their count: snapshot_capacity(n) elements, which is what

@@ -66,6 +66,10 @@ struct source_ops {
 	 * event i decoded into *out (-1: i out of range). */
 	size_t (*logged_event_count)(struct source *src);
 	int (*logged_event)(struct source *src, size_t i, struct replay_event *out);
+	/* Optional (NULL: the source cannot trace; a replay yields what its log holds).
+	 * Turns the eBPF block-layer view on or off (include/trace_source.h): from the next
+	 * read on, each snapshot's trace holds the interval since the previous read. */
+	int (*trace)(struct source *src, bool on, struct error *err);
 	/* Optional for every source: where the samples come from (NULL: this machine). */
 	void (*describe)(struct source *src, struct source_info *out);
 };
@@ -102,6 +106,7 @@ int source_wait(struct source *src, struct error *err);
 static inline int source_read(struct source *s, struct snapshot *o, struct error *e) { return s->ops->read(s, o, e); }
 static inline int source_take_events(struct source *s, struct event_list *o) { return s->ops->take_events ? s->ops->take_events(s, o) : 0; }
 static inline void source_destroy(struct source *s) { if (s) s->ops->destroy(s); }
+int source_trace(struct source *s, bool on, struct error *err);
 /* A recording's source: seek and position work (a live source says no). */
 static inline bool source_can_seek(const struct source *s) { return s->ops->seek && s->ops->position; }
 

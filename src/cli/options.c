@@ -8,6 +8,7 @@
 
 #include "options.h"
 #include "source.h"
+#include "trace_source.h"
 
 #define COUNT_MAX 1000000000L
 
@@ -32,6 +33,8 @@ void options_usage(FILE *out)
 	      "      --record-append FILE  add this session to the end of FILE\n"
 	      "      --record-sync      flush the recording to disk after every sample\n"
 	      "      --replay FILE      replay a recorded session instead of sampling\n"
+	      "      --trace            eBPF block-layer view: latency and size histograms, seeks,\n"
+	      "                         who queued the I/O (root or CAP_BPF+CAP_PERFMON)\n"
 	      "  -y, --yes              console: do not ask before risky changes\n"
 	      "  -v, --verbose          with --replay: also say what the log held that this\n"
 	      "                         version skips (record types, event kinds it does not know);\n"
@@ -78,7 +81,7 @@ static int parse_format(const char *arg, enum output_format *out, struct error *
 	return error_set(err, "invalid format '%s': give text, json or csv", arg);
 }
 
-enum { OPT_ROOT = 256, OPT_RECORD_SYNC, OPT_RECORD_APPEND, OPT_REPLAY };
+enum { OPT_ROOT = 256, OPT_RECORD_SYNC, OPT_RECORD_APPEND, OPT_REPLAY, OPT_TRACE };
 
 int options_parse(struct options *o, int argc, char **argv, struct error *err)
 {
@@ -93,6 +96,7 @@ int options_parse(struct options *o, int argc, char **argv, struct error *err)
 		{ "record-sync", no_argument, NULL, OPT_RECORD_SYNC },
 		{ "record-append", required_argument, NULL, OPT_RECORD_APPEND },
 		{ "replay", required_argument, NULL, OPT_REPLAY },
+		{ "trace", no_argument, NULL, OPT_TRACE },
 		{ "yes", no_argument, NULL, 'y' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -132,10 +136,14 @@ int options_parse(struct options *o, int argc, char **argv, struct error *err)
 			break;
 		case OPT_RECORD_SYNC: o->record_sync = true; break;
 		case OPT_REPLAY: o->replay_path = optarg; break;
+		case OPT_TRACE: o->trace = true; break;
 		case 'y': o->yes = true; break;
 		case 'v': o->verbose = true; break;
 		case 'h': options_usage(stdout); return 1;
-		case 'V': printf("ioscope %s\n", IOSCOPE_VERSION); return 1;
+		case 'V':
+			printf("ioscope %s\ntracing (--trace): %s\n", IOSCOPE_VERSION,
+			       trace_compiled_in() ? "built in" : "compiled out");
+			return 1;
 		case ':':
 			return error_set(err, "option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -144,6 +152,8 @@ int options_parse(struct options *o, int argc, char **argv, struct error *err)
 	}
 	if (o->replay_path && o->root)
 		return error_set(err, "--replay and --root cannot be combined");
+	if (o->trace && (o->replay_path || o->root))
+		return error_set(err, "--trace watches the live kernel: not with --replay or --root");
 	if (o->replay_path && o->record_path)
 		return error_set(err, "--replay and --record cannot be combined");
 	if (o->batch && o->record_path && strcmp(o->record_path, "-") == 0)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "snapshot.h"
+#include "trace.h"
 
 void snapshot_init(struct snapshot *s)
 {
@@ -22,7 +23,16 @@ void snapshot_free(struct snapshot *s)
 		device_free_settings(&s->devices[i]);
 	free(s->devices);
 	free(s->mounts);
+	snapshot_set_trace(s, NULL);
 	snapshot_init(s);
+}
+
+void snapshot_set_trace(struct snapshot *s, struct trace_sample *t)
+{
+	if (s->trace)
+		trace_sample_free(s->trace);
+	free(s->trace);
+	s->trace = t;
 }
 
 void snapshot_swap(struct snapshot *a, struct snapshot *b)
@@ -66,6 +76,9 @@ int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 	tmp.devices = NULL;
 	tmp.mounts = NULL;
 	tmp.ndevices = tmp.nmounts = 0;
+	tmp.trace = NULL;
+	if (trace_sample_dup(&tmp.trace, src->trace) < 0)
+		goto fail;
 	if (src->ndevices) {
 		tmp.devices = calloc(snapshot_capacity(src->ndevices), sizeof *tmp.devices);
 		if (!tmp.devices)

@@ -22,6 +22,7 @@
 #include "regular_file.h"
 #include "sampler.h"
 #include "source.h"
+#include "trace_source.h"
 
 struct live_source {
 	struct source base;
@@ -35,6 +36,7 @@ struct live_source {
 	struct timespec mono0;      /* and its uptime */
 	struct sampler sampler;
 	bool sampler_open;
+	struct trace_source *tracer;   /* NULL: not tracing */
 };
 
 static struct timespec seconds_to_timespec(double s)
@@ -131,6 +133,33 @@ static int read_uptime(const char *tree, struct timespec *out, struct error *err
 	return 0;
 }
 
+/* The eBPF view's interval, when tracing: read from the kernel right after diskstats,
+ * so both cover the same interval. */
+static int take_trace(struct live_source *ls, struct snapshot *out, struct error *err)
+{
+	struct trace_sample *t = NULL;
+	if (ls->tracer && !(t = trace_source_collect(ls->tracer, err)))
+		return -1;
+	snapshot_set_trace(out, t);
+	return 1;
+}
+
+static int live_trace(struct source *src, bool on, struct error *err)
+{
+	struct live_source *ls = (struct live_source *)src;
+	if (!on) {
+		trace_source_close(ls->tracer);
+		ls->tracer = NULL;
+		return 0;
+	}
+	if (ls->tracer)
+		return 0;
+	if (ls->root)
+		return error_set(err, "tracing: a --root fixture tree cannot be traced");
+	ls->tracer = trace_source_open(err);
+	return ls->tracer ? 0 : -1;
+}
+
 static int take_sample(struct live_source *ls, struct snapshot *out, struct error *err)
 {
 	uint64_t extra = ls->sampler.diskstats_extra_lines;
@@ -141,7 +170,7 @@ static int take_sample(struct live_source *ls, struct snapshot *out, struct erro
 	ls->base.diskstats_extra_lines += ls->sampler.diskstats_extra_lines - extra;
 	ls->base.diskstats_malformed_lines += ls->sampler.diskstats_malformed_lines - malformed;
 	out->seq = ++ls->seq;
-	return 1;
+	return take_trace(ls, out, err);
 }
 
 static int read_tree(struct live_source *ls, struct snapshot *out, struct error *err)
@@ -232,6 +261,7 @@ static void live_destroy(struct source *src)
 	struct live_source *ls = (struct live_source *)src;
 	if (ls->sampler_open)
 		sampler_close(&ls->sampler);
+	trace_source_close(ls->tracer);
 	if (ls->timerfd >= 0)
 		close(ls->timerfd);
 	free(ls->root);
@@ -244,6 +274,7 @@ static const struct source_ops live_ops = {
 	.set_interval = live_set_interval,
 	.destroy = live_destroy,
 	.take_events = NULL,
+	.trace = live_trace,
 };
 
 static bool is_dir(const char *path)
