@@ -17,6 +17,7 @@
 
 enum session_record {
 	RECORD_HEADER, RECORD_DEVICES, RECORD_MOUNTS, RECORD_SAMPLE, RECORD_EVENT,
+	RECORD_TRACE,     /* the eBPF view's interval, after its sample (issue 11) */
 	RECORD_UNKNOWN,   /* a JSON object of a type this version does not know: skipped */
 };
 
@@ -56,6 +57,9 @@ json_object *session_log_mounts(const struct snapshot *snap);
  * rarely.  -1 on ENOMEM. */
 int session_log_format_sample(const struct snapshot *snap, struct jsonw *w);
 json_object *session_log_event(const struct event *ev, uint64_t seq);
+/* The `trace` record of a traced snapshot, appended like the sample (nothing when the
+ * snapshot is not traced).  -1 on ENOMEM. */
+int session_log_format_trace(const struct snapshot *snap, struct jsonw *w);
 /* A scheduler event's resets: {"nr_requests": ["64", "256"], "iosched.x": ["1", null]},
  * null for a setting absent before (new) or after (gone). */
 json_object *session_log_resets(const struct event *ev);
@@ -77,6 +81,8 @@ int session_log_parse_sample_times(json_object *o, int64_t *mono, int64_t *wall,
  * settings from devices (the device list in force); mounts are copied from mounts. */
 int session_log_parse_sample(json_object *o, const struct snapshot *devices,
 			     const struct snapshot *mounts, struct snapshot *out, struct error *err);
+/* A `trace` record into out->trace (replacing it). */
+int session_log_parse_trace(json_object *o, struct snapshot *out, struct error *err);
 /* 0, -1 when malformed (err set), or 1 for an event kind this version does not know
  * (err holds the kind's name): readers skip it silently. */
 int session_log_parse_event(json_object *o, struct event *ev, struct error *err);

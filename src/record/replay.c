@@ -27,6 +27,9 @@ struct sample_entry {
 	uint32_t length;
 	uint32_t devices, mounts;   /* index into states[]; 0 is the header */
 	bool damaged;               /* failed to parse when read */
+	uint64_t trace_offset;      /* its `trace` record; trace_length 0: none */
+	uint32_t trace_length;
+	bool trace_damaged;
 };
 
 /* An event of the index: ~40 bytes and its strings, where a struct event is 3 KB
@@ -184,6 +187,7 @@ static int fast_type(const char *text, size_t len)
 		{ "{\"type\":\"devices\",", RECORD_DEVICES },
 		{ "{\"type\":\"mounts\",", RECORD_MOUNTS },
 		{ "{\"type\":\"event\",", RECORD_EVENT },
+		{ "{\"type\":\"trace\",", RECORD_TRACE },
 	};
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
 		size_t n = strlen(known[i].prefix);
@@ -425,6 +429,19 @@ static int64_t sample_seq(json_object *o)
 	return seq >= 0 ? seq : -1;
 }
 
+/* A `trace` record belongs to the sample of its seq, which it follows. */
+static void add_trace(struct replay *r, json_object *o, const struct scanned_line *l)
+{
+	int64_t seq = sample_seq(o);
+	struct sample_entry *last = r->nsamples > r->session_first ? &r->samples[r->nsamples - 1] : NULL;
+	if (!last || seq < 0 || seq != r->last_seq || last->trace_length) {
+		warn(r, l->number, l->offset, "trace record skipped: it does not follow its sample");
+		return;
+	}
+	last->trace_offset = l->offset;
+	last->trace_length = (uint32_t)l->len;
+}
+
 /* A parsed line of any type.  -1 only on ENOMEM. */
 static int index_record(struct replay *r, json_object *o, const struct scanned_line *l)
 {
@@ -440,6 +457,9 @@ static int index_record(struct replay *r, json_object *o, const struct scanned_l
 		return add_sample(r, l, sample_seq(o), mono, wall);
 	case RECORD_EVENT:
 		return add_event(r, o, l);
+	case RECORD_TRACE:
+		add_trace(r, o, l);
+		return 0;
 	case RECORD_HEADER:
 	case RECORD_DEVICES:
 	case RECORD_MOUNTS:
@@ -475,7 +495,8 @@ static int index_line(struct replay *r, const struct scanned_line *l)
 	if (l->complete && fast_sample_times(l->text, l->len, &seq, &mono, &wall))
 		return add_sample(r, l, seq, mono, wall);
 	int type = l->complete ? fast_type(l->text, l->len) : -1;
-	if (type == RECORD_DEVICES || type == RECORD_MOUNTS || type == RECORD_EVENT || type < 0) {
+	if (type == RECORD_DEVICES || type == RECORD_MOUNTS || type == RECORD_EVENT ||
+	    type == RECORD_TRACE || type < 0) {
 		json_object *o = parse_line(r, l->text, l->len, &err);
 		if (!o) {
 			if (l->complete)
@@ -667,6 +688,23 @@ static const struct snapshot *state_at(struct replay *r, uint32_t idx, bool want
 	return into;
 }
 
+/* The sample's `trace` record into out->trace; a damaged one is said once and the
+ * sample goes on without it.  0 (-1 only on ENOMEM). */
+static int read_trace(struct replay *r, struct sample_entry *e, struct snapshot *out)
+{
+	if (!e->trace_length || e->trace_damaged)
+		return 0;
+	struct error why = { "" };
+	json_object *o = read_line(r, e->trace_offset, e->trace_length, &why);
+	int rc = o ? session_log_parse_trace(o, out, &why) : -1;
+	json_object_put(o);
+	if (rc == 0)
+		return 0;
+	warn(r, e->line + 1, e->trace_offset, "trace record skipped: %s", why.msg);
+	e->trace_damaged = true;
+	return 0;
+}
+
 int replay_read(struct replay *r, size_t i, struct snapshot *out, struct error *err)
 {
 	if (i >= r->nsamples)
@@ -679,7 +717,7 @@ int replay_read(struct replay *r, size_t i, struct snapshot *out, struct error *
 	int rc = o ? session_log_parse_sample(o, devices, mounts, out, &why) : -1;
 	json_object_put(o);
 	if (rc == 0)
-		return 0;
+		return read_trace(r, e, out);
 	if (!e->damaged)
 		warn(r, e->line, e->offset, "sample skipped: %s", why.msg);
 	e->damaged = true;

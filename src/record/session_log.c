@@ -7,7 +7,8 @@
 
 static const char *const record_names[] = {
 	[RECORD_HEADER] = "header", [RECORD_DEVICES] = "devices", [RECORD_MOUNTS] = "mounts",
-	[RECORD_SAMPLE] = "sample", [RECORD_EVENT] = "event",   [RECORD_UNKNOWN] = "unknown",
+	[RECORD_SAMPLE] = "sample", [RECORD_EVENT] = "event",   [RECORD_TRACE] = "trace",
+	[RECORD_UNKNOWN] = "unknown",
 };
 
 const char *session_record_name(enum session_record type)
