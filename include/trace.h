@@ -57,12 +57,17 @@ struct trace_sample {
  * linked with libbpf; ioscope opens it only when tracing is turned on. */
 struct tracer;
 #define TRACER_OPEN "ioscope_tracer_open"
+#define TRACER_FLIP "ioscope_tracer_flip"
 #define TRACER_COLLECT "ioscope_tracer_collect"
 #define TRACER_CLOSE "ioscope_tracer_close"
 /* Loads and attaches the BPF programs.  NULL with msg saying why. */
 typedef struct tracer *tracer_open_fn(char *msg, size_t len);
-/* What happened since the last call, into *out (replacing its contents; the arrays
- * are malloc'ed).  -1 with msg on error. */
+/* Ends the interval: from now on the kernel side counts into the other set of map
+ * entries.  Called right before /proc/diskstats is read, so that both cover the same
+ * interval. */
+typedef void tracer_flip_fn(struct tracer *t);
+/* What was counted up to the last flip, into *out (replacing its contents; the arrays
+ * are malloc'ed); those entries are cleared.  -1 with msg on error. */
 typedef int tracer_collect_fn(struct tracer *t, struct trace_sample *out, char *msg, size_t len);
 typedef void tracer_close_fn(struct tracer *t);
 

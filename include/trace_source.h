@@ -23,7 +23,10 @@ bool trace_privileged(void);
 #define TRACE_NEEDS "tracing needs root or the capabilities CAP_BPF and CAP_PERFMON"
 
 struct trace_source *trace_source_open(struct error *err);
-/* What happened since the last call (or since open), malloc'ed.  NULL with err. */
+/* Ends the interval (right before /proc/diskstats is read: both cover the same time). */
+void trace_source_flip(struct trace_source *t);
+/* What happened up to the last flip since the one before (or since open), malloc'ed.
+ * NULL with err. */
 struct trace_sample *trace_source_collect(struct trace_source *t, struct error *err);
 void trace_source_close(struct trace_source *t);
 

@@ -133,8 +133,8 @@ static int read_uptime(const char *tree, struct timespec *out, struct error *err
 	return 0;
 }
 
-/* The eBPF view's interval, when tracing: read from the kernel right after diskstats,
- * so both cover the same interval. */
+/* The eBPF view's interval, when tracing: ended (flipped) right before diskstats was
+ * read, so both cover the same interval. */
 static int take_trace(struct live_source *ls, struct snapshot *out, struct error *err)
 {
 	struct trace_sample *t = NULL;
@@ -164,6 +164,7 @@ static int take_sample(struct live_source *ls, struct snapshot *out, struct erro
 {
 	uint64_t extra = ls->sampler.diskstats_extra_lines;
 	uint64_t malformed = ls->sampler.diskstats_malformed_lines;
+	trace_source_flip(ls->tracer);   /* sampler_sample reads /proc/diskstats first */
 	if (sampler_sample(&ls->sampler, out, err) < 0)
 		return -1;
 	/* counted here, not in the sampler: numbered trees get a sampler each */

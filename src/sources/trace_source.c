@@ -17,12 +17,14 @@
 
 struct tracer_lib {
 	tracer_open_fn *open;
+	tracer_flip_fn *flip;
 	tracer_collect_fn *collect;
 	tracer_close_fn *close;
 };
 
 static const struct dynlib_symbol tracer_symbols[] = {
 	{ TRACER_OPEN, offsetof(struct tracer_lib, open) },
+	{ TRACER_FLIP, offsetof(struct tracer_lib, flip) },
 	{ TRACER_COLLECT, offsetof(struct tracer_lib, collect) },
 	{ TRACER_CLOSE, offsetof(struct tracer_lib, close) },
 };
@@ -114,6 +116,12 @@ struct trace_source *trace_source_open(struct error *err)
 		return NULL;
 	}
 	return t;
+}
+
+void trace_source_flip(struct trace_source *t)
+{
+	if (t)
+		t->lib.flip(t->tracer);
 }
 
 struct trace_sample *trace_source_collect(struct trace_source *t, struct error *err)

@@ -22,6 +22,7 @@
 /* The three entry points, checked against their types in include/trace.h. */
 #define EXPORT __attribute__((visibility("default")))
 EXPORT tracer_open_fn ioscope_tracer_open;
+EXPORT tracer_flip_fn ioscope_tracer_flip;
 EXPORT tracer_collect_fn ioscope_tracer_collect;
 EXPORT tracer_close_fn ioscope_tracer_close;
 
@@ -31,6 +32,7 @@ struct tracer {
 	__u64 *percpu;            /* one value per possible CPU */
 	struct blk_hist_key *keys;
 	struct blk_top_key *top_keys;
+	__u32 closed;             /* the generation the last flip ended */
 };
 
 static int say(char *msg, size_t len, const char *fmt, ...)
@@ -213,12 +215,16 @@ static int collect_top(struct tracer *t, __u32 g, struct trace_sample *out, char
 	return 0;
 }
 
+void ioscope_tracer_flip(struct tracer *t)
+{
+	t->closed = t->skel->bss->gen;
+	__atomic_store_n(&t->skel->bss->gen, t->closed ^ 1, __ATOMIC_SEQ_CST);
+}
+
 int ioscope_tracer_collect(struct tracer *t, struct trace_sample *out, char *msg, size_t len)
 {
 	trace_sample_free(out);
-	__u32 g = t->skel->bss->gen;
-	/* from now on the programs count into the other generation */
-	__atomic_store_n(&t->skel->bss->gen, g ^ 1, __ATOMIC_SEQ_CST);
+	__u32 g = t->closed;
 	if (collect_hist(t, (__u8)g, out, msg, len) < 0 || collect_top(t, g, out, msg, len) < 0) {
 		trace_sample_free(out);
 		return -1;
