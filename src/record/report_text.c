@@ -8,6 +8,7 @@
 
 #include "report.h"
 #include "text.h"
+#include "trace.h"
 
 #define WIDTH 80
 #define TABLE_DEVICES 2     /* devices per table that still fit in 80 columns */
@@ -154,6 +155,10 @@ struct device_stats {
 	double rkb, wkb, ios, flushes, util_s, await_sum, await_ios;
 	double rpeak, wpeak, iops_peak;
 	bool have_flush;
+	/* the eBPF view (--trace) where the log has it: the phase's histograms summed */
+	double trace_dt;
+	uint64_t d2c[TRACE_SIZE_DIRS][TRACE_LAT_BUCKETS], q2c[TRACE_SIZE_DIRS][TRACE_LAT_BUCKETS];
+	uint64_t seeks;
 };
 
 struct phase {
@@ -239,6 +244,62 @@ static void accumulate(struct device_stats *s, const struct device_rates *r, dou
 	}
 }
 
+static void accumulate_trace(struct device_stats *s, const struct snapshot *cur,
+			     const struct device *dev, double dt)
+{
+	if (!cur->trace || dev->is_partition || dt <= 0)
+		return;
+	s->trace_dt += dt;
+	const struct trace_device *d = trace_find(cur->trace, dev->major, dev->minor);
+	if (!d)
+		return;
+	for (size_t dir = 0; dir < TRACE_SIZE_DIRS; dir++)
+		for (size_t b = 0; b < TRACE_LAT_BUCKETS; b++) {
+			s->d2c[dir][b] += d->d2c[dir][b];
+			s->q2c[dir][b] += d->q2c[dir][b];
+		}
+	s->seeks += d->seeks;
+}
+
+/* " 1234" µs, or "    -" without requests */
+static void latency_cell(char *buf, size_t len, const uint64_t *hist, double q)
+{
+	double v = trace_quantile(hist, TRACE_LAT_BUCKETS, q);
+	if (v < 0)
+		snprintf(buf, len, "%7s", "-");
+	else
+		snprintf(buf, len, "%7.0f", v);
+}
+
+/* Per-phase latency percentiles (µs) and seeks/s, for the devices that were traced. */
+static void print_phase_trace(const struct text_report *t, const struct phase *p, FILE *out)
+{
+	struct report *rep = t->rep;
+	bool any = false;
+	for (size_t i = 0; i < rep->ndevices; i++)
+		any = any || p->stats[i].trace_dt > 0;
+	if (!any)
+		return;
+	fprintf(out, "  %-8s %16s %16s %16s %16s %8s\n", "traced", "read D2C µs", "read Q2C µs",
+		"write D2C µs", "write Q2C µs", "seeks/s");
+	fprintf(out, "  %-8s %7s %7s %7s %7s %7s %7s %7s %7s\n", "", "p50", "p99", "p50", "p99",
+		"p50", "p99", "p50", "p99");
+	for (size_t i = 0; i < rep->ndevices; i++) {
+		const struct device_stats *s = &p->stats[i];
+		if (s->trace_dt <= 0)
+			continue;
+		char c[8][16];
+		for (size_t dir = 0; dir < TRACE_SIZE_DIRS; dir++) {
+			latency_cell(c[dir * 4], sizeof c[0], s->d2c[dir], 0.50);
+			latency_cell(c[dir * 4 + 1], sizeof c[0], s->d2c[dir], 0.99);
+			latency_cell(c[dir * 4 + 2], sizeof c[0], s->q2c[dir], 0.50);
+			latency_cell(c[dir * 4 + 3], sizeof c[0], s->q2c[dir], 0.99);
+		}
+		text_printf(out, "  %-8s %s %s %s %s %s %s %s %s %8.1f\n", rep->devices[i], c[0], c[1],
+			    c[2], c[3], c[4], c[5], c[6], c[7], (double)s->seeks / s->trace_dt);
+	}
+}
+
 static void print_phase(const struct text_report *t, size_t k, FILE *out)
 {
 	const struct phase *p = &t->phases[k];
@@ -277,6 +338,7 @@ static void print_phase(const struct text_report *t, size_t k, FILE *out)
 			s->ios / s->dt, s->iops_peak, s->await_ios > 0 ? s->await_sum / s->await_ios : 0.0,
 			s->util_s / s->dt, flush);
 	}
+	print_phase_trace(t, p, out);
 }
 
 /* ---- the per-second tables ---- */
@@ -350,6 +412,9 @@ static int on_interval(void *ctx, const struct report_interval *iv)
 			continue;
 		rows[k] = &iv->rates->devices[i];
 		accumulate(&t->phases[t->phase].stats[k], rows[k], iv->rates->interval);
+		if (i < iv->cur->ndevices)
+			accumulate_trace(&t->phases[t->phase].stats[k], iv->cur, &iv->cur->devices[i],
+					 iv->rates->interval);
 	}
 	print_marks_until(t, iv->sample);
 	table_row(t, iv, rows);
