@@ -39,9 +39,11 @@ TRACER     :=
 endif
 # Debian packages: what building needs, what running the tests needs on top.
 BUILD_DEBS := build-essential pkg-config libncurses-dev libproc2-dev libjson-c-dev libcairo2-dev \
-              libbpf-dev bpftool clang
+              liblzma-dev zlib1g-dev libzstd-dev libbpf-dev bpftool clang
+# What `make bench` compares ioscope with.
+BENCH_DEBS := sysstat jq
 TEST_DEBS  := libcmocka-dev tmux sysstat procps util-linux e2fsprogs xfsprogs btrfs-progs strace \
-              clang libclang-rt-14-dev valgrind python3 fio groff-base
+              clang libclang-rt-14-dev valgrind python3 fio groff-base xz-utils gzip zstd
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) $(DL_PKGS) 2>/dev/null) $(PLOT_CFLAGS)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -141,6 +143,7 @@ check: test-deps
 	@BUILD=$(BUILD) tests/run.sh
 
 bench: deps
+	@tests/deps.sh $(BENCH_DEBS)
 	@$(MAKE) --no-print-directory all
 	@BUILD=$(BUILD) tests/bench/run.sh
 
