@@ -21,9 +21,25 @@ else
 PLOT_OFF   := src/record/report_plot.c src/record/cairo_lib.c
 PLOT_CFLAGS :=
 endif
+# The eBPF block-layer view (--trace) is a shared object of its own, ioscope-trace.so,
+# linked with libbpf and opened only by --trace (docs/design.md).  Its BPF programs are
+# built with clang against the running kernel's BTF and embedded as a bpftool skeleton.
+# Without libbpf, bpftool, clang or BTF (or with HAVE_BPF=no) the feature is left out
+# and `ioscope --version` says so.
+BPFTOOL    ?= $(shell command -v bpftool 2>/dev/null || ls /usr/sbin/bpftool 2>/dev/null)
+HAVE_BPF   ?= $(shell pkg-config --exists libbpf 2>/dev/null && [ -n "$(BPFTOOL)" ] && \
+                command -v clang >/dev/null && [ -r /sys/kernel/btf/vmlinux ] && echo yes)
+LIBDIR     := $(PREFIX)/lib/ioscope
+ifeq ($(HAVE_BPF),yes)
+TRACE_CFLAGS := -DIOSCOPE_TRACE=1
+TRACER     := $(BUILD)/opt/ioscope-trace.so $(BUILD)/san/ioscope-trace.so ioscope-trace.so
+else
+TRACE_CFLAGS :=
+TRACER     :=
+endif
 # Debian packages: what building needs, what running the tests needs on top.
 BUILD_DEBS := build-essential pkg-config libncurses-dev libproc2-dev libjson-c-dev libcairo2-dev \
-              liblzma-dev zlib1g-dev libzstd-dev
+              liblzma-dev zlib1g-dev libzstd-dev libbpf-dev bpftool clang
 # What `make bench` compares ioscope with.
 BENCH_DEBS := sysstat jq
 TEST_DEBS  := libcmocka-dev tmux sysstat procps util-linux e2fsprogs xfsprogs btrfs-progs strace \
@@ -34,12 +50,13 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Wno-format-truncation
 BASEFLAGS = -std=gnu11 -D_GNU_SOURCE -DIOSCOPE_VERSION='"$(VERSION)"' \
-            -DIOSCOPE_THEMES_DIR='"$(PREFIX)/share/ioscope/themes"' -Iinclude $(PKG_CFLAGS) $(WARN)
+            -DIOSCOPE_THEMES_DIR='"$(PREFIX)/share/ioscope/themes"' \
+            -DIOSCOPE_LIBDIR='"$(LIBDIR)"' $(TRACE_CFLAGS) -Iinclude $(PKG_CFLAGS) $(WARN)
 CFLAGS   ?= -O2 -g
 SANFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
 LDLIBS   := $(PKG_LIBS) -lm
 
-SRC      := $(filter-out $(PLOT_OFF),$(sort $(wildcard src/*/*.c)))
+SRC      := $(filter-out $(PLOT_OFF) src/trace/%,$(sort $(wildcard src/*/*.c)))
 MAIN_SRC := src/cli/main.c
 LIB_SRC  := $(filter-out $(MAIN_SRC),$(SRC))
 HDRS     := $(wildcard include/*.h src/*/*.h)
@@ -50,9 +67,39 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/san/tests/%)
 
 .PHONY: all run deps test-deps check bench fuzz fuzz-run install clean
-all: ioscope
+all: ioscope $(TRACER)
 
 ioscope: $(BUILD)/opt/ioscope
+	cp $< $@
+
+# The tracer: vmlinux.h from the kernel's BTF, the BPF object, its skeleton, the .so
+# (found next to the ioscope binary that opens it, or in LIBDIR once installed).
+$(BUILD)/bpf/vmlinux.h:
+	@mkdir -p $(@D)
+	@echo "BTF     $@"
+	@$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/bpf/blk.bpf.o: src/trace/blk.bpf.c src/trace/blk_maps.h $(BUILD)/bpf/vmlinux.h
+	@echo "BPF     $<"
+	@clang -g -O2 -target bpf -D__TARGET_ARCH_$(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/') \
+		-I$(BUILD)/bpf -Isrc/trace -Wall -Werror -c -o $@ $<
+
+$(BUILD)/bpf/blk.skel.h: $(BUILD)/bpf/blk.bpf.o
+	@$(BPFTOOL) gen skeleton $< name blk_bpf > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/opt/ioscope-trace.so: src/trace/tracer.c src/core/trace.c src/trace/blk_maps.h \
+		include/trace.h $(BUILD)/bpf/blk.skel.h
+	@mkdir -p $(@D)
+	@echo "CC so   $@"
+	@$(CC) $(BASEFLAGS) $(CFLAGS) -fPIC -shared -fvisibility=hidden -I$(BUILD)/bpf -Isrc/trace \
+		$(shell pkg-config --cflags libbpf) -o $@ src/trace/tracer.c src/core/trace.c \
+		$(shell pkg-config --libs libbpf)
+
+$(BUILD)/san/ioscope-trace.so: $(BUILD)/opt/ioscope-trace.so
+	@mkdir -p $(@D)
+	cp $< $@
+
+ioscope-trace.so: $(BUILD)/opt/ioscope-trace.so
 	cp $< $@
 
 $(BUILD)/opt/ioscope: $(OBJ) $(BUILD)/opt/$(MAIN_SRC:.c=.o)
@@ -118,8 +165,9 @@ fuzz-run: $(FUZZ_BIN)
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/ioscope/themes
 	install -m 0755 ioscope $(DESTDIR)$(PREFIX)/bin/ioscope
+	$(if $(TRACER),install -d $(DESTDIR)$(LIBDIR) && install -m 0644 $(BUILD)/opt/ioscope-trace.so $(DESTDIR)$(LIBDIR)/ioscope-trace.so)
 	install -m 0644 man/ioscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/ioscope.1
 	install -m 0644 themes/*.theme $(DESTDIR)$(PREFIX)/share/ioscope/themes/
 
 clean:
-	rm -rf $(BUILD) ioscope
+	rm -rf $(BUILD) ioscope ioscope-trace.so

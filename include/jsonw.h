@@ -42,7 +42,8 @@ void jsonw_int(struct jsonw *w, int64_t v);
 void jsonw_fixed(struct jsonw *w, double v, int decimals);
 /* A number already formatted (e.g. "1764445200.123456" from a timespec). */
 void jsonw_number_text(struct jsonw *w, const char *text);
-/* Append a newline (JSON Lines); the text is w->buf[0..len). */
+/* Append a newline (JSON Lines): at the top level the next value starts a new record
+ * (no comma).  The text is w->buf[0..len). */
 void jsonw_newline(struct jsonw *w);
 
 #endif

@@ -25,6 +25,7 @@ struct options {
 	bool yes;                 /* --yes: no confirmation questions */
 	bool verbose;             /* --verbose: say what a replayed log held that is skipped */
 	bool tasks;               /* --tasks: blocked tasks and per-process I/O (batch) */
+	bool trace;               /* --trace: the eBPF block-layer view (trace_source.h) */
 	char **devices;           /* DEVICE... (names or paths), NULL-terminated */
 	int ndevices;
 	/* `ioscope run` (options_parse_run): the command watched and how */

@@ -26,6 +26,9 @@ void output_text(FILE *out, const struct interval_view *v);
 void output_text_why(FILE *out, const struct why_rates *y);
 /* w is a reused buffer (jsonw.h); -1 on ENOMEM or a write error. */
 int output_json(FILE *out, struct jsonw *w, const struct interval_view *v);
+/* The device's "trace" object when the snapshot is traced (whole disks only). */
+void output_json_trace(struct jsonw *w, const struct snapshot *snap, const struct device *dev,
+		       double interval);
 void output_csv_header(FILE *out);
 void output_csv(FILE *out, const struct interval_view *v);
 

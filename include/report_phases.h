@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "report.h"
+#include "trace.h"
 
 #define PHASE_BUSY_UTIL 5.0    /* %util above which an interval counts as busy */
 
@@ -25,6 +26,10 @@ struct phase_device {
 	double *awaits;                /* per interval with requests: their mean await, ms */
 	size_t nawaits, awaits_cap;
 	char *state;                   /* settings at the phase's first interval: "k=v\n"... */
+	/* the eBPF view (--trace) where the log has it: the phase's histograms summed */
+	double trace_dt;
+	uint64_t d2c[TRACE_SIZE_DIRS][TRACE_LAT_BUCKETS], q2c[TRACE_SIZE_DIRS][TRACE_LAT_BUCKETS];
+	uint64_t seeks;
 };
 
 enum phase_left_out { LEFT_OUT_NONE, LEFT_OUT_OBSERVED, LEFT_OUT_MARK };

@@ -21,6 +21,7 @@ enum session_record {
 	RECORD_TASKS,     /* blocked tasks and per-process I/O (tasks.h) */
 	RECORD_WHY,       /* dirty limits, journals, cgroups (why.h) */
 	RECORD_PROBE,     /* the responsiveness probe's samples (probe.h) */
+	RECORD_TRACE,     /* the eBPF block-layer view's interval (trace.h) */
 	RECORD_UNKNOWN,   /* a JSON object of a type this version does not know: skipped */
 };
 
@@ -74,6 +75,9 @@ json_object *session_log_event(const struct event *ev, uint64_t seq);
 int session_log_format_tasks(const struct snapshot *snap, struct jsonw *w);
 /* Append the sample's `why` record (nothing when it has none) to w. */
 int session_log_format_why(const struct snapshot *snap, struct jsonw *w);
+/* The `trace` record of a traced snapshot, appended like the sample (nothing when the
+ * snapshot is not traced).  -1 on ENOMEM. */
+int session_log_format_trace(const struct snapshot *snap, struct jsonw *w);
 /* A scheduler event's resets: {"nr_requests": ["64", "256"], "iosched.x": ["1", null]},
  * null for a setting absent before (new) or after (gone). */
 json_object *session_log_resets(const struct event *ev);
@@ -100,6 +104,8 @@ int session_log_parse_sample(json_object *o, const struct snapshot *devices,
 			     const struct snapshot *mounts, struct snapshot *out, struct error *err);
 /* A `why` record into out->why (allocated when NULL). */
 int session_log_parse_why(json_object *o, struct snapshot *out, struct error *err);
+/* A `trace` record into out->trace (replacing it). */
+int session_log_parse_trace(json_object *o, struct snapshot *out, struct error *err);
 /* 0, -1 when malformed (err set), or 1 for an event kind this version does not know
  * (err holds the kind's name): readers skip it silently. */
 int session_log_parse_event(json_object *o, struct event *ev, struct error *err);

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "tasks.h"
+struct trace_sample;
 
 #define DEV_NAME_MAX 64      /* kernel block names are at most 32; dm names longer */
 #define SETTING_KEY_MAX 64
@@ -140,12 +141,15 @@ struct snapshot {
 	struct why_sample *why;   /* dirty limits, journals, cgroup io (why.h); NULL: none */
 	/* the responsiveness probe's samples of the interval (include/probe.h); NULL: no probe */
 	struct probe_samples *probe;
+	struct trace_sample *trace;  /* the eBPF view's interval (trace.h); NULL: not traced */
 };
 
 void snapshot_init(struct snapshot *s);
 void snapshot_free(struct snapshot *s);           /* frees contents, leaves s empty */
 int snapshot_copy(struct snapshot *dst, const struct snapshot *src); /* deep; -1 ENOMEM */
 void snapshot_swap(struct snapshot *a, struct snapshot *b);
+/* Replaces the trace (freeing the old one); t (malloc'ed, or NULL) is owned from now on. */
+void snapshot_set_trace(struct snapshot *s, struct trace_sample *t);
 
 /* Append a blank device / mount, growing the arrays; NULL on ENOMEM.  The arrays'
  * capacity is implied by their count: snapshot_capacity(n) elements, which is what

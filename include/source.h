@@ -70,6 +70,10 @@ struct source_ops {
 	/* Optional (NULL: reads everything): the devices watched, so that only their
 	 * filesystems' journal files are read (sel->n 0: all). */
 	void (*watch)(struct source *src, const struct selection *sel);
+	/* Optional (NULL: the source cannot trace; a replay yields what its log holds).
+	 * Turns the eBPF block-layer view on or off (include/trace_source.h): from the next
+	 * read on, each snapshot's trace holds the interval since the previous read. */
+	int (*trace)(struct source *src, bool on, struct error *err);
 	/* Optional for every source: where the samples come from (NULL: this machine). */
 	void (*describe)(struct source *src, struct source_info *out);
 	/* Optional (NULL: a recording, whose samples have tasks when they were recorded
@@ -117,6 +121,7 @@ static inline int source_take_events(struct source *s, struct event_list *o) { r
 static inline void source_watch(struct source *s, const struct selection *sel) { if (s->ops->watch) s->ops->watch(s, sel); }
 static inline void source_destroy(struct source *s) { if (s) s->ops->destroy(s); }
 static inline int source_set_tasks(struct source *s, bool on, struct error *e) { return s->ops->set_tasks ? s->ops->set_tasks(s, on, e) : 0; }
+int source_trace(struct source *s, bool on, struct error *err);
 /* A recording's source: seek and position work (a live source says no). */
 static inline bool source_can_seek(const struct source *s) { return s->ops->seek && s->ops->position; }
 

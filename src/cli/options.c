@@ -8,6 +8,7 @@
 
 #include "options.h"
 #include "source.h"
+#include "trace_source.h"
 
 #define COUNT_MAX 1000000000L
 
@@ -37,6 +38,8 @@ void options_usage(FILE *out)
 	      "      --replay FILE      replay a recorded session instead of sampling\n"
 	      "      --tasks            batch: blocked tasks by wait channel and the processes\n"
 	      "                         doing the most I/O (reads /proc/PID/*; docs/metrics.md)\n"
+	      "      --trace            eBPF block-layer view: latency and size histograms, seeks,\n"
+	      "                         who queued the I/O (root or CAP_BPF+CAP_PERFMON)\n"
 	      "  -y, --yes              console: do not ask before risky changes\n"
 	      "      --probe PATH       time one 4 KiB read that reaches the device every probe\n"
 	      "                         interval, at a random offset of PATH (a file, a directory:\n"
@@ -106,7 +109,7 @@ static int parse_seconds(const char *what, const char *arg, double min, double m
 	return 0;
 }
 
-enum { OPT_ROOT = 256, OPT_RECORD_SYNC, OPT_RECORD_APPEND, OPT_REPLAY, OPT_TASKS, OPT_PROBE,
+enum { OPT_ROOT = 256, OPT_RECORD_SYNC, OPT_RECORD_APPEND, OPT_REPLAY, OPT_TASKS, OPT_TRACE, OPT_PROBE,
        OPT_PROBE_INTERVAL, OPT_PROBE_EXEC, OPT_LINGER, OPT_OUTPUT };
 
 /* Options only `ioscope run` takes, and those that need the live kernel. */
@@ -138,6 +141,7 @@ static int parse(struct options *o, int argc, char **argv, bool run, struct erro
 		{ "record-append", required_argument, NULL, OPT_RECORD_APPEND },
 		{ "replay", required_argument, NULL, OPT_REPLAY },
 		{ "tasks", no_argument, NULL, OPT_TASKS },
+		{ "trace", no_argument, NULL, OPT_TRACE },
 		{ "yes", no_argument, NULL, 'y' },
 		{ "probe", required_argument, NULL, OPT_PROBE },
 		{ "probe-interval", required_argument, NULL, OPT_PROBE_INTERVAL },
@@ -186,6 +190,7 @@ static int parse(struct options *o, int argc, char **argv, bool run, struct erro
 		case OPT_RECORD_SYNC: o->record_sync = true; break;
 		case OPT_REPLAY: o->replay_path = optarg; break;
 		case OPT_TASKS: o->tasks = true; break;
+		case OPT_TRACE: o->trace = true; break;
 		case 'y': o->yes = true; break;
 		case OPT_PROBE: o->probe_path = optarg; break;
 		case OPT_PROBE_INTERVAL:
@@ -202,7 +207,10 @@ static int parse(struct options *o, int argc, char **argv, bool run, struct erro
 		case OPT_OUTPUT: o->output_path = optarg; run_only_given = true; break;
 		case 'v': o->verbose = true; break;
 		case 'h': options_usage(stdout); return 1;
-		case 'V': printf("ioscope %s\n", IOSCOPE_VERSION); return 1;
+		case 'V':
+			printf("ioscope %s\ntracing (--trace): %s\n", IOSCOPE_VERSION,
+			       trace_compiled_in() ? "built in" : "compiled out");
+			return 1;
 		case ':':
 			return error_set(err, "option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -211,6 +219,8 @@ static int parse(struct options *o, int argc, char **argv, bool run, struct erro
 	}
 	if (o->replay_path && o->root)
 		return error_set(err, "--replay and --root cannot be combined");
+	if (o->trace && (o->replay_path || o->root))
+		return error_set(err, "--trace watches the live kernel: not with --replay or --root");
 	if (o->replay_path && o->record_path)
 		return error_set(err, "--replay and --record cannot be combined");
 	if (o->batch && o->record_path && strcmp(o->record_path, "-") == 0)

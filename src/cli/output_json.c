@@ -33,7 +33,8 @@ static void time_value(struct jsonw *w, const char *key, const struct timespec *
 	jsonw_number_text(w, buf);
 }
 
-static void device_object(struct jsonw *w, const struct device_rates *r)
+static void device_object(struct jsonw *w, const struct device_rates *r,
+			  const struct interval_view *v, size_t index)
 {
 	jsonw_key(w, r->name);
 	jsonw_object_begin(w);
@@ -50,6 +51,8 @@ static void device_object(struct jsonw *w, const struct device_rates *r)
 		jsonw_string(w, r->scheduler);
 	else
 		jsonw_null(w);
+	if (index < v->snap->ndevices)
+		output_json_trace(w, v->snap, &v->snap->devices[index], v->rates->interval);
 	jsonw_object_end(w);
 }
 
@@ -218,7 +221,7 @@ int output_json(FILE *out, struct jsonw *w, const struct interval_view *v)
 	jsonw_object_begin(w);
 	for (size_t i = 0; i < v->rates->ndevices; i++)
 		if (v->shown[i])
-			device_object(w, &v->rates->devices[i]);
+			device_object(w, &v->rates->devices[i], v, i);
 	jsonw_object_end(w);
 	vm_object(w, &v->rates->vm, v->why);
 	psi_object(w, &v->rates->vm);

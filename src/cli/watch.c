@@ -25,6 +25,13 @@ int watch_run(const struct options *opts)
 		source_destroy(src);
 		return 1;
 	}
+	/* Refused before anything is sampled or recorded: batch stops, the console goes on
+	 * without it and says why. */
+	if (opts->trace && source_trace(src, true, &err) < 0 && opts->batch) {
+		text_printf(stderr, "ioscope: %s\n", err.msg);
+		source_destroy(src);
+		return 1;
+	}
 	struct recorder *rec = NULL;
 	if (opts->record_path) {
 		rec = recorder_open(opts->record_path,

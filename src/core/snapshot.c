@@ -5,6 +5,7 @@
 #include "probe.h"
 #include "snapshot.h"
 #include "why.h"
+#include "trace.h"
 
 void snapshot_init(struct snapshot *s)
 {
@@ -29,7 +30,16 @@ void snapshot_free(struct snapshot *s)
 	if (s->probe)
 		probe_samples_free(s->probe);
 	free(s->probe);
+	snapshot_set_trace(s, NULL);
 	snapshot_init(s);
+}
+
+void snapshot_set_trace(struct snapshot *s, struct trace_sample *t)
+{
+	if (s->trace)
+		trace_sample_free(s->trace);
+	free(s->trace);
+	s->trace = t;
 }
 
 void snapshot_swap(struct snapshot *a, struct snapshot *b)
@@ -82,6 +92,8 @@ int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 		goto fail;
 	if (src->probe && (!(tmp.probe = calloc(1, sizeof *tmp.probe)) ||
 			   probe_samples_copy(tmp.probe, src->probe) < 0))
+	tmp.trace = NULL;
+	if (trace_sample_dup(&tmp.trace, src->trace) < 0)
 		goto fail;
 	if (src->ndevices) {
 		tmp.devices = calloc(snapshot_capacity(src->ndevices), sizeof *tmp.devices);

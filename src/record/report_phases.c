@@ -218,6 +218,23 @@ static int add_await(struct phase_device *s, double v)
 	return 0;
 }
 
+static void accumulate_trace(struct phase_device *s, const struct snapshot *cur,
+			     const struct device *dev, double dt)
+{
+	if (!cur->trace || dev->is_partition || dt <= 0)
+		return;
+	s->trace_dt += dt;
+	const struct trace_device *d = trace_find(cur->trace, dev->major, dev->minor);
+	if (!d)
+		return;
+	for (size_t dir = 0; dir < TRACE_SIZE_DIRS; dir++)
+		for (size_t b = 0; b < TRACE_LAT_BUCKETS; b++) {
+			s->d2c[dir][b] += d->d2c[dir][b];
+			s->q2c[dir][b] += d->q2c[dir][b];
+		}
+	s->seeks += d->seeks;
+}
+
 static int accumulate(struct phase_device *s, const struct device_rates *r, double dt)
 {
 	if (!r->valid || dt <= 0)
@@ -289,6 +306,8 @@ int report_phases_add(struct phase_plan *plan, const struct report *rep,
 			return -1;
 		if (accumulate(s, &iv->rates->devices[i], iv->rates->interval) < 0)
 			return -1;
+		if (i < iv->cur->ndevices)
+			accumulate_trace(s, iv->cur, &iv->cur->devices[i], iv->rates->interval);
 	}
 	return report_probe_add(&p->probe, iv->cur);
 }

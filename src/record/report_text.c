@@ -11,6 +11,7 @@
 #include "report_phases.h"
 #include "report_probe.h"
 #include "text.h"
+#include "trace.h"
 
 #define WIDTH 80
 #define TABLE_DEVICES 2     /* devices per table that still fit in 80 columns */
@@ -317,6 +318,45 @@ static void phase_figures(const struct text_report *t, struct phase *p, FILE *ou
 			latency_row(rep->devices[i], &p->dev[i], out);
 }
 
+/* " 1234" µs, or "    -" without requests */
+static void latency_cell(char *buf, size_t len, const uint64_t *hist, double q)
+{
+	double v = trace_quantile(hist, TRACE_LAT_BUCKETS, q);
+	if (v < 0)
+		snprintf(buf, len, "%7s", "-");
+	else
+		snprintf(buf, len, "%7.0f", v);
+}
+
+/* Per-phase latency percentiles (µs) and seeks/s, for the devices that were traced. */
+static void print_phase_trace(const struct text_report *t, const struct phase *p, FILE *out)
+{
+	struct report *rep = t->rep;
+	bool any = false;
+	for (size_t i = 0; i < rep->ndevices; i++)
+		any = any || p->dev[i].trace_dt > 0;
+	if (!any)
+		return;
+	fprintf(out, "  %-8s %16s %16s %16s %16s %8s\n", "traced", "read D2C µs", "read Q2C µs",
+		"write D2C µs", "write Q2C µs", "seeks/s");
+	fprintf(out, "  %-8s %7s %7s %7s %7s %7s %7s %7s %7s\n", "", "p50", "p99", "p50", "p99",
+		"p50", "p99", "p50", "p99");
+	for (size_t i = 0; i < rep->ndevices; i++) {
+		const struct phase_device *s = &p->dev[i];
+		if (s->trace_dt <= 0)
+			continue;
+		char c[8][16];
+		for (size_t dir = 0; dir < TRACE_SIZE_DIRS; dir++) {
+			latency_cell(c[dir * 4], sizeof c[0], s->d2c[dir], 0.50);
+			latency_cell(c[dir * 4 + 1], sizeof c[0], s->d2c[dir], 0.99);
+			latency_cell(c[dir * 4 + 2], sizeof c[0], s->q2c[dir], 0.50);
+			latency_cell(c[dir * 4 + 3], sizeof c[0], s->q2c[dir], 0.99);
+		}
+		text_printf(out, "  %-8s %s %s %s %s %s %s %s %s %8.1f\n", rep->devices[i], c[0], c[1],
+			    c[2], c[3], c[4], c[5], c[6], c[7], (double)s->seeks / s->trace_dt);
+	}
+}
+
 static void print_phase(const struct text_report *t, size_t k, FILE *out)
 {
 	struct phase *p = &t->plan.phases[k];
@@ -335,6 +375,7 @@ static void print_phase(const struct text_report *t, size_t k, FILE *out)
 	for (size_t i = 0; i < p->nlisted; i++)
 		print_event_line(t, p->listed[i], "during", out);
 	phase_figures(t, p, out);
+	print_phase_trace(t, p, out);
 	report_probe_print(out, p->probe);
 }
 

@@ -13,6 +13,7 @@ static const char *const record_names[] = {
 	[RECORD_HEADER] = "header", [RECORD_DEVICES] = "devices", [RECORD_MOUNTS] = "mounts",
 	[RECORD_SAMPLE] = "sample", [RECORD_EVENT] = "event",   [RECORD_TASKS] = "tasks",
 	[RECORD_WHY] = "why",       [RECORD_PROBE] = "probe",
+	[RECORD_TRACE] = "trace",
 	[RECORD_UNKNOWN] = "unknown",
 };
 
@@ -67,6 +68,11 @@ static void clear_probe(struct snapshot *s)
 	s->probe = NULL;
 }
 
+static void clear_trace(struct snapshot *s)
+{
+	snapshot_set_trace(s, NULL);
+}
+
 static void clear_why(struct snapshot *s)
 {
 	free(s->why);
@@ -84,6 +90,7 @@ static const struct sample_record {
 	{ RECORD_TASKS, session_log_format_tasks, parse_tasks, clear_tasks },
 	{ RECORD_WHY, session_log_format_why, session_log_parse_why, clear_why },
 	{ RECORD_PROBE, format_probe, parse_probe, clear_probe },
+	{ RECORD_TRACE, session_log_format_trace, session_log_parse_trace, clear_trace },
 };
 #define NSAMPLE_RECORDS (sizeof sample_records / sizeof sample_records[0])
 

@@ -24,6 +24,7 @@
 #include "regular_file.h"
 #include "sampler.h"
 #include "source.h"
+#include "trace_source.h"
 
 struct live_source {
 	struct source base;
@@ -42,6 +43,7 @@ struct live_source {
 	struct proctasks tasks;
 	struct selection watch;     /* numbered trees: given to each tree's sampler */
 	struct probe *probe;        /* --probe: its samples come with each snapshot */
+	struct trace_source *tracer;   /* NULL: not tracing */
 };
 
 static struct timespec seconds_to_timespec(double s)
@@ -153,17 +155,47 @@ static int take_probe(struct live_source *ls, struct snapshot *out, struct error
 	return probe_take(ls->probe, out->probe) < 0 ? error_set(err, "out of memory") : 1;
 }
 
+/* The eBPF view's interval, when tracing: ended (flipped) right before diskstats was
+ * read, so both cover the same interval. */
+static int take_trace(struct live_source *ls, struct snapshot *out, struct error *err)
+{
+	struct trace_sample *t = NULL;
+	if (ls->tracer && !(t = trace_source_collect(ls->tracer, err)))
+		return -1;
+	snapshot_set_trace(out, t);
+	return 1;
+}
+
+static int live_trace(struct source *src, bool on, struct error *err)
+{
+	struct live_source *ls = (struct live_source *)src;
+	if (!on) {
+		trace_source_close(ls->tracer);
+		ls->tracer = NULL;
+		return 0;
+	}
+	if (ls->tracer)
+		return 0;
+	if (ls->root)
+		return error_set(err, "tracing: a --root fixture tree cannot be traced");
+	ls->tracer = trace_source_open(err);
+	return ls->tracer ? 0 : -1;
+}
+
 static int take_sample(struct live_source *ls, struct snapshot *out, struct error *err)
 {
 	uint64_t extra = ls->sampler.diskstats_extra_lines;
 	uint64_t malformed = ls->sampler.diskstats_malformed_lines;
+	trace_source_flip(ls->tracer);   /* sampler_sample reads /proc/diskstats first */
 	if (sampler_sample(&ls->sampler, out, err) < 0)
 		return -1;
 	/* counted here, not in the sampler: numbered trees get a sampler each */
 	ls->base.diskstats_extra_lines += ls->sampler.diskstats_extra_lines - extra;
 	ls->base.diskstats_malformed_lines += ls->sampler.diskstats_malformed_lines - malformed;
 	out->seq = ++ls->seq;
-	return take_probe(ls, out, err);
+	if (take_probe(ls, out, err) < 0)
+		return -1;
+	return take_trace(ls, out, err);
 }
 
 /* Blocked tasks and per-process I/O into out->tasks when asked for, else none.  The
@@ -297,6 +329,7 @@ static void live_destroy(struct source *src)
 	probe_stop(ls->probe);
 	if (ls->sampler_open)
 		sampler_close(&ls->sampler);
+	trace_source_close(ls->tracer);
 	if (ls->timerfd >= 0)
 		close(ls->timerfd);
 	free(ls->root);
@@ -319,6 +352,7 @@ static const struct source_ops live_ops = {
 	.destroy = live_destroy,
 	.take_events = NULL,
 	.set_tasks = live_set_tasks,
+	.trace = live_trace,
 };
 
 int source_live_probe(struct source *src, const char *path, double interval, bool exec,

@@ -34,3 +34,10 @@ bool source_diskstats_notice(const struct source *src, bool verbose, uint64_t sa
 	}
 	return false;
 }
+
+int source_trace(struct source *src, bool on, struct error *err)
+{
+	if (!src->ops->trace)
+		return on ? error_set(err, "tracing: only a live source can trace") : 0;
+	return src->ops->trace(src, on, err);
+}

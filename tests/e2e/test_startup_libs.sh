@@ -6,7 +6,7 @@
 # /sys/block, no udev database, no uevent socket; a live one-sample batch does.
 . "$(dirname "$0")/lib.sh"
 
-not_linked='cairo|pixman|fontconfig|freetype|png|xcb|X11|Xrender|expat|brotli|udev|systemd|proc2|gcrypt|lzma|zstd|lz4'
+not_linked='cairo|pixman|fontconfig|freetype|png|xcb|X11|Xrender|expat|brotli|udev|systemd|proc2|gcrypt|lzma|zstd|lz4|bpf|elf'
 for bin in "$IOSCOPE_OPT" "$IOSCOPE"; do
 	if ! libs=$(ldd "$bin" 2>&1); then
 		fail "ldd $(basename "$(dirname "$bin")")/$(basename "$bin")" "$libs"
@@ -33,6 +33,15 @@ grep -qE "lib($not_linked)|^exit" <<<"$b" && fail "a one-sample batch loads no p
 	ok "a one-sample batch loads no plotting or systemd library"
 p=$(loaded "$IOSCOPE_OPT" report "$TMP/s.log" --format png -o "$TMP/r.png")
 grep -q "libcairo.so.2" <<<"$p" && ok "report --format png loads cairo" || fail "report --format png loads cairo" "$p"
+# libbpf (and libelf) come with ioscope-trace.so, opened by --trace only.
+if "$IOSCOPE_OPT" --version | grep -q "tracing (--trace): built in" && [ "$(id -u)" = 0 ]; then
+	t=$(loaded "$IOSCOPE_OPT" --batch --trace -i 0.01 -c 1 -f json)
+	grep -q "libbpf.so" <<<"$t" && grep -q "ioscope-trace.so" <<<"$t" &&
+		ok "--batch --trace loads libbpf through ioscope-trace.so" ||
+		fail "--batch --trace loads libbpf through ioscope-trace.so" "$t"
+else
+	skip "--trace loads libbpf" "tracing compiled out, or not root"
+fi
 
 if ! command -v strace >/dev/null; then
 	skip "start-up reads no devices" "strace not installed"

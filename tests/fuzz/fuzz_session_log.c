@@ -1,6 +1,6 @@
 /* fuzz_session_log.c - the session-log reader on arbitrary bytes: open (index),
  * read every sample forwards and at random (and format it again), the events and
- * their labels (escaped as text outputs do), the source adapter. */
+ * their labels (escaped as text outputs do), the `trace` records, the source adapter. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +10,7 @@
 #include "replay.h"
 #include "session_log.h"
 #include "text.h"
+#include "trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -35,6 +36,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (replay_read(r, i, &s, &err) == 0) {
 			jsonw_reset(&w);
 			session_log_format_sample(&s, &w);
+			session_log_format_trace(&s, &w);   /* and a trace's derived figures */
+			for (size_t d = 0; s.trace && d < s.trace->ndevices; d++) {
+				const struct trace_device *td = &s.trace->devices[d];
+				trace_quantile(td->d2c[TRACE_READ], TRACE_LAT_BUCKETS, 0.99);
+				trace_quantile(td->q2c[TRACE_FLUSH], TRACE_LAT_BUCKETS, 1);
+				trace_seq_pct(td);
+			}
 		}
 	jsonw_free(&w);
 	for (size_t i = n; i-- > 0;)   /* backwards: the state caches are switched */

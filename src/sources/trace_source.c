@@ -1,0 +1,147 @@
+/* trace_source.c - opening the tracer shared object on demand (include/trace_source.h). */
+#include <errno.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "dynlib.h"
+#include "trace_source.h"
+
+#define TRACER_SO "ioscope-trace.so"
+
+struct tracer_lib {
+	tracer_open_fn *open;
+	tracer_flip_fn *flip;
+	tracer_collect_fn *collect;
+	tracer_close_fn *close;
+};
+
+static const struct dynlib_symbol tracer_symbols[] = {
+	{ TRACER_OPEN, offsetof(struct tracer_lib, open) },
+	{ TRACER_FLIP, offsetof(struct tracer_lib, flip) },
+	{ TRACER_COLLECT, offsetof(struct tracer_lib, collect) },
+	{ TRACER_CLOSE, offsetof(struct tracer_lib, close) },
+};
+
+struct trace_source {
+	struct tracer_lib lib;
+	struct tracer *tracer;
+};
+
+bool trace_compiled_in(void)
+{
+#ifdef IOSCOPE_TRACE
+	return true;
+#else
+	return false;
+#endif
+}
+
+static bool has_cap(const struct __user_cap_data_struct data[2], int cap)
+{
+	return data[cap / 32].effective & (1u << (cap % 32));
+}
+
+bool trace_privileged(void)
+{
+	struct __user_cap_header_struct head = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2];
+	memset(data, 0, sizeof data);
+	if (syscall(SYS_capget, &head, data) < 0)
+		return geteuid() == 0;
+	/* CAP_BPF (39) and CAP_PERFMON (38) came with 5.8; before, CAP_SYS_ADMIN did both */
+	return has_cap(data, CAP_SYS_ADMIN) || (has_cap(data, 39) && has_cap(data, 38));
+}
+
+/* A tracer next to the running binary (the build tree) is used only when nobody else
+ * could have put it there: owned by us or root, writable by nobody else, since it
+ * runs with our privileges. */
+static bool trusted(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return false;
+	return (st.st_uid == 0 || st.st_uid == geteuid()) && !(st.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* Next to /proc/self/exe, else the installed one. */
+static void tracer_path(char *path, size_t len)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			if (snprintf(path, len, "%s/%s", exe, TRACER_SO) < (int)len && trusted(path))
+				return;
+		}
+	}
+	snprintf(path, len, "%s/%s", IOSCOPE_LIBDIR, TRACER_SO);
+}
+
+struct trace_source *trace_source_open(struct error *err)
+{
+	if (!trace_compiled_in()) {
+		error_set(err, "tracing: this ioscope was built without it "
+			       "(libbpf-dev, bpftool and clang are needed at build time)");
+		return NULL;
+	}
+	if (!trace_privileged()) {
+		error_set(err, "%s", TRACE_NEEDS);
+		return NULL;
+	}
+	struct trace_source *t = calloc(1, sizeof *t);
+	if (!t) {
+		error_errno(err, "tracing", ENOMEM);
+		return NULL;
+	}
+	char path[PATH_MAX + 32];
+	tracer_path(path, sizeof path);
+	if (dynlib_load(path, tracer_symbols, sizeof tracer_symbols / sizeof tracer_symbols[0],
+			&t->lib, err) < 0) {
+		free(t);
+		return NULL;
+	}
+	t->tracer = t->lib.open(err->msg, sizeof err->msg);
+	if (!t->tracer) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void trace_source_flip(struct trace_source *t)
+{
+	if (t)
+		t->lib.flip(t->tracer);
+}
+
+struct trace_sample *trace_source_collect(struct trace_source *t, struct error *err)
+{
+	struct trace_sample *s = calloc(1, sizeof *s);
+	if (!s) {
+		error_errno(err, "tracing", ENOMEM);
+		return NULL;
+	}
+	if (t->lib.collect(t->tracer, s, err->msg, sizeof err->msg) < 0) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void trace_source_close(struct trace_source *t)
+{
+	if (!t)
+		return;
+	t->lib.close(t->tracer);
+	free(t);
+}

@@ -1,0 +1,233 @@
+/* tracer.c - ioscope-trace.so: loads the block-layer BPF programs (blk.bpf.c) and
+ * turns their maps into one interval's struct trace_sample (include/trace.h).
+ *
+ * A shared object of its own so that only `--trace` loads libbpf (and libelf, libz):
+ * ioscope opens it with dynlib_load (src/sources/trace_source.c).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/types.h>
+
+#include "blk_maps.h"
+#include "blk.skel.h"
+#include "trace.h"
+
+/* The three entry points, checked against their types in include/trace.h. */
+#define EXPORT __attribute__((visibility("default")))
+EXPORT tracer_open_fn ioscope_tracer_open;
+EXPORT tracer_flip_fn ioscope_tracer_flip;
+EXPORT tracer_collect_fn ioscope_tracer_collect;
+EXPORT tracer_close_fn ioscope_tracer_close;
+
+struct tracer {
+	struct blk_bpf *skel;
+	int ncpus;
+	__u64 *percpu;            /* one value per possible CPU */
+	struct blk_hist_key *keys;
+	struct blk_top_key *top_keys;
+	__u32 closed;             /* the generation the last flip ended */
+};
+
+static int say(char *msg, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* libbpf's own chatter would land on the console's screen: keep quiet. */
+static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	return 0;
+}
+
+static const char *why(int errnum)
+{
+	if (errnum == EPERM || errnum == EACCES)
+		return "tracing needs root or CAP_BPF+CAP_PERFMON";
+	if (errnum == ENOENT || errnum == ESRCH)
+		return "the kernel lacks BTF (/sys/kernel/btf/vmlinux) or the block_rq_* tracepoints";
+	return strerror(errnum);
+}
+
+void ioscope_tracer_close(struct tracer *t)
+{
+	if (!t)
+		return;
+	blk_bpf__destroy(t->skel);
+	free(t->percpu);
+	free(t->keys);
+	free(t->top_keys);
+	free(t);
+}
+
+struct tracer *ioscope_tracer_open(char *msg, size_t len)
+{
+	libbpf_set_print(quiet);
+	struct tracer *t = calloc(1, sizeof *t);
+	if (!t) {
+		say(msg, len, "tracing: %s", strerror(ENOMEM));
+		return NULL;
+	}
+	t->ncpus = libbpf_num_possible_cpus();
+	if (t->ncpus <= 0) {
+		say(msg, len, "tracing: possible CPUs: %s", strerror(-t->ncpus));
+		goto fail;
+	}
+	t->percpu = calloc((size_t)t->ncpus, sizeof *t->percpu);
+	t->keys = calloc(BLK_HIST_ENTRIES, sizeof *t->keys);
+	t->top_keys = calloc(BLK_TOP_ENTRIES, sizeof *t->top_keys);
+	if (!t->percpu || !t->keys || !t->top_keys) {
+		say(msg, len, "tracing: %s", strerror(ENOMEM));
+		goto fail;
+	}
+	t->skel = blk_bpf__open_and_load();
+	if (!t->skel) {
+		say(msg, len, "tracing: loading the BPF programs: %s", why(errno));
+		goto fail;
+	}
+	int r = blk_bpf__attach(t->skel);
+	if (r) {
+		say(msg, len, "tracing: attaching to the block tracepoints: %s", why(-r));
+		goto fail;
+	}
+	return t;
+fail:
+	ioscope_tracer_close(t);
+	return NULL;
+}
+
+/* The next key after *prev (NULL: the first); 0, or -1 at the end. */
+static int next_key(int fd, const void *prev, void *key)
+{
+	return bpf_map_get_next_key(fd, prev, key) == 0 ? 0 : -1;
+}
+
+static void add_hist(struct trace_device *d, const struct blk_hist_key *k, __u64 n)
+{
+	unsigned dir = k->dir, b = k->bucket;
+	switch (k->kind) {
+	case BLK_D2C:
+		if (dir < TRACE_DIRS && b < TRACE_LAT_BUCKETS)
+			d->d2c[dir][b] += n;
+		break;
+	case BLK_Q2C:
+		if (dir < TRACE_DIRS && b < TRACE_LAT_BUCKETS)
+			d->q2c[dir][b] += n;
+		break;
+	case BLK_SIZE:
+		if (dir < TRACE_SIZE_DIRS && b < TRACE_SIZE_BUCKETS)
+			d->size[dir][b] += n;
+		break;
+	case BLK_SEEK:
+		if (b == BLK_ISSUED)
+			d->issued += n;
+		else if (b == BLK_SEEKS)
+			d->seeks += n;
+		else if (b == BLK_SEQUENTIAL)
+			d->sequential += n;
+		break;
+	}
+}
+
+static struct trace_device *device_of(struct trace_sample *out, __u32 dev)
+{
+	return trace_get(out, dev >> BLK_DEV_MINOR_BITS, dev & ((1u << BLK_DEV_MINOR_BITS) - 1));
+}
+
+/* Reads and deletes generation g of the histograms. */
+static int collect_hist(struct tracer *t, __u8 g, struct trace_sample *out, char *msg,
+			size_t len)
+{
+	int fd = bpf_map__fd(t->skel->maps.hist);
+	size_t n = 0;
+	struct blk_hist_key key, *prev = NULL;
+	while (n < BLK_HIST_ENTRIES && next_key(fd, prev, &key) == 0) {
+		t->keys[n] = key;
+		prev = &t->keys[n];
+		if (key.gen == g)
+			n++;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (bpf_map_lookup_elem(fd, &t->keys[i], t->percpu) != 0)
+			continue;
+		bpf_map_delete_elem(fd, &t->keys[i]);
+		__u64 sum = 0;
+		for (int c = 0; c < t->ncpus; c++)
+			sum += t->percpu[c];
+		struct trace_device *d = device_of(out, t->keys[i].dev);
+		if (!d)
+			return say(msg, len, "tracing: %s", strerror(ENOMEM));
+		add_hist(d, &t->keys[i], sum);
+	}
+	return 0;
+}
+
+/* Keeps the TRACE_TOP_MAX busiest tasks: by requests, then bytes. */
+static void add_top(struct trace_device *d, __u32 pid, const struct blk_top_val *v)
+{
+	size_t at = d->ntop;
+	while (at > 0 && (d->top[at - 1].ios < v->ios ||
+			  (d->top[at - 1].ios == v->ios && d->top[at - 1].bytes < v->bytes)))
+		at--;
+	if (at >= TRACE_TOP_MAX)
+		return;
+	size_t last = d->ntop < TRACE_TOP_MAX ? d->ntop : TRACE_TOP_MAX - 1;
+	memmove(&d->top[at + 1], &d->top[at], (last - at) * sizeof d->top[0]);
+	d->top[at] = (struct trace_top){ .pid = pid, .ios = v->ios, .bytes = v->bytes };
+	memcpy(d->top[at].comm, v->comm, sizeof d->top[at].comm);
+	d->top[at].comm[TRACE_COMM_MAX - 1] = '\0';
+	if (d->ntop < TRACE_TOP_MAX)
+		d->ntop++;
+}
+
+static int collect_top(struct tracer *t, __u32 g, struct trace_sample *out, char *msg,
+		       size_t len)
+{
+	int fd = bpf_map__fd(t->skel->maps.top);
+	size_t n = 0;
+	struct blk_top_key key, *prev = NULL;
+	while (n < BLK_TOP_ENTRIES && next_key(fd, prev, &key) == 0) {
+		t->top_keys[n] = key;
+		prev = &t->top_keys[n];
+		if (key.gen == g)
+			n++;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct blk_top_val v;
+		if (bpf_map_lookup_elem(fd, &t->top_keys[i], &v) != 0)
+			continue;
+		bpf_map_delete_elem(fd, &t->top_keys[i]);
+		struct trace_device *d = device_of(out, t->top_keys[i].dev);
+		if (!d)
+			return say(msg, len, "tracing: %s", strerror(ENOMEM));
+		add_top(d, t->top_keys[i].pid, &v);
+	}
+	return 0;
+}
+
+void ioscope_tracer_flip(struct tracer *t)
+{
+	t->closed = t->skel->bss->gen;
+	__atomic_store_n(&t->skel->bss->gen, t->closed ^ 1, __ATOMIC_SEQ_CST);
+}
+
+int ioscope_tracer_collect(struct tracer *t, struct trace_sample *out, char *msg, size_t len)
+{
+	trace_sample_free(out);
+	__u32 g = t->closed;
+	if (collect_hist(t, (__u8)g, out, msg, len) < 0 || collect_top(t, g, out, msg, len) < 0) {
+		trace_sample_free(out);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,113 @@
+#!/bin/bash
+# The eBPF block-layer view (--trace, issue 11) against the real kernel on loop devices
+# with direct I/O: seeks and the sequential share, histogram counts against
+# /proc/diskstats, a slowed device moving p99, replay reproducing the histograms,
+# and the refusal without the rights.
+. "$(dirname "$0")/lib.sh"
+CHECK="$(dirname "$0")/trace_check.py"
+is_root || { skip "trace" "needs root (BPF, loop devices)"; exit 0; }
+"$IOSCOPE" --version | grep -q "tracing (--trace): built in" ||
+	{ skip "trace" "this build has no tracing (libbpf-dev, bpftool, clang)"; exit 0; }
+
+clean_stderr() { ! grep -qE 'Sanitizer|runtime error|leak' "$1"; }
+# trace NAME OUT INTERVALS [ioscope options]: a traced batch in the background, its pid
+# in $TRACE_PID; wait for it with trace_wait NAME.
+trace() {
+	local dev=$1 out=$2 n=$3; shift 3
+	"$IOSCOPE" --batch --trace -i 1 -c "$n" -f json "$@" "$dev" >"$out" 2>"$out.err" &
+	TRACE_PID=$!
+	sleep 0.5   # its baseline sample is taken
+}
+trace_wait() {
+	wait "$TRACE_PID"; local rc=$?
+	[ $rc -eq 0 ] && clean_stderr "$2.err" && [ -s "$2" ] && return 0
+	fail "$1: ioscope --batch --trace" "rc=$rc $(head -5 "$2.err")"
+	return 1
+}
+loop_direct() { losetup --direct-io=on "/dev/$1" && [ "$(cat /sys/block/$1/loop/dio)" = 1 ]; }
+
+dev=$(make_loop 256) && loop_direct "$dev" || { fail "loop device with direct I/O"; exit 1; }
+
+# Sequential: dd's requests each start where the last ended.
+trace "$dev" "$TMP/seq.json" 3 --record "$TMP/seq.log"
+timeout 4 bash -c "while :; do dd if=/dev/zero of=/dev/$dev bs=64k count=1024 oflag=direct status=none; done"
+if trace_wait "sequential" "$TMP/seq.json"; then
+	out=$("$CHECK" "$TMP/seq.json" "$dev" seq) && ok "sequential dd: seq_pct near 100, few seeks" ||
+		fail "sequential dd: seq_pct near 100, few seeks" "$(tr "\n" " " <<<"$out")"
+	out=$("$CHECK" "$TMP/seq.json" "$dev" counts) &&
+		ok "write histograms count what /proc/diskstats completed (2%)" ||
+		fail "write histograms count what /proc/diskstats completed (2%)" "$(tr "\n" " " <<<"$out")"
+	grep -q '"comm":"dd"' "$TMP/seq.json" && ok "top: dd queued the writes" ||
+		fail "top: dd queued the writes" "$(head -c 300 "$TMP/seq.json")"
+	# Replay: the same histograms, seeks, top, exactly.
+	"$IOSCOPE" --replay "$TMP/seq.log" --batch -f json "$dev" >"$TMP/replay.json" 2>"$TMP/replay.err"
+	rc=$?
+	if [ $rc -eq 0 ] && clean_stderr "$TMP/replay.err" && [ ! -s "$TMP/replay.err" ] &&
+		diff <(jq -c ".devices.\"$dev\".trace" "$TMP/seq.json") \
+		     <(jq -c ".devices.\"$dev\".trace" "$TMP/replay.json") >"$TMP/diff" &&
+		! grep -qx null <(jq -c ".devices.\"$dev\".trace" "$TMP/replay.json"); then
+		ok "replay reproduces the trace exactly"
+	else
+		fail "replay reproduces the trace exactly" "rc=$rc $(head -3 "$TMP/replay.err") $(head -4 "$TMP/diff")"
+	fi
+	# every bucket written holds a count: the smallest is at least 1
+	least=$(grep '"type":"trace"' "$TMP/seq.log" | jq -s '[.[].devices[] | (.lat_us, .q2c_us, .size_kb)
+		| .[] | to_entries[] | .value] | min')
+	[ -n "$least" ] && [ "$least" != null ] && [ "$least" -ge 1 ] &&
+		ok "the log's trace records hold only non-empty buckets" ||
+		fail "the log's trace records hold only non-empty buckets" "$(grep -m1 '"type":"trace"' "$TMP/seq.log" | head -c 300)"
+fi
+
+# Random reads: nearly every request is a seek.
+if command -v fio >/dev/null; then
+	trace "$dev" "$TMP/rand.json" 3
+	fio --name=rand --filename="/dev/$dev" --rw=randread --bs=4k --direct=1 --ioengine=psync \
+		--time_based --runtime=4 --rate_iops=1500 --output=/dev/null >/dev/null 2>&1
+	if trace_wait "random" "$TMP/rand.json"; then
+		out=$("$CHECK" "$TMP/rand.json" "$dev" rand) && ok "fio randread: seq_pct near 0, seeks/s near r/s" ||
+			fail "fio randread: seq_pct near 0, seeks/s near r/s" "$(tr "\n" " " <<<"$out")"
+		out=$("$CHECK" "$TMP/rand.json" "$dev" counts) &&
+			ok "read histograms count what /proc/diskstats completed (2%)" ||
+			fail "read histograms count what /proc/diskstats completed (2%)" "$(tr "\n" " " <<<"$out")"
+	fi
+else
+	skip "fio randread" "fio not installed"
+fi
+
+# A slow device: a loop device over a file on a filesystem that is frozen for a while;
+# the writes wait for the thaw, and p99 shows it.  Few writes, so that the ones held
+# over the freeze are more than 1% of an interval's.
+lower=$(make_loop 300) && mnt=$(make_fs "$lower" ext4) && truncate -s 128M "$mnt/img" &&
+	upper=$(losetup --find --show --direct-io=on "$mnt/img") || { fail "slow device set-up"; exit 1; }
+at_exit "losetup -d '$upper'"
+at_exit "fsfreeze -u '$mnt'"
+upper=$(basename "$upper")
+trace "$upper" "$TMP/slow.json" 4
+timeout 5 bash -c "while :; do dd if=/dev/zero of=/dev/$upper bs=4k count=1 oflag=direct status=none; sleep 0.02; done" &
+writer=$!
+sleep 1.5
+fsfreeze -f "$mnt" && sleep 1.2 && fsfreeze -u "$mnt"
+wait "$writer"
+if trace_wait "slow device" "$TMP/slow.json"; then
+	out=$("$CHECK" "$TMP/slow.json" "$upper" p99 500) && ok "a frozen backing filesystem moves write p99" ||
+		fail "a frozen backing filesystem moves write p99" "$(tr "\n" " " <<<"$out")"
+fi
+
+# Without the rights: a clear refusal, batch exits 1 before sampling anything.
+if command -v setpriv >/dev/null; then
+	chmod 755 "$TMP"
+	cp "$IOSCOPE" "$TMP/ioscope" && chmod 755 "$TMP/ioscope"
+	as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+	as_nobody "$TMP/ioscope" --batch --trace -c 1 -i 0.01 -f json --record "$TMP/nobody.log" \
+		>"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q "CAP_BPF" "$TMP/err" && grep -q "CAP_PERFMON" "$TMP/err" &&
+		[ ! -s "$TMP/out" ] && [ ! -e "$TMP/nobody.log" ] &&
+		ok "not root: --batch --trace refused (exit 1), naming CAP_BPF and CAP_PERFMON" ||
+		fail "not root: --batch --trace refused" "rc=$rc $(cat "$TMP/err")"
+	as_nobody "$TMP/ioscope" --batch -c 1 -i 0.01 -f json >/dev/null 2>"$TMP/err" &&
+		ok "not root: batch without --trace runs" || fail "not root: batch without --trace runs" "$(cat "$TMP/err")"
+else
+	skip "not root" "no setpriv"
+fi
+exit 0
