@@ -15,6 +15,13 @@ int cmd_show(int argc, char **argv);
 /* `ioscope report FILE [...]` (src/record/report.c) */
 int cmd_report(int argc, char **argv);
 
+/* `ioscope run [options] [--] COMMAND...` (src/cli/run.c): the exit status is COMMAND's. */
+int cmd_run(int argc, char **argv);
+/* `ioscope mark TEXT...` (src/cli/mark.c): 1 when no ioscope of this user runs. */
+int cmd_mark(int argc, char **argv);
+/* The watching mode the options ask for, on the source they name (src/cli/main.c). */
+int watch_run(const struct options *o);
+
 /* The watching modes; rec may be NULL.  They own neither src nor rec. */
 int batch_run(const struct options *o, struct source *src, struct recorder *rec);
 int console_run(const struct options *o, struct source *src, struct recorder *rec);

@@ -25,6 +25,8 @@ enum event_kind {
 	EVENT_USER_MARK,      /* object "user", key "mark", new: the text */
 	EVENT_COUNTERS_RESET, /* object: device, key "counters", new: why ("re-created") */
 	EVENT_CLOCK_BACK,     /* object "system", key "clock", old/new: seconds, later < earlier */
+	EVENT_RUN,            /* a watched command (`ioscope run`): object "run", key "start" or
+			         "exit", new: the command line / "exit N"; result: key=value figures */
 	EVENT_KIND_COUNT
 };
 

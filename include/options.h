@@ -26,10 +26,24 @@ struct options {
 	bool verbose;             /* --verbose: say what a replayed log held that is skipped */
 	char **devices;           /* DEVICE... (names or paths), NULL-terminated */
 	int ndevices;
+	/* `ioscope run` (options_parse_run): the command watched and how */
+	char **command;           /* COMMAND ARG..., NULL-terminated; NULL: not `run` */
+	double linger;            /* --linger SEC after it exits; < 0: the mode's default */
+	const char *output_path;  /* --output FILE for its stdout and stderr */
+	/* the responsiveness probe (docs/metrics.md) */
+	const char *probe_path;   /* --probe PATH; NULL: off */
+	double probe_interval;    /* --probe-interval SEC, PROBE_INTERVAL_MIN.. */
+	bool probe_exec;          /* --probe-exec: time a cold program start too */
 };
+
+#define PROBE_INTERVAL_MIN 0.1
+#define PROBE_INTERVAL_MAX 3600.0
+#define LINGER_MAX 86400.0
 
 /* 0: parsed; 1: --help or --version printed, exit 0; -1: bad usage (err set), exit 2. */
 int options_parse(struct options *o, int argc, char **argv, struct error *err);
+/* `ioscope run [options] [--] COMMAND [ARG...]`; argv[0] is "run".  Same results. */
+int options_parse_run(struct options *o, int argc, char **argv, struct error *err);
 void options_usage(FILE *out);
 
 #endif

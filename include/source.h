@@ -94,6 +94,11 @@ bool source_diskstats_notice(const struct source *src, bool verbose, uint64_t sa
  * tree re-read every interval, or numbered trees root/1, root/2, ... consumed one
  * per read without sleeping (elapsed time from their proc/uptime). */
 struct source *source_live_new(const char *root, double interval, struct error *err);
+/* A live source's responsiveness probe (include/probe.h): every `interval` seconds one
+ * 4 KiB read of `path` that reaches the device, timed; with exec, a cold program start
+ * too.  Its samples come with each snapshot (snapshot.probe).  -1 with err. */
+int source_live_probe(struct source *src, const char *path, double interval, bool exec,
+		      struct error *err);
 
 /* Block until the next sample is due (uses wait_fd). -1 on error (EINTR included:
  * the caller checks its signal flags). */

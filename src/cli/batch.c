@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "output.h"
 #include "rates.h"
+#include "run_watch.h"
 #include "session.h"
 #include "text.h"
 
@@ -32,6 +33,8 @@ struct batch {
 	uint64_t diskstats_said[2];           /* odd /proc/diskstats lines said once */
 	struct announce_listener *announce;   /* changes `ioscope set` made from a shell */
 	struct event_list announced;          /* of them, those not yet in a sample */
+	struct run_watch run;                 /* `ioscope run`: the command watched */
+	bool running;                         /* run is in use */
 };
 
 /* Without a selection, like iostat: whole disks that have done any I/O since boot;
@@ -133,19 +136,61 @@ static int announce_into_sample(struct batch *b)
 	return 0;
 }
 
+/* `ioscope run`: the command's start and exit go with the next sample, like an
+ * announcement, so the interval that saw them prints them. */
+static int run_start(struct batch *b)
+{
+	struct error err = { "" };
+	struct event start;
+	struct run_watch_opts o = { .command = b->opts->command, .output_path = b->opts->output_path,
+				    .linger = b->opts->linger };
+	if (run_watch_start(&b->run, &o, &start, &err) < 0) {
+		text_printf(stderr, "ioscope: run: %s\n", err.msg);
+		return 127;
+	}
+	b->running = true;
+	return session_queue_event(b->session, &start) < 0 ? 1 : 0;
+}
+
+static void run_collect(struct batch *b)
+{
+	struct error err = { "" };
+	struct event ev;
+	int r = run_watch_collect(&b->run, &ev, &err);
+	if (r < 0)
+		text_printf(stderr, "ioscope: run: %s\n", err.msg);
+	if (r > 0 && session_queue_event(b->session, &ev) < 0)
+		fprintf(stderr, "ioscope: out of memory: the exit is not marked\n");
+}
+
+/* A signal ends the run, or with a command still running, is passed on to it and
+ * the run ends when it exits.  0: stop now. */
+static int on_signal(struct batch *b)
+{
+	struct signalfd_siginfo si;
+	if (read(b->sigfd, &si, sizeof si) != (ssize_t)sizeof si)
+		si.ssi_signo = SIGTERM;
+	return b->running && run_watch_stop(&b->run, (int)si.ssi_signo);
+}
+
 /* Wait for the next deadline or a signal.  1: sample now; 0: stop. */
 static int wait_next(struct batch *b)
 {
-	struct pollfd fds[3] = { { .fd = b->sigfd, .events = POLLIN }, { .fd = b->src->ops->wait_fd(b->src), .events = POLLIN },
-				 { .fd = announce_fd(b->announce), .events = POLLIN } };
+	struct pollfd fds[4] = { { .fd = b->sigfd, .events = POLLIN }, { .fd = b->src->ops->wait_fd(b->src), .events = POLLIN },
+				 { .fd = announce_fd(b->announce), .events = POLLIN },
+				 { .fd = b->running ? run_watch_fd(&b->run) : -1, .events = POLLIN } };
 	for (;;) {
-		int n = poll(fds, 3, fds[1].fd >= 0 ? -1 : 0);
+		int n = poll(fds, 4, fds[1].fd >= 0 ? -1 : 0);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 || (fds[0].revents & POLLIN))
+		if (n < 0 || ((fds[0].revents & POLLIN) && !on_signal(b)))
 			return 0;
 		if (fds[2].revents & POLLIN)
 			announce_collect(b);   /* out of memory: that change stays "observed" */
+		if (fds[3].revents & (POLLIN | POLLHUP)) {
+			run_collect(b);
+			fds[3].fd = run_watch_fd(&b->run);
+		}
 		if (fds[1].fd < 0)
 			return 1;
 		if (fds[1].revents & POLLIN) {
@@ -193,6 +238,8 @@ static int run_loop(struct batch *b)
 			return r < 0 ? 1 : 0;
 		if (emit(b) < 0 || record_check(b) < 0)
 			return 1;
+		if (b->running && run_watch_done(&b->run, session_snapshot(b->session)))
+			return 0;
 	}
 	return 0;
 }
@@ -248,6 +295,8 @@ int batch_run(const struct options *opts, struct source *src, struct recorder *r
 	if (status)
 		goto out;
 	announce_open(&b);
+	if (opts->command && (status = run_start(&b)))
+		goto out;
 	if (opts->format == FORMAT_CSV)
 		output_csv_header(stdout);
 	/* Blocked only now that the loop polls the signalfd: until here Ctrl-C and
@@ -258,7 +307,11 @@ int batch_run(const struct options *opts, struct source *src, struct recorder *r
 		goto out;
 	}
 	status = run_loop(&b);
+	if (b.running && status == 0)
+		status = run_watch_status(&b.run);
 out:
+	if (b.running)
+		run_watch_close(&b.run);
 	if (b.sigfd >= 0)
 		close(b.sigfd);
 	announce_close(b.announce);

@@ -20,6 +20,9 @@ void options_usage(FILE *out)
 	      "       ioscope remount MOUNTPOINT OPTIONS          change mount options, keep the rest\n"
 	      "       ioscope show DEVICE|MOUNTPOINT              scheduler, tunables, mounts\n"
 	      "       ioscope report FILE [--format F] ...        report or plot a recorded session\n"
+	      "       ioscope run [options] [--] COMMAND [ARG...] watch a command: its start, exit,\n"
+	      "                                                   cost and the writeback after it\n"
+	      "       ioscope mark TEXT...                        add a mark to every running ioscope\n"
 	      "\n"
 	      "options:\n"
 	      "  -b, --batch            print figures instead of opening the console\n"
@@ -33,6 +36,16 @@ void options_usage(FILE *out)
 	      "      --record-sync      flush the recording to disk after every sample\n"
 	      "      --replay FILE      replay a recorded session instead of sampling\n"
 	      "  -y, --yes              console: do not ask before risky changes\n"
+	      "      --probe PATH       time one 4 KiB read that reaches the device every probe\n"
+	      "                         interval, at a random offset of PATH (a file, a directory:\n"
+	      "                         a 16 MiB working set made there, or a block device)\n"
+	      "      --probe-interval SEC  seconds between probe reads, 0.1 to 3600 (default 1)\n"
+	      "      --probe-exec       with --probe: also time the cold start of a small program\n"
+	      "      --linger SEC       run: keep watching SEC seconds after COMMAND exits\n"
+	      "                         (default: the console until q; batch 10 s, longer while\n"
+	      "                         dirty+writeback are above the background threshold)\n"
+	      "      --output FILE      run: COMMAND's stdout and stderr go to FILE (the console\n"
+	      "                         default: a new $TMPDIR/ioscope-run-XXXXXX.out)\n"
 	      "  -v, --verbose          with --replay: also say what the log held that this\n"
 	      "                         version skips (record types, event kinds it does not know);\n"
 	      "                         live: say once when /proc/diskstats has more fields than\n"
@@ -78,9 +91,38 @@ static int parse_format(const char *arg, enum output_format *out, struct error *
 	return error_set(err, "invalid format '%s': give text, json or csv", arg);
 }
 
-enum { OPT_ROOT = 256, OPT_RECORD_SYNC, OPT_RECORD_APPEND, OPT_REPLAY };
+static int parse_seconds(const char *what, const char *arg, double min, double max, double *out,
+			 struct error *err)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(v) || v < min || v > max)
+		return error_set(err, "invalid %s '%s': give seconds from %g to %g", what, arg,
+				 min, max);
+	*out = v;
+	return 0;
+}
 
-int options_parse(struct options *o, int argc, char **argv, struct error *err)
+enum { OPT_ROOT = 256, OPT_RECORD_SYNC, OPT_RECORD_APPEND, OPT_REPLAY, OPT_PROBE,
+       OPT_PROBE_INTERVAL, OPT_PROBE_EXEC, OPT_LINGER, OPT_OUTPUT };
+
+/* Options only `ioscope run` takes, and those that need the live kernel. */
+static int check_combinations(const struct options *o, bool run, bool run_only_given,
+			      struct error *err)
+{
+	if (run_only_given && !run)
+		return error_set(err, "--linger and --output are options of `ioscope run`");
+	if (o->probe_path && (o->replay_path || o->root))
+		return error_set(err, "--probe samples the live kernel: not with --replay or --root");
+	if (o->probe_exec && !o->probe_path)
+		return error_set(err, "--probe-exec needs --probe PATH");
+	if (run && (o->replay_path || o->root))
+		return error_set(err, "`ioscope run` watches the live kernel: no --replay or --root");
+	return 0;
+}
+
+static int parse(struct options *o, int argc, char **argv, bool run, struct error *err)
 {
 	static const struct option longopts[] = {
 		{ "batch", no_argument, NULL, 'b' },
@@ -94,6 +136,11 @@ int options_parse(struct options *o, int argc, char **argv, struct error *err)
 		{ "record-append", required_argument, NULL, OPT_RECORD_APPEND },
 		{ "replay", required_argument, NULL, OPT_REPLAY },
 		{ "yes", no_argument, NULL, 'y' },
+		{ "probe", required_argument, NULL, OPT_PROBE },
+		{ "probe-interval", required_argument, NULL, OPT_PROBE_INTERVAL },
+		{ "probe-exec", no_argument, NULL, OPT_PROBE_EXEC },
+		{ "linger", required_argument, NULL, OPT_LINGER },
+		{ "output", required_argument, NULL, OPT_OUTPUT },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -102,6 +149,9 @@ int options_parse(struct options *o, int argc, char **argv, struct error *err)
 	memset(o, 0, sizeof *o);
 	o->interval = 1.0;
 	o->format = FORMAT_TEXT;
+	o->linger = -1;
+	o->probe_interval = 1.0;
+	bool run_only_given = false;
 	opterr = 0;
 	optind = 1;
 	int c;
@@ -133,6 +183,19 @@ int options_parse(struct options *o, int argc, char **argv, struct error *err)
 		case OPT_RECORD_SYNC: o->record_sync = true; break;
 		case OPT_REPLAY: o->replay_path = optarg; break;
 		case 'y': o->yes = true; break;
+		case OPT_PROBE: o->probe_path = optarg; break;
+		case OPT_PROBE_INTERVAL:
+			if (parse_seconds("probe interval", optarg, PROBE_INTERVAL_MIN,
+					  PROBE_INTERVAL_MAX, &o->probe_interval, err) < 0)
+				return -1;
+			break;
+		case OPT_PROBE_EXEC: o->probe_exec = true; break;
+		case OPT_LINGER:
+			if (parse_seconds("linger", optarg, 0, LINGER_MAX, &o->linger, err) < 0)
+				return -1;
+			run_only_given = true;
+			break;
+		case OPT_OUTPUT: o->output_path = optarg; run_only_given = true; break;
 		case 'v': o->verbose = true; break;
 		case 'h': options_usage(stdout); return 1;
 		case 'V': printf("ioscope %s\n", IOSCOPE_VERSION); return 1;
@@ -149,7 +212,27 @@ int options_parse(struct options *o, int argc, char **argv, struct error *err)
 	if (o->batch && o->record_path && strcmp(o->record_path, "-") == 0)
 		return error_set(err, "--batch and --record - both write to standard output: "
 				 "record to a file or a FIFO");
+	if (check_combinations(o, run, run_only_given, err) < 0)
+		return -1;
+	if (run) {
+		if (optind >= argc)
+			return error_set(err, "run: give the COMMAND to watch (ioscope run [options] "
+					 "[--] COMMAND [ARG...])");
+		o->command = argv + optind;
+		o->devices = argv + argc;   /* every device: the command may touch any */
+		return 0;
+	}
 	o->devices = argv + optind;
 	o->ndevices = argc - optind;
 	return 0;
+}
+
+int options_parse(struct options *o, int argc, char **argv, struct error *err)
+{
+	return parse(o, argc, argv, false, err);
+}
+
+int options_parse_run(struct options *o, int argc, char **argv, struct error *err)
+{
+	return parse(o, argc, argv, true, err);
 }

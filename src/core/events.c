@@ -18,6 +18,7 @@ static const char *const kind_names[EVENT_KIND_COUNT] = {
 	[EVENT_USER_MARK] = "mark",
 	[EVENT_COUNTERS_RESET] = "counters_reset",
 	[EVENT_CLOCK_BACK] = "clock_back",
+	[EVENT_RUN] = "run",
 };
 
 const char *event_kind_name(enum event_kind kind)
@@ -382,8 +383,8 @@ void echo_filter_clear(struct echo_filter *f)
 
 void echo_filter_remember(struct echo_filter *f, const struct event *ev)
 {
-	if (strcmp(ev->by, "observed") == 0 || ev->kind == EVENT_USER_MARK)
-		return;
+	if (strcmp(ev->by, "observed") == 0 || ev->kind == EVENT_USER_MARK || ev->kind == EVENT_RUN)
+		return;   /* no diff ever sees these again */
 	struct event *kept = event_list_add(&f->own);
 	if (!kept)
 		return;   /* out of memory: at worst a change is marked twice */
@@ -503,6 +504,9 @@ void event_label(const struct event *ev, char *buf, size_t len)
 		break;
 	case EVENT_CLOCK_BACK:
 		snprintf(buf, len, "clock back %s→%s s", ev->old_value, ev->new_value);
+		break;
+	case EVENT_RUN:
+		snprintf(buf, len, "%s %s", ev->key, ev->new_value);   /* "start tar x", "exit 0 (2.1 s)" */
 		break;
 	default:
 		snprintf(buf, len, "%s %s→%s", ev->key, ev->old_value, ev->new_value);

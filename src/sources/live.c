@@ -238,6 +238,13 @@ static void live_destroy(struct source *src)
 	free(ls);
 }
 
+int source_live_probe(struct source *src, const char *path, double interval, bool exec,
+		      struct error *err)
+{
+	(void)src; (void)path; (void)interval; (void)exec;
+	return error_set(err, "not implemented yet");
+}
+
 static const struct source_ops live_ops = {
 	.read = live_read,
 	.wait_fd = live_wait_fd,

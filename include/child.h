@@ -1,0 +1,54 @@
+/* child.h - a watched command (`ioscope run`): spawned, waited for through a pidfd in
+ * the caller's poll set, its exit and its cost (rusage, /proc/PID/io) as events.
+ */
+#ifndef IOSCOPE_CHILD_H
+#define IOSCOPE_CHILD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "error.h"
+#include "events.h"
+
+struct child;
+
+/* What the command cost, when it exited. */
+struct child_exit {
+	int exit_code;            /* as a shell shows it: the code, or 128+signal */
+	int signal;               /* killed by this signal; 0: exited */
+	double elapsed;           /* seconds from spawn to exit (CLOCK_MONOTONIC) */
+	struct rusage ru;         /* of the command and the descendants it waited for */
+	bool have_io;             /* /proc/PID/io could be read (same user or root) */
+	uint64_t rchar, wchar, read_bytes, write_bytes, cancelled_write_bytes;
+};
+
+/* Start argv[0] (searched in PATH) with standard output and error on out_fd (-1:
+ * ioscope's own), default signal dispositions and mask, stdin kept.  A command
+ * that cannot be executed is an error (err names it), as a shell says it. */
+struct child *child_spawn(char *const argv[], int out_fd, struct error *err);
+/* The pidfd: readable once the command has exited.  -1 after child_reap. */
+int child_fd(const struct child *c);
+pid_t child_pid(const struct child *c);
+bool child_running(const struct child *c);
+/* Collect the exit once child_fd is readable: 1 reaped (*out filled), 0 still
+ * running, -1 error (err). */
+int child_reap(struct child *c, struct child_exit *out, struct error *err);
+/* Pass a signal on (SIGINT, SIGTERM while ioscope is asked to stop). */
+void child_signal(struct child *c, int sig);
+/* Kill (SIGKILL) and reap a command still running; free. */
+void child_free(struct child *c);
+
+/* The events that mark it (kind run, by ioscope): the start carries the command
+ * line and where its output goes ("" inherited), the exit what it cost. */
+void child_start_event(const struct child *c, char *const argv[], const char *output,
+		       struct event *ev);
+void child_exit_event(const struct child_exit *x, struct event *ev);
+
+/* Open the file a command's output goes to: `path`, or with NULL a new
+ * $TMPDIR/ioscope-run-XXXXXX.out (its name into name).  -1 with err set. */
+int child_output_open(const char *path, char *name, size_t len, struct error *err);
+
+#endif

@@ -1,0 +1,267 @@
+/* child.c - the command `ioscope run` watches (child.h).
+ *
+ * The child is waited for through a pidfd, so its exit is one more descriptor in
+ * the main loop's poll set (no SIGCHLD handler, no drawing code that reaps).
+ * /proc/PID/io is read while it is a zombie, before wait4 reaps it: the kernel
+ * has by then added the I/O of every descendant it waited for, and wait4 gives
+ * the rusage of the same set.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "child.h"
+
+#ifndef P_PIDFD
+#define P_PIDFD 3
+#endif
+
+struct child {
+	pid_t pid;
+	int pidfd;
+	struct timespec started;
+};
+
+static double since(const struct timespec *t0)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) + (now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* In the forked child: only async-signal-safe calls until exec. */
+static void exec_child(char *const argv[], int out_fd, int report_fd)
+{
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);   /* batch blocks these for its signalfd */
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	if (out_fd >= 0 && (dup2(out_fd, STDOUT_FILENO) < 0 || dup2(out_fd, STDERR_FILENO) < 0)) {
+		int e = errno;
+		(void)!write(report_fd, &e, sizeof e);
+		_exit(127);
+	}
+	execvp(argv[0], argv);
+	int e = errno;
+	(void)!write(report_fd, &e, sizeof e);
+	_exit(e == ENOENT ? 127 : 126);
+}
+
+/* 0: the exec happened; else the child's errno (it has exited). */
+static int exec_result(int report_fd)
+{
+	int e = 0;
+	ssize_t n;
+	do
+		n = read(report_fd, &e, sizeof e);
+	while (n < 0 && errno == EINTR);
+	return n == (ssize_t)sizeof e ? e : 0;
+}
+
+struct child *child_spawn(char *const argv[], int out_fd, struct error *err)
+{
+	int report[2];
+	struct child *c = calloc(1, sizeof *c);
+	if (!c) {
+		error_set(err, "out of memory");
+		return NULL;
+	}
+	c->pidfd = -1;
+	if (pipe2(report, O_CLOEXEC) < 0) {
+		error_errno(err, "pipe", errno);
+		free(c);
+		return NULL;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &c->started);
+	c->pid = fork();
+	if (c->pid == 0)
+		exec_child(argv, out_fd, report[1]);
+	close(report[1]);
+	int e = c->pid < 0 ? errno : exec_result(report[0]);
+	close(report[0]);
+	if (c->pid > 0 && !e) {
+		c->pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
+		e = c->pidfd < 0 ? errno : 0;
+		if (e)
+			kill(c->pid, SIGKILL);
+	}
+	if (e) {
+		error_errno(err, c->pid < 0 ? "fork" : argv[0], e);
+		if (c->pid > 0)
+			waitpid(c->pid, NULL, 0);
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+int child_fd(const struct child *c) { return c ? c->pidfd : -1; }
+pid_t child_pid(const struct child *c) { return c ? c->pid : 0; }
+bool child_running(const struct child *c) { return c && c->pidfd >= 0; }
+
+/* "read_bytes: 123" lines of /proc/PID/io (a zombie's, before it is reaped). */
+static void read_io(pid_t pid, struct child_exit *x)
+{
+	char path[64], line[128];
+	snprintf(path, sizeof path, "/proc/%ld/io", (long)pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return;
+	static const struct { const char *key; size_t off; } keys[] = {
+		{ "rchar", offsetof(struct child_exit, rchar) },
+		{ "wchar", offsetof(struct child_exit, wchar) },
+		{ "read_bytes", offsetof(struct child_exit, read_bytes) },
+		{ "write_bytes", offsetof(struct child_exit, write_bytes) },
+		{ "cancelled_write_bytes", offsetof(struct child_exit, cancelled_write_bytes) },
+	};
+	int found = 0;
+	while (fgets(line, sizeof line, f)) {
+		char *colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		*colon = '\0';
+		for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+			if (strcmp(line, keys[i].key) == 0) {
+				*(uint64_t *)((char *)x + keys[i].off) = strtoull(colon + 1, NULL, 10);
+				found++;
+			}
+	}
+	fclose(f);
+	x->have_io = found == 5;
+}
+
+int child_reap(struct child *c, struct child_exit *out, struct error *err)
+{
+	siginfo_t info = { 0 };
+	if (!child_running(c))
+		return error_set(err, "no command is running");
+	if (waitid((idtype_t)P_PIDFD, (id_t)c->pidfd, &info, WEXITED | WNOHANG | WNOWAIT) < 0)
+		return error_errno(err, "waitid", errno);
+	if (info.si_pid == 0)
+		return 0;
+	memset(out, 0, sizeof *out);
+	out->elapsed = since(&c->started);
+	read_io(c->pid, out);
+	int status;
+	pid_t r;
+	do
+		r = wait4(c->pid, &status, 0, &out->ru);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return error_errno(err, "wait4", errno);
+	close(c->pidfd);
+	c->pidfd = -1;
+	out->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	out->exit_code = out->signal ? 128 + out->signal : WEXITSTATUS(status);
+	return 1;
+}
+
+void child_signal(struct child *c, int sig)
+{
+	if (child_running(c))
+		syscall(SYS_pidfd_send_signal, c->pidfd, sig, NULL, 0);
+}
+
+void child_free(struct child *c)
+{
+	if (!c)
+		return;
+	if (child_running(c)) {
+		child_signal(c, SIGKILL);
+		waitpid(c->pid, NULL, 0);
+		close(c->pidfd);
+	}
+	free(c);
+}
+
+/* ---- events ---- */
+
+static void stamp(struct event *ev)
+{
+	memset(ev, 0, sizeof *ev);
+	clock_gettime(CLOCK_MONOTONIC, &ev->mono);
+	clock_gettime(CLOCK_REALTIME, &ev->wall);
+	ev->kind = EVENT_RUN;
+	snprintf(ev->object, sizeof ev->object, "run");
+	snprintf(ev->by, sizeof ev->by, "ioscope");
+}
+
+static void join_argv(char *const argv[], char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; argv[i] && used + 1 < len; i++) {
+		int n = snprintf(buf + used, len - used, "%s%s", i ? " " : "", argv[i]);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+}
+
+void child_start_event(const struct child *c, char *const argv[], const char *output,
+		       struct event *ev)
+{
+	stamp(ev);
+	snprintf(ev->key, sizeof ev->key, "start");
+	join_argv(argv, ev->new_value, sizeof ev->new_value);
+	snprintf(ev->result, sizeof ev->result, "pid=%ld%s%s", (long)c->pid,
+		 output && output[0] ? " output=" : "", output ? output : "");
+}
+
+static double tv_seconds(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + tv->tv_usec / 1e6;
+}
+
+void child_exit_event(const struct child_exit *x, struct event *ev)
+{
+	stamp(ev);
+	snprintf(ev->key, sizeof ev->key, "exit");
+	if (x->signal)
+		snprintf(ev->new_value, sizeof ev->new_value, "signal %d (%.2f s)", x->signal,
+			 x->elapsed);
+	else
+		snprintf(ev->new_value, sizeof ev->new_value, "%d (%.2f s)", x->exit_code,
+			 x->elapsed);
+	int n = snprintf(ev->result, sizeof ev->result,
+			 "status=%d elapsed_s=%.3f user_s=%.3f sys_s=%.3f maxrss_kb=%ld",
+			 x->exit_code, x->elapsed, tv_seconds(&x->ru.ru_utime),
+			 tv_seconds(&x->ru.ru_stime), x->ru.ru_maxrss);
+	if (x->have_io && n > 0 && (size_t)n < sizeof ev->result)
+		snprintf(ev->result + n, sizeof ev->result - (size_t)n,
+			 " read_bytes=%" PRIu64 " write_bytes=%" PRIu64
+			 " cancelled_write_bytes=%" PRIu64 " rchar=%" PRIu64 " wchar=%" PRIu64,
+			 x->read_bytes, x->write_bytes, x->cancelled_write_bytes, x->rchar,
+			 x->wchar);
+}
+
+int child_output_open(const char *path, char *name, size_t len, struct error *err)
+{
+	if (path) {
+		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC,
+			      0666);
+		if (fd < 0)
+			return error_errno(err, path, errno);
+		snprintf(name, len, "%s", path);
+		return fd;
+	}
+	const char *dir = secure_getenv("TMPDIR");
+	if (!dir || dir[0] != '/')
+		dir = "/tmp";
+	if (snprintf(name, len, "%s/ioscope-run-XXXXXX.out", dir) >= (int)len)
+		return error_set(err, "%s: path too long", dir);
+	int fd = mkostemps(name, 4, O_CLOEXEC);
+	if (fd < 0)
+		return error_errno(err, name, errno);
+	return fd;
+}
