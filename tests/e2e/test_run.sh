@@ -1,0 +1,116 @@
+#!/bin/bash
+# `ioscope run --batch`: the command's exit status is ioscope's (128+N for a signal), its
+# start and exit are logged as events of kind run with what it cost, --output takes its
+# output.  `ioscope mark` reaches a running batch of the same user, not another user's,
+# and says so (exit 1) when nothing runs.
+. "$(dirname "$0")/lib.sh"
+
+RUNDIR="$XDG_RUNTIME_DIR/ioscope"
+
+# sanitizer reports in FILE (the status is the command's, so 86 alone would not tell)
+clean_stderr() { ! grep -qE 'AddressSanitizer|LeakSanitizer|runtime error' "$1"; }
+
+# A failing command: its status, and both marks in order in the log.
+"$IOSCOPE" run --batch -i 0.2 --linger 0 --record "$TMP/fail.log" -- \
+	sh -c 'head -c 300000 /dev/zero >"$1"; sleep 0.3; exit 3' sh "$TMP/written" \
+	>"$TMP/fail.out" 2>"$TMP/fail.err"
+rc=$?
+[ $rc = 3 ] && clean_stderr "$TMP/fail.err" && ok "run --batch returns the command's status" \
+	|| fail "run --batch returns the command's status" "rc=$rc $(cat "$TMP/fail.err")"
+python3 - "$TMP/fail.log" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+runs = [r for r in recs if r["type"] == "event" and r["kind"] == "run"]
+def check(name, cond, what):
+    print(("ok " if cond else "not ok ") + name + ("" if cond else f": {what}"))
+keys = [r["key"] for r in runs]
+check("log has the start and the exit of the command, in order", keys == ["start", "exit"], runs)
+if keys == ["start", "exit"]:
+    start, end = runs
+    fig = dict(kv.split("=", 1) for kv in end["result"].split())
+    check("start names the command and its pid", start["new"].startswith("sh -c head")
+          and start["result"].startswith("pid=") and start["by"] == "ioscope", start)
+    check("exit has status, elapsed, CPU and bytes",
+          fig.get("status") == "3" and float(fig.get("elapsed_s", 0)) >= 0.3
+          and "user_s" in fig and "sys_s" in fig and int(fig.get("wchar", 0)) >= 300000, fig)
+    check("exit comes after start", end["mono"] > start["mono"], runs)
+PY
+grep -q -- '---- .* run exit 3 (' "$TMP/fail.out" && ok "batch text shows the exit" \
+	|| fail "batch text shows the exit" "$(cat "$TMP/fail.out")"
+
+# A command killed by a signal: 128+N, like a shell.
+"$IOSCOPE" run --batch -i 0.2 --linger 0 -- sh -c 'kill -TERM $$' >/dev/null 2>"$TMP/sig.err"
+rc=$?
+[ $rc = 143 ] && clean_stderr "$TMP/sig.err" && ok "a command killed by SIGTERM gives 143" \
+	|| fail "a command killed by SIGTERM gives 143" "rc=$rc $(cat "$TMP/sig.err")"
+
+# A command that cannot be run: said, 127 like a shell.
+"$IOSCOPE" run --batch -i 0.2 --linger 0 -- "$TMP/no-such-command" >/dev/null 2>"$TMP/none.err"
+rc=$?
+[ $rc = 127 ] && grep -q "no-such-command: No such file" "$TMP/none.err" \
+	&& ok "a missing command is 127 and said" || fail "a missing command is 127 and said" \
+	"rc=$rc $(cat "$TMP/none.err")"
+
+# --output: the command's stdout and stderr go to the file, not to ioscope's output.
+"$IOSCOPE" run --batch -i 0.2 --linger 0 --output "$TMP/cmd.out" -- \
+	sh -c 'echo to-stdout; echo to-stderr >&2' >"$TMP/o.out" 2>"$TMP/o.err"
+rc=$?
+[ $rc = 0 ] && grep -qx to-stdout "$TMP/cmd.out" && grep -qx to-stderr "$TMP/cmd.out" \
+	&& ! grep -qx "to-std.*" "$TMP/o.out" "$TMP/o.err" && ok "--output takes stdout and stderr" \
+	|| fail "--output takes stdout and stderr" "rc=$rc $(cat "$TMP/cmd.out" "$TMP/o.err")"
+
+# --linger: the watch goes on after the exit.
+start=$(date +%s.%N)
+"$IOSCOPE" run --batch -i 0.2 --linger 1 -- true >/dev/null 2>"$TMP/l.err"
+took=$(echo "$(date +%s.%N) - $start" | bc)
+[ "$(echo "$took >= 1" | bc)" = 1 ] && ok "--linger 1 watches a second after the exit" \
+	|| fail "--linger 1 watches a second after the exit" "took $took s"
+
+# ioscope mark with nothing running: says so, exit 1.
+"$IOSCOPE" mark nobody listens >"$TMP/m0.out" 2>"$TMP/m0.err"
+rc=$?
+[ $rc = 1 ] && grep -q "no running ioscope" "$TMP/m0.err" && ok "mark with none running exits 1" \
+	|| fail "mark with none running exits 1" "rc=$rc $(cat "$TMP/m0.err")"
+
+# ioscope mark reaches a running batch (run under `ioscope run`, as an experiment would).
+"$IOSCOPE" run --batch -i 0.2 -f json --linger 0 --record "$TMP/mark.log" -- sleep 3 \
+	>"$TMP/mark.json" 2>"$TMP/mark.err" &
+pid=$!
+for ((i = 0; i < 50; i++)); do [ -S "$RUNDIR/$pid.sock" ] && break; sleep 0.1; done
+"$IOSCOPE" mark halfway through >"$TMP/m1.out" 2>&1 && grep -q "marked in 1 running" "$TMP/m1.out" \
+	&& ok "mark reaches a running batch" || fail "mark reaches a running batch" "$(cat "$TMP/m1.out")"
+
+# Another user cannot mark it: its `ioscope mark` finds no directory of its own (and ours
+# is refused), and a datagram it sends straight to the socket is dropped (credentials).
+if is_root && id nobody >/dev/null 2>&1; then
+	chmod o+x "$TMP" "$TMP/run" "$RUNDIR" && chmod o+w "$RUNDIR/$pid.sock"
+	setpriv --reuid=65534 --regid=65534 --clear-groups env XDG_RUNTIME_DIR="$XDG_RUNTIME_DIR" \
+		"$IOSCOPE" mark from nobody >"$TMP/m2.out" 2>&1
+	rc=$?
+	[ $rc = 1 ] && ok "another user's mark: no instance of theirs (exit 1)" \
+		|| fail "another user's mark: no instance of theirs (exit 1)" "rc=$rc $(cat "$TMP/m2.out")"
+	setpriv --reuid=65534 --regid=65534 --clear-groups /usr/bin/python3 -c 'import socket,sys
+socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM).sendto(sys.argv[2].encode(), sys.argv[1])' \
+		"$RUNDIR/$pid.sock" \
+		'{"type":"event","kind":"mark","object":"user","key":"mark","new":"sent by nobody","by":"ioscope"}' \
+		>"$TMP/m3.out" 2>&1 && ok "another user can reach the socket (so the refusal is the listener's)" \
+		|| fail "another user can reach the socket (so the refusal is the listener's)" "$(cat "$TMP/m3.out")"
+	chmod o-x "$TMP" "$TMP/run" "$RUNDIR"
+else
+	skip "another user's mark" "needs root and a user nobody"
+fi
+wait $pid
+rc=$?
+[ $rc = 0 ] && clean_stderr "$TMP/mark.err" && ok "batch under run ends with the command" \
+	|| fail "batch under run ends with the command" "rc=$rc $(cat "$TMP/mark.err")"
+python3 - "$TMP/mark.log" "$TMP/mark.json" <<'PY'
+import json, sys
+log, out = sys.argv[1:]
+marks = [r for r in map(json.loads, open(log)) if r["type"] == "event" and r["kind"] == "mark"]
+shown = [e for l in open(out) for e in json.loads(l)["events"] if e["kind"] == "mark"]
+def check(name, cond, what):
+    print(("ok " if cond else "not ok ") + name + ("" if cond else f": {what}"))
+check("the mark is logged once, with its text", [m["new"] for m in marks] == ["halfway through"], marks)
+check("the mark is in the batch output", [m["new"] for m in shown] == ["halfway through"], shown)
+check("another user's datagram is not a mark", all("nobody" not in m["new"] for m in marks), marks)
+PY
