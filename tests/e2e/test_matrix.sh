@@ -76,7 +76,7 @@ mount -o remount,nosuid,nodev "$mnt2"
 echo mq-deadline >/sys/block/$dev2/queue/scheduler
 qbefore=$(queue_state "$dev2") mbefore=$(mount_state "$mnt2")
 "$IOSCOPE" matrix --device "$dev2" --mount "$mnt2" --schedulers bfq \
-	--mount-options 'noatime;data=journal' --repeat 1 --out "$TMP/r2" \
+	--mount-options 'data=journal;noatime' --repeat 1 --out "$TMP/r2" \
 	-- sh -c 'seq 2000 >numbers; sync numbers' >/dev/null 2>"$TMP/r2.stderr"
 rc=$?
 python3 - "$TMP/r2.json" <<'PY'
@@ -84,9 +84,10 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 c = d["cells"]
 assert len(c) == 2
-assert c[0]["refused"] is None and c[0]["runs"][0]["exit"] == 0, c[0]
-assert c[1]["refused"] and "data" in c[1]["refused"] and c[1]["runs"] == [], c[1]
-marks = [r["key"] for r in map(json.loads, open(sys.argv[1].replace(".json", "-c02-r1.log"))) if r.get("type") == "event" and r["by"] == "ioscope"]
+assert c[0]["refused"] and "data" in c[0]["refused"] and c[0]["runs"] == [], c[0]
+assert c[1]["refused"] is None and c[1]["runs"][0]["exit"] == 0, c[1]
+assert d["complete"] is True
+marks = [r["key"] for r in map(json.loads, open(sys.argv[1].replace(".json", "-c01-r1.log"))) if r.get("type") == "event" and r["by"] == "ioscope"]
 assert marks[0] == "cell" and "refused" in marks and "start" not in marks, marks
 PY
 [ $? -eq 0 ] && [ $rc -eq 0 ] && sanitizer_clean "$TMP/r2.stderr" && grep -q 'refused: ' "$TMP/r2.txt" \
