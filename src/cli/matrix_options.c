@@ -115,10 +115,13 @@ static int parse_optsets(struct matrix_opts *o, const char *arg, struct error *e
 		if (n >= MOUNT_OPTS_MAX)
 			return error_set(err, "--mount-options: a set is too long");
 		char *s = o->optsets[o->noptsets++];
-		snprintf(s, MOUNT_OPTS_MAX, "%.*s", (int)n, n ? q : "defaults");
+		if (n)
+			snprintf(s, MOUNT_OPTS_MAX, "%.*s", (int)n, q);
+		else
+			snprintf(s, MOUNT_OPTS_MAX, "defaults");
 		p += strcspn(p, ";");
-		if (!*p)
-			break;
+		if (!*p || !p[1])
+			break;   /* a ';' at the end adds no set */
 		p++;
 	}
 	return 0;

@@ -243,9 +243,19 @@ int matrix_write_csv(FILE *out, const struct matrix_result *r)
 
 /* ---- JSON: the shape docs/experiments.md gives ---- */
 
+/* Three decimals, as batch JSON writes them ("10.2", not 10.199999999999999). */
 static json_object *jnum(double v)
 {
-	return isfinite(v) ? json_object_new_double(round(v * 1000) / 1000) : NULL;
+	if (!isfinite(v))
+		return NULL;
+	char text[64];
+	snprintf(text, sizeof text, "%.3f", v);
+	char *end = text + strlen(text);
+	while (end > text && end[-1] == '0')
+		*--end = '\0';
+	if (end > text && end[-1] == '.')
+		end[-1] = '\0';
+	return json_object_new_double_s(v, text);
 }
 
 static json_object *json_run(const struct matrix_run *run)
