@@ -14,19 +14,21 @@ static const struct matrix_option {
 	const char *arg;
 	const char *help;
 } matrix_options[] = {
-	{ "device", "DEV", "the block device of the experiment (required)" },
-	{ "mount", "DIR", "its mount point, the command's working directory (required)" },
-	{ "mkfs", "'CMD'", "a fresh filesystem before every run: CMD /dev/DEV (loop\n"
-			    "devices only, unless --destroy-data-on names DEV again)" },
+	{ "device", "DEV", "the block device (required)" },
+	{ "mount", "DIR", "its mount point, COMMAND's working directory\n(required)" },
+	{ "mkfs", "'CMD'", "a fresh filesystem per run: CMD /dev/DEV (loop\n"
+			    "devices only, or DEV named by --destroy-data-on)" },
 	{ "destroy-data-on", "DEV", "allow --mkfs on DEV, which is not a loop device" },
 	{ "schedulers", "a,b,...", "schedulers to compare (default: the current one)" },
-	{ "mount-options", "'o1;o2'", "option sets to compare, ';' between sets, 'defaults'\n"
-				       "for none (default: defaults)" },
-	{ "cache", "cold|hot|both", "drop the page cache before each run (cold, default)" },
+	{ "mount-options", "'o1;o2'", "option sets to compare, ';' between sets,\n"
+				       "'defaults' for none (default: defaults)" },
+	{ "cache", "cold|hot|both", "drop the page cache before each run (cold,\n"
+					  "the default), or not (hot), or both" },
 	{ "repeat", "N", "runs per cell, 1 to 100 (default 3)" },
-	{ "max-repeat", "M", "runs of a noisy cell (CoV of elapsed > 3.5%) (default 2N)" },
+	{ "max-repeat", "M", "runs of a noisy cell: CoV of elapsed > 3.5%\n(default 2N)" },
 	{ "probe", "PATH", "time small reads of PATH during each run and idle" },
-	{ "out", "PREFIX", "write PREFIX.txt .csv .json .png (default ioscope-matrix)" },
+	{ "out", "PREFIX", "write PREFIX.txt .csv .json .png and the runs'\n"
+				  "logs PREFIX-cNN-rM.log (default ioscope-matrix)" },
 	{ "baseline", "SCHED:OPTS", "the cell ratios are to (default: the first)" },
 	{ "help", NULL, "this text" },
 };
