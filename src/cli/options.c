@@ -24,7 +24,7 @@ void options_usage(FILE *out)
 	      "                                                   cost and the writeback after it\n"
 	      "       ioscope mark TEXT...                        add a mark to every running ioscope\n"
 	      "       ioscope matrix --device DEV --mount DIR [matrix options] -- COMMAND...\n"
-	      "                          run COMMAND per scheduler x mount options x cache, recorded\n"
+	      "                          COMMAND per scheduler x options x cache, recorded\n"
 	      "                          (see ioscope matrix --help)\n"
 	      "\n"
 	      "options:\n"
