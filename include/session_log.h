@@ -17,6 +17,7 @@
 
 enum session_record {
 	RECORD_HEADER, RECORD_DEVICES, RECORD_MOUNTS, RECORD_SAMPLE, RECORD_EVENT,
+	RECORD_PROBE,     /* the responsiveness probe's samples, after their sample */
 	RECORD_UNKNOWN,   /* a JSON object of a type this version does not know: skipped */
 };
 
@@ -55,6 +56,8 @@ json_object *session_log_mounts(const struct snapshot *snap);
  * streaming writer rather than json-c objects: this runs every sample, the others
  * rarely.  -1 on ENOMEM. */
 int session_log_format_sample(const struct snapshot *snap, struct jsonw *w);
+/* The probe record that follows a sample with snap->probe (docs/session-log.md). */
+int session_log_format_probe(const struct snapshot *snap, struct jsonw *w);
 json_object *session_log_event(const struct event *ev, uint64_t seq);
 /* A scheduler event's resets: {"nr_requests": ["64", "256"], "iosched.x": ["1", null]},
  * null for a setting absent before (new) or after (gone). */
@@ -65,6 +68,9 @@ bool session_devices_equal(const struct snapshot *a, const struct snapshot *b);
 bool session_mounts_equal(const struct snapshot *a, const struct snapshot *b);
 
 /* ---- reading: -1 with err set to what is wrong (the caller adds line/offset) ---- */
+/* A probe record into *out (its old values replaced). */
+struct probe_samples;
+int session_log_parse_probe(json_object *o, struct probe_samples *out, struct error *err);
 /* Checks format and version, fills *m and the device list and mounts of *state. */
 int session_log_parse_header(json_object *o, struct replay_machine *m, struct snapshot *state,
 			     struct error *err);

@@ -109,6 +109,8 @@ struct vm_counters {
 	uint64_t psi_some_total, psi_full_total; /* microseconds */
 };
 
+struct probe_samples;
+
 struct snapshot {
 	struct timespec mono;     /* CLOCK_MONOTONIC when sampled (or fixture uptime) */
 	struct timespec wall;     /* CLOCK_REALTIME when sampled */
@@ -118,6 +120,8 @@ struct snapshot {
 	struct mount *mounts;
 	size_t nmounts;
 	struct vm_counters vm;
+	/* the responsiveness probe's samples of the interval (include/probe.h); NULL: no probe */
+	struct probe_samples *probe;
 };
 
 void snapshot_init(struct snapshot *s);

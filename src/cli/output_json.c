@@ -3,6 +3,7 @@
 
 #include "jsonw.h"
 #include "output.h"
+#include "probe.h"
 
 /* Three decimals: finer than iostat's two, and no float noise in the output. */
 #define DECIMALS 3
@@ -149,6 +150,12 @@ int output_json(FILE *out, struct jsonw *w, const struct interval_view *v)
 	for (size_t i = 0; v->events && i < v->events->count; i++)
 		event_object(w, &v->events->items[i]);
 	jsonw_array_end(w);
+	if (v->snap->probe) {
+		jsonw_key(w, "probe");
+		jsonw_object_begin(w);
+		probe_samples_put_json(w, v->snap->probe);
+		jsonw_object_end(w);
+	}
 	jsonw_object_end(w);
 	jsonw_newline(w);
 	if (w->failed)

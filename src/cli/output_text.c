@@ -12,6 +12,7 @@
 
 #include "columns.h"
 #include "output.h"
+#include "probe.h"
 #include "text.h"
 
 void format_local_time(const struct timespec *wall, char *buf, size_t len, bool with_date)
@@ -193,6 +194,25 @@ static void print_vm(FILE *out, const struct vm_rates *v)
 		fputs("psi io: not available\n", out);
 }
 
+/* "probe: 3 reads p50 412 max 2950 us; 3 starts p50 30112 max 41001 us" */
+static void print_probe(FILE *out, const struct probe_samples *p)
+{
+	fprintf(out, "probe: %zu read%s", p->nread, p->nread == 1 ? "" : "s");
+	if (p->nread)
+		fprintf(out, " p50 %llu max %llu us",
+			(unsigned long long)probe_percentile(p->read_us, p->nread, 50),
+			(unsigned long long)probe_percentile(p->read_us, p->nread, 100));
+	if (p->nexec)
+		fprintf(out, "; %zu start%s p50 %llu max %llu us", p->nexec, p->nexec == 1 ? "" : "s",
+			(unsigned long long)probe_percentile(p->exec_us, p->nexec, 50),
+			(unsigned long long)probe_percentile(p->exec_us, p->nexec, 100));
+	if (p->stalled_us)
+		fprintf(out, "; a read waiting for %llu us", (unsigned long long)p->stalled_us);
+	if (p->errors)
+		fprintf(out, "; %llu failed", (unsigned long long)p->errors);
+	fputc('\n', out);
+}
+
 void output_text(FILE *out, const struct interval_view *v)
 {
 	char when[32];
@@ -210,5 +230,7 @@ void output_text(FILE *out, const struct interval_view *v)
 		if (v->shown[i])
 			print_device(out, &v->rates->devices[i]);
 	print_vm(out, &v->rates->vm);
+	if (v->snap->probe)
+		print_probe(out, v->snap->probe);
 	fputc('\n', out);
 }

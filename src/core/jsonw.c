@@ -257,4 +257,6 @@ void jsonw_number_text(struct jsonw *w, const char *text)
 void jsonw_newline(struct jsonw *w)
 {
 	putc1(w, '\n');
+	if (w->depth == 0)
+		w->need_comma[0] = false;   /* the next record is a line of its own */
 }

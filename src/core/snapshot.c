@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe.h"
 #include "snapshot.h"
 
 void snapshot_init(struct snapshot *s)
@@ -22,6 +23,9 @@ void snapshot_free(struct snapshot *s)
 		device_free_settings(&s->devices[i]);
 	free(s->devices);
 	free(s->mounts);
+	if (s->probe)
+		probe_samples_free(s->probe);
+	free(s->probe);
 	snapshot_init(s);
 }
 
@@ -66,6 +70,10 @@ int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 	tmp.devices = NULL;
 	tmp.mounts = NULL;
 	tmp.ndevices = tmp.nmounts = 0;
+	tmp.probe = NULL;
+	if (src->probe && (!(tmp.probe = calloc(1, sizeof *tmp.probe)) ||
+			   probe_samples_copy(tmp.probe, src->probe) < 0))
+		goto fail;
 	if (src->ndevices) {
 		tmp.devices = calloc(snapshot_capacity(src->ndevices), sizeof *tmp.devices);
 		if (!tmp.devices)

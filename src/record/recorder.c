@@ -204,7 +204,9 @@ static int append_record(struct recorder *rec, json_object *o, struct error *err
 static int append_sample(struct recorder *rec, const struct snapshot *snap, struct error *err)
 {
 	jsonw_reset(&rec->line);
-	if (session_log_format_sample(snap, &rec->line) < 0 || reserve(rec, rec->line.len) < 0)
+	if (session_log_format_sample(snap, &rec->line) < 0 ||
+	    (snap->probe && session_log_format_probe(snap, &rec->line) < 0) ||
+	    reserve(rec, rec->line.len) < 0)
 		return error_set(err, "%s: out of memory", rec->path);
 	memcpy(rec->buf + rec->len, rec->line.buf, rec->line.len);
 	rec->len += rec->line.len;

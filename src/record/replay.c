@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "line_scanner.h"
+#include "probe.h"
 #include "replay.h"
 #include "session_log.h"
 #include "text.h"
@@ -27,6 +28,8 @@ struct sample_entry {
 	uint32_t length;
 	uint32_t devices, mounts;   /* index into states[]; 0 is the header */
 	bool damaged;               /* failed to parse when read */
+	uint64_t probe_offset;      /* its probe record (docs/session-log.md) */
+	uint32_t probe_length;      /* 0: none */
 };
 
 /* An event of the index: ~40 bytes and its strings, where a struct event is 3 KB
@@ -184,6 +187,7 @@ static int fast_type(const char *text, size_t len)
 		{ "{\"type\":\"devices\",", RECORD_DEVICES },
 		{ "{\"type\":\"mounts\",", RECORD_MOUNTS },
 		{ "{\"type\":\"event\",", RECORD_EVENT },
+		{ "{\"type\":\"probe\",", RECORD_PROBE },
 	};
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
 		size_t n = strlen(known[i].prefix);
@@ -425,6 +429,20 @@ static int64_t sample_seq(json_object *o)
 	return seq >= 0 ? seq : -1;
 }
 
+/* A probe record belongs to the sample just before it, with the same seq. */
+static int add_probe(struct replay *r, json_object *o, const struct scanned_line *l)
+{
+	int64_t seq = sample_seq(o);
+	if (r->nsamples == r->session_first || seq < 0 || seq != r->last_seq) {
+		warn(r, l->number, l->offset, "probe record without its sample, skipped");
+		return 0;
+	}
+	struct sample_entry *e = &r->samples[r->nsamples - 1];
+	e->probe_offset = l->offset;
+	e->probe_length = (uint32_t)l->len;
+	return 0;
+}
+
 /* A parsed line of any type.  -1 only on ENOMEM. */
 static int index_record(struct replay *r, json_object *o, const struct scanned_line *l)
 {
@@ -440,6 +458,8 @@ static int index_record(struct replay *r, json_object *o, const struct scanned_l
 		return add_sample(r, l, sample_seq(o), mono, wall);
 	case RECORD_EVENT:
 		return add_event(r, o, l);
+	case RECORD_PROBE:
+		return add_probe(r, o, l);
 	case RECORD_HEADER:
 	case RECORD_DEVICES:
 	case RECORD_MOUNTS:
@@ -475,7 +495,8 @@ static int index_line(struct replay *r, const struct scanned_line *l)
 	if (l->complete && fast_sample_times(l->text, l->len, &seq, &mono, &wall))
 		return add_sample(r, l, seq, mono, wall);
 	int type = l->complete ? fast_type(l->text, l->len) : -1;
-	if (type == RECORD_DEVICES || type == RECORD_MOUNTS || type == RECORD_EVENT || type < 0) {
+	if (type == RECORD_DEVICES || type == RECORD_MOUNTS || type == RECORD_EVENT ||
+	    type == RECORD_PROBE || type < 0) {
 		json_object *o = parse_line(r, l->text, l->len, &err);
 		if (!o) {
 			if (l->complete)
@@ -667,6 +688,28 @@ static const struct snapshot *state_at(struct replay *r, uint32_t idx, bool want
 	return into;
 }
 
+/* The sample's probe samples into out->probe (NULL when it has none).  A damaged
+ * probe record costs the probe samples of that interval, not the sample. */
+static void read_probe(struct replay *r, struct sample_entry *e, struct snapshot *out)
+{
+	struct error why = { "" };
+	if (!e->probe_length)
+		return;
+	out->probe = calloc(1, sizeof *out->probe);
+	json_object *o = out->probe ? read_line(r, e->probe_offset, e->probe_length, &why) : NULL;
+	if (o && session_log_parse_probe(o, out->probe, &why) == 0) {
+		json_object_put(o);
+		return;
+	}
+	json_object_put(o);
+	warn(r, e->line, e->probe_offset, "probe record skipped: %s", why.msg);
+	e->probe_length = 0;
+	if (out->probe)
+		probe_samples_free(out->probe);
+	free(out->probe);
+	out->probe = NULL;
+}
+
 int replay_read(struct replay *r, size_t i, struct snapshot *out, struct error *err)
 {
 	if (i >= r->nsamples)
@@ -678,8 +721,10 @@ int replay_read(struct replay *r, size_t i, struct snapshot *out, struct error *
 	json_object *o = mounts ? read_line(r, e->offset, e->length, &why) : NULL;
 	int rc = o ? session_log_parse_sample(o, devices, mounts, out, &why) : -1;
 	json_object_put(o);
-	if (rc == 0)
+	if (rc == 0) {
+		read_probe(r, e, out);
 		return 0;
+	}
 	if (!e->damaged)
 		warn(r, e->line, e->offset, "sample skipped: %s", why.msg);
 	e->damaged = true;

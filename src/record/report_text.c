@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "report_probe.h"
 #include "text.h"
 
 #define WIDTH 80
@@ -160,6 +161,7 @@ struct phase {
 	size_t start, end;           /* interval end samples [start, end] */
 	size_t ev_first, ev_count;   /* the marks it opens with, in rep->events */
 	struct device_stats *stats;  /* one per reported device */
+	struct probe_samples *probe; /* the probe's samples in it; NULL: none */
 };
 
 struct text_report {
@@ -277,6 +279,7 @@ static void print_phase(const struct text_report *t, size_t k, FILE *out)
 			s->ios / s->dt, s->iops_peak, s->await_ios > 0 ? s->await_sum / s->await_ios : 0.0,
 			s->util_s / s->dt, flush);
 	}
+	report_probe_print(out, p->probe);
 }
 
 /* ---- the per-second tables ---- */
@@ -351,6 +354,8 @@ static int on_interval(void *ctx, const struct report_interval *iv)
 		rows[k] = &iv->rates->devices[i];
 		accumulate(&t->phases[t->phase].stats[k], rows[k], iv->rates->interval);
 	}
+	if (report_probe_add(&t->phases[t->phase].probe, iv->cur) < 0)
+		return -1;
 	print_marks_until(t, iv->sample);
 	table_row(t, iv, rows);
 	return 0;
@@ -384,8 +389,10 @@ static void free_text_report(struct text_report *t)
 	free(t->tables);
 	free(t->table_text);
 	free(t->table_len);
-	for (size_t i = 0; t->phases && i < t->nevents + 1; i++)
+	for (size_t i = 0; t->phases && i < t->nevents + 1; i++) {
 		free(t->phases[i].stats);
+		report_probe_free(t->phases[i].probe);
+	}
 	free(t->phases);
 	free(t->boundary);
 	free(t->event);

@@ -8,6 +8,7 @@
 static const char *const record_names[] = {
 	[RECORD_HEADER] = "header", [RECORD_DEVICES] = "devices", [RECORD_MOUNTS] = "mounts",
 	[RECORD_SAMPLE] = "sample", [RECORD_EVENT] = "event",   [RECORD_UNKNOWN] = "unknown",
+	[RECORD_PROBE] = "probe",
 };
 
 const char *session_record_name(enum session_record type)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe.h"
 #include "session_log.h"
 
 
@@ -245,6 +246,19 @@ int session_log_format_sample(const struct snapshot *snap, struct jsonw *w)
 	jsonw_array_end(w);
 	jsonw_key(w, "vm");
 	put_vm(w, &snap->vm);
+	jsonw_object_end(w);
+	jsonw_newline(w);
+	return w->failed ? -1 : 0;
+}
+
+int session_log_format_probe(const struct snapshot *snap, struct jsonw *w)
+{
+	jsonw_object_begin(w);
+	jsonw_key(w, "type");
+	jsonw_string(w, "probe");
+	jsonw_key(w, "seq");
+	jsonw_uint(w, snap->seq);
+	probe_samples_put_json(w, snap->probe);
 	jsonw_object_end(w);
 	jsonw_newline(w);
 	return w->failed ? -1 : 0;

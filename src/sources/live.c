@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "pacing.h"
+#include "probe.h"
 #include "procfile.h"
 #include "regular_file.h"
 #include "sampler.h"
@@ -35,6 +36,7 @@ struct live_source {
 	struct timespec mono0;      /* and its uptime */
 	struct sampler sampler;
 	bool sampler_open;
+	struct probe *probe;        /* --probe: its samples come with each snapshot */
 };
 
 static struct timespec seconds_to_timespec(double s)
@@ -131,6 +133,21 @@ static int read_uptime(const char *tree, struct timespec *out, struct error *err
 	return 0;
 }
 
+/* What the probe measured since the last sample; never waits for its reads. */
+static int take_probe(struct live_source *ls, struct snapshot *out, struct error *err)
+{
+	if (!ls->probe) {
+		if (out->probe)
+			probe_samples_free(out->probe);
+		free(out->probe);
+		out->probe = NULL;
+		return 1;
+	}
+	if (!out->probe && !(out->probe = calloc(1, sizeof *out->probe)))
+		return error_set(err, "out of memory");
+	return probe_take(ls->probe, out->probe) < 0 ? error_set(err, "out of memory") : 1;
+}
+
 static int take_sample(struct live_source *ls, struct snapshot *out, struct error *err)
 {
 	uint64_t extra = ls->sampler.diskstats_extra_lines;
@@ -141,7 +158,7 @@ static int take_sample(struct live_source *ls, struct snapshot *out, struct erro
 	ls->base.diskstats_extra_lines += ls->sampler.diskstats_extra_lines - extra;
 	ls->base.diskstats_malformed_lines += ls->sampler.diskstats_malformed_lines - malformed;
 	out->seq = ++ls->seq;
-	return 1;
+	return take_probe(ls, out, err);
 }
 
 static int read_tree(struct live_source *ls, struct snapshot *out, struct error *err)
@@ -230,19 +247,13 @@ static int live_set_interval(struct source *src, double seconds, struct error *e
 static void live_destroy(struct source *src)
 {
 	struct live_source *ls = (struct live_source *)src;
+	probe_stop(ls->probe);
 	if (ls->sampler_open)
 		sampler_close(&ls->sampler);
 	if (ls->timerfd >= 0)
 		close(ls->timerfd);
 	free(ls->root);
 	free(ls);
-}
-
-int source_live_probe(struct source *src, const char *path, double interval, bool exec,
-		      struct error *err)
-{
-	(void)src; (void)path; (void)interval; (void)exec;
-	return error_set(err, "not implemented yet");
 }
 
 static const struct source_ops live_ops = {
@@ -252,6 +263,17 @@ static const struct source_ops live_ops = {
 	.destroy = live_destroy,
 	.take_events = NULL,
 };
+
+int source_live_probe(struct source *src, const char *path, double interval, bool exec,
+		      struct error *err)
+{
+	struct live_source *ls = (struct live_source *)src;
+	if (src->ops != &live_ops || !src->live)
+		return error_set(err, "the probe needs the live kernel");
+	probe_stop(ls->probe);
+	ls->probe = probe_start(path, interval, exec, err);
+	return ls->probe ? 0 : -1;
+}
 
 static bool is_dir(const char *path)
 {
