@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "child.h"
+#include "probe.h"
 #include "matrix_ctx.h"
 #include "text.h"
 
@@ -58,11 +59,15 @@ void matrix_progress(struct matrix_ctx *m, bool done)
 		text_printf(stderr, "%s\n", line);
 }
 
-/* The probe's samples of the latest snapshot, kept for the run's percentiles.  The
- * probe (snapshot.probe, `ioscope run --probe`) is not in this tree yet. */
+/* The probe's reads of the latest sample (snapshot.probe), kept for the run's
+ * percentiles: the same figures its log has. */
 static void probe_collect(struct matrix_ctx *m)
 {
-	(void)m;
+	const struct snapshot *snap = session_snapshot(m->session);
+	const struct probe_samples *p = snap ? snap->probe : NULL;
+	size_t cap = sizeof m->probe_us / sizeof m->probe_us[0];
+	for (size_t i = 0; p && i < p->nread && m->nprobe < cap; i++)
+		m->probe_us[m->nprobe++] = (double)p->read_us[i];
 }
 
 /* 1: sampled; 0: not due; -1: failed. */
