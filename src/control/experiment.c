@@ -278,6 +278,20 @@ static void mount_now(const char *dev, const char *fstype, const char *dir,
 	close(fsfd);
 }
 
+/* What the kernel shows now, as the sampler's diff will say it ("SOURCE TYPE SUPER_OPTS",
+ * so its echo is dropped), the per-mount flags in the result. */
+static void read_back(struct event *ev, const char *dir)
+{
+	struct control_mount m;
+	struct error err;
+	if (control_mount_find(NULL, -1, dir, &m, &err) < 0) {
+		snprintf(ev->result, sizeof ev->result, "ok (not read back: %s)", err.msg);
+		return;
+	}
+	snprintf(ev->new_value, sizeof ev->new_value, "%s %s %s", m.source, m.fstype, m.super_opts);
+	snprintf(ev->result, sizeof ev->result, "ok; mount options %s", m.mount_opts);
+}
+
 int control_mount_new(const char *name, const char *fstype, const char *dir, const char *options,
 		      struct control_result *r, struct error *err)
 {
@@ -306,7 +320,7 @@ int control_mount_new(const char *name, const char *fstype, const char *dir, con
 		control_result_line(r, "mounted %s on %s (%s)", dev, dir,
 				    no_options(options) ? "defaults" : options);
 		if (ev)
-			snprintf(ev->result, sizeof ev->result, "ok");
+			read_back(ev, dir);
 		return r->status = 0;
 	}
 	control_result_line(r, "refused: %s (%s: %s)", c.msg, c.failed, strerror(c.errnum));
