@@ -124,3 +124,29 @@ rc=$?
 rc=$?
 [ $rc -eq 2 ] && grep -q 'does not offer' "$TMP/r5.stderr" && ok "an unknown scheduler is bad usage" \
 	|| fail "an unknown scheduler is bad usage" "rc=$rc $(cat "$TMP/r5.stderr")"
+
+# ---- 5: --mkfs on a device that is not a loop device: only when named again ----
+# A dm-linear device over a loop device of ours: not a loop device, and wiping it wipes only
+# our file.
+dev3=$(make_loop 64)
+dmname="ioscope-matrix-$$"
+if echo "0 $((64 * 2048)) linear /dev/$dev3 0" | dmsetup create "$dmname" 2>/dev/null; then
+	at_exit "dmsetup remove '$dmname'"
+	dm=$(basename "$(readlink -f "/dev/mapper/$dmname")")
+	mkdir "$TMP/m5"
+	"$IOSCOPE" matrix --device "$dm" --mount "$TMP/m5" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
+		--out "$TMP/r5a" -- true 2>"$TMP/r5a.stderr"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q 'destroy-data-on' "$TMP/r5a.stderr" && ! blkid "/dev/$dm" >/dev/null 2>&1 \
+		&& ok "--mkfs refused on a device that is not a loop device" \
+		|| fail "--mkfs refused on a device that is not a loop device" "rc=$rc $(cat "$TMP/r5a.stderr")"
+	"$IOSCOPE" matrix --device "$dm" --mount "$TMP/m5" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
+		--destroy-data-on "/dev/mapper/$dmname" --out "$TMP/r5b" -- true >/dev/null 2>"$TMP/r5b.stderr"
+	rc=$?
+	at_exit "umount '$TMP/m5'"
+	[ $rc -eq 0 ] && sanitizer_clean "$TMP/r5b.stderr" && [ "$(blkid -o value -s TYPE "/dev/$dm")" = ext4 ] \
+		&& ok "--destroy-data-on naming the device again allows --mkfs" \
+		|| fail "--destroy-data-on naming the device again allows --mkfs" "rc=$rc $(cat "$TMP/r5b.stderr")"
+else
+	skip "--mkfs on a device that is not a loop device" "dmsetup create failed"
+fi
