@@ -15,10 +15,10 @@ DL_PKGS    := libproc2
 # (report_noplot.c).
 HAVE_CAIRO := $(shell pkg-config --exists cairo 2>/dev/null && echo yes)
 ifeq ($(HAVE_CAIRO),yes)
-PLOT_OFF   := src/record/report_noplot.c
+PLOT_OFF   := src/record/report_noplot.c src/cli/matrix_noplot.c
 PLOT_CFLAGS := $(shell pkg-config --cflags cairo)
 else
-PLOT_OFF   := src/record/report_plot.c src/record/cairo_lib.c
+PLOT_OFF   := src/record/report_plot.c src/record/cairo_lib.c src/cli/matrix_plot.c
 PLOT_CFLAGS :=
 endif
 # The eBPF block-layer view (--trace) is a shared object of its own, ioscope-trace.so,

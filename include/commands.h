@@ -19,6 +19,8 @@ int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 /* `ioscope mark TEXT...` (src/cli/mark.c): 1 when no ioscope of this user runs. */
 int cmd_mark(int argc, char **argv);
+/* `ioscope matrix ...` (src/cli/matrix.c, docs/experiments.md) */
+int cmd_matrix(int argc, char **argv);
 /* The watching mode the options ask for, on the source they name (src/cli/main.c). */
 int watch_run(const struct options *o);
 

@@ -11,7 +11,12 @@ for opt in $("$IOSCOPE" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
 	grep -qE -- "(Fl Fl ${opt#--}|\\\\-\\\\-${opt#--})" man/ioscope.1 || missing="$missing $opt"
 done
 [ -z "$missing" ] && ok "every --help option is in the man page" || fail "every --help option is in the man page" "$missing"
-for cmd in set remount show report; do
+missing=""
+for opt in $("$IOSCOPE" matrix --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
+	grep -qE -- "(Fl Fl ${opt#--}|\\\\-\\\\-${opt#--})" man/ioscope.1 || missing="$missing $opt"
+done
+[ -z "$missing" ] && ok "every matrix --help option is in the man page" || fail "every matrix --help option is in the man page" "$missing"
+for cmd in set remount show report matrix; do
 	grep -q "^.Cm $cmd" man/ioscope.1 && grep -q "ioscope $cmd" <("$IOSCOPE" --help) \
 		&& ok "subcommand $cmd documented" || fail "subcommand $cmd documented"
 done

@@ -1,0 +1,79 @@
+/* matrix_ctx.h - what the files of `ioscope matrix` share while it runs (matrix.h). */
+#ifndef IOSCOPE_MATRIX_CTX_H
+#define IOSCOPE_MATRIX_CTX_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <time.h>
+
+#include "control.h"
+#include "matrix.h"
+#include "session.h"
+
+#define MATRIX_IOSCHED_MAX 14
+
+/* The device as the matrix found it, to put back. */
+struct matrix_device_state {
+	char sched[CONTROL_SCHED_NAME];
+	char nr_requests[32];
+	char iosched_keys[MATRIX_IOSCHED_MAX][SETTING_KEY_MAX];
+	char iosched_values[MATRIX_IOSCHED_MAX][32];
+	size_t niosched;
+	bool mounted;                   /* remount mode: the filesystem at --mount */
+	struct control_mount mount;     /* its options then */
+};
+
+struct matrix_ctx {
+	const struct matrix_opts *o;
+	struct matrix_result *r;
+	char name[DEV_NAME_MAX];        /* the device's kernel name */
+	char mount[PATH_MAX];           /* --mount, resolved */
+	char prefix[PATH_MAX];          /* --out, absolute */
+	struct matrix_device_state before;
+	struct source *src;
+	struct session *session;
+	int sigfd;
+	int stop_signal;                /* the signal that stops the matrix; 0: none */
+	bool failed;                    /* a step failed: stop, restore, write what there is */
+	bool mounted_by_us;             /* mkfs mode: our mount is at ctx->mount */
+	const char *remounted;          /* remount mode: the option set applied now, or NULL */
+	bool tty;                       /* progress as one updating line */
+	struct timespec started;
+	size_t runs_done, runs_planned;
+	double run_seconds;             /* of the runs done, for the estimate */
+	size_t cell, repeat;            /* where it is, 0-based */
+	bool probe_on;
+	double probe_us[4096];          /* the probe's samples during the current run */
+	size_t nprobe;
+};
+
+/* matrix_device.c */
+int matrix_device_save(struct matrix_ctx *m, struct error *err);
+int matrix_device_checks(struct matrix_ctx *m, struct error *err);
+void matrix_device_restore(struct matrix_ctx *m);
+/* The steps of one run; 0 done, 1 the cell is refused (cell->refused), -1 failed. */
+int matrix_step_filesystem(struct matrix_ctx *m, struct matrix_cell *c);
+int matrix_step_scheduler(struct matrix_ctx *m, struct matrix_cell *c);
+int matrix_step_cache(struct matrix_ctx *m, struct matrix_cell *c);
+int matrix_step_unmount(struct matrix_ctx *m);
+/* Remount mode, after a cell: its options undone. */
+void matrix_options_undo(struct matrix_ctx *m);
+/* A step as a mark (kind run, object "matrix") into the session and the run's log. */
+void matrix_mark(struct matrix_ctx *m, const char *step, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A control result's events into the session; its lines on stderr when it failed. */
+void matrix_control_events(struct matrix_ctx *m, const struct control_result *r);
+
+/* matrix_exec.c: the runner. */
+/* One run of the command, sampled and recorded meanwhile; run filled.  0 done (any
+ * exit status), -1 stopped (signal) or failed (m->failed). */
+int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct matrix_run *run);
+/* The write-back after the run: syncfs of the mount, timed. */
+int matrix_exec_sync(struct matrix_ctx *m, struct matrix_run *run);
+/* Keep sampling for `seconds` (the idle probe). */
+int matrix_exec_idle(struct matrix_ctx *m, double seconds);
+void matrix_progress(struct matrix_ctx *m, bool done);
+/* SIGINT, SIGTERM, SIGHUP blocked and read from m->sigfd; -1 on failure. */
+int matrix_exec_signals(struct matrix_ctx *m);
+
+#endif

@@ -1,0 +1,307 @@
+/* matrix.c - `ioscope matrix`: the experiment (docs/experiments.md).
+ *
+ * Per run: the run's session log is opened, then every step is a mark in it, in order
+ * (mkfs, mount with the cell's options or remount, scheduler, drop caches, the command's
+ * start and exit, sync, umount), with the samples taken meanwhile.  A refused mount or
+ * option makes the cell "refused: <kernel message>" and the matrix goes on; a signal or
+ * a failed step stops it, and then as always the device is put back (scheduler, queue
+ * tunables, options) and the results so far are written.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "control.h"
+#include "machine.h"
+#include "matrix_ctx.h"
+#include "text.h"
+
+
+
+void matrix_cells_plan(struct matrix_result *r, const struct matrix_opts *o,
+		       const char *current_sched)
+{
+	size_t nscheds = o->nscheds ? o->nscheds : 1;
+	r->ncells = 0;
+	r->baseline = 0;
+	for (size_t s = 0; s < nscheds; s++)
+		for (size_t i = 0; i < o->noptsets; i++)
+			for (int cache = MATRIX_COLD; cache <= MATRIX_HOT; cache++) {
+				if (!(o->cache & cache))
+					continue;
+				struct matrix_cell *c = &r->cells[r->ncells];
+				memset(c, 0, sizeof *c);
+				snprintf(c->sched, sizeof c->sched, "%s",
+					 o->nscheds ? o->scheds[s] : current_sched);
+				snprintf(c->options, sizeof c->options, "%s", o->optsets[i]);
+				c->cache = (enum matrix_cache)cache;
+				c->elapsed_mean_s = c->elapsed_sd_s = NAN;
+				if (o->has_baseline && r->baseline == 0 &&
+				    strcmp(c->sched, o->baseline_sched) == 0 &&
+				    strcmp(c->options, o->baseline_opts) == 0)
+					r->baseline = r->ncells;
+				r->ncells++;
+			}
+}
+
+static int open_log(struct matrix_ctx *m, struct matrix_run *run)
+{
+	struct error err = { "" };
+	snprintf(run->log, sizeof run->log, "%s-c%02zu-r%zu.log", m->prefix, m->cell + 1,
+		 m->repeat + 1);
+	struct recorder *rec = recorder_open(run->log, RECORDER_NEW, false, &err);
+	if (!rec || session_record_start(m->session, rec, &err) < 0) {
+		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+		recorder_close(rec);
+		run->log[0] = '\0';
+		return m->failed = true, -1;
+	}
+	return 0;
+}
+
+static void close_log(struct matrix_ctx *m)
+{
+	recorder_close(session_record_stop(m->session));
+}
+
+/* The steps before the command; 0, 1 refused, -1 failed. */
+static int prepare(struct matrix_ctx *m, struct matrix_cell *c)
+{
+	matrix_mark(m, "cell", "cell %zu/%zu repeat %zu: %s %s %s", m->cell + 1, m->r->ncells,
+		    m->repeat + 1, c->sched, c->options, matrix_cache_name(c->cache));
+	int rc = matrix_step_filesystem(m, c);
+	if (rc == 0)
+		rc = matrix_step_scheduler(m, c);
+	if (rc == 0)
+		rc = matrix_step_cache(m, c);
+	if (rc > 0)
+		matrix_mark(m, "refused", "%s", c->refused);
+	return rc;
+}
+
+/* 0 run done, 1 refused, -1 stop. */
+static int one_run(struct matrix_ctx *m, struct matrix_cell *c)
+{
+	struct matrix_run *run = &c->runs[c->nruns];
+	memset(run, 0, sizeof *run);
+	run->exit = -1;
+	run->probe_p50_us = run->probe_p99_us = NAN;
+	if (open_log(m, run) < 0)
+		return -1;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int rc = prepare(m, c);
+	if (rc == 0 && matrix_exec_run(m, c, run) == 0)
+		rc = matrix_exec_sync(m, run);
+	else if (rc == 0)
+		rc = -1;
+	if (rc == 0 || run->exit >= 0)
+		c->nruns++;
+	if (matrix_step_unmount(m) < 0)
+		rc = -1;
+	close_log(m);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	m->runs_done++;
+	m->run_seconds += (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	return rc;
+}
+
+static bool more_repeats(const struct matrix_ctx *m, struct matrix_cell *c)
+{
+	if (c->nruns < (size_t)m->o->repeat)
+		return true;
+	matrix_cell_stats(c);
+	if (!matrix_cell_is_noisy(c))
+		return false;
+	return c->nruns < (size_t)m->o->max_repeat;
+}
+
+/* 0 go on; -1 stop. */
+static int run_cell(struct matrix_ctx *m, struct matrix_cell *c)
+{
+	int rc = 0;
+	for (m->repeat = 0; rc == 0 && more_repeats(m, c); m->repeat++) {
+		if (m->repeat >= (size_t)m->o->repeat)
+			m->runs_planned++;   /* a noisy cell's extra run */
+		if (!m->tty)
+			matrix_progress(m, false);
+		rc = one_run(m, c);
+	}
+	if (rc > 0) {
+		/* the runs this cell will not make */
+		m->runs_planned -= (size_t)m->o->repeat - (m->repeat < (size_t)m->o->repeat ? m->repeat : (size_t)m->o->repeat);
+		rc = 0;
+	}
+	matrix_cell_stats(c);
+	c->noisy = matrix_cell_is_noisy(c);
+	matrix_options_undo(m);
+	return rc;
+}
+
+/* With a probe: its latency with nothing else running, what the runs are compared to. */
+static void idle_probe(struct matrix_ctx *m)
+{
+	if (!m->probe_on)
+		return;
+	m->nprobe = 0;
+	matrix_mark(m, "idle", "probe with no load");
+	if (matrix_exec_idle(m, 10.0) < 0)
+		return;
+	double v[4096];
+	memcpy(v, m->probe_us, m->nprobe * sizeof v[0]);
+	m->r->idle_p50_us = matrix_percentile(v, m->nprobe, 50);
+	m->r->idle_p99_us = matrix_percentile(v, m->nprobe, 99);
+}
+
+static void run_cells(struct matrix_ctx *m)
+{
+	idle_probe(m);
+	for (m->cell = 0; m->cell < m->r->ncells && !m->stop_signal && !m->failed; m->cell++)
+		if (run_cell(m, &m->r->cells[m->cell]) < 0)
+			break;
+	if (m->stop_signal)
+		snprintf(m->r->status, sizeof m->r->status, "interrupted by signal %d in cell %zu",
+			 m->stop_signal, m->cell + 1);
+	else if (m->failed)
+		snprintf(m->r->status, sizeof m->r->status, "stopped by a failure in cell %zu (see "
+			 "its log)", m->cell + 1);
+}
+
+static int absolute_prefix(struct matrix_ctx *m, struct error *err)
+{
+	const char *p = m->o->out ? m->o->out : "ioscope-matrix";
+	char cwd[PATH_MAX];
+	if (p[0] == '/') {
+		snprintf(m->prefix, sizeof m->prefix, "%s", p);
+		return 0;
+	}
+	if (!getcwd(cwd, sizeof cwd))
+		return error_errno(err, ".", errno);
+	snprintf(m->prefix, sizeof m->prefix, "%s/%s", cwd, p);
+	return 0;
+}
+
+static void describe(struct matrix_ctx *m)
+{
+	struct matrix_result *r = m->r;
+	machine_describe(&r->machine);
+	snprintf(r->device, sizeof r->device, "%s", m->name);
+	snprintf(r->mount, sizeof r->mount, "%s", m->mount);
+	size_t used = 0;
+	for (int i = 0; i < m->o->ncommand; i++)
+		used = text_appendf(r->command, sizeof r->command, used, "%s%s", i ? " " : "",
+				    m->o->command[i]);
+	r->idle_p50_us = r->idle_p99_us = NAN;
+}
+
+/* Everything that can be refused before the device is touched.  Exit status or 0. */
+static int setup(struct matrix_ctx *m, struct error *err)
+{
+	if (control_device_resolve(NULL, m->o->device, m->name, sizeof m->name, err) < 0)
+		return 2;
+	if (!realpath(m->o->mount, m->mount))
+		return error_errno(err, m->o->mount, errno), 2;
+	if (absolute_prefix(m, err) < 0)
+		return 2;
+	if (geteuid() != 0)
+		return error_set(err, "a matrix makes filesystems, mounts, switches schedulers and "
+				 "drops caches: run it as root"), 1;
+	if (matrix_device_checks(m, err) < 0)
+		return strstr(err->msg, "in use") ? 1 : 2;
+	if (matrix_device_save(m, err) < 0)
+		return 1;
+	describe(m);
+	matrix_cells_plan(m->r, m->o, m->before.sched);
+	m->runs_planned = m->r->ncells * (size_t)m->o->repeat;
+	return 0;
+}
+
+static int open_session(struct matrix_ctx *m, struct error *err)
+{
+	m->src = source_live_new(NULL, 1.0, err);
+	if (!m->src)
+		return -1;
+	m->session = session_open(m->src, &(struct session_opts){ 0 }, err);
+	if (!m->session || session_step(m->session, err) < 0)
+		return -1;
+	char *names[] = { m->name };
+	if (session_select(m->session, names, 1, err) < 0)
+		return -1;
+	if (m->o->probe) {
+		struct error why = { "" };
+		m->probe_on = source_live_probe(m->src, m->o->probe, 1.0, false, &why) == 0;
+		if (!m->probe_on)
+			text_printf(stderr, "ioscope matrix: no probe: %s\n", why.msg);
+	}
+	return 0;
+}
+
+static int finish(struct matrix_ctx *m)
+{
+	struct error err = { "" };
+	int status = 0;
+	if (matrix_write_outputs(m->prefix, m->r, &err) < 0) {
+		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+		status = 1;
+	}
+	if (m->r->status[0])
+		text_printf(stderr, "ioscope matrix: %s; the results so far are in %s.txt\n",
+			    m->r->status, m->prefix);
+	if (m->stop_signal)
+		return 128 + m->stop_signal;
+	return m->failed ? 1 : status;
+}
+
+static int matrix_main(struct matrix_ctx *m)
+{
+	struct error err = { "" };
+	int status = setup(m, &err);
+	if (status) {
+		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+		return status;
+	}
+	if (open_session(m, &err) < 0 || matrix_exec_signals(m) < 0) {
+		text_printf(stderr, "ioscope matrix: %s\n", err.msg[0] ? err.msg : "signalfd failed");
+		return 1;
+	}
+	setenv("IOSCOPE_MOUNT", m->mount, 1);
+	m->tty = isatty(STDERR_FILENO);
+	clock_gettime(CLOCK_MONOTONIC, &m->started);
+	run_cells(m);
+	matrix_device_restore(m);
+	if (m->tty)
+		matrix_progress(m, true);
+	return finish(m);
+}
+
+int cmd_matrix(int argc, char **argv)
+{
+	struct matrix_opts o;
+	struct error err = { "" };
+	int r = matrix_options_parse(&o, argc, argv, &err);
+	if (r > 0)
+		return 0;
+	if (r < 0) {
+		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+		return 2;
+	}
+	struct matrix_ctx m = { .o = &o, .sigfd = -1 };
+	m.r = calloc(1, sizeof *m.r);
+	if (!m.r)
+		return fprintf(stderr, "ioscope matrix: out of memory\n"), 1;
+	int status = matrix_main(&m);
+	if (m.session)
+		recorder_close(session_record_stop(m.session));
+	session_close(m.session);
+	if (m.src)
+		source_destroy(m.src);
+	if (m.sigfd >= 0)
+		close(m.sigfd);
+	free(m.r);
+	return status;
+}

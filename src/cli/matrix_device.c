@@ -1,0 +1,371 @@
+/* matrix_device.c - the device of `ioscope matrix`: checked, saved, changed per run
+ * through the control module, and put back as it was found. */
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "control_experiment.h"
+#include "matrix_ctx.h"
+#include "text.h"
+
+void matrix_mark(struct matrix_ctx *m, const char *step, const char *fmt, ...)
+{
+	struct event ev;
+	memset(&ev, 0, sizeof ev);
+	clock_gettime(CLOCK_REALTIME, &ev.wall);
+	clock_gettime(CLOCK_MONOTONIC, &ev.mono);
+	ev.kind = EVENT_RUN;
+	snprintf(ev.object, sizeof ev.object, "matrix");
+	snprintf(ev.key, sizeof ev.key, "%s", step);
+	snprintf(ev.by, sizeof ev.by, "ioscope");
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(ev.new_value, sizeof ev.new_value, fmt, ap);
+	va_end(ap);
+	struct error err = { "" };
+	if (m->session && session_add_own_event(m->session, &ev, &err) < 0)
+		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+}
+
+void matrix_control_events(struct matrix_ctx *m, const struct control_result *r)
+{
+	struct error err = { "" };
+	for (size_t i = 0; i < r->nevents; i++)
+		if (session_add_own_event(m->session, &r->events[i], &err) < 0)
+			text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+}
+
+static void save_iosched(struct matrix_ctx *m, struct control_dev *d)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "/sys/block/%s/queue/iosched", m->name);
+	DIR *dir = opendir(path);
+	struct dirent *e;
+	while (dir && (e = readdir(dir)) && m->before.niosched < MATRIX_IOSCHED_MAX) {
+		char rel[PATH_MAX], v[32];
+		struct error err;
+		if (e->d_name[0] == '.' || strlen(e->d_name) >= SETTING_KEY_MAX - 8)
+			continue;
+		snprintf(rel, sizeof rel, "queue/iosched/%s", e->d_name);
+		if (control_dev_read(d, rel, v, sizeof v, &err) < 0 || !v[0] ||
+		    strspn(v, "0123456789") != strlen(v))
+			continue;
+		size_t i = m->before.niosched++;
+		snprintf(m->before.iosched_keys[i], SETTING_KEY_MAX, "iosched.%s", e->d_name);
+		snprintf(m->before.iosched_values[i], 32, "%s", v);
+	}
+	if (dir)
+		closedir(dir);
+}
+
+int matrix_device_save(struct matrix_ctx *m, struct error *err)
+{
+	struct control_dev d;
+	char line[256];
+	if (control_dev_open(&d, NULL, m->name, err) < 0)
+		return -1;
+	int rc = control_dev_read(&d, "queue/scheduler", line, sizeof line, err);
+	if (rc == 0) {
+		char names[CONTROL_SCHED_MAX][CONTROL_SCHED_NAME];
+		int cur = -1;
+		control_scheduler_names(line, names, CONTROL_SCHED_MAX, &cur);
+		snprintf(m->before.sched, sizeof m->before.sched, "%s", cur >= 0 ? names[cur] : "none");
+		rc = control_dev_read(&d, "queue/nr_requests", m->before.nr_requests,
+				      sizeof m->before.nr_requests, err);
+	}
+	if (rc == 0)
+		save_iosched(m, &d);
+	char ra[32] = "", wc[32] = "";
+	struct error ignored;
+	control_dev_read(&d, "queue/read_ahead_kb", ra, sizeof ra, &ignored);
+	control_dev_read(&d, "queue/write_cache", wc, sizeof wc, &ignored);
+	snprintf(m->r->tunables, sizeof m->r->tunables,
+		 "scheduler=%s nr_requests=%s read_ahead_kb=%s write_cache=%s", m->before.sched,
+		 m->before.nr_requests, ra, wc);
+	control_dev_close(&d);
+	return rc;
+}
+
+static bool sched_offered(const char *line, const char *want)
+{
+	char names[CONTROL_SCHED_MAX][CONTROL_SCHED_NAME];
+	int cur;
+	size_t n = control_scheduler_names(line, names, CONTROL_SCHED_MAX, &cur);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(names[i], want) == 0)
+			return true;
+	return false;
+}
+
+/* Every scheduler is offered and every option set parses, before anything changes. */
+static int check_plan(struct matrix_ctx *m, struct error *err)
+{
+	struct control_dev d;
+	char line[256];
+	if (control_dev_open(&d, NULL, m->name, err) < 0)
+		return -1;
+	int rc = control_dev_read(&d, "queue/scheduler", line, sizeof line, err);
+	control_dev_close(&d);
+	for (size_t i = 0; rc == 0 && i < m->o->nscheds; i++)
+		if (!sched_offered(line, m->o->scheds[i]))
+			rc = error_set(err, "%s does not offer the scheduler %s (it has: %s)",
+				       m->name, m->o->scheds[i], line);
+	for (size_t i = 0; rc == 0 && i < m->o->noptsets; i++) {
+		struct control_mount_opt opts[CONTROL_MAX_ITEMS];
+		size_t n;
+		if (strcmp(m->o->optsets[i], "defaults") != 0 &&
+		    control_mount_opts_parse(opts, CONTROL_MAX_ITEMS, &n, m->o->optsets[i], "", err) < 0)
+			rc = -1;
+	}
+	return rc;
+}
+
+/* --mkfs wipes the device: a loop device (its data is a file), or one the user named
+ * twice; never one that is mounted or held. */
+static int check_mkfs(struct matrix_ctx *m, struct error *err)
+{
+	if (!control_device_is_loop(m->name)) {
+		char again[DEV_NAME_MAX];
+		struct error why;
+		if (!m->o->destroy_data_on ||
+		    control_device_resolve(NULL, m->o->destroy_data_on, again, sizeof again, &why) < 0 ||
+		    strcmp(again, m->name) != 0)
+			return error_set(err, "--mkfs would destroy the data on %s, which is not a loop "
+					 "device: name it again with --destroy-data-on %s to do that",
+					 m->name, m->name);
+	}
+	return control_device_check_free(m->name, err);
+}
+
+/* Without --mkfs the filesystem at --mount must be on the device. */
+static int check_mounted(struct matrix_ctx *m, struct error *err)
+{
+	char dev[DEV_NAME_MAX], disk[DEV_NAME_MAX];
+	bool part;
+	if (control_mount_find(NULL, -1, m->mount, &m->before.mount, err) < 0)
+		return -1;
+	if (!control_mount_device(NULL, &m->before.mount, dev, sizeof dev) ||
+	    control_disk_of(NULL, dev, disk, sizeof disk, &part) < 0 || strcmp(disk, m->name) != 0)
+		return error_set(err, "%s is not a filesystem of %s (give --mkfs to make one)",
+				 m->mount, m->name);
+	m->before.mounted = true;
+	snprintf(m->r->fstype, sizeof m->r->fstype, "%s", m->before.mount.fstype);
+	return 0;
+}
+
+int matrix_device_checks(struct matrix_ctx *m, struct error *err)
+{
+	if (check_plan(m, err) < 0)
+		return -1;
+	return m->o->mkfs ? check_mkfs(m, err) : check_mounted(m, err);
+}
+
+static int refuse(struct matrix_cell *c, const char *msg)
+{
+	snprintf(c->refused, sizeof c->refused, "%s", msg[0] ? msg : "refused");
+	return 1;
+}
+
+/* The message of a refused control result: its first event's result without
+ * "refused: ", else its last line. */
+static const char *refusal_of(const struct control_result *r)
+{
+	for (size_t i = 0; i < r->nevents; i++) {
+		const char *res = r->events[i].result;
+		if (strncmp(res, "refused: ", 9) == 0)
+			return res + 9;
+		if (strncmp(res, "ok", 2) != 0 && res[0])
+			return res;
+	}
+	return r->nlines ? r->lines[r->nlines - 1] : "refused";
+}
+
+static int apply_plan(struct matrix_ctx *m, struct matrix_cell *c, struct control_plan *p)
+{
+	struct control_result *res = malloc(sizeof *res);
+	if (!res)
+		return m->failed = true, -1;
+	control_result_init(res);
+	int status = control_apply(p, res);
+	matrix_control_events(m, res);
+	int rc = status ? refuse(c, refusal_of(res)) : 0;
+	free(res);
+	return rc;
+}
+
+static int fresh_filesystem(struct matrix_ctx *m, struct matrix_cell *c)
+{
+	struct error err = { "" };
+	matrix_mark(m, "mkfs", "%s /dev/%s", m->o->mkfs, m->name);
+	if (control_mkfs(m->o->mkfs, m->name, &err) < 0 ||
+	    control_fstype(m->name, m->r->fstype, sizeof m->r->fstype, &err) < 0) {
+		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+		matrix_mark(m, "failed", "%s", err.msg);
+		return m->failed = true, -1;
+	}
+	struct control_result *res = malloc(sizeof *res);
+	if (!res)
+		return m->failed = true, -1;
+	control_result_init(res);
+	int rc = control_mount_new(m->name, m->r->fstype, m->mount, c->options, res, &err);
+	if (rc == 0)
+		m->mounted_by_us = true;
+	matrix_control_events(m, res);
+	if (rc > 0)
+		rc = refuse(c, refusal_of(res));
+	else if (rc < 0)
+		rc = refuse(c, err.msg);
+	free(res);
+	return rc;
+}
+
+static int remount(struct matrix_ctx *m, struct matrix_cell *c)
+{
+	if (strcmp(c->options, "defaults") == 0 || (m->remounted && strcmp(m->remounted, c->options) == 0))
+		return 0;
+	struct control_plan *p = malloc(sizeof *p);
+	if (!p)
+		return m->failed = true, -1;
+	struct error err = { "" };
+	int rc;
+	if (control_plan_remount(p, m->mount, c->options, &err) < 0) {
+		matrix_mark(m, "refused", "remount %s: %s", c->options, err.msg);
+		rc = refuse(c, err.msg);
+	} else {
+		rc = apply_plan(m, c, p);
+		m->remounted = c->options;   /* a part may have been applied: undone after */
+	}
+	free(p);
+	return rc;
+}
+
+int matrix_step_filesystem(struct matrix_ctx *m, struct matrix_cell *c)
+{
+	return m->o->mkfs ? fresh_filesystem(m, c) : remount(m, c);
+}
+
+int matrix_step_scheduler(struct matrix_ctx *m, struct matrix_cell *c)
+{
+	char assign[64];
+	snprintf(assign, sizeof assign, "scheduler=%s", c->sched);
+	char *args[] = { assign };
+	struct control_plan *p = malloc(sizeof *p);
+	if (!p)
+		return m->failed = true, -1;
+	struct error err = { "" };
+	int rc = control_plan_device(p, NULL, m->name, args, 1, &err) < 0 ? refuse(c, err.msg)
+									   : apply_plan(m, c, p);
+	free(p);
+	return rc;
+}
+
+int matrix_step_cache(struct matrix_ctx *m, struct matrix_cell *c)
+{
+	if (c->cache != MATRIX_COLD)
+		return 0;
+	struct error err = { "" };
+	if (control_drop_caches(&err) < 0) {
+		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+		return m->failed = true, -1;
+	}
+	matrix_mark(m, "drop_caches", "page cache, dentries and inodes dropped");
+	return 0;
+}
+
+int matrix_step_unmount(struct matrix_ctx *m)
+{
+	if (!m->mounted_by_us)
+		return 0;
+	struct error err = { "" };
+	if (control_umount(m->mount, &err) < 0) {
+		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+		matrix_mark(m, "failed", "umount: %s", err.msg);
+		return m->failed = true, -1;
+	}
+	m->mounted_by_us = false;
+	matrix_mark(m, "umount", "%s", m->mount);
+	return 0;
+}
+
+/* One token back as the filesystem had it: its old value, or its undo (-opt). */
+static size_t undo_token(const struct matrix_ctx *m, const struct control_mount_opt *o, char *out,
+			 size_t len, size_t used)
+{
+	char value[256];
+	const char *sep = used ? "," : "";
+	const struct control_mount *b = &m->before.mount;
+	if (control_opts_find(b->super_opts, o->key, value, sizeof value) ||
+	    control_opts_find(b->mount_opts, o->key, value, sizeof value))
+		return text_appendf(out, len, used, "%s%s%s%s", sep, o->key, value[0] ? "=" : "",
+				    value);
+	if (o->has_value)
+		return used;   /* a value the filesystem did not show: its default, unknown */
+	const char *t = o->text[0] == '+' ? o->text + 1 : o->text;
+	if (t[0] == '-')
+		return text_appendf(out, len, used, "%s%s", sep, t + 1);
+	return text_appendf(out, len, used, "%s-%s", sep, t);
+}
+
+void matrix_options_undo(struct matrix_ctx *m)
+{
+	if (!m->remounted)
+		return;
+	struct control_mount_opt opts[CONTROL_MAX_ITEMS];
+	size_t n = 0, used = 0;
+	char back[MOUNT_OPTS_MAX] = "";
+	struct error err = { "" };
+	control_mount_opts_parse(opts, CONTROL_MAX_ITEMS, &n, m->remounted, m->before.mount.super_opts,
+				 &err);
+	for (size_t i = 0; i < n; i++)
+		used = undo_token(m, &opts[i], back, sizeof back, used);
+	m->remounted = NULL;
+	struct control_plan *p = malloc(sizeof *p);
+	struct matrix_cell scratch;
+	if (p && used && control_plan_remount(p, m->mount, back, &err) == 0)
+		apply_plan(m, &scratch, p);
+	else if (used)
+		text_printf(stderr, "ioscope matrix: could not put back %s: %s\n", back, err.msg);
+	free(p);
+}
+
+static void restore_queue(struct matrix_ctx *m)
+{
+	char items[2 + MATRIX_IOSCHED_MAX][SETTING_KEY_MAX + 40];
+	char *args[2 + MATRIX_IOSCHED_MAX];
+	size_t n = 0;
+	snprintf(items[n++], sizeof items[0], "scheduler=%s", m->before.sched);
+	snprintf(items[n++], sizeof items[0], "nr_requests=%s", m->before.nr_requests);
+	for (size_t i = 0; i < m->before.niosched; i++)
+		snprintf(items[n++], sizeof items[0], "%s=%s", m->before.iosched_keys[i],
+			 m->before.iosched_values[i]);
+	for (size_t i = 0; i < n; i++)
+		args[i] = items[i];
+	struct control_plan *p = malloc(sizeof *p);
+	struct matrix_cell scratch;
+	struct error err = { "" };
+	if (!p)
+		return;
+	/* the tunables only when the kernel takes them all; the scheduler always */
+	if (control_plan_device(p, NULL, m->name, args, n > CONTROL_MAX_ITEMS ? CONTROL_MAX_ITEMS : n,
+				&err) == 0 ||
+	    control_plan_device(p, NULL, m->name, args, 1, &err) == 0) {
+		if (apply_plan(m, &scratch, p) != 0)
+			text_printf(stderr, "ioscope matrix: putting back %s: %s\n", m->name,
+				    scratch.refused);
+	} else {
+		text_printf(stderr, "ioscope matrix: cannot put back %s: %s\n", m->name, err.msg);
+	}
+	free(p);
+}
+
+void matrix_device_restore(struct matrix_ctx *m)
+{
+	bool failed = m->failed;
+	matrix_options_undo(m);
+	matrix_step_unmount(m);
+	restore_queue(m);
+	m->failed = failed;
+}

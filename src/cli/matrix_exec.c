@@ -1,0 +1,272 @@
+/* matrix_exec.c - the runner of `ioscope matrix`: one command as a child (child.h, as
+ * `ioscope run` starts it), waited for through its pidfd while the session samples on
+ * its timer, so the run's log has every sample and every mark in order.  A signal
+ * (Ctrl-C) is passed on to the command, and the matrix stops after it. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "child.h"
+#include "probe.h"
+#include "matrix_ctx.h"
+#include "text.h"
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void clock_text(double s, char *buf, size_t len)
+{
+	long t = s > 0 && isfinite(s) ? (long)(s + 0.5) : 0;
+	if (t >= 3600)
+		snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+	else
+		snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
+}
+
+/* "cell 2/4 repeat 1/3  mq-deadline noatime cold  elapsed 0:42  left ~1:24" */
+void matrix_progress(struct matrix_ctx *m, bool done)
+{
+	char el[32], left[32] = "?";
+	double elapsed = seconds_since(&m->started);
+	clock_text(elapsed, el, sizeof el);
+	if (m->runs_done) {
+		size_t rest = m->runs_planned > m->runs_done ? m->runs_planned - m->runs_done : 0;
+		clock_text(m->run_seconds / (double)m->runs_done * (double)rest, left, sizeof left);
+	}
+	const struct matrix_cell *c = &m->r->cells[m->cell < m->r->ncells ? m->cell : 0];
+	char line[512];
+	if (done)
+		snprintf(line, sizeof line, "matrix: %zu runs done in %s", m->runs_done, el);
+	else
+		snprintf(line, sizeof line, "matrix: cell %zu/%zu repeat %zu/%d  %s %s %s  elapsed %s"
+			 "  left ~%s", m->cell + 1, m->r->ncells, m->repeat + 1,
+			 m->repeat < (size_t)m->o->repeat ? m->o->repeat : m->o->max_repeat, c->sched,
+			 c->options, matrix_cache_name(c->cache), el, left);
+	if (m->tty)
+		text_printf(stderr, "\r%.79s\033[K%s", line, done ? "\n" : "");
+	else
+		text_printf(stderr, "%s\n", line);
+}
+
+/* The probe's reads of the latest sample (snapshot.probe), kept for the run's
+ * percentiles: the same figures its log has. */
+static void probe_collect(struct matrix_ctx *m)
+{
+	const struct snapshot *snap = session_snapshot(m->session);
+	const struct probe_samples *p = snap ? snap->probe : NULL;
+	size_t cap = sizeof m->probe_us / sizeof m->probe_us[0];
+	for (size_t i = 0; p && i < p->nread && m->nprobe < cap; i++)
+		m->probe_us[m->nprobe++] = (double)p->read_us[i];
+}
+
+/* 1: sampled; 0: not due; -1: failed. */
+static int sample(struct matrix_ctx *m, int timerfd)
+{
+	uint64_t expirations;
+	if (read(timerfd, &expirations, sizeof expirations) < 0 && errno != EAGAIN)
+		return 0;
+	struct error err = { "" };
+	if (session_step(m->session, &err) < 0) {
+		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+		return m->failed = true, -1;
+	}
+	if (session_record_error(m->session, &err)) {
+		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+		return m->failed = true, -1;
+	}
+	probe_collect(m);
+	if (m->tty)
+		matrix_progress(m, false);
+	return 1;
+}
+
+/* A sample at a step that ends a phase (the exit, the end of the write-back), so that
+ * the log brackets even a run shorter than the interval. */
+static void extra_sample(struct matrix_ctx *m)
+{
+	struct error err = { "" };
+	if (session_step(m->session, &err) < 0) {
+		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+		m->failed = true;
+	}
+	probe_collect(m);
+}
+
+static void take_signal(struct matrix_ctx *m, struct child *c)
+{
+	struct signalfd_siginfo si;
+	if (read(m->sigfd, &si, sizeof si) != (ssize_t)sizeof si)
+		return;
+	if (!m->stop_signal)
+		m->stop_signal = (int)si.ssi_signo;
+	if (c)
+		child_signal(c, (int)si.ssi_signo);
+}
+
+/* Samples until the child exits (c) or until the deadline (c NULL), or a signal
+ * comes while idle.  0 done; -1 failed. */
+static int wait_sampling(struct matrix_ctx *m, struct child *c, double until,
+			 struct child_exit *x)
+{
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		struct pollfd fds[3] = { { .fd = m->sigfd, .events = POLLIN },
+					 { .fd = m->src->ops->wait_fd(m->src), .events = POLLIN },
+					 { .fd = child_fd(c), .events = POLLIN } };
+		int timeout = c ? -1 : (int)fmax(0, (until - seconds_since(&t0)) * 1000);
+		int n = poll(fds, 3, timeout);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return m->failed = true, -1;
+		if (fds[0].revents & POLLIN)
+			take_signal(m, c);
+		if (!c && (m->stop_signal || seconds_since(&t0) >= until))
+			return 0;
+		if ((fds[1].revents & POLLIN) && sample(m, fds[1].fd) < 0)
+			return -1;
+		struct error err = { "" };
+		if (c && (fds[2].revents & POLLIN)) {
+			int r = child_reap(c, x, &err);
+			if (r < 0) {
+				text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+				return m->failed = true, -1;
+			}
+			if (r > 0)
+				return 0;
+		}
+	}
+}
+
+static int open_output(struct matrix_ctx *m, char *path, size_t len)
+{
+	snprintf(path, len, "%s-c%02zu-r%zu.out", m->prefix, m->cell + 1, m->repeat + 1);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		text_printf(stderr, "ioscope matrix: %s: %s\n", path, strerror(errno));
+	return fd;
+}
+
+/* The command starts in the mount point with the cell in its environment. */
+static struct child *spawn_in_mount(struct matrix_ctx *m, const struct matrix_cell *c, int out,
+				    struct error *err)
+{
+	char cell[MOUNT_OPTS_MAX + 64];
+	snprintf(cell, sizeof cell, "%s:%s:%s", c->sched, c->options, matrix_cache_name(c->cache));
+	setenv("IOSCOPE_CELL", cell, 1);
+	int here = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (here < 0 || chdir(m->mount) < 0) {
+		error_errno(err, m->mount, errno);
+		if (here >= 0)
+			close(here);
+		return NULL;
+	}
+	struct child *ch = child_spawn(m->o->command, out, err);
+	if (fchdir(here) < 0 && ch) {
+		error_errno(err, "the working directory", errno);
+		child_free(ch);
+		ch = NULL;
+	}
+	close(here);
+	return ch;
+}
+
+static void run_figures(struct matrix_run *run, const struct child_exit *x)
+{
+	run->exit = x->exit_code;
+	run->elapsed_s = x->elapsed;
+	run->cpu_s = (double)x->ru.ru_utime.tv_sec + x->ru.ru_utime.tv_usec / 1e6 +
+		     (double)x->ru.ru_stime.tv_sec + x->ru.ru_stime.tv_usec / 1e6;
+	run->read_MB = x->have_io ? (double)x->read_bytes / 1e6 : NAN;
+	run->written_MB = x->have_io ? (double)x->write_bytes / 1e6 : NAN;
+}
+
+int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct matrix_run *run)
+{
+	char outpath[PATH_MAX];
+	struct error err = { "" };
+	int out = open_output(m, outpath, sizeof outpath);
+	if (out < 0)
+		return m->failed = true, -1;
+	m->nprobe = 0;
+	struct child *ch = spawn_in_mount(m, c, out, &err);
+	close(out);
+	if (!ch) {
+		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+		matrix_mark(m, "failed", "%s", err.msg);
+		return m->failed = true, -1;
+	}
+	struct event ev;
+	memset(&ev, 0, sizeof ev);
+	child_start_event(ch, m->o->command, outpath, &ev);
+	if (session_add_own_event(m->session, &ev, &err) < 0)
+		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+	struct child_exit x;
+	memset(&x, 0, sizeof x);
+	int rc = wait_sampling(m, ch, 0, &x);
+	if (rc == 0) {
+		memset(&ev, 0, sizeof ev);
+		child_exit_event(&x, &ev);
+		session_add_own_event(m->session, &ev, &err);
+		extra_sample(m);
+		run_figures(run, &x);
+		double probe[4096];
+		memcpy(probe, m->probe_us, m->nprobe * sizeof probe[0]);
+		run->probe_p50_us = matrix_percentile(probe, m->nprobe, 50);
+		run->probe_p99_us = matrix_percentile(probe, m->nprobe, 99);
+		matrix_fio_parse(outpath, run);
+	}
+	child_free(ch);
+	return rc == 0 && !m->stop_signal ? 0 : -1;
+}
+
+int matrix_exec_sync(struct matrix_ctx *m, struct matrix_run *run)
+{
+	char *argv[] = { "sync", "-f", m->mount, NULL };
+	struct error err = { "" };
+	matrix_mark(m, "sync", "sync -f %s", m->mount);
+	struct child *ch = child_spawn(argv, -1, &err);
+	if (!ch) {
+		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+		return m->failed = true, -1;
+	}
+	struct child_exit x;
+	int rc = wait_sampling(m, ch, 0, &x);
+	child_free(ch);
+	if (rc < 0)
+		return -1;
+	run->writeback_s = x.elapsed;
+	matrix_mark(m, "synced", "%.3f s", x.elapsed);
+	extra_sample(m);
+	return x.exit_code == 0 ? 0 : (m->failed = true, -1);
+}
+
+int matrix_exec_idle(struct matrix_ctx *m, double seconds)
+{
+	return wait_sampling(m, NULL, seconds, NULL);
+}
+
+
+int matrix_exec_signals(struct matrix_ctx *m)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	m->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	return m->sigfd;
+}

@@ -1,0 +1,236 @@
+/* matrix_options.c - the command line of `ioscope matrix` (include/matrix.h).
+ * Everything is checked here, before the device is looked at. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "matrix.h"
+
+/* The one table: parser and --help read it (the man page lists the same). */
+static const struct matrix_option {
+	const char *name;
+	const char *arg;
+	const char *help;
+} matrix_options[] = {
+	{ "device", "DEV", "the block device (required)" },
+	{ "mount", "DIR", "its mount point, COMMAND's working directory\n(required)" },
+	{ "mkfs", "'CMD'", "a fresh filesystem per run: CMD /dev/DEV (loop\n"
+			    "devices only, or DEV named by --destroy-data-on)" },
+	{ "destroy-data-on", "DEV", "allow --mkfs on DEV, which is not a loop device" },
+	{ "schedulers", "a,b,...", "schedulers to compare (default: the current one)" },
+	{ "mount-options", "'o1;o2'", "option sets to compare, ';' between sets,\n"
+				       "'defaults' for none (default: defaults)" },
+	{ "cache", "cold|hot|both", "drop the page cache before each run (cold,\n"
+					  "the default), or not (hot), or both" },
+	{ "repeat", "N", "runs per cell, 1 to 100 (default 3)" },
+	{ "max-repeat", "M", "runs of a noisy cell: CoV of elapsed > 3.5%\n(default 2N)" },
+	{ "probe", "PATH", "time small reads of PATH during each run and idle" },
+	{ "out", "PREFIX", "write PREFIX.txt .csv .json .png and the runs'\n"
+				  "logs PREFIX-cNN-rM.log (default ioscope-matrix)" },
+	{ "baseline", "SCHED:OPTS", "the cell ratios are to (default: the first)" },
+	{ "help", NULL, "this text" },
+};
+#define NOPTIONS (sizeof matrix_options / sizeof matrix_options[0])
+
+void matrix_usage(FILE *out)
+{
+	fputs("usage: ioscope matrix --device DEV --mount DIR [options] -- COMMAND [ARG...]\n"
+	      "Runs COMMAND in DIR once per scheduler x mount-option set x cache state and\n"
+	      "repeat, records each run, and writes one result to share.\n\noptions:\n", out);
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		char head[64];
+		const struct matrix_option *m = &matrix_options[i];
+		snprintf(head, sizeof head, "--%s%s%s", m->name, m->arg ? " " : "",
+			 m->arg ? m->arg : "");
+		const char *h = m->help;
+		fprintf(out, "  %-28s", head);
+		if (strlen(head) > 28)
+			fprintf(out, "\n  %-28s", "");
+		while (*h) {
+			size_t n = strcspn(h, "\n");
+			fprintf(out, "%.*s\n", (int)n, h);
+			h += n;
+			if (*h == '\n' && *++h)
+				fprintf(out, "  %-28s", "");
+		}
+	}
+	fputs("\nSee ioscope(1) and docs/experiments.md.\n", out);
+}
+
+static int parse_int(const char *name, const char *arg, int lo, int hi, int *out,
+		     struct error *err)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < lo || v > hi)
+		return error_set(err, "invalid --%s '%s': give a whole number from %d to %d",
+				 name, arg, lo, hi);
+	*out = (int)v;
+	return 0;
+}
+
+static bool sched_name_ok(const char *s)
+{
+	return s[0] && strlen(s) < MATRIX_SCHED_MAX &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_-") == strlen(s);
+}
+
+static int parse_scheds(struct matrix_opts *o, const char *arg, struct error *err)
+{
+	const char *p = arg;
+	o->nscheds = 0;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		if (o->nscheds == MATRIX_MAX_SCHEDS)
+			return error_set(err, "--schedulers: at most %d", MATRIX_MAX_SCHEDS);
+		if (n >= MATRIX_SCHED_MAX)
+			return error_set(err, "--schedulers: name too long in '%s'", arg);
+		char *s = o->scheds[o->nscheds++];
+		memcpy(s, p, n);
+		s[n] = '\0';
+		if (!sched_name_ok(s))
+			return error_set(err, "--schedulers: invalid scheduler name '%s'", s);
+		p += n + (p[n] == ',');
+	}
+	if (!o->nscheds)
+		return error_set(err, "--schedulers: give at least one name");
+	return 0;
+}
+
+/* Spaces around a set are dropped; "" and "defaults" both mean no option. */
+static int parse_optsets(struct matrix_opts *o, const char *arg, struct error *err)
+{
+	const char *p = arg;
+	o->noptsets = 0;
+	for (;;) {
+		size_t n = strcspn(p, ";");
+		const char *q = p;
+		while (n && *q == ' ')
+			q++, n--;
+		while (n && q[n - 1] == ' ')
+			n--;
+		if (o->noptsets == MATRIX_MAX_OPTSETS)
+			return error_set(err, "--mount-options: at most %d sets", MATRIX_MAX_OPTSETS);
+		if (n >= MOUNT_OPTS_MAX)
+			return error_set(err, "--mount-options: a set is too long");
+		char *s = o->optsets[o->noptsets++];
+		if (n)
+			snprintf(s, MOUNT_OPTS_MAX, "%.*s", (int)n, q);
+		else
+			snprintf(s, MOUNT_OPTS_MAX, "defaults");
+		p += strcspn(p, ";");
+		if (!*p || !p[1])
+			break;   /* a ';' at the end adds no set */
+		p++;
+	}
+	return 0;
+}
+
+static int parse_cache(const char *arg, enum matrix_cache *out, struct error *err)
+{
+	static const char *const names[] = { [MATRIX_COLD] = "cold", [MATRIX_HOT] = "hot",
+					     [MATRIX_BOTH] = "both" };
+	for (int i = MATRIX_COLD; i <= MATRIX_BOTH; i++)
+		if (strcmp(arg, names[i]) == 0)
+			return *out = (enum matrix_cache)i, 0;
+	return error_set(err, "invalid --cache '%s': give cold, hot or both", arg);
+}
+
+static int parse_baseline(struct matrix_opts *o, const char *arg, struct error *err)
+{
+	const char *colon = strchr(arg, ':');
+	if (!colon || colon == arg || (size_t)(colon - arg) >= MATRIX_SCHED_MAX)
+		return error_set(err, "invalid --baseline '%s': give SCHEDULER:OPTIONS", arg);
+	snprintf(o->baseline_sched, sizeof o->baseline_sched, "%.*s", (int)(colon - arg), arg);
+	snprintf(o->baseline_opts, sizeof o->baseline_opts, "%s", colon[1] ? colon + 1 : "defaults");
+	o->has_baseline = true;
+	return 0;
+}
+
+static int parse_one(struct matrix_opts *o, int idx, const char *arg, struct error *err)
+{
+	const char *name = matrix_options[idx].name;
+	if (strcmp(name, "device") == 0) o->device = arg;
+	else if (strcmp(name, "mount") == 0) o->mount = arg;
+	else if (strcmp(name, "mkfs") == 0) o->mkfs = arg;
+	else if (strcmp(name, "destroy-data-on") == 0) o->destroy_data_on = arg;
+	else if (strcmp(name, "schedulers") == 0) return parse_scheds(o, arg, err);
+	else if (strcmp(name, "mount-options") == 0) return parse_optsets(o, arg, err);
+	else if (strcmp(name, "cache") == 0) return parse_cache(arg, &o->cache, err);
+	else if (strcmp(name, "repeat") == 0)
+		return parse_int(name, arg, 1, MATRIX_MAX_REPEAT, &o->repeat, err);
+	else if (strcmp(name, "max-repeat") == 0)
+		return parse_int(name, arg, 1, MATRIX_MAX_REPEAT, &o->max_repeat, err);
+	else if (strcmp(name, "probe") == 0) o->probe = arg;
+	else if (strcmp(name, "out") == 0) o->out = arg;
+	else if (strcmp(name, "baseline") == 0) return parse_baseline(o, arg, err);
+	return 0;
+}
+
+static bool baseline_in_plan(const struct matrix_opts *o)
+{
+	bool sched = o->nscheds == 0;
+	for (size_t i = 0; i < o->nscheds; i++)
+		sched |= strcmp(o->scheds[i], o->baseline_sched) == 0;
+	for (size_t i = 0; sched && i < o->noptsets; i++)
+		if (strcmp(o->optsets[i], o->baseline_opts) == 0)
+			return true;
+	return false;
+}
+
+static int check(struct matrix_opts *o, struct error *err)
+{
+	if (!o->device || !o->mount)
+		return error_set(err, "matrix needs --device DEV and --mount DIR");
+	if (o->ncommand == 0)
+		return error_set(err, "matrix needs a command after --");
+	if (o->mkfs && !o->mkfs[0])
+		return error_set(err, "--mkfs needs a command, e.g. --mkfs 'mkfs.ext4 -q -F'");
+	if (o->destroy_data_on && !o->mkfs)
+		return error_set(err, "--destroy-data-on only goes with --mkfs");
+	if (!o->max_repeat)
+		o->max_repeat = o->repeat * 2 > MATRIX_MAX_REPEAT ? MATRIX_MAX_REPEAT : o->repeat * 2;
+	if (o->max_repeat < o->repeat)
+		return error_set(err, "--max-repeat %d is less than --repeat %d", o->max_repeat,
+				 o->repeat);
+	if (o->has_baseline && !baseline_in_plan(o))
+		return error_set(err, "--baseline %s:%s is not a cell of this matrix",
+				 o->baseline_sched, o->baseline_opts);
+	if (o->out && !o->out[0])
+		return error_set(err, "--out needs a prefix");
+	return 0;
+}
+
+int matrix_options_parse(struct matrix_opts *o, int argc, char **argv, struct error *err)
+{
+	struct option longopts[NOPTIONS + 1];
+	for (size_t i = 0; i < NOPTIONS; i++)
+		longopts[i] = (struct option){ matrix_options[i].name,
+					       matrix_options[i].arg ? required_argument : no_argument,
+					       NULL, 256 + (int)i };
+	longopts[NOPTIONS] = (struct option){ NULL, 0, NULL, 0 };
+	memset(o, 0, sizeof *o);
+	o->cache = MATRIX_COLD;
+	o->repeat = 3;
+	snprintf(o->optsets[0], sizeof o->optsets[0], "defaults");
+	o->noptsets = 1;
+	opterr = 0;
+	optind = 1;
+	int c;
+	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		if (c == 'h' || (c >= 256 && strcmp(matrix_options[c - 256].name, "help") == 0))
+			return matrix_usage(stdout), 1;
+		if (c == ':' || c == '?')
+			return error_set(err, "%s option '%s' (see ioscope matrix --help)",
+					 c == ':' ? "a value is missing for" : "unknown",
+					 argv[optind - 1]);
+		if (parse_one(o, c - 256, optarg, err) < 0)
+			return -1;
+	}
+	o->command = argv + optind;
+	o->ncommand = argc - optind;
+	return check(o, err);
+}

@@ -1,0 +1,349 @@
+/* experiment.c - the privileged steps of `ioscope matrix` (include/control_experiment.h).
+ *
+ * A fresh filesystem is made only on a device the caller has checked (a loop device or
+ * one named twice, docs/experiments.md); here the device must at least be free: not
+ * mounted, not held by dm/md, and exclusively openable.  A mount is built with the new
+ * mount API so that each option the kernel refuses is named with its words, as on
+ * remount.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "control_experiment.h"
+
+bool control_device_is_loop(const char *name)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	if (!control_name_valid(name))
+		return false;
+	snprintf(path, sizeof path, "/sys/block/%s/loop", name);
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool dir_has_entries(const char *path)
+{
+	DIR *d = opendir(path);
+	if (!d)
+		return false;
+	struct dirent *e;
+	bool any = false;
+	while (!any && (e = readdir(d)))
+		any = e->d_name[0] != '.';
+	closedir(d);
+	return any;
+}
+
+/* A mount whose device is the disk or one of its partitions. */
+static int check_not_mounted(const char *name, struct error *err)
+{
+	struct control_mount *m;
+	size_t n;
+	if (control_mounts_read(NULL, &m, &n, err) < 0)
+		return -1;
+	int r = 0;
+	for (size_t i = 0; i < n && r == 0; i++) {
+		char dev[DEV_NAME_MAX], disk[DEV_NAME_MAX];
+		bool part;
+		if (!control_mount_device(NULL, &m[i], dev, sizeof dev) ||
+		    control_disk_of(NULL, dev, disk, sizeof disk, &part) < 0)
+			continue;
+		if (strcmp(disk, name) == 0)
+			r = error_set(err, "/dev/%s is in use: %s is mounted on %s", name, dev,
+				      m[i].mountpoint);
+	}
+	free(m);
+	return r;
+}
+
+int control_device_check_free(const char *name, struct error *err)
+{
+	if (!control_name_valid(name))
+		return error_set(err, "'%s' is not a device name", name);
+	if (check_not_mounted(name, err) < 0)
+		return -1;
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "/sys/block/%s/holders", name);
+	if (dir_has_entries(path))
+		return error_set(err, "/dev/%s is in use: %s is not empty (dm, md, ...)", name,
+				 path);
+	snprintf(path, sizeof path, "/dev/%s", name);
+	int fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC);
+	if (fd < 0)
+		return errno == EBUSY ? error_set(err, "/dev/%s is in use (the kernel refuses "
+						  "an exclusive open)", name)
+				      : error_errno(err, path, errno);
+	close(fd);
+	return 0;
+}
+
+/* The child's output, last bytes kept, for the message when it fails. */
+static void read_tail(int fd, char *tail, size_t len)
+{
+	char buf[4096];
+	size_t used = 0;
+	ssize_t n;
+	tail[0] = '\0';
+	while ((n = read(fd, buf, sizeof buf)) > 0) {
+		for (ssize_t i = 0; i < n; i++) {
+			if (used + 1 >= len) {
+				memmove(tail, tail + len / 2, used - len / 2);
+				used -= len / 2;
+			}
+			tail[used++] = buf[i] == '\n' ? ' ' : buf[i];
+		}
+	}
+	tail[used] = '\0';
+}
+
+/* argv run with its output read; 0 on exit 0, else -1 with err. */
+static int run_captured(char *const argv[], const char *what, char *out, size_t outlen,
+			struct error *err)
+{
+	int pipefd[2];
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		return error_errno(err, "pipe", errno);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return error_errno(err, "fork", errno);
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+		dup2(null, STDIN_FILENO);
+		dup2(pipefd[1], STDOUT_FILENO);
+		dup2(pipefd[1], STDERR_FILENO);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	read_tail(pipefd[0], out, outlen);
+	close(pipefd[0]);
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return error_errno(err, "waitpid", errno);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (WIFEXITED(status))
+		return error_set(err, "%s exited with status %d: %s", what, WEXITSTATUS(status),
+				 out);
+	return error_set(err, "%s was killed by signal %d", what, WTERMSIG(status));
+}
+
+int control_mkfs(const char *cmd, const char *name, struct error *err)
+{
+	if (!control_name_valid(name))
+		return error_set(err, "'%s' is not a device name", name);
+	char dev[64], script[4096], out[512];
+	snprintf(dev, sizeof dev, "/dev/%s", name);
+	snprintf(script, sizeof script, "%s \"$1\"", cmd);
+	char *argv[] = { "sh", "-c", script, "ioscope-mkfs", dev, NULL };
+	char what[4200];
+	snprintf(what, sizeof what, "'%s %s'", cmd, dev);
+	return run_captured(argv, what, out, sizeof out, err);
+}
+
+static bool magic_at(int fd, off_t off, const void *magic, size_t len)
+{
+	char buf[16];
+	return len <= sizeof buf && pread(fd, buf, len, off) == (ssize_t)len &&
+	       memcmp(buf, magic, len) == 0;
+}
+
+static const char *sniff_fstype(int fd)
+{
+	if (magic_at(fd, 1080, "\x53\xef", 2))
+		return "ext4";   /* ext2 and ext3 are mounted by the ext4 driver too */
+	if (magic_at(fd, 0, "XFSB", 4))
+		return "xfs";
+	if (magic_at(fd, 65536 + 64, "_BHRfS_M", 8))
+		return "btrfs";
+	return NULL;
+}
+
+int control_fstype(const char *name, char *fstype, size_t len, struct error *err)
+{
+	char dev[64];
+	snprintf(dev, sizeof dev, "/dev/%s", name);
+	int fd = open(dev, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return error_errno(err, dev, errno);
+	const char *t = sniff_fstype(fd);
+	close(fd);
+	if (t) {
+		snprintf(fstype, len, "%s", t);
+		return 0;
+	}
+	char out[128];
+	char *argv[] = { "blkid", "-o", "value", "-s", "TYPE", dev, NULL };
+	if (run_captured(argv, "blkid", out, sizeof out, err) < 0 || !out[0])
+		return error_set(err, "%s: no filesystem found (blkid knows none)", dev);
+	out[strcspn(out, " ")] = '\0';
+	if (strspn(out, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(out))
+		return error_set(err, "%s: unexpected filesystem type from blkid", dev);
+	snprintf(fstype, len, "%s", out);
+	return 0;
+}
+
+static bool no_options(const char *options)
+{
+	return !options[0] || strcmp(options, "defaults") == 0;
+}
+
+/* "e ext4: Unknown parameter 'x'" from the context's log: the first error. */
+static void context_log(int fsfd, struct control_result *r, char *msg, size_t len)
+{
+	char buf[1024];
+	ssize_t n;
+	while ((n = read(fsfd, buf, sizeof buf - 1)) > 0) {
+		buf[n] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+		const char *text = n > 2 && buf[1] == ' ' ? buf + 2 : buf;
+		control_result_line(r, "kernel: %s", text);
+		if (!msg[0] && buf[0] == 'e')
+			snprintf(msg, len, "%s", text);
+	}
+}
+
+struct mount_call {
+	const char *failed;
+	int errnum;
+	char msg[256];
+};
+
+static int configure(int fsfd, const char *dev, const struct control_mount_opt *opts, size_t n,
+		     struct mount_call *c)
+{
+	if (fsconfig(fsfd, FSCONFIG_SET_STRING, "source", dev, 0) < 0) {
+		c->failed = "source";
+		return c->errnum = errno, -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct control_mount_opt *o = &opts[i];
+		if (o->scope == CONTROL_OPT_MOUNT)
+			continue;
+		int rc = o->has_value ? fsconfig(fsfd, FSCONFIG_SET_STRING, o->key, o->value, 0)
+				      : fsconfig(fsfd, FSCONFIG_SET_FLAG, o->key, NULL, 0);
+		if (rc < 0) {
+			c->failed = o->text;
+			return c->errnum = errno, -1;
+		}
+	}
+	if (fsconfig(fsfd, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0) {
+		c->failed = "create";
+		return c->errnum = errno, -1;
+	}
+	return 0;
+}
+
+static void mount_now(const char *dev, const char *fstype, const char *dir,
+		      const struct control_mount_opt *opts, size_t n, struct control_result *r,
+		      struct mount_call *c)
+{
+	unsigned attrs = 0;
+	for (size_t i = 0; i < n; i++)
+		if (opts[i].scope != CONTROL_OPT_SUPER)
+			attrs |= opts[i].attr_set;
+	int fsfd = fsopen(fstype, FSOPEN_CLOEXEC);
+	if (fsfd < 0) {
+		c->failed = "fsopen";
+		c->errnum = errno;
+		return;
+	}
+	if (configure(fsfd, dev, opts, n, c) == 0) {
+		int mfd = fsmount(fsfd, FSMOUNT_CLOEXEC, attrs);
+		if (mfd < 0) {
+			c->failed = "fsmount";
+			c->errnum = errno;
+		} else {
+			if (move_mount(mfd, "", AT_FDCWD, dir, MOVE_MOUNT_F_EMPTY_PATH) < 0) {
+				c->failed = "move_mount";
+				c->errnum = errno;
+			}
+			close(mfd);
+		}
+	}
+	context_log(fsfd, r, c->msg, sizeof c->msg);
+	close(fsfd);
+}
+
+/* What the kernel shows now, as the sampler's diff will say it ("SOURCE TYPE SUPER_OPTS",
+ * so its echo is dropped), the per-mount flags in the result. */
+static void read_back(struct event *ev, const char *dir)
+{
+	struct control_mount m;
+	struct error err;
+	if (control_mount_find(NULL, -1, dir, &m, &err) < 0) {
+		snprintf(ev->result, sizeof ev->result, "ok (not read back: %s)", err.msg);
+		return;
+	}
+	snprintf(ev->new_value, sizeof ev->new_value, "%s %s %s", m.source, m.fstype, m.super_opts);
+	snprintf(ev->result, sizeof ev->result, "ok; mount options %s", m.mount_opts);
+}
+
+int control_mount_new(const char *name, const char *fstype, const char *dir, const char *options,
+		      struct control_result *r, struct error *err)
+{
+	struct control_mount_opt opts[CONTROL_MAX_ITEMS];
+	size_t n = 0;
+	if (!control_name_valid(name))
+		return error_set(err, "'%s' is not a device name", name);
+	if (!no_options(options) &&
+	    control_mount_opts_parse(opts, CONTROL_MAX_ITEMS, &n, options, "", err) < 0)
+		return -1;
+	char dev[64];
+	snprintf(dev, sizeof dev, "/dev/%s", name);
+	struct mount_call c = { .msg = "" };
+	struct control_kmsg k;
+	control_kmsg_begin(&k);
+	mount_now(dev, fstype, dir, opts, n, r, &c);
+	char kmsg[256];
+	control_kmsg_end(&k, name, fstype, r, kmsg, sizeof kmsg);
+	if (c.errnum && !c.msg[0])
+		snprintf(c.msg, sizeof c.msg, "%s", kmsg[0] ? kmsg : strerror(c.errnum));
+	struct event *ev = control_result_event(r, EVENT_MOUNT_ADDED, dir, "mount");
+	if (ev)
+		snprintf(ev->new_value, sizeof ev->new_value, "%s %s %s", dev, fstype,
+			 no_options(options) ? "defaults" : options);
+	if (!c.errnum) {
+		control_result_line(r, "mounted %s on %s (%s)", dev, dir,
+				    no_options(options) ? "defaults" : options);
+		if (ev)
+			read_back(ev, dir);
+		return r->status = 0;
+	}
+	control_result_line(r, "refused: %s (%s: %s)", c.msg, c.failed, strerror(c.errnum));
+	if (ev)
+		snprintf(ev->result, sizeof ev->result, "refused: %s", c.msg);
+	return r->status = 1;
+}
+
+int control_umount(const char *dir, struct error *err)
+{
+	if (umount2(dir, UMOUNT_NOFOLLOW) < 0)
+		return error_errno(err, dir, errno);
+	return 0;
+}
+
+int control_drop_caches(struct error *err)
+{
+	static const char path[] = "/proc/sys/vm/drop_caches";
+	sync();
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return error_errno(err, path, errno);
+	int rc = write(fd, "3", 1) == 1 ? 0 : error_errno(err, path, errno);
+	close(fd);
+	return rc;
+}

@@ -1,0 +1,152 @@
+#!/bin/bash
+# ioscope matrix (issue 12, docs/experiments.md) on loop devices: a 2 schedulers x 2 mount
+# options matrix of a small untar with --mkfs, cold, repeat 1 (four cells, every mark in
+# order in every run's log); a refused option (ext4 data=journal on remount) is a cell,
+# not an abort; the device's scheduler, tunables and options are as before afterwards,
+# also after SIGINT in the middle; --mkfs on a mounted device is refused.
+. "$(dirname "$0")/lib.sh"
+if ! is_root; then skip "matrix" "needs root (loop devices, mkfs, mount)"; exit 0; fi
+
+# A small tree to untar: a few hundred files of kernel-like sizes.
+mkdir -p "$TMP/tree/d1" "$TMP/tree/d2"
+for i in $(seq 150); do head -c $((i * 37)) /dev/urandom >"$TMP/tree/d$((i % 2 + 1))/f$i.c"; done
+tar cf "$TMP/small.tar" -C "$TMP" tree
+
+queue_state() { local q=/sys/block/$1/queue; echo "$(cat $q/scheduler) nr=$(cat $q/nr_requests) $(cat $q/iosched/* 2>/dev/null | tr '\n' ' ')"; }
+mount_state() { awk -v m="$1" '$5 == m { print $6, $(NF) }' /proc/self/mountinfo; }
+sanitizer_clean() { ! grep -qE 'AddressSanitizer|LeakSanitizer|runtime error' "$1"; }
+
+# ---- 1: 2 x 2 with --mkfs ----
+dev=$(make_loop 96)
+echo kyber >/sys/block/$dev/queue/scheduler
+before=$(queue_state "$dev")
+mkdir "$TMP/m1"
+cd "$TMP" || exit 1
+"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m1" --mkfs 'mkfs.ext4 -q -F' \
+	--schedulers mq-deadline,bfq --mount-options 'defaults;noatime' --cache cold --repeat 1 \
+	--out "$TMP/r1" -- tar xf "$TMP/small.tar" >"$TMP/r1.stdout" 2>"$TMP/r1.stderr"
+rc=$?
+at_exit "umount '$TMP/m1'"
+[ $rc -eq 0 ] && sanitizer_clean "$TMP/r1.stderr" && ok "matrix 2x2 --mkfs exits 0" \
+	|| fail "matrix 2x2 --mkfs exits 0" "rc=$rc $(tail -5 "$TMP/r1.stderr")"
+python3 - "$TMP/r1.json" <<'PY' && ok "four cells with elapsed > 0, each run's log named" || fail "four cells with elapsed > 0, each run's log named"
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+cells = d["cells"]
+assert len(cells) == 4, len(cells)
+assert [(c["scheduler"], c["options"]) for c in cells] == [("mq-deadline", "defaults"), ("mq-deadline", "noatime"), ("bfq", "defaults"), ("bfq", "noatime")]
+for c in cells:
+    assert c["refused"] is None and c["cache"] == "cold", c
+    assert len(c["runs"]) == 1 and c["runs"][0]["elapsed_s"] > 0 and c["runs"][0]["exit"] == 0, c
+    assert os.path.isfile(c["runs"][0]["log"]), c
+assert d["complete"] is True and d["device"]
+PY
+python3 - "$TMP/r1.json" <<'PY' && ok "every run's log has every mark in order" || fail "every run's log has every mark in order"
+import json, sys
+want = ["run:cell", "run:mkfs", "mount_added:mount", "scheduler:scheduler", "run:drop_caches",
+        "run:start", "run:exit", "run:sync", "run:synced", "run:umount"]
+for c in json.load(open(sys.argv[1]))["cells"]:
+    log = c["runs"][0]["log"]
+    marks = [r["kind"] + ":" + r["key"] for r in map(json.loads, open(log)) if r.get("type") == "event" and r.get("by") == "ioscope"]
+    assert marks == want, (log, marks)
+    samples = [r for r in map(json.loads, open(log)) if r.get("type") == "sample"]
+    assert len(samples) >= 2, log
+    m = [r for r in map(json.loads, open(log)) if r.get("type") == "event" and r["kind"] == "mount_added" and r["by"] == "ioscope"][0]
+    assert m["result"].startswith("ok; mount options ") and (c["options"] == "defaults" or c["options"] in m["result"]), m
+    observed = [r for r in map(json.loads, open(log)) if r.get("type") == "event" and r["kind"] == "mount_added" and r["by"] == "observed"]
+    assert not observed, observed   # the sampler's copy of our mount is dropped as an echo
+PY
+after=$(queue_state "$dev")
+[ "$before" = "$after" ] && ! grep -q " $TMP/m1 " /proc/self/mountinfo \
+	&& ok "scheduler and tunables as before, nothing left mounted" \
+	|| fail "scheduler and tunables as before, nothing left mounted" "$before | $after"
+lines=$(wc -l <"$TMP/r1.csv")
+[ "$lines" -eq 5 ] && head -1 "$TMP/r1.csv" | grep -q '^cell,scheduler,options,cache,refused,run,elapsed_s' \
+	&& ok "csv: a header and one row per run" || fail "csv: a header and one row per run" "$lines lines"
+file_ok=$(python3 -c "import sys; print(open(sys.argv[1],'rb').read(8) == b'\x89PNG\r\n\x1a\n')" "$TMP/r1.png" 2>/dev/null)
+[ "$file_ok" = True ] && ok "png written" || fail "png written"
+wide=$(LC_ALL=C.UTF-8 awk 'length($0) > 80' "$TMP/r1.txt")
+[ -z "$wide" ] && grep -q '^ 4 bfq  *noatime  *cold *1 ' "$TMP/r1.txt" \
+	&& ok "text result fits 80 columns with one row per cell" || fail "text result fits 80 columns with one row per cell" "$(cat "$TMP/r1.txt")"
+grep -q 'matrix: cell 1/4 repeat 1/1' "$TMP/r1.stderr" && ok "progress as plain lines when stderr is not a terminal" \
+	|| fail "progress as plain lines when stderr is not a terminal" "$(head -3 "$TMP/r1.stderr")"
+
+# ---- 2: remount mode, a refused option is a cell ----
+dev2=$(make_loop 64)
+mnt2=$(make_fs "$dev2" ext4) || { fail "ext4 for remount"; exit 0; }
+mount -o remount,nosuid,nodev "$mnt2"
+echo mq-deadline >/sys/block/$dev2/queue/scheduler
+qbefore=$(queue_state "$dev2") mbefore=$(mount_state "$mnt2")
+"$IOSCOPE" matrix --device "$dev2" --mount "$mnt2" --schedulers bfq \
+	--mount-options 'data=journal;noatime' --repeat 1 --out "$TMP/r2" \
+	-- sh -c 'seq 2000 >numbers; sync numbers' >/dev/null 2>"$TMP/r2.stderr"
+rc=$?
+python3 - "$TMP/r2.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["cells"]
+assert len(c) == 2
+assert c[0]["refused"] and "data" in c[0]["refused"] and c[0]["runs"] == [], c[0]
+assert c[1]["refused"] is None and c[1]["runs"][0]["exit"] == 0, c[1]
+assert d["complete"] is True
+marks = [r["key"] for r in map(json.loads, open(sys.argv[1].replace(".json", "-c01-r1.log"))) if r.get("type") == "event" and r["by"] == "ioscope"]
+assert marks[0] == "cell" and "refused" in marks and "start" not in marks, marks
+PY
+[ $? -eq 0 ] && [ $rc -eq 0 ] && sanitizer_clean "$TMP/r2.stderr" && grep -q 'refused: ' "$TMP/r2.txt" \
+	&& ok "a refused option (data=journal on remount) is a marked cell, not an abort" \
+	|| fail "a refused option (data=journal on remount) is a marked cell, not an abort" "rc=$rc $(cat "$TMP/r2.stderr")"
+[ "$qbefore" = "$(queue_state "$dev2")" ] && [ "$mbefore" = "$(mount_state "$mnt2")" ] \
+	&& ok "remount mode: scheduler and options as before" \
+	|| fail "remount mode: scheduler and options as before" "$mbefore | $(mount_state "$mnt2")"
+
+# ---- 3: SIGINT in the middle ----
+"$IOSCOPE" matrix --device "$dev2" --mount "$mnt2" --schedulers bfq,kyber --mount-options noatime \
+	--repeat 1 --out "$TMP/r3" -- sleep 30 >/dev/null 2>"$TMP/r3.stderr" &
+pid=$!
+for _ in $(seq 100); do [ -e "$TMP/r3-c01-r1.out" ] && break; sleep 0.1; done
+sleep 0.3
+during="$(queue_state "$dev2") $(mount_state "$mnt2")"
+kill -INT $pid
+wait $pid; rc=$?
+[ $rc -eq 130 ] && sanitizer_clean "$TMP/r3.stderr" && [ -f "$TMP/r3.txt" ] && grep -q PARTIAL "$TMP/r3.txt" \
+	&& ok "SIGINT: exit 130 with the partial results written" \
+	|| fail "SIGINT: exit 130 with the partial results written" "rc=$rc $(tail -3 "$TMP/r3.stderr")"
+[[ "$during" == *"[bfq]"*noatime* ]] && [ "$qbefore" = "$(queue_state "$dev2")" ] && [ "$mbefore" = "$(mount_state "$mnt2")" ] \
+	&& ok "SIGINT: scheduler, tunables and options put back" \
+	|| fail "SIGINT: scheduler, tunables and options put back" "during: $during after: $(queue_state "$dev2") $(mount_state "$mnt2")"
+
+# ---- 4: refusals before anything is touched ----
+"$IOSCOPE" matrix --device "$dev2" --mount "$mnt2" --mkfs 'mkfs.ext4 -q -F' --repeat 1 --out "$TMP/r4" -- true 2>"$TMP/r4.stderr"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'in use' "$TMP/r4.stderr" && [ "$mbefore" = "$(mount_state "$mnt2")" ] && [ ! -e "$TMP/r4.txt" ] \
+	&& ok "--mkfs on a mounted device is refused" || fail "--mkfs on a mounted device is refused" "rc=$rc $(cat "$TMP/r4.stderr")"
+"$IOSCOPE" matrix --device "$dev2" --mount "$mnt2" --schedulers no-such-sched -- true 2>"$TMP/r5.stderr"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'does not offer' "$TMP/r5.stderr" && ok "an unknown scheduler is bad usage" \
+	|| fail "an unknown scheduler is bad usage" "rc=$rc $(cat "$TMP/r5.stderr")"
+
+# ---- 5: --mkfs on a device that is not a loop device: only when named again ----
+# A dm-linear device over a loop device of ours: not a loop device, and wiping it wipes only
+# our file.
+dev3=$(make_loop 64)
+dmname="ioscope-matrix-$$"
+if echo "0 $((64 * 2048)) linear /dev/$dev3 0" | dmsetup create "$dmname" 2>/dev/null; then
+	at_exit "dmsetup remove '$dmname'"
+	dm=$(basename "$(readlink -f "/dev/mapper/$dmname")")
+	mkdir "$TMP/m5"
+	"$IOSCOPE" matrix --device "$dm" --mount "$TMP/m5" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
+		--out "$TMP/r5a" -- true 2>"$TMP/r5a.stderr"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q 'destroy-data-on' "$TMP/r5a.stderr" && ! blkid "/dev/$dm" >/dev/null 2>&1 \
+		&& ok "--mkfs refused on a device that is not a loop device" \
+		|| fail "--mkfs refused on a device that is not a loop device" "rc=$rc $(cat "$TMP/r5a.stderr")"
+	"$IOSCOPE" matrix --device "$dm" --mount "$TMP/m5" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
+		--destroy-data-on "/dev/mapper/$dmname" --out "$TMP/r5b" -- true >/dev/null 2>"$TMP/r5b.stderr"
+	rc=$?
+	at_exit "umount '$TMP/m5'"
+	[ $rc -eq 0 ] && sanitizer_clean "$TMP/r5b.stderr" && [ "$(blkid -o value -s TYPE "/dev/$dm")" = ext4 ] \
+		&& ok "--destroy-data-on naming the device again allows --mkfs" \
+		|| fail "--destroy-data-on naming the device again allows --mkfs" "rc=$rc $(cat "$TMP/r5b.stderr")"
+else
+	skip "--mkfs on a device that is not a loop device" "dmsetup create failed"
+fi
