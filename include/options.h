@@ -8,7 +8,7 @@
 
 #include "error.h"
 
-enum output_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV };
+enum output_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV, FORMAT_PROMETHEUS };
 
 struct options {
 	double interval;          /* seconds, INTERVAL_MIN..INTERVAL_MAX */
@@ -24,6 +24,9 @@ struct options {
 	const char *replay_path;  /* --replay FILE */
 	bool yes;                 /* --yes: no confirmation questions */
 	bool verbose;             /* --verbose: say what a replayed log held that is skipped */
+	const char *textfile;     /* --textfile PATH: the exposition, replaced each interval */
+	const char *listen;       /* --listen [ADDR:]PORT: serve /metrics (docs/fleet.md) */
+	bool no_iostat;           /* --no-iostat: the exposition without the iostat gauges */
 	char **devices;           /* DEVICE... (names or paths), NULL-terminated */
 	int ndevices;
 };

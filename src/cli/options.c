@@ -25,7 +25,12 @@ void options_usage(FILE *out)
 	      "  -b, --batch            print figures instead of opening the console\n"
 	      "  -i, --interval SEC     seconds between samples, 0.01 to 3600 (default 1)\n"
 	      "  -c, --count N          stop after N intervals (default: until interrupted or q)\n"
-	      "  -f, --format FMT       batch output: text, json or csv (default text)\n"
+	      "  -f, --format FMT       batch output: text, json, csv or prometheus (default text)\n"
+	      "      --textfile PATH    headless: write the Prometheus exposition to PATH each\n"
+	      "                         interval, replaced whole (node_exporter's textfile collector)\n"
+	      "      --listen [ADDR:]PORT  headless: serve the exposition on http://ADDR:PORT/metrics\n"
+	      "                         (ADDR default 127.0.0.1; [::1]:PORT for IPv6)\n"
+	      "      --no-iostat        leave the iostat figures (ioscope_disk_*) out of the exposition\n"
 	      "      --root DIR         read /proc and /sys from a fixture tree under DIR\n"
 	      "  -t, --theme NAME       console colour theme\n"
 	      "  -r, --record FILE      record the session to a new FILE (- or a FIFO: stream it)\n"
@@ -69,16 +74,36 @@ static int parse_count(const char *arg, long *out, struct error *err)
 
 static int parse_format(const char *arg, enum output_format *out, struct error *err)
 {
-	static const char *const names[] = { [FORMAT_TEXT] = "text", [FORMAT_JSON] = "json", [FORMAT_CSV] = "csv" };
+	static const char *const names[] = { [FORMAT_TEXT] = "text", [FORMAT_JSON] = "json", [FORMAT_CSV] = "csv",
+					     [FORMAT_PROMETHEUS] = "prometheus" };
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (strcmp(arg, names[i]) == 0) {
 			*out = (enum output_format)i;
 			return 0;
 		}
-	return error_set(err, "invalid format '%s': give text, json or csv", arg);
+	return error_set(err, "invalid format '%s': give text, json, csv or prometheus", arg);
 }
 
-enum { OPT_ROOT = 256, OPT_RECORD_SYNC, OPT_RECORD_APPEND, OPT_REPLAY };
+enum { OPT_ROOT = 256, OPT_RECORD_SYNC, OPT_RECORD_APPEND, OPT_REPLAY, OPT_TEXTFILE, OPT_LISTEN,
+       OPT_NO_IOSTAT };
+
+/* --textfile and --listen run headless and write nothing else; --no-iostat shapes
+ * their exposition. */
+static int check_export(struct options *o, bool format_set, struct error *err)
+{
+	bool exporting = o->textfile || o->listen;
+	if (exporting && format_set)
+		return error_set(err, "--textfile and --listen write the Prometheus exposition "
+				 "themselves: leave out --format");
+	if (o->no_iostat && !exporting && o->format != FORMAT_PROMETHEUS)
+		return error_set(err, "--no-iostat applies to --format prometheus, --textfile and "
+				 "--listen");
+	if (exporting)
+		o->batch = true;
+	if (o->format == FORMAT_PROMETHEUS && !o->batch)
+		return error_set(err, "--format prometheus is a batch format: add --batch");
+	return 0;
+}
 
 int options_parse(struct options *o, int argc, char **argv, struct error *err)
 {
@@ -95,6 +120,9 @@ int options_parse(struct options *o, int argc, char **argv, struct error *err)
 		{ "replay", required_argument, NULL, OPT_REPLAY },
 		{ "yes", no_argument, NULL, 'y' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "textfile", required_argument, NULL, OPT_TEXTFILE },
+		{ "listen", required_argument, NULL, OPT_LISTEN },
+		{ "no-iostat", no_argument, NULL, OPT_NO_IOSTAT },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -105,6 +133,7 @@ int options_parse(struct options *o, int argc, char **argv, struct error *err)
 	opterr = 0;
 	optind = 1;
 	int c;
+	bool format_set = false;
 	while ((c = getopt_long(argc, argv, "+bi:c:f:t:r:yvhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b': o->batch = true; break;
@@ -120,6 +149,7 @@ int options_parse(struct options *o, int argc, char **argv, struct error *err)
 		case 'f':
 			if (parse_format(optarg, &o->format, err) < 0)
 				return -1;
+			format_set = true;
 			break;
 		case OPT_ROOT: o->root = optarg; break;
 		case 't': o->theme = optarg; break;
@@ -132,6 +162,9 @@ int options_parse(struct options *o, int argc, char **argv, struct error *err)
 			break;
 		case OPT_RECORD_SYNC: o->record_sync = true; break;
 		case OPT_REPLAY: o->replay_path = optarg; break;
+		case OPT_TEXTFILE: o->textfile = optarg; break;
+		case OPT_LISTEN: o->listen = optarg; break;
+		case OPT_NO_IOSTAT: o->no_iostat = true; break;
 		case 'y': o->yes = true; break;
 		case 'v': o->verbose = true; break;
 		case 'h': options_usage(stdout); return 1;
@@ -142,6 +175,8 @@ int options_parse(struct options *o, int argc, char **argv, struct error *err)
 			return error_set(err, "unknown option '%s' (see ioscope --help)", argv[optind - 1]);
 		}
 	}
+	if (check_export(o, format_set, err) < 0)
+		return -1;
 	if (o->replay_path && o->root)
 		return error_set(err, "--replay and --root cannot be combined");
 	if (o->replay_path && o->record_path)
