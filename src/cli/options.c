@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "options.h"
+#include "prom_sink.h"
 #include "source.h"
 
 #define COUNT_MAX 1000000000L
@@ -98,6 +99,10 @@ static int check_export(struct options *o, bool format_set, struct error *err)
 	if (o->no_iostat && !exporting && o->format != FORMAT_PROMETHEUS)
 		return error_set(err, "--no-iostat applies to --format prometheus, --textfile and "
 				 "--listen");
+	struct sockaddr_storage sa;
+	socklen_t len;
+	if (o->listen && prom_listen_address(o->listen, &sa, &len, err) < 0)
+		return -1;
 	if (exporting)
 		o->batch = true;
 	if (o->format == FORMAT_PROMETHEUS && !o->batch)

@@ -519,8 +519,9 @@ static int count_event(struct prom_exporter *x, const struct event *ev, const st
 		if (!dev[0])
 			return 0;
 		const struct snapshot *where = snapshot_find_device(at, dev) ? at : before;
-		if (where)
-			snprintf(dev, sizeof dev, "%s", whole_disk(where, dev));
+		const char *disk = where ? whole_disk(where, dev) : dev;
+		if (disk != dev)
+			snprintf(dev, sizeof dev, "%s", disk);
 	}
 	if ((unsigned)ev->kind >= EVENT_KIND_COUNT)
 		return 0;
