@@ -39,6 +39,14 @@ for name in $(sed -n 's/^# HELP \([a-z_]*\) .*/\1/p' "$TMP/batch.prom"); do
 done
 [ -z "$missing" ] && ok "every family is in docs/fleet.md" || fail "every family is in docs/fleet.md" "$missing"
 
+# The Grafana dashboard asks only for families there are.
+unknown=""
+for name in $(grep -oE 'ioscope_[a-z_]+' "$IOSCOPE_TOP/contrib/grafana/ioscope.json" | sort -u); do
+	grep -q "^# HELP $name " "$TMP/batch.prom" || unknown="$unknown $name"
+done
+python3 -m json.tool "$IOSCOPE_TOP/contrib/grafana/ioscope.json" >/dev/null && [ -z "$unknown" ] &&
+	ok "the Grafana dashboard queries existing families" || fail "the Grafana dashboard queries existing families" "$unknown"
+
 # ---- --textfile, read by node_exporter ----
 mkdir "$TMP/textfile"
 "$IOSCOPE" --textfile "$TMP/textfile/ioscope.prom" -i 0.1 -c 2 "$DEV" >"$TMP/out" 2>"$TMP/err"
