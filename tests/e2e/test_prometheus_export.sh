@@ -187,6 +187,20 @@ bad "--textfile in an unwritable directory" 1 "Permission denied" \
 ln -s "$TMP/batch.prom" "$TMP/link.prom"
 bad "--textfile through a symlink is refused" 1 "symbolic link" "$IOSCOPE" --textfile "$TMP/link.prom" -c 1 "$DEV"
 bad "--textfile naming a directory" 1 "Is a directory" "$IOSCOPE" --textfile "$TMP/ro" -c 1 "$DEV"
+# A full disk: the run ends with the cause, the old file stays, no temporary file is left.
+mkdir "$TMP/small"
+if mount -t tmpfs -o size=64k tmpfs "$TMP/small" 2>/dev/null; then
+	at_exit "umount -l '$TMP/small'"
+	echo "old" >"$TMP/small/io.prom"
+	dd if=/dev/zero of="$TMP/small/fill" bs=4k count=15 status=none 2>/dev/null
+	bad "--textfile on a full disk" 1 "No space left on device" \
+		"$IOSCOPE" --textfile "$TMP/small/io.prom" -i 0.1 -c 2 "$DEV"
+	[ "$(cat "$TMP/small/io.prom")" = old ] && [ "$(ls "$TMP/small" | tr '\n' ' ')" = "fill io.prom " ] &&
+		ok "a full disk leaves the old file and nothing else" ||
+		fail "a full disk leaves the old file and nothing else" "$(ls "$TMP/small")"
+else
+	skip "--textfile on a full disk" "cannot mount a tmpfs"
+fi
 bad "--listen with a bad port is bad usage" 2 "port" "$IOSCOPE" --listen 70000 -c 1
 bad "--listen with an unbracketed IPv6 address is bad usage" 2 "brackets" "$IOSCOPE" --listen ::1:9000 -c 1
 bad "--textfile with --format is bad usage" 2 "leave out --format" "$IOSCOPE" --textfile "$TMP/x.prom" -f json -c 1
