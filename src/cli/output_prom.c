@@ -110,8 +110,8 @@ static void put_value(struct prom_buf *b, double v)
 		snprintf(num, sizeof num, v > 0 ? "+Inf" : "-Inf");
 	else if (v == floor(v) && fabs(v) < 9007199254740992.0)
 		snprintf(num, sizeof num, "%.0f", v);
-	else
-		snprintf(num, sizeof num, "%.17g", v);
+	else if (snprintf(num, sizeof num, "%.15g", v), strtod(num, NULL) != v)
+		snprintf(num, sizeof num, "%.17g", v);   /* 15 digits when they say it exactly */
 	puts_(b, num);
 }
 

@@ -4,7 +4,11 @@
 
 #include <string.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 #include "prom.h"
+#include "prom_sink.h"
 #include "rates.h"
 
 static void table_is_consistent(void **state)
@@ -191,6 +195,26 @@ static void iostat_switch(void **state)
 	fixture_free(f);
 }
 
+static void listen_address(void **state)
+{
+	struct sockaddr_storage sa;
+	socklen_t len;
+	struct error err = { "" };
+	assert_int_equal(prom_listen_address("9586", &sa, &len, &err), 0);
+	struct sockaddr_in *in = (struct sockaddr_in *)&sa;
+	assert_int_equal(sa.ss_family, AF_INET);
+	assert_int_equal(ntohs(in->sin_port), 9586);
+	assert_int_equal(ntohl(in->sin_addr.s_addr), INADDR_LOOPBACK);   /* localhost by default */
+	assert_int_equal(prom_listen_address("0.0.0.0:80", &sa, &len, &err), 0);
+	assert_int_equal(in->sin_addr.s_addr, htonl(INADDR_ANY));
+	assert_int_equal(prom_listen_address("[::1]:80", &sa, &len, &err), 0);
+	assert_int_equal(sa.ss_family, AF_INET6);
+	const char *bad[] = { "", "0", "65536", "x", "1.2.3.4:", ":80x", "::1:80", "[::1]80", "[::1",
+			      "999.1.1.1:80" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		assert_int_equal(prom_listen_address(bad[i], &sa, &len, &err), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -198,6 +222,7 @@ int main(void)
 		cmocka_unit_test(negotiation),
 		cmocka_unit_test(exposition),
 		cmocka_unit_test(iostat_switch),
+		cmocka_unit_test(listen_address),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
