@@ -32,6 +32,22 @@ grep -q "^ioscope_disk_utilization_ratio{device=\"$DEV\"} " "$TMP/batch.prom" &&
 [ "$(grep -c '^# TYPE ioscope_build_info ' "$TMP/three.prom")" = 3 ] && ok "one exposition per interval" ||
 	fail "one exposition per interval" "$(grep -c '^# TYPE ioscope_build_info ' "$TMP/three.prom")"
 
+# A hostile mount point (quote, backslash, newline, a byte that is no UTF-8) keeps the
+# exposition valid: Prometheus would drop the whole scrape otherwise.
+DEV2=$(make_loop 16) || { fail "second loop device"; exit 1; }
+HOSTILE="$TMP/mnt \"q\" \\x"$'\n'$'\xff'
+mkdir "$HOSTILE"
+if mkfs.ext4 -q -F "/dev/$DEV2" >/dev/null 2>&1 && mount "/dev/$DEV2" "$HOSTILE"; then
+	at_exit 'umount -l "$HOSTILE"'   # the name has a newline: expanded when run
+	"$IOSCOPE" --batch -f prometheus -i 0.1 -c 1 "$DEV2" >"$TMP/hostile.prom" 2>"$TMP/err"
+	out=$(promtool check metrics <"$TMP/hostile.prom" 2>&1) &&
+		grep -q '^ioscope_mount_info{mountpoint=".*/mnt \\"q\\" \\\\x??",device="'"$DEV2"'"' "$TMP/hostile.prom" &&
+		ok "a hostile mount point is escaped" ||
+		fail "a hostile mount point is escaped" "$out $(grep mount_info "$TMP/hostile.prom" | head -2)"
+else
+	skip "a hostile mount point is escaped" "cannot make a filesystem"
+fi
+
 # Every family is documented, with its iostat key.
 missing=""
 for name in $(sed -n 's/^# HELP \([a-z_]*\) .*/\1/p' "$TMP/batch.prom"); do
