@@ -16,6 +16,10 @@
     --format json, and the CPU one scrape costs ioscope --listen beside node_exporter's own
     (all collectors, and diskstats + textfile only), scraped back to back on this machine.
     BENCH_ONLY=export runs only this part.
+(r) Reports: the CPU of `ioscope report` (text and csv) over a generated day-long log (86400
+    samples of 16 disks, tests/e2e/session_log_gen.py) against `jq -c .seq` merely parsing the
+    same file; target: the report in less CPU than jq.  Also opening the log (the index) and
+    replaying its first interval, which the tests check reads the file once.  BENCH_ONLY=report runs only this part.
 Runs alternate and repeat; the median is reported, since this machine is shared and noisy.
 """
 import os, statistics, subprocess, sys, tempfile, time
@@ -210,17 +214,39 @@ def export():
         print("node_exporter not installed (make test-deps): no comparison")
     for label, (ms, size) in rows:
         print(f"{label:<36} {ms:8.3f} ms/scrape {size / 1024:8.1f} KiB")
+def report_speed():
+    gen_log = os.path.join(top, "tests", "e2e", "session_log_gen.py")
+    with tempfile.TemporaryDirectory(prefix="ioscope-bench.") as tmp:
+        log = os.path.join(tmp, "day.log")
+        subprocess.run([sys.executable, gen_log, "86400", "16", log], check=True)
+        cases = [("ioscope report (text)", [ioscope, "report", log]),
+                 ("ioscope report -f csv", [ioscope, "report", "-f", "csv", log]),
+                 ("--replay, first interval", [ioscope, "--replay", log, "--batch", "-f", "json", "-c", "1"]),
+                 ("jq -c .seq (parse only)", ["jq", "-c", ".seq", log])]
+        times = {label: [] for label, _ in cases}
+        for _ in range(REPEAT):
+            for label, argv in cases:
+                times[label].append(cpu_of(argv)[0])
+    med = {k: statistics.median(v) for k, v in times.items()}
+    jq = med["jq -c .seq (parse only)"]
+    print(f"(r) reports over a day-long log (86400 samples x 16 disks), CPU s, median of {REPEAT}")
+    for label, _ in cases:
+        print(f"{label:<28} {med[label]:8.2f} s {med[label] / jq:6.2f}x jq")
+    worst = max(med["ioscope report (text)"], med["ioscope report -f csv"])
+    print(f"target: report below jq ({worst:.2f} s vs {jq:.2f} s{'' if worst < jq else ': MISSED'})")
     print()
 
 
 def main():
-    if os.environ.get("BENCH_ONLY") == "export":
+    only = os.environ.get("BENCH_ONLY")
+    if only in (None, "startup"):
+        startup()
+    if only in (None, "report"):
+        report_speed()
+    if only in (None, "export"):
         export()
+    if only is not None:
         return
-    startup()
-    if os.environ.get("BENCH_ONLY") == "startup":
-        return
-    export()
     print("(a) CPU per sample at a 10 ms interval, against the floor (median of %d runs)" % REPEAT)
     print(f"{'devices':<28} {'ioscope us':>10} {'floor us':>10} {'ratio':>9}")
     n_live = len(open("/proc/diskstats").read().splitlines())
