@@ -37,15 +37,26 @@ else
 TRACE_CFLAGS :=
 TRACER     :=
 endif
+# libmicrohttpd is not linked either: src/cli/prom_http.c opens it for --listen only.
+# Without its headers (or with HAVE_MHD=no) --listen says it was built without it.
+HAVE_MHD ?= $(shell pkg-config --exists libmicrohttpd 2>/dev/null && echo yes)
+ifeq ($(HAVE_MHD),yes)
+HTTP_OFF   := src/cli/prom_http_none.c
+HTTP_CFLAGS := $(shell pkg-config --cflags libmicrohttpd)
+else
+HTTP_OFF   := src/cli/prom_http.c
+HTTP_CFLAGS :=
+endif
 # Debian packages: what building needs, what running the tests needs on top.
 BUILD_DEBS := build-essential pkg-config libncurses-dev libproc2-dev libjson-c-dev libcairo2-dev \
-              liblzma-dev zlib1g-dev libzstd-dev libbpf-dev bpftool clang
+              liblzma-dev zlib1g-dev libzstd-dev libbpf-dev bpftool clang libmicrohttpd-dev
 # What `make bench` compares ioscope with.
-BENCH_DEBS := sysstat jq
+BENCH_DEBS := sysstat jq prometheus-node-exporter
 TEST_DEBS  := libcmocka-dev tmux sysstat procps util-linux e2fsprogs xfsprogs btrfs-progs strace \
-              clang libclang-rt-14-dev valgrind python3 fio groff-base xz-utils gzip zstd
+              clang libclang-rt-14-dev valgrind python3 fio groff-base xz-utils gzip zstd \
+              prometheus prometheus-node-exporter curl
 
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) $(DL_PKGS) 2>/dev/null) $(PLOT_CFLAGS)
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) $(DL_PKGS) 2>/dev/null) $(PLOT_CFLAGS) $(HTTP_CFLAGS)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Wno-format-truncation
@@ -56,7 +67,7 @@ CFLAGS   ?= -O2 -g
 SANFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
 LDLIBS   := $(PKG_LIBS) -lm
 
-SRC      := $(filter-out $(PLOT_OFF) src/trace/%,$(sort $(wildcard src/*/*.c)))
+SRC      := $(filter-out $(PLOT_OFF) $(HTTP_OFF) src/trace/%,$(sort $(wildcard src/*/*.c)))
 MAIN_SRC := src/cli/main.c
 LIB_SRC  := $(filter-out $(MAIN_SRC),$(SRC))
 HDRS     := $(wildcard include/*.h src/*/*.h)

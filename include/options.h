@@ -8,7 +8,7 @@
 
 #include "error.h"
 
-enum output_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV };
+enum output_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV, FORMAT_PROMETHEUS };
 
 struct options {
 	double interval;          /* seconds, INTERVAL_MIN..INTERVAL_MAX */
@@ -26,6 +26,9 @@ struct options {
 	bool verbose;             /* --verbose: say what a replayed log held that is skipped */
 	bool tasks;               /* --tasks: blocked tasks and per-process I/O (batch) */
 	bool trace;               /* --trace: the eBPF block-layer view (trace_source.h) */
+	const char *textfile;     /* --textfile PATH: the exposition, replaced each interval */
+	const char *listen;       /* --listen [ADDR:]PORT: serve /metrics (docs/fleet.md) */
+	bool no_iostat;           /* --no-iostat: the exposition without the iostat gauges */
 	char **devices;           /* DEVICE... (names or paths), NULL-terminated */
 	int ndevices;
 	/* `ioscope run` (options_parse_run): the command watched and how */

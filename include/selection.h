@@ -22,6 +22,10 @@ int selection_add(struct selection *s, const char *name);
 /* The device is named, or is a partition of a named disk, or the disk of a named
  * partition (partitions looked up in snap). */
 bool selection_covers_device(const struct selection *s, const struct snapshot *snap, const char *name);
+/* The device an event concerns ("" for marks and the clock): its object, or for a
+ * mount event the device of the filesystem (in `at`, else `before`, else its source). */
+void selection_event_device(const struct snapshot *at, const struct snapshot *before,
+			    const struct event *ev, char *out, size_t len);
 /* The event concerns the selection: user marks and the clock going back always; device events by their
  * object; mount events by the device the filesystem is on in `at` (for one removed,
  * in `before`, which may be NULL). */

@@ -15,6 +15,7 @@
 #include "announce.h"
 #include "commands.h"
 #include "output.h"
+#include "prom_sink.h"
 #include "rates.h"
 #include "run_watch.h"
 #include "session.h"
@@ -36,6 +37,8 @@ struct batch {
 	bool said_delayacct, said_stack;      /* --tasks notes, said once */
 	struct run_watch run;                 /* `ioscope run`: the command watched */
 	bool running;                         /* run is in use */
+	bool prom;                            /* the Prometheus exposition (prom_sink.h) */
+	struct prom_output prom_out;
 };
 
 /* Without a selection, like iostat: whole disks that have done any I/O since boot;
@@ -98,6 +101,31 @@ static void say_tasks_notes(struct batch *b, const struct snapshot *snap)
 	b->said_stack |= !t->stack_readable;
 }
 
+static int prom_emit(struct batch *b, const struct interval_view *v, bool baseline)
+{
+	struct error err = { "" };
+	if (prom_output_emit(&b->prom_out, v, session_previous(b->session), baseline, &err) == 0)
+		return 0;
+	text_printf(stderr, "ioscope: %s\n", err.msg);
+	return -1;
+}
+
+/* The first sample has no figures: its exposition (settings, change counters at 0)
+ * is what a scrape gets until the first interval ends. */
+static int prom_baseline(struct batch *b)
+{
+	if (!b->prom)
+		return 0;
+	if (update_shown(b) < 0) {
+		fprintf(stderr, "ioscope: out of memory\n");
+		return -1;
+	}
+	const struct snapshot *snap = session_snapshot(b->session);
+	struct rates none = { .wall = snap->wall, .seq = snap->seq };
+	struct interval_view v = { &none, snap, NULL, b->shown, false, NULL };
+	return prom_emit(b, &v, true);
+}
+
 static int emit(struct batch *b)
 {
 	if (update_shown(b) < 0 || select_events(b) < 0) {
@@ -107,6 +135,8 @@ static int emit(struct batch *b)
 	struct interval_view v = { session_rates(b->session), session_snapshot(b->session),
 				   &b->shown_events, b->shown, b->opts->tasks, session_why(b->session) };
 	say_tasks_notes(b, v.snap);
+	if (b->prom)    /* --format prometheus, --textfile, --listen: nothing else */
+		return prom_emit(b, &v, false);
 	switch (b->opts->format) {
 	case FORMAT_TEXT: output_text(stdout, &v); break;
 	case FORMAT_CSV: output_csv(stdout, &v); break;
@@ -116,6 +146,7 @@ static int emit(struct batch *b)
 			return -1;
 		}
 		break;
+	case FORMAT_PROMETHEUS: break;
 	}
 	/* a full disk or a closed pipe ends the run, and says so */
 	errno = 0;
@@ -306,12 +337,19 @@ int batch_run(const struct options *opts, struct source *src, struct recorder *r
 		text_printf(stderr, "ioscope: %s\n", err.msg);
 		goto out;
 	}
+	b.prom = prom_output_wanted(opts);
+	if (b.prom && prom_output_open(&b.prom_out, opts, &err) < 0) {
+		text_printf(stderr, "ioscope: %s\n", err.msg);
+		goto out;
+	}
 	b.session = session_open(src, &(struct session_opts){ 0 }, &err);
 	if (!b.session) {
 		text_printf(stderr, "ioscope: %s\n", err.msg);
 		goto out;
 	}
 	status = start(&b);
+	if (!status && prom_baseline(&b) < 0)
+		status = 1;
 	if (status)
 		goto out;
 	announce_open(&b);
@@ -339,6 +377,8 @@ out:
 	if (b.session)
 		session_record_stop(b.session);   /* main closes the recorder */
 	session_close(b.session);
+	if (b.prom)
+		prom_output_close(&b.prom_out);
 	free(b.shown);
 	event_list_free(&b.shown_events);
 	jsonw_free(&b.json);

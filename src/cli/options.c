@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "options.h"
+#include "prom_sink.h"
 #include "source.h"
 #include "trace_source.h"
 
@@ -32,7 +33,12 @@ void options_usage(FILE *out)
 	      "  -b, --batch            print figures instead of opening the console\n"
 	      "  -i, --interval SEC     seconds between samples, 0.01 to 3600 (default 1)\n"
 	      "  -c, --count N          stop after N intervals (default: until interrupted or q)\n"
-	      "  -f, --format FMT       batch output: text, json or csv (default text)\n"
+	      "  -f, --format FMT       batch output: text, json, csv or prometheus (default text)\n"
+	      "      --textfile PATH    headless: the Prometheus exposition to PATH, replaced\n"
+	      "                         whole each interval (node_exporter's textfile collector)\n"
+	      "      --listen [ADDR:]PORT  headless: serve it on http://ADDR:PORT/metrics\n"
+	      "                         (ADDR default 127.0.0.1; [::1]:PORT for IPv6)\n"
+	      "      --no-iostat        the exposition without the iostat figures\n"
 	      "      --root DIR         read /proc and /sys from a fixture tree under DIR\n"
 	      "  -t, --theme NAME       console colour theme\n"
 	      "  -r, --record FILE      record the session to a new FILE (- or a FIFO: stream it)\n"
@@ -90,13 +96,14 @@ static int parse_count(const char *arg, long *out, struct error *err)
 
 static int parse_format(const char *arg, enum output_format *out, struct error *err)
 {
-	static const char *const names[] = { [FORMAT_TEXT] = "text", [FORMAT_JSON] = "json", [FORMAT_CSV] = "csv" };
+	static const char *const names[] = { [FORMAT_TEXT] = "text", [FORMAT_JSON] = "json", [FORMAT_CSV] = "csv",
+					     [FORMAT_PROMETHEUS] = "prometheus" };
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (strcmp(arg, names[i]) == 0) {
 			*out = (enum output_format)i;
 			return 0;
 		}
-	return error_set(err, "invalid format '%s': give text, json or csv", arg);
+	return error_set(err, "invalid format '%s': give text, json, csv or prometheus", arg);
 }
 
 static int parse_seconds(const char *what, const char *arg, double min, double max, double *out,
@@ -112,8 +119,31 @@ static int parse_seconds(const char *what, const char *arg, double min, double m
 	return 0;
 }
 
+/* --textfile and --listen run headless and write nothing else; --no-iostat shapes
+ * their exposition. */
+static int check_export(struct options *o, bool format_set, struct error *err)
+{
+	bool exporting = o->textfile || o->listen;
+	if (exporting && format_set)
+		return error_set(err, "--textfile and --listen write the Prometheus exposition "
+				 "themselves: leave out --format");
+	if (o->no_iostat && !exporting && o->format != FORMAT_PROMETHEUS)
+		return error_set(err, "--no-iostat applies to --format prometheus, --textfile and "
+				 "--listen");
+	struct sockaddr_storage sa;
+	socklen_t len;
+	if (o->listen && prom_listen_address(o->listen, &sa, &len, err) < 0)
+		return -1;
+	if (exporting)
+		o->batch = true;
+	if (o->format == FORMAT_PROMETHEUS && !o->batch)
+		return error_set(err, "--format prometheus is a batch format: add --batch");
+	return 0;
+}
+
 enum { OPT_ROOT = 256, OPT_RECORD_SYNC, OPT_RECORD_APPEND, OPT_REPLAY, OPT_TASKS, OPT_TRACE, OPT_PROBE,
-       OPT_PROBE_INTERVAL, OPT_PROBE_EXEC, OPT_LINGER, OPT_OUTPUT };
+       OPT_PROBE_INTERVAL, OPT_PROBE_EXEC, OPT_LINGER, OPT_OUTPUT, OPT_TEXTFILE, OPT_LISTEN,
+       OPT_NO_IOSTAT };
 
 /* Options only `ioscope run` takes, and those that need the live kernel. */
 static int check_combinations(const struct options *o, bool run, bool run_only_given,
@@ -152,6 +182,9 @@ static int parse(struct options *o, int argc, char **argv, bool run, struct erro
 		{ "linger", required_argument, NULL, OPT_LINGER },
 		{ "output", required_argument, NULL, OPT_OUTPUT },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "textfile", required_argument, NULL, OPT_TEXTFILE },
+		{ "listen", required_argument, NULL, OPT_LISTEN },
+		{ "no-iostat", no_argument, NULL, OPT_NO_IOSTAT },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -165,6 +198,7 @@ static int parse(struct options *o, int argc, char **argv, bool run, struct erro
 	opterr = 0;
 	optind = 1;
 	int c;
+	bool format_set = false;
 	while ((c = getopt_long(argc, argv, "+bi:c:f:t:r:yvhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b': o->batch = true; break;
@@ -180,6 +214,7 @@ static int parse(struct options *o, int argc, char **argv, bool run, struct erro
 		case 'f':
 			if (parse_format(optarg, &o->format, err) < 0)
 				return -1;
+			format_set = true;
 			break;
 		case OPT_ROOT: o->root = optarg; break;
 		case 't': o->theme = optarg; break;
@@ -194,6 +229,9 @@ static int parse(struct options *o, int argc, char **argv, bool run, struct erro
 		case OPT_REPLAY: o->replay_path = optarg; break;
 		case OPT_TASKS: o->tasks = true; break;
 		case OPT_TRACE: o->trace = true; break;
+		case OPT_TEXTFILE: o->textfile = optarg; break;
+		case OPT_LISTEN: o->listen = optarg; break;
+		case OPT_NO_IOSTAT: o->no_iostat = true; break;
 		case 'y': o->yes = true; break;
 		case OPT_PROBE: o->probe_path = optarg; break;
 		case OPT_PROBE_INTERVAL:
@@ -220,6 +258,8 @@ static int parse(struct options *o, int argc, char **argv, bool run, struct erro
 			return error_set(err, "unknown option '%s' (see ioscope --help)", argv[optind - 1]);
 		}
 	}
+	if (check_export(o, format_set, err) < 0)
+		return -1;
 	if (o->replay_path && o->root)
 		return error_set(err, "--replay and --root cannot be combined");
 	if (o->trace && (o->replay_path || o->root))

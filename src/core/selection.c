@@ -80,6 +80,23 @@ static void mount_device(const struct snapshot *snap, const char *mountpoint, ch
 	}
 }
 
+void selection_event_device(const struct snapshot *at, const struct snapshot *before,
+			    const struct event *ev, char *out, size_t len)
+{
+	out[0] = '\0';
+	if (concerns_all(ev->kind))
+		return;
+	if (!is_mount_event(ev->kind)) {
+		snprintf(out, len, "%s", ev->object);
+		return;
+	}
+	mount_device(at, ev->object, out, len);
+	if (!out[0])
+		mount_device(before, ev->object, out, len);
+	if (!out[0])
+		device_of_source(ev->new_value[0] ? ev->new_value : ev->old_value, out, len);
+}
+
 bool selection_covers_event(const struct selection *s, const struct snapshot *at,
 			    const struct snapshot *before, const struct event *ev)
 {
@@ -88,11 +105,7 @@ bool selection_covers_event(const struct selection *s, const struct snapshot *at
 	if (!is_mount_event(ev->kind))
 		return selection_covers_device(s, at, ev->object);
 	char dev[DEV_NAME_MAX];
-	mount_device(at, ev->object, dev, sizeof dev);
-	if (!dev[0])
-		mount_device(before, ev->object, dev, sizeof dev);
-	if (!dev[0])
-		device_of_source(ev->new_value[0] ? ev->new_value : ev->old_value, dev, sizeof dev);
+	selection_event_device(at, before, ev, dev, sizeof dev);
 	return dev[0] && (selection_covers_device(s, at, dev) || selection_covers_device(s, before, dev));
 }
 

@@ -12,6 +12,10 @@
     median of BENCH_STARTUP_RUNS runs.  BENCH_BASELINE=/path/to/an/older/ioscope adds its
     figures beside, measured in the same rounds (before/after).  BENCH_ONLY=startup stops
     after this part.
+(p) Prometheus export: CPU per sample at 10 ms with --format prometheus and --textfile beside
+    --format json, and the CPU one scrape costs ioscope --listen beside node_exporter's own
+    (all collectors, and diskstats + textfile only), scraped back to back on this machine.
+    BENCH_ONLY=export runs only this part.
 (r) Reports: the CPU of `ioscope report` (text and csv) over a generated day-long log (86400
     samples of 16 disks, tests/e2e/session_log_gen.py) against `jq -c .seq` merely parsing the
     same file; target: the report in less CPU than jq.  Also opening the log (the index) and
@@ -134,6 +138,82 @@ def startup():
     print()
 
 
+def free_port():
+    import socket
+    with socket.socket() as sk:
+        sk.bind(("127.0.0.1", 0))
+        return sk.getsockname()[1]
+
+
+def proc_cpu(pid):
+    """CPU seconds (user+sys) a running process used so far."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def scrape_cost(argv, port, scrapes, accept=None):
+    """CPU ms of the server per scrape of /metrics, scraped back to back; bytes of a scrape."""
+    import urllib.request
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/metrics"
+    req = urllib.request.Request(url, headers={"Accept": accept} if accept else {})
+    size = 0
+    try:
+        for _ in range(100):
+            try:
+                size = len(urllib.request.urlopen(req, timeout=5).read())
+                break
+            except OSError:
+                time.sleep(0.1)
+        time.sleep(1)
+        before = proc_cpu(p.pid)
+        for _ in range(scrapes):
+            urllib.request.urlopen(req, timeout=5).read()
+        return (proc_cpu(p.pid) - before) / scrapes * 1e3, size
+    finally:
+        p.terminate()
+        p.wait()
+
+
+def export():
+    import shutil
+    print("(p) Prometheus export: CPU per sample at a 10 ms interval (median of %d runs)" % REPEAT)
+    samples = 300
+    with tempfile.TemporaryDirectory(prefix="ioscope-bench.") as tmp:
+        cases = [("--batch -f json", ["--batch", "-f", "json"]),
+                 ("--batch -f prometheus", ["--batch", "-f", "prometheus"]),
+                 ("--textfile (fsync each)", ["--textfile", os.path.join(tmp, "io.prom")]),
+                 ("--textfile --no-iostat", ["--textfile", os.path.join(tmp, "io.prom"), "--no-iostat"])]
+        times = {label: [] for label, _ in cases}
+        for _ in range(REPEAT):
+            for label, args in cases:
+                times[label].append(per_sample_us([ioscope, "-i", "0.01", "-c", str(samples)] + args, samples))
+        json_us = statistics.median(times["--batch -f json"])
+        for label, _ in cases:
+            m = statistics.median(times[label])
+            print(f"{label:<28} {m:10.1f} us/sample {m / json_us:8.2f}x json")
+    scrapes = int(os.environ.get("BENCH_SCRAPES", "200"))
+    print(f"CPU of one scrape, {scrapes} back to back (the server's CPU only)")
+    rows = []
+    port = free_port()
+    rows.append(("ioscope --listen (text)", scrape_cost([ioscope, "--listen", str(port), "-i", "1"], port, scrapes)))
+    port = free_port()
+    rows.append(("ioscope --listen (OpenMetrics)",
+                 scrape_cost([ioscope, "--listen", str(port), "-i", "1"], port, scrapes,
+                             "application/openmetrics-text;version=1.0.0")))
+    ne = shutil.which("prometheus-node-exporter") or shutil.which("node_exporter")
+    if ne:
+        port = free_port()
+        rows.append(("node_exporter (defaults)",
+                     scrape_cost([ne, f"--web.listen-address=127.0.0.1:{port}"], port, scrapes)))
+        port = free_port()
+        rows.append(("node_exporter (diskstats, textfile)",
+                     scrape_cost([ne, f"--web.listen-address=127.0.0.1:{port}", "--collector.disable-defaults",
+                                  "--collector.diskstats", "--collector.textfile"], port, scrapes)))
+    else:
+        print("node_exporter not installed (make test-deps): no comparison")
+    for label, (ms, size) in rows:
+        print(f"{label:<36} {ms:8.3f} ms/scrape {size / 1024:8.1f} KiB")
 def report_speed():
     gen_log = os.path.join(top, "tests", "e2e", "session_log_gen.py")
     with tempfile.TemporaryDirectory(prefix="ioscope-bench.") as tmp:
@@ -163,6 +243,8 @@ def main():
         startup()
     if only in (None, "report"):
         report_speed()
+    if only in (None, "export"):
+        export()
     if only is not None:
         return
     print("(a) CPU per sample at a 10 ms interval, against the floor (median of %d runs)" % REPEAT)

@@ -19,7 +19,7 @@ expect_usage_error "interval too large" "from 0.01 to 3600" --batch --interval 4
 expect_usage_error "interval junk" "from 0.01 to 3600" --batch -i abc
 expect_usage_error "count zero" "from 1 to" --batch --count 0
 expect_usage_error "count junk" "from 1 to" --batch -c 3x
-expect_usage_error "unknown format" "text, json or csv" --batch -f xml
+expect_usage_error "unknown format" "text, json, csv or prometheus" --batch -f xml
 expect_usage_error "unknown option" "unknown option" --bogus
 expect_usage_error "unknown device lists the devices" "unknown device 'nosuchdisk'; devices: .*$(system_disk)" \
 	--batch -c 1 -i 0.05 nosuchdisk

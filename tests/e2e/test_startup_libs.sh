@@ -6,7 +6,7 @@
 # /sys/block, no udev database, no uevent socket; a live one-sample batch does.
 . "$(dirname "$0")/lib.sh"
 
-not_linked='cairo|pixman|fontconfig|freetype|png|xcb|X11|Xrender|expat|brotli|udev|systemd|proc2|gcrypt|lzma|zstd|lz4|bpf|elf'
+not_linked='cairo|pixman|fontconfig|freetype|png|xcb|X11|Xrender|expat|brotli|udev|systemd|proc2|gcrypt|lzma|zstd|lz4|bpf|elf|microhttpd|gnutls'
 for bin in "$IOSCOPE_OPT" "$IOSCOPE"; do
 	if ! libs=$(ldd "$bin" 2>&1); then
 		fail "ldd $(basename "$(dirname "$bin")")/$(basename "$bin")" "$libs"
@@ -31,6 +31,13 @@ grep -qE "lib($not_linked)|^exit" <<<"$v" && fail "--version loads only what it 
 b=$(loaded "$IOSCOPE_OPT" --batch -i 0.01 -c 1 -f json)
 grep -qE "lib($not_linked)|^exit" <<<"$b" && fail "a one-sample batch loads no plotting or systemd library" "$b" ||
 	ok "a one-sample batch loads no plotting or systemd library"
+b=$(loaded "$IOSCOPE_OPT" --batch -i 0.01 -c 1 -f prometheus)
+grep -qE "lib($not_linked)|^exit" <<<"$b" && fail "a Prometheus batch loads no HTTP library" "$b" ||
+	ok "a Prometheus batch loads no HTTP library"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+l=$(loaded "$IOSCOPE_OPT" --listen "$port" -i 0.01 -c 1)
+grep -q "libmicrohttpd.so.12" <<<"$l" && ! grep -q "^exit" <<<"$l" && ok "--listen loads libmicrohttpd" ||
+	fail "--listen loads libmicrohttpd" "$l"
 p=$(loaded "$IOSCOPE_OPT" report "$TMP/s.log" --format png -o "$TMP/r.png")
 grep -q "libcairo.so.2" <<<"$p" && ok "report --format png loads cairo" || fail "report --format png loads cairo" "$p"
 # libbpf (and libelf) come with ioscope-trace.so, opened by --trace only.

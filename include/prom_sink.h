@@ -1,0 +1,64 @@
+/* prom_sink.h - where the exposition goes: a file replaced whole each interval
+ * (--textfile), an HTTP endpoint (--listen).  Both are opened before the first sample,
+ * so that a bad path or a busy port is said at once (exit 1), with nothing written. */
+#ifndef IOSCOPE_PROM_SINK_H
+#define IOSCOPE_PROM_SINK_H
+
+#include <stddef.h>
+#include <sys/socket.h>
+
+#include "error.h"
+#include "prom.h"
+
+/* --textfile PATH: each exposition goes to PATH.tmp.PID, is fsynced and renamed onto
+ * PATH, so a reader (node_exporter's textfile collector) sees the old file or the
+ * new one, never a part. */
+struct prom_textfile {
+	char *path;
+	char *tmp;
+};
+/* Checks that PATH can be written (its directory exists and takes a file, PATH is no
+ * symlink, directory or device) by creating and removing the temporary file. */
+int prom_textfile_open(struct prom_textfile *t, const char *path, struct error *err);
+int prom_textfile_write(struct prom_textfile *t, const char *text, size_t len, struct error *err);
+void prom_textfile_close(struct prom_textfile *t);
+
+/* "[ADDR:]PORT" -> a socket address (ADDR default 127.0.0.1; "[::1]:9586" for IPv6).
+ * -1 with err on bad syntax. */
+int prom_listen_address(const char *arg, struct sockaddr_storage *sa, socklen_t *len,
+			struct error *err);
+/* A listening TCP socket on arg's address; -1 with err ("ADDR:PORT: Address already
+ * in use"). */
+int prom_listen_socket(const char *arg, struct error *err);
+
+/* --listen: /metrics served by libmicrohttpd on its own thread, opened (dlopen) only
+ * here.  The sampling thread publishes each exposition (a copy under a mutex); a slow or
+ * stuck client is served from the copy and never waits on, nor delays, sampling. */
+struct prom_http;
+struct prom_http *prom_http_start(const char *listen, struct error *err);
+/* Makes text (Prometheus 0.0.4) and om (OpenMetrics) what the next scrapes get.
+ * -1 on ENOMEM (the previous ones stay). */
+int prom_http_publish(struct prom_http *h, const struct prom_buf *text, const struct prom_buf *om);
+void prom_http_stop(struct prom_http *h);
+
+/* Batch mode's exporter: the change counters and every sink the options ask for. */
+struct options;
+struct prom_output {
+	struct prom_exporter x;
+	struct prom_buf text, om;
+	bool to_stdout;                  /* --format prometheus */
+	bool have_file;
+	struct prom_textfile file;       /* --textfile */
+	struct prom_http *http;          /* --listen */
+};
+/* Opens the sinks (nothing sampled yet).  -1 with err: exit status 1. */
+int prom_output_open(struct prom_output *o, const struct options *opts, struct error *err);
+bool prom_output_wanted(const struct options *opts);
+/* One exposition to every sink.  baseline: the first sample, which has no figures
+ * yet: it goes to the file and the server (so a scrape gets the settings at once),
+ * not to standard output (one exposition per interval).  -1 with err. */
+int prom_output_emit(struct prom_output *o, const struct interval_view *v,
+		     const struct snapshot *prev, bool baseline, struct error *err);
+void prom_output_close(struct prom_output *o);
+
+#endif

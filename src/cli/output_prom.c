@@ -1,0 +1,597 @@
+/* output_prom.c - the Prometheus / OpenMetrics exposition (include/prom.h, docs/fleet.md).
+ *
+ * Base units (seconds, bytes, ratios 0-1), counters ending in _total, no per-process
+ * series.  Label values pass through the one escaping rule of text output (text.h:
+ * no control byte, no invalid UTF-8, which would make Prometheus drop the whole
+ * scrape), then the format's own escapes for backslash and double quote.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prom.h"
+#include "rates.h"
+#include "selection.h"
+#include "text.h"
+
+struct prom_ctx {
+	struct prom_buf *b;
+	const struct prom_exporter *x;
+	const struct interval_view *v;
+	const struct prom_family *f;
+	enum prom_format format;
+};
+
+/* ---- the buffer ---- */
+
+void prom_buf_init(struct prom_buf *b)
+{
+	memset(b, 0, sizeof *b);
+}
+
+void prom_buf_reset(struct prom_buf *b)
+{
+	b->len = 0;
+	b->failed = false;
+	if (b->buf)
+		b->buf[0] = '\0';
+}
+
+void prom_buf_free(struct prom_buf *b)
+{
+	free(b->buf);
+	prom_buf_init(b);
+}
+
+static bool reserve(struct prom_buf *b, size_t more)
+{
+	if (b->failed)
+		return false;
+	if (b->len + more + 1 <= b->cap)
+		return true;
+	size_t cap = b->cap ? b->cap : 4096;
+	while (cap < b->len + more + 1)
+		cap *= 2;
+	char *p = realloc(b->buf, cap);
+	if (!p) {
+		b->failed = true;
+		return false;
+	}
+	b->buf = p;
+	b->cap = cap;
+	return true;
+}
+
+static void put(struct prom_buf *b, const char *s, size_t n)
+{
+	if (!reserve(b, n))
+		return;
+	memcpy(b->buf + b->len, s, n);
+	b->len += n;
+	b->buf[b->len] = '\0';
+}
+
+static void puts_(struct prom_buf *b, const char *s)
+{
+	put(b, s, strlen(s));
+}
+
+/* A label value: escaped as text output is, then \ and " as the format wants. */
+static void put_label_value(struct prom_buf *b, const char *value)
+{
+	char clean[2 * MOUNT_OPTS_MAX + 8];
+	text_escape(value, clean, sizeof clean);
+	for (const char *p = clean; *p; p++) {
+		size_t n = strcspn(p, "\\\"");
+		put(b, p, n);
+		p += n;
+		if (!*p)
+			break;
+		put(b, "\\", 1);
+		put(b, p, 1);
+	}
+}
+
+/* ---- samples ---- */
+
+struct label {
+	const char *name, *value;
+};
+
+static void put_value(struct prom_buf *b, double v)
+{
+	char num[64];
+	if (isnan(v))
+		snprintf(num, sizeof num, "NaN");
+	else if (isinf(v))
+		snprintf(num, sizeof num, v > 0 ? "+Inf" : "-Inf");
+	else if (v == floor(v) && fabs(v) < 9007199254740992.0)
+		snprintf(num, sizeof num, "%.0f", v);
+	else if (snprintf(num, sizeof num, "%.15g", v), strtod(num, NULL) != v)
+		snprintf(num, sizeof num, "%.17g", v);   /* 15 digits when they say it exactly */
+	puts_(b, num);
+}
+
+/* name{l1="v1",...} value, name = the family's plus suffix. */
+static void sample(struct prom_ctx *c, const char *suffix, const struct label *labels, size_t n,
+		   double v)
+{
+	puts_(c->b, c->f->name);
+	puts_(c->b, suffix);
+	for (size_t i = 0; i < n; i++) {
+		puts_(c->b, i ? "," : "{");
+		puts_(c->b, labels[i].name);
+		puts_(c->b, "=\"");
+		put_label_value(c->b, labels[i].value);
+		puts_(c->b, "\"");
+	}
+	if (n)
+		puts_(c->b, "}");
+	puts_(c->b, " ");
+	put_value(c->b, v);
+	puts_(c->b, "\n");
+}
+
+static void sample1(struct prom_ctx *c, const char *device, double v)
+{
+	sample(c, "", &(struct label){ "device", device }, 1, v);
+}
+
+/* ---- the families' writers ---- */
+
+static bool shown(const struct prom_ctx *c, size_t i)
+{
+	return c->v->shown[i];
+}
+
+/* The shown devices of the snapshot: the rates and the snapshot list the same
+ * devices in the same order (rates.h), and shown[] indexes both. */
+static const struct device *shown_device(const struct prom_ctx *c, size_t i)
+{
+	if (i >= c->v->snap->ndevices || !shown(c, i))
+		return NULL;
+	return &c->v->snap->devices[i];
+}
+
+static void emit_build_info(struct prom_ctx *c)
+{
+	sample(c, "", &(struct label){ "version", IOSCOPE_VERSION }, 1, 1);
+}
+
+static void emit_sample_time(struct prom_ctx *c)
+{
+	sample(c, "", NULL, 0, timespec_seconds(&c->v->snap->wall));
+}
+
+static void emit_interval(struct prom_ctx *c)
+{
+	if (rates_have_interval(c->v->rates))
+		sample(c, "", NULL, 0, c->v->rates->interval);
+}
+
+/* "none [mq-deadline] kyber bfq": one series per scheduler, 1 for the active one. */
+static void emit_scheduler(struct prom_ctx *c)
+{
+	for (size_t i = 0; i < c->v->snap->ndevices; i++) {
+		const struct device *d = shown_device(c, i);
+		if (!d || !d->settings.has_settings)
+			continue;
+		char line[SCHED_LINE_MAX];
+		snprintf(line, sizeof line, "%s", d->settings.scheduler_line);
+		bool any = false;
+		for (char *save, *t = strtok_r(line, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+			bool active = t[0] == '[';
+			if (active) {
+				t++;
+				t[strcspn(t, "]")] = '\0';
+			}
+			struct label l[] = { { "device", d->name }, { "scheduler", t } };
+			sample(c, "", l, 2, active);
+			any = true;
+		}
+		if (!any && d->settings.scheduler[0]) {
+			struct label l[] = { { "device", d->name }, { "scheduler", d->settings.scheduler } };
+			sample(c, "", l, 2, 1);
+		}
+	}
+}
+
+/* A setting's value when it is a number ("write back", "[none]" are not). */
+static bool setting_number(const char *s, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+	if (end == s || *end || !isfinite(v))
+		return false;
+	*out = v;
+	return true;
+}
+
+static void emit_queue_settings(struct prom_ctx *c)
+{
+	for (size_t i = 0; i < c->v->snap->ndevices; i++) {
+		const struct device *d = shown_device(c, i);
+		for (size_t k = 0; d && k < d->settings.nitems; k++) {
+			const struct setting *s = &d->settings.items[k];
+			double v;
+			if (!setting_number(s->value, &v))
+				continue;
+			struct label l[] = { { "device", d->name }, { "name", s->key } };
+			sample(c, "", l, 2, v);
+		}
+	}
+}
+
+static void emit_write_cache(struct prom_ctx *c)
+{
+	for (size_t i = 0; i < c->v->snap->ndevices; i++) {
+		const struct device *d = shown_device(c, i);
+		const char *mode = d ? device_setting(d, "write_cache") : NULL;
+		if (!mode)
+			continue;
+		struct label l[] = { { "device", d->name }, { "mode", mode } };
+		sample(c, "", l, 2, 1);
+	}
+}
+
+static void emit_rotational(struct prom_ctx *c)
+{
+	for (size_t i = 0; i < c->v->snap->ndevices; i++) {
+		const struct device *d = shown_device(c, i);
+		if (d && d->settings.has_settings && d->settings.rotational >= 0)
+			sample1(c, d->name, d->settings.rotational);
+	}
+}
+
+/* The whole disk a device name stands for (a partition's parent). */
+static const char *whole_disk(const struct snapshot *s, const char *name)
+{
+	const struct device *d = snapshot_find_device(s, name);
+	return d && d->is_partition && d->parent[0] ? d->parent : name;
+}
+
+static bool disk_shown(const struct prom_ctx *c, const char *name)
+{
+	const struct snapshot *s = c->v->snap;
+	const char *disk = whole_disk(s, name);
+	for (size_t i = 0; i < s->ndevices; i++)
+		if (shown(c, i) && (strcmp(s->devices[i].name, disk) == 0 ||
+				    strcmp(s->devices[i].name, name) == 0))
+			return true;
+	return false;
+}
+
+/* The options in force: the mount's, then the superblock's that it does not repeat. */
+static void mount_options(const struct mount *m, char *out, size_t len)
+{
+	size_t used = text_appendf(out, len, 0, "%s", m->mount_opts);
+	char super[MOUNT_OPTS_MAX];
+	snprintf(super, sizeof super, "%s", m->super_opts);
+	for (char *save, *t = strtok_r(super, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		size_t n = strlen(t);
+		const char *p = m->mount_opts;
+		bool dup = false;
+		while (!dup && (p = strstr(p, t)) != NULL) {
+			dup = (p == m->mount_opts || p[-1] == ',') && (p[n] == ',' || !p[n]);
+			p += n;
+		}
+		if (!dup)
+			used = text_appendf(out, len, used, "%s%s", used ? "," : "", t);
+	}
+}
+
+static void emit_mounts(struct prom_ctx *c)
+{
+	const struct snapshot *s = c->v->snap;
+	for (size_t i = 0; i < s->nmounts; i++) {
+		const struct mount *m = &s->mounts[i];
+		if (!m->disk[0] || !disk_shown(c, m->disk))
+			continue;
+		char opts[2 * MOUNT_OPTS_MAX];
+		mount_options(m, opts, sizeof opts);
+		struct label l[] = { { "mountpoint", m->mountpoint }, { "device", m->disk },
+				     { "fstype", m->fstype }, { "options", opts } };
+		sample(c, "", l, 4, 1);
+	}
+}
+
+/* Marks and the clock concern no device: they are counted without a device label. */
+static bool kind_is_system(int kind)
+{
+	return kind == EVENT_USER_MARK || kind == EVENT_CLOCK_BACK;
+}
+
+static const char *const by_names[PROM_BY_COUNT] = { "observed", "ioscope" };
+
+static void emit_changes(struct prom_ctx *c)
+{
+	for (size_t i = 0; i < c->x->nchanges; i++) {
+		const struct prom_changes *ch = &c->x->changes[i];
+		bool system = !ch->device[0];
+		for (int k = 0; k < EVENT_KIND_COUNT; k++) {
+			if (kind_is_system(k) != system)
+				continue;
+			for (int by = 0; by < PROM_BY_COUNT; by++) {
+				struct label l[] = { { "device", ch->device }, { "kind", event_kind_name(k) },
+						     { "by", by_names[by] } };
+				sample(c, "", system ? l + 1 : l, system ? 2 : 3, (double)ch->count[k][by]);
+			}
+		}
+	}
+}
+
+static void emit_last_change(struct prom_ctx *c)
+{
+	for (size_t i = 0; i < c->x->nchanges; i++) {
+		const struct prom_changes *ch = &c->x->changes[i];
+		for (int k = 0; k < EVENT_KIND_COUNT; k++) {
+			if (!ch->last[k].tv_sec && !ch->last[k].tv_nsec)
+				continue;
+			struct label l[] = { { "device", ch->device }, { "kind", event_kind_name(k) } };
+			bool system = !ch->device[0];
+			sample(c, "", system ? l + 1 : l, system ? 1 : 2, timespec_seconds(&ch->last[k]));
+		}
+	}
+}
+
+/* An iostat figure of every shown device that has it this interval (batch JSON: not
+ * null), in base units. */
+static void emit_iostat(struct prom_ctx *c)
+{
+	const struct metric_def *m = device_metric_find(c->f->iostat_key);
+	const struct rates *r = c->v->rates;
+	for (size_t i = 0; m && i < r->ndevices; i++) {
+		const struct device_rates *d = &r->devices[i];
+		bool missing = !d->valid || (m->group == 'd' && !d->have_discard) ||
+			       (m->group == 'f' && !d->have_flush);
+		if (shown(c, i) && !missing)
+			sample1(c, d->name, device_metric_value(d, m) * c->f->scale);
+	}
+}
+
+static void emit_in_flight(struct prom_ctx *c)
+{
+	const struct rates *r = c->v->rates;
+	for (size_t i = 0; i < r->ndevices; i++)
+		if (shown(c, i))
+			sample1(c, r->devices[i].name, (double)r->devices[i].in_flight);
+}
+
+/* ---- the table ---- */
+
+#define KB 1024.0
+#define MS 0.001
+#define PCT 0.01
+#define IOSTAT(key, name, scale, help) { "ioscope_disk_" name, PROM_GAUGE, help, emit_iostat, key, scale }
+
+const struct prom_family prom_families[] = {
+	{ "ioscope_build_info", PROM_INFO, "ioscope's version", emit_build_info, NULL, 0 },
+	{ "ioscope_sample_timestamp_seconds", PROM_GAUGE,
+	  "Wall-clock time of the latest sample, seconds since the epoch", emit_sample_time, NULL, 0 },
+	{ "ioscope_interval_seconds", PROM_GAUGE,
+	  "Measured time between the latest two samples", emit_interval, NULL, 0 },
+	{ "ioscope_disk_scheduler_info", PROM_GAUGE,
+	  "I/O schedulers a disk offers, 1 for the active one", emit_scheduler, NULL, 0 },
+	{ "ioscope_disk_queue_setting", PROM_GAUGE,
+	  "Numeric queue and iosched tunables, as /sys/block/DEV/queue gives them",
+	  emit_queue_settings, NULL, 0 },
+	{ "ioscope_disk_write_cache_info", PROM_INFO, "The disk's write cache mode",
+	  emit_write_cache, NULL, 0 },
+	{ "ioscope_disk_rotational", PROM_GAUGE, "1 for a rotational disk, 0 otherwise",
+	  emit_rotational, NULL, 0 },
+	{ "ioscope_mount_info", PROM_INFO,
+	  "A filesystem mounted from a watched disk and the options in force", emit_mounts, NULL, 0 },
+	{ "ioscope_setting_changes_total", PROM_COUNTER,
+	  "Changes seen, by device, event kind and who made them (observed or ioscope)",
+	  emit_changes, NULL, 0 },
+	{ "ioscope_last_change_timestamp_seconds", PROM_GAUGE,
+	  "When the latest change of a kind was seen, seconds since the epoch", emit_last_change, NULL, 0 },
+	IOSTAT("r/s", "read_requests_per_second", 1, "Read requests completed per second (iostat r/s)"),
+	IOSTAT("rkB/s", "read_bytes_per_second", KB, "Bytes read per second (iostat rkB/s)"),
+	IOSTAT("rrqm/s", "read_merges_per_second", 1, "Read requests merged per second (iostat rrqm/s)"),
+	IOSTAT("%rrqm", "read_merged_ratio", PCT, "Share of read requests merged, 0-1 (iostat %rrqm)"),
+	IOSTAT("r_await", "read_await_seconds", MS, "Average read request time (iostat r_await)"),
+	IOSTAT("rareq-sz", "read_request_size_bytes", KB, "Average read request size (iostat rareq-sz)"),
+	IOSTAT("w/s", "write_requests_per_second", 1, "Write requests completed per second (iostat w/s)"),
+	IOSTAT("wkB/s", "write_bytes_per_second", KB, "Bytes written per second (iostat wkB/s)"),
+	IOSTAT("wrqm/s", "write_merges_per_second", 1, "Write requests merged per second (iostat wrqm/s)"),
+	IOSTAT("%wrqm", "write_merged_ratio", PCT, "Share of write requests merged, 0-1 (iostat %wrqm)"),
+	IOSTAT("w_await", "write_await_seconds", MS, "Average write request time (iostat w_await)"),
+	IOSTAT("wareq-sz", "write_request_size_bytes", KB, "Average write request size (iostat wareq-sz)"),
+	IOSTAT("d/s", "discard_requests_per_second", 1, "Discard requests completed per second (iostat d/s)"),
+	IOSTAT("dkB/s", "discard_bytes_per_second", KB, "Bytes discarded per second (iostat dkB/s)"),
+	IOSTAT("drqm/s", "discard_merges_per_second", 1, "Discard requests merged per second (iostat drqm/s)"),
+	IOSTAT("%drqm", "discard_merged_ratio", PCT, "Share of discard requests merged, 0-1 (iostat %drqm)"),
+	IOSTAT("d_await", "discard_await_seconds", MS, "Average discard request time (iostat d_await)"),
+	IOSTAT("dareq-sz", "discard_request_size_bytes", KB, "Average discard request size (iostat dareq-sz)"),
+	IOSTAT("f/s", "flush_requests_per_second", 1, "Flush requests completed per second (iostat f/s)"),
+	IOSTAT("f_await", "flush_await_seconds", MS, "Average flush request time (iostat f_await)"),
+	IOSTAT("aqu-sz", "queue_length", 1, "Average number of requests in the queue (iostat aqu-sz)"),
+	IOSTAT("%util", "utilization_ratio", PCT, "Share of time the disk was busy, 0-1 (iostat %util)"),
+	{ "ioscope_disk_in_flight_requests", PROM_GAUGE,
+	  "Requests issued and not yet completed (batch JSON in_flight)", emit_in_flight, "in_flight", 1 },
+};
+const size_t prom_families_count = sizeof prom_families / sizeof prom_families[0];
+
+/* ---- the exposition ---- */
+
+static const char *type_name(enum prom_type t, enum prom_format f)
+{
+	switch (t) {
+	case PROM_COUNTER: return "counter";
+	case PROM_HISTOGRAM: return "histogram";
+	case PROM_INFO: return f == PROM_OPENMETRICS ? "info" : "gauge";
+	case PROM_GAUGE: break;
+	}
+	return "gauge";
+}
+
+/* OpenMetrics names a counter's family without _total and an info's without _info;
+ * the text format names the samples' series. */
+static void family_name(const struct prom_family *fam, enum prom_format f, char *out, size_t len)
+{
+	size_t n = strlen(fam->name);
+	const char *suffix = fam->type == PROM_COUNTER ? "_total" : fam->type == PROM_INFO ? "_info" : "";
+	size_t sn = strlen(suffix);
+	if (f == PROM_OPENMETRICS && sn && n > sn && strcmp(fam->name + n - sn, suffix) == 0)
+		n -= sn;
+	snprintf(out, len, "%.*s", (int)n, fam->name);
+}
+
+static void family(struct prom_ctx *c)
+{
+	char name[128];
+	family_name(c->f, c->format, name, sizeof name);
+	puts_(c->b, "# HELP ");
+	puts_(c->b, name);
+	puts_(c->b, " ");
+	puts_(c->b, c->f->help);
+	puts_(c->b, "\n# TYPE ");
+	puts_(c->b, name);
+	puts_(c->b, " ");
+	puts_(c->b, type_name(c->f->type, c->format));
+	puts_(c->b, "\n");
+	c->f->emit(c);
+}
+
+int prom_render(const struct prom_exporter *x, const struct interval_view *v, enum prom_format f,
+		struct prom_buf *b)
+{
+	prom_buf_reset(b);
+	struct prom_ctx c = { .b = b, .x = x, .v = v, .format = f };
+	for (size_t i = 0; i < prom_families_count; i++) {
+		c.f = &prom_families[i];
+		if (c.f->iostat_key && !x->iostat)
+			continue;
+		family(&c);
+	}
+	if (f == PROM_OPENMETRICS)
+		puts_(b, "# EOF\n");
+	return b->failed ? -1 : 0;
+}
+
+/* ---- the exporter's state: change counters ---- */
+
+void prom_exporter_init(struct prom_exporter *x, bool iostat)
+{
+	memset(x, 0, sizeof *x);
+	x->iostat = iostat;
+}
+
+void prom_exporter_free(struct prom_exporter *x)
+{
+	free(x->changes);
+	prom_exporter_init(x, false);
+}
+
+/* The counters of device ("" for the system), created at 0; NULL on ENOMEM or past
+ * PROM_DEVICES_MAX. */
+static struct prom_changes *changes_of(struct prom_exporter *x, const char *device)
+{
+	for (size_t i = 0; i < x->nchanges; i++)
+		if (strcmp(x->changes[i].device, device) == 0)
+			return &x->changes[i];
+	if (x->nchanges == PROM_DEVICES_MAX)
+		return NULL;
+	if (x->nchanges == x->cap) {
+		size_t cap = x->cap ? x->cap * 2 : 16;
+		struct prom_changes *p = realloc(x->changes, cap * sizeof *p);
+		if (!p)
+			return NULL;
+		x->changes = p;
+		x->cap = cap;
+	}
+	struct prom_changes *ch = &x->changes[x->nchanges++];
+	memset(ch, 0, sizeof *ch);
+	snprintf(ch->device, sizeof ch->device, "%s", device);
+	return ch;
+}
+
+static int count_event(struct prom_exporter *x, const struct event *ev, const struct snapshot *at,
+		       const struct snapshot *before)
+{
+	char dev[DEV_NAME_MAX] = "";
+	if (!kind_is_system(ev->kind)) {
+		selection_event_device(at, before, ev, dev, sizeof dev);
+		if (!dev[0])
+			return 0;
+		const struct snapshot *where = snapshot_find_device(at, dev) ? at : before;
+		const char *disk = where ? whole_disk(where, dev) : dev;
+		if (disk != dev)
+			snprintf(dev, sizeof dev, "%s", disk);
+	}
+	if ((unsigned)ev->kind >= EVENT_KIND_COUNT)
+		return 0;
+	struct prom_changes *ch = changes_of(x, dev);
+	if (!ch)
+		return x->nchanges == PROM_DEVICES_MAX ? 0 : -1;
+	ch->count[ev->kind][strcmp(ev->by, "ioscope") == 0 ? PROM_BY_IOSCOPE : PROM_BY_OBSERVED]++;
+	ch->last[ev->kind] = ev->wall;
+	return 0;
+}
+
+int prom_exporter_update(struct prom_exporter *x, const struct interval_view *v,
+			 const struct snapshot *prev)
+{
+	if (!changes_of(x, "") && x->nchanges < PROM_DEVICES_MAX)
+		return -1;
+	for (size_t i = 0; i < v->snap->ndevices; i++)
+		if (v->shown[i] && !changes_of(x, v->snap->devices[i].name) &&
+		    x->nchanges < PROM_DEVICES_MAX)
+			return -1;
+	for (size_t i = 0; v->events && i < v->events->count; i++)
+		if (count_event(x, &v->events->items[i], v->snap, prev) < 0)
+			return -1;
+	return 0;
+}
+
+/* ---- content negotiation ---- */
+
+/* One media range of an Accept header: its type, whether it names OpenMetrics 1.0.0
+ * (or any version), and its q (1 when absent). */
+static double range_q(const char *range, size_t n, const char *type, bool *version_ok)
+{
+	char buf[256];
+	snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf ? n : sizeof buf - 1), range);
+	double q = 1;
+	bool matched = false;
+	*version_ok = true;
+	char *save;
+	for (char *p = strtok_r(buf, ";", &save); p; p = strtok_r(NULL, ";", &save)) {
+		p += strspn(p, " \t");
+		size_t len = strcspn(p, " \t");
+		if (!matched) {
+			matched = len == strlen(type) && strncasecmp(p, type, len) == 0;
+			if (!matched)
+				return -1;
+		} else if (strncasecmp(p, "q=", 2) == 0) {
+			q = strtod(p + 2, NULL);
+		} else if (strncasecmp(p, "version=", 8) == 0) {
+			*version_ok = strncmp(p + 8, "1.0.0", 5) == 0 && strcspn(p + 8, " \t") == 5;
+		}
+	}
+	return matched ? q : -1;
+}
+
+enum prom_format prom_negotiate(const char *accept)
+{
+	double om = -1, text = -1;
+	for (const char *p = accept; p && *p;) {
+		size_t n = strcspn(p, ",");
+		bool version_ok;
+		double q = range_q(p, n, "application/openmetrics-text", &version_ok);
+		if (q > om && version_ok)
+			om = q;
+		q = range_q(p, n, "text/plain", &version_ok);
+		if (q > text)
+			text = q;
+		q = range_q(p, n, "*/*", &version_ok);
+		if (q > text)
+			text = q;
+		p += n + (p[n] == ',');
+	}
+	return om > 0 && om >= text ? PROM_OPENMETRICS : PROM_TEXT;
+}
