@@ -8,43 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_get.h"
 #include "session_log.h"
 #include "session_log_sample.h"
 
 
-static json_object *member(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-	if (json_object_is_type(o, json_type_object))
-		json_object_object_get_ex(o, key, &v);
-	return v;
-}
-
-static bool get_u64(json_object *v, uint64_t *out)
-{
-	if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
-		return false;
-	*out = json_object_get_uint64(v);
-	return true;
-}
-
-static bool is_number(json_object *v)
-{
-	return json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int);
-}
-
-static bool get_i64(json_object *v, int64_t *out)
-{
-	if (!json_object_is_type(v, json_type_int))
-		return false;
-	*out = json_object_get_int64(v);
-	return true;
-}
-
 /* Optional members: absent leaves *out alone; present with the wrong type is an error. */
 static int opt_str(json_object *o, const char *key, char *out, size_t len, struct error *err)
 {
-	json_object *v = member(o, key);
+	json_object *v = json_member(o, key);
 	if (!v)
 		return 0;
 	if (!json_object_is_type(v, json_type_string))
@@ -55,15 +27,15 @@ static int opt_str(json_object *o, const char *key, char *out, size_t len, struc
 
 static int opt_i64(json_object *o, const char *key, int64_t *out, struct error *err)
 {
-	json_object *v = member(o, key);
-	if (v && !get_i64(v, out))
+	json_object *v = json_member(o, key);
+	if (v && !json_get_i64(v, out))
 		return error_set(err, "\"%s\" is not an integer", key);
 	return 0;
 }
 
 static int opt_bool(json_object *o, const char *key, bool *out, struct error *err)
 {
-	json_object *v = member(o, key);
+	json_object *v = json_member(o, key);
 	if (!v)
 		return 0;
 	if (!json_object_is_type(v, json_type_boolean))
@@ -85,7 +57,7 @@ static int opt_unsigned(json_object *o, const char *key, unsigned *out, struct e
 
 static json_object *need_array(json_object *o, const char *key, struct error *err)
 {
-	json_object *v = member(o, key);
+	json_object *v = json_member(o, key);
 	if (!json_object_is_type(v, json_type_array)) {
 		error_set(err, "\"%s\" is %s", key, v ? "not an array" : "missing");
 		return NULL;
@@ -101,7 +73,7 @@ static int read_u64_array(json_object *a, void *base, const size_t *fields, size
 		return error_set(err, "\"%s\" has %zu values, at most %zu expected", what, len, n);
 	for (size_t i = 0; i < n; i++) {
 		uint64_t v = 0;
-		if (i < len && !get_u64(json_object_array_get_idx(a, i), &v))
+		if (i < len && !json_get_u64(json_object_array_get_idx(a, i), &v))
 			return error_set(err, "\"%s\"[%zu] is not a counter", what, i);
 		*session_u64_at(base, fields[i]) = v;
 	}
@@ -151,7 +123,7 @@ static int parse_settings(json_object *o, struct device *d, struct error *err)
 	if (rot < INT32_MIN || rot > INT32_MAX)
 		return error_set(err, "\"rotational\" is out of range");
 	s->rotational = (int)rot;
-	return parse_items(member(o, "items"), d, err);
+	return parse_items(json_member(o, "items"), d, err);
 }
 
 /* "loop": absent for anything but a loop device with a file attached. */
@@ -163,7 +135,7 @@ static int parse_loop(json_object *o, struct loop_backing *l, struct error *err)
 		return 0;
 	if (!json_object_is_type(o, json_type_object))
 		return error_set(err, "\"loop\" is not an object");
-	json_object *dio = member(o, "dio");
+	json_object *dio = json_member(o, "dio");
 	if (dio && !json_object_is_type(dio, json_type_boolean))
 		return error_set(err, "\"dio\" is not true or false");
 	if (dio)
@@ -187,7 +159,7 @@ static int parse_device_identity(json_object *o, struct device *d, struct error 
 {
 	if (!json_object_is_type(o, json_type_object))
 		return error_set(err, "a device is not an object");
-	if (!json_object_is_type(member(o, "name"), json_type_string))
+	if (!json_object_is_type(json_member(o, "name"), json_type_string))
 		return error_set(err, "a device has no \"name\"");
 	if (opt_str(o, "name", d->name, sizeof d->name, err) < 0 ||
 	    opt_unsigned(o, "major", &d->major, err) < 0 ||
@@ -197,9 +169,9 @@ static int parse_device_identity(json_object *o, struct device *d, struct error 
 	    opt_str(o, "dm_name", d->dm_name, sizeof d->dm_name, err) < 0 ||
 	    opt_str(o, "model", d->model, sizeof d->model, err) < 0 ||
 	    opt_str(o, "serial", d->serial, sizeof d->serial, err) < 0 ||
-	    parse_loop(member(o, "loop"), &d->loop, err) < 0)
+	    parse_loop(json_member(o, "loop"), &d->loop, err) < 0)
 		return -1;
-	return parse_settings(member(o, "settings"), d, err);
+	return parse_settings(json_member(o, "settings"), d, err);
 }
 
 static void free_devices(struct snapshot *s)
@@ -280,7 +252,7 @@ static int machine_strings(json_object *o, struct replay_machine *m, struct erro
 /* "selection": ["loop0", ...]; absent (older logs): every device. */
 static int parse_selection(json_object *o, struct replay_machine *m, struct error *err)
 {
-	json_object *a = member(o, "selection");
+	json_object *a = json_member(o, "selection");
 	if (!a)
 		return 0;
 	if (!json_object_is_type(a, json_type_array))
@@ -303,12 +275,12 @@ static int parse_selection(json_object *o, struct replay_machine *m, struct erro
 int session_log_parse_header(json_object *o, struct replay_machine *m, struct snapshot *state,
 			     struct error *err)
 {
-	json_object *fmt = member(o, "format"), *ver = member(o, "version");
+	json_object *fmt = json_member(o, "format"), *ver = json_member(o, "version");
 	if (session_record_type(o) != RECORD_HEADER || !json_object_is_type(fmt, json_type_string) ||
 	    strcmp(json_object_get_string(fmt), SESSION_LOG_FORMAT) != 0)
 		return error_set(err, "not an ioscope session log (the first line is not its header)");
 	int64_t version;
-	if (!get_i64(ver, &version) || version < 1)
+	if (!json_get_i64(ver, &version) || version < 1)
 		return error_set(err, "the header has no valid format version");
 	if (version > SESSION_LOG_VERSION)
 		return error_set(err, "format version %lld is newer than this ioscope reads (%d): "
@@ -317,20 +289,20 @@ int session_log_parse_header(json_object *o, struct replay_machine *m, struct sn
 	m->version = (int)version;
 	int64_t cpus = 0, started = 0;
 	uint64_t mem = 0;
-	json_object *memv = member(o, "mem_total_kb");
+	json_object *memv = json_member(o, "mem_total_kb");
 	if (machine_strings(o, m, err) < 0 || opt_i64(o, "cpus", &cpus, err) < 0 ||
 	    opt_i64(o, "started", &started, err) < 0)
 		return -1;
-	if (memv && !get_u64(memv, &mem))
+	if (memv && !json_get_u64(memv, &mem))
 		return error_set(err, "\"mem_total_kb\" is not a number of kB");
 	m->cpus = cpus < 0 || cpus > INT32_MAX ? 0 : (long)cpus;
 	m->mem_total_kb = mem;
 	m->started = ns_to_timespec(started);
 	if (parse_selection(o, m, err) < 0)
 		return -1;
-	if (member(o, "devices") && session_log_parse_devices(o, state, err) < 0)
+	if (json_member(o, "devices") && session_log_parse_devices(o, state, err) < 0)
 		return -1;
-	if (member(o, "mounts") && session_log_parse_mounts(o, state, err) < 0)
+	if (json_member(o, "mounts") && session_log_parse_mounts(o, state, err) < 0)
 		return -1;
 	return 0;
 }
@@ -349,7 +321,7 @@ int session_log_parse_mounts(json_object *o, struct snapshot *state, struct erro
 
 int session_log_parse_sample_times(json_object *o, int64_t *mono, int64_t *wall, struct error *err)
 {
-	if (!get_i64(member(o, "mono"), mono) || !get_i64(member(o, "wall"), wall))
+	if (!json_get_i64(json_member(o, "mono"), mono) || !json_get_i64(json_member(o, "wall"), wall))
 		return error_set(err, "a sample without integer \"mono\" and \"wall\" times");
 	return 0;
 }
@@ -366,7 +338,7 @@ static int parse_inflight(json_object *a, struct disk_settings *s, struct error 
 {
 	int64_t r, w;
 	if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) != 2 ||
-	    !get_i64(json_object_array_get_idx(a, 0), &r) || !get_i64(json_object_array_get_idx(a, 1), &w))
+	    !json_get_i64(json_object_array_get_idx(a, 0), &r) || !json_get_i64(json_object_array_get_idx(a, 1), &w))
 		return error_set(err, "\"inflight\" is not a pair of integers");
 	s->inflight_read = (long)r;
 	s->inflight_write = (long)w;
@@ -402,15 +374,15 @@ int session_log_sample_device(const struct sample_device_fields *f, size_t index
 static int parse_sample_device(json_object *o, size_t index, const struct snapshot *devices,
 			       struct device *d, struct error *err)
 {
-	json_object *name = member(o, "name"), *c = member(o, "c"), *inflight = member(o, "inflight");
+	json_object *name = json_member(o, "name"), *c = json_member(o, "c"), *inflight = json_member(o, "inflight");
 	struct sample_device_fields f = { .nf = 0 };
 	if (!json_object_is_type(name, json_type_string))
 		return error_set(err, "a device of the sample has no \"name\"");
 	f.name = json_object_get_string(name);
-	if (!get_i64(member(o, "nf"), &f.nf))
+	if (!json_get_i64(json_member(o, "nf"), &f.nf))
 		f.nf = -1;   /* refused below, with the device's name */
-	json_object *io = member(o, "inst");
-	if (io && !get_i64(io, &f.inst))
+	json_object *io = json_member(o, "inst");
+	if (io && !json_get_i64(io, &f.inst))
 		f.inst = -1;
 	if (!json_object_is_type(c, json_type_array))
 		return error_set(err, "device %.64s: \"c\" is not an array", f.name);
@@ -439,7 +411,7 @@ static int parse_vm(json_object *o, struct vm_counters *vm, struct error *err)
 	if (!json_object_is_type(o, json_type_object))
 		return error_set(err, "\"vm\" is not an object");
 	for (size_t g = 0; g < SESSION_NVM_GROUPS; g++) {
-		json_object *a = member(o, session_vm_groups[g].key);
+		json_object *a = json_member(o, session_vm_groups[g].key);
 		if (!a)
 			continue;
 		if (!json_object_is_type(a, json_type_array))
@@ -448,16 +420,16 @@ static int parse_vm(json_object *o, struct vm_counters *vm, struct error *err)
 			return -1;
 		*(bool *)((char *)vm + session_vm_groups[g].flag) = true;
 	}
-	json_object *psi = member(o, "psi");
+	json_object *psi = json_member(o, "psi");
 	if (!psi)
 		return 0;
 	const char *bad = "\"vm.psi\" is not [some_avg10, full_avg10, some_total, full_total]";
 	if (!json_object_is_type(psi, json_type_array) || json_object_array_length(psi) != 4)
 		return error_set(err, "%s", bad);
 	json_object *a0 = json_object_array_get_idx(psi, 0), *a1 = json_object_array_get_idx(psi, 1);
-	if (!is_number(a0) || !is_number(a1) ||
-	    !get_u64(json_object_array_get_idx(psi, 2), &vm->psi_some_total) ||
-	    !get_u64(json_object_array_get_idx(psi, 3), &vm->psi_full_total))
+	if (!json_is_number(a0) || !json_is_number(a1) ||
+	    !json_get_u64(json_object_array_get_idx(psi, 2), &vm->psi_some_total) ||
+	    !json_get_u64(json_object_array_get_idx(psi, 3), &vm->psi_full_total))
 		return error_set(err, "%s", bad);
 	vm->psi_some_avg10 = json_object_get_double(a0);
 	vm->psi_full_avg10 = json_object_get_double(a1);
@@ -492,10 +464,10 @@ static int parse_sample_into(json_object *o, const struct snapshot *devices,
 {
 	int64_t mono, wall;
 	uint64_t seq = 0;
-	json_object *seqv = member(o, "seq");
+	json_object *seqv = json_member(o, "seq");
 	if (session_log_parse_sample_times(o, &mono, &wall, err) < 0)
 		return -1;
-	if (seqv && !get_u64(seqv, &seq))
+	if (seqv && !json_get_u64(seqv, &seq))
 		return error_set(err, "\"seq\" is not a sample number");
 	s->mono = ns_to_timespec(mono);
 	s->wall = ns_to_timespec(wall);
@@ -511,7 +483,7 @@ static int parse_sample_into(json_object *o, const struct snapshot *devices,
 		if (parse_sample_device(json_object_array_get_idx(devs, i), i, devices, d, err) < 0)
 			return -1;
 	}
-	if (parse_vm(member(o, "vm"), &s->vm, err) < 0)
+	if (parse_vm(json_member(o, "vm"), &s->vm, err) < 0)
 		return -1;
 	return session_log_sample_mounts(s, mounts, err);
 }
@@ -546,7 +518,7 @@ static int reset_side(json_object *v, const char **out, struct error *err)
 /* "resets": {"KEY": [OLD|null, NEW|null], ...}; absent in logs older than it. */
 static int parse_resets(json_object *o, struct event *ev, struct error *err)
 {
-	json_object *resets = member(o, "resets");
+	json_object *resets = json_member(o, "resets");
 	if (!resets)
 		return 0;
 	if (!json_object_is_type(resets, json_type_object))
@@ -572,7 +544,7 @@ static int parse_resets(json_object *o, struct event *ev, struct error *err)
 /* A dip's "reasons": strings, kept as many as fit. */
 static int parse_reasons(json_object *o, struct event *ev, struct error *err)
 {
-	json_object *a = member(o, "reasons");
+	json_object *a = json_member(o, "reasons");
 	if (!a)
 		return 0;
 	if (!json_object_is_type(a, json_type_array))
@@ -589,7 +561,7 @@ static int parse_reasons(json_object *o, struct event *ev, struct error *err)
 
 int session_log_parse_event(json_object *o, struct event *ev, struct error *err)
 {
-	json_object *kind = member(o, "kind");
+	json_object *kind = json_member(o, "kind");
 	int64_t mono = 0, wall = 0;
 	memset(ev, 0, sizeof *ev);
 	if (!json_object_is_type(kind, json_type_string))

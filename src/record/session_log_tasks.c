@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_get.h"
 #include "session_log.h"
 
 static void key_uint(struct jsonw *w, const char *key, uint64_t v)
@@ -95,18 +96,10 @@ int session_log_format_tasks(const struct snapshot *snap, struct jsonw *w)
 
 /* ---- reading ---- */
 
-static json_object *member(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-	if (json_object_is_type(o, json_type_object))
-		json_object_object_get_ex(o, key, &v);
-	return v;
-}
-
 static int need_u64(json_object *o, const char *key, uint64_t max, uint64_t *out,
 		    struct error *err)
 {
-	json_object *v = member(o, key);
+	json_object *v = json_member(o, key);
 	if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
 		return error_set(err, "tasks: \"%s\" is %s", key, v ? "not a counter" : "missing");
 	*out = json_object_get_uint64(v);
@@ -135,7 +128,7 @@ static int need_pid(json_object *o, const char *key, int32_t *out, struct error 
 
 static int need_bool(json_object *o, const char *key, bool *out, struct error *err)
 {
-	json_object *v = member(o, key);
+	json_object *v = json_member(o, key);
 	if (!json_object_is_type(v, json_type_boolean))
 		return error_set(err, "tasks: \"%s\" is %s", key, v ? "not true or false" : "missing");
 	*out = json_object_get_boolean(v);
@@ -144,7 +137,7 @@ static int need_bool(json_object *o, const char *key, bool *out, struct error *e
 
 static int need_str(json_object *o, const char *key, char *out, size_t len, struct error *err)
 {
-	json_object *v = member(o, key);
+	json_object *v = json_member(o, key);
 	if (!json_object_is_type(v, json_type_string))
 		return error_set(err, "tasks: \"%s\" is %s", key, v ? "not a string" : "missing");
 	snprintf(out, len, "%s", json_object_get_string(v));
@@ -153,7 +146,7 @@ static int need_str(json_object *o, const char *key, char *out, size_t len, stru
 
 static int parse_stack(json_object *o, struct blocked_task *b, struct error *err)
 {
-	json_object *a = member(o, "stack");
+	json_object *a = json_member(o, "stack");
 	if (!a)
 		return 0;
 	if (!json_object_is_type(a, json_type_array) ||
@@ -201,7 +194,7 @@ static int parse_io(json_object *o, struct task_io *io, struct error *err)
 
 static json_object *need_array(json_object *o, const char *key, size_t max, struct error *err)
 {
-	json_object *a = member(o, key);
+	json_object *a = json_member(o, key);
 	if (!json_object_is_type(a, json_type_array)) {
 		error_set(err, "tasks: \"%s\" is %s", key, a ? "not an array" : "missing");
 		return NULL;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_get.h"
 #include "session_log.h"
 #include "trace.h"
 #include "trace_json.h"
@@ -68,28 +69,12 @@ int session_log_format_trace(const struct snapshot *snap, struct jsonw *w)
 
 /* ---- reading ---- */
 
-static json_object *member(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-	if (json_object_is_type(o, json_type_object))
-		json_object_object_get_ex(o, key, &v);
-	return v;
-}
-
-static bool get_u64(json_object *v, uint64_t *out)
-{
-	if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
-		return false;
-	*out = json_object_get_uint64(v);
-	return true;
-}
-
 /* An optional count; absent is 0. */
 static int opt_u64(json_object *o, const char *key, uint64_t *out, struct error *err)
 {
-	json_object *v = member(o, key);
+	json_object *v = json_member(o, key);
 	*out = 0;
-	if (v && !get_u64(v, out))
+	if (v && !json_get_u64(v, out))
 		return error_set(err, "trace: \"%s\" is not a count", key);
 	return 0;
 }
@@ -117,7 +102,7 @@ static int parse_hist(json_object *o, uint64_t *hist, size_t n, struct error *er
 		uint64_t count;
 		if (b < 0)
 			return error_set(err, "trace: \"%.40s\" is not a bucket", key);
-		if (!get_u64(v, &count))
+		if (!json_get_u64(v, &count))
 			return error_set(err, "trace: bucket \"%.40s\" is not a count", key);
 		hist[b] = count;
 	}
@@ -129,13 +114,13 @@ static int parse_hist(json_object *o, uint64_t *hist, size_t n, struct error *er
 static int parse_dirs(json_object *o, const char *key, uint64_t *hists, size_t ndirs,
 		      size_t nbuckets, struct error *err)
 {
-	json_object *dirs = member(o, key);
+	json_object *dirs = json_member(o, key);
 	if (!dirs)
 		return 0;
 	if (!json_object_is_type(dirs, json_type_object))
 		return error_set(err, "trace: \"%s\" is not an object", key);
 	for (size_t d = 0; d < ndirs; d++) {
-		json_object *h = member(dirs, trace_dir_names[d]);
+		json_object *h = json_member(dirs, trace_dir_names[d]);
 		if (h && parse_hist(h, hists + d * nbuckets, nbuckets, err) < 0)
 			return -1;
 	}
@@ -144,17 +129,17 @@ static int parse_dirs(json_object *o, const char *key, uint64_t *hists, size_t n
 
 static int parse_top(json_object *o, struct trace_device *d, struct error *err)
 {
-	json_object *a = member(o, "top");
+	json_object *a = json_member(o, "top");
 	if (!a)
 		return 0;
 	if (!json_object_is_type(a, json_type_array))
 		return error_set(err, "trace: \"top\" is not an array");
 	size_t n = json_object_array_length(a);
 	for (size_t i = 0; i < n && d->ntop < TRACE_TOP_MAX; i++) {
-		json_object *t = json_object_array_get_idx(a, i), *comm = member(t, "comm");
+		json_object *t = json_object_array_get_idx(a, i), *comm = json_member(t, "comm");
 		struct trace_top *top = &d->top[d->ntop];
 		uint64_t pid;
-		if (!get_u64(member(t, "pid"), &pid) || pid > UINT32_MAX ||
+		if (!json_get_u64(json_member(t, "pid"), &pid) || pid > UINT32_MAX ||
 		    !json_object_is_type(comm, json_type_string) ||
 		    opt_u64(t, "ios", &top->ios, err) < 0 || opt_u64(t, "bytes", &top->bytes, err) < 0)
 			return error_set(err, "trace: a \"top\" entry lacks its pid, comm or counts");
@@ -168,7 +153,7 @@ static int parse_top(json_object *o, struct trace_device *d, struct error *err)
 static int parse_device(json_object *o, struct trace_sample *t, struct error *err)
 {
 	uint64_t major, minor;
-	if (!get_u64(member(o, "major"), &major) || !get_u64(member(o, "minor"), &minor) ||
+	if (!json_get_u64(json_member(o, "major"), &major) || !json_get_u64(json_member(o, "minor"), &minor) ||
 	    major > UINT32_MAX || minor > UINT32_MAX)
 		return error_set(err, "trace: a device without its major and minor");
 	if (trace_find(t, (unsigned)major, (unsigned)minor))
@@ -188,7 +173,7 @@ static int parse_device(json_object *o, struct trace_sample *t, struct error *er
 
 int session_log_parse_trace(json_object *o, struct snapshot *out, struct error *err)
 {
-	json_object *a = member(o, "devices");
+	json_object *a = json_member(o, "devices");
 	if (!json_object_is_type(a, json_type_array))
 		return error_set(err, "trace: \"devices\" is not an array");
 	struct trace_sample *t = calloc(1, sizeof *t);

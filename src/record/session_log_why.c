@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "json_get.h"
 #include "session_log.h"
 #include "why.h"
 
@@ -111,24 +112,13 @@ int session_log_format_why(const struct snapshot *snap, struct jsonw *w)
 
 /* ---- reading ---- */
 
-static bool get_u64(json_object *v, uint64_t *out)
-{
-	if (!json_object_is_type(v, json_type_int))
-		return false;
-	int64_t i = json_object_get_int64(v);
-	if (i < 0)
-		return false;
-	*out = json_object_get_uint64(v);
-	return true;
-}
-
 /* An array of exactly n unsigned integers. */
 static bool u64_array(json_object *a, uint64_t *out, size_t n)
 {
 	if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) != n)
 		return false;
 	for (size_t i = 0; i < n; i++)
-		if (!get_u64(json_object_array_get_idx(a, i), &out[i]))
+		if (!json_get_u64(json_object_array_get_idx(a, i), &out[i]))
 			return false;
 	return true;
 }
@@ -175,7 +165,7 @@ static int parse_journal(json_object *o, struct journal_raw *j, struct error *er
 		json_object *x;
 		if (!json_object_object_get_ex(v, def->fields[f], &x))
 			continue;   /* absent: not read */
-		if (!get_u64(x, &j->v[f]))
+		if (!json_get_u64(x, &j->v[f]))
 			return error_set(err, "why: journal figure %s is not a counter", def->fields[f]);
 		j->present |= 1u << f;
 	}

@@ -19,6 +19,7 @@
 #include <libproc2/stat.h>
 #include <libproc2/vmstat.h>
 
+#include "textscan.h"
 #include "dynlib.h"
 #include "vmsource.h"
 
@@ -57,57 +58,13 @@ static enum meminfo_item meminfo_items[] = {
 
 /* ---- our own parsers ---------------------------------------------------- */
 
-/* Next line of [*p, end); false at the end. */
-static bool next_line(const char **p, const char *end, const char **line, size_t *len)
-{
-	if (*p >= end)
-		return false;
-	const char *nl = memchr(*p, '\n', (size_t)(end - *p));
-	*line = *p;
-	*len = (size_t)((nl ? nl : end) - *p);
-	*p = nl ? nl + 1 : end;
-	return true;
-}
-
-/* Parse an unsigned decimal at *s (after blanks); false if there is none or it overflows. */
-static bool scan_u64(const char **s, const char *end, uint64_t *out)
-{
-	const char *p = *s;
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	if (p == end || *p < '0' || *p > '9')
-		return false;
-	uint64_t v = 0;
-	for (; p < end && *p >= '0' && *p <= '9'; p++) {
-		unsigned d = (unsigned)(*p - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			return false;
-		v = v * 10 + d;
-	}
-	*out = v;
-	*s = p;
-	return true;
-}
-
-/* The line starts with key followed by a blank or ':'; *rest points after the key. */
-static bool starts_with_key(const char *line, size_t len, const char *key, const char **rest)
-{
-	size_t k = strlen(key);
-	if (len <= k || memcmp(line, key, k) != 0)
-		return false;
-	if (line[k] != ' ' && line[k] != '\t' && line[k] != ':')
-		return false;
-	*rest = line + k + (line[k] == ':');
-	return true;
-}
-
 static bool key_value(const char *line, size_t len, const char *key, uint64_t *out)
 {
 	const char *rest;
-	if (!starts_with_key(line, len, key, &rest))
+	if (!textscan_key(line, len, key, &rest))
 		return false;
 	uint64_t v;
-	if (!scan_u64(&rest, line + len, &v))
+	if (!textscan_u64(&rest, line + len, &v))
 		return false;
 	*out = v;
 	return true;
@@ -120,7 +77,7 @@ static void parse_cpu_line(const char *rest, const char *end, struct vm_counters
 			  &o->cpu_guest, &o->cpu_guest_nice };
 	size_t got = 0;
 	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++, got++)
-		if (!scan_u64(&rest, end, f[i]))
+		if (!textscan_u64(&rest, end, f[i]))
 			break;
 	o->have_stat = got >= 4;     /* user nice system idle exist on every kernel */
 }
@@ -134,8 +91,8 @@ void vm_parse_stat(const char *buf, size_t len, struct vm_counters *o)
 	const char *p = buf, *end = buf + len, *line, *rest;
 	size_t n;
 	bool cpu_seen = false;
-	while (next_line(&p, end, &line, &n)) {
-		if (!cpu_seen && starts_with_key(line, n, "cpu", &rest)) {
+	while (textscan_line(&p, end, &line, &n)) {
+		if (!cpu_seen && textscan_key(line, n, "cpu", &rest)) {
 			cpu_seen = true;
 			parse_cpu_line(rest, line + n, o);
 			continue;
@@ -153,7 +110,7 @@ void vm_parse_vmstat(const char *buf, size_t len, struct vm_counters *o)
 	bool in = false, out = false;
 	const char *p = buf, *end = buf + len, *line;
 	size_t n;
-	while (next_line(&p, end, &line, &n)) {
+	while (textscan_line(&p, end, &line, &n)) {
 		if (key_value(line, n, "pgpgin", &o->pgpgin))
 			in = true;
 		else if (key_value(line, n, "pgpgout", &o->pgpgout))
@@ -181,7 +138,7 @@ void vm_parse_meminfo(const char *buf, size_t len, struct vm_counters *o)
 	bool free_seen = false;
 	const char *p = buf, *end = buf + len, *line;
 	size_t n;
-	while (next_line(&p, end, &line, &n)) {
+	while (textscan_line(&p, end, &line, &n)) {
 		for (size_t i = 0; i < nkeys; i++) {
 			if (!key_value(line, n, keys[i].key, keys[i].dst))
 				continue;
@@ -210,7 +167,7 @@ static bool parse_psi_line(const char *line, size_t len, double *avg10, uint64_t
 		return false;
 	const char *s = t + 7;
 	uint64_t tot;
-	if (!scan_u64(&s, tmp + len, &tot))
+	if (!textscan_u64(&s, tmp + len, &tot))
 		return false;
 	*avg10 = v;
 	*total = tot;
@@ -224,10 +181,10 @@ void vm_parse_psi(const char *buf, size_t len, struct vm_counters *o)
 	size_t n;
 	o->psi_some_avg10 = o->psi_full_avg10 = 0;
 	o->psi_some_total = o->psi_full_total = 0;
-	while (next_line(&p, end, &line, &n)) {
-		if (starts_with_key(line, n, "some", &rest))
+	while (textscan_line(&p, end, &line, &n)) {
+		if (textscan_key(line, n, "some", &rest))
 			some = parse_psi_line(line, n, &o->psi_some_avg10, &o->psi_some_total);
-		else if (starts_with_key(line, n, "full", &rest))
+		else if (textscan_key(line, n, "full", &rest))
 			full = parse_psi_line(line, n, &o->psi_full_avg10, &o->psi_full_total);
 	}
 	o->have_psi = some && full;

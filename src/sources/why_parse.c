@@ -9,47 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "textscan.h"
 #include "why.h"
-
-static bool next_line(const char **p, const char *end, const char **line, size_t *len)
-{
-	if (*p >= end)
-		return false;
-	const char *nl = memchr(*p, '\n', (size_t)(end - *p));
-	*line = *p;
-	*len = (size_t)((nl ? nl : end) - *p);
-	*p = nl ? nl + 1 : end;
-	return true;
-}
-
-static bool scan_u64(const char **s, const char *end, uint64_t *out)
-{
-	const char *p = *s;
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	if (p == end || *p < '0' || *p > '9')
-		return false;
-	uint64_t v = 0;
-	for (; p < end && *p >= '0' && *p <= '9'; p++) {
-		unsigned d = (unsigned)(*p - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			return false;
-		v = v * 10 + d;
-	}
-	*out = v;
-	*s = p;
-	return true;
-}
-
-/* The line is `key` followed by blanks; *rest after the key. */
-static bool keyed(const char *line, size_t len, const char *key, const char **rest)
-{
-	size_t k = strlen(key);
-	if (len <= k || memcmp(line, key, k) != 0 || (line[k] != ' ' && line[k] != '\t'))
-		return false;
-	*rest = line + k;
-	return true;
-}
 
 static bool starts(const char *s, const char *end, const char *prefix)
 {
@@ -65,12 +26,12 @@ void why_parse_vmstat(const char *buf, size_t len, struct why_dirty *out)
 	unsigned seen = 0;
 	const char *p = buf, *end = buf + len, *line, *rest;
 	size_t n;
-	while (next_line(&p, end, &line, &n)) {
+	while (textscan_line(&p, end, &line, &n)) {
 		if (n < 8 || memcmp(line, "nr_", 3) != 0)
 			continue;
 		for (int i = 0; i < WD_COUNT; i++)
-			if (keyed(line, n, why_dirty_keys[i], &rest) &&
-			    scan_u64(&rest, line + n, &out->v[i]))
+			if (textscan_key(line, n, why_dirty_keys[i], &rest) &&
+			    textscan_u64(&rest, line + n, &out->v[i]))
 				seen |= 1u << i;
 	}
 	out->have = seen == (1u << WD_COUNT) - 1 && page_kb > 0;
@@ -99,10 +60,10 @@ void journal_parse_jbd2(const char *buf, size_t len, struct journal_raw *j)
 	memset(j->v, 0, sizeof j->v);
 	const char *p = buf, *end = buf + len, *line;
 	size_t n;
-	while (next_line(&p, end, &line, &n)) {
+	while (textscan_line(&p, end, &line, &n)) {
 		const char *s = line;
 		uint64_t v;
-		if (!scan_u64(&s, line + n, &v))
+		if (!textscan_u64(&s, line + n, &v))
 			continue;
 		for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
 			if (starts(s, line + n, lines[i].what))
@@ -115,7 +76,7 @@ static void numbers(const char *rest, const char *end, struct journal_raw *j, co
 		    size_t max)
 {
 	uint64_t v;
-	for (size_t i = 0; i < max && scan_u64(&rest, end, &v); i++)
+	for (size_t i = 0; i < max && textscan_u64(&rest, end, &v); i++)
 		if (fields[i] >= 0)
 			put(j, fields[i], v);
 }
@@ -130,10 +91,10 @@ void journal_parse_xfs_stats(const char *buf, size_t len, struct journal_raw *j)
 	j->present &= (1u << JX_LOG_USED) | (1u << JX_LOG_SIZE);   /* those come from log/ */
 	const char *p = buf, *end = buf + len, *line, *rest;
 	size_t n;
-	while (next_line(&p, end, &line, &n)) {
-		if (keyed(line, n, "log", &rest))
+	while (textscan_line(&p, end, &line, &n)) {
+		if (textscan_key(line, n, "log", &rest))
 			numbers(rest, line + n, j, log_fields, 5);
-		else if (keyed(line, n, "push_ail", &rest))
+		else if (textscan_key(line, n, "push_ail", &rest))
 			numbers(rest, line + n, j, ail_fields, 3);
 	}
 }
@@ -148,10 +109,10 @@ void journal_parse_btrfs(const char *buf, size_t len, struct journal_raw *j)
 	memset(j->v, 0, sizeof j->v);
 	const char *p = buf, *end = buf + len, *line, *rest;
 	size_t n;
-	while (next_line(&p, end, &line, &n)) {
+	while (textscan_line(&p, end, &line, &n)) {
 		uint64_t v;
 		for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-			if (keyed(line, n, keys[i].key, &rest) && scan_u64(&rest, line + n, &v))
+			if (textscan_key(line, n, keys[i].key, &rest) && textscan_u64(&rest, line + n, &v))
 				put(j, keys[i].field, v);
 	}
 }
@@ -159,11 +120,11 @@ void journal_parse_btrfs(const char *buf, size_t len, struct journal_raw *j)
 bool journal_parse_xfs_lsn(const char *buf, size_t len, uint64_t *cycle, uint64_t *block)
 {
 	const char *s = buf, *end = buf + len;
-	if (!scan_u64(&s, end, cycle))
+	if (!textscan_u64(&s, end, cycle))
 		return false;
 	if (s < end && *s == ':') {
 		s++;
-		if (!scan_u64(&s, end, block))
+		if (!textscan_u64(&s, end, block))
 			return false;
 	} else {
 		*block = *cycle;    /* a byte count alone (*_bytes files) */
@@ -179,10 +140,10 @@ static bool parse_io_stat_line(const char *line, size_t n, struct cgroup_io_dev 
 {
 	const char *s = line, *end = line + n;
 	uint64_t major, minor;
-	if (!scan_u64(&s, end, &major) || s == end || *s != ':')
+	if (!textscan_u64(&s, end, &major) || s == end || *s != ':')
 		return false;
 	s++;
-	if (!scan_u64(&s, end, &minor) || major > UINT32_MAX || minor > UINT32_MAX)
+	if (!textscan_u64(&s, end, &minor) || major > UINT32_MAX || minor > UINT32_MAX)
 		return false;
 	memset(d, 0, sizeof *d);
 	d->major = (unsigned)major;
@@ -203,7 +164,7 @@ static bool parse_io_stat_line(const char *line, size_t n, struct cgroup_io_dev 
 			size_t k = strlen(keys[i].key);
 			const char *v = tok + k;
 			if ((size_t)(s - tok) > k && memcmp(tok, keys[i].key, k) == 0)
-				scan_u64(&v, s, (uint64_t *)((char *)d + keys[i].off));
+				textscan_u64(&v, s, (uint64_t *)((char *)d + keys[i].off));
 		}
 	}
 	return true;
@@ -214,7 +175,7 @@ void cgroup_parse_io_stat(const char *buf, size_t len, struct cgroup_io *c)
 	c->ndevs = 0;
 	const char *p = buf, *end = buf + len, *line;
 	size_t n;
-	while (next_line(&p, end, &line, &n) && c->ndevs < CGROUP_DEVS_MAX)
+	while (textscan_line(&p, end, &line, &n) && c->ndevs < CGROUP_DEVS_MAX)
 		if (parse_io_stat_line(line, n, &c->devs[c->ndevs]))
 			c->ndevs++;
 }
@@ -223,7 +184,7 @@ void cgroup_parse_io_stat(const char *buf, size_t len, struct cgroup_io *c)
 static bool centi(const char *s, const char *end, uint64_t *out)
 {
 	uint64_t whole, frac = 0;
-	if (!scan_u64(&s, end, &whole) || whole > 100)
+	if (!textscan_u64(&s, end, &whole) || whole > 100)
 		return false;
 	if (s < end && *s == '.') {
 		s++;
@@ -250,7 +211,7 @@ static bool psi_line(const char *line, size_t n, uint64_t *avg10_c, uint64_t *to
 		if (!t && memcmp(s, " total=", 7) == 0)
 			t = s + 7;
 	}
-	return a && t && centi(a, end, avg10_c) && scan_u64(&t, end, total);
+	return a && t && centi(a, end, avg10_c) && textscan_u64(&t, end, total);
 }
 
 void cgroup_parse_io_pressure(const char *buf, size_t len, struct cgroup_io *c)
@@ -258,7 +219,7 @@ void cgroup_parse_io_pressure(const char *buf, size_t len, struct cgroup_io *c)
 	bool some = false, full = false;
 	const char *p = buf, *end = buf + len, *line;
 	size_t n;
-	while (next_line(&p, end, &line, &n)) {
+	while (textscan_line(&p, end, &line, &n)) {
 		if (starts(line, line + n, "some "))
 			some = psi_line(line, n, &c->some_avg10_c, &c->some_total);
 		else if (starts(line, line + n, "full "))
