@@ -25,9 +25,9 @@ int watch_run(const struct options *opts)
 		source_destroy(src);
 		return 1;
 	}
-	/* Refused before anything is sampled or recorded: batch stops, the console goes on
-	 * without it and says why. */
-	if (opts->trace && source_trace(src, true, &err) < 0 && opts->batch) {
+	/* Refused before anything is sampled or recorded; the console turns it on itself, and
+	 * goes on without it when refused (console_run). */
+	if (opts->trace && opts->batch && source_trace(src, true, &err) < 0) {
 		text_printf(stderr, "ioscope: %s\n", err.msg);
 		source_destroy(src);
 		return 1;

@@ -14,6 +14,8 @@
 #include "trace_source.h"
 
 #define TRACER_SO "ioscope-trace.so"
+/* The running kernel's types, which the BPF programs are relocated against (CO-RE). */
+#define KERNEL_BTF "/sys/kernel/btf/vmlinux"
 
 struct tracer_lib {
 	tracer_open_fn *open;
@@ -96,6 +98,11 @@ struct trace_source *trace_source_open(struct error *err)
 	}
 	if (!trace_privileged()) {
 		error_set(err, "%s", TRACE_NEEDS);
+		return NULL;
+	}
+	if (access(KERNEL_BTF, R_OK) < 0) {
+		error_set(err, "tracing: the kernel describes no types (%s: %s): it needs "
+			       "CONFIG_DEBUG_INFO_BTF", KERNEL_BTF, strerror(errno));
 		return NULL;
 	}
 	struct trace_source *t = calloc(1, sizeof *t);

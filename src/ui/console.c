@@ -593,6 +593,9 @@ int console_run(const struct options *o, struct source *src, struct recorder *re
 	if (config_msg[0])
 		console_message(&c, true, "%s", config_msg);
 	replay_warnings(&c);
+	/* --trace: refused (rights, build, kernel), the console goes on without it and says why */
+	if (o->trace && source_trace(src, true, &err) < 0)
+		console_message(&c, true, "%s", err.msg);
 	console_build_rows(&c);
 	console_select_busiest(&c);
 	console_redraw(&c);

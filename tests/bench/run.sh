@@ -4,4 +4,5 @@ set -e
 cd "$(dirname "$0")/../.."
 mkdir -p "${BUILD:-build}/bench"
 cc -O2 -Wall -Wextra -o "${BUILD:-build}/bench/floor" tests/bench/floor.c
-exec python3 tests/bench/bench.py "${BUILD:-build}/bench/floor"
+python3 tests/bench/bench.py "${BUILD:-build}/bench/floor"
+exec python3 tests/bench/trace.py

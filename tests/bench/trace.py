@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""make bench, part 2: what --trace costs (docs/performance.md, "Tracing").
+
+fio 4 KiB random reads, direct I/O, on a loop device over a file in /dev/shm, run side by
+side with and without `ioscope --batch --trace` watching it, alternating so that drift on
+the machine hits both: at --rate_iops=10000 the IOPS and mean completion latency fio
+reports, then unlimited (the loss at the most the device gives), and ioscope's own CPU per
+sample with tracing on.  Needs root and a build with tracing; says so otherwise."""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ioscope = os.path.join(top, "ioscope")
+SECONDS = int(os.environ.get("BENCH_TRACE_SECONDS", "4"))
+PAIRS = int(os.environ.get("BENCH_TRACE_PAIRS", "5"))
+
+
+def fio(dev, rate):
+    argv = ["fio", "--name=bench", f"--filename=/dev/{dev}", "--rw=randread", "--bs=4k",
+            "--direct=1", "--ioengine=libaio", "--iodepth=4", "--time_based",
+            f"--runtime={SECONDS}", "--output-format=json"]
+    if rate:
+        argv.append(f"--rate_iops={rate}")
+    out = subprocess.run(argv, check=True, capture_output=True, text=True).stdout
+    read = json.loads(out)["jobs"][0]["read"]
+    return read["iops"], read["clat_ns"]["mean"] / 1000
+
+
+def cpu_of(argv):
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, ru = os.wait4(p.pid, 0)
+    if status != 0:
+        sys.exit(f"bench: {' '.join(argv)} failed: {p.stderr.read().decode()}")
+    return ru.ru_utime + ru.ru_stime
+
+
+def traced(dev, rate, startup):
+    """fio while ioscope --trace samples every second; and ioscope's CPU per sample
+    (loading the BPF programs, `startup`, taken out)."""
+    p = subprocess.Popen([ioscope, "--batch", "--trace", "-i", "1", "-c", str(SECONDS + 1),
+                          "-f", "json", dev], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        result = fio(dev, rate)
+    finally:
+        _, status, ru = os.wait4(p.pid, 0)
+    if status != 0:
+        sys.exit(f"bench: ioscope --trace failed: {p.stderr.read().decode()}")
+    return result, (ru.ru_utime + ru.ru_stime - startup) / SECONDS * 1e6
+
+
+def side_by_side(dev, rate):
+    # the baseline sample and the loading, without the samples
+    startup = statistics.median(cpu_of([ioscope, "--batch", "--trace", "-i", "0.01", "-c", "1",
+                                        "-f", "json", dev]) for _ in range(3))
+    off, on, cpu = [], [], []
+    for _ in range(PAIRS):
+        off.append(fio(dev, rate))
+        r, c = traced(dev, rate, startup)
+        on.append(r)
+        cpu.append(c)
+    # medians: on a shared machine one run in a few meets someone else's burst
+    med = lambda runs, k: statistics.median(x[k] for x in runs)
+    return (med(off, 0), med(off, 1)), (med(on, 0), med(on, 1)), statistics.median(cpu), startup
+
+
+def pct(a, b):
+    return (b - a) / a * 100 if a else float("nan")
+
+
+def main():
+    print("\n(c) --trace: fio 4k randread direct on a loop device, without / with tracing, "
+          f"{PAIRS} alternating pairs of {SECONDS} s")
+    if os.geteuid() != 0:
+        print("skipped: needs root")
+        return
+    v = subprocess.run([ioscope, "--version"], capture_output=True, text=True).stdout
+    if "tracing (--trace): built in" not in v:
+        print("skipped: this build has no tracing")
+        return
+    with tempfile.TemporaryDirectory(prefix="ioscope-bench-trace.", dir="/dev/shm") as tmp:
+        img = os.path.join(tmp, "img")
+        with open(img, "wb") as f:
+            f.truncate(512 << 20)
+        loop = subprocess.run(["losetup", "--find", "--show", img], check=True,
+                              capture_output=True, text=True).stdout.strip()
+        dev = os.path.basename(loop)
+        try:
+            subprocess.run(["fio", "--name=fill", f"--filename={loop}", "--rw=write", "--bs=1m",
+                            "--direct=1", "--output=/dev/null"], check=True)
+            for label, rate in (("rate_iops=10000", 10000), ("unlimited", 0)):
+                (io0, lat0), (io1, lat1), cpu, startup = side_by_side(dev, rate)
+                print(f"{label:<16} IOPS {io0:8.0f} -> {io1:8.0f} ({pct(io0, io1):+5.1f}%)  "
+                      f"clat mean {lat0:6.1f} -> {lat1:6.1f} us ({pct(lat0, lat1):+5.1f}%)  "
+                      f"ioscope {cpu:5.0f} us CPU/sample (+{startup * 1e3:.0f} ms to load)")
+        finally:
+            subprocess.run(["losetup", "-d", loop], check=False)
+
+
+main()
