@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cairo_lib.h"
+#include "plot_labels.h"
 #include "report.h"
 #include "text.h"
 
@@ -23,9 +24,14 @@
 #define PANEL_H 260
 #define MARGIN_L 80
 #define MARGIN_R 24
-#define PANEL_TOP 34
+#define LANES 3             /* label lanes between a panel's title and its plot */
+#define LANE_H 14
+#define PANEL_TOP (34 + LANES * LANE_H + 4)
+#define STRIP_Y(a) ((a)->top - 4 - LANES * LANE_H)   /* the label lanes, above the plot */
+#define HEADING_Y(a) (STRIP_Y(a) - 6)                 /* panel title and legend, above them */
+#define LEGEND_LINE 14
+#define LEGEND_LINES_MAX 40
 #define PANEL_BOTTOM 44
-#define LABEL_ROWS 4
 #define LABEL_MAX 64
 
 struct series {
@@ -39,8 +45,20 @@ struct text_item {
 	char *text;
 };
 
+/* One mark line: the events on one pixel column, numbered in time order. */
+struct plot_mark {
+	double t;                   /* seconds since t0 */
+	char *shown, *whole;        /* "[N] label" cut at LABEL_MAX, and in full */
+	char when[32];
+};
+
 struct plot {
 	struct cairo_lib cairo;     /* the functions, loaded for this plot */
+	struct plot_mark *marks;
+	struct label_place *places; /* laid out once: every panel has the same x axis */
+	size_t nmarks;
+	bool legend;                /* some label is not shown in full: list them under */
+	double legend_h;
 	struct report *rep;
 	int width, height;
 	double t0, t1;              /* wall seconds of the first and last sample */
@@ -319,11 +337,11 @@ static void draw_legend(struct plot *p, cairo_t *cr, const struct panel *a)
 	for (size_t i = 0; i < 2; i++, x += 75) {
 		p->cairo.set_source_rgb(cr, items[i].r, items[i].g, items[i].b);
 		p->cairo.set_line_width(cr, 3);
-		p->cairo.move_to(cr, x, a->top - 12);
-		p->cairo.line_to(cr, x + 22, a->top - 12);
+		p->cairo.move_to(cr, x, HEADING_Y(a) - 4);
+		p->cairo.line_to(cr, x + 22, HEADING_Y(a) - 4);
 		p->cairo.stroke(cr);
 		p->cairo.set_source_rgb(cr, 0.1, 0.1, 0.1);
-		show_text(p, cr, x + 27, a->top - 8, 12, items[i].name);
+		show_text(p, cr, x + 27, HEADING_Y(a), 12, items[i].name);
 	}
 }
 
@@ -351,50 +369,117 @@ static size_t mark_group(struct plot *p, const struct panel *a, struct replay_ev
 	return j;
 }
 
-/* The marks: a dashed line each, the label in the first row where it does not run
- * into another one. */
-static void draw_marks(struct plot *p, cairo_t *cr, const struct panel *a)
+static double label_width(struct plot *p, cairo_t *cr, const char *text)
 {
-	size_t n = p->rep->nevents;
+	cairo_text_extents_t e;
+	p->cairo.text_extents(cr, text, &e);
+	return e.x_advance + 2;
+}
+
+static int add_mark(struct plot *p, double t, const char *label, const struct timespec *wall)
+{
+	struct plot_mark *m = realloc(p->marks, (p->nmarks + 1) * sizeof *m);
+	if (!m)
+		return -1;
+	p->marks = m;
+	m = &p->marks[p->nmarks++];
+	char numbered[4096 + 16], shown[LABEL_MAX * 4 + 8], whole[8192 + 64];
+	snprintf(numbered, sizeof numbered, "[%zu] %s", p->nmarks, label);
+	clean_text(numbered, shown, sizeof shown, LABEL_MAX);
+	clean_text(numbered, whole, sizeof whole, sizeof whole / 4 - 2);
+	*m = (struct plot_mark){ .t = t, .shown = strdup(shown), .whole = strdup(whole) };
+	report_local_time(wall, false, m->when, sizeof m->when);
+	return m->shown && m->whole ? 0 : -1;
+}
+
+/* The marks, numbered, and where their labels go (plot_labels.c), measured on a
+ * scratch surface before the image is made: a legend changes its height. */
+static int plan_marks(struct plot *p, const struct panel *a)
+{
 	struct replay_event *ev = malloc(sizeof *ev);
-	if (!ev)
-		return;
-	double row_end[LABEL_ROWS];
-	for (size_t r = 0; r < LABEL_ROWS; r++)
-		row_end[r] = -INFINITY;
-	char label[4096], whole[8192], shown[LABEL_MAX * 4 + 8];
-	for (size_t i = 0, next; i < n; i = next) {
+	char label[4096];
+	int rc = ev ? 0 : -1;
+	for (size_t i = 0, next, n = p->rep->nevents; rc == 0 && i < n; i = next) {
 		double t;
 		next = mark_group(p, a, ev, n, i, label, sizeof label, &t);
-		if (t < 0 || t > p->t1 - p->t0)
-			continue;
-		double x = round(px_x(p, a, t)) + 0.5;
+		report_event(p->rep, i, ev);
+		if (t >= 0 && t <= p->t1 - p->t0)
+			rc = add_mark(p, t, label, &ev->event.wall);
+	}
+	free(ev);
+	struct label_mark *lm = calloc(p->nmarks + 1, sizeof *lm);
+	p->places = calloc(p->nmarks + 1, sizeof *p->places);
+	if (rc < 0 || !lm || !p->places) {
+		free(lm);
+		return -1;
+	}
+	cairo_surface_t *scratch = p->cairo.image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
+	cairo_t *cr = p->cairo.create(scratch);
+	set_font(p, cr, CAIRO_FONT_WEIGHT_NORMAL);
+	p->cairo.set_font_size(cr, 11);
+	for (size_t i = 0; i < p->nmarks; i++) {
+		char number[32];
+		snprintf(number, sizeof number, "[%zu]", i + 1);
+		lm[i] = (struct label_mark){ round(px_x(p, a, p->marks[i].t)) + 0.5,
+					     label_width(p, cr, p->marks[i].shown), label_width(p, cr, number) };
+	}
+	p->cairo.destroy(cr);
+	p->cairo.surface_destroy(scratch);
+	struct label_strip strip = { a->left, a->right, 0, LANE_H, LANES, 6 };
+	plot_labels_layout(&strip, lm, p->nmarks, p->places);
+	free(lm);
+	p->legend = plot_labels_need_legend(p->places, p->nmarks);
+	size_t lines = p->nmarks < LEGEND_LINES_MAX ? p->nmarks : LEGEND_LINES_MAX + 1;
+	p->legend_h = p->legend ? 24 + LEGEND_LINE * (double)lines : 0;
+	return 0;
+}
+
+/* The marks: a dashed line each through the label strip and the plot, the label
+ * where plan_marks() put it: never over the curve, never over another label. */
+static void draw_marks(struct plot *p, cairo_t *cr, const struct panel *a)
+{
+	double strip = STRIP_Y(a);
+	for (size_t i = 0; i < p->nmarks; i++) {
+		const struct label_place *pl = &p->places[i];
+		double x = round(px_x(p, a, p->marks[i].t)) + 0.5;
 		p->cairo.set_source_rgb(cr, 0.15, 0.15, 0.15);
 		p->cairo.set_line_width(cr, 1);
 		double dash = 4;
 		p->cairo.set_dash(cr, &dash, 1, 0);
-		p->cairo.move_to(cr, x, a->top);
+		p->cairo.move_to(cr, x, pl->form == LABEL_HIDDEN ? a->top : strip + pl->y);
 		p->cairo.line_to(cr, x, a->bottom);
 		p->cairo.stroke(cr);
 		p->cairo.set_dash(cr, NULL, 0, 0);
-		clean_text(label, shown, sizeof shown, LABEL_MAX);
-		clean_text(label, whole, sizeof whole, sizeof whole / 4 - 2);
-		cairo_text_extents_t e;
-		p->cairo.set_font_size(cr, 11);
-		p->cairo.text_extents(cr, shown, &e);
-		double lx = x + 3 + e.x_advance > a->right ? x - 3 - e.x_advance : x + 3;
-		size_t row = 0;
-		while (row + 1 < LABEL_ROWS && row_end[row] > lx)
-			row++;
-		row_end[row] = lx + e.x_advance + 6;
-		double ly = a->top + 14 + 14 * (double)row;
-		p->cairo.set_source_rgba(cr, 1, 1, 1, 0.85);
-		p->cairo.rectangle(cr, lx - 1, ly - 11, e.x_advance + 2, 14);
-		p->cairo.fill(cr);
+		if (pl->form == LABEL_HIDDEN)
+			continue;
+		char number[32];
+		snprintf(number, sizeof number, "[%zu]", i + 1);
 		p->cairo.set_source_rgb(cr, 0.1, 0.1, 0.1);
-		show_text_as(p, cr, lx, ly, 11, shown, whole);
+		show_text_as(p, cr, pl->x + 1, strip + pl->y + 11, 11,
+			     pl->form == LABEL_FULL ? p->marks[i].shown : number, p->marks[i].whole);
 	}
-	free(ev);
+}
+
+/* Under the panels, when a label could not be shown in full: every mark by number. */
+static void draw_legend_of_marks(struct plot *p, cairo_t *cr)
+{
+	if (!p->legend)
+		return;
+	double y = p->height - p->legend_h + 16;
+	p->cairo.set_source_rgb(cr, 0.1, 0.1, 0.1);
+	set_font(p, cr, CAIRO_FONT_WEIGHT_BOLD);
+	show_text(p, cr, MARGIN_L, y, 12, "Marks");
+	set_font(p, cr, CAIRO_FONT_WEIGHT_NORMAL);
+	for (size_t i = 0; i < p->nmarks && i <= LEGEND_LINES_MAX; i++) {
+		char line[LABEL_MAX * 8];
+		y += LEGEND_LINE;
+		if (i == LEGEND_LINES_MAX)
+			snprintf(line, sizeof line, "... and %zu more: see the text report",
+				 p->nmarks - LEGEND_LINES_MAX);
+		else
+			snprintf(line, sizeof line, "%s  %s", p->marks[i].when, p->marks[i].shown);
+		show_text_as(p, cr, MARGIN_L, y, 11, line, i == LEGEND_LINES_MAX ? line : p->marks[i].whole);
+	}
 }
 
 static void draw_panel(struct plot *p, cairo_t *cr, size_t k, double y0, double h)
@@ -408,7 +493,7 @@ static void draw_panel(struct plot *p, cairo_t *cr, size_t k, double y0, double 
 	clean_text(title, clean, sizeof clean, 200);
 	p->cairo.set_source_rgb(cr, 0.1, 0.1, 0.1);
 	set_font(p, cr, CAIRO_FONT_WEIGHT_BOLD);
-	show_text(p, cr, a.left, a.top - 8, 13, clean);
+	show_text(p, cr, a.left, HEADING_Y(&a), 13, clean);
 	set_font(p, cr, CAIRO_FONT_WEIGHT_NORMAL);
 	draw_axes(p, cr, &a);
 	draw_legend(p, cr, &a);
@@ -451,9 +536,10 @@ static void draw(struct plot *p, cairo_t *cr)
 	p->cairo.paint(cr);
 	draw_title(p, cr);
 	size_t panels = p->rep->ndevices;
-	double h = panels ? (double)(p->height - TITLE_H) / (double)panels : 0;
+	double h = panels ? (double)(p->height - TITLE_H - p->legend_h) / (double)panels : 0;
 	for (size_t k = 0; k < panels; k++)
 		draw_panel(p, cr, k, TITLE_H + h * (double)k, h);
+	draw_legend_of_marks(p, cr);
 }
 
 /* ---- output ---- */
@@ -547,6 +633,12 @@ static void free_plot(struct plot *p)
 		free(p->series[k].w);
 	}
 	free(p->series);
+	for (size_t i = 0; i < p->nmarks; i++) {
+		free(p->marks[i].shown);
+		free(p->marks[i].whole);
+	}
+	free(p->marks);
+	free(p->places);
 	for (size_t i = 0; i < p->ntexts; i++)
 		free(p->texts[i].text);
 	free(p->texts);
@@ -576,6 +668,15 @@ int report_plot(struct report *rep, FILE *out, struct error *err)
 	int rc = p.series ? report_walk(rep, collect, &p, err) : -1;
 	if (rc < 0 && !err->msg[0])
 		error_set(err, "out of memory");
+	struct panel proto = { MARGIN_L, p.width - MARGIN_R, 0, 0, 1 };
+	if (rc == 0 && plan_marks(&p, &proto) < 0)
+		rc = error_set(err, "out of memory");
+	if (rc == 0 && !rep->height)
+		p.height += (int)p.legend_h;
+	else if (rc == 0 && p.legend_h > p.height / 3) {
+		p.legend_h = 0;   /* --size too small for it: the numbers stay */
+		p.legend = false;
+	}
 	if (rc == 0)
 		rc = render(&p, out, err);
 	free_plot(&p);
