@@ -14,6 +14,7 @@ int cmd_remount(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 /* `ioscope report FILE [...]` (src/record/report.c) */
 int cmd_report(int argc, char **argv);
+int cmd_compare(int argc, char **argv);   /* report_compare.c */
 
 /* The watching modes; rec may be NULL.  They own neither src nor rec. */
 int batch_run(const struct options *o, struct source *src, struct recorder *rec);

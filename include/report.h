@@ -38,6 +38,12 @@ struct report_interval {
 	const struct rates *rates;
 };
 
+/* The whole of rep->path on rep->path's devices (devices: a --devices list, or NULL for
+ * the default), its events chosen: 0, or the exit status (1 unreadable, 2 bad usage) with
+ * err set.  report_close() frees it either way. */
+int report_open(struct report *rep, const char *devices, struct error *err);
+void report_close(struct report *rep);
+
 /* Calls fn for every interval in the report, in order; a damaged sample is skipped
  * (the interval then spans the gap).  Stops when fn returns < 0. */
 typedef int (*report_interval_fn)(void *ctx, const struct report_interval *iv);

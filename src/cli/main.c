@@ -29,6 +29,7 @@ static int run_subcommand(int argc, char **argv, int *status)
 		int (*fn)(int, char **);
 	} cmds[] = {
 		{ "set", cmd_set }, { "remount", cmd_remount }, { "show", cmd_show }, { "report", cmd_report },
+		{ "compare", cmd_compare },
 	};
 	if (argc < 2)
 		return 0;

@@ -20,6 +20,7 @@ void options_usage(FILE *out)
 	      "       ioscope remount MOUNTPOINT OPTIONS          change mount options, keep the rest\n"
 	      "       ioscope show DEVICE|MOUNTPOINT              scheduler, tunables, mounts\n"
 	      "       ioscope report FILE [--format F] ...        report or plot a recorded session\n"
+	      "       ioscope compare A.log B.log [--phase N]     two sessions side by side, phase by phase\n"
 	      "\n"
 	      "options:\n"
 	      "  -b, --batch            print figures instead of opening the console\n"

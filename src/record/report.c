@@ -301,6 +301,33 @@ static int render(struct report *rep, struct error *err)
 	return rc;
 }
 
+int report_open(struct report *rep, const char *devices, struct error *err)
+{
+	struct report_args args = { .devices = devices };
+	rep->replay = replay_open(rep->path, err);
+	if (!rep->replay)
+		return 1;
+	print_warnings(rep);
+	if (replay_count(rep->replay) < 2) {
+		error_set(err, "%s: %zu samples: a report needs at least two", rep->path,
+			  replay_count(rep->replay));
+		return 1;
+	}
+	if (choose_samples(rep, &args, err) < 0 || choose_devices(rep, &args, err) < 0)
+		return 2;
+	return report_choose_events(rep, err) < 0 ? 1 : 0;
+}
+
+void report_close(struct report *rep)
+{
+	free(rep->devices);
+	free(rep->events);
+	replay_close(rep->replay);
+	rep->devices = NULL;
+	rep->events = NULL;
+	rep->replay = NULL;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report rep = { .format = REPORT_TEXT };
@@ -345,8 +372,6 @@ int cmd_report(int argc, char **argv)
 out:
 	if (status)
 		text_printf(stderr, "ioscope: %s\n", err.msg);
-	free(rep.devices);
-	free(rep.events);
-	replay_close(rep.replay);
+	report_close(&rep);
 	return status;
 }
