@@ -40,6 +40,24 @@ struct series {
 	double max;
 };
 
+/* What a panel shows (--metrics): one or two lines of one unit. */
+static const struct metric_look {
+	const char *title, *unit, *a, *b;
+	bool system;                /* one panel for the machine, not one per device */
+} metric_looks[METRIC_COUNT] = {
+	[METRIC_MBPS] = { "read and write throughput, MB/s", "MB/s", "read", "write", false },
+	[METRIC_IOPS] = { "read and write requests per second", "IO/s", "r/s", "w/s", false },
+	[METRIC_AWAIT] = { "read and write await, ms", "ms", "r_await", "w_await", false },
+	[METRIC_UTIL] = { "utilisation, %", "%util", "%util", NULL, false },
+	[METRIC_FS] = { "flushes per second", "f/s", "f/s", NULL, false },
+	[METRIC_DIRTY] = { "dirty and writeback memory, MB", "MB", "dirty", "writeback", true },
+};
+
+struct plot_panel {
+	enum report_metric metric;
+	int device;                 /* index in rep->devices, -1: the system */
+};
+
 struct text_item {
 	double x, y, size;
 	char *text;
@@ -62,7 +80,9 @@ struct plot {
 	struct report *rep;
 	int width, height;
 	double t0, t1;              /* wall seconds of the first and last sample */
-	struct series *series;      /* one per reported device */
+	struct series *series;      /* one per panel */
+	struct plot_panel *panels;  /* a metric of a device, or of the system */
+	size_t npanels;
 	struct text_item *texts;    /* the SVG's text layer */
 	size_t ntexts, texts_cap;
 	bool svg;
@@ -184,20 +204,70 @@ static int series_add(struct series *s, double t, double r, double w)
 	return 0;
 }
 
+static const struct device_rates *rates_of(const struct report_interval *iv, const char *name)
+{
+	for (size_t i = 0; i < iv->rates->ndevices; i++)
+		if (strcmp(iv->rates->devices[i].name, name) == 0)
+			return &iv->rates->devices[i];
+	return NULL;
+}
+
+/* The panel's two values in this interval (NAN: none). */
+static void panel_values(const struct plot *p, const struct plot_panel *pp,
+			 const struct report_interval *iv, double *a, double *b)
+{
+	*a = *b = NAN;
+	if (pp->metric == METRIC_DIRTY) {
+		if (iv->rates->vm.valid) {
+			*a = iv->rates->vm.dirty / 1024;
+			*b = iv->rates->vm.writeback / 1024;
+		}
+		return;
+	}
+	const struct device_rates *r = rates_of(iv, p->rep->devices[pp->device]);
+	if (!r || !r->valid)
+		return;
+	switch (pp->metric) {
+	case METRIC_IOPS: *a = r->r_s; *b = r->w_s; break;
+	case METRIC_AWAIT: *a = r->r_await; *b = r->w_await; break;
+	case METRIC_UTIL: *a = r->util; break;
+	case METRIC_FS: *a = r->have_flush ? r->f_s : NAN; break;
+	default: *a = r->rkB_s / 1024; *b = r->wkB_s / 1024; break;
+	}
+}
+
 static int collect(void *ctx, const struct report_interval *iv)
 {
 	struct plot *p = ctx;
 	double t = timespec_seconds(&iv->cur->wall) - p->t0;
-	for (size_t k = 0; k < p->rep->ndevices; k++) {
-		const struct device_rates *r = NULL;
-		for (size_t i = 0; i < iv->rates->ndevices && !r; i++)
-			if (strcmp(iv->rates->devices[i].name, p->rep->devices[k]) == 0)
-				r = &iv->rates->devices[i];
-		bool ok = r && r->valid;
-		if (series_add(&p->series[k], t, ok ? r->rkB_s / 1024 : NAN, ok ? r->wkB_s / 1024 : NAN) < 0)
+	for (size_t k = 0; k < p->npanels; k++) {
+		double a, b;
+		panel_values(p, &p->panels[k], iv, &a, &b);
+		if (series_add(&p->series[k], t, a, b) < 0)
 			return -1;
 	}
 	return 0;
+}
+
+/* Per device its metrics in the order asked, then the system's. */
+static int plan_panels(struct plot *p)
+{
+	const struct report *rep = p->rep;
+	enum report_metric mbps = METRIC_MBPS;
+	const enum report_metric *m = rep->nmetrics ? rep->metrics : &mbps;
+	size_t nm = rep->nmetrics ? rep->nmetrics : 1;
+	p->panels = calloc(nm * (rep->ndevices + 1), sizeof *p->panels);
+	if (!p->panels)
+		return -1;
+	for (size_t d = 0; d < rep->ndevices; d++)
+		for (size_t i = 0; i < nm; i++)
+			if (!metric_looks[m[i]].system)
+				p->panels[p->npanels++] = (struct plot_panel){ m[i], (int)d };
+	for (size_t i = 0; i < nm; i++)
+		if (metric_looks[m[i]].system)
+			p->panels[p->npanels++] = (struct plot_panel){ m[i], -1 };
+	p->series = calloc(p->npanels + 1, sizeof *p->series);
+	return p->series ? 0 : -1;
 }
 
 /* ---- scales ---- */
@@ -236,7 +306,7 @@ static double px_y(const struct panel *a, double v)
 
 /* ---- drawing ---- */
 
-static void draw_axes(struct plot *p, cairo_t *cr, const struct panel *a)
+static void draw_axes(struct plot *p, cairo_t *cr, const struct panel *a, const char *unit)
 {
 	char buf[32];
 	double step = nice_step(a->ymax, 5);
@@ -276,7 +346,7 @@ static void draw_axes(struct plot *p, cairo_t *cr, const struct panel *a)
 	p->cairo.rotate(cr, -M_PI / 2);
 	p->cairo.set_font_size(cr, 12);
 	p->cairo.move_to(cr, 0, 0);
-	p->cairo.show_text(cr, "MB/s");   /* rotated: left out of the text layer */
+	p->cairo.show_text(cr, unit);   /* rotated: left out of the text layer */
 	p->cairo.restore(cr);
 }
 
@@ -328,13 +398,14 @@ static void draw_series(struct plot *p, cairo_t *cr, const struct panel *a, cons
 		p->cairo.stroke(cr);
 }
 
-static void draw_legend(struct plot *p, cairo_t *cr, const struct panel *a)
+static void draw_legend(struct plot *p, cairo_t *cr, const struct panel *a,
+			const struct metric_look *look)
 {
-	static const struct { const char *name; double r, g, b; } items[] = {
-		{ "read", 0.12, 0.47, 0.71 }, { "write", 0.84, 0.15, 0.16 },
+	const struct { const char *name; double r, g, b; } items[] = {
+		{ look->a, 0.12, 0.47, 0.71 }, { look->b, 0.84, 0.15, 0.16 },
 	};
-	double x = a->right - 150;
-	for (size_t i = 0; i < 2; i++, x += 75) {
+	double x = a->right - 180;
+	for (size_t i = 0; i < 2 && items[i].name; i++, x += 90) {
 		p->cairo.set_source_rgb(cr, items[i].r, items[i].g, items[i].b);
 		p->cairo.set_line_width(cr, 3);
 		p->cairo.move_to(cr, x, HEADING_Y(a) - 4);
@@ -486,22 +557,26 @@ static void draw_panel(struct plot *p, cairo_t *cr, size_t k, double y0, double 
 {
 	struct panel a = { MARGIN_L, p->width - MARGIN_R, y0 + PANEL_TOP, y0 + h - PANEL_BOTTOM, 1 };
 	const struct series *s = &p->series[k];
+	const struct plot_panel *pp = &p->panels[k];
+	const struct metric_look *look = &metric_looks[pp->metric];
 	a.ymax = s->max > 0 ? ceil(s->max * 1.1 / nice_step(s->max * 1.1, 5)) * nice_step(s->max * 1.1, 5) : 1;
 	char title[DEV_NAME_MAX + 64];
-	snprintf(title, sizeof title, "%s: read and write throughput, MB/s", p->rep->devices[k]);
+	snprintf(title, sizeof title, "%s: %s", pp->device < 0 ? "system" : p->rep->devices[pp->device],
+		 look->title);
 	char clean[sizeof title * 2];
 	clean_text(title, clean, sizeof clean, 200);
 	p->cairo.set_source_rgb(cr, 0.1, 0.1, 0.1);
 	set_font(p, cr, CAIRO_FONT_WEIGHT_BOLD);
 	show_text(p, cr, a.left, HEADING_Y(&a), 13, clean);
 	set_font(p, cr, CAIRO_FONT_WEIGHT_NORMAL);
-	draw_axes(p, cr, &a);
-	draw_legend(p, cr, &a);
+	draw_axes(p, cr, &a, look->unit);
+	draw_legend(p, cr, &a, look);
 	p->cairo.save(cr);
 	p->cairo.rectangle(cr, a.left, a.top, a.right - a.left, a.bottom - a.top);
 	p->cairo.clip(cr);
 	draw_series(p, cr, &a, s, s->r, 0.12, 0.47, 0.71);
-	draw_series(p, cr, &a, s, s->w, 0.84, 0.15, 0.16);
+	if (look->b)
+		draw_series(p, cr, &a, s, s->w, 0.84, 0.15, 0.16);
 	p->cairo.restore(cr);
 	draw_marks(p, cr, &a);
 }
@@ -535,7 +610,7 @@ static void draw(struct plot *p, cairo_t *cr)
 	p->cairo.set_source_rgb(cr, 1, 1, 1);
 	p->cairo.paint(cr);
 	draw_title(p, cr);
-	size_t panels = p->rep->ndevices;
+	size_t panels = p->npanels;
 	double h = panels ? (double)(p->height - TITLE_H - p->legend_h) / (double)panels : 0;
 	for (size_t k = 0; k < panels; k++)
 		draw_panel(p, cr, k, TITLE_H + h * (double)k, h);
@@ -627,12 +702,13 @@ static int render(struct plot *p, FILE *out, struct error *err)
 
 static void free_plot(struct plot *p)
 {
-	for (size_t k = 0; p->series && k < p->rep->ndevices; k++) {
+	for (size_t k = 0; p->series && k < p->npanels; k++) {
 		free(p->series[k].t);
 		free(p->series[k].r);
 		free(p->series[k].w);
 	}
 	free(p->series);
+	free(p->panels);
 	for (size_t i = 0; i < p->nmarks; i++) {
 		free(p->marks[i].shown);
 		free(p->marks[i].whole);
@@ -657,15 +733,18 @@ int report_plot(struct report *rep, FILE *out, struct error *err)
 	struct plot p = {
 		.rep = rep,
 		.width = rep->width ? rep->width : DEFAULT_WIDTH,
-		.height = rep->height ? rep->height : TITLE_H + PANEL_H * (int)(rep->ndevices ? rep->ndevices : 1),
+		.height = rep->height,
 		.t0 = timespec_seconds(&a),
 		.t1 = timespec_seconds(&b),
 		.svg = rep->format == REPORT_SVG,
 	};
 	if (cairo_lib_load(&p.cairo, err) < 0)
 		return -1;
-	p.series = calloc(rep->ndevices ? rep->ndevices : 1, sizeof *p.series);
-	int rc = p.series ? report_walk(rep, collect, &p, err) : -1;
+	int rc = plan_panels(&p) < 0 ? error_set(err, "out of memory") : 0;
+	if (!p.height)
+		p.height = TITLE_H + PANEL_H * (int)(p.npanels ? p.npanels : 1);
+	if (rc == 0)
+		rc = report_walk(rep, collect, &p, err);
 	if (rc < 0 && !err->msg[0])
 		error_set(err, "out of memory");
 	struct panel proto = { MARGIN_L, p.width - MARGIN_R, 0, 0, 1 };

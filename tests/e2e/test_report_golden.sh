@@ -63,3 +63,16 @@ has compare "Phase 3 of A: no phase of B to align it with" "compare: a phase onl
 has compare-phase "           MB/s busy            250.0       275.0      +10.0%" "compare: differences in percent"
 has phases-all "  / on vda1, ext4: rw,relatime; superblock rw,errors=remount-ro" "--all lists every mount"
 if ! [ -s "$TMP/phases-all.txt" ] || grep -q ", short:" "$TMP/phases-all.txt"; then fail "--min-phase 3s: no phase is short"; else ok "--min-phase 3s: no phase is short"; fi
+
+# --metrics: one panel per metric asked for (per device; dirty once, for the system)
+cd "$L" || exit 1
+if "$IOSCOPE" report report-phases.log -f svg --metrics mbps,util,dirty -o "$TMP/m.svg" 2>"$TMP/m.err"; then
+	n=$(grep -oE '>(loop0: read and write throughput, MB/s|loop0: utilisation, %|system: dirty and writeback memory, MB)<' "$TMP/m.svg" | sort -u | wc -l)
+	[ "$n" = 3 ] && ! grep -q "requests per second" "$TMP/m.svg" \
+		&& ok "--metrics: one panel per metric asked for" || fail "--metrics: one panel per metric asked for" "$n titles"
+else
+	grep -q "cairo" "$TMP/m.err" && skip "--metrics" "no cairo here" || fail "--metrics svg runs" "$(cat "$TMP/m.err")"
+fi
+"$IOSCOPE" report report-phases.log -f svg --metrics mbps,bogus -o "$TMP/m2.svg" 2>"$TMP/m2.err"
+[ $? = 2 ] && grep -q "invalid metric 'bogus'" "$TMP/m2.err" && ok "--metrics: an unknown metric is bad usage" \
+	|| fail "--metrics: an unknown metric is bad usage" "$(cat "$TMP/m2.err")"
