@@ -14,6 +14,7 @@ int cmd_remount(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 /* `ioscope report FILE [...]` (src/record/report.c) */
 int cmd_report(int argc, char **argv);
+int cmd_compare(int argc, char **argv);   /* report_compare.c */
 
 /* `ioscope run [options] [--] COMMAND...` (src/cli/run.c): the exit status is COMMAND's. */
 int cmd_run(int argc, char **argv);

@@ -16,6 +16,11 @@
 
 enum report_format { REPORT_TEXT, REPORT_CSV, REPORT_JSON, REPORT_SVG, REPORT_PNG };
 
+/* The plot's panels (--metrics), in the order of report_metric_names[]. */
+enum report_metric { METRIC_MBPS, METRIC_IOPS, METRIC_AWAIT, METRIC_UTIL, METRIC_FS, METRIC_DIRTY,
+		     METRIC_COUNT };
+extern const char *const report_metric_names[METRIC_COUNT];
+
 struct report {
 	const char *path;               /* the session log */
 	struct replay *replay;
@@ -29,6 +34,8 @@ struct report {
 	int width, height;              /* --size for images, 0: default */
 	double min_phase;               /* --min-phase seconds, 0: the default */
 	bool all;                       /* --all: every device and mount in the machine part */
+	enum report_metric metrics[METRIC_COUNT];   /* --metrics, in the order given */
+	size_t nmetrics;                /* 0: mbps */
 };
 
 /* One interval of the report: its rates (rates->devices follows cur's order). */
@@ -37,6 +44,12 @@ struct report_interval {
 	const struct snapshot *cur;
 	const struct rates *rates;
 };
+
+/* The whole of rep->path on rep->path's devices (devices: a --devices list, or NULL for
+ * the default), its events chosen: 0, or the exit status (1 unreadable, 2 bad usage) with
+ * err set.  report_close() frees it either way. */
+int report_open(struct report *rep, const char *devices, struct error *err);
+void report_close(struct report *rep);
 
 /* Calls fn for every interval in the report, in order; a damaged sample is skipped
  * (the interval then spans the gap).  Stops when fn returns < 0. */

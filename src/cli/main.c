@@ -30,6 +30,7 @@ static int run_subcommand(int argc, char **argv, int *status)
 	} cmds[] = {
 		{ "set", cmd_set }, { "remount", cmd_remount }, { "show", cmd_show }, { "report", cmd_report },
 		{ "run", cmd_run }, { "mark", cmd_mark }, { "matrix", cmd_matrix },
+		{ "compare", cmd_compare },
 	};
 	if (argc < 2)
 		return 0;

@@ -28,6 +28,7 @@ void options_usage(FILE *out)
 	      "       ioscope matrix --device DEV --mount DIR [matrix options] -- COMMAND...\n"
 	      "                          COMMAND per scheduler x options x cache, recorded\n"
 	      "                          (see ioscope matrix --help)\n"
+	      "       ioscope compare A.log B.log [--phase N]     two sessions side by side, phase by phase\n"
 	      "\n"
 	      "options:\n"
 	      "  -b, --batch            print figures instead of opening the console\n"

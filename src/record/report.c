@@ -18,7 +18,7 @@
 #define SIZE_MAX_PX 16000
 
 struct report_args {
-	const char *format, *devices, *from, *to, *size, *min_phase;
+	const char *format, *devices, *from, *to, *size, *min_phase, *metrics;
 	bool verbose;
 };
 
@@ -26,7 +26,8 @@ static void report_usage(FILE *out)
 {
 	fputs("usage: ioscope report FILE [--format text|csv|json|svg|png] [--devices DEV,...]\n"
 	      "                            [--from TIME] [--to TIME] [--min-phase SEC] [--all]\n"
-	      "                            [--size WxH] [-o OUT] [-v]\n"
+	      "                            [--metrics mbps,iops,await,util,fs,dirty] [--size WxH]\n"
+	      "                            [-o OUT] [-v]\n"
 	      "TIME: HH:MM[:SS] (local), YYYY-MM-DD HH:MM[:SS], @UNIXSECONDS, or +OFFSET from\n"
 	      "the start (90, 90s, 5m, 1h30m).  See ioscope(1), REPORTS.\n", out);
 }
@@ -55,6 +56,32 @@ static int parse_size(const char *arg, int *w, int *h, struct error *err)
 	return 0;
 }
 
+const char *const report_metric_names[METRIC_COUNT] = {
+	[METRIC_MBPS] = "mbps", [METRIC_IOPS] = "iops", [METRIC_AWAIT] = "await",
+	[METRIC_UTIL] = "util", [METRIC_FS] = "fs", [METRIC_DIRTY] = "dirty",
+};
+
+static int parse_metrics(const char *arg, struct report *rep, struct error *err)
+{
+	rep->nmetrics = 0;
+	for (const char *p = arg; *p;) {
+		size_t n = strcspn(p, ","), m = 0;
+		while (m < METRIC_COUNT && (strlen(report_metric_names[m]) != n ||
+					   strncmp(p, report_metric_names[m], n) != 0))
+			m++;
+		if (m == METRIC_COUNT)
+			return error_set(err, "invalid metric '%.*s': give mbps, iops, await, util, fs "
+					 "or dirty", (int)n, p);
+		bool seen = false;
+		for (size_t i = 0; i < rep->nmetrics; i++)
+			seen |= rep->metrics[i] == (enum report_metric)m;
+		if (!seen)
+			rep->metrics[rep->nmetrics++] = (enum report_metric)m;
+		p += n + (p[n] == ',');
+	}
+	return rep->nmetrics ? 0 : error_set(err, "--metrics: give at least one metric");
+}
+
 /* 0: parsed; 1: --help printed; -1: bad usage. */
 static int parse_args(int argc, char **argv, struct report *rep, struct report_args *a,
 		      struct error *err)
@@ -65,6 +92,7 @@ static int parse_args(int argc, char **argv, struct report *rep, struct report_a
 		{ "output", required_argument, NULL, 'o' }, { "size", required_argument, NULL, 's' },
 		{ "verbose", no_argument, NULL, 'v' },      { "help", no_argument, NULL, 'h' },
 		{ "min-phase", required_argument, NULL, 'm' }, { "all", no_argument, NULL, 'a' },
+		{ "metrics", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
 	opterr = 0;
@@ -81,6 +109,7 @@ static int parse_args(int argc, char **argv, struct report *rep, struct report_a
 		case 'v': a->verbose = true; break;
 		case 'm': a->min_phase = optarg; break;
 		case 'a': rep->all = true; break;
+		case 'M': a->metrics = optarg; break;
 		case 'h': report_usage(stdout); return 1;
 		case ':': return error_set(err, "option '%s' needs a value", argv[optind - 1]);
 		default: return error_set(err, "unknown option '%s' (see ioscope report --help)", argv[optind - 1]);
@@ -93,6 +122,8 @@ static int parse_args(int argc, char **argv, struct report *rep, struct report_a
 	if (a->format && parse_format(a->format, &rep->format, err) < 0)
 		return -1;
 	if (a->size && parse_size(a->size, &rep->width, &rep->height, err) < 0)
+		return -1;
+	if (a->metrics && parse_metrics(a->metrics, rep, err) < 0)
 		return -1;
 	if (a->min_phase && report_parse_seconds(a->min_phase, &rep->min_phase, err) < 0)
 		return -1;
@@ -301,6 +332,33 @@ static int render(struct report *rep, struct error *err)
 	return rc;
 }
 
+int report_open(struct report *rep, const char *devices, struct error *err)
+{
+	struct report_args args = { .devices = devices };
+	rep->replay = replay_open(rep->path, err);
+	if (!rep->replay)
+		return 1;
+	print_warnings(rep);
+	if (replay_count(rep->replay) < 2) {
+		error_set(err, "%s: %zu samples: a report needs at least two", rep->path,
+			  replay_count(rep->replay));
+		return 1;
+	}
+	if (choose_samples(rep, &args, err) < 0 || choose_devices(rep, &args, err) < 0)
+		return 2;
+	return report_choose_events(rep, err) < 0 ? 1 : 0;
+}
+
+void report_close(struct report *rep)
+{
+	free(rep->devices);
+	free(rep->events);
+	replay_close(rep->replay);
+	rep->devices = NULL;
+	rep->events = NULL;
+	rep->replay = NULL;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report rep = { .format = REPORT_TEXT };
@@ -345,8 +403,6 @@ int cmd_report(int argc, char **argv)
 out:
 	if (status)
 		text_printf(stderr, "ioscope: %s\n", err.msg);
-	free(rep.devices);
-	free(rep.events);
-	replay_close(rep.replay);
+	report_close(&rep);
 	return status;
 }

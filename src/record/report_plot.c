@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cairo_lib.h"
+#include "plot_labels.h"
 #include "report.h"
 #include "text.h"
 
@@ -23,9 +24,14 @@
 #define PANEL_H 260
 #define MARGIN_L 80
 #define MARGIN_R 24
-#define PANEL_TOP 34
+#define LANES 3             /* label lanes between a panel's title and its plot */
+#define LANE_H 14
+#define PANEL_TOP (34 + LANES * LANE_H + 4)
+#define STRIP_Y(a) ((a)->top - 4 - LANES * LANE_H)   /* the label lanes, above the plot */
+#define HEADING_Y(a) (STRIP_Y(a) - 6)                 /* panel title and legend, above them */
+#define LEGEND_LINE 14
+#define LEGEND_LINES_MAX 40
 #define PANEL_BOTTOM 44
-#define LABEL_ROWS 4
 #define LABEL_MAX 64
 
 struct series {
@@ -34,17 +40,49 @@ struct series {
 	double max;
 };
 
+/* What a panel shows (--metrics): one or two lines of one unit. */
+static const struct metric_look {
+	const char *title, *unit, *a, *b;
+	bool system;                /* one panel for the machine, not one per device */
+} metric_looks[METRIC_COUNT] = {
+	[METRIC_MBPS] = { "read and write throughput, MB/s", "MB/s", "read", "write", false },
+	[METRIC_IOPS] = { "read and write requests per second", "IO/s", "r/s", "w/s", false },
+	[METRIC_AWAIT] = { "read and write await, ms", "ms", "r_await", "w_await", false },
+	[METRIC_UTIL] = { "utilisation, %", "%util", "%util", NULL, false },
+	[METRIC_FS] = { "flushes per second", "f/s", "f/s", NULL, false },
+	[METRIC_DIRTY] = { "dirty and writeback memory, MB", "MB", "dirty", "writeback", true },
+};
+
+struct plot_panel {
+	enum report_metric metric;
+	int device;                 /* index in rep->devices, -1: the system */
+};
+
 struct text_item {
 	double x, y, size;
 	char *text;
 };
 
+/* One mark line: the events on one pixel column, numbered in time order. */
+struct plot_mark {
+	double t;                   /* seconds since t0 */
+	char *shown, *whole;        /* "[N] label" cut at LABEL_MAX, and in full */
+	char when[32];
+};
+
 struct plot {
 	struct cairo_lib cairo;     /* the functions, loaded for this plot */
+	struct plot_mark *marks;
+	struct label_place *places; /* laid out once: every panel has the same x axis */
+	size_t nmarks;
+	bool legend;                /* some label is not shown in full: list them under */
+	double legend_h;
 	struct report *rep;
 	int width, height;
 	double t0, t1;              /* wall seconds of the first and last sample */
-	struct series *series;      /* one per reported device */
+	struct series *series;      /* one per panel */
+	struct plot_panel *panels;  /* a metric of a device, or of the system */
+	size_t npanels;
 	struct text_item *texts;    /* the SVG's text layer */
 	size_t ntexts, texts_cap;
 	bool svg;
@@ -166,20 +204,70 @@ static int series_add(struct series *s, double t, double r, double w)
 	return 0;
 }
 
+static const struct device_rates *rates_of(const struct report_interval *iv, const char *name)
+{
+	for (size_t i = 0; i < iv->rates->ndevices; i++)
+		if (strcmp(iv->rates->devices[i].name, name) == 0)
+			return &iv->rates->devices[i];
+	return NULL;
+}
+
+/* The panel's two values in this interval (NAN: none). */
+static void panel_values(const struct plot *p, const struct plot_panel *pp,
+			 const struct report_interval *iv, double *a, double *b)
+{
+	*a = *b = NAN;
+	if (pp->metric == METRIC_DIRTY) {
+		if (iv->rates->vm.valid) {
+			*a = iv->rates->vm.dirty / 1024;
+			*b = iv->rates->vm.writeback / 1024;
+		}
+		return;
+	}
+	const struct device_rates *r = rates_of(iv, p->rep->devices[pp->device]);
+	if (!r || !r->valid)
+		return;
+	switch (pp->metric) {
+	case METRIC_IOPS: *a = r->r_s; *b = r->w_s; break;
+	case METRIC_AWAIT: *a = r->r_await; *b = r->w_await; break;
+	case METRIC_UTIL: *a = r->util; break;
+	case METRIC_FS: *a = r->have_flush ? r->f_s : NAN; break;
+	default: *a = r->rkB_s / 1024; *b = r->wkB_s / 1024; break;
+	}
+}
+
 static int collect(void *ctx, const struct report_interval *iv)
 {
 	struct plot *p = ctx;
 	double t = timespec_seconds(&iv->cur->wall) - p->t0;
-	for (size_t k = 0; k < p->rep->ndevices; k++) {
-		const struct device_rates *r = NULL;
-		for (size_t i = 0; i < iv->rates->ndevices && !r; i++)
-			if (strcmp(iv->rates->devices[i].name, p->rep->devices[k]) == 0)
-				r = &iv->rates->devices[i];
-		bool ok = r && r->valid;
-		if (series_add(&p->series[k], t, ok ? r->rkB_s / 1024 : NAN, ok ? r->wkB_s / 1024 : NAN) < 0)
+	for (size_t k = 0; k < p->npanels; k++) {
+		double a, b;
+		panel_values(p, &p->panels[k], iv, &a, &b);
+		if (series_add(&p->series[k], t, a, b) < 0)
 			return -1;
 	}
 	return 0;
+}
+
+/* Per device its metrics in the order asked, then the system's. */
+static int plan_panels(struct plot *p)
+{
+	const struct report *rep = p->rep;
+	enum report_metric mbps = METRIC_MBPS;
+	const enum report_metric *m = rep->nmetrics ? rep->metrics : &mbps;
+	size_t nm = rep->nmetrics ? rep->nmetrics : 1;
+	p->panels = calloc(nm * (rep->ndevices + 1), sizeof *p->panels);
+	if (!p->panels)
+		return -1;
+	for (size_t d = 0; d < rep->ndevices; d++)
+		for (size_t i = 0; i < nm; i++)
+			if (!metric_looks[m[i]].system)
+				p->panels[p->npanels++] = (struct plot_panel){ m[i], (int)d };
+	for (size_t i = 0; i < nm; i++)
+		if (metric_looks[m[i]].system)
+			p->panels[p->npanels++] = (struct plot_panel){ m[i], -1 };
+	p->series = calloc(p->npanels + 1, sizeof *p->series);
+	return p->series ? 0 : -1;
 }
 
 /* ---- scales ---- */
@@ -218,7 +306,7 @@ static double px_y(const struct panel *a, double v)
 
 /* ---- drawing ---- */
 
-static void draw_axes(struct plot *p, cairo_t *cr, const struct panel *a)
+static void draw_axes(struct plot *p, cairo_t *cr, const struct panel *a, const char *unit)
 {
 	char buf[32];
 	double step = nice_step(a->ymax, 5);
@@ -258,7 +346,7 @@ static void draw_axes(struct plot *p, cairo_t *cr, const struct panel *a)
 	p->cairo.rotate(cr, -M_PI / 2);
 	p->cairo.set_font_size(cr, 12);
 	p->cairo.move_to(cr, 0, 0);
-	p->cairo.show_text(cr, "MB/s");   /* rotated: left out of the text layer */
+	p->cairo.show_text(cr, unit);   /* rotated: left out of the text layer */
 	p->cairo.restore(cr);
 }
 
@@ -310,20 +398,21 @@ static void draw_series(struct plot *p, cairo_t *cr, const struct panel *a, cons
 		p->cairo.stroke(cr);
 }
 
-static void draw_legend(struct plot *p, cairo_t *cr, const struct panel *a)
+static void draw_legend(struct plot *p, cairo_t *cr, const struct panel *a,
+			const struct metric_look *look)
 {
-	static const struct { const char *name; double r, g, b; } items[] = {
-		{ "read", 0.12, 0.47, 0.71 }, { "write", 0.84, 0.15, 0.16 },
+	const struct { const char *name; double r, g, b; } items[] = {
+		{ look->a, 0.12, 0.47, 0.71 }, { look->b, 0.84, 0.15, 0.16 },
 	};
-	double x = a->right - 150;
-	for (size_t i = 0; i < 2; i++, x += 75) {
+	double x = a->right - 180;
+	for (size_t i = 0; i < 2 && items[i].name; i++, x += 90) {
 		p->cairo.set_source_rgb(cr, items[i].r, items[i].g, items[i].b);
 		p->cairo.set_line_width(cr, 3);
-		p->cairo.move_to(cr, x, a->top - 12);
-		p->cairo.line_to(cr, x + 22, a->top - 12);
+		p->cairo.move_to(cr, x, HEADING_Y(a) - 4);
+		p->cairo.line_to(cr, x + 22, HEADING_Y(a) - 4);
 		p->cairo.stroke(cr);
 		p->cairo.set_source_rgb(cr, 0.1, 0.1, 0.1);
-		show_text(p, cr, x + 27, a->top - 8, 12, items[i].name);
+		show_text(p, cr, x + 27, HEADING_Y(a), 12, items[i].name);
 	}
 }
 
@@ -351,72 +440,143 @@ static size_t mark_group(struct plot *p, const struct panel *a, struct replay_ev
 	return j;
 }
 
-/* The marks: a dashed line each, the label in the first row where it does not run
- * into another one. */
-static void draw_marks(struct plot *p, cairo_t *cr, const struct panel *a)
+static double label_width(struct plot *p, cairo_t *cr, const char *text)
 {
-	size_t n = p->rep->nevents;
+	cairo_text_extents_t e;
+	p->cairo.text_extents(cr, text, &e);
+	return e.x_advance + 2;
+}
+
+static int add_mark(struct plot *p, double t, const char *label, const struct timespec *wall)
+{
+	struct plot_mark *m = realloc(p->marks, (p->nmarks + 1) * sizeof *m);
+	if (!m)
+		return -1;
+	p->marks = m;
+	m = &p->marks[p->nmarks++];
+	char numbered[4096 + 16], shown[LABEL_MAX * 4 + 8], whole[8192 + 64];
+	snprintf(numbered, sizeof numbered, "[%zu] %s", p->nmarks, label);
+	clean_text(numbered, shown, sizeof shown, LABEL_MAX);
+	clean_text(numbered, whole, sizeof whole, sizeof whole / 4 - 2);
+	*m = (struct plot_mark){ .t = t, .shown = strdup(shown), .whole = strdup(whole) };
+	report_local_time(wall, false, m->when, sizeof m->when);
+	return m->shown && m->whole ? 0 : -1;
+}
+
+/* The marks, numbered, and where their labels go (plot_labels.c), measured on a
+ * scratch surface before the image is made: a legend changes its height. */
+static int plan_marks(struct plot *p, const struct panel *a)
+{
 	struct replay_event *ev = malloc(sizeof *ev);
-	if (!ev)
-		return;
-	double row_end[LABEL_ROWS];
-	for (size_t r = 0; r < LABEL_ROWS; r++)
-		row_end[r] = -INFINITY;
-	char label[4096], whole[8192], shown[LABEL_MAX * 4 + 8];
-	for (size_t i = 0, next; i < n; i = next) {
+	char label[4096];
+	int rc = ev ? 0 : -1;
+	for (size_t i = 0, next, n = p->rep->nevents; rc == 0 && i < n; i = next) {
 		double t;
 		next = mark_group(p, a, ev, n, i, label, sizeof label, &t);
-		if (t < 0 || t > p->t1 - p->t0)
-			continue;
-		double x = round(px_x(p, a, t)) + 0.5;
+		report_event(p->rep, i, ev);
+		if (t >= 0 && t <= p->t1 - p->t0)
+			rc = add_mark(p, t, label, &ev->event.wall);
+	}
+	free(ev);
+	struct label_mark *lm = calloc(p->nmarks + 1, sizeof *lm);
+	p->places = calloc(p->nmarks + 1, sizeof *p->places);
+	if (rc < 0 || !lm || !p->places) {
+		free(lm);
+		return -1;
+	}
+	cairo_surface_t *scratch = p->cairo.image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
+	cairo_t *cr = p->cairo.create(scratch);
+	set_font(p, cr, CAIRO_FONT_WEIGHT_NORMAL);
+	p->cairo.set_font_size(cr, 11);
+	for (size_t i = 0; i < p->nmarks; i++) {
+		char number[32];
+		snprintf(number, sizeof number, "[%zu]", i + 1);
+		lm[i] = (struct label_mark){ round(px_x(p, a, p->marks[i].t)) + 0.5,
+					     label_width(p, cr, p->marks[i].shown), label_width(p, cr, number) };
+	}
+	p->cairo.destroy(cr);
+	p->cairo.surface_destroy(scratch);
+	struct label_strip strip = { a->left, a->right, 0, LANE_H, LANES, 6 };
+	plot_labels_layout(&strip, lm, p->nmarks, p->places);
+	free(lm);
+	p->legend = plot_labels_need_legend(p->places, p->nmarks);
+	size_t lines = p->nmarks < LEGEND_LINES_MAX ? p->nmarks : LEGEND_LINES_MAX + 1;
+	p->legend_h = p->legend ? 24 + LEGEND_LINE * (double)lines : 0;
+	return 0;
+}
+
+/* The marks: a dashed line each through the label strip and the plot, the label
+ * where plan_marks() put it: never over the curve, never over another label. */
+static void draw_marks(struct plot *p, cairo_t *cr, const struct panel *a)
+{
+	double strip = STRIP_Y(a);
+	for (size_t i = 0; i < p->nmarks; i++) {
+		const struct label_place *pl = &p->places[i];
+		double x = round(px_x(p, a, p->marks[i].t)) + 0.5;
 		p->cairo.set_source_rgb(cr, 0.15, 0.15, 0.15);
 		p->cairo.set_line_width(cr, 1);
 		double dash = 4;
 		p->cairo.set_dash(cr, &dash, 1, 0);
-		p->cairo.move_to(cr, x, a->top);
+		p->cairo.move_to(cr, x, pl->form == LABEL_HIDDEN ? a->top : strip + pl->y);
 		p->cairo.line_to(cr, x, a->bottom);
 		p->cairo.stroke(cr);
 		p->cairo.set_dash(cr, NULL, 0, 0);
-		clean_text(label, shown, sizeof shown, LABEL_MAX);
-		clean_text(label, whole, sizeof whole, sizeof whole / 4 - 2);
-		cairo_text_extents_t e;
-		p->cairo.set_font_size(cr, 11);
-		p->cairo.text_extents(cr, shown, &e);
-		double lx = x + 3 + e.x_advance > a->right ? x - 3 - e.x_advance : x + 3;
-		size_t row = 0;
-		while (row + 1 < LABEL_ROWS && row_end[row] > lx)
-			row++;
-		row_end[row] = lx + e.x_advance + 6;
-		double ly = a->top + 14 + 14 * (double)row;
-		p->cairo.set_source_rgba(cr, 1, 1, 1, 0.85);
-		p->cairo.rectangle(cr, lx - 1, ly - 11, e.x_advance + 2, 14);
-		p->cairo.fill(cr);
+		if (pl->form == LABEL_HIDDEN)
+			continue;
+		char number[32];
+		snprintf(number, sizeof number, "[%zu]", i + 1);
 		p->cairo.set_source_rgb(cr, 0.1, 0.1, 0.1);
-		show_text_as(p, cr, lx, ly, 11, shown, whole);
+		show_text_as(p, cr, pl->x + 1, strip + pl->y + 11, 11,
+			     pl->form == LABEL_FULL ? p->marks[i].shown : number, p->marks[i].whole);
 	}
-	free(ev);
+}
+
+/* Under the panels, when a label could not be shown in full: every mark by number. */
+static void draw_legend_of_marks(struct plot *p, cairo_t *cr)
+{
+	if (!p->legend)
+		return;
+	double y = p->height - p->legend_h + 16;
+	p->cairo.set_source_rgb(cr, 0.1, 0.1, 0.1);
+	set_font(p, cr, CAIRO_FONT_WEIGHT_BOLD);
+	show_text(p, cr, MARGIN_L, y, 12, "Marks");
+	set_font(p, cr, CAIRO_FONT_WEIGHT_NORMAL);
+	for (size_t i = 0; i < p->nmarks && i <= LEGEND_LINES_MAX; i++) {
+		char line[LABEL_MAX * 8];
+		y += LEGEND_LINE;
+		if (i == LEGEND_LINES_MAX)
+			snprintf(line, sizeof line, "... and %zu more: see the text report",
+				 p->nmarks - LEGEND_LINES_MAX);
+		else
+			snprintf(line, sizeof line, "%s  %s", p->marks[i].when, p->marks[i].shown);
+		show_text_as(p, cr, MARGIN_L, y, 11, line, i == LEGEND_LINES_MAX ? line : p->marks[i].whole);
+	}
 }
 
 static void draw_panel(struct plot *p, cairo_t *cr, size_t k, double y0, double h)
 {
 	struct panel a = { MARGIN_L, p->width - MARGIN_R, y0 + PANEL_TOP, y0 + h - PANEL_BOTTOM, 1 };
 	const struct series *s = &p->series[k];
+	const struct plot_panel *pp = &p->panels[k];
+	const struct metric_look *look = &metric_looks[pp->metric];
 	a.ymax = s->max > 0 ? ceil(s->max * 1.1 / nice_step(s->max * 1.1, 5)) * nice_step(s->max * 1.1, 5) : 1;
 	char title[DEV_NAME_MAX + 64];
-	snprintf(title, sizeof title, "%s: read and write throughput, MB/s", p->rep->devices[k]);
+	snprintf(title, sizeof title, "%s: %s", pp->device < 0 ? "system" : p->rep->devices[pp->device],
+		 look->title);
 	char clean[sizeof title * 2];
 	clean_text(title, clean, sizeof clean, 200);
 	p->cairo.set_source_rgb(cr, 0.1, 0.1, 0.1);
 	set_font(p, cr, CAIRO_FONT_WEIGHT_BOLD);
-	show_text(p, cr, a.left, a.top - 8, 13, clean);
+	show_text(p, cr, a.left, HEADING_Y(&a), 13, clean);
 	set_font(p, cr, CAIRO_FONT_WEIGHT_NORMAL);
-	draw_axes(p, cr, &a);
-	draw_legend(p, cr, &a);
+	draw_axes(p, cr, &a, look->unit);
+	draw_legend(p, cr, &a, look);
 	p->cairo.save(cr);
 	p->cairo.rectangle(cr, a.left, a.top, a.right - a.left, a.bottom - a.top);
 	p->cairo.clip(cr);
 	draw_series(p, cr, &a, s, s->r, 0.12, 0.47, 0.71);
-	draw_series(p, cr, &a, s, s->w, 0.84, 0.15, 0.16);
+	if (look->b)
+		draw_series(p, cr, &a, s, s->w, 0.84, 0.15, 0.16);
 	p->cairo.restore(cr);
 	draw_marks(p, cr, &a);
 }
@@ -450,10 +610,11 @@ static void draw(struct plot *p, cairo_t *cr)
 	p->cairo.set_source_rgb(cr, 1, 1, 1);
 	p->cairo.paint(cr);
 	draw_title(p, cr);
-	size_t panels = p->rep->ndevices;
-	double h = panels ? (double)(p->height - TITLE_H) / (double)panels : 0;
+	size_t panels = p->npanels;
+	double h = panels ? (double)(p->height - TITLE_H - p->legend_h) / (double)panels : 0;
 	for (size_t k = 0; k < panels; k++)
 		draw_panel(p, cr, k, TITLE_H + h * (double)k, h);
+	draw_legend_of_marks(p, cr);
 }
 
 /* ---- output ---- */
@@ -541,12 +702,19 @@ static int render(struct plot *p, FILE *out, struct error *err)
 
 static void free_plot(struct plot *p)
 {
-	for (size_t k = 0; p->series && k < p->rep->ndevices; k++) {
+	for (size_t k = 0; p->series && k < p->npanels; k++) {
 		free(p->series[k].t);
 		free(p->series[k].r);
 		free(p->series[k].w);
 	}
 	free(p->series);
+	free(p->panels);
+	for (size_t i = 0; i < p->nmarks; i++) {
+		free(p->marks[i].shown);
+		free(p->marks[i].whole);
+	}
+	free(p->marks);
+	free(p->places);
 	for (size_t i = 0; i < p->ntexts; i++)
 		free(p->texts[i].text);
 	free(p->texts);
@@ -565,17 +733,29 @@ int report_plot(struct report *rep, FILE *out, struct error *err)
 	struct plot p = {
 		.rep = rep,
 		.width = rep->width ? rep->width : DEFAULT_WIDTH,
-		.height = rep->height ? rep->height : TITLE_H + PANEL_H * (int)(rep->ndevices ? rep->ndevices : 1),
+		.height = rep->height,
 		.t0 = timespec_seconds(&a),
 		.t1 = timespec_seconds(&b),
 		.svg = rep->format == REPORT_SVG,
 	};
 	if (cairo_lib_load(&p.cairo, err) < 0)
 		return -1;
-	p.series = calloc(rep->ndevices ? rep->ndevices : 1, sizeof *p.series);
-	int rc = p.series ? report_walk(rep, collect, &p, err) : -1;
+	int rc = plan_panels(&p) < 0 ? error_set(err, "out of memory") : 0;
+	if (!p.height)
+		p.height = TITLE_H + PANEL_H * (int)(p.npanels ? p.npanels : 1);
+	if (rc == 0)
+		rc = report_walk(rep, collect, &p, err);
 	if (rc < 0 && !err->msg[0])
 		error_set(err, "out of memory");
+	struct panel proto = { MARGIN_L, p.width - MARGIN_R, 0, 0, 1 };
+	if (rc == 0 && plan_marks(&p, &proto) < 0)
+		rc = error_set(err, "out of memory");
+	if (rc == 0 && !rep->height)
+		p.height += (int)p.legend_h;
+	else if (rc == 0 && p.legend_h > p.height / 3) {
+		p.legend_h = 0;   /* --size too small for it: the numbers stay */
+		p.legend = false;
+	}
 	if (rc == 0)
 		rc = render(&p, out, err);
 	free_plot(&p);

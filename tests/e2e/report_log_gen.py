@@ -7,8 +7,8 @@ tests/e2e/test_report_golden.sh), the way the recorder writes them:
                                   a user mark inside an interval, a remount that makes a
                                   short phase, the switch back, a mount coming (listed,
                                   not a cut), a tunable ioscope set exactly at a sample
-  report_log_gen.py other FILE    the same experiment again, a little faster ("after a
-                                  kernel upgrade"), for `ioscope compare`
+  report_log_gen.py other FILE    the same experiment again, 10% faster ("after a kernel
+                                  upgrade") and without the user mark, for `ioscope compare`
   report_log_gen.py day FILE      a day at 10 s: 8640 samples, a switch every 6 hours
 
 The checked-in logs are this script's output; change both together."""
@@ -120,7 +120,7 @@ class Log:
         self.out.write(dumps(ev) + "\n")
 
 
-def phases(path, host="bench", speed=1.0, n=70):
+def phases(path, host="bench", speed=1.0, n=70, user_mark=True):
     log = Log(path, host)
     sched, nobarrier, extra, ra = "mq-deadline", False, False, "128"
     log.header(VDA + [loop0(sched)], mounts(nobarrier, extra))
@@ -161,7 +161,7 @@ def phases(path, host="bench", speed=1.0, n=70):
                    a, u)
         for kind, obj, key, old, new, more in events:
             log.event(k, kind, obj, key, old, new, **more)
-        if k == 35:   # a user mark 0.4 s after sample 35: inside the next interval
+        if k == 35 and user_mark:   # a user mark 0.4 s after sample 35: inside the next interval
             log.event(k, "mark", "user", "mark", "", "untar started", by="user", at=400_000_000)
         if k == 62:   # ioscope sets read_ahead_kb right at the sample
             log.event(k, "tunable", "loop0", "read_ahead_kb", "128", "4096", by="ioscope",
@@ -189,7 +189,7 @@ if __name__ == "__main__":
     if what == "phases":
         phases(out)
     elif what == "other":
-        phases(out, host="bench-6.19", speed=1.1)
+        phases(out, host="bench-6.19", speed=1.1, user_mark=False)
     elif what == "day":
         day(out)
     else:

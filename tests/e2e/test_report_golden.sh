@@ -35,6 +35,15 @@ golden() {
 cd "$L" || exit 1   # the report names the log as given
 golden phases full "$IOSCOPE" report report-phases.log
 golden phases-all full "$IOSCOPE" report report-phases.log --all --min-phase 3s
+# compare: report-other.log is the same run 10% faster and without the user mark, so its
+# phases align by their marks, and the mark's phase of A has no partner
+golden compare full "$IOSCOPE" compare report-phases.log report-other.log
+golden compare-phase full "$IOSCOPE" compare report-phases.log report-other.log --phase 5
+"$IOSCOPE" compare report-phases.log report-other.log --phase 9 >/dev/null 2>"$TMP/c9.err"
+[ $? = 2 ] && grep -q "phase 9: report-phases.log has 6" "$TMP/c9.err" \
+	&& ok "compare: a phase that is not there is bad usage" || fail "compare: a phase that is not there is bad usage" "$(cat "$TMP/c9.err")"
+"$IOSCOPE" compare report-phases.log >/dev/null 2>&1
+[ $? = 2 ] && ok "compare: one log is bad usage" || fail "compare: one log is bad usage"
 python3 "$IOSCOPE_TOP/tests/e2e/report_log_gen.py" day "$TMP/day.log" || fail "day log generated"
 cd "$TMP" || exit 1
 golden day cut "$IOSCOPE" report day.log
@@ -49,5 +58,21 @@ has phases "Phase 4 of 6: 12:00:48 - 12:00:52 (4.0s), short: under 10s, not comp
 has phases "  during 12:00:58 mount /mnt/ro" "a mount is listed inside its phase, not a cut"
 has phases "backed by /var/tmp/bench.img on vda1 (ext4 /), direct I/O off" "the loop device's backing chain"
 has phases "  sched bfq, nr_requests 64                   2       26s       80.0      26.00" "one comparison row per setting state"
+has compare "Phase 2 of A and phase 2 of B (aligned by their marks)" "compare: phases aligned by their marks"
+has compare "Phase 3 of A: no phase of B to align it with" "compare: a phase only A has"
+has compare-phase "           MB/s busy            250.0       275.0      +10.0%" "compare: differences in percent"
 has phases-all "  / on vda1, ext4: rw,relatime; superblock rw,errors=remount-ro" "--all lists every mount"
 if ! [ -s "$TMP/phases-all.txt" ] || grep -q ", short:" "$TMP/phases-all.txt"; then fail "--min-phase 3s: no phase is short"; else ok "--min-phase 3s: no phase is short"; fi
+
+# --metrics: one panel per metric asked for (per device; dirty once, for the system)
+cd "$L" || exit 1
+if "$IOSCOPE" report report-phases.log -f svg --metrics mbps,util,dirty -o "$TMP/m.svg" 2>"$TMP/m.err"; then
+	n=$(grep -oE '>(loop0: read and write throughput, MB/s|loop0: utilisation, %|system: dirty and writeback memory, MB)<' "$TMP/m.svg" | sort -u | wc -l)
+	[ "$n" = 3 ] && ! grep -q "requests per second" "$TMP/m.svg" \
+		&& ok "--metrics: one panel per metric asked for" || fail "--metrics: one panel per metric asked for" "$n titles"
+else
+	grep -q "cairo" "$TMP/m.err" && skip "--metrics" "no cairo here" || fail "--metrics svg runs" "$(cat "$TMP/m.err")"
+fi
+"$IOSCOPE" report report-phases.log -f svg --metrics mbps,bogus -o "$TMP/m2.svg" 2>"$TMP/m2.err"
+[ $? = 2 ] && grep -q "invalid metric 'bogus'" "$TMP/m2.err" && ok "--metrics: an unknown metric is bad usage" \
+	|| fail "--metrics: an unknown metric is bad usage" "$(cat "$TMP/m2.err")"

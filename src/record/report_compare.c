@@ -1,0 +1,259 @@
+/* report_compare.c - `ioscope compare A.log B.log [--phase N]`: two sessions side by side
+ * (before and after a kernel upgrade, or a setting), phase by phase, with the differences
+ * in percent (docs/reports.md, "compare").  A phase of A is aligned with the phase of B
+ * opened by the same marks (same labels), else with the phase of B in the same place. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "report_phases.h"
+#include "text.h"
+
+struct side {
+	struct report rep;
+	struct phase_plan plan;
+	char **keys;                 /* per phase: its opening marks' labels */
+};
+
+static void compare_usage(FILE *out)
+{
+	fputs("usage: ioscope compare A.log B.log [--phase N] [--devices DEV,...] [--min-phase SEC]\n"
+	      "two recorded sessions side by side, phase by phase, differences in percent.\n"
+	      "See ioscope(1), REPORTS.\n", out);
+}
+
+/* "sched loop0 mq-deadline→bfq; mark: untar" */
+static char *phase_key(const struct report *rep, const struct phase *p, struct replay_event *ev)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	for (size_t i = 0; i < p->nopens; i++) {
+		char label[MOUNT_OPTS_MAX + 256];
+		report_event(rep, p->opens[i], ev);
+		report_mark_label(&ev->event, label, sizeof label);
+		fprintf(f, "%s%s", i ? "; " : "", label);
+	}
+	fclose(f);
+	return text;
+}
+
+static int side_open(struct side *s, const char *path, const char *devices, double min_phase,
+		     struct error *err)
+{
+	s->rep = (struct report){ .path = path, .min_phase = min_phase };
+	int status = report_open(&s->rep, devices, err);
+	if (status)
+		return status;
+	if (report_phases_build(&s->rep, &s->plan, err) < 0)
+		return 1;
+	struct replay_event *ev = malloc(sizeof *ev);
+	s->keys = calloc(s->plan.n, sizeof *s->keys);
+	for (size_t i = 0; ev && s->keys && i < s->plan.n; i++)
+		if (!(s->keys[i] = phase_key(&s->rep, &s->plan.phases[i], ev)))
+			break;
+	bool ok = ev && s->keys && (s->plan.n == 0 || s->keys[s->plan.n - 1]);
+	free(ev);
+	return ok ? 0 : (error_set(err, "out of memory"), 1);
+}
+
+static void side_close(struct side *s)
+{
+	for (size_t i = 0; s->keys && i < s->plan.n; i++)
+		free(s->keys[i]);
+	free(s->keys);
+	report_phases_free(&s->plan, &s->rep);
+	report_close(&s->rep);
+}
+
+/* match[i]: the phase of b aligned with phase i of a (SIZE_MAX: none); first those
+ * opened by the same marks, then, among the rest, the phase in the same place. */
+static void align(const struct side *a, const struct side *b, size_t *match, bool *by_mark,
+		  bool *used)
+{
+	for (size_t i = 0; i < a->plan.n; i++) {
+		match[i] = SIZE_MAX;
+		by_mark[i] = false;
+		for (size_t j = 0; a->keys[i][0] && j < b->plan.n && match[i] == SIZE_MAX; j++)
+			if (!used[j] && strcmp(a->keys[i], b->keys[j]) == 0) {
+				match[i] = j;
+				by_mark[i] = used[j] = true;
+			}
+	}
+	for (size_t i = 0; i < a->plan.n; i++)
+		if (match[i] == SIZE_MAX && i < b->plan.n && !used[i])
+			used[match[i] = i] = true;
+}
+
+static void figure_row(FILE *out, const char *device, const char *name, bool have_a, double va,
+		       bool have_b, double vb, int prec)
+{
+	text_printf(out, "  %-8s %-14s", device, name);
+	if (have_a && isfinite(va))
+		fprintf(out, " %11.*f", prec, va);
+	else
+		fprintf(out, " %11s", "-");
+	if (have_b && isfinite(vb))
+		fprintf(out, " %11.*f", prec, vb);
+	else
+		fprintf(out, " %11s", "-");
+	if (have_a && have_b && isfinite(va) && isfinite(vb) && va != 0)
+		fprintf(out, " %+10.1f%%\n", (vb - va) / fabs(va) * 100);
+	else
+		fprintf(out, " %11s\n", "-");
+}
+
+static void device_figures(FILE *out, const char *name, struct phase_device *x,
+			   struct phase_device *y)
+{
+	bool a = x && x->dt > 0, b = y && y->dt > 0;
+	bool ab = a && x->busy_dt > 0, bb = b && y->busy_dt > 0;
+	bool aw = a && x->nawaits, bw = b && y->nawaits;
+	figure_row(out, name, "MB moved", a, a ? (x->rkb + x->wkb) / 1024 : 0, b,
+		   b ? (y->rkb + y->wkb) / 1024 : 0, 1);
+	figure_row(out, "", "MB/s mean", a, a ? (x->rkb + x->wkb) / 1024 / x->dt : 0, b,
+		   b ? (y->rkb + y->wkb) / 1024 / y->dt : 0, 1);
+	figure_row(out, "", "MB/s busy", ab, ab ? (x->busy_rkb + x->busy_wkb) / 1024 / x->busy_dt : 0,
+		   bb, bb ? (y->busy_rkb + y->busy_wkb) / 1024 / y->busy_dt : 0, 1);
+	figure_row(out, "", "IOPS busy", ab, ab ? x->busy_ios / x->busy_dt : 0, bb,
+		   bb ? y->busy_ios / y->busy_dt : 0, 0);
+	figure_row(out, "", "await p50 ms", aw, aw ? report_percentile(x->awaits, x->nawaits, 50) : 0,
+		   bw, bw ? report_percentile(y->awaits, y->nawaits, 50) : 0, 2);
+	figure_row(out, "", "await p95 ms", aw, aw ? report_percentile(x->awaits, x->nawaits, 95) : 0,
+		   bw, bw ? report_percentile(y->awaits, y->nawaits, 95) : 0, 2);
+	figure_row(out, "", "%util mean", a, a ? x->util_s / x->dt : 0, b, b ? y->util_s / y->dt : 0, 1);
+}
+
+static void phase_heading(FILE *out, const struct phase *p, const char *which, const char *key)
+{
+	char from[32], span[32];
+	report_local_time(&p->from, false, from, sizeof from);
+	report_duration(timespec_diff(&p->to, &p->from), span, sizeof span);
+	char line[MOUNT_OPTS_MAX + 128];
+	snprintf(line, sizeof line, "%s (%s)%s%s%s", from, span, p->is_short ? ", short" : "",
+		 key[0] ? ", after " : "", key);
+	char head[16];
+	snprintf(head, sizeof head, "  %s ", which);
+	report_print_wrapped(out, head, 5, line);
+}
+
+static void compare_phase(FILE *out, struct side *a, struct side *b, size_t i, size_t j,
+			  bool by_mark)
+{
+	struct phase *pa = &a->plan.phases[i], *pb = j == SIZE_MAX ? NULL : &b->plan.phases[j];
+	fprintf(out, "\nPhase %zu of A", i + 1);
+	if (pb)
+		fprintf(out, " and phase %zu of B (aligned by %s)\n", j + 1,
+			by_mark ? "their marks" : "order");
+	else
+		fprintf(out, ": no phase of B to align it with\n");
+	phase_heading(out, pa, "A", a->keys[i]);
+	if (pb)
+		phase_heading(out, pb, "B", b->keys[j]);
+	if (pa->is_short || (pb && pb->is_short)) {
+		fprintf(out, "  short: not compared (--min-phase)\n");
+		return;
+	}
+	fprintf(out, "  %-8s %-14s %11s %11s %11s\n", "device", "figure", "A", "B", "B vs A");
+	for (size_t k = 0; k < a->rep.ndevices; k++) {
+		int kb = report_device_index(&b->rep, a->rep.devices[k]);
+		device_figures(out, a->rep.devices[k], &pa->dev[k], pb && kb >= 0 ? &pb->dev[kb] : NULL);
+	}
+}
+
+static void compare_heading(FILE *out, const struct side *a, const struct side *b)
+{
+	const struct replay_machine *ma = replay_machine(a->rep.replay);
+	const struct replay_machine *mb = replay_machine(b->rep.replay);
+	fputs("ioscope compare\n\n", out);
+	text_printf(out, "  A  %s\n", a->rep.path);
+	text_printf(out, "  B  %s\n\n", b->rep.path);
+	fprintf(out, "  %-10s %-32s %s\n", "", "A", "B");
+	text_printf(out, "  %-10s %-32.32s %.32s\n", "host", ma->host, mb->host);
+	text_printf(out, "  %-10s %-32.32s %.32s\n", "kernel", ma->kernel, mb->kernel);
+	char ta[32], tb[32];
+	struct timespec wa = replay_sample_wall(a->rep.replay, 0), wb = replay_sample_wall(b->rep.replay, 0);
+	report_local_time(&wa, true, ta, sizeof ta);
+	report_local_time(&wb, true, tb, sizeof tb);
+	fprintf(out, "  %-10s %-32s %s\n", "recorded", ta, tb);
+	fprintf(out, "  %-10s %-32zu %zu\n", "phases", a->plan.n, b->plan.n);
+}
+
+static int compare(FILE *out, struct side *a, struct side *b, long only)
+{
+	bool *used = calloc(b->plan.n + 1, sizeof *used), *by_mark = calloc(a->plan.n + 1, sizeof *by_mark);
+	size_t *match = calloc(a->plan.n + 1, sizeof *match);
+	if (!used || !by_mark || !match) {
+		free(used);
+		free(by_mark);
+		free(match);
+		return -1;
+	}
+	align(a, b, match, by_mark, used);
+	compare_heading(out, a, b);
+	for (size_t i = 0; i < a->plan.n; i++)
+		if (only < 0 || (size_t)only == i + 1)
+			compare_phase(out, a, b, i, match[i], by_mark[i]);
+	for (size_t j = 0; only < 0 && j < b->plan.n; j++)
+		if (!used[j])
+			fprintf(out, "\nPhase %zu of B: no phase of A to align it with\n", j + 1);
+	free(used);
+	free(by_mark);
+	free(match);
+	return 0;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "phase", required_argument, NULL, 'p' }, { "devices", required_argument, NULL, 'd' },
+		{ "min-phase", required_argument, NULL, 'm' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *devices = NULL;
+	long only = -1;
+	double min_phase = 0;
+	struct error err = { "" };
+	opterr = 0;
+	optind = 1;
+	int c;
+	while ((c = getopt_long(argc, argv, "d:h", longopts, NULL)) != -1) {
+		char *end;
+		switch (c) {
+		case 'p':
+			only = strtol(optarg, &end, 10);
+			if (*end || end == optarg || only < 1)
+				error_set(&err, "invalid phase '%s': give its number (1, 2, ...)", optarg);
+			break;
+		case 'd': devices = optarg; break;
+		case 'm': report_parse_seconds(optarg, &min_phase, &err); break;
+		case 'h': compare_usage(stdout); return 0;
+		default: error_set(&err, "unknown option '%s' (see ioscope compare --help)", argv[optind - 1]);
+		}
+	}
+	if (!err.msg[0] && optind != argc - 2)
+		error_set(&err, "compare: give two session logs");
+	if (err.msg[0]) {
+		text_printf(stderr, "ioscope: %s\n", err.msg);
+		compare_usage(stderr);
+		return 2;
+	}
+	struct side a = { .keys = NULL }, b = { .keys = NULL };
+	int status = side_open(&a, argv[optind], devices, min_phase, &err);
+	if (status == 0)
+		status = side_open(&b, argv[optind + 1], devices, min_phase, &err);
+	if (status == 0 && only > (long)a.plan.n)
+		status = (error_set(&err, "phase %ld: %s has %zu", only, a.rep.path, a.plan.n), 2);
+	if (status == 0 && (compare(stdout, &a, &b, only) < 0 || fflush(stdout) != 0 || ferror(stdout)))
+		status = (error_set(&err, "standard output: write error"), 1);
+	if (status)
+		text_printf(stderr, "ioscope: %s\n", err.msg);
+	side_close(&a);
+	side_close(&b);
+	return status;
+}
