@@ -13,6 +13,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "announce.h"
 #include "child.h"
 #include "probe.h"
 #include "matrix_ctx.h"
@@ -213,6 +214,7 @@ int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct ma
 	child_start_event(ch, m->o->command, outpath, &ev);
 	if (session_add_own_event(m->session, &ev, &err) < 0)
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+	announce_events(&ev, 1);
 	struct child_exit x;
 	memset(&x, 0, sizeof x);
 	int rc = wait_sampling(m, ch, 0, &x);
@@ -220,6 +222,7 @@ int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct ma
 		memset(&ev, 0, sizeof ev);
 		child_exit_event(&x, &ev);
 		session_add_own_event(m->session, &ev, &err);
+		announce_events(&ev, 1);
 		extra_sample(m);
 		run_figures(run, &x);
 		double probe[4096];
