@@ -42,7 +42,7 @@ LDLIBS   := $(PKG_LIBS) -lm
 SRC      := $(filter-out $(PLOT_OFF),$(sort $(wildcard src/*/*.c)))
 MAIN_SRC := src/cli/main.c
 LIB_SRC  := $(filter-out $(MAIN_SRC),$(SRC))
-HDRS     := $(wildcard include/*.h)
+HDRS     := $(wildcard include/*.h src/*/*.h)
 
 OBJ      := $(LIB_SRC:%.c=$(BUILD)/opt/%.o)
 SAN_OBJ  := $(LIB_SRC:%.c=$(BUILD)/san/%.o)
@@ -74,7 +74,7 @@ $(BUILD)/san/ioscope: $(SAN_OBJ) $(BUILD)/san/$(MAIN_SRC:.c=.o)
 $(BUILD)/san/tests/%: tests/unit/%.c $(SAN_OBJ) tests/unit/unit.h
 	@mkdir -p $(@D)
 	@echo "TEST    $<"
-	@$(CC) $(BASEFLAGS) $(SANFLAGS) -Itests/unit -o $@ $< $(SAN_OBJ) $(LDLIBS) -lcmocka
+	@$(CC) $(BASEFLAGS) $(SANFLAGS) -Itests/unit -Isrc/ui -o $@ $< $(SAN_OBJ) $(LDLIBS) -lcmocka
 
 # Builds and starts the console; installs missing Debian packages first when root.
 # The build runs in a second make: pkg-config's flags are read when make starts, and

@@ -735,12 +735,23 @@ static const struct snapshot *state_at(struct replay *r, uint32_t idx, bool want
 
 /* The sample's probe samples into out->probe (NULL when it has none).  A damaged
  * probe record costs the probe samples of that interval, not the sample. */
+static void drop_probe(struct snapshot *out)
+{
+	if (out->probe)
+		probe_samples_free(out->probe);
+	free(out->probe);
+	out->probe = NULL;
+}
+
 static void read_probe(struct replay *r, struct sample_entry *e, struct snapshot *out)
 {
 	struct error why = { "" };
-	if (!e->probe_length)
+	if (!e->probe_length) {
+		drop_probe(out);   /* the sample parser may have kept the last one's */
 		return;
-	out->probe = calloc(1, sizeof *out->probe);
+	}
+	if (!out->probe)
+		out->probe = calloc(1, sizeof *out->probe);
 	json_object *o = out->probe ? read_line(r, e->probe_offset, e->probe_length, &why) : NULL;
 	if (o && session_log_parse_probe(o, out->probe, &why) == 0) {
 		json_object_put(o);
@@ -749,10 +760,7 @@ static void read_probe(struct replay *r, struct sample_entry *e, struct snapshot
 	json_object_put(o);
 	warn(r, e->line, e->probe_offset, "probe record skipped: %s", why.msg);
 	e->probe_length = 0;
-	if (out->probe)
-		probe_samples_free(out->probe);
-	free(out->probe);
-	out->probe = NULL;
+	drop_probe(out);
 }
 
 int replay_read(struct replay *r, size_t i, struct snapshot *out, struct error *err)

@@ -5,33 +5,26 @@
 #include <string.h>
 #include <time.h>
 
-#include "console.h"
+#include "console_state.h"
+#include "control_ui.h"
 
 void action_quit(struct console *c) { c->running = false; }
 
 void action_help(struct console *c) { help_open(c); }
 
-void action_up(struct console *c) { console_move_selection(c, -1); }
-
-void action_down(struct console *c) { console_move_selection(c, 1); }
-
 static int page(const struct console *c)
 {
-	int h = c->table_body.h;
+	int h = c->table.body.h;
 	return h > 1 ? h - 1 : 1;
 }
 
-void action_page_up(struct console *c) { console_move_selection(c, -page(c)); }
-
-void action_page_down(struct console *c) { console_move_selection(c, page(c)); }
-
-void action_first(struct console *c)
+static void select_first(struct console *c)
 {
 	if (c->nrows)
 		console_select(c, c->rows[0].dev->name, true);
 }
 
-void action_last(struct console *c)
+static void select_last(struct console *c)
 {
 	if (c->nrows)
 		console_select(c, c->rows[c->nrows - 1].dev->name, true);
@@ -59,15 +52,10 @@ void action_pin(struct console *c)
 	c->need_redraw = true;
 }
 
-void action_metric_next(struct console *c)
+static void metric_step(struct console *c, int dir)
 {
-	c->graph_metric = (c->graph_metric + 1) % graph_metrics_count;
-	c->need_redraw = true;
-}
-
-void action_metric_prev(struct console *c)
-{
-	c->graph_metric = (c->graph_metric + graph_metrics_count - 1) % graph_metrics_count;
+	size_t n = graph_metrics_count;
+	c->graph_metric = (c->graph_metric + (dir > 0 ? 1 : n - 1)) % n;
 	c->need_redraw = true;
 }
 
@@ -76,7 +64,7 @@ static const double interval_steps[] = {
 };
 #define NSTEPS (sizeof interval_steps / sizeof interval_steps[0])
 
-void action_slower(struct console *c)
+static void interval_longer(struct console *c)
 {
 	for (size_t i = 0; i < NSTEPS; i++)
 		if (interval_steps[i] > c->interval * 1.0001) {
@@ -86,7 +74,7 @@ void action_slower(struct console *c)
 	console_message(c, true, "the interval is at its longest, %g s", c->interval);
 }
 
-void action_faster(struct console *c)
+static void interval_shorter(struct console *c)
 {
 	for (size_t i = NSTEPS; i > 0; i--)
 		if (interval_steps[i - 1] < c->interval * 0.9999) {
@@ -131,7 +119,7 @@ static void filter_done(struct console *c, const char *text, void *arg)
 	snprintf(c->filter, sizeof c->filter, "%s", text);
 	/* with a filter typed, the DEVICE arguments no longer narrow the table */
 	c->nonly = 0;
-	c->table_top = 0;
+	c->table.top = 0;
 	c->need_redraw = true;
 }
 
@@ -149,7 +137,7 @@ void action_partitions(struct console *c)
 static void sort_step(struct console *c, int delta)
 {
 	/* positions: -1 is the Device column (kernel order), then the shown columns */
-	long n = (long)(c->ncolumns_shown ? c->ncolumns_shown : c->ncolumns);
+	long n = (long)(c->table.ncolumns_shown ? c->table.ncolumns_shown : c->ncolumns);
 	long at = -1;
 	for (long i = 0; i < n; i++)
 		if (c->columns[i] == c->sort)
@@ -164,9 +152,19 @@ static void sort_step(struct console *c, int delta)
 	c->need_redraw = true;
 }
 
-void action_sort_next(struct console *c) { sort_step(c, 1); }
-
-void action_sort_prev(struct console *c) { sort_step(c, -1); }
+/* A click on a column's header: sort by it, a second click the other way round;
+ * on Device (-1): the kernel's order. */
+static void sort_by(struct console *c, int column)
+{
+	if (column < 0 || (size_t)column >= c->ncolumns) {
+		c->sort = NULL;
+	} else {
+		if (c->sort == c->columns[column])
+			c->sort_ascending = !c->sort_ascending;
+		c->sort = c->columns[column];
+	}
+	c->need_redraw = true;
+}
 
 void action_sort_invert(struct console *c)
 {
@@ -209,7 +207,7 @@ static uint64_t scroll_step(const struct console *c)
 	return (uint64_t)(w * graph_samples_per_cell(c->glyphs) / 4);
 }
 
-void action_scroll_back(struct console *c)
+static void scroll_back(struct console *c)
 {
 	uint64_t end = c->frozen ? c->frozen_end : history_count(console_hist(c));
 	uint64_t held = end - history_oldest(console_hist(c));
@@ -220,7 +218,7 @@ void action_scroll_back(struct console *c)
 	c->need_redraw = true;
 }
 
-void action_scroll_forward(struct console *c)
+static void scroll_forward(struct console *c)
 {
 	uint64_t step = scroll_step(c);
 	c->scroll_back = c->scroll_back > step ? c->scroll_back - step : 0;
@@ -236,7 +234,7 @@ void action_live(struct console *c)
 
 void action_glyphs(struct console *c)
 {
-	if (!c->utf8) {
+	if (!c->style.utf8) {
 		console_message(c, true, "the terminal is not UTF-8: ASCII graphs only");
 		return;
 	}
@@ -249,4 +247,90 @@ void action_refresh(struct console *c)
 {
 	clearok(curscr, TRUE);
 	c->need_redraw = true;
+}
+
+/* A pane that starts hidden (pane.h) shown, or shown hidden again. */
+static void toggle_pane(struct console *c, const char *name)
+{
+	for (size_t i = 0; i < console_panes_count && i < 32; i++) {
+		if (strcmp(console_panes[i]->name, name) != 0)
+			continue;
+		c->panes_toggled ^= 1u << i;
+		c->need_redraw = true;
+		return;
+	}
+}
+
+/* ---- applying an action (a key's, a click's) ---- */
+
+/* The actions without an argument. */
+static void (*const plain[UA_COUNT])(struct console *c) = {
+	[UA_QUIT] = action_quit,
+	[UA_HELP] = action_help,
+	[UA_FIRST] = select_first,
+	[UA_LAST] = select_last,
+	[UA_PIN] = action_pin,
+	[UA_FREEZE] = action_freeze,
+	[UA_MARK] = action_mark,
+	[UA_FILTER] = action_filter,
+	[UA_PARTITIONS] = action_partitions,
+	[UA_SORT_INVERT] = action_sort_invert,
+	[UA_COLUMNS] = action_columns,
+	[UA_THEME_NEXT] = action_theme_next,
+	[UA_DETAIL] = action_detail,
+	[UA_MARKS] = action_marks,
+	[UA_LIVE] = action_live,
+	[UA_GLYPHS] = action_glyphs,
+	[UA_REFRESH] = action_refresh,
+	[UA_SCHEDULER] = action_scheduler,
+	[UA_TUNABLES] = action_tunables,
+	[UA_WRITE_CACHE] = action_write_cache,
+	[UA_MOUNT_OPTIONS] = action_mount_options,
+	[UA_REPLAY_PLAY] = action_replay_play,
+	[UA_REPLAY_SEEK] = action_replay_seek,
+	[UA_RECORD] = action_record,
+};
+
+/* The actions with a direction: [0] for arg < 0, [1] for arg > 0. */
+static void (*const directed[UA_COUNT][2])(struct console *c) = {
+	[UA_INTERVAL] = { interval_shorter, interval_longer },
+	[UA_SCROLL] = { scroll_forward, scroll_back },
+	[UA_REPLAY_STEP] = { action_replay_step_back, action_replay_step_forward },
+	[UA_REPLAY_MARK] = { action_replay_prev_mark, action_replay_next_mark },
+	[UA_REPLAY_SPEED] = { action_replay_speed_down, action_replay_speed_up },
+};
+
+void console_apply(struct console *c, const struct ui_action *a)
+{
+	if (a->kind <= UA_NONE || a->kind >= UA_COUNT)
+		return;
+	if (plain[a->kind]) {
+		plain[a->kind](c);
+		return;
+	}
+	if (directed[a->kind][0]) {
+		directed[a->kind][a->arg > 0](c);
+		return;
+	}
+	switch (a->kind) {
+	case UA_MOVE: console_move_selection(c, a->arg); break;
+	case UA_PAGE: console_move_selection(c, a->arg * page(c)); break;
+	case UA_SELECT: console_select(c, a->name, true); break;
+	case UA_METRIC: metric_step(c, a->arg); break;
+	case UA_SORT_STEP: sort_step(c, a->arg); break;
+	case UA_SORT_BY: sort_by(c, a->arg); break;
+	case UA_TOGGLE_PANE: toggle_pane(c, a->name); break;
+	default: break;
+	}
+}
+
+void console_dispatch_key(struct console *c, int key)
+{
+	if (console_modal_key(c, key))
+		return;
+	char why[128];
+	struct ui_action a = console_key_action(key, console_controls_enabled(c), why, sizeof why);
+	if (why[0])
+		console_message(c, true, "%s", why);
+	console_apply(c, &a);
 }

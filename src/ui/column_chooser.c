@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "console.h"
+#include "console_state.h"
 
 struct chooser {
 	bool on[COLUMNS_MAX];
@@ -21,12 +21,12 @@ static void chooser_draw(const struct console *c, void *state)
 	if (w < 20 || h < 4)
 		return;
 	struct rect r = { (LINES - h) / 2, (COLS - w) / 2, h, w };
-	ui_box(c, &r, "Columns - Space ticks, Enter applies, Esc cancels");
+	ui_box(&c->style, &r, "Columns - Space ticks, Enter applies, Esc cancels");
 	int rows = r.h - 2;
 	console_list_scroll(ch->current, &ch->top, rows);
 	for (int i = 0; i < rows && ch->top + (size_t)i < column_defs_count; i++) {
 		size_t idx = ch->top + (size_t)i;
-		unsigned long a = ui_attr(c, idx == ch->current ? TR_SELECTED : TR_NORMAL);
+		unsigned long a = ui_attr(&c->style, idx == ch->current ? TR_SELECTED : TR_NORMAL);
 		ui_fill(r.y + 1 + i, r.x + 1, r.w - 2, a);
 		ui_putf(r.y + 1 + i, r.x + 2, r.w - 4, a, "[%c] %-10s %s", ch->on[idx] ? 'x' : ' ',
 			column_defs[idx].name, column_defs[idx].help);

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "console.h"
+#include "console_state.h"
 #include "text.h"
 
 #define MIN_FRAME 0.04        /* seconds between redraws caused by samples */
@@ -156,9 +156,25 @@ static void draw_too_small(const struct console *c)
 		 CONSOLE_MIN_COLS, CONSOLE_MIN_LINES);
 	int w = ui_text_width(msg);
 	int y = LINES / 2, x = COLS > w ? (COLS - w) / 2 : 0;
-	ui_put(y, x, COLS - x, ui_attr(c, TR_WARNING), msg);
+	ui_put(y, x, COLS - x, ui_attr(&c->style, TR_WARNING), msg);
 	if (y + 1 < LINES)
-		ui_put(y + 1, COLS > 10 ? (COLS - 10) / 2 : 0, COLS, ui_attr(c, TR_DIM), "q to quit");
+		ui_put(y + 1, COLS > 10 ? (COLS - 10) / 2 : 0, COLS, ui_attr(&c->style, TR_DIM), "q to quit");
+}
+
+/* The panes' place hooks settle the table's columns and scroll and size the graphs'
+ * scratch in the frame; the loop keeps what must outlive it. */
+static void place_panes(struct console *c, struct frame *f)
+{
+	for (size_t i = 0; i < console_panes_count; i++) {
+		const struct pane_def *p = console_panes[i];
+		if (p->place && console_pane_drawn(c, i))
+			p->place(f, layout_slot(&c->layout, p->slot));
+	}
+	c->table = f->table;
+	if (c->scratch.short_of_memory) {
+		c->scratch.short_of_memory = false;
+		console_message(c, true, "out of memory: graphs not drawn");
+	}
 }
 
 void console_redraw(struct console *c)
@@ -166,29 +182,48 @@ void console_redraw(struct console *c)
 	console_build_rows(c);
 	struct layout_want want = { LINES, COLS, (int)c->nrows, c->detail_zoom, c->show_marks };
 	layout_compute(&c->layout, &want);
+	struct frame f;
+	frame_build(c, &f);
 	if (!c->layout.too_small)
-		table_place(c, &c->layout.table);
-	if (!c->layout.too_small && c->layout.graphs.h)
-		graphs_place(c, &c->layout.graphs);
+		place_panes(c, &f);
 	erase();
 	if (c->layout.too_small) {
 		draw_too_small(c);
 	} else {
-		header_draw(c, &c->layout.header);
-		strip_draw(c, &c->layout.strip);
-		table_draw(c, &c->layout.table);
-		if (c->layout.detail.h)
-			detail_draw(c, &c->layout.detail);
-		if (c->layout.graphs.h)
-			graphs_draw(c, &c->layout.graphs);
-		if (c->layout.marks.h)
-			marks_draw(c, &c->layout.marks);
-		footer_draw(c, &c->layout.footer);
+		for (size_t i = 0; i < console_panes_count; i++) {
+			const struct pane_def *p = console_panes[i];
+			if (console_pane_drawn(c, i))
+				p->draw(&f, layout_slot(&c->layout, p->slot));
+		}
 		console_modals_draw(c);
 	}
 	refresh();
 	c->need_redraw = false;
 	c->last_draw = console_now();
+}
+
+/* The wheel moves the selection; a click goes to the pane under it, which says
+ * what it means. */
+static void handle_mouse(struct console *c, const struct console_mouse *m)
+{
+	struct ui_action a = { UA_NONE, 0, "" };
+	if (c->nmodals || c->layout.too_small)
+		return;
+	if (m->wheel_up || m->wheel_down) {
+		a = (struct ui_action){ UA_MOVE, m->wheel_up ? -1 : 1, "" };
+	} else if (m->click) {
+		struct frame f;
+		frame_build(c, &f);
+		for (size_t i = 0; i < console_panes_count && a.kind == UA_NONE; i++) {
+			const struct pane_def *p = console_panes[i];
+			const struct rect *r = layout_slot(&c->layout, p->slot);
+			bool inside = m->y >= r->y && m->y < r->y + r->h && m->x >= r->x &&
+				      m->x < r->x + r->w;
+			if (p->click && inside && console_pane_drawn(c, i))
+				a = p->click(&f, r, m->y, m->x);
+		}
+	}
+	console_apply(c, &a);
 }
 
 /* ---- input and signals ---- */
@@ -202,7 +237,7 @@ static void handle_keys(struct console *c)
 	/* bounded: a terminal that never stops sending must not starve the samples */
 	for (int i = 0; i < KEYS_PER_WAKEUP && (key = console_read_key(&mouse)) != -1; i++) {
 		if (key == KC(KEY_MOUSE))
-			console_handle_mouse(c, &mouse);
+			handle_mouse(c, &mouse);
 		else if (key == KC(KEY_RESIZE))
 			continue;   /* SIGWINCH comes through the signalfd; resizeterm queues these */
 		else if (c->layout.too_small && c->nmodals == 0)
@@ -415,7 +450,7 @@ static void replay_warnings(struct console *c)
 
 static enum graph_glyphs choose_glyphs(const struct console *c)
 {
-	if (!c->utf8)
+	if (!c->style.utf8)
 		return GLYPHS_ASCII;
 	switch (c->cfg.graph_style) {
 	case GRAPH_STYLE_BLOCK: return GLYPHS_BLOCK;
@@ -470,11 +505,11 @@ void console_samples_free(struct console *c)
 	snapshot_free(&c->frozen_snap);
 	rates_free(&c->frozen_rates);
 	free(c->rows);
-	free(c->graph_values);
-	free(c->graph_cells);
+	free(c->scratch.values);
+	free(c->scratch.cells);
 	c->rows = NULL;
-	c->graph_values = NULL;
-	c->graph_cells = NULL;
+	c->scratch.values = NULL;
+	c->scratch.cells = NULL;
 }
 
 static void console_cleanup(struct console *c)

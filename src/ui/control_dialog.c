@@ -216,32 +216,33 @@ static void draw_list(const struct console *c, struct control_dialog *d)
 		if (ui_text_width(d->labels[i]) + 6 > w)
 			w = ui_text_width(d->labels[i]) + 6;
 	struct rect r = dialog_box((int)d->nitems + 4, w);
-	ui_box(c, &r, d->title);
+	ui_box(&c->style, &r, d->title);
 	int rows = r.h - 4;
 	console_list_scroll(d->current, &d->top, rows);
 	for (int i = 0; i < rows && d->top + (size_t)i < d->nitems; i++) {
 		size_t idx = d->top + (size_t)i;
-		unsigned long a = ui_attr(c, idx == d->current ? TR_SELECTED : TR_NORMAL);
+		unsigned long a = ui_attr(&c->style, idx == d->current ? TR_SELECTED : TR_NORMAL);
 		ui_fill(r.y + 1 + i, r.x + 1, r.w - 2, a);
 		ui_put(r.y + 1 + i, r.x + 2, r.w - 4, a, d->labels[idx]);
 	}
-	ui_put(r.y + r.h - 2, r.x + 2, r.w - 4, ui_attr(c, TR_DIM), "Enter choose   Esc cancel");
+	ui_put(r.y + r.h - 2, r.x + 2, r.w - 4, ui_attr(&c->style, TR_DIM),
+	       "Enter choose   Esc cancel");
 }
 
 static void draw_edit(const struct console *c, struct control_dialog *d)
 {
 	struct rect r =
 		dialog_box(d->kind == CD_MOUNT ? 10 : 7, d->kind == CD_MOUNT ? BOX_MAX_W : 72);
-	ui_box(c, &r, d->title);
+	ui_box(&c->style, &r, d->title);
 	int y = r.y + 1, w = r.w - 4;
-	unsigned long normal = ui_attr(c, TR_NORMAL);
+	unsigned long normal = ui_attr(&c->style, TR_NORMAL);
 	for (int i = 0; i < 2 && d->info[i][0]; i++)
-		y += put_wrapped(y, r.x + 2, w, 2, ui_attr(c, TR_DIM), d->info[i]);
+		y += put_wrapped(y, r.x + 2, w, 2, ui_attr(&c->style, TR_DIM), d->info[i]);
 	char label[SETTING_KEY_MAX + 8];
 	snprintf(label, sizeof label, "%s", d->kind == CD_MOUNT ? "> " : d->edit_key);
 	if (d->kind != CD_MOUNT)
 		strcat(label, " = ");
-	int x = r.x + 2 + ui_put(y, r.x + 2, w, ui_attr(c, TR_TITLE), label);
+	int x = r.x + 2 + ui_put(y, r.x + 2, w, ui_attr(&c->style, TR_TITLE), label);
 	int room = r.x + r.w - 2 - x - 1;
 	size_t from = d->cursor > (size_t)room ? d->cursor - (size_t)room : 0;
 	ui_put(y, x, room + 1, normal, d->text + from);
@@ -250,8 +251,8 @@ static void draw_edit(const struct console *c, struct control_dialog *d)
 	ui_put(y, cx, 1, normal ^ A_REVERSE, under);
 	y += 2;
 	put_wrapped(y, r.x + 2, w, r.y + r.h - 2 - y,
-		    ui_attr(c, d->hint_warning ? TR_WARNING : TR_DIM), d->hint);
-	ui_put(r.y + r.h - 2, r.x + 2, w, ui_attr(c, TR_DIM),
+		    ui_attr(&c->style, d->hint_warning ? TR_WARNING : TR_DIM), d->hint);
+	ui_put(r.y + r.h - 2, r.x + 2, w, ui_attr(&c->style, TR_DIM),
 	       d->kind == CD_MOUNT ? "Enter apply   Tab complete   Esc cancel"
 				   : "Enter apply   Esc cancel");
 }
@@ -259,15 +260,15 @@ static void draw_edit(const struct console *c, struct control_dialog *d)
 static void draw_confirm(const struct console *c, struct control_dialog *d)
 {
 	struct rect r = dialog_box((int)d->plan->nrisks * 2 + 7, 80);
-	ui_box(c, &r, "Risky change");
+	ui_box(&c->style, &r, "Risky change");
 	char what[512];
 	control_plan_describe(d->plan, what, sizeof what);
 	int y = r.y + 1, w = r.w - 4;
-	y += put_wrapped(y, r.x + 2, w, 2, ui_attr(c, TR_TITLE), what);
+	y += put_wrapped(y, r.x + 2, w, 2, ui_attr(&c->style, TR_TITLE), what);
 	for (size_t i = 0; i < d->plan->nrisks && y < r.y + r.h - 3; i++)
-		y += put_wrapped(y, r.x + 2, w, r.y + r.h - 3 - y, ui_attr(c, TR_WARNING),
+		y += put_wrapped(y, r.x + 2, w, r.y + r.h - 3 - y, ui_attr(&c->style, TR_WARNING),
 				 d->plan->risks[i]);
-	ui_put(r.y + r.h - 2, r.x + 2, w, ui_attr(c, TR_NORMAL),
+	ui_put(r.y + r.h - 2, r.x + 2, w, ui_attr(&c->style, TR_NORMAL),
 	       "y  make this change     any other key  cancel");
 }
 
@@ -275,13 +276,14 @@ static void draw_pending(const struct console *c, struct control_dialog *d)
 {
 	static const char spin[] = "|/-\\";
 	struct rect r = dialog_box(5, 76);
-	ui_box(c, &r, "Applying");
+	ui_box(&c->style, &r, "Applying");
 	char what[512];
 	control_plan_describe(d->plan, what, sizeof what);
 	double t = console_now() - d->started;
-	ui_putf(r.y + 1, r.x + 2, r.w - 4, ui_attr(c, TR_NORMAL), "%c %s", spin[(int)(t * 8) % 4],
+	ui_putf(r.y + 1, r.x + 2, r.w - 4, ui_attr(&c->style, TR_NORMAL), "%c %s",
+		spin[(int)(t * 8) % 4],
 		what);
-	ui_putf(r.y + 3, r.x + 2, r.w - 4, ui_attr(c, TR_DIM),
+	ui_putf(r.y + 3, r.x + 2, r.w - 4, ui_attr(&c->style, TR_DIM),
 		"pending for %.1fs (a scheduler switch waits for the queue to drain)", t);
 }
 
@@ -292,19 +294,19 @@ static void draw_result(const struct console *c, struct control_dialog *d)
 	struct rect r =
 		dialog_box(want, res ? widest("Not applied", res->lines, res->nlines) : BOX_MAX_W);
 	bool bad = !res || res->status != 0;
-	ui_box(c, &r, bad ? "Not applied" : "Applied");
+	ui_box(&c->style, &r, bad ? "Not applied" : "Applied");
 	int y = r.y + 1, w = r.w - 4;
 	if (!res)
-		put_wrapped(y, r.x + 2, w, r.h - 3, ui_attr(c, TR_WARNING), d->error);
+		put_wrapped(y, r.x + 2, w, r.h - 3, ui_attr(&c->style, TR_WARNING), d->error);
 	for (size_t i = 0; res && i < res->nlines && y < r.y + r.h - 2; i++) {
 		bool warn =
 			strstr(res->lines[i], "refused") || strstr(res->lines[i], "not applied");
 		char line[CONTROL_LINE_MAX];
-		ui_text_for_terminal(c, res->lines[i], line, sizeof line);
+		ui_text_for_terminal(&c->style, res->lines[i], line, sizeof line);
 		y += put_wrapped(y, r.x + 2, w, r.y + r.h - 2 - y,
-				 ui_attr(c, warn ? TR_WARNING : TR_NORMAL), line);
+				 ui_attr(&c->style, warn ? TR_WARNING : TR_NORMAL), line);
 	}
-	ui_put(r.y + r.h - 2, r.x + 2, w, ui_attr(c, TR_DIM), "any key  close");
+	ui_put(r.y + r.h - 2, r.x + 2, w, ui_attr(&c->style, TR_DIM), "any key  close");
 }
 
 static void dialog_draw(const struct console *c, void *state)

@@ -4,11 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "console.h"
+#include "pane.h"
 
 /* Writes wrapped "key value" items into a rect, line by line. */
 struct pane_writer {
-	const struct console *c;
+	const struct frame *f;
 	const struct rect *r;
 	int y, x;
 };
@@ -29,7 +29,7 @@ static void text(struct pane_writer *pw, enum theme_role role, const char *s)
 	if (!room(pw))
 		return;
 	int end = pw->r->x + pw->r->w - 1;
-	pw->x += ui_put(pw->y, pw->x, end - pw->x, ui_attr(pw->c, role), s);
+	pw->x += ui_put(pw->y, pw->x, end - pw->x, ui_attr(&pw->f->style, role), s);
 }
 
 /* An item that moves to the next line (indented) rather than being cut. */
@@ -109,7 +109,7 @@ static void mounts_lines(struct pane_writer *pw, const struct snapshot *s, const
 		snprintf(where, sizeof where, "%s%s%s", m->mountpoint,
 			 strcmp(m->disk, d->name) != 0 ? " on " : "", strcmp(m->disk, d->name) != 0 ? m->disk : "");
 		char fitted[MOUNT_PATH_MAX + 64];
-		ui_ellipsize_middle(pw->c, where, pw->r->x + pw->r->w - 1 - pw->x, fitted, sizeof fitted);
+		ui_ellipsize_middle(&pw->f->style, where, pw->r->x + pw->r->w - 1 - pw->x, fitted, sizeof fitted);
 		text(pw, TR_HEADER_VALUE, fitted);
 		newline(pw);
 		pw->x += 12;
@@ -127,25 +127,25 @@ static void mounts_lines(struct pane_writer *pw, const struct snapshot *s, const
 	}
 }
 
-void detail_draw(const struct console *c, const struct rect *r)
+static void detail_draw(const struct frame *f, const struct rect *r)
 {
-	const struct snapshot *s = console_view_snap(c);
-	const struct device *d = console_selected_device(c);
+	const struct snapshot *s = f->snap;
+	const struct device *d = f->selected_dev;
 	for (int y = r->y; y < r->y + r->h; y++)
-		ui_fill(y, r->x, r->w, ui_attr(c, TR_NORMAL));
+		ui_fill(y, r->x, r->w, ui_attr(&f->style, TR_NORMAL));
 	char title[256], ident[256];
 	if (!d) {
-		ui_title(c, r, "Detail", NULL);
+		ui_title(&f->style, r, "Detail", NULL);
 		return;
 	}
 	snprintf(title, sizeof title, "%s (%u:%u)%s%s", d->name, d->major, d->minor,
 		 d->is_partition ? " partition of " : "", d->is_partition ? d->parent : "");
 	snprintf(ident, sizeof ident, "%s%s%s%s%s", d->dm_name[0] ? d->dm_name : "",
 		 d->dm_name[0] && d->model[0] ? " " : "", d->model, d->serial[0] ? " sn " : "", d->serial);
-	ui_title(c, r, title, ident);
+	ui_title(&f->style, r, title, ident);
 	/* a partition has no queue of its own: show its disk's */
 	const struct device *q = d->is_partition ? snapshot_find_device(s, d->parent) : d;
-	struct pane_writer pw = { c, r, r->y, r->x + 1 };
+	struct pane_writer pw = { f, r, r->y, r->x + 1 };
 	if (q && q->settings.has_settings) {
 		const char *wc = device_setting(q, "write_cache");
 		char inflight[64];
@@ -169,3 +169,9 @@ void detail_draw(const struct console *c, const struct rect *r)
 	}
 	mounts_lines(&pw, s, d);
 }
+
+const struct pane_def pane_detail = {
+	.name = "detail",
+	.slot = SLOT_DETAIL,
+	.draw = detail_draw,
+};

@@ -7,13 +7,13 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "console.h"
+#include "ui_draw.h"
 
 #define UI_TEXT_MAX 1024
 
-unsigned long ui_attr(const struct console *c, enum theme_role role)
+unsigned long ui_attr(const struct ui_style *s, enum theme_role role)
 {
-	return c->attrs.attr[role];
+	return s->attrs.attr[role];
 }
 
 /* Decode text into wide characters that fit in w cells; unprintable ones become '?'. */
@@ -100,34 +100,34 @@ void ui_fill(int y, int x, int w, unsigned long attr)
 	attrset(A_NORMAL);
 }
 
-void ui_title(const struct console *c, const struct rect *r, const char *title, const char *right)
+void ui_title(const struct ui_style *s, const struct rect *r, const char *title, const char *right)
 {
-	unsigned long border = ui_attr(c, TR_BORDER);
+	unsigned long border = ui_attr(s, TR_BORDER);
 	attrset((attr_t)border);
 	mvhline(r->y, r->x, ACS_HLINE, r->w);
 	attrset(A_NORMAL);
 	int x = r->x + 1;
 	if (title && *title) {
-		x += ui_put(r->y, x, r->w - 2, ui_attr(c, TR_NORMAL), " ");
-		x += ui_put(r->y, x, r->x + r->w - x - 1, ui_attr(c, TR_TITLE), title);
-		x += ui_put(r->y, x, r->x + r->w - x, ui_attr(c, TR_NORMAL), " ");
+		x += ui_put(r->y, x, r->w - 2, ui_attr(s, TR_NORMAL), " ");
+		x += ui_put(r->y, x, r->x + r->w - x - 1, ui_attr(s, TR_TITLE), title);
+		x += ui_put(r->y, x, r->x + r->w - x, ui_attr(s, TR_NORMAL), " ");
 	}
 	if (right && *right) {
 		int w = ui_text_width(right) + 2;
 		int rx = r->x + r->w - w - 1;
 		if (rx > x) {
-			ui_put(r->y, rx, 1, ui_attr(c, TR_NORMAL), " ");
-			ui_put(r->y, rx + 1, w - 2, ui_attr(c, TR_DIM), right);
-			ui_put(r->y, rx + w - 1, 1, ui_attr(c, TR_NORMAL), " ");
+			ui_put(r->y, rx, 1, ui_attr(s, TR_NORMAL), " ");
+			ui_put(r->y, rx + 1, w - 2, ui_attr(s, TR_DIM), right);
+			ui_put(r->y, rx + w - 1, 1, ui_attr(s, TR_NORMAL), " ");
 		}
 	}
 }
 
-void ui_box(const struct console *c, const struct rect *r, const char *title)
+void ui_box(const struct ui_style *s, const struct rect *r, const char *title)
 {
-	unsigned long border = ui_attr(c, TR_BORDER);
+	unsigned long border = ui_attr(s, TR_BORDER);
 	for (int y = r->y; y < r->y + r->h; y++)
-		ui_fill(y, r->x, r->w, ui_attr(c, TR_NORMAL));
+		ui_fill(y, r->x, r->w, ui_attr(s, TR_NORMAL));
 	attrset((attr_t)border);
 	mvhline(r->y, r->x + 1, ACS_HLINE, r->w - 2);
 	mvhline(r->y + r->h - 1, r->x + 1, ACS_HLINE, r->w - 2);
@@ -139,25 +139,25 @@ void ui_box(const struct console *c, const struct rect *r, const char *title)
 	mvaddch(r->y + r->h - 1, r->x + r->w - 1, ACS_LRCORNER);
 	attrset(A_NORMAL);
 	if (title && *title) {
-		ui_put(r->y, r->x + 2, r->w - 4, ui_attr(c, TR_TITLE), " ");
-		int w = ui_put(r->y, r->x + 3, r->w - 6, ui_attr(c, TR_TITLE), title);
-		ui_put(r->y, r->x + 3 + w, 1, ui_attr(c, TR_TITLE), " ");
+		ui_put(r->y, r->x + 2, r->w - 4, ui_attr(s, TR_TITLE), " ");
+		int w = ui_put(r->y, r->x + 3, r->w - 6, ui_attr(s, TR_TITLE), title);
+		ui_put(r->y, r->x + 3 + w, 1, ui_attr(s, TR_TITLE), " ");
 	}
 }
 
-const char *ui_sym(const struct console *c, const char *utf8, const char *ascii)
+const char *ui_sym(const struct ui_style *s, const char *utf8, const char *ascii)
 {
-	return c->utf8 ? utf8 : ascii;
+	return s->utf8 ? utf8 : ascii;
 }
 
-void ui_text_for_terminal(const struct console *c, const char *in, char *out, size_t len)
+void ui_text_for_terminal(const struct ui_style *s, const char *in, char *out, size_t len)
 {
 	static const char arrow[] = "→";
 	size_t o = 0;
 	if (!len)
 		return;
 	for (size_t i = 0; in[i] && o + 1 < len;) {
-		if (!c->utf8 && strncmp(in + i, arrow, sizeof arrow - 1) == 0) {
+		if (!s->utf8 && strncmp(in + i, arrow, sizeof arrow - 1) == 0) {
 			if (o + 2 >= len)
 				break;
 			out[o++] = '-';
@@ -187,15 +187,15 @@ static size_t prefix_fitting(const char *text, int w)
 	return bytes;
 }
 
-void ui_ellipsize_middle(const struct console *c, const char *in, int w, char *out, size_t len)
+void ui_ellipsize_middle(const struct ui_style *s, const char *in, int w, char *out, size_t len)
 {
 	int tw = ui_text_width(in);
 	if (tw <= w || w < 5) {
 		snprintf(out, len, "%s", in);
 		return;
 	}
-	const char *dots = ui_sym(c, "…", "...");
-	int dw = c->utf8 ? 1 : 3;
+	const char *dots = ui_sym(s, "…", "...");
+	int dw = s->utf8 ? 1 : 3;
 	int head = (w - dw) / 2, tail = w - dw - head;
 	size_t hb = prefix_fitting(in, head);
 	/* the tail: skip characters from the start until the rest fits */

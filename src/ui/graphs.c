@@ -1,4 +1,4 @@
-/* graphs.c - the scrolling graphs pane: one strip per series (read, write...) of
+/* graphs.f - the scrolling graphs pane: one strip per series (read, write...) of
  * each followed device, newest sample at the right, Y autoscaled with units, X
  * labelled in seconds, every event drawn as a labelled vertical mark. */
 #include <math.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "console.h"
+#include "pane.h"
 #include "text.h"
 
 #define GUTTER 7          /* Y labels and the axis line */
@@ -24,7 +24,7 @@ struct strip {
 };
 
 /* The geometry every strip of this frame shares. */
-struct frame {
+struct span {
 	const struct graph_metric *metric;
 	uint64_t end;          /* one past the newest sample shown */
 	int64_t first;         /* sample at the left edge (may be before the history) */
@@ -32,40 +32,40 @@ struct frame {
 	int plot_x, plot_w;
 };
 
-static int grow_buffers(struct console *c, size_t values, size_t cells)
+static int grow_buffers(struct frame *f, size_t values, size_t cells)
 {
-	if (values > c->graph_values_cap) {
-		float *v = realloc(c->graph_values, values * sizeof *v);
+	if (values > f->scratch->values_cap) {
+		float *v = realloc(f->scratch->values, values * sizeof *v);
 		if (!v)
 			return -1;
-		c->graph_values = v;
-		c->graph_values_cap = values;
+		f->scratch->values = v;
+		f->scratch->values_cap = values;
 	}
-	if (cells > c->graph_cells_cap) {
-		struct graph_cell *g = realloc(c->graph_cells, cells * sizeof *g);
+	if (cells > f->scratch->cells_cap) {
+		struct graph_cell *g = realloc(f->scratch->cells, cells * sizeof *g);
 		if (!g)
 			return -1;
-		c->graph_cells = g;
-		c->graph_cells_cap = cells;
+		f->scratch->cells = g;
+		f->scratch->cells_cap = cells;
 	}
 	return 0;
 }
 
-static void fetch(const struct console *c, const struct frame *f, const struct strip *s, float *out,
+static void fetch(const struct frame *f, const struct span *sp, const struct strip *s, float *out,
 		  size_t count)
 {
-	int dev = s->series->system ? -1 : history_device_find(console_hist(c), s->device);
+	int dev = s->series->system ? -1 : history_device_find(f->hist, s->device);
 	for (size_t i = 0; i < count; i++) {
-		int64_t n = f->first + (int64_t)i;
+		int64_t n = sp->first + (int64_t)i;
 		if (n < 0)
 			out[i] = NAN;
 		else if (s->series->system)
-			out[i] = history_sys_value(console_hist(c), (enum history_sys_metric)s->series->metric,
+			out[i] = history_sys_value(f->hist, (enum history_sys_metric)s->series->metric,
 						   (uint64_t)n);
 		else if (dev < 0)
 			out[i] = NAN;
 		else
-			out[i] = history_value(console_hist(c), (size_t)dev, (enum history_metric)s->series->metric,
+			out[i] = history_value(f->hist, (size_t)dev, (enum history_metric)s->series->metric,
 					       (uint64_t)n);
 	}
 }
@@ -78,38 +78,40 @@ static float latest(const float *v, size_t count)
 	return NAN;
 }
 
-static void draw_y_labels(const struct console *c, const struct strip *s, const struct frame *f,
+static void draw_y_labels(const struct frame *f, const struct strip *s, const struct span *sp,
 			  double top)
 {
 	char buf[16];
-	unsigned long axis = ui_attr(c, TR_AXIS);
+	unsigned long axis = ui_attr(&f->style, TR_AXIS);
 	const struct rect *p = &s->plot;
 	for (int y = p->y; y < p->y + p->h; y++) {
-		ui_fill(y, p->x - GUTTER, GUTTER - 1, ui_attr(c, TR_NORMAL));
-		ui_put(y, p->x - 1, 1, axis, ui_sym(c, "│", "|"));
+		ui_fill(y, p->x - GUTTER, GUTTER - 1, ui_attr(&f->style, TR_NORMAL));
+		ui_put(y, p->x - 1, 1, axis, ui_sym(&f->style, "│", "|"));
 	}
-	graph_format_value(top, f->metric->unit, buf, sizeof buf);
+	graph_format_value(top, sp->metric->unit, buf, sizeof buf);
 	ui_putf(p->y, p->x - GUTTER, GUTTER - 1, axis, "%*s", GUTTER - 1, buf);
 	if (p->h >= 5) {
-		graph_format_value(top / 2, f->metric->unit, buf, sizeof buf);
+		graph_format_value(top / 2, sp->metric->unit, buf, sizeof buf);
 		ui_putf(p->y + p->h / 2, p->x - GUTTER, GUTTER - 1, axis, "%*s", GUTTER - 1, buf);
 	}
 	ui_putf(p->y + p->h - 1, p->x - GUTTER, GUTTER - 1, axis, "%*s", GUTTER - 1, "0");
 }
 
-static void draw_label(const struct console *c, const struct strip *s, const struct frame *f,
+static void draw_label(const struct frame *f, const struct strip *s, const struct span *sp,
 		       const float *v, size_t count, double max)
 {
 	char now[16], top[16], title[160];
-	graph_format_value(latest(v, count), f->metric->unit, now, sizeof now);
-	graph_format_value(max, f->metric->unit, top, sizeof top);
+	graph_format_value(latest(v, count), sp->metric->unit, now, sizeof now);
+	graph_format_value(max, sp->metric->unit, top, sizeof top);
 	snprintf(title, sizeof title, "%s%s%s %s", s->device ? s->device : "", s->device ? " " : "",
 		 s->series->label, now);
-	ui_fill(s->label_y, s->plot.x - GUTTER, s->plot.w + GUTTER, ui_attr(c, TR_NORMAL));
-	int w = ui_put(s->label_y, s->plot.x - GUTTER, s->plot.w + GUTTER, ui_attr(c, s->role), title);
+	ui_fill(s->label_y, s->plot.x - GUTTER, s->plot.w + GUTTER, ui_attr(&f->style, TR_NORMAL));
+	int w = ui_put(s->label_y, s->plot.x - GUTTER, s->plot.w + GUTTER, ui_attr(&f->style, s->role),
+		       title);
 	char peak[48];
 	snprintf(peak, sizeof peak, "  peak %s", top);
-	ui_put(s->label_y, s->plot.x - GUTTER + w, s->plot.w + GUTTER - w, ui_attr(c, TR_DIM), peak);
+	ui_put(s->label_y, s->plot.x - GUTTER + w, s->plot.w + GUTTER - w, ui_attr(&f->style, TR_DIM),
+	       peak);
 }
 
 /* The wide character of a rendered cell: ASCII or a 3-byte UTF-8 glyph. */
@@ -124,17 +126,18 @@ static wchar_t cell_wchar(const char *g)
 }
 
 /* One call per row: the plot is the largest thing redrawn every sample. */
-static void draw_plot(const struct console *c, const struct strip *s, const struct frame *f, double top)
+static void draw_plot(const struct frame *f, const struct strip *s, const struct span *sp,
+		      double top)
 {
 	const struct rect *p = &s->plot;
-	size_t count = (size_t)p->w * (size_t)f->spc;
-	graph_render(c->graph_values, count, top, p->w, p->h, c->glyphs, c->graph_cells);
+	size_t count = (size_t)p->w * (size_t)sp->spc;
+	graph_render(f->scratch->values, count, top, p->w, p->h, f->glyphs, f->scratch->cells);
 	wchar_t line[LABEL_COLS_MAX];
 	int w = p->w < LABEL_COLS_MAX ? p->w : LABEL_COLS_MAX;
-	attrset((attr_t)ui_attr(c, s->role));
+	attrset((attr_t)ui_attr(&f->style, s->role));
 	for (int row = 0; row < p->h; row++) {
 		for (int col = 0; col < w; col++)
-			line[col] = cell_wchar(c->graph_cells[row * p->w + col].glyph);
+			line[col] = cell_wchar(f->scratch->cells[row * p->w + col].glyph);
 		mvaddnwstr(p->y + row, p->x, line, w);
 	}
 	attrset(A_NORMAL);
@@ -172,26 +175,26 @@ static void place_label(struct label_row *lr, int col, int width, int *x, int *w
 		lr->taken[i] = true;
 }
 
-static bool mark_is_own(const struct console *c, const struct history_mark *m, const char *device);
+static bool mark_is_own(const struct frame *f, const struct history_mark *m, const char *device);
 
-static void mark_label(const struct console *c, const struct history_mark *m, const char *device,
+static void mark_label(const struct frame *f, const struct history_mark *m, const char *device,
 		       char *out, size_t len)
 {
 	char label[MOUNT_OPTS_MAX + 80];
-	if (mark_is_own(c, m, device))
+	if (mark_is_own(f, m, device))
 		snprintf(label, sizeof label, "%s", m->label);
 	else
 		snprintf(label, sizeof label, "%s: %s", m->object, m->label);
-	ui_text_for_terminal(c, label, out, len);
+	ui_text_for_terminal(&f->style, label, out, len);
 }
 
 /* Marks about the strip's own device (and user marks) come first for label room. */
-static bool mark_is_own(const struct console *c, const struct history_mark *m, const char *device)
+static bool mark_is_own(const struct frame *f, const struct history_mark *m, const char *device)
 {
 	if (m->kind == EVENT_USER_MARK)
 		return true;
 	char dev[MOUNT_PATH_MAX];
-	console_mark_device(c, m, dev, sizeof dev);
+	frame_mark_device(f, m, dev, sizeof dev);
 	return device && strcmp(dev, device) == 0;
 }
 
@@ -205,19 +208,19 @@ struct mark_group {
 };
 
 /* "sched bfq→none, nr_requests 256→128": the group's labels in the order they happened. */
-static void group_label(const struct console *c, const struct mark_group *g, const char *device,
+static void group_label(const struct frame *f, const struct mark_group *g, const char *device,
 			char *out, size_t len)
 {
 	size_t used = 0;
 	out[0] = '\0';
 	for (size_t i = g->n; i > 0 && used + 1 < len; i--) {
 		char one[MOUNT_OPTS_MAX + 80];
-		mark_label(c, g->m[i - 1], device, one, sizeof one);
+		mark_label(f, g->m[i - 1], device, one, sizeof one);
 		used = text_appendf(out, len, used, "%s%s", used ? ", " : "", one);
 	}
 }
 
-static void draw_group(const struct console *c, const struct strip *s, const struct mark_group *g,
+static void draw_group(const struct frame *f, const struct strip *s, const struct mark_group *g,
 		       struct label_row *lr)
 {
 	const struct rect *p = &s->plot;
@@ -225,25 +228,25 @@ static void draw_group(const struct console *c, const struct strip *s, const str
 	bool user = false;
 	for (size_t i = 0; i < g->n; i++)
 		user |= g->m[i]->kind == EVENT_USER_MARK;
-	unsigned long a = ui_attr(c, user ? TR_MARK_USER : TR_MARK);
+	unsigned long a = ui_attr(&f->style, user ? TR_MARK_USER : TR_MARK);
 	for (int row = 0; row < p->h; row++) {
-		const char *glyph = c->graph_cells[row * p->w + col].glyph;
-		ui_put(p->y + row, p->x + col, 1, a, glyph[0] ? glyph : ui_sym(c, "│", "|"));
+		const char *glyph = f->scratch->cells[row * p->w + col].glyph;
+		ui_put(p->y + row, p->x + col, 1, a, glyph[0] ? glyph : ui_sym(&f->style, "│", "|"));
 	}
 	if (col >= lr->w)
 		return;
 	char shown[MOUNT_OPTS_MAX * 2];
-	group_label(c, g, s->device, shown, sizeof shown);
+	group_label(f, g, s->device, shown, sizeof shown);
 	int x, w;
 	place_label(lr, col, ui_text_width(shown) + 1, &x, &w);
 	if (w <= 0)
 		return;
 	if (x == col) {
-		ui_put(s->label_y, p->x + x, 1, a, ui_sym(c, "┃", "|"));
+		ui_put(s->label_y, p->x + x, 1, a, ui_sym(&f->style, "┃", "|"));
 		ui_put(s->label_y, p->x + x + 1, w - 1, a, shown);
 	} else {
 		ui_put(s->label_y, p->x + x, w - 1, a, shown);
-		ui_put(s->label_y, p->x + col, 1, a, ui_sym(c, "┃", "|"));
+		ui_put(s->label_y, p->x + col, 1, a, ui_sym(&f->style, "┃", "|"));
 	}
 }
 
@@ -251,60 +254,60 @@ static void draw_group(const struct console *c, const struct strip *s, const str
  * the strip's label row (with the object when it is not the strip's device); the
  * marks of one column share one label.  The strip's own marks, then newer ones,
  * win the label room. */
-static void draw_marks(const struct console *c, const struct strip *s, const struct frame *f)
+static void draw_marks(const struct frame *f, const struct strip *s, const struct span *sp)
 {
-	size_t nm = history_mark_count(console_hist(c));
+	size_t nm = history_mark_count(f->hist);
 	struct label_row lr;
 	memset(&lr, 0, sizeof lr);
 	lr.w = s->plot.w < LABEL_COLS_MAX ? s->plot.w : LABEL_COLS_MAX;
 	for (int pass = 0; pass < 2; pass++) {
 		struct mark_group g = { { NULL }, 0, -1 };
 		for (size_t i = nm; i > 0; i--) {
-			const struct history_mark *m = history_mark_get(console_hist(c), i - 1);
-			if ((int64_t)m->n < f->first)
+			const struct history_mark *m = history_mark_get(f->hist, i - 1);
+			if ((int64_t)m->n < sp->first)
 				break;
-			if (m->n >= f->end || !console_mark_shown(c, m) || mark_is_own(c, m, s->device) != (pass == 0))
+			if (m->n >= sp->end || !frame_mark_shown(f, m) || mark_is_own(f, m, s->device) != (pass == 0))
 				continue;
-			int col = (int)(((int64_t)m->n - f->first) / f->spc);
+			int col = (int)(((int64_t)m->n - sp->first) / sp->spc);
 			if (col < 0 || col >= s->plot.w)
 				continue;
 			if (g.n && (col != g.col || g.n == GROUP_MAX)) {
-				draw_group(c, s, &g, &lr);
+				draw_group(f, s, &g, &lr);
 				g.n = 0;
 			}
 			g.col = col;
 			g.m[g.n++] = m;
 		}
 		if (g.n)
-			draw_group(c, s, &g, &lr);
+			draw_group(f, s, &g, &lr);
 	}
 }
 
-static void draw_x_axis(const struct console *c, const struct frame *f, int y)
+static void draw_x_axis(const struct frame *f, const struct span *sp, int y)
 {
-	unsigned long axis = ui_attr(c, TR_AXIS);
-	ui_fill(y, f->plot_x - GUTTER, f->plot_w + GUTTER, ui_attr(c, TR_NORMAL));
-	uint64_t newest = history_count(console_hist(c)) ? history_count(console_hist(c)) - 1 : 0;
-	double now = history_mono(console_hist(c), newest);
-	int right_limit = f->plot_x + f->plot_w;   /* labels end before this */
-	for (int col = f->plot_w - 1; col >= 0; col -= XLABEL_GAP) {
-		int64_t n = f->first + (int64_t)col * f->spc + f->spc - 1;
-		if (n < 0 || !history_has(console_hist(c), (uint64_t)n))
+	unsigned long axis = ui_attr(&f->style, TR_AXIS);
+	ui_fill(y, sp->plot_x - GUTTER, sp->plot_w + GUTTER, ui_attr(&f->style, TR_NORMAL));
+	uint64_t newest = history_count(f->hist) ? history_count(f->hist) - 1 : 0;
+	double now = history_mono(f->hist, newest);
+	int right_limit = sp->plot_x + sp->plot_w;   /* labels end before this */
+	for (int col = sp->plot_w - 1; col >= 0; col -= XLABEL_GAP) {
+		int64_t n = sp->first + (int64_t)col * sp->spc + sp->spc - 1;
+		if (n < 0 || !history_has(f->hist, (uint64_t)n))
 			break;
 		char buf[24];
-		graph_format_age(now - history_mono(console_hist(c), (uint64_t)n), buf, sizeof buf);
+		graph_format_age(now - history_mono(f->hist, (uint64_t)n), buf, sizeof buf);
 		int w = ui_text_width(buf);
-		int x = f->plot_x + col - w + 1;
+		int x = sp->plot_x + col - w + 1;
 		if (x + w > right_limit)
 			x = right_limit - w;
-		if (x < f->plot_x)
+		if (x < sp->plot_x)
 			break;
 		ui_put(y, x, w, axis, buf);
 		right_limit = x - 1;
 	}
 }
 
-static size_t collect_strips(const struct console *c, const struct graph_metric *m,
+static size_t collect_strips(const struct frame *f, const struct graph_metric *m,
 			     struct strip *out, size_t max)
 {
 	size_t n = 0;
@@ -312,11 +315,11 @@ static size_t collect_strips(const struct console *c, const struct graph_metric 
 	size_t nd = 0;
 	if (m->series[0].system) {
 		devices[nd++] = NULL;
-	} else if (c->npins) {
-		for (size_t i = 0; i < c->npins; i++)
-			devices[nd++] = c->pins[i];
-	} else if (c->selected[0]) {
-		devices[nd++] = c->selected;
+	} else if (f->npins) {
+		for (size_t i = 0; i < f->npins; i++)
+			devices[nd++] = f->pins[i];
+	} else if (f->selected[0]) {
+		devices[nd++] = f->selected;
 	}
 	for (size_t d = 0; d < nd; d++)
 		for (size_t s = 0; s < m->nseries && n < max; s++)
@@ -325,69 +328,80 @@ static size_t collect_strips(const struct console *c, const struct graph_metric 
 	return n;
 }
 
-static void draw_title(const struct console *c, const struct rect *r, const struct frame *f)
+static void draw_title(const struct frame *f, const struct rect *r, const struct span *sp)
 {
 	char title[96], right[96];
-	snprintf(title, sizeof title, "%s", f->metric->name);
-	if (f->metric->series[0].system)
+	snprintf(title, sizeof title, "%s", sp->metric->name);
+	if (sp->metric->series[0].system)
 		snprintf(title, sizeof title, "dirty / writeback (system)");
-	if (c->scroll_back) {
+	if (f->scroll_back) {
 		char age[24];
-		double now = history_mono(console_hist(c), history_count(console_hist(c)) - 1);
-		graph_format_age(now - history_mono(console_hist(c), f->end - 1), age, sizeof age);
+		double now = history_mono(f->hist, history_count(f->hist) - 1);
+		graph_format_age(now - history_mono(f->hist, sp->end - 1), age, sizeof age);
 		snprintf(right, sizeof right, "at %s  %s/%s scroll, l live", age,
-			 ui_sym(c, "←", "<"), ui_sym(c, "→", ">"));
+			 ui_sym(&f->style, "←", "<"), ui_sym(&f->style, "→", ">"));
 	} else {
-		snprintf(right, sizeof right, "Tab metric  %s history", ui_sym(c, "←", "<-"));
+		snprintf(right, sizeof right, "Tab metric  %s history", ui_sym(&f->style, "←", "<-"));
 	}
-	ui_title(c, r, title, right);
+	ui_title(&f->style, r, title, right);
 }
 
-void graphs_place(struct console *c, const struct rect *r)
+/* The scratch memory sized for this frame; short of memory, the graphs are not
+ * drawn and the loop says why. */
+static void graphs_place(struct frame *f, const struct rect *r)
 {
 	size_t plot_w = r->w > GUTTER + 1 ? (size_t)(r->w - GUTTER - 1) : 0;
 	size_t rows = r->h > 2 ? (size_t)(r->h - 2) : 0;
-	if (grow_buffers(c, plot_w * (size_t)graph_samples_per_cell(c->glyphs), plot_w * rows) < 0)
-		console_message(c, true, "out of memory: graphs not drawn");
+	if (grow_buffers(f, plot_w * (size_t)graph_samples_per_cell(f->glyphs), plot_w * rows) < 0)
+		f->scratch->short_of_memory = true;
 }
 
-void graphs_draw(const struct console *c, const struct rect *r)
+static void graphs_draw(const struct frame *f, const struct rect *r)
 {
-	const struct graph_metric *m = &graph_metrics[c->graph_metric];
-	struct frame f = { m, console_view_end(c), 0, graph_samples_per_cell(c->glyphs),
+	const struct graph_metric *m = f->metric;
+	struct span sp = { m, f->view_end, 0, graph_samples_per_cell(f->glyphs),
 			   r->x + GUTTER, r->w - GUTTER - 1 };
 	for (int y = r->y; y < r->y + r->h; y++)
-		ui_fill(y, r->x, r->w, ui_attr(c, TR_NORMAL));
-	draw_title(c, r, &f);
-	if (f.plot_w < 4 || r->h < STRIP_MIN + 2)
+		ui_fill(y, r->x, r->w, ui_attr(&f->style, TR_NORMAL));
+	draw_title(f, r, &sp);
+	if (sp.plot_w < 4 || r->h < STRIP_MIN + 2)
 		return;
 	struct strip strips[CONSOLE_PINS_MAX * 2];
-	size_t ns = collect_strips(c, m, strips, sizeof strips / sizeof strips[0]);
+	size_t ns = collect_strips(f, m, strips, sizeof strips / sizeof strips[0]);
 	int avail = r->h - 2;   /* title and X axis rows */
 	while (ns > 0 && avail / (int)ns < STRIP_MIN)
 		ns -= ns > m->nseries ? m->nseries : 1;   /* whole devices first */
 	if (ns == 0) {
-		ui_put(r->y + 1, r->x + 1, r->w - 2, ui_attr(c, TR_DIM), "no device to graph");
+		ui_put(r->y + 1, r->x + 1, r->w - 2, ui_attr(&f->style, TR_DIM),
+		       "no device to graph");
 		return;
 	}
-	size_t count = (size_t)f.plot_w * (size_t)f.spc;
-	if (c->graph_values_cap < count || c->graph_cells_cap < (size_t)f.plot_w * (size_t)avail)
+	size_t count = (size_t)sp.plot_w * (size_t)sp.spc;
+	const struct graph_scratch *g = f->scratch;
+	if (g->values_cap < count || g->cells_cap < (size_t)sp.plot_w * (size_t)avail)
 		return;   /* graphs_place could not make room */
-	f.first = (int64_t)f.end - (int64_t)count;
+	sp.first = (int64_t)sp.end - (int64_t)count;
 	int sh = avail / (int)ns, y = r->y + 1;
 	for (size_t i = 0; i < ns; i++) {
 		struct strip *s = &strips[i];
 		int h = i + 1 == ns ? avail - sh * (int)(ns - 1) : sh;
 		s->label_y = y;
-		s->plot = (struct rect){ y + 1, f.plot_x, h - 1, f.plot_w };
-		fetch(c, &f, s, c->graph_values, count);
-		double max = graph_max(c->graph_values, count);
+		s->plot = (struct rect){ y + 1, sp.plot_x, h - 1, sp.plot_w };
+		fetch(f, &sp, s, f->scratch->values, count);
+		double max = graph_max(f->scratch->values, count);
 		double top = graph_nice_top(max, m->unit);
-		draw_label(c, s, &f, c->graph_values, count, max);
-		draw_y_labels(c, s, &f, top);
-		draw_plot(c, s, &f, top);
-		draw_marks(c, s, &f);
+		draw_label(f, s, &sp, f->scratch->values, count, max);
+		draw_y_labels(f, s, &sp, top);
+		draw_plot(f, s, &sp, top);
+		draw_marks(f, s, &sp);
 		y += h;
 	}
-	draw_x_axis(c, &f, r->y + r->h - 1);
+	draw_x_axis(f, &sp, r->y + r->h - 1);
 }
+
+const struct pane_def pane_graphs = {
+	.name = "graphs",
+	.slot = SLOT_GRAPHS,
+	.place = graphs_place,
+	.draw = graphs_draw,
+};

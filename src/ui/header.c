@@ -5,11 +5,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "console.h"
+#include "pane.h"
 #include "text.h"
 
 struct line_writer {
-	const struct console *c;
+	const struct frame *f;
 	int y, x, end;
 	bool dry;       /* only measure */
 	bool compact;   /* the short forms, for narrow terminals */
@@ -23,7 +23,7 @@ static void put(struct line_writer *lw, enum theme_role role, const char *text)
 	}
 	if (lw->x >= lw->end)
 		return;
-	lw->x += ui_put(lw->y, lw->x, lw->end - lw->x, ui_attr(lw->c, role), text);
+	lw->x += ui_put(lw->y, lw->x, lw->end - lw->x, ui_attr(&lw->f->style, role), text);
 }
 
 static void pair(struct line_writer *lw, const char *label, const char *value)
@@ -54,57 +54,55 @@ static void format_wall(const struct timespec *t, char *buf, size_t len)
 }
 
 /* The state flags at the right end: what would surprise an operator if unseen. */
-static void state_text(const struct console *c, char *buf, size_t len)
+static void state_text(const struct frame *f, char *buf, size_t len)
 {
-	char pos[128];
 	size_t used = 0;
 	buf[0] = '\0';
-	console_source_position(c, pos, sizeof pos);
-	if (pos[0])
-		used = text_appendf(buf, len, used, "%s  ", pos);
-	if (c->frozen)
+	if (f->position[0])
+		used = text_appendf(buf, len, used, "%s  ", f->position);
+	if (f->frozen)
 		used = text_appendf(buf, len, used, "FROZEN  ");
-	if (c->scroll_back)
+	if (f->scroll_back)
 		used = text_appendf(buf, len, used, "SCROLLED  ");
-	if (console_ended(c))
+	if (f->ended)
 		text_appendf(buf, len, used, "END OF DATA  ");
 }
 
-void header_draw(const struct console *c, const struct rect *r)
+static void header_draw(const struct frame *f, const struct rect *r)
 {
-	struct line_writer lw = { c, r->y, r->x, r->x + r->w, false, false };
+	struct line_writer lw = { f, r->y, r->x, r->x + r->w, false, false };
 	char buf[128], state[256];
-	ui_fill(r->y, r->x, r->w, ui_attr(c, TR_NORMAL));
+	ui_fill(r->y, r->x, r->w, ui_attr(&f->style, TR_NORMAL));
 	put(&lw, TR_TITLE, "ioscope ");
-	put(&lw, TR_HEADER_VALUE, c->host);
+	put(&lw, TR_HEADER_VALUE, f->host);
 	put(&lw, TR_NORMAL, "  ");
-	put(&lw, TR_HEADER, c->kernel);
+	put(&lw, TR_HEADER, f->kernel);
 	put(&lw, TR_NORMAL, "  ");
-	format_interval(c->interval, buf, sizeof buf);
+	format_interval(f->interval, buf, sizeof buf);
 	pair(&lw, "every", buf);
 	put(&lw, TR_NORMAL, " ");
-	format_wall(&console_view_snap(c)->wall, buf, sizeof buf);
+	format_wall(&f->snap->wall, buf, sizeof buf);
 	put(&lw, TR_HEADER_VALUE, buf);
 	put(&lw, TR_NORMAL, "  ");
-	const char *failure = recorder_failure(session_recorder(c->session));
+	const char *failure = f->rec_failure;
 	if (failure) {
 		/* a recording that stopped reaching the disk must not look like one that runs */
-		put(&lw, TR_WARNING, ui_sym(c, "✖ REC FAILED: ", "! REC FAILED: "));
+		put(&lw, TR_WARNING, ui_sym(&f->style, "✖ REC FAILED: ", "! REC FAILED: "));
 		put(&lw, TR_WARNING, failure);
 		put(&lw, TR_NORMAL, "  ");
-	} else if (session_recording(c->session) || record_key_paused(c)) {
-		put(&lw, TR_RECORDING, session_recording(c->session) ? ui_sym(c, "● REC ", "* REC ")
-					      : ui_sym(c, "‖ REC paused ", "| REC paused "));
-		put(&lw, TR_NORMAL, record_key_path(c));
+	} else if (f->recording || f->rec_paused) {
+		put(&lw, TR_RECORDING, f->recording ? ui_sym(&f->style, "● REC ", "* REC ")
+					      : ui_sym(&f->style, "‖ REC paused ", "| REC paused "));
+		put(&lw, TR_NORMAL, f->rec_path);
 		put(&lw, TR_NORMAL, "  ");
 	}
-	state_text(c, state, sizeof state);
+	state_text(f, state, sizeof state);
 	if (state[0]) {
 		int w = ui_text_width(state);
 		int x = r->x + r->w - w;
 		if (x < lw.x)
 			x = lw.x;
-		ui_put(r->y, x, r->x + r->w - x, ui_attr(c, TR_WARNING), state);
+		ui_put(r->y, x, r->x + r->w - x, ui_attr(&f->style, TR_WARNING), state);
 	}
 }
 
@@ -120,7 +118,7 @@ static void number(const struct line_writer *lw, char *buf, size_t len, double v
 
 static void separator(struct line_writer *lw)
 {
-	put(lw, TR_BORDER, lw->compact ? " " : ui_sym(lw->c, "│ ", "| "));
+	put(lw, TR_BORDER, lw->compact ? " " : ui_sym(&lw->f->style, "│ ", "| "));
 }
 
 static void strip_line(struct line_writer *lw, const struct vm_rates *vm, bool have)
@@ -162,13 +160,24 @@ static void strip_line(struct line_writer *lw, const struct vm_rates *vm, bool h
 	pair(lw, "full", b);
 }
 
-void strip_draw(const struct console *c, const struct rect *r)
+static void strip_draw(const struct frame *f, const struct rect *r)
 {
-	const struct vm_rates *vm = &console_view_rates(c)->vm;
-	bool have = console_have_rates(c) && vm->valid;
-	struct line_writer measure = { c, r->y, r->x, r->x + r->w, true, false };
+	const struct vm_rates *vm = &f->rates->vm;
+	bool have = f->have_rates && vm->valid;
+	struct line_writer measure = { f, r->y, r->x, r->x + r->w, true, false };
 	strip_line(&measure, vm, have);
-	struct line_writer lw = { c, r->y, r->x, r->x + r->w, false, measure.x > r->x + r->w };
-	ui_fill(r->y, r->x, r->w, ui_attr(c, TR_NORMAL));
+	struct line_writer lw = { f, r->y, r->x, r->x + r->w, false, measure.x > r->x + r->w };
+	ui_fill(r->y, r->x, r->w, ui_attr(&f->style, TR_NORMAL));
 	strip_line(&lw, vm, have);
 }
+
+const struct pane_def pane_header = {
+	.name = "header",
+	.slot = SLOT_HEADER,
+	.draw = header_draw,
+};
+const struct pane_def pane_strip = {
+	.name = "strip",
+	.slot = SLOT_STRIP,
+	.draw = strip_draw,
+};

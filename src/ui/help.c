@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "console.h"
+#include "console_state.h"
 
 #define HELP_LINES_MAX 128
 
@@ -65,13 +65,13 @@ static void help_draw(const struct console *c, void *state)
 	if (w < 20 || hh < 5)
 		return;
 	struct rect r = { 1, (COLS - w) / 2, hh, w };
-	ui_box(c, &r, "Help - Esc, q or ? closes, arrows scroll");
+	ui_box(&c->style, &r, "Help - Esc, q or ? closes, arrows scroll");
 	int rows = r.h - 2;
 	if (h->n > (size_t)rows && h->top > h->n - (size_t)rows)
 		h->top = h->n - (size_t)rows;
 	for (int i = 0; i < rows && h->top + (size_t)i < h->n; i++) {
 		size_t idx = h->top + (size_t)i;
-		ui_put(r.y + 1 + i, r.x + 2, r.w - 4, ui_attr(c, h->heading[idx] ? TR_TITLE : TR_NORMAL),
+		ui_put(r.y + 1 + i, r.x + 2, r.w - 4, ui_attr(&c->style, h->heading[idx] ? TR_TITLE : TR_NORMAL),
 		       h->lines[idx]);
 	}
 }

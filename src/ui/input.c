@@ -2,7 +2,7 @@
 #include <ncurses.h>
 #include <string.h>
 
-#include "console.h"
+#include "console_state.h"
 
 int console_read_key(struct console_mouse *mouse)
 {
@@ -26,16 +26,4 @@ int console_read_key(struct console_mouse *mouse)
 #endif
 	}
 	return KC((int)wch);
-}
-
-void console_handle_mouse(struct console *c, const struct console_mouse *m)
-{
-	if (c->nmodals)
-		return;
-	if (m->wheel_up)
-		console_move_selection(c, -1);
-	else if (m->wheel_down)
-		console_move_selection(c, 1);
-	else if (m->click)
-		table_click(c, m->y, m->x);
 }

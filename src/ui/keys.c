@@ -13,79 +13,102 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "console.h"
-#include "control_ui.h"
-#include "replay_view.h"
+#include "keys.h"
+
+
+
+/* A binding's action: a kind and its argument (action.h). */
+#define ACT(k, a) { .kind = (k), .arg = (a) }
 
 const struct console_binding console_bindings[] = {
-	{ { '?', KC(KEY_F(1)), 'h' }, "?, F1, h", "this help: every key", "Help", "General", 0, action_help },
-	{ { KC(KEY_F(2)), 'C' }, "F2, C", "choose the table's columns", "Columns", "Table", 0, action_columns },
+	{ { '?', KC(KEY_F(1)), 'h' }, "?, F1, h", "this help: every key", "Help", "General", 0,
+	  ACT(UA_HELP, 0) },
+	{ { KC(KEY_F(2)), 'C' }, "F2, C", "choose the table's columns", "Columns", "Table", 0,
+	  ACT(UA_COLUMNS, 0) },
 	{ { '/' }, "/", "filter devices by name, dm name or model (empty: all)", "Filter", "Devices", 0,
-	  action_filter },
+	  ACT(UA_FILTER, 0) },
 	{ { '\t' }, "Tab", "next graph metric: MB/s, IOPS, await, %util, f/s, in-flight, dirty/writeback",
-	  "Metric", "Graphs", 0, action_metric_next },
+	  "Metric", "Graphs", 0, ACT(UA_METRIC, 1) },
 	{ { ' ' }, "Space", "freeze the view; sampling and recording go on", "Freeze", "Graphs", 0,
-	  action_freeze },
+	  ACT(UA_FREEZE, 0) },
 	{ { 'm' }, "m", "add a mark (a note drawn on every graph and listed with the events)", "Mark",
-	  "Graphs", 0, action_mark },
+	  "Graphs", 0, ACT(UA_MARK, 0) },
 	{ { 'd' }, "d", "the detail pane in place of the graphs, and back", "Detail", "Table", 0,
-	  action_detail },
-	{ { 'q', KC(KEY_F(10)) }, "q, F10", "quit", "Quit", "General", 0, action_quit },
+	  ACT(UA_DETAIL, 0) },
+	{ { 'q', KC(KEY_F(10)) }, "q, F10", "quit", "Quit", "General", 0, ACT(UA_QUIT, 0) },
 
-	{ { KC(KEY_UP), 'k' }, "Up, k", "select the device above", NULL, "Devices", 0, action_up },
-	{ { KC(KEY_DOWN), 'j' }, "Down, j", "select the device below", NULL, "Devices", 0, action_down },
-	{ { KC(KEY_PPAGE) }, "PgUp", "select a page of devices up", NULL, "Devices", 0, action_page_up },
-	{ { KC(KEY_NPAGE) }, "PgDn", "select a page of devices down", NULL, "Devices", 0, action_page_down },
-	{ { KC(KEY_HOME) }, "Home", "select the first device", NULL, "Devices", 0, action_first },
-	{ { KC(KEY_END) }, "End", "select the last device", NULL, "Devices", 0, action_last },
+	{ { KC(KEY_UP), 'k' }, "Up, k", "select the device above", NULL, "Devices", 0,
+	  ACT(UA_MOVE, -1) },
+	{ { KC(KEY_DOWN), 'j' }, "Down, j", "select the device below", NULL, "Devices", 0,
+	  ACT(UA_MOVE, 1) },
+	{ { KC(KEY_PPAGE) }, "PgUp", "select a page of devices up", NULL, "Devices", 0,
+	  ACT(UA_PAGE, -1) },
+	{ { KC(KEY_NPAGE) }, "PgDn", "select a page of devices down", NULL, "Devices", 0,
+	  ACT(UA_PAGE, 1) },
+	{ { KC(KEY_HOME) }, "Home", "select the first device", NULL, "Devices", 0,
+	  ACT(UA_FIRST, 0) },
+	{ { KC(KEY_END) }, "End", "select the last device", NULL, "Devices", 0, ACT(UA_LAST, 0) },
 	{ { '\n', '\r', KC(KEY_ENTER) }, "Enter",
 	  "pin the selected device on the graphs, or unpin it (several can be pinned)", NULL, "Devices", 0,
-	  action_pin },
-	{ { 'p' }, "p", "show or hide partitions under their disk", NULL, "Devices", 0, action_partitions },
+	  ACT(UA_PIN, 0) },
+	{ { 'p' }, "p", "show or hide partitions under their disk", NULL, "Devices", 0,
+	  ACT(UA_PARTITIONS, 0) },
 
 	{ { '<', ',' }, "<", "sort by the column to the left (Device: the kernel's order)", NULL, "Table", 0,
-	  action_sort_prev },
-	{ { '>', '.' }, ">", "sort by the column to the right", NULL, "Table", 0, action_sort_next },
-	{ { 'I' }, "I", "invert the sort order", NULL, "Table", 0, action_sort_invert },
+	  ACT(UA_SORT_STEP, -1) },
+	{ { '>', '.' }, ">", "sort by the column to the right", NULL, "Table", 0,
+	  ACT(UA_SORT_STEP, 1) },
+	{ { 'I' }, "I", "invert the sort order", NULL, "Table", 0, ACT(UA_SORT_INVERT, 0) },
 
-	{ { KC(KEY_BTAB) }, "Shift-Tab", "previous graph metric", NULL, "Graphs", 0, action_metric_prev },
-	{ { KC(KEY_LEFT) }, "Left", "scroll the graphs back in time", NULL, "Graphs", 0, action_scroll_back },
+	{ { KC(KEY_BTAB) }, "Shift-Tab", "previous graph metric", NULL, "Graphs", 0,
+	  ACT(UA_METRIC, -1) },
+	{ { KC(KEY_LEFT) }, "Left", "scroll the graphs back in time", NULL, "Graphs", 0,
+	  ACT(UA_SCROLL, 1) },
 	{ { KC(KEY_RIGHT) }, "Right", "scroll the graphs forward in time", NULL, "Graphs", 0,
-	  action_scroll_forward },
-	{ { 'l' }, "l", "graphs back to live", NULL, "Graphs", 0, action_live },
-	{ { 'g' }, "g", "graph characters: braille, blocks, ASCII", NULL, "Graphs", 0, action_glyphs },
-	{ { 'e' }, "e", "show or hide the marks panel", NULL, "Graphs", 0, action_marks },
+	  ACT(UA_SCROLL, -1) },
+	{ { 'l' }, "l", "graphs back to live", NULL, "Graphs", 0, ACT(UA_LIVE, 0) },
+	{ { 'g' }, "g", "graph characters: braille, blocks, ASCII", NULL, "Graphs", 0,
+	  ACT(UA_GLYPHS, 0) },
+	{ { 'e' }, "e", "show or hide the marks panel", NULL, "Graphs", 0, ACT(UA_MARKS, 0) },
 
-	{ { '+', '=' }, "+", "longer interval between samples", NULL, "General", 0, action_slower },
-	{ { '-' }, "-", "shorter interval between samples", NULL, "General", 0, action_faster },
-	{ { 't' }, "t", "next colour theme", NULL, "General", 0, action_theme_next },
-	{ { KEYC_CTRL('l') }, "Ctrl-L", "redraw the screen", NULL, "General", 0, action_refresh },
+	{ { '+', '=' }, "+", "longer interval between samples", NULL, "General", 0,
+	  ACT(UA_INTERVAL, 1) },
+	{ { '-' }, "-", "shorter interval between samples", NULL, "General", 0,
+	  ACT(UA_INTERVAL, -1) },
+	{ { 't' }, "t", "next colour theme", NULL, "General", 0, ACT(UA_THEME_NEXT, 0) },
+	{ { KEYC_CTRL('l') }, "Ctrl-L", "redraw the screen", NULL, "General", 0,
+	  ACT(UA_REFRESH, 0) },
 
 	/* changing settings (src/ui/control_*.c): the selected device, a partition's disk */
 	{ { 'S' }, "S", "scheduler picker: the queue's list, the current one marked", "Sched", "Settings",
-	  KEYF_CONTROL, action_scheduler },
+	  KEYF_CONTROL, ACT(UA_SCHEDULER, 0) },
 	{ { 'T' }, "T", "tunables editor: nr_requests, read_ahead_kb, max_sectors_kb, iosched.*", NULL,
-	  "Settings", KEYF_CONTROL, action_tunables },
+	  "Settings", KEYF_CONTROL, ACT(UA_TUNABLES, 0) },
 	{ { 'w' }, "w", "write cache: write back or write through", NULL, "Settings", KEYF_CONTROL,
-	  action_write_cache },
+	  ACT(UA_WRITE_CACHE, 0) },
 	{ { 'o' }, "o", "mount options of a filesystem on the device (Tab completes known options)", NULL,
-	  "Settings", KEYF_CONTROL, action_mount_options },
+	  "Settings", KEYF_CONTROL, ACT(UA_MOUNT_OPTIONS, 0) },
 
 	/* the replay view (src/ui/replay_view.c); every jump pauses */
-	{ { 'P' }, "P", "play or pause the replay", "Play", "Replay", KEYF_REPLAY, action_replay_play },
-	{ { '[' }, "[", "step one sample back (pauses)", NULL, "Replay", KEYF_REPLAY, action_replay_step_back },
+	{ { 'P' }, "P", "play or pause the replay", "Play", "Replay", KEYF_REPLAY,
+	  ACT(UA_REPLAY_PLAY, 0) },
+	{ { '[' }, "[", "step one sample back (pauses)", NULL, "Replay", KEYF_REPLAY,
+	  ACT(UA_REPLAY_STEP, -1) },
 	{ { ']' }, "]", "step one sample forward (pauses)", NULL, "Replay", KEYF_REPLAY,
-	  action_replay_step_forward },
+	  ACT(UA_REPLAY_STEP, 1) },
 	{ { '{' }, "{", "jump to the previous mark (pauses)", NULL, "Replay", KEYF_REPLAY,
-	  action_replay_prev_mark },
-	{ { '}' }, "}", "jump to the next mark (pauses)", NULL, "Replay", KEYF_REPLAY, action_replay_next_mark },
+	  ACT(UA_REPLAY_MARK, -1) },
+	{ { '}' }, "}", "jump to the next mark (pauses)", NULL, "Replay", KEYF_REPLAY,
+	  ACT(UA_REPLAY_MARK, 1) },
 	{ { 'G' }, "G", "seek to a time: HH:MM[:SS], YYYY-MM-DD HH:MM[:SS] or +OFFSET from the start (pauses)",
-	  "Seek", "Replay", KEYF_REPLAY, action_replay_seek },
-	{ { 'x' }, "x", "faster replay: x1, x10, x100", NULL, "Replay", KEYF_REPLAY, action_replay_speed_up },
-	{ { 'X' }, "X", "slower replay: x100, x10, x1", NULL, "Replay", KEYF_REPLAY, action_replay_speed_down },
+	  "Seek", "Replay", KEYF_REPLAY, ACT(UA_REPLAY_SEEK, 0) },
+	{ { 'x' }, "x", "faster replay: x1, x10, x100", NULL, "Replay", KEYF_REPLAY,
+	  ACT(UA_REPLAY_SPEED, 1) },
+	{ { 'X' }, "X", "slower replay: x100, x10, x1", NULL, "Replay", KEYF_REPLAY,
+	  ACT(UA_REPLAY_SPEED, -1) },
 	/* src/ui/record_key.c */
 	{ { 'R' }, "R", "start or stop recording (asks for a file); with --record: pause or resume it",
-	  "Rec", "General", 0, action_record },
+	  "Rec", "General", 0, ACT(UA_RECORD, 0) },
 };
 const size_t console_bindings_count = sizeof console_bindings / sizeof console_bindings[0];
 
@@ -101,22 +124,28 @@ const struct console_binding *console_binding_for(int key)
 	return NULL;
 }
 
-void console_dispatch_key(struct console *c, int key)
+bool console_binding_active(const struct console_binding *b, bool live)
 {
-	if (console_modal_key(c, key))
-		return;
+	if (b->flags & KEYF_CONTROL)
+		return live;
+	if (b->flags & KEYF_REPLAY)
+		return !live;
+	return true;
+}
+
+struct ui_action console_key_action(int key, bool live, char *why, size_t len)
+{
+	struct ui_action none = { UA_NONE, 0, "" };
+	why[0] = '\0';
 	const struct console_binding *b = console_binding_for(key);
 	if (!b)
-		return;
-	if ((b->flags & KEYF_CONTROL) && !console_controls_enabled(c)) {
-		console_message(c, true, "%s: changes are disabled while replaying", b->names);
-		return;
+		return none;
+	if (!console_binding_active(b, live)) {
+		snprintf(why, len, "%s: %s", b->names, live ? "only in a replay"
+							    : "changes are disabled while replaying");
+		return none;
 	}
-	if ((b->flags & KEYF_REPLAY) && console_controls_enabled(c)) {
-		console_message(c, true, "%s: only in a replay", b->names);
-		return;
-	}
-	b->action(c);
+	return b->action;
 }
 
 /* mdoc escapes: a key name must not be read as punctuation or a request. */

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "console.h"
+#include "layout.h"
 
 #define WIDE_COLS 130
 
@@ -88,4 +88,14 @@ void layout_compute(struct layout *l, const struct layout_want *w)
 		layout_wide(l, w, top, body);
 	else
 		layout_narrow(l, w, top, body);
+}
+
+const struct rect *layout_slot(const struct layout *l, enum layout_slot slot)
+{
+	const struct rect *const slots[SLOT_COUNT] = {
+		[SLOT_HEADER] = &l->header, [SLOT_STRIP] = &l->strip, [SLOT_TABLE] = &l->table,
+		[SLOT_DETAIL] = &l->detail, [SLOT_GRAPHS] = &l->graphs, [SLOT_MARKS] = &l->marks,
+		[SLOT_FOOTER] = &l->footer,
+	};
+	return slots[slot];
 }

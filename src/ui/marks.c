@@ -4,9 +4,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "console.h"
+#include "pane.h"
 
-static void draw_mark(const struct console *c, const struct history_mark *m, int y, const struct rect *r)
+static void draw_mark(const struct frame *f, const struct history_mark *m, int y, const struct rect *r)
 {
 	char when[16], buf[MOUNT_OPTS_MAX * 2 + 16];
 	struct tm tm;
@@ -15,47 +15,53 @@ static void draw_mark(const struct console *c, const struct history_mark *m, int
 		snprintf(when, sizeof when, "--:--:--");
 	int x = r->x + 1, end = r->x + r->w - 1;
 	enum theme_role role = m->kind == EVENT_USER_MARK ? TR_MARK_USER : TR_MARK;
-	x += ui_put(y, x, end - x, ui_attr(c, TR_DIM), when);
-	x += ui_put(y, x, end - x, ui_attr(c, TR_NORMAL), "  ");
+	x += ui_put(y, x, end - x, ui_attr(&f->style, TR_DIM), when);
+	x += ui_put(y, x, end - x, ui_attr(&f->style, TR_NORMAL), "  ");
 	if (m->kind == EVENT_USER_MARK) {
-		x += ui_put(y, x, end - x, ui_attr(c, role), "mark  ");
-		ui_put(y, x, end - x, ui_attr(c, TR_HEADER_VALUE), m->new_value);
+		x += ui_put(y, x, end - x, ui_attr(&f->style, role), "mark  ");
+		ui_put(y, x, end - x, ui_attr(&f->style, TR_HEADER_VALUE), m->new_value);
 		return;
 	}
-	x += ui_put(y, x, end - x, ui_attr(c, TR_HEADER_VALUE), m->object);
-	x += ui_put(y, x, end - x, ui_attr(c, TR_NORMAL), "  ");
-	x += ui_put(y, x, end - x, ui_attr(c, role), m->key);
-	x += ui_put(y, x, end - x, ui_attr(c, TR_NORMAL), "  ");
+	x += ui_put(y, x, end - x, ui_attr(&f->style, TR_HEADER_VALUE), m->object);
+	x += ui_put(y, x, end - x, ui_attr(&f->style, TR_NORMAL), "  ");
+	x += ui_put(y, x, end - x, ui_attr(&f->style, role), m->key);
+	x += ui_put(y, x, end - x, ui_attr(&f->style, TR_NORMAL), "  ");
 	snprintf(buf, sizeof buf, "%s %s %s", m->old_value[0] ? m->old_value : "-",
-		 ui_sym(c, "→", "->"), m->new_value[0] ? m->new_value : "-");
-	x += ui_put(y, x, end - x, ui_attr(c, TR_NORMAL), buf);
+		 ui_sym(&f->style, "→", "->"), m->new_value[0] ? m->new_value : "-");
+	x += ui_put(y, x, end - x, ui_attr(&f->style, TR_NORMAL), buf);
 	if (strcmp(m->by, "ioscope") == 0)
-		ui_put(y, x, end - x, ui_attr(c, TR_DIM), "  (by ioscope)");
+		ui_put(y, x, end - x, ui_attr(&f->style, TR_DIM), "  (by ioscope)");
 }
 
-void marks_draw(const struct console *c, const struct rect *r)
+static void marks_draw(const struct frame *f, const struct rect *r)
 {
-	size_t n = history_mark_count(console_hist(c)), shown = 0;
+	size_t n = history_mark_count(f->hist), shown = 0;
 	for (size_t i = 0; i < n; i++)
-		shown += console_mark_shown(c, history_mark_get(console_hist(c), i));
+		shown += frame_mark_shown(f, history_mark_get(f->hist, i));
 	char title[64];
 	if (shown == n)
 		snprintf(title, sizeof title, "Marks (%zu)", n);
 	else
 		snprintf(title, sizeof title, "Marks (%zu of %zu: the devices shown)", shown, n);
 	for (int y = r->y; y < r->y + r->h; y++)
-		ui_fill(y, r->x, r->w, ui_attr(c, TR_NORMAL));
-	ui_title(c, r, title, "m add  e hide");
+		ui_fill(y, r->x, r->w, ui_attr(&f->style, TR_NORMAL));
+	ui_title(&f->style, r, title, "m add  e hide");
 	int rows = r->h - 1;
 	if (shown == 0) {
-		ui_put(r->y + 1, r->x + 1, r->w - 2, ui_attr(c, TR_DIM),
+		ui_put(r->y + 1, r->x + 1, r->w - 2, ui_attr(&f->style, TR_DIM),
 		       "no events yet: scheduler, tunable, write cache, mount changes and marks show here");
 		return;
 	}
 	int y = r->y + 1;
 	for (size_t i = n; i > 0 && y < r->y + 1 + rows; i--) {
-		const struct history_mark *m = history_mark_get(console_hist(c), i - 1);
-		if (console_mark_shown(c, m))
-			draw_mark(c, m, y++, r);
+		const struct history_mark *m = history_mark_get(f->hist, i - 1);
+		if (frame_mark_shown(f, m))
+			draw_mark(f, m, y++, r);
 	}
 }
+
+const struct pane_def pane_marks = {
+	.name = "marks",
+	.slot = SLOT_MARKS,
+	.draw = marks_draw,
+};

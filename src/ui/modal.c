@@ -4,7 +4,7 @@
 #include <ncurses.h>
 #include <poll.h>
 
-#include "console.h"
+#include "console_state.h"
 
 int console_modal_open(struct console *c, const struct modal_ops *ops, void *state)
 {

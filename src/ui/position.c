@@ -3,7 +3,7 @@
  * fixture tree: "FIXTURE". */
 #include <stdio.h>
 
-#include "console.h"
+#include "console_state.h"
 #include "replay_view.h"
 
 void console_source_position(const struct console *c, char *buf, size_t len)

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "console.h"
+#include "console_state.h"
 
 #define PROMPT_MAX 200
 
@@ -24,7 +24,7 @@ static void prompt_draw(const struct console *c, void *state)
 	const struct rect *r = &c->layout.footer;
 	if (c->layout.too_small)
 		return;
-	unsigned long a = ui_attr(c, TR_STATUS);
+	unsigned long a = ui_attr(&c->style, TR_STATUS);
 	ui_fill(r->y, r->x, r->w, a);
 	int x = r->x + ui_put(r->y, r->x, r->w, a, p->label);
 	/* keep the cursor in view: show the tail when the text is longer than the line */

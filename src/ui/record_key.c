@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "console.h"
+#include "console_state.h"
 #include "replay_view.h"
 
 const char *record_key_path(const struct console *c)

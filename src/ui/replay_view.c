@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "console.h"
+#include "console_state.h"
 #include "replay_view.h"
 #include "report.h"
 

@@ -13,7 +13,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
-#include "console.h"
+#include "console_state.h"
 
 static void handled_signals(sigset_t *set)
 {
@@ -69,7 +69,7 @@ int term_start(struct console *c, struct error *err)
 		return error_errno(err, "/dev/tty", errno);
 	setlocale(LC_ALL, "");
 	setlocale(LC_NUMERIC, "C");   /* figures and config values keep their decimal point */
-	c->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	c->style.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	SCREEN *s = newterm(NULL, c->term_out, stdin);
 	if (!s && c->term_out != stdout)
 		fclose(c->term_out);

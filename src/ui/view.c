@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "console.h"
+#include "console_state.h"
 
 bool console_have_rates(const struct console *c)
 {
@@ -327,56 +327,9 @@ int console_apply_theme(struct console *c, const char *name)
 		console_message(c, true, "%s%s", warn.first, warn.count > 1 ? " (and more)" : "");
 	else
 		console_message(c, false, "theme %s", c->theme.name);
-	theme_apply(&c->theme, c->depth, &c->attrs);
-	bkgdset((chtype)' ' | (chtype)ui_attr(c, TR_NORMAL));
+	theme_apply(&c->theme, c->depth, &c->style.attrs);
+	bkgdset((chtype)' ' | (chtype)ui_attr(&c->style, TR_NORMAL));
 	clearok(curscr, TRUE);
 	c->need_redraw = true;
 	return rc;
-}
-
-static bool is_mount_event(enum event_kind k)
-{
-	return k == EVENT_MOUNT_OPTIONS || k == EVENT_MOUNT_ADDED || k == EVENT_MOUNT_REMOVED;
-}
-
-/* "/dev/loop3 ext4 rw" -> "loop3" */
-static void device_of_mount_value(const char *value, char *out, size_t len)
-{
-	size_t n = strcspn(value, " ");
-	const char *start = value;
-	if (n > 5 && strncmp(value, "/dev/", 5) == 0) {
-		start += 5;
-		n -= 5;
-	}
-	snprintf(out, len, "%.*s", (int)n, start);
-}
-
-void console_mark_device(const struct console *c, const struct history_mark *m, char *out, size_t len)
-{
-	out[0] = '\0';
-	if (m->kind == EVENT_USER_MARK)
-		return;
-	if (!is_mount_event(m->kind)) {
-		snprintf(out, len, "%s", m->object);
-		return;
-	}
-	const struct snapshot *s = console_view_snap(c);
-	for (size_t i = 0; i < s->nmounts; i++)
-		if (strcmp(s->mounts[i].mountpoint, m->object) == 0 && s->mounts[i].disk[0]) {
-			snprintf(out, len, "%s", s->mounts[i].disk);
-			return;
-		}
-	device_of_mount_value(m->new_value[0] ? m->new_value : m->old_value, out, len);
-}
-
-bool console_mark_shown(const struct console *c, const struct history_mark *m)
-{
-	if ((c->nonly == 0 && !c->filter[0]) || m->kind == EVENT_USER_MARK || strcmp(m->by, "ioscope") == 0)
-		return true;
-	char dev[MOUNT_PATH_MAX];
-	console_mark_device(c, m, dev, sizeof dev);
-	for (size_t i = 0; i < c->nrows; i++)
-		if (strcmp(c->rows[i].dev->name, dev) == 0)
-			return true;
-	return false;
 }

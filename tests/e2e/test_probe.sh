@@ -20,7 +20,7 @@ probe_run() {
 	clean_stderr "$TMP/$name.err" || return 1
 	python3 -c '
 import json, statistics, sys
-v = [x for l in open(sys.argv[1]) for x in json.loads(l)["probe"]["read_us"]]
+v = [x for l in open(sys.argv[1], errors="surrogateescape") for x in json.loads(l)["probe"]["read_us"]]
 print(int(statistics.median(v)) if len(v) >= 10 else -1)' "$TMP/$name.json"
 }
 
@@ -46,21 +46,21 @@ done
 # line: a run's marks, made between two samples, replay with the sample before them.)
 "$IOSCOPE" --replay "$TMP/load.log" --batch -f json >"$TMP/replay.json" 2>"$TMP/replay.err"
 probes() { python3 -c 'import json,sys
-for l in open(sys.argv[1]): print(json.dumps(json.loads(l)["probe"]))' "$1"; }
+for l in open(sys.argv[1], errors="surrogateescape"): print(json.dumps(json.loads(l)["probe"]))' "$1"; }
 [ "$(probes "$TMP/load.json")" = "$(probes "$TMP/replay.json")" ] && [ -n "$(probes "$TMP/load.json")" ] \
 	&& clean_stderr "$TMP/replay.err" && ok "replay reproduces the probe samples exactly" \
 	|| fail "replay reproduces the probe samples exactly" "$(diff <(probes "$TMP/load.json") <(probes "$TMP/replay.json") | head -5)"
 python3 - "$TMP/load.log" "$TMP/load.json" <<'PY'
 import json, sys
 log, out = sys.argv[1:]
-recs = [json.loads(l) for l in open(log)]
+recs = [json.loads(l) for l in open(log, errors="surrogateescape")]
 def check(name, cond, what):
     print(("ok " if cond else "not ok ") + name + ("" if cond else f": {what}"))
 samples = [r["seq"] for r in recs if r["type"] == "sample"]
 probes = [r for r in recs if r["type"] == "probe"]
 check("one probe record per sample, after it", [p["seq"] for p in probes] == samples, probes[:3])
 logged = [x for p in probes for x in p["read_us"]]
-shown = [x for l in open(out) for x in json.loads(l)["probe"]["read_us"]]
+shown = [x for l in open(out, errors="surrogateescape") for x in json.loads(l)["probe"]["read_us"]]
 # the first sample (the baseline) is logged, not printed
 check("the log keeps every sample batch printed", shown and logged[-len(shown):] == shown,
       (len(logged), len(shown)))

@@ -25,15 +25,17 @@ echo kyber >"/sys/block/$dev/queue/scheduler"
 wait $pid && ok "recorded a batch session" || { fail "recorded a batch session" "$(cat "$TMP/rec.err")"; exit 1; }
 
 # What the log says: sample count, the 1-based sample each scheduler event belongs to,
-# and sample 20's clock time with the first sample at or after that second.
-python3 - "$log" >"$TMP/facts" <<'EOF'
+# and sample 20's clock time with the first sample at or after that second.  Only our
+# device's: the log keeps every disk's events (other tests on this machine switch theirs),
+# the replay's marks are those of the devices shown.
+python3 - "$log" "$dev" >"$TMP/facts" <<'EOF'
 import json, sys, time
 samples, marks = [], []
-for line in open(sys.argv[1]):
+for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
     r = json.loads(line)
     if r["type"] == "sample":
         samples.append(r["wall"])
-    elif r["type"] == "event" and r["kind"] == "scheduler":
+    elif r["type"] == "event" and r["kind"] == "scheduler" and r.get("object") == sys.argv[2]:
         marks.append(len(samples))          # belongs to the sample before it
 sec = samples[19] // 10**9
 first = next(i for i, w in enumerate(samples) if w >= sec * 10**9) + 1
@@ -157,7 +159,7 @@ console_send q
 ended_check "--record"
 python3 - "$TMP/flag.log" <<'EOF'
 import json, sys
-mono = [json.loads(l)["mono"] for l in open(sys.argv[1]) if l.startswith('{"type":"sample"')]
+mono = [json.loads(l)["mono"] for l in open(sys.argv[1], encoding="utf-8", errors="replace") if l.startswith('{"type":"sample"')]
 gap = max(b - a for a, b in zip(mono, mono[1:])) / 1e9 if len(mono) > 1 else 0
 print(("ok" if gap > 1.5 and len(mono) >= 6 else "not ok")
       + " --record paused: a gap of %.1f s in %d samples" % (gap, len(mono)))

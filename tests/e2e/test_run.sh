@@ -19,7 +19,7 @@ rc=$?
 	|| fail "run --batch returns the command's status" "rc=$rc $(cat "$TMP/fail.err")"
 python3 - "$TMP/fail.log" <<'PY'
 import json, sys
-recs = [json.loads(l) for l in open(sys.argv[1])]
+recs = [json.loads(l) for l in open(sys.argv[1], errors="surrogateescape")]
 runs = [r for r in recs if r["type"] == "event" and r["kind"] == "run"]
 def check(name, cond, what):
     print(("ok " if cond else "not ok ") + name + ("" if cond else f": {what}"))
@@ -106,8 +106,8 @@ rc=$?
 python3 - "$TMP/mark.log" "$TMP/mark.json" <<'PY'
 import json, sys
 log, out = sys.argv[1:]
-marks = [r for r in map(json.loads, open(log)) if r["type"] == "event" and r["kind"] == "mark"]
-shown = [e for l in open(out) for e in json.loads(l)["events"] if e["kind"] == "mark"]
+marks = [r for r in map(json.loads, open(log, errors="surrogateescape")) if r["type"] == "event" and r["kind"] == "mark"]
+shown = [e for l in open(out, errors="surrogateescape") for e in json.loads(l)["events"] if e["kind"] == "mark"]
 def check(name, cond, what):
     print(("ok " if cond else "not ok ") + name + ("" if cond else f": {what}"))
 check("the mark is logged once, with its text", [m["new"] for m in marks] == ["halfway through"], marks)

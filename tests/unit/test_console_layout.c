@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "console.h"
+#include "layout.h"
 
 static const struct rect *panes(const struct layout *l, size_t *n)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "console.h"
+#include "console_state.h"
 #include "record_fixture.h"
 #include "recorder.h"
 #include "replay.h"

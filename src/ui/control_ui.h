@@ -7,7 +7,7 @@
 #ifndef IOSCOPE_CONTROL_UI_H
 #define IOSCOPE_CONTROL_UI_H
 
-#include "console.h"
+#include "console_state.h"
 #include "control.h"
 
 /* Key actions (KEYF_CONTROL bindings in src/ui/keys.c); all act on the selected device

@@ -1,24 +1,22 @@
-/* console.h - the interactive console's context and the pieces of src/ui that
- * share it: layout, panes, key table, modal dialogs.
+/* console_state.h - the console loop's own state and the files that change it:
+ * the loop (console.c), the view state (view.c), the frame builder (frame.c), the
+ * actions (actions.c), the terminal (term.c), the dialogs (modal.c, prompt.c,
+ * help.c, column_chooser.c, control_*.c) and the replay view.  Panes never include
+ * it: they get a struct frame (pane.h) and return actions (action.h).
  *
  * Everything the console knows lives in struct console, owned by console_run()'s
  * stack frame: no global mutable state.  The data (snapshots, rates, events,
  * history, recording) belong to its session (session.h); the rest is view state.
- * Panes only draw from it; actions (keys) only change its view state; samples
- * arrive through console_take_sample().
  *
  * Extension points for other areas:
- *  - keys: add a line to console_bindings[] (src/ui/keys.c).  Give it KEYF_CONTROL
- *    when it changes the kernel: it is then refused while console_controls_enabled()
- *    is false (a replay, a fixture tree).  KEYF_REPLAY bindings act only in a replay.
+ *  - panes: pane.h.  Keys: a line in console_bindings[] (keys.c) with its action.
  *  - dialogs: console_modal_open() with your own draw/key functions, or the
  *    ready-made console_prompt().
  *  - changes ioscope makes itself: console_add_event() marks them on the graphs,
  *    lists them in the marks panel and records them.
- *  - a replay position indicator: console_source_position() (src/ui/position.c).
  */
-#ifndef IOSCOPE_CONSOLE_H
-#define IOSCOPE_CONSOLE_H
+#ifndef IOSCOPE_CONSOLE_STATE_H
+#define IOSCOPE_CONSOLE_STATE_H
 
 #include <signal.h>
 #include <stdbool.h>
@@ -32,50 +30,20 @@
 #include "events.h"
 #include "graph.h"
 #include "history.h"
+#include "keys.h"
+#include "layout.h"
 #include "options.h"
+#include "pane.h"
+#include "pane_table.h"
 #include "rates.h"
-#include "session.h"
 #include "recorder.h"
 #include "replay_view.h"
+#include "session.h"
 #include "snapshot.h"
 #include "source.h"
 #include "status.h"
 #include "theme.h"
-
-/* A key as the console sees it: a character (Unicode code point), or a curses
- * function key (KEY_UP, KEY_F(1)...) tagged with KEYC_FN. */
-#define KEYC_FN 0x40000000
-#define KC(k) (KEYC_FN | (k))
-#define KEYC_CTRL(c) ((c) & 0x1f)
-#define KEYC_ESC 27
-
-struct rect {
-	int y, x, h, w;
-};
-
-/* Where each pane goes this frame; h == 0: not shown. */
-struct layout {
-	bool too_small;
-	struct rect header, strip, table, detail, graphs, marks, footer;
-};
-
-struct layout_want {
-	int lines, cols;
-	int table_rows;      /* device rows there are (the header row not counted) */
-	bool detail_zoom;    /* the detail pane replaces the graphs */
-	bool show_marks;
-};
-
-#define CONSOLE_MIN_LINES 24
-#define CONSOLE_MIN_COLS 80
-void layout_compute(struct layout *l, const struct layout_want *want);
-
-/* A row of the device table this frame. */
-struct table_row {
-	const struct device *dev;          /* from the shown snapshot */
-	const struct device_rates *rates;  /* NULL before the first interval */
-	bool partition;
-};
+#include "ui_draw.h"
 
 struct console;
 
@@ -97,7 +65,6 @@ struct console_modal {
 };
 
 #define CONSOLE_MODALS_MAX 4
-#define CONSOLE_PINS_MAX 8
 #define CONSOLE_ONLY_MAX 32
 
 struct console {
@@ -132,29 +99,23 @@ struct console {
 	bool sort_ascending;
 	size_t graph_metric;           /* index in graph_metrics[] */
 	enum graph_glyphs glyphs;
-	bool utf8;
 	uint64_t scroll_back;          /* samples the graphs end before the newest (0: live) */
-	int table_top;                 /* first device row on screen */
 	bool detail_zoom;
 	bool show_marks;
+	uint32_t panes_toggled;        /* bit i: console_panes[i] is shown/hidden unlike at start */
 	int marks_top;                 /* marks panel scroll */
 
-	/* this frame */
+	/* what the last frame settled: where the panes went, the table's columns and
+	 * scroll (for the mouse and the page keys), the graphs' scratch memory */
 	struct layout layout;
-	struct table_row *rows;
+	struct table_geometry table;
+	struct graph_scratch scratch;
+	struct table_row *rows;        /* rebuilt on every sample and frame (view.c) */
 	size_t nrows, rows_cap;
-	struct rect table_body;        /* where rows were drawn, for the mouse */
-	int table_header_y;
-	int column_x[COLUMNS_MAX + 1], column_w[COLUMNS_MAX + 1];
-	size_t ncolumns_shown;
-	float *graph_values;           /* reused by every frame's graphs */
-	size_t graph_values_cap;
-	struct graph_cell *graph_cells;
-	size_t graph_cells_cap;
 
-	/* theme */
+	/* theme and terminal look */
 	struct theme theme;
-	struct theme_attrs attrs;
+	struct ui_style style;
 	enum theme_depth depth;
 
 	/* terminal and loop */
@@ -180,7 +141,7 @@ struct console {
 	struct console_modal modals[CONSOLE_MODALS_MAX];
 	size_t nmodals;
 
-	/* the replay view and the record key (include/replay_view.h) */
+	/* the replay view and the record key (replay_view.h) */
 	struct replay_view_state replay;
 	struct record_key_state recording;
 };
@@ -204,6 +165,11 @@ static inline const struct snapshot *console_latest(const struct console *c) { r
 static inline struct history *console_hist(const struct console *c) { return session_history(c->session); }
 static inline bool console_ended(const struct console *c) { return session_ended(c->session); }
 
+/* ---- frame.c: the view model of one frame (pane.h) ---- */
+void frame_build(struct console *c, struct frame *f);
+/* Whether console_panes[i] is drawn this frame: shown, first of its slot, and room there. */
+bool console_pane_drawn(const struct console *c, size_t i);
+
 /* ---- view.c: what is shown ---- */
 bool console_have_rates(const struct console *c);   /* an interval is shown */
 const struct rates *console_view_rates(const struct console *c);
@@ -216,87 +182,29 @@ void console_select(struct console *c, const char *name, bool by_user);
 void console_select_busiest(struct console *c);
 void console_move_selection(struct console *c, int delta);
 void console_freeze(struct console *c, bool on);
-/* The device an event is about ("" when none: a user mark); mounts map to their device. */
-void console_mark_device(const struct console *c, const struct history_mark *m, char *out, size_t len);
-/* While the table is limited (DEVICE arguments, a filter), only the events about the
- * devices it shows (and user marks, and ioscope's own changes) are marked. */
-bool console_mark_shown(const struct console *c, const struct history_mark *m);
 int console_apply_columns(struct console *c, const char *text, struct error *err);
 int console_apply_theme(struct console *c, const char *name);
-
-/* ---- the panes (one file each) ----
- * Drawing changes no state: panes get the console read-only.  What a frame
- * decides (the rows, the layout, the table's columns and scroll, kept for the
- * mouse, the graphs' scratch buffers) is settled before drawing by console_redraw,
- * table_place and graphs_place. */
-void header_draw(const struct console *c, const struct rect *r);
-void strip_draw(const struct console *c, const struct rect *r);
-/* Where the table's columns go and which rows it shows this frame (before drawing). */
-void table_place(struct console *c, const struct rect *r);
-void table_draw(const struct console *c, const struct rect *r);
-void detail_draw(const struct console *c, const struct rect *r);
-/* The graphs' scratch buffers, sized for this frame (before drawing). */
-void graphs_place(struct console *c, const struct rect *r);
-void graphs_draw(const struct console *c, const struct rect *r);
-void marks_draw(const struct console *c, const struct rect *r);
-void footer_draw(const struct console *c, const struct rect *r);
-/* Mouse: a click at (y, x) in the table; true when it hit a row or a header. */
-bool table_click(struct console *c, int y, int x);
 
 /* ---- position.c: a replay's position, "" while live ---- */
 void console_source_position(const struct console *c, char *buf, size_t len);
 
-/* ---- keys.c / actions.c ---- */
-#define KEYF_CONTROL 0x01u   /* changes the kernel: refused while controls are disabled */
-#define KEYF_REPLAY  0x02u   /* acts only on a replay */
-#define KEY_BINDING_KEYS 4
-
-struct console_binding {
-	int keys[KEY_BINDING_KEYS];   /* 0-terminated */
-	const char *names;            /* as help and the man page show them: "q, F10" */
-	const char *help;             /* what it does, one line */
-	const char *footer;           /* short label for the footer bar, or NULL */
-	const char *section;          /* help screen grouping */
-	unsigned flags;
-	void (*action)(struct console *c);
-};
-
-extern const struct console_binding console_bindings[];
-extern const size_t console_bindings_count;
-const struct console_binding *console_binding_for(int key);
-/* The sections of the help screen and man page, in order. */
-const char *const *console_binding_sections(size_t *n);
-/* The CONSOLE key list of ioscope(1), in mdoc (tests compare it to the man page). */
-void console_bindings_mdoc(FILE *out);
-/* Run the binding of key (or say why not). */
+/* ---- actions.c: what the user asked for, applied ---- */
+void console_apply(struct console *c, const struct ui_action *a);
+/* A key: a dialog's if one is open, else the key table's action (or why not). */
 void console_dispatch_key(struct console *c, int key);
 
 void action_quit(struct console *c);
 void action_help(struct console *c);
-void action_up(struct console *c);
-void action_down(struct console *c);
-void action_page_up(struct console *c);
-void action_page_down(struct console *c);
-void action_first(struct console *c);
-void action_last(struct console *c);
 void action_pin(struct console *c);
-void action_metric_next(struct console *c);
-void action_metric_prev(struct console *c);
-void action_faster(struct console *c);
-void action_slower(struct console *c);
 void action_freeze(struct console *c);
 void action_mark(struct console *c);
 void action_filter(struct console *c);
 void action_partitions(struct console *c);
-void action_sort_next(struct console *c);
-void action_sort_prev(struct console *c);
 void action_sort_invert(struct console *c);
 void action_columns(struct console *c);
 void action_theme_next(struct console *c);
 void action_detail(struct console *c);
 void action_marks(struct console *c);
-void action_scroll_back(struct console *c);
-void action_scroll_forward(struct console *c);
 void action_live(struct console *c);
 void action_glyphs(struct console *c);
 void action_refresh(struct console *c);
@@ -322,7 +230,6 @@ struct console_mouse {
 	bool click, wheel_up, wheel_down;
 };
 int console_read_key(struct console_mouse *mouse);
-void console_handle_mouse(struct console *c, const struct console_mouse *m);
 
 /* What the samples left: the session, the frozen view, rows (console.c). */
 void console_samples_free(struct console *c);
@@ -350,23 +257,5 @@ int console_prompt(struct console *c, const char *label, const char *initial,
 /* The help screen (help.c) and the column chooser (column_chooser.c). */
 int help_open(struct console *c);
 int column_chooser_open(struct console *c);
-
-/* ---- draw.c: drawing helpers ---- */
-unsigned long ui_attr(const struct console *c, enum theme_role role);
-/* Text clipped to w cells at (y, x); returns the cells used. */
-int ui_put(int y, int x, int w, unsigned long attr, const char *text);
-int ui_putf(int y, int x, int w, unsigned long attr, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-void ui_fill(int y, int x, int w, unsigned long attr);
-int ui_text_width(const char *text);
-/* A pane title line: "─ Title ───" across the rect's first row. */
-void ui_title(const struct console *c, const struct rect *r, const char *title, const char *right);
-void ui_box(const struct console *c, const struct rect *r, const char *title);
-/* A symbol in UTF-8 when the terminal speaks it, else its ASCII stand-in. */
-const char *ui_sym(const struct console *c, const char *utf8, const char *ascii);
-/* Text that fits in w cells: long paths keep their start and end around "…". */
-void ui_ellipsize_middle(const struct console *c, const char *in, int w, char *out, size_t len);
-/* Copy text, replacing "→" by "->" when the terminal is not UTF-8. */
-void ui_text_for_terminal(const struct console *c, const char *in, char *out, size_t len);
 
 #endif

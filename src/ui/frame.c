@@ -1,0 +1,75 @@
+/* frame.c - the view model of one frame (pane.h), built by the console loop from
+ * its session and view state before anything is drawn.  Panes read only this. */
+#include <string.h>
+
+#include "console_state.h"
+
+static void frame_header(const struct console *c, struct frame *f)
+{
+	f->host = c->host;
+	f->kernel = c->kernel;
+	f->interval = c->interval;
+	console_source_position(c, f->position, sizeof f->position);
+	f->frozen = c->frozen;
+	f->ended = console_ended(c);
+	f->live = c->src->live;   /* as console_controls_enabled() */
+	f->rec_failure = recorder_failure(session_recorder(c->session));
+	f->recording = session_recording(c->session);
+	f->rec_paused = record_key_paused(c);
+	f->rec_path = record_key_path(c);
+}
+
+static void frame_table(const struct console *c, struct frame *f)
+{
+	f->rows = c->rows;
+	f->nrows = c->nrows;
+	f->selected = c->selected;
+	f->selected_dev = console_selected_device(c);
+	f->pins = c->pins;
+	f->npins = c->npins;
+	f->filter = c->filter;
+	f->limited = c->nonly > 0 || c->filter[0];
+	f->columns = c->columns;
+	f->ncolumns = c->ncolumns;
+	f->sort = c->sort;
+	f->sort_ascending = c->sort_ascending;
+	f->cfg = &c->cfg;
+	f->table = c->table;   /* the scroll position goes on from the last frame */
+}
+
+void frame_build(struct console *c, struct frame *f)
+{
+	memset(f, 0, sizeof *f);
+	f->style = c->style;
+	f->glyphs = c->glyphs;
+	frame_header(c, f);
+	f->snap = console_view_snap(c);
+	f->rates = console_view_rates(c);
+	f->have_rates = console_have_rates(c);
+	f->hist = console_hist(c);
+	f->view_end = console_view_end(c);
+	f->scroll_back = c->scroll_back;
+	frame_table(c, f);
+	f->metric = &graph_metrics[c->graph_metric];
+	double now = status_clock();
+	f->status = status_current(&c->status, now);
+	f->status_warning = c->status.warning;
+	f->scratch = &c->scratch;   /* the graphs reuse it: drawing writes only scratch */
+}
+
+static bool pane_shown(const struct console *c, size_t i)
+{
+	bool flipped = i < 32 && (c->panes_toggled >> i & 1u);
+	return console_panes[i]->hidden == flipped;
+}
+
+bool console_pane_drawn(const struct console *c, size_t i)
+{
+	const struct pane_def *p = console_panes[i];
+	if (c->layout.too_small || !layout_slot(&c->layout, p->slot)->h || !pane_shown(c, i))
+		return false;
+	for (size_t j = 0; j < i; j++)
+		if (console_panes[j]->slot == p->slot && pane_shown(c, j))
+			return false;
+	return true;
+}

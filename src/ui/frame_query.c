@@ -1,0 +1,53 @@
+/* frame_query.c - questions panes ask about a frame: which device a mark is about,
+ * and whether the table's limits (DEVICE arguments, a filter) let it be shown. */
+#include <stdio.h>
+#include <string.h>
+
+#include "pane.h"
+
+static bool is_mount_event(enum event_kind k)
+{
+	return k == EVENT_MOUNT_OPTIONS || k == EVENT_MOUNT_ADDED || k == EVENT_MOUNT_REMOVED;
+}
+
+/* "/dev/loop3 ext4 rw" -> "loop3" */
+static void device_of_mount_value(const char *value, char *out, size_t len)
+{
+	size_t n = strcspn(value, " ");
+	const char *start = value;
+	if (n > 5 && strncmp(value, "/dev/", 5) == 0) {
+		start += 5;
+		n -= 5;
+	}
+	snprintf(out, len, "%.*s", (int)n, start);
+}
+
+void frame_mark_device(const struct frame *f, const struct history_mark *m, char *out, size_t len)
+{
+	out[0] = '\0';
+	if (m->kind == EVENT_USER_MARK)
+		return;
+	if (!is_mount_event(m->kind)) {
+		snprintf(out, len, "%s", m->object);
+		return;
+	}
+	const struct snapshot *s = f->snap;
+	for (size_t i = 0; i < s->nmounts; i++)
+		if (strcmp(s->mounts[i].mountpoint, m->object) == 0 && s->mounts[i].disk[0]) {
+			snprintf(out, len, "%s", s->mounts[i].disk);
+			return;
+		}
+	device_of_mount_value(m->new_value[0] ? m->new_value : m->old_value, out, len);
+}
+
+bool frame_mark_shown(const struct frame *f, const struct history_mark *m)
+{
+	if (!f->limited || m->kind == EVENT_USER_MARK || strcmp(m->by, "ioscope") == 0)
+		return true;
+	char dev[MOUNT_PATH_MAX];
+	frame_mark_device(f, m, dev, sizeof dev);
+	for (size_t i = 0; i < f->nrows; i++)
+		if (strcmp(f->rows[i].dev->name, dev) == 0)
+			return true;
+	return false;
+}

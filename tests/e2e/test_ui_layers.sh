@@ -1,0 +1,36 @@
+#!/bin/bash
+# The panes of the console draw a view model and return actions; they never reach the
+# console's state, each other, or a circle of calls (docs/design.md).  The checks are
+# in ui_layers.py; here they also run on copies of src/ui with a pane calling back into
+# the console and with a cycle put in on purpose, to show they can fail.
+. "$(dirname "$0")/lib.sh"
+check_py="$IOSCOPE_TOP/tests/e2e/ui_layers.py"
+
+out=$(python3 "$check_py" "$IOSCOPE_TOP/src/ui" "$IOSCOPE_TOP/include")
+echo "$out"
+
+# a pane that posts a message through the console: every pane check must object
+bad="$TMP/pane_calls_console"
+cp -r "$IOSCOPE_TOP/src/ui" "$bad"
+sed -i 's/^#include "pane.h"/#include "console_state.h"/' "$bad/marks.c"
+printf 'void marks_poke(struct console *c);\nvoid marks_poke(struct console *c) { console_message(c, false, "x"); }\n' >>"$bad/marks.c"
+got=$(python3 "$check_py" "$bad" "$IOSCOPE_TOP/include")
+for n in pane-includes pane-calls no-cycle; do
+	if grep -q "^not ok ui layers: $n" <<<"$got"; then
+		ok "ui layers: $n fails for a pane calling the console"
+	else
+		fail "ui layers: $n fails for a pane calling the console" "$(tr '\n' ' ' <<<"$got")"
+	fi
+done
+
+# a drawing helper that calls the console back: a circle without any pane in it
+bad="$TMP/draw_cycle"
+cp -r "$IOSCOPE_TOP/src/ui" "$bad"
+sed -i 's/^#include "ui_draw.h"/#include "console_state.h"/' "$bad/draw.c"
+printf 'double ui_now(void);\ndouble ui_now(void) { return console_now(); }\n' >>"$bad/draw.c"
+got=$(python3 "$check_py" "$bad" "$IOSCOPE_TOP/include")
+if grep -q "^not ok ui layers: no-cycle" <<<"$got"; then
+	ok "ui layers: no-cycle fails for a cycle through draw.c"
+else
+	fail "ui layers: no-cycle fails for a cycle through draw.c" "$(tr '\n' ' ' <<<"$got")"
+fi

@@ -1,0 +1,43 @@
+#!/bin/bash
+# The workloads shipped in workloads/: each does its job on a loop ext4, prints one
+# summary line, cleans up what it made (rmtree.sh: only trees a workload made), and
+# changes no setting (the recording of `ioscope run` holds no scheduler, tunable or
+# mount-option event).  Tiny scales: this checks the scripts, it times nothing.
+. "$(dirname "$0")/lib.sh"
+is_root || { skip "workloads" "needs root for a loop device"; exit 0; }
+W="$IOSCOPE_TOP/workloads"
+export IOSCOPE_TREE_SCALE=0.002 XDG_CACHE_HOME="$TMP/cache"
+unset IOSCOPE_TARBALL
+
+dev=$(make_loop 128) || { fail "loop device"; exit 1; }
+mnt=$(make_fs "$dev" ext4) || { fail "ext4 on $dev"; exit 1; }
+mkdir "$mnt/keep" && echo precious >"$mnt/keep/file"
+
+# the README example: ioscope run workloads/untar.sh DIR
+"$IOSCOPE" run --batch -i 0.5 --linger 0 --record "$TMP/untar.log" --output "$TMP/untar.out" \
+	-- "$W/untar.sh" "$mnt" >/dev/null 2>"$TMP/untar.err"
+rc=$?
+grep -qE '^untar: source=.*kernel-like-0.002.tar into=.* files=[1-9][0-9]* bytes=[1-9][0-9]* elapsed_s=' "$TMP/untar.out" \
+	&& [ $rc = 0 ] && ok "untar.sh under ioscope run" || fail "untar.sh under ioscope run" \
+	"rc=$rc $(cat "$TMP/untar.out" "$TMP/untar.err")"
+out=$("$W/rmtree.sh" "$mnt" 2>&1); rc=$?
+[ $rc = 0 ] && grep -qE '^rmtree: .* trees=1 files=[1-9]' <<<"$out" && [ -z "$(ls "$mnt" | grep untar)" ] \
+	&& [ "$(cat "$mnt/keep/file")" = precious ] && ok "rmtree.sh removes the tree, nothing else" \
+	|| fail "rmtree.sh removes the tree, nothing else" "rc=$rc $out $(ls -la "$mnt")"
+out=$("$W/rmtree.sh" "$mnt" 2>&1); rc=$?
+[ $rc = 1 ] && ok "rmtree.sh with no workload tree says so" || fail "rmtree.sh with no workload tree says so" "$out"
+out=$("$W/compilebench.sh" "$mnt" 1 2>&1); rc=$?
+[ $rc = 0 ] && grep -qE '^compilebench: round=1 files=[1-9][0-9]* .*create_s=.* patch_s=.* compile_s=.* read_s=.* delete_s=' <<<"$out" \
+	&& ok "compilebench.sh" || fail "compilebench.sh" "rc=$rc $out"
+out=$("$W/smallfiles.sh" "$mnt" 2 1 2>&1); rc=$?
+[ $rc = 0 ] && grep -qE '^smallfiles: .* clients=2 ops=[1-9][0-9]* ' <<<"$out" \
+	&& ok "smallfiles.sh" || fail "smallfiles.sh" "rc=$rc $out"
+[ "$(ls -A "$mnt" | grep -v -e lost+found -e keep)" = "" ] && ok "workloads leave nothing behind" \
+	|| fail "workloads leave nothing behind" "$(ls -la "$mnt")"
+python3 - "$TMP/untar.log" <<'PY'
+import json, sys
+evs = [r for r in map(json.loads, open(sys.argv[1], errors="surrogateescape")) if r["type"] == "event"]
+bad = [e for e in evs if e["kind"] in ("scheduler", "tunable", "write_cache", "mount_options")]
+ok = not bad and [e["key"] for e in evs if e["kind"] == "run"] == ["start", "exit"]
+print(("ok " if ok else "not ok ") + "the workload changes no setting" + ("" if ok else f": {evs}"))
+PY

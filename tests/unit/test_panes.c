@@ -1,0 +1,110 @@
+/* test_panes.c - the pane table and the action values: every pane complete and named
+ * once; keys map to the table's actions and are refused where they do not act; a pane
+ * answers a click from a frame alone, with no console behind it (pane.h). */
+#include "unit.h"
+
+#include <ncurses.h>
+#include <string.h>
+
+#include "keys.h"
+#include "pane_table.h"
+
+static const struct pane_def *pane_named(const char *name)
+{
+	for (size_t i = 0; i < console_panes_count; i++)
+		if (strcmp(console_panes[i]->name, name) == 0)
+			return console_panes[i];
+	return NULL;
+}
+
+static void test_panes_complete(void **state)
+{
+	(void)state;
+	assert_true(console_panes_count > 0 && console_panes_count <= 32);
+	for (size_t i = 0; i < console_panes_count; i++) {
+		const struct pane_def *p = console_panes[i];
+		assert_non_null(p->name);
+		assert_non_null(p->draw);
+		assert_true(p->slot < SLOT_COUNT);
+		if (pane_named(p->name) != p)
+			fail_msg("two panes are named '%s'", p->name);
+	}
+}
+
+static void test_key_actions(void **state)
+{
+	(void)state;
+	char why[128];
+	struct ui_action a = console_key_action('j', true, why, sizeof why);
+	assert_int_equal(a.kind, UA_MOVE);
+	assert_int_equal(a.arg, 1);
+	assert_string_equal(why, "");
+	a = console_key_action(KC(KEY_PPAGE), false, why, sizeof why);
+	assert_int_equal(a.kind, UA_PAGE);
+	assert_int_equal(a.arg, -1);
+	/* a change to the kernel is refused in a replay, a replay key while live */
+	a = console_key_action('S', false, why, sizeof why);
+	assert_int_equal(a.kind, UA_NONE);
+	assert_non_null(strstr(why, "disabled while replaying"));
+	a = console_key_action('S', true, why, sizeof why);
+	assert_int_equal(a.kind, UA_SCHEDULER);
+	a = console_key_action('P', true, why, sizeof why);
+	assert_int_equal(a.kind, UA_NONE);
+	assert_non_null(strstr(why, "only in a replay"));
+	a = console_key_action(KC(KEY_F(12)), true, why, sizeof why);
+	assert_int_equal(a.kind, UA_NONE);
+	assert_string_equal(why, "");
+}
+
+static void test_table_click(void **state)
+{
+	(void)state;
+	struct device devs[3];
+	memset(devs, 0, sizeof devs);
+	struct table_row rows[3];
+	const char *names[] = { "loop0", "loop1", "vda" };
+	for (int i = 0; i < 3; i++) {
+		snprintf(devs[i].name, sizeof devs[i].name, "%s", names[i]);
+		rows[i] = (struct table_row){ &devs[i], NULL, false };
+	}
+	const struct column_def *cols[2] = { column_find("r/s"), column_find("w/s") };
+	assert_non_null(cols[0]);
+	assert_non_null(cols[1]);
+	struct frame f;
+	memset(&f, 0, sizeof f);
+	f.rows = rows;
+	f.nrows = 3;
+	f.selected = "vda";
+	f.columns = cols;
+	f.ncolumns = 2;
+	const struct pane_def *table = pane_named("table");
+	assert_non_null(table);
+	assert_non_null(table->place);
+	assert_non_null(table->click);
+	struct rect r = { 5, 0, 3, 80 };   /* a header row and two rows: vda scrolls into view */
+	table->place(&f, &r);
+	assert_int_equal(f.table.top, 1);
+	struct ui_action a = table->click(&f, &r, 7, 2);
+	assert_int_equal(a.kind, UA_SELECT);
+	assert_string_equal(a.name, "vda");
+	a = table->click(&f, &r, 6, 2);
+	assert_string_equal(a.name, "loop1");
+	a = table->click(&f, &r, 5, f.table.column_x[2]);
+	assert_int_equal(a.kind, UA_SORT_BY);
+	assert_int_equal(a.arg, 1);
+	a = table->click(&f, &r, 5, 0);
+	assert_int_equal(a.kind, UA_SORT_BY);
+	assert_int_equal(a.arg, -1);
+	a = table->click(&f, &r, 9, 2);   /* below the rows */
+	assert_int_equal(a.kind, UA_NONE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_panes_complete),
+		cmocka_unit_test(test_key_actions),
+		cmocka_unit_test(test_table_click),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

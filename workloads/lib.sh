@@ -1,0 +1,15 @@
+# Shared by the workloads: timing, a summary line, the marker that lets rmtree.sh
+# remove only trees a workload made.  Nothing here changes a setting of the system.
+set -eu
+MARKER=.ioscope-workload
+
+now() { date +%s.%N; }
+# since T0: seconds, three decimals
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'; }
+# summary NAME KEY=VALUE...: one line a script can grep
+summary() { local name=$1; shift; echo "$name: $*"; }
+need_dir() {
+	[ $# -ge 1 ] && [ -d "$1" ] || { echo "usage: $USAGE" >&2; exit 2; }
+}
+# files and bytes under a tree
+tree_size() { find "$1" -type f -printf '%s\n' | awk '{ n++; b += $1 } END { printf "files=%d bytes=%d", n, b }'; }
