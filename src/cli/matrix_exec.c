@@ -54,9 +54,13 @@ void matrix_progress(struct matrix_ctx *m, bool done)
 			 "  left ~%s", m->cell + 1, m->r->ncells, m->repeat + 1,
 			 m->repeat < (size_t)m->o->repeat ? m->o->repeat : m->o->max_repeat, c->sched,
 			 c->options, matrix_cache_name(c->cache), el, left);
-	if (m->tty)
-		text_printf(stderr, "\r%.79s\033[K%s", line, done ? "\n" : "");
-	else
+	if (m->tty) {
+		/* the line's text escaped; the carriage return and erase-to-end are ours */
+		fputc('\r', stderr);
+		text_printf(stderr, "%.79s", line);
+		fputs(done ? "\033[K\n" : "\033[K", stderr);
+		fflush(stderr);
+	} else
 		text_printf(stderr, "%s\n", line);
 }
 

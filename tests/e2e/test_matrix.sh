@@ -132,6 +132,19 @@ wait $pid; rc=$?
 	&& ok "SIGINT: scheduler, tunables and options put back" \
 	|| fail "SIGINT: scheduler, tunables and options put back" "during: $during after: $(queue_state "$dev2") $(mount_state "$mnt2")"
 
+# ---- progress on a terminal: one line updated in place ----
+if command -v script >/dev/null; then
+	script -qec "'$IOSCOPE' matrix --device $dev2 --mount '$mnt2' --repeat 1 --out '$TMP/r6' -- sleep 1.5" \
+		"$TMP/r6.typescript" >/dev/null 2>&1
+	rc=$?
+	grep -q $'\rmatrix: cell 1/1 repeat 1/1 .*elapsed 0:0[0-9]  left ~[^\r]*\e\[K\rmatrix: ' "$TMP/r6.typescript" \
+		&& [ $rc -eq 0 ] && sanitizer_clean "$TMP/r6.typescript" \
+		&& ok "progress on a terminal: one line updated in place" \
+		|| fail "progress on a terminal: one line updated in place" "rc=$rc $(cat -v "$TMP/r6.typescript" | tail -3)"
+else
+	skip "progress on a terminal" "no script(1)"
+fi
+
 # ---- 4: refusals before anything is touched ----
 "$IOSCOPE" matrix --device "$dev2" --mount "$mnt2" --mkfs 'mkfs.ext4 -q -F' --repeat 1 --out "$TMP/r4" -- true 2>"$TMP/r4.stderr"
 rc=$?
