@@ -38,7 +38,7 @@ bool child_running(const struct child *c);
 int child_reap(struct child *c, struct child_exit *out, struct error *err);
 /* Pass a signal on (SIGINT, SIGTERM while ioscope is asked to stop). */
 void child_signal(struct child *c, int sig);
-/* Kill (SIGKILL) and reap a command still running; free. */
+/* Stop a command still running (SIGTERM, after a second SIGKILL) and reap it; free. */
 void child_free(struct child *c);
 
 /* The events that mark it (kind run, by ioscope): the start carries the command

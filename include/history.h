@@ -44,6 +44,8 @@ enum history_sys_metric {
 	HSM_WA,           /* vmstat wa, % */
 	HSM_PSI_SOME,     /* io some avg10, NaN when the kernel has no PSI */
 	HSM_PSI_FULL,
+	HSM_PROBE_P50_MS, /* the probe's reads (--probe): median, ms; NaN without */
+	HSM_PROBE_MAX_MS, /* and the slowest */
 	HSM_COUNT
 };
 

@@ -43,6 +43,9 @@ struct vm_rates {
 	bool have_psi;
 	double psi_some_avg10, psi_full_avg10;
 	double psi_some_us, psi_full_us;  /* stall microseconds during the interval */
+	/* the responsiveness probe's reads of the interval (--probe), ms: median and
+	 * slowest (a read still waiting counts with its wait so far); NaN: none */
+	double probe_p50_ms, probe_max_ms;
 };
 
 struct rates {

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "announce.h"
 #include "control_experiment.h"
 #include "matrix_ctx.h"
 #include "text.h"
@@ -28,6 +29,7 @@ void matrix_mark(struct matrix_ctx *m, const char *step, const char *fmt, ...)
 	struct error err = { "" };
 	if (m->session && session_add_own_event(m->session, &ev, &err) < 0)
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+	announce_events(&ev, 1);   /* a console watching meanwhile marks the step too */
 }
 
 void matrix_control_events(struct matrix_ctx *m, const struct control_result *r)
@@ -36,6 +38,8 @@ void matrix_control_events(struct matrix_ctx *m, const struct control_result *r)
 	for (size_t i = 0; i < r->nevents; i++)
 		if (session_add_own_event(m->session, &r->events[i], &err) < 0)
 			text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+	/* as `ioscope set` does: running instances log these changes as ioscope's */
+	announce_events(r->events, r->nevents);
 }
 
 static void save_iosched(struct matrix_ctx *m, struct control_dev *d)

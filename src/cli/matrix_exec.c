@@ -13,6 +13,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "announce.h"
 #include "child.h"
 #include "probe.h"
 #include "matrix_ctx.h"
@@ -53,9 +54,13 @@ void matrix_progress(struct matrix_ctx *m, bool done)
 			 "  left ~%s", m->cell + 1, m->r->ncells, m->repeat + 1,
 			 m->repeat < (size_t)m->o->repeat ? m->o->repeat : m->o->max_repeat, c->sched,
 			 c->options, matrix_cache_name(c->cache), el, left);
-	if (m->tty)
-		text_printf(stderr, "\r%.79s\033[K%s", line, done ? "\n" : "");
-	else
+	if (m->tty) {
+		/* the line's text escaped; the carriage return and erase-to-end are ours */
+		fputc('\r', stderr);
+		text_printf(stderr, "%.79s", line);
+		fputs(done ? "\033[K\n" : "\033[K", stderr);
+		fflush(stderr);
+	} else
 		text_printf(stderr, "%s\n", line);
 }
 
@@ -213,6 +218,7 @@ int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct ma
 	child_start_event(ch, m->o->command, outpath, &ev);
 	if (session_add_own_event(m->session, &ev, &err) < 0)
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+	announce_events(&ev, 1);
 	struct child_exit x;
 	memset(&x, 0, sizeof x);
 	int rc = wait_sampling(m, ch, 0, &x);
@@ -220,6 +226,7 @@ int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct ma
 		memset(&ev, 0, sizeof ev);
 		child_exit_event(&x, &ev);
 		session_add_own_event(m->session, &ev, &err);
+		announce_events(&ev, 1);
 		extra_sample(m);
 		run_figures(run, &x);
 		double probe[4096];

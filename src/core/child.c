@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,7 +178,11 @@ void child_free(struct child *c)
 	if (!c)
 		return;
 	if (child_running(c)) {
-		child_signal(c, SIGKILL);
+		/* asked to stop while it runs: a second to finish on SIGTERM, then SIGKILL */
+		struct pollfd p = { .fd = c->pidfd, .events = POLLIN };
+		child_signal(c, SIGTERM);
+		if (poll(&p, 1, 1000) <= 0)
+			child_signal(c, SIGKILL);
 		waitpid(c->pid, NULL, 0);
 		close(c->pidfd);
 	}

@@ -231,6 +231,8 @@ static void sys_figures(const struct vm_rates *vm, float *out)
 	out[HSM_WA] = vm->valid ? (float)vm->wa : NAN;
 	out[HSM_PSI_SOME] = vm->have_psi ? (float)vm->psi_some_avg10 : NAN;
 	out[HSM_PSI_FULL] = vm->have_psi ? (float)vm->psi_full_avg10 : NAN;
+	out[HSM_PROBE_P50_MS] = (float)vm->probe_p50_ms;
+	out[HSM_PROBE_MAX_MS] = (float)vm->probe_max_ms;
 }
 
 static void drop_old_marks(struct history *h)

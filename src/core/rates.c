@@ -5,11 +5,13 @@
  * them out.  The one deliberate difference: the interval is the measured elapsed
  * time between the two snapshots (CLOCK_MONOTONIC), not /proc/uptime's.
  */
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "probe.h"
 #include "rates.h"
 
 #define MN(name, field, unit, group) { name, offsetof(struct device_rates, field), unit, group }
@@ -280,6 +282,17 @@ static void vm_rates_compute(struct vm_rates *v, const struct vm_counters *p,
 	v->valid = true;
 }
 
+static void probe_rates_compute(struct vm_rates *v, const struct probe_samples *p)
+{
+	v->probe_p50_ms = v->probe_max_ms = NAN;
+	if (!p || (!p->nread && !p->stalled_us))
+		return;
+	double max = p->nread ? probe_percentile(p->read_us, p->nread, 100) / 1000.0 : 0;
+	v->probe_max_ms = fmax(max, p->stalled_us / 1000.0);
+	v->probe_p50_ms = p->nread ? probe_percentile(p->read_us, p->nread, 50) / 1000.0
+				   : v->probe_max_ms;
+}
+
 int rates_compute(struct rates *out, const struct snapshot *prev, const struct snapshot *cur)
 {
 	if (cur->ndevices > out->ndevices || !out->devices) {
@@ -300,5 +313,6 @@ int rates_compute(struct rates *out, const struct snapshot *prev, const struct s
 		device_rates_compute(&out->devices[i], prevd, why, &cur->devices[i], out->interval);
 	}
 	vm_rates_compute(&out->vm, &prev->vm, &cur->vm, out->interval);
+	probe_rates_compute(&out->vm, cur->probe);
 	return 0;
 }

@@ -225,7 +225,8 @@ static void draw_list(const struct console *c, struct control_dialog *d)
 		ui_fill(r.y + 1 + i, r.x + 1, r.w - 2, a);
 		ui_put(r.y + 1 + i, r.x + 2, r.w - 4, a, d->labels[idx]);
 	}
-	ui_put(r.y + r.h - 2, r.x + 2, r.w - 4, ui_attr(&c->style, TR_DIM), "Enter choose   Esc cancel");
+	ui_put(r.y + r.h - 2, r.x + 2, r.w - 4, ui_attr(&c->style, TR_DIM),
+	       "Enter choose   Esc cancel");
 }
 
 static void draw_edit(const struct console *c, struct control_dialog *d)
@@ -279,7 +280,8 @@ static void draw_pending(const struct console *c, struct control_dialog *d)
 	char what[512];
 	control_plan_describe(d->plan, what, sizeof what);
 	double t = console_now() - d->started;
-	ui_putf(r.y + 1, r.x + 2, r.w - 4, ui_attr(&c->style, TR_NORMAL), "%c %s", spin[(int)(t * 8) % 4],
+	ui_putf(r.y + 1, r.x + 2, r.w - 4, ui_attr(&c->style, TR_NORMAL), "%c %s",
+		spin[(int)(t * 8) % 4],
 		what);
 	ui_putf(r.y + 3, r.x + 2, r.w - 4, ui_attr(&c->style, TR_DIM),
 		"pending for %.1fs (a scheduler switch waits for the queue to drain)", t);

@@ -12,7 +12,7 @@ static void frame_header(const struct console *c, struct frame *f)
 	console_source_position(c, f->position, sizeof f->position);
 	f->frozen = c->frozen;
 	f->ended = console_ended(c);
-	f->live = console_controls_enabled(c);
+	f->live = c->src->live;   /* as console_controls_enabled() */
 	f->rec_failure = recorder_failure(session_recorder(c->session));
 	f->recording = session_recording(c->session);
 	f->rec_paused = record_key_paused(c);
@@ -51,7 +51,7 @@ void frame_build(struct console *c, struct frame *f)
 	f->scroll_back = c->scroll_back;
 	frame_table(c, f);
 	f->metric = &graph_metrics[c->graph_metric];
-	double now = console_now();
+	double now = status_clock();
 	f->status = status_current(&c->status, now);
 	f->status_warning = c->status.warning;
 	f->scratch = &c->scratch;   /* the graphs reuse it: drawing writes only scratch */

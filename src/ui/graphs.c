@@ -106,10 +106,12 @@ static void draw_label(const struct frame *f, const struct strip *s, const struc
 	snprintf(title, sizeof title, "%s%s%s %s", s->device ? s->device : "", s->device ? " " : "",
 		 s->series->label, now);
 	ui_fill(s->label_y, s->plot.x - GUTTER, s->plot.w + GUTTER, ui_attr(&f->style, TR_NORMAL));
-	int w = ui_put(s->label_y, s->plot.x - GUTTER, s->plot.w + GUTTER, ui_attr(&f->style, s->role), title);
+	int w = ui_put(s->label_y, s->plot.x - GUTTER, s->plot.w + GUTTER, ui_attr(&f->style, s->role),
+		       title);
 	char peak[48];
 	snprintf(peak, sizeof peak, "  peak %s", top);
-	ui_put(s->label_y, s->plot.x - GUTTER + w, s->plot.w + GUTTER - w, ui_attr(&f->style, TR_DIM), peak);
+	ui_put(s->label_y, s->plot.x - GUTTER + w, s->plot.w + GUTTER - w, ui_attr(&f->style, TR_DIM),
+	       peak);
 }
 
 /* The wide character of a rendered cell: ASCII or a 3-byte UTF-8 glyph. */
@@ -124,7 +126,8 @@ static wchar_t cell_wchar(const char *g)
 }
 
 /* One call per row: the plot is the largest thing redrawn every sample. */
-static void draw_plot(const struct frame *f, const struct strip *s, const struct span *sp, double top)
+static void draw_plot(const struct frame *f, const struct strip *s, const struct span *sp,
+		      double top)
 {
 	const struct rect *p = &s->plot;
 	size_t count = (size_t)p->w * (size_t)sp->spc;
@@ -369,11 +372,13 @@ static void graphs_draw(const struct frame *f, const struct rect *r)
 	while (ns > 0 && avail / (int)ns < STRIP_MIN)
 		ns -= ns > m->nseries ? m->nseries : 1;   /* whole devices first */
 	if (ns == 0) {
-		ui_put(r->y + 1, r->x + 1, r->w - 2, ui_attr(&f->style, TR_DIM), "no device to graph");
+		ui_put(r->y + 1, r->x + 1, r->w - 2, ui_attr(&f->style, TR_DIM),
+		       "no device to graph");
 		return;
 	}
 	size_t count = (size_t)sp.plot_w * (size_t)sp.spc;
-	if (f->scratch->values_cap < count || f->scratch->cells_cap < (size_t)sp.plot_w * (size_t)avail)
+	const struct graph_scratch *g = f->scratch;
+	if (g->values_cap < count || g->cells_cap < (size_t)sp.plot_w * (size_t)avail)
 		return;   /* graphs_place could not make room */
 	sp.first = (int64_t)sp.end - (int64_t)count;
 	int sh = avail / (int)ns, y = r->y + 1;

@@ -22,6 +22,11 @@ echo kyber >/sys/block/$dev/queue/scheduler
 before=$(queue_state "$dev")
 mkdir "$TMP/m1"
 cd "$TMP" || exit 1
+# a batch watching meanwhile (same runtime directory) gets every step as a mark
+"$IOSCOPE" --batch -f json -i 0.5 --record "$TMP/watch.log" "$dev" >/dev/null 2>"$TMP/watch.stderr" &
+watch_pid=$!
+at_exit "kill $watch_pid"
+for _ in $(seq 50); do [ -s "$TMP/watch.log" ] && break; sleep 0.1; done
 "$IOSCOPE" matrix --device "$dev" --mount "$TMP/m1" --mkfs 'mkfs.ext4 -q -F' \
 	--schedulers mq-deadline,bfq --mount-options 'defaults;noatime' --cache cold --repeat 1 \
 	--out "$TMP/r1" -- tar xf "$TMP/small.tar" >"$TMP/r1.stdout" 2>"$TMP/r1.stderr"
@@ -41,7 +46,7 @@ for c in cells:
     assert os.path.isfile(c["runs"][0]["log"]), c
 assert d["complete"] is True and d["device"]
 PY
-python3 - "$TMP/r1.json" <<'PY' && ok "every run's log has every mark in order" || fail "every run's log has every mark in order"
+python3 - "$TMP/r1.json" >"$TMP/marks.out" 2>&1 <<'PY' && ok "every run's log has every mark in order" || fail "every run's log has every mark in order" "$(tail -c 600 "$TMP/marks.out")"
 import json, sys
 want = ["run:cell", "run:mkfs", "mount_added:mount", "scheduler:scheduler", "run:drop_caches",
         "run:start", "run:exit", "run:sync", "run:synced", "run:umount"]
@@ -55,6 +60,18 @@ for c in json.load(open(sys.argv[1]))["cells"]:
     assert m["result"].startswith("ok; mount options ") and (c["options"] == "defaults" or c["options"] in m["result"]), m
     observed = [r for r in map(json.loads, open(log)) if r.get("type") == "event" and r["kind"] == "mount_added" and r["by"] == "observed"]
     assert not observed, observed   # the sampler's copy of our mount is dropped as an echo
+PY
+kill -INT $watch_pid; wait $watch_pid
+python3 - "$TMP/watch.log" "$dev" <<'PY' && ok "a batch running meanwhile marks every step and switch as ioscope's" || fail "a batch running meanwhile marks every step and switch as ioscope's"
+import json, sys
+ev = [r for r in map(json.loads, open(sys.argv[1])) if r.get("type") == "event"]
+cells = [e for e in ev if e["kind"] == "run" and e["object"] == "matrix" and e["key"] == "cell"]
+starts = [e for e in ev if e["kind"] == "run" and e["key"] == "start"]
+switches = [e for e in ev if e["kind"] == "scheduler" and e["object"] == sys.argv[2]]
+assert len(cells) == 4 and len(starts) == 4, (len(cells), len(starts))
+# each switch the matrix made is there as ioscope's (a sample that lands between the
+# switch and its announcement may add an observed copy: the announcement race of set too)
+assert {e["new"] for e in switches if e["by"] == "ioscope"} >= {"mq-deadline", "bfq"}, switches
 PY
 after=$(queue_state "$dev")
 [ "$before" = "$after" ] && ! grep -q " $TMP/m1 " /proc/self/mountinfo \
@@ -114,6 +131,19 @@ wait $pid; rc=$?
 [[ "$during" == *"[bfq]"*noatime* ]] && [ "$qbefore" = "$(queue_state "$dev2")" ] && [ "$mbefore" = "$(mount_state "$mnt2")" ] \
 	&& ok "SIGINT: scheduler, tunables and options put back" \
 	|| fail "SIGINT: scheduler, tunables and options put back" "during: $during after: $(queue_state "$dev2") $(mount_state "$mnt2")"
+
+# ---- progress on a terminal: one line updated in place ----
+if command -v script >/dev/null; then
+	script -qec "'$IOSCOPE' matrix --device $dev2 --mount '$mnt2' --repeat 1 --out '$TMP/r6' -- sleep 1.5" \
+		"$TMP/r6.typescript" >/dev/null 2>&1
+	rc=$?
+	grep -q $'\rmatrix: cell 1/1 repeat 1/1 .*elapsed 0:0[0-9]  left ~[^\r]*\e\[K\rmatrix: ' "$TMP/r6.typescript" \
+		&& [ $rc -eq 0 ] && sanitizer_clean "$TMP/r6.typescript" \
+		&& ok "progress on a terminal: one line updated in place" \
+		|| fail "progress on a terminal: one line updated in place" "rc=$rc $(cat -v "$TMP/r6.typescript" | tail -3)"
+else
+	skip "progress on a terminal" "no script(1)"
+fi
 
 # ---- 4: refusals before anything is touched ----
 "$IOSCOPE" matrix --device "$dev2" --mount "$mnt2" --mkfs 'mkfs.ext4 -q -F' --repeat 1 --out "$TMP/r4" -- true 2>"$TMP/r4.stderr"
