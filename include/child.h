@@ -26,9 +26,11 @@ struct child_exit {
 };
 
 /* Start argv[0] (searched in PATH) with standard output and error on out_fd (-1:
- * ioscope's own), default signal dispositions and mask, stdin kept.  A command
- * that cannot be executed is an error (err names it), as a shell says it. */
-struct child *child_spawn(char *const argv[], int out_fd, struct error *err);
+ * ioscope's own), default signal dispositions and mask.  detached (the console):
+ * stdin from /dev/null and a process group of its own, so that it neither reads
+ * the keys nor gets the terminal's signals; else stdin is kept.  A command that
+ * cannot be executed is an error (err names it), as a shell says it. */
+struct child *child_spawn(char *const argv[], int out_fd, bool detached, struct error *err);
 /* The pidfd: readable once the command has exited.  -1 after child_reap. */
 int child_fd(const struct child *c);
 pid_t child_pid(const struct child *c);

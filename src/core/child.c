@@ -38,7 +38,7 @@ static double since(const struct timespec *t0)
 }
 
 /* In the forked child: only async-signal-safe calls until exec. */
-static void exec_child(char *const argv[], int out_fd, int report_fd)
+static void exec_child(char *const argv[], int out_fd, bool detached, int report_fd)
 {
 	sigset_t none;
 	sigemptyset(&none);
@@ -47,6 +47,12 @@ static void exec_child(char *const argv[], int out_fd, int report_fd)
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
+	int null = detached ? open("/dev/null", O_RDONLY) : -1;
+	if (detached && (setpgid(0, 0) < 0 || null < 0 || dup2(null, STDIN_FILENO) < 0)) {
+		int e = errno;
+		(void)!write(report_fd, &e, sizeof e);
+		_exit(127);
+	}
 	if (out_fd >= 0 && (dup2(out_fd, STDOUT_FILENO) < 0 || dup2(out_fd, STDERR_FILENO) < 0)) {
 		int e = errno;
 		(void)!write(report_fd, &e, sizeof e);
@@ -69,7 +75,7 @@ static int exec_result(int report_fd)
 	return n == (ssize_t)sizeof e ? e : 0;
 }
 
-struct child *child_spawn(char *const argv[], int out_fd, struct error *err)
+struct child *child_spawn(char *const argv[], int out_fd, bool detached, struct error *err)
 {
 	int report[2];
 	struct child *c = calloc(1, sizeof *c);
@@ -86,7 +92,7 @@ struct child *child_spawn(char *const argv[], int out_fd, struct error *err)
 	clock_gettime(CLOCK_MONOTONIC, &c->started);
 	c->pid = fork();
 	if (c->pid == 0)
-		exec_child(argv, out_fd, report[1]);
+		exec_child(argv, out_fd, detached, report[1]);
 	close(report[1]);
 	int e = c->pid < 0 ? errno : exec_result(report[0]);
 	close(report[0]);

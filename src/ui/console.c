@@ -77,6 +77,45 @@ static void on_announced(struct console *c)
 	event_list_free(&got);
 }
 
+/* ---- `ioscope run`: the command watched (run_watch.h) ---- */
+
+/* Its output goes to a file, never onto the screen; its start is a mark. */
+static int run_start(struct console *c, struct error *err)
+{
+	struct event start;
+	struct run_watch_opts o = { .command = c->opts->command, .output_path = c->opts->output_path,
+				    .to_file = true, .linger = c->opts->linger, .console = true };
+	if (run_watch_start(&c->run, &o, &start, err) < 0)
+		return -1;
+	c->run_active = true;
+	c->run_started = console_now();
+	console_add_event(c, &start);
+	console_message(c, false, "running %s: output in %s", start.new_value, c->run.output);
+	return 0;
+}
+
+/* The pidfd became readable: the exit is a mark, collected here, never while drawing. */
+static void on_run_exit(struct console *c)
+{
+	struct error err;
+	struct event ev;
+	int r = run_watch_collect(&c->run, &ev, &err);
+	if (r < 0)
+		console_message(c, true, "run: %s", err.msg);
+	if (r <= 0)
+		return;
+	console_add_event(c, &ev);
+	console_message(c, false, "%s exited: %s%s", c->opts->command[0], ev.new_value,
+			c->run.linger < 0 ? "; q quits" : "");
+}
+
+/* After a sample: the linger after the exit is over (--linger). */
+static void run_check_done(struct console *c)
+{
+	if (c->run_active && run_watch_done(&c->run, console_latest(c)))
+		c->running = false;
+}
+
 /* ---- the sample clock for sources that do not pace themselves ---- */
 
 static int timer_arm(struct console *c, double seconds)
@@ -320,6 +359,7 @@ static void on_sample_due(struct console *c, int fd)
 		c->running = false;
 	} else if (r > 0) {
 		count_interval(c);
+		run_check_done(c);
 	}
 }
 
@@ -344,11 +384,12 @@ static void main_loop(struct console *c)
 		if (c->need_redraw && console_now() - c->last_draw >= MIN_FRAME)
 			console_redraw(c);
 		int sfd = sample_fd(c);
-		struct pollfd fds[4 + CONSOLE_MODALS_MAX] = {
+		struct pollfd fds[5 + CONSOLE_MODALS_MAX] = {
 			{ STDIN_FILENO, POLLIN, 0 }, { c->sigfd, POLLIN, 0 }, { sfd, POLLIN, 0 },
 			{ announce_fd(c->announce), POLLIN, 0 },
+			{ c->run_active ? run_watch_fd(&c->run) : -1, POLLIN, 0 },
 		};
-		nfds_t nfds = 4 + modal_fds(c, fds + 4);
+		nfds_t nfds = 5 + modal_fds(c, fds + 5);
 		int n = poll(fds, nfds, poll_timeout(c));
 		if (n < 0 && errno != EINTR) {
 			error_errno(&c->fatal, "poll", errno);
@@ -362,6 +403,8 @@ static void main_loop(struct console *c)
 			handle_signals(c);
 		if (fds[3].revents & POLLIN)
 			on_announced(c);
+		if (fds[4].revents & (POLLIN | POLLHUP))
+			on_run_exit(c);
 		if (fds[0].revents & (POLLHUP | POLLERR)) {
 			c->running = false;   /* the terminal went away */
 			return;
@@ -371,7 +414,7 @@ static void main_loop(struct console *c)
 			if (c->running)
 				console_redraw(c);   /* input is answered now, not at the next sample */
 		}
-		if (c->running && nfds > 4)
+		if (c->running && nfds > 5)
 			console_modals_collect(c);   /* a control job finished */
 		if (c->running && sfd >= 0 && (fds[2].revents & POLLIN))
 			on_sample_due(c, sfd);
@@ -514,6 +557,9 @@ void console_samples_free(struct console *c)
 
 static void console_cleanup(struct console *c)
 {
+	if (c->run_active)
+		run_watch_close(&c->run);   /* still running: SIGTERM, then SIGKILL */
+	c->run_active = false;
 	console_modals_free(c);
 	record_key_close(c);
 	term_stop(c);
@@ -582,6 +628,11 @@ int console_run(const struct options *o, struct source *src, struct recorder *re
 	c.rec = rec;
 	if (status == 0 && rec && session_record_start(c.session, rec, &err) < 0)
 		console_message(&c, true, "recording: %s", err.msg);
+	if (status == 0 && o->command && run_start(&c, &err) < 0) {
+		console_cleanup(&c);
+		text_printf(stderr, "ioscope: run: %s\n", err.msg);
+		return 127;
+	}
 	if (status != 0) {
 		console_cleanup(&c);
 		return status;
@@ -601,6 +652,8 @@ int console_run(const struct options *o, struct source *src, struct recorder *re
 	console_redraw(&c);
 	main_loop(&c);
 	status = c.exit_status;
+	if (c.run_active && status == 0 && !c.have_fatal)
+		status = run_watch_status(&c.run);   /* the command's, as a shell gives it */
 	bool fatal = c.have_fatal;
 	struct error fatal_err = c.fatal;
 	console_cleanup(&c);

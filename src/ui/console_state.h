@@ -38,6 +38,7 @@
 #include "rates.h"
 #include "recorder.h"
 #include "replay_view.h"
+#include "run_watch.h"
 #include "session.h"
 #include "snapshot.h"
 #include "source.h"
@@ -140,6 +141,11 @@ struct console {
 
 	struct console_modal modals[CONSOLE_MODALS_MAX];
 	size_t nmodals;
+
+	/* `ioscope run`: the command watched (run_watch.h) */
+	struct run_watch run;
+	bool run_active;
+	double run_started;            /* monotonic seconds */
 
 	/* the replay view and the record key (replay_view.h) */
 	struct replay_view_state replay;

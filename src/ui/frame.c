@@ -3,6 +3,28 @@
 #include <string.h>
 
 #include "console_state.h"
+#include "text.h"
+
+/* "RUN 12s output /tmp/ioscope-run-x1Yz9q.out", "EXIT 4 (2.1 s) output ..." */
+static void frame_run(const struct console *c, struct frame *f)
+{
+	const struct run_watch *w = &c->run;
+	size_t used = 0;
+	if (!c->run_active)
+		return;
+	if (w->exited)
+		used = text_appendf(f->run, sizeof f->run, used, "EXIT %d (%.1f s)",
+				    w->exit.exit_code, w->exit.elapsed);
+	else
+		used = text_appendf(f->run, sizeof f->run, used, "RUN %.0fs",
+				    status_clock() - c->run_started);
+	/* a long path: its file name (the footer said it whole at the start, the log has it) */
+	const char *slash = strrchr(w->output, '/');
+	if (strlen(w->output) > 32 && slash)
+		text_appendf(f->run, sizeof f->run, used, " output …%s", slash);
+	else if (w->output[0])
+		text_appendf(f->run, sizeof f->run, used, " output %s", w->output);
+}
 
 static void frame_header(const struct console *c, struct frame *f)
 {
@@ -17,6 +39,7 @@ static void frame_header(const struct console *c, struct frame *f)
 	f->recording = session_recording(c->session);
 	f->rec_paused = record_key_paused(c);
 	f->rec_path = record_key_path(c);
+	frame_run(c, f);
 }
 
 static void frame_table(const struct console *c, struct frame *f)

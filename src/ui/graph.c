@@ -18,6 +18,9 @@ const struct graph_metric graph_metrics[] = {
 	{ "in-flight", "in_flight", GRAPH_UNIT_COUNT, 1, { DEV("in-flight", HM_IN_FLIGHT) } },
 	{ "dirty", "dirty/writeback", GRAPH_UNIT_MB, 2,
 	  { SYS("dirty", HSM_DIRTY_MB), SYS("writeback", HSM_WRITEBACK_MB) } },
+	/* --probe: what a user feels, the median and the slowest read of each interval */
+	{ "probe", "responsiveness", GRAPH_UNIT_MS, 2,
+	  { SYS("p50", HSM_PROBE_P50_MS), SYS("max", HSM_PROBE_MAX_MS) } },
 };
 const size_t graph_metrics_count = sizeof graph_metrics / sizeof graph_metrics[0];
 

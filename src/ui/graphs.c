@@ -333,7 +333,9 @@ static void draw_title(const struct frame *f, const struct rect *r, const struct
 	char title[96], right[96];
 	snprintf(title, sizeof title, "%s", sp->metric->name);
 	if (sp->metric->series[0].system)
-		snprintf(title, sizeof title, "dirty / writeback (system)");
+		snprintf(title, sizeof title, "%s / %s (%s)", sp->metric->series[0].label,
+			 sp->metric->series[1].label,
+			 sp->metric->series[0].metric == HSM_PROBE_P50_MS ? "probe read, ms" : "system");
 	if (f->scroll_back) {
 		char age[24];
 		double now = history_mono(f->hist, history_count(f->hist) - 1);

@@ -84,6 +84,10 @@ static void header_draw(const struct frame *f, const struct rect *r)
 	format_wall(&f->snap->wall, buf, sizeof buf);
 	put(&lw, TR_HEADER_VALUE, buf);
 	put(&lw, TR_NORMAL, "  ");
+	if (f->run[0]) {   /* before the recording: where the output goes must show */
+		put(&lw, TR_RECORDING, f->run);
+		put(&lw, TR_NORMAL, "  ");
+	}
 	const char *failure = f->rec_failure;
 	if (failure) {
 		/* a recording that stopped reaching the disk must not look like one that runs */

@@ -69,6 +69,7 @@ struct frame {
 	const char *rec_failure;           /* the recording stopped reaching the disk */
 	bool recording, rec_paused;
 	const char *rec_path;
+	char run[384];                     /* `ioscope run`: "RUN 12s output FILE", "" none */
 
 	/* the figures shown (the frozen view while frozen) */
 	const struct snapshot *snap;
