@@ -254,7 +254,11 @@ void jsonw_number_text(struct jsonw *w, const char *text)
 	put(w, text, strlen(text));
 }
 
+/* The end of a JSON Lines record: a value after it starts the next record (the tasks
+ * record follows its sample in one buffer), so it takes no comma. */
 void jsonw_newline(struct jsonw *w)
 {
 	putc1(w, '\n');
+	if (w->depth == 0)
+		w->need_comma[0] = false;
 }
