@@ -25,6 +25,8 @@ endif
 BUILD_DEBS := build-essential pkg-config libncurses-dev libproc2-dev libjson-c-dev libcairo2-dev
 TEST_DEBS  := libcmocka-dev tmux sysstat procps util-linux e2fsprogs xfsprogs btrfs-progs strace \
               clang libclang-rt-14-dev valgrind python3 fio groff-base
+# What `make bench` runs beside ioscope (the tasks cost: docs/performance.md).
+BENCH_DEBS := atop iotop-c
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) $(DL_PKGS) 2>/dev/null) $(PLOT_CFLAGS)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -93,6 +95,7 @@ check: test-deps
 	@BUILD=$(BUILD) tests/run.sh
 
 bench: deps
+	@tests/deps.sh $(BENCH_DEBS)
 	@$(MAKE) --no-print-directory all
 	@BUILD=$(BUILD) tests/bench/run.sh
 
