@@ -57,6 +57,7 @@ struct rect {
 struct layout {
 	bool too_small;
 	struct rect header, strip, table, detail, graphs, marks, footer;
+	struct rect why;     /* the why pane, in the graphs' place while shown */
 };
 
 struct layout_want {
@@ -64,6 +65,7 @@ struct layout_want {
 	int table_rows;      /* device rows there are (the header row not counted) */
 	bool detail_zoom;    /* the detail pane replaces the graphs */
 	bool show_marks;
+	bool show_why;       /* the why pane replaces the graphs */
 };
 
 #define CONSOLE_MIN_LINES 24
@@ -137,6 +139,7 @@ struct console {
 	int table_top;                 /* first device row on screen */
 	bool detail_zoom;
 	bool show_marks;
+	bool show_why;                 /* the why pane: the source samples tasks meanwhile */
 	int marks_top;                 /* marks panel scroll */
 
 	/* this frame */
@@ -235,6 +238,8 @@ void strip_draw(const struct console *c, const struct rect *r);
 void table_place(struct console *c, const struct rect *r);
 void table_draw(const struct console *c, const struct rect *r);
 void detail_draw(const struct console *c, const struct rect *r);
+/* The why pane (src/ui/why.c): blocked tasks by wait channel, processes by I/O. */
+void why_draw(const struct console *c, const struct rect *r);
 /* The graphs' scratch buffers, sized for this frame (before drawing). */
 void graphs_place(struct console *c, const struct rect *r);
 void graphs_draw(const struct console *c, const struct rect *r);
@@ -295,6 +300,7 @@ void action_columns(struct console *c);
 void action_theme_next(struct console *c);
 void action_detail(struct console *c);
 void action_marks(struct console *c);
+void action_why(struct console *c);
 void action_scroll_back(struct console *c);
 void action_scroll_forward(struct console *c);
 void action_live(struct console *c);

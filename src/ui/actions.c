@@ -202,6 +202,19 @@ void action_marks(struct console *c)
 	c->need_redraw = true;
 }
 
+/* The source reads processes only while the pane shows them (a recording has them
+ * when it was made with them). */
+void action_why(struct console *c)
+{
+	struct error err;
+	c->show_why = !c->show_why;
+	if (source_set_tasks(session_source(c->session), c->show_why, &err) < 0) {
+		c->show_why = false;
+		console_message(c, true, "why pane: %s", err.msg);
+	}
+	c->need_redraw = true;
+}
+
 /* A quarter of the graph's width per step. */
 static uint64_t scroll_step(const struct console *c)
 {

@@ -164,7 +164,8 @@ static void draw_too_small(const struct console *c)
 void console_redraw(struct console *c)
 {
 	console_build_rows(c);
-	struct layout_want want = { LINES, COLS, (int)c->nrows, c->detail_zoom, c->show_marks };
+	struct layout_want want = { LINES, COLS, (int)c->nrows, c->detail_zoom, c->show_marks,
+				    c->show_why };
 	layout_compute(&c->layout, &want);
 	if (!c->layout.too_small)
 		table_place(c, &c->layout.table);
@@ -181,6 +182,8 @@ void console_redraw(struct console *c)
 			detail_draw(c, &c->layout.detail);
 		if (c->layout.graphs.h)
 			graphs_draw(c, &c->layout.graphs);
+		if (c->layout.why.h)
+			why_draw(c, &c->layout.why);
 		if (c->layout.marks.h)
 			marks_draw(c, &c->layout.marks);
 		footer_draw(c, &c->layout.footer);

@@ -55,6 +55,8 @@ const struct console_binding console_bindings[] = {
 	{ { 'l' }, "l", "graphs back to live", NULL, "Graphs", 0, action_live },
 	{ { 'g' }, "g", "graph characters: braille, blocks, ASCII", NULL, "Graphs", 0, action_glyphs },
 	{ { 'e' }, "e", "show or hide the marks panel", NULL, "Graphs", 0, action_marks },
+	{ { 'W' }, "W", "show or hide the why pane (blocked tasks, processes by I/O) in place of the graphs",
+	  NULL, "Graphs", 0, action_why },
 
 	{ { '+', '=' }, "+", "longer interval between samples", NULL, "General", 0, action_slower },
 	{ { '-' }, "-", "shorter interval between samples", NULL, "General", 0, action_faster },

@@ -73,6 +73,15 @@ static void layout_narrow(struct layout *l, const struct layout_want *w, int top
 		l->marks = rect(y, 0, mh, w->cols);
 }
 
+/* The why pane takes the graphs' place (the graphs come back when it is hidden). */
+static void why_in_graphs(struct layout *l, const struct layout_want *w)
+{
+	if (!w->show_why || !l->graphs.h)
+		return;
+	l->why = l->graphs;
+	memset(&l->graphs, 0, sizeof l->graphs);
+}
+
 void layout_compute(struct layout *l, const struct layout_want *w)
 {
 	memset(l, 0, sizeof *l);
@@ -88,4 +97,5 @@ void layout_compute(struct layout *l, const struct layout_want *w)
 		layout_wide(l, w, top, body);
 	else
 		layout_narrow(l, w, top, body);
+	why_in_graphs(l, w);
 }

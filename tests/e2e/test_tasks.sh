@@ -152,7 +152,8 @@ PY
 # thawed in the middle of a run: blocked in its first sample, gone from its last
 "$IOSCOPE" --batch --tasks -f json -i 0.3 -c 5 >"$TMP/thawed.json" 2>"$TMP/thawed.err" &
 run=$!
-sleep 0.7
+# thawed once the first interval (writers blocked) is out, however slow the start-up
+for _ in $(seq 200); do [ -s "$TMP/thawed.json" ] && break; sleep 0.1; done
 fsfreeze -u "$mnt"
 wait $run; rc=$?
 no_sanitizer "thaw run" "$TMP/thawed.err"
