@@ -178,7 +178,7 @@ static struct child *spawn_in_mount(struct matrix_ctx *m, const struct matrix_ce
 			close(here);
 		return NULL;
 	}
-	struct child *ch = child_spawn(m->o->command, out, err);
+	struct child *ch = child_spawn(m->o->command, out, false, err);
 	if (fchdir(here) < 0 && ch) {
 		error_errno(err, "the working directory", errno);
 		child_free(ch);
@@ -244,7 +244,7 @@ int matrix_exec_sync(struct matrix_ctx *m, struct matrix_run *run)
 	char *argv[] = { "sync", "-f", m->mount, NULL };
 	struct error err = { "" };
 	matrix_mark(m, "sync", "sync -f %s", m->mount);
-	struct child *ch = child_spawn(argv, -1, &err);
+	struct child *ch = child_spawn(argv, -1, false, &err);
 	if (!ch) {
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 		return m->failed = true, -1;

@@ -250,6 +250,15 @@ void action_refresh(struct console *c)
 }
 
 /* A pane that starts hidden (pane.h) shown, or shown hidden again. */
+/* The source reads processes only while a pane shows them (a recording has them
+ * when it was made with them). */
+static void pane_tasks(struct console *c, bool on)
+{
+	struct error err;
+	if (source_set_tasks(session_source(c->session), on, &err) < 0)
+		console_message(c, true, "processes: %s", err.msg);
+}
+
 static void toggle_pane(struct console *c, const char *name)
 {
 	for (size_t i = 0; i < console_panes_count && i < 32; i++) {
@@ -257,6 +266,8 @@ static void toggle_pane(struct console *c, const char *name)
 			continue;
 		c->panes_toggled ^= 1u << i;
 		c->need_redraw = true;
+		if (console_panes[i]->reads_tasks)
+			pane_tasks(c, console_pane_shown(c, i));
 		return;
 	}
 }

@@ -175,6 +175,8 @@ static inline bool console_ended(const struct console *c) { return session_ended
 void frame_build(struct console *c, struct frame *f);
 /* Whether console_panes[i] is drawn this frame: shown, first of its slot, and room there. */
 bool console_pane_drawn(const struct console *c, size_t i);
+/* Pane i is shown (hidden panes toggled on, the others not toggled off). */
+bool console_pane_shown(const struct console *c, size_t i);
 
 /* ---- view.c: what is shown ---- */
 bool console_have_rates(const struct console *c);   /* an interval is shown */

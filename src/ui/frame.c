@@ -80,7 +80,7 @@ void frame_build(struct console *c, struct frame *f)
 	f->scratch = &c->scratch;   /* the graphs reuse it: drawing writes only scratch */
 }
 
-static bool pane_shown(const struct console *c, size_t i)
+bool console_pane_shown(const struct console *c, size_t i)
 {
 	bool flipped = i < 32 && (c->panes_toggled >> i & 1u);
 	return console_panes[i]->hidden == flipped;
@@ -89,10 +89,10 @@ static bool pane_shown(const struct console *c, size_t i)
 bool console_pane_drawn(const struct console *c, size_t i)
 {
 	const struct pane_def *p = console_panes[i];
-	if (c->layout.too_small || !layout_slot(&c->layout, p->slot)->h || !pane_shown(c, i))
+	if (c->layout.too_small || !layout_slot(&c->layout, p->slot)->h || !console_pane_shown(c, i))
 		return false;
 	for (size_t j = 0; j < i; j++)
-		if (console_panes[j]->slot == p->slot && pane_shown(c, j))
+		if (console_panes[j]->slot == p->slot && console_pane_shown(c, j))
 			return false;
 	return true;
 }

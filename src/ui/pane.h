@@ -112,6 +112,8 @@ struct pane_def {
 	 * Of the panes shown in one slot, the first in the table is drawn: a hidden pane
 	 * listed before another one of its slot takes the slot's place while shown. */
 	bool hidden;
+	/* While shown, the source reads processes (snapshot.tasks): the why pane. */
+	bool reads_tasks;
 	/* Optional, before drawing: settle what the frame leaves to the pane (the
 	 * table's columns and scroll, the graphs' scratch).  Changes only the frame. */
 	void (*place)(struct frame *f, const struct rect *r);

@@ -4,14 +4,15 @@
  * here names it.  Panes see only the frame and each their own file. */
 #include "pane_table.h"
 
-extern const struct pane_def pane_header, pane_strip, pane_table, pane_detail, pane_graphs,
-	pane_marks, pane_footer;
+extern const struct pane_def pane_header, pane_strip, pane_table, pane_detail, pane_why,
+	pane_graphs, pane_marks, pane_footer;
 
 const struct pane_def *const console_panes[] = {
 	&pane_header,
 	&pane_strip,
 	&pane_table,
 	&pane_detail,
+	&pane_why,      /* hidden until W: then in the graphs' place */
 	&pane_graphs,
 	&pane_marks,
 	&pane_footer,
