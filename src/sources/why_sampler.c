@@ -225,12 +225,24 @@ static void read_xfs_fill(struct why_journal_files *f, struct journal_raw *j)
 	put(j, JX_LOG_SIZE, f->log_size);
 }
 
+/* jbd2's info file copies the journal's statistics when it is opened (its seq_file's
+ * open), so a kept descriptor would give the same figures for ever: open it again,
+ * keeping the buffer. */
+static bool reopen(struct procfile *pf)
+{
+	if (!procfile_is_open(pf))
+		return false;
+	close(pf->fd);
+	pf->fd = procfile_openat(AT_FDCWD, pf->path, O_RDONLY | O_CLOEXEC);
+	return pf->fd >= 0;
+}
+
 static void read_journal(struct why_journal_files *f, struct journal_raw *j)
 {
 	*j = f->id;
 	j->present = 0;
 	memset(j->v, 0, sizeof j->v);
-	bool got = read_file(&f->stats);
+	bool got = (j->fs != JOURNAL_EXT4 || reopen(&f->stats)) && read_file(&f->stats);
 	switch (j->fs) {
 	case JOURNAL_EXT4:
 		if (got)
