@@ -24,6 +24,7 @@ struct options {
 	const char *replay_path;  /* --replay FILE */
 	bool yes;                 /* --yes: no confirmation questions */
 	bool verbose;             /* --verbose: say what a replayed log held that is skipped */
+	bool tasks;               /* --tasks: blocked tasks and per-process I/O (batch) */
 	char **devices;           /* DEVICE... (names or paths), NULL-terminated */
 	int ndevices;
 };

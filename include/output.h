@@ -18,6 +18,7 @@ struct interval_view {
 	const struct event_list *events;  /* events of this interval */
 	const bool *shown;
 	const struct why_rates *why;      /* dirty limits, journals, cgroups; NULL: none */
+	bool with_tasks;                  /* --tasks: blocked tasks and per-process I/O */
 };
 
 void output_text(FILE *out, const struct interval_view *v);

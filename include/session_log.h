@@ -16,7 +16,7 @@
 #include "snapshot.h"
 
 enum session_record {
-	RECORD_HEADER, RECORD_DEVICES, RECORD_MOUNTS, RECORD_SAMPLE, RECORD_EVENT,
+	RECORD_HEADER, RECORD_DEVICES, RECORD_MOUNTS, RECORD_SAMPLE, RECORD_EVENT, RECORD_TASKS,
 	RECORD_WHY,       /* the why figures of the sample before it (why.h) */
 	RECORD_UNKNOWN,   /* a JSON object of a type this version does not know: skipped */
 };
@@ -59,6 +59,9 @@ int session_log_format_sample(const struct snapshot *snap, struct jsonw *w);
 json_object *session_log_event(const struct event *ev, uint64_t seq);
 /* Append the sample's `why` record (nothing when it has none) to w. */
 int session_log_format_why(const struct snapshot *snap, struct jsonw *w);
+/* Append the `tasks` record of snap (nothing when snap->tasks is NULL), one line, to w;
+ * -1 on ENOMEM (session_log_tasks.c). */
+int session_log_format_tasks(const struct snapshot *snap, struct jsonw *w);
 /* A scheduler event's resets: {"nr_requests": ["64", "256"], "iosched.x": ["1", null]},
  * null for a setting absent before (new) or after (gone). */
 json_object *session_log_resets(const struct event *ev);
@@ -85,5 +88,7 @@ int session_log_parse_why(json_object *o, struct snapshot *out, struct error *er
 /* 0, -1 when malformed (err set), or 1 for an event kind this version does not know
  * (err holds the kind's name): readers skip it silently. */
 int session_log_parse_event(json_object *o, struct event *ev, struct error *err);
+/* A `tasks` record into a new *out (the old one freed); -1 when malformed (err set). */
+int session_log_parse_tasks(json_object *o, struct tasks_sample **out, struct error *err);
 
 #endif

@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "tasks.h"
+
 #define DEV_NAME_MAX 64      /* kernel block names are at most 32; dm names longer */
 #define SETTING_KEY_MAX 64
 #define SETTING_VAL_MAX 160
@@ -121,6 +123,8 @@ struct snapshot {
 	size_t nmounts;
 	struct vm_counters vm;
 	struct why_sample *why;   /* dirty limits, journals, cgroup io (why.h); NULL: none */
+	struct tasks_sample *tasks; /* blocked tasks, per-process I/O (tasks.h); NULL: not
+				       sampled (no --tasks, why pane off) */
 };
 
 void snapshot_init(struct snapshot *s);

@@ -72,6 +72,10 @@ struct source_ops {
 	void (*watch)(struct source *src, const struct selection *sel);
 	/* Optional for every source: where the samples come from (NULL: this machine). */
 	void (*describe)(struct source *src, struct source_info *out);
+	/* Optional (NULL: a recording, whose samples have tasks when they were recorded
+	 * with them): sample blocked tasks and per-process I/O (snapshot.tasks) from the
+	 * next read on, or stop (--tasks, the console's why pane). */
+	int (*set_tasks)(struct source *src, bool on, struct error *err);
 };
 
 struct source {
@@ -107,6 +111,7 @@ static inline int source_read(struct source *s, struct snapshot *o, struct error
 static inline int source_take_events(struct source *s, struct event_list *o) { return s->ops->take_events ? s->ops->take_events(s, o) : 0; }
 static inline void source_watch(struct source *s, const struct selection *sel) { if (s->ops->watch) s->ops->watch(s, sel); }
 static inline void source_destroy(struct source *s) { if (s) s->ops->destroy(s); }
+static inline int source_set_tasks(struct source *s, bool on, struct error *e) { return s->ops->set_tasks ? s->ops->set_tasks(s, on, e) : 0; }
 /* A recording's source: seek and position work (a live source says no). */
 static inline bool source_can_seek(const struct source *s) { return s->ops->seek && s->ops->position; }
 

@@ -32,6 +32,7 @@ struct batch {
 	uint64_t diskstats_said[2];           /* odd /proc/diskstats lines said once */
 	struct announce_listener *announce;   /* changes `ioscope set` made from a shell */
 	struct event_list announced;          /* of them, those not yet in a sample */
+	bool said_delayacct, said_stack;      /* --tasks notes, said once */
 };
 
 /* Without a selection, like iostat: whole disks that have done any I/O since boot;
@@ -80,6 +81,20 @@ static int select_events(struct batch *b)
 	return 0;
 }
 
+/* What the tasks figures lack on this machine, said once on standard error. */
+static void say_tasks_notes(struct batch *b, const struct snapshot *snap)
+{
+	const struct tasks_sample *t = snap->tasks;
+	if (!b->opts->tasks || !t)
+		return;
+	if (!t->delayacct && !b->said_delayacct)
+		fprintf(stderr, "ioscope: %s\n", tasks_delayacct_note);
+	if (!t->stack_readable && !b->said_stack)
+		fprintf(stderr, "ioscope: %s\n", tasks_stack_note);
+	b->said_delayacct |= !t->delayacct;
+	b->said_stack |= !t->stack_readable;
+}
+
 static int emit(struct batch *b)
 {
 	if (update_shown(b) < 0 || select_events(b) < 0) {
@@ -87,7 +102,9 @@ static int emit(struct batch *b)
 		return -1;
 	}
 	struct interval_view v = { session_rates(b->session), session_snapshot(b->session),
-				   &b->shown_events, b->shown, session_why(b->session) };
+				   &b->shown_events, b->shown, session_why(b->session),
+				   b->opts->tasks };
+	say_tasks_notes(b, v.snap);
 	switch (b->opts->format) {
 	case FORMAT_TEXT: output_text(stdout, &v); break;
 	case FORMAT_CSV: output_csv(stdout, &v); break;
@@ -239,6 +256,10 @@ int batch_run(const struct options *opts, struct source *src, struct recorder *r
 	event_list_init(&b.announced);
 	jsonw_init(&b.json);
 	int status = 1;
+	if (opts->tasks && source_set_tasks(src, true, &err) < 0) {
+		text_printf(stderr, "ioscope: %s\n", err.msg);
+		goto out;
+	}
 	b.session = session_open(src, &(struct session_opts){ 0 }, &err);
 	if (!b.session) {
 		text_printf(stderr, "ioscope: %s\n", err.msg);

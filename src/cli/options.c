@@ -32,6 +32,8 @@ void options_usage(FILE *out)
 	      "      --record-append FILE  add this session to the end of FILE\n"
 	      "      --record-sync      flush the recording to disk after every sample\n"
 	      "      --replay FILE      replay a recorded session instead of sampling\n"
+	      "      --tasks            batch: blocked tasks by wait channel and the processes\n"
+	      "                         doing the most I/O (reads /proc/PID/*; docs/metrics.md)\n"
 	      "  -y, --yes              console: do not ask before risky changes\n"
 	      "  -v, --verbose          with --replay: also say what the log held that this\n"
 	      "                         version skips (record types, event kinds it does not know);\n"
@@ -78,7 +80,7 @@ static int parse_format(const char *arg, enum output_format *out, struct error *
 	return error_set(err, "invalid format '%s': give text, json or csv", arg);
 }
 
-enum { OPT_ROOT = 256, OPT_RECORD_SYNC, OPT_RECORD_APPEND, OPT_REPLAY };
+enum { OPT_ROOT = 256, OPT_RECORD_SYNC, OPT_RECORD_APPEND, OPT_REPLAY, OPT_TASKS };
 
 int options_parse(struct options *o, int argc, char **argv, struct error *err)
 {
@@ -93,6 +95,7 @@ int options_parse(struct options *o, int argc, char **argv, struct error *err)
 		{ "record-sync", no_argument, NULL, OPT_RECORD_SYNC },
 		{ "record-append", required_argument, NULL, OPT_RECORD_APPEND },
 		{ "replay", required_argument, NULL, OPT_REPLAY },
+		{ "tasks", no_argument, NULL, OPT_TASKS },
 		{ "yes", no_argument, NULL, 'y' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -132,6 +135,7 @@ int options_parse(struct options *o, int argc, char **argv, struct error *err)
 			break;
 		case OPT_RECORD_SYNC: o->record_sync = true; break;
 		case OPT_REPLAY: o->replay_path = optarg; break;
+		case OPT_TASKS: o->tasks = true; break;
 		case 'y': o->yes = true; break;
 		case 'v': o->verbose = true; break;
 		case 'h': options_usage(stdout); return 1;

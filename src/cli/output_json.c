@@ -4,6 +4,7 @@
 #include "jsonw.h"
 #include "output.h"
 #include "why.h"
+#include "output_tasks.h"
 
 /* Three decimals: finer than iostat's two, and no float noise in the output. */
 #define DECIMALS 3
@@ -222,6 +223,8 @@ int output_json(FILE *out, struct jsonw *w, const struct interval_view *v)
 	psi_object(w, &v->rates->vm);
 	journals_object(w, v->why);
 	cgroups_object(w, v->why);
+	if (v->with_tasks)
+		output_json_tasks(w, v->snap);
 	jsonw_key(w, "events");
 	jsonw_array_begin(w);
 	for (size_t i = 0; v->events && i < v->events->count; i++)

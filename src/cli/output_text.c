@@ -12,6 +12,7 @@
 
 #include "columns.h"
 #include "output.h"
+#include "output_tasks.h"
 #include "text.h"
 
 void format_local_time(const struct timespec *wall, char *buf, size_t len, bool with_date)
@@ -211,5 +212,7 @@ void output_text(FILE *out, const struct interval_view *v)
 			print_device(out, &v->rates->devices[i]);
 	print_vm(out, &v->rates->vm);
 	output_text_why(out, v->why);
+	if (v->with_tasks)
+		output_text_tasks(out, v->snap);
 	fputc('\n', out);
 }

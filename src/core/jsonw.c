@@ -254,7 +254,8 @@ void jsonw_number_text(struct jsonw *w, const char *text)
 	put(w, text, strlen(text));
 }
 
-/* Ends a JSON Lines record: the next top-level value starts a line of its own. */
+/* The end of a JSON Lines record: a value after it starts the next record (the tasks
+ * record follows its sample in one buffer), so it takes no comma. */
 void jsonw_newline(struct jsonw *w)
 {
 	putc1(w, '\n');

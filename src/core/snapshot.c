@@ -24,6 +24,7 @@ void snapshot_free(struct snapshot *s)
 	free(s->devices);
 	free(s->mounts);
 	free(s->why);
+	tasks_sample_free(s->tasks);
 	snapshot_init(s);
 }
 
@@ -69,7 +70,10 @@ int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 	tmp.mounts = NULL;
 	tmp.ndevices = tmp.nmounts = 0;
 	tmp.why = NULL;
+	tmp.tasks = NULL;
 	if (why_sample_copy(&tmp.why, src->why) < 0)
+		goto fail;
+	if (src->tasks && !(tmp.tasks = tasks_sample_dup(src->tasks)))
 		goto fail;
 	if (src->ndevices) {
 		tmp.devices = calloc(snapshot_capacity(src->ndevices), sizeof *tmp.devices);

@@ -205,7 +205,8 @@ static int append_sample(struct recorder *rec, const struct snapshot *snap, stru
 {
 	jsonw_reset(&rec->line);
 	if (session_log_format_sample(snap, &rec->line) < 0 ||
-	    session_log_format_why(snap, &rec->line) < 0 || reserve(rec, rec->line.len) < 0)
+	    session_log_format_why(snap, &rec->line) < 0 ||
+	    session_log_format_tasks(snap, &rec->line) < 0 || reserve(rec, rec->line.len) < 0)
 		return error_set(err, "%s: out of memory", rec->path);
 	memcpy(rec->buf + rec->len, rec->line.buf, rec->line.len);
 	rec->len += rec->line.len;

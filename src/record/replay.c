@@ -30,6 +30,9 @@ struct sample_entry {
 	bool why_damaged;           /* its why record failed to parse (warned once) */
 	uint64_t why_offset;        /* its `why` record, why_length 0: none */
 	uint32_t why_length;
+	bool tasks_damaged;         /* its tasks record failed to parse when read */
+	uint32_t tasks_length;      /* its `tasks` record (0: none), at tasks_offset */
+	uint64_t tasks_offset, tasks_line;
 };
 
 /* An event of the index: ~40 bytes and its strings, where a struct event is 3 KB
@@ -188,6 +191,7 @@ static int fast_type(const char *text, size_t len)
 		{ "{\"type\":\"mounts\",", RECORD_MOUNTS },
 		{ "{\"type\":\"event\",", RECORD_EVENT },
 		{ "{\"type\":\"why\",", RECORD_WHY },
+		{ "{\"type\":\"tasks\",", RECORD_TASKS },
 	};
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
 		size_t n = strlen(known[i].prefix);
@@ -453,6 +457,21 @@ static bool fast_why_seq(const char *text, size_t len, int64_t *seq)
 	       scan_digits(&p, end, false, seq) && p < end && (*p == ',' || *p == '}');
 }
 
+/* A `tasks` record belongs to the sample before it, which must be the sample it
+ * names; it is parsed only when that sample is read. */
+static void add_tasks(struct replay *r, const struct scanned_line *l, int64_t seq)
+{
+	if (r->nsamples == r->session_first || seq != r->last_seq) {
+		warn(r, l->number, l->offset, "tasks record of sample %lld not after that sample, "
+		     "skipped", (long long)seq);
+		return;
+	}
+	struct sample_entry *e = &r->samples[r->nsamples - 1];
+	e->tasks_offset = l->offset;
+	e->tasks_line = l->number;
+	e->tasks_length = (uint32_t)l->len;
+}
+
 /* A parsed line of any type.  -1 only on ENOMEM. */
 static int index_record(struct replay *r, json_object *o, const struct scanned_line *l)
 {
@@ -470,6 +489,9 @@ static int index_record(struct replay *r, json_object *o, const struct scanned_l
 		return add_event(r, o, l);
 	case RECORD_WHY:
 		add_why(r, l, sample_seq(o));
+		return 0;
+	case RECORD_TASKS:
+		add_tasks(r, l, sample_seq(o));
 		return 0;
 	case RECORD_HEADER:
 	case RECORD_DEVICES:
@@ -510,7 +532,16 @@ static int index_line(struct replay *r, const struct scanned_line *l)
 		add_why(r, l, seq);
 		return 0;
 	}
-	if (type == RECORD_WHY || type == RECORD_DEVICES || type == RECORD_MOUNTS || type == RECORD_EVENT || type < 0) {
+	const char *p = l->text + strlen("{\"type\":\"tasks\",");
+	if (type == RECORD_TASKS && scan_literal(&p, l->text + l->len, "\"seq\":") &&
+	    scan_digits(&p, l->text + l->len, false, &seq)) {
+		add_tasks(r, l, seq);
+		return 0;
+	}
+	if (type == RECORD_TASKS)
+		type = -1;
+	if (type == RECORD_WHY || type == RECORD_DEVICES || type == RECORD_MOUNTS ||
+	    type == RECORD_EVENT || type < 0) {
 		json_object *o = parse_line(r, l->text, l->len, &err);
 		if (!o) {
 			if (l->complete)
@@ -721,6 +752,22 @@ static int read_why(struct replay *r, struct sample_entry *e, struct snapshot *o
 	return 0;
 }
 
+/* The sample's tasks into out->tasks; a damaged record is warned about once and leaves
+ * the sample without tasks (the rest of the sample is good). */
+static int read_tasks(struct replay *r, struct sample_entry *e, struct snapshot *out)
+{
+	if (!e->tasks_length)
+		return 0;
+	struct error why = { "" };
+	json_object *o = read_line(r, e->tasks_offset, e->tasks_length, &why);
+	int rc = o ? session_log_parse_tasks(o, &out->tasks, &why) : -1;
+	json_object_put(o);
+	if (rc < 0 && !e->tasks_damaged)
+		warn(r, e->tasks_line, e->tasks_offset, "tasks record skipped: %s", why.msg);
+	e->tasks_damaged = rc < 0;
+	return 0;
+}
+
 int replay_read(struct replay *r, size_t i, struct snapshot *out, struct error *err)
 {
 	if (i >= r->nsamples)
@@ -733,7 +780,7 @@ int replay_read(struct replay *r, size_t i, struct snapshot *out, struct error *
 	int rc = o ? session_log_parse_sample(o, devices, mounts, out, &why) : -1;
 	json_object_put(o);
 	if (rc == 0)
-		return read_why(r, e, out);
+		return read_why(r, e, out) < 0 ? -1 : read_tasks(r, e, out);
 	if (!e->damaged)
 		warn(r, e->line, e->offset, "sample skipped: %s", why.msg);
 	e->damaged = true;

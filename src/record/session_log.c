@@ -7,7 +7,8 @@
 
 static const char *const record_names[] = {
 	[RECORD_HEADER] = "header", [RECORD_DEVICES] = "devices", [RECORD_MOUNTS] = "mounts",
-	[RECORD_SAMPLE] = "sample", [RECORD_EVENT] = "event",   [RECORD_WHY] = "why",
+	[RECORD_SAMPLE] = "sample", [RECORD_EVENT] = "event",   [RECORD_TASKS] = "tasks",
+	[RECORD_WHY] = "why",
 	[RECORD_UNKNOWN] = "unknown",
 };
 

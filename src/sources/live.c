@@ -19,6 +19,7 @@
 
 #include "pacing.h"
 #include "procfile.h"
+#include "proctasks.h"
 #include "regular_file.h"
 #include "sampler.h"
 #include "source.h"
@@ -36,6 +37,9 @@ struct live_source {
 	struct sampler sampler;
 	bool sampler_open;
 	struct selection watch;     /* numbered trees: given to each tree's sampler */
+	bool tasks_on;              /* --tasks or the why pane: sample snapshot.tasks */
+	bool tasks_open;
+	struct proctasks tasks;
 };
 
 static struct timespec seconds_to_timespec(double s)
@@ -145,6 +149,28 @@ static int take_sample(struct live_source *ls, struct snapshot *out, struct erro
 	return 1;
 }
 
+/* Blocked tasks and per-process I/O into out->tasks when asked for, else none.  The
+ * tree is the live kernel or, for --root, the tree just sampled. */
+static int take_tasks(struct live_source *ls, const char *tree, struct snapshot *out,
+		      struct error *err)
+{
+	if (!ls->tasks_on) {
+		tasks_sample_free(out->tasks);
+		out->tasks = NULL;
+		return 0;
+	}
+	int r = 0;
+	if (!ls->tasks_open)
+		r = proctasks_open(&ls->tasks, tree, err);
+	else if (ls->ntrees)
+		r = proctasks_retarget(&ls->tasks, tree, err);
+	if (r < 0)
+		return -1;
+	ls->tasks_open = true;
+	uint64_t mono_ns = (uint64_t)out->mono.tv_sec * 1000000000u + (uint64_t)out->mono.tv_nsec;
+	return proctasks_sample(&ls->tasks, mono_ns, &out->tasks, err);
+}
+
 static int read_tree(struct live_source *ls, struct snapshot *out, struct error *err)
 {
 	if (ls->next_tree > ls->ntrees)
@@ -178,6 +204,8 @@ static int read_tree(struct live_source *ls, struct snapshot *out, struct error 
 	double since = timespec_diff(&up, &ls->mono0);
 	out->wall = timespec_add(ls->wall0, seconds_to_timespec(since > 0 ? since : 0));
 	ls->next_tree++;
+	if (take_tasks(ls, tree, out, err) < 0)
+		return -1;
 	return r;
 }
 
@@ -199,7 +227,9 @@ static int live_read(struct source *src, struct snapshot *out, struct error *err
 		return -1;
 	if (ls->seq > 0 && arm_next(ls, &out->mono, src->interval, err) < 0)
 		return -1;
-	return take_sample(ls, out, err);
+	if (take_sample(ls, out, err) < 0 || take_tasks(ls, ls->root, out, err) < 0)
+		return -1;
+	return 1;
 }
 
 /* Describe the devices and open their files now, so the first read is as
@@ -229,9 +259,24 @@ static int live_set_interval(struct source *src, double seconds, struct error *e
 	return 0;
 }
 
+/* Off closes the sub-sampler: the next time it is on starts with a new baseline, and
+ * nothing of /proc is held while nobody looks. */
+static int live_set_tasks(struct source *src, bool on, struct error *err)
+{
+	struct live_source *ls = (struct live_source *)src;
+	if (!on && ls->tasks_open) {
+		proctasks_close(&ls->tasks);
+		ls->tasks_open = false;
+	}
+	ls->tasks_on = on;
+	return 0;
+}
+
 static void live_destroy(struct source *src)
 {
 	struct live_source *ls = (struct live_source *)src;
+	if (ls->tasks_open)
+		proctasks_close(&ls->tasks);
 	if (ls->sampler_open)
 		sampler_close(&ls->sampler);
 	if (ls->timerfd >= 0)
@@ -255,6 +300,7 @@ static const struct source_ops live_ops = {
 	.set_interval = live_set_interval,
 	.destroy = live_destroy,
 	.take_events = NULL,
+	.set_tasks = live_set_tasks,
 };
 
 static bool is_dir(const char *path)

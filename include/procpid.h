@@ -1,0 +1,44 @@
+/* procpid.h - parsers of one task's /proc files: stat, io, wchan, stack.
+ *
+ * Pure functions on the text read, so they are tested on fixtures; the walk over /proc
+ * that reads the files is proctasks.c.  A comm may hold anything but NUL (spaces and
+ * parentheses included): stat is split at the last ')'.
+ */
+#ifndef IOSCOPE_PROCPID_H
+#define IOSCOPE_PROCPID_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tasks.h"
+
+#define PROCPID_PF_KTHREAD 0x00200000u   /* include/linux/sched.h */
+
+struct procpid_stat {
+	int32_t pid;
+	char comm[TASK_COMM_MAX];
+	char state;                 /* R S D Z T t X I ... */
+	uint32_t flags;             /* field 9 */
+	uint32_t num_threads;       /* field 20 */
+	uint64_t starttime;         /* field 22, clock ticks after boot */
+	bool has_blkio;             /* the line has field 42 */
+	uint64_t blkio_ticks;       /* field 42, delayacct_blkio_ticks */
+};
+
+struct procpid_io {
+	uint64_t syscr, syscw, read_bytes, write_bytes, cancelled_write_bytes;
+};
+
+/* 0, or -1 when the text is not a stat line (fewer than 22 fields, bad numbers). */
+int procpid_parse_stat(const char *text, size_t len, struct procpid_stat *out);
+/* 0, or -1 when a field is missing. */
+int procpid_parse_io(const char *text, size_t len, struct procpid_io *out);
+/* The wait channel's symbol into out ("" for "0" or anything that is not a symbol). */
+void procpid_parse_wchan(const char *text, size_t len, char *out, size_t outlen);
+/* The top frames below the scheduler's own ("[<0>] jbd2_log_wait_commit+0xb5/0x130" ->
+ * "jbd2_log_wait_commit"), at most max; how many. */
+size_t procpid_parse_stack(const char *text, size_t len, char (*frames)[TASK_FRAME_MAX],
+			   size_t max);
+
+#endif

@@ -1,0 +1,59 @@
+/* proctasks.h - the tasks sub-sampler the live source owns: blocked tasks and
+ * per-process I/O (tasks.h) from /proc, read only while asked for (--tasks, the why pane).
+ *
+ * Per sample it lists /proc once and reads each process's stat and io; a process with
+ * more than one thread also has its threads' stat read (a thread's state is its own).
+ * Only tasks in D state have their wchan (and, with CAP_SYS_ADMIN, their stack) read.
+ * What it keeps between samples: each process's counters (for the differences) and
+ * when each blocked task was first seen blocked.
+ */
+#ifndef IOSCOPE_PROCTASKS_H
+#define IOSCOPE_PROCTASKS_H
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "error.h"
+#include "procpid.h"
+#include "tasks.h"
+
+struct proctasks_proc;         /* a process's counters at the last read (proctasks.c) */
+struct proctasks_seen;         /* a task blocked at the last read, and since when */
+struct proctasks_user;         /* a passwd entry */
+
+struct proctasks {
+	char *prefix;                   /* NULL: the live kernel; else a fixture tree */
+	DIR *procdir;                   /* prefix/proc, rewound every sample */
+	int procfd;                     /* its descriptor */
+	bool stack_allowed;             /* CAP_SYS_ADMIN (or a fixture): read stacks */
+	long clk_tck;
+	bool have_baseline;
+	uint64_t last_mono_ns;
+	struct proctasks_proc *prev, *cur;   /* pid order */
+	size_t nprev, ncur, capprev, capcur;
+	struct proctasks_seen *seen;    /* tid order */
+	size_t nseen, capseen;
+	struct proctasks_user *users;   /* prefix/etc/passwd, read on first need */
+	size_t nusers;
+	bool users_loaded;
+	char buf[4096];
+};
+
+/* Open prefix/proc (NULL: /proc).  -1 with err when there is none. */
+int proctasks_open(struct proctasks *p, const char *prefix, struct error *err);
+/* Point at another tree (numbered --root trees), keeping what was seen so far. */
+int proctasks_retarget(struct proctasks *p, const char *prefix, struct error *err);
+/* One sample at monotonic time mono_ns into a new *out (the old one freed).  A process
+ * or thread that vanishes while read is skipped.  -1 with err on ENOMEM or no /proc. */
+int proctasks_sample(struct proctasks *p, uint64_t mono_ns, struct tasks_sample **out,
+		     struct error *err);
+void proctasks_close(struct proctasks *p);
+
+/* kernel.task_delayacct under prefix: absent (before 5.14, where it is on when built in)
+ * counts as on. */
+bool proctasks_delayacct(const char *prefix);
+
+#endif

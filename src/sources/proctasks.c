@@ -1,0 +1,514 @@
+/* proctasks.c - the tasks sub-sampler: blocked tasks and per-process I/O from /proc.
+ *
+ * Cost is what matters here: a machine has a thousand sleeping processes for every one
+ * doing I/O.  Per process: one read of stat and one of io (open, read, close: /proc
+ * files of a pid cannot be kept open for a thousand pids).  Threads are listed only for
+ * processes with more than one; wchan and stack are read only for tasks in D state; a
+ * process's owner (one fstatat) only for the twenty in the I/O list.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "procfile.h"
+#include "proctasks.h"
+#include "regular_file.h"
+
+struct proctasks_proc {
+	int32_t pid;
+	bool kthread, has_io, has_blkio;
+	uint64_t starttime, blkio_ticks;
+	struct procpid_io io;
+	char comm[TASK_COMM_MAX];
+};
+
+struct proctasks_seen {
+	int32_t tid;
+	uint64_t since_ns;
+};
+
+struct proctasks_user {
+	uint32_t uid;
+	char name[TASK_USER_MAX];
+};
+
+#define CAP_SYS_ADMIN_BIT 21
+
+/* Reads a small file relative to prefix/proc whole (up to the buffer); its length, or
+ * -1.  A fixture tree's files are opened the careful way (no FIFO can hang us). */
+static ssize_t read_rel(struct proctasks *p, const char *rel, char *buf, size_t len)
+{
+	int fd = p->prefix ? regular_file_openat(p->procfd, rel, O_RDONLY)
+			   : openat(p->procfd, rel, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
+static ssize_t read_path(const char *path, char *buf, size_t len)
+{
+	int fd = regular_file_openat(AT_FDCWD, path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
+bool proctasks_delayacct(const char *prefix)
+{
+	char path[4096], buf[32];
+	if (path_format(path, sizeof path, "%s/proc/sys/kernel/task_delayacct",
+			prefix ? prefix : "") < 0)
+		return false;
+	ssize_t n = read_path(path, buf, sizeof buf);
+	if (n < 0)
+		return errno == ENOENT;
+	return buf[0] == '1';
+}
+
+/* CAP_SYS_ADMIN in the effective set: /proc/PID/stack is readable. */
+static bool have_cap_sys_admin(void)
+{
+	char buf[4096];
+	ssize_t n = read_path("/proc/self/status", buf, sizeof buf);
+	if (n < 0)
+		return false;
+	const char *cap = strstr(buf, "\nCapEff:");
+	if (!cap)
+		return false;
+	unsigned long long bits = strtoull(cap + 8, NULL, 16);
+	return (bits >> CAP_SYS_ADMIN_BIT) & 1;
+}
+
+static int open_tree(struct proctasks *p, const char *prefix, struct error *err)
+{
+	char path[4096];
+	if (path_format(path, sizeof path, "%s/proc", prefix ? prefix : "") < 0)
+		return error_errno(err, prefix, ENAMETOOLONG);
+	int fd = prefix ? regular_file_openat(AT_FDCWD, path, O_RDONLY | O_DIRECTORY)
+			: open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return regular_file_error(err, path, errno);
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return error_errno(err, path, errno);
+	}
+	if (p->procdir)
+		closedir(p->procdir);
+	p->procdir = d;
+	p->procfd = fd;
+	char *copy = prefix ? strdup(prefix) : NULL;
+	if (prefix && !copy)
+		return error_set(err, "out of memory");
+	free(p->prefix);
+	p->prefix = copy;
+	return 0;
+}
+
+int proctasks_open(struct proctasks *p, const char *prefix, struct error *err)
+{
+	memset(p, 0, sizeof *p);
+	p->procfd = -1;
+	if (open_tree(p, prefix, err) < 0) {
+		proctasks_close(p);
+		return -1;
+	}
+	p->stack_allowed = prefix || have_cap_sys_admin();
+	p->clk_tck = sysconf(_SC_CLK_TCK);
+	if (p->clk_tck <= 0)
+		p->clk_tck = 100;
+	return 0;
+}
+
+int proctasks_retarget(struct proctasks *p, const char *prefix, struct error *err)
+{
+	return open_tree(p, prefix, err);
+}
+
+void proctasks_close(struct proctasks *p)
+{
+	if (p->procdir)
+		closedir(p->procdir);
+	free(p->prefix);
+	free(p->prev);
+	free(p->cur);
+	free(p->seen);
+	free(p->users);
+	memset(p, 0, sizeof *p);
+	p->procfd = -1;
+}
+
+/* Room for one more element of an array of n with capacity *cap. */
+static void *reserve(void *arr, size_t n, size_t *cap, size_t size)
+{
+	if (n < *cap)
+		return arr;
+	size_t c = *cap ? *cap * 2 : 256;
+	void *v = realloc(arr, c * size);
+	if (v)
+		*cap = c;
+	return v;
+}
+
+static bool parse_pid(const char *name, int32_t *out)
+{
+	long v = 0;
+	if (!*name)
+		return false;
+	for (const char *c = name; *c; c++) {
+		if (*c < '0' || *c > '9' || v > INT32_MAX / 10)
+			return false;
+		v = v * 10 + (*c - '0');
+	}
+	*out = (int32_t)v;
+	return v > 0;
+}
+
+/* --- blocked tasks --- */
+
+static uint64_t seen_since(const struct proctasks *p, int32_t tid, uint64_t mono_ns)
+{
+	size_t lo = 0, hi = p->nseen;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (p->seen[mid].tid == tid)
+			return p->seen[mid].since_ns;
+		if (p->seen[mid].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return mono_ns;
+}
+
+static void read_wait(struct proctasks *p, int32_t pid, int32_t tid, struct blocked_task *b)
+{
+	char rel[64];
+	snprintf(rel, sizeof rel, "%d/task/%d/wchan", pid, tid);
+	ssize_t n = read_rel(p, rel, p->buf, sizeof p->buf);
+	if (n > 0)
+		procpid_parse_wchan(p->buf, (size_t)n, b->wchan, sizeof b->wchan);
+	if (!p->stack_allowed)
+		return;
+	snprintf(rel, sizeof rel, "%d/task/%d/stack", pid, tid);
+	n = read_rel(p, rel, p->buf, sizeof p->buf);
+	if (n > 0)
+		b->nframes = (uint8_t)procpid_parse_stack(p->buf, (size_t)n, b->stack,
+							  TASK_STACK_FRAMES);
+}
+
+static int add_blocked(struct proctasks *p, struct tasks_sample *t, int32_t pid,
+		       const struct procpid_stat *st, uint64_t mono_ns)
+{
+	t->nblocked++;
+	if (t->nkept >= TASKS_BLOCKED_MAX) {
+		t->blocked_more++;
+		return 0;
+	}
+	struct blocked_task *b = tasks_sample_add_blocked(t);
+	if (!b)
+		return -1;
+	b->pid = pid;
+	b->tid = st->pid;
+	snprintf(b->comm, sizeof b->comm, "%s", st->comm);
+	b->kthread = st->flags & PROCPID_PF_KTHREAD;
+	b->since_ns = seen_since(p, st->pid, mono_ns);
+	read_wait(p, pid, st->pid, b);
+	return 0;
+}
+
+/* The threads of a multi-threaded process other than its leader (read already). */
+static int scan_threads(struct proctasks *p, struct tasks_sample *t, int32_t pid,
+			uint64_t mono_ns)
+{
+	char rel[64];
+	snprintf(rel, sizeof rel, "%d/task", pid);
+	int fd = p->prefix ? regular_file_openat(p->procfd, rel, O_RDONLY | O_DIRECTORY)
+			   : openat(p->procfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return 0;
+	}
+	int rc = 0;
+	struct dirent *e;
+	while (rc == 0 && (e = readdir(d))) {
+		int32_t tid;
+		if (!parse_pid(e->d_name, &tid) || tid == pid)
+			continue;
+		t->nthreads++;
+		snprintf(rel, sizeof rel, "%d/task/%d/stat", pid, tid);
+		ssize_t n = read_rel(p, rel, p->buf, sizeof p->buf);
+		struct procpid_stat st;
+		if (n <= 0 || procpid_parse_stat(p->buf, (size_t)n, &st) < 0)
+			continue;
+		if (st.state == 'D')
+			rc = add_blocked(p, t, pid, &st, mono_ns);
+	}
+	closedir(d);
+	return rc;
+}
+
+/* Remember when each kept blocked task was first seen, for the next sample. */
+static int remember_blocked(struct proctasks *p, const struct tasks_sample *t)
+{
+	p->nseen = 0;
+	for (size_t i = 0; i < t->nkept; i++) {
+		struct proctasks_seen *v = reserve(p->seen, p->nseen, &p->capseen, sizeof *v);
+		if (!v)
+			return -1;
+		p->seen = v;
+		p->seen[p->nseen++] = (struct proctasks_seen){ t->blocked[i].tid,
+							       t->blocked[i].since_ns };
+	}
+	for (size_t i = 1; i < p->nseen; i++)       /* threads come in their process's order */
+		for (size_t j = i; j > 0 && p->seen[j - 1].tid > p->seen[j].tid; j--) {
+			struct proctasks_seen tmp = p->seen[j];
+			p->seen[j] = p->seen[j - 1];
+			p->seen[j - 1] = tmp;
+		}
+	return 0;
+}
+
+/* --- one process --- */
+
+static int scan_process(struct proctasks *p, struct tasks_sample *t, int32_t pid,
+			uint64_t mono_ns)
+{
+	char rel[64];
+	snprintf(rel, sizeof rel, "%d/stat", pid);
+	ssize_t n = read_rel(p, rel, p->buf, sizeof p->buf);
+	struct procpid_stat st;
+	if (n <= 0 || procpid_parse_stat(p->buf, (size_t)n, &st) < 0)
+		return 0;
+	struct proctasks_proc *v = reserve(p->cur, p->ncur, &p->capcur, sizeof *v);
+	if (!v)
+		return -1;
+	p->cur = v;
+	struct proctasks_proc *proc = &p->cur[p->ncur++];
+	memset(proc, 0, sizeof *proc);
+	proc->pid = pid;
+	proc->kthread = st.flags & PROCPID_PF_KTHREAD;
+	proc->starttime = st.starttime;
+	proc->has_blkio = st.has_blkio;
+	proc->blkio_ticks = st.blkio_ticks;
+	snprintf(proc->comm, sizeof proc->comm, "%s", st.comm);
+	t->nprocs++;
+	t->nthreads++;
+	if (st.state == 'D' && add_blocked(p, t, pid, &st, mono_ns) < 0)
+		return -1;
+	if (st.num_threads > 1 && scan_threads(p, t, pid, mono_ns) < 0)
+		return -1;
+	snprintf(rel, sizeof rel, "%d/io", pid);
+	n = read_rel(p, rel, p->buf, sizeof p->buf);
+	proc->has_io = n > 0 && procpid_parse_io(p->buf, (size_t)n, &proc->io) == 0;
+	return 0;
+}
+
+static int scan_all(struct proctasks *p, struct tasks_sample *t, uint64_t mono_ns)
+{
+	p->ncur = 0;
+	rewinddir(p->procdir);
+	struct dirent *e;
+	while ((e = readdir(p->procdir))) {
+		int32_t pid;
+		if (parse_pid(e->d_name, &pid) && scan_process(p, t, pid, mono_ns) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* --- per-process I/O --- */
+
+static int proc_cmp(const void *pa, const void *pb)
+{
+	const struct proctasks_proc *a = pa, *b = pb;
+	return (a->pid > b->pid) - (a->pid < b->pid);
+}
+
+static uint64_t diff(uint64_t now, uint64_t before)
+{
+	return now >= before ? now - before : 0;
+}
+
+static uint64_t io_bytes(const struct task_io *io)
+{
+	return io->read_bytes + io->write_bytes + io->cancelled_write_bytes;
+}
+
+/* Most bytes first, then the lower pid. */
+static bool io_before(const struct task_io *a, const struct task_io *b)
+{
+	uint64_t x = io_bytes(a), y = io_bytes(b);
+	return x != y ? x > y : a->pid < b->pid;
+}
+
+static void offer_top(struct tasks_sample *t, const struct task_io *io)
+{
+	if (!io_bytes(io))
+		return;
+	size_t at = t->nio;
+	while (at > 0 && io_before(io, &t->io[at - 1]))
+		at--;
+	if (at >= TASKS_IO_TOP)
+		return;
+	size_t last = t->nio < TASKS_IO_TOP ? t->nio : TASKS_IO_TOP - 1;
+	memmove(&t->io[at + 1], &t->io[at], (last - at) * sizeof t->io[0]);
+	t->io[at] = *io;
+	if (t->nio < TASKS_IO_TOP)
+		t->nio++;
+}
+
+/* A process's differences: against its last read, or from zero when it was born since
+ * (its pid not seen, or seen with another start time). */
+static void io_of(const struct proctasks_proc *c, const struct proctasks_proc *before,
+		  struct task_io *out)
+{
+	memset(out, 0, sizeof *out);
+	out->pid = c->pid;
+	out->kthread = c->kthread;
+	snprintf(out->comm, sizeof out->comm, "%s", c->comm);
+	struct proctasks_proc zero = { 0 };
+	if (!before || before->starttime != c->starttime || !before->has_io)
+		before = &zero;
+	out->read_bytes = diff(c->io.read_bytes, before->io.read_bytes);
+	out->write_bytes = diff(c->io.write_bytes, before->io.write_bytes);
+	out->cancelled_write_bytes = diff(c->io.cancelled_write_bytes,
+					  before->io.cancelled_write_bytes);
+	out->syscr = diff(c->io.syscr, before->io.syscr);
+	out->syscw = diff(c->io.syscw, before->io.syscw);
+	out->blkio_ticks = diff(c->blkio_ticks, before->blkio_ticks);
+}
+
+static void rank_io(struct proctasks *p, struct tasks_sample *t)
+{
+	size_t j = 0;
+	for (size_t i = 0; i < p->ncur; i++) {
+		const struct proctasks_proc *c = &p->cur[i];
+		while (j < p->nprev && p->prev[j].pid < c->pid)
+			j++;
+		const struct proctasks_proc *before =
+			j < p->nprev && p->prev[j].pid == c->pid ? &p->prev[j] : NULL;
+		if (!c->has_io)
+			continue;
+		struct task_io io;
+		io_of(c, before, &io);
+		offer_top(t, &io);
+	}
+}
+
+/* --- owners --- */
+
+static void load_users(struct proctasks *p)
+{
+	p->users_loaded = true;
+	char path[4096];
+	if (path_format(path, sizeof path, "%s/etc/passwd", p->prefix ? p->prefix : "") < 0)
+		return;
+	FILE *f = NULL;
+	int fd = regular_file_openat(AT_FDCWD, path, O_RDONLY);
+	if (fd < 0 || !(f = fdopen(fd, "r"))) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	char line[1024];
+	size_t cap = 0;
+	while (fgets(line, sizeof line, f) && p->nusers < 65536) {
+		char *name = strtok(line, ":"), *pw = strtok(NULL, ":"), *uid = strtok(NULL, ":");
+		if (!name || !pw || !uid)
+			continue;
+		struct proctasks_user *v = reserve(p->users, p->nusers, &cap, sizeof *v);
+		if (!v)
+			break;
+		p->users = v;
+		v[p->nusers].uid = (uint32_t)strtoul(uid, NULL, 10);
+		snprintf(v[p->nusers].name, sizeof v[p->nusers].name, "%s", name);
+		p->nusers++;
+	}
+	fclose(f);
+}
+
+static void user_name(struct proctasks *p, uint32_t uid, char *out, size_t len)
+{
+	if (!p->users_loaded)
+		load_users(p);
+	for (size_t i = 0; i < p->nusers; i++)
+		if (p->users[i].uid == uid) {
+			snprintf(out, len, "%s", p->users[i].name);
+			return;
+		}
+	snprintf(out, len, "%u", uid);
+}
+
+static void name_owners(struct proctasks *p, struct tasks_sample *t)
+{
+	for (size_t i = 0; i < t->nio; i++) {
+		char rel[32];
+		struct stat st;
+		snprintf(rel, sizeof rel, "%d", t->io[i].pid);
+		t->io[i].uid = fstatat(p->procfd, rel, &st, 0) == 0 ? st.st_uid : 0;
+		user_name(p, t->io[i].uid, t->io[i].user, sizeof t->io[i].user);
+	}
+}
+
+/* --- the sample --- */
+
+static bool sorted_by_pid(const struct proctasks_proc *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (v[i - 1].pid > v[i].pid)
+			return false;
+	return true;
+}
+
+int proctasks_sample(struct proctasks *p, uint64_t mono_ns, struct tasks_sample **out,
+		     struct error *err)
+{
+	struct tasks_sample *t = tasks_sample_new();
+	if (!t)
+		return error_set(err, "out of memory");
+	t->clk_tck = (uint32_t)p->clk_tck;
+	t->delayacct = proctasks_delayacct(p->prefix);
+	t->stack_readable = p->stack_allowed;
+	if (scan_all(p, t, mono_ns) < 0 || remember_blocked(p, t) < 0) {
+		tasks_sample_free(t);
+		return error_set(err, "tasks: out of memory");
+	}
+	if (!sorted_by_pid(p->cur, p->ncur))
+		qsort(p->cur, p->ncur, sizeof *p->cur, proc_cmp);
+	if (p->have_baseline && mono_ns > p->last_mono_ns) {
+		t->interval_ns = mono_ns - p->last_mono_ns;
+		rank_io(p, t);
+		name_owners(p, t);
+	}
+	struct proctasks_proc *swap = p->prev;
+	size_t swapcap = p->capprev;
+	p->prev = p->cur;
+	p->nprev = p->ncur;
+	p->capprev = p->capcur;
+	p->cur = swap;
+	p->capcur = swapcap;
+	p->ncur = 0;
+	p->have_baseline = true;
+	p->last_mono_ns = mono_ns;
+	tasks_sample_free(*out);
+	*out = t;
+	return 0;
+}

@@ -1,0 +1,344 @@
+/* Blocked tasks and per-process I/O: the /proc parsers, the sub-sampler on a fixture
+ * tree (two samples: differences, blocked time carried over), the grouping by wait
+ * channel, and the session log's tasks record read back exactly. */
+#include "unit.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "proctasks.h"
+#include "procpid.h"
+#include "session_log.h"
+#include "snapshot.h"
+#include "sources_helpers.h"
+#include "tasks.h"
+
+/* A stat line with the given fields; the rest zero, field 42 = blkio. */
+static void stat_line(char *buf, size_t len, int pid, const char *comm, char state,
+		      unsigned flags, unsigned threads, unsigned long long blkio)
+{
+	int n = snprintf(buf, len, "%d (%s) %c 1 1 1 0 -1 %u", pid, comm, state, flags);
+	for (int field = 10; field <= 52; field++) {
+		unsigned long long v = field == 20 ? threads : field == 22 ? 1000 + (unsigned)pid
+				     : field == 42 ? blkio : field == 19 ? 0 : 1;
+		n += snprintf(buf + n, len - (size_t)n, field == 18 ? " -%llu" : " %llu", v);
+	}
+	snprintf(buf + n, len - (size_t)n, "\n");
+}
+
+static void test_parse_stat(void **state)
+{
+	(void)state;
+	char line[1024];
+	struct procpid_stat st;
+	stat_line(line, sizeof line, 42, "a) b (c", 'D', PROCPID_PF_KTHREAD, 3, 77);
+	assert_int_equal(procpid_parse_stat(line, strlen(line), &st), 0);
+	assert_int_equal(st.pid, 42);
+	assert_string_equal(st.comm, "a) b (c");
+	assert_int_equal(st.state, 'D');
+	assert_true(st.flags & PROCPID_PF_KTHREAD);
+	assert_int_equal(st.num_threads, 3);
+	assert_int_equal(st.starttime, 1042);
+	assert_true(st.has_blkio);
+	assert_int_equal(st.blkio_ticks, 77);
+
+	/* a kernel before field 42 (2.6.18): no blkio, still a stat line */
+	const char *old = "7 (cat) S 1 1 1 0 -1 0 1 1 1 1 1 1 1 1 20 0 1 0 500 1 1\n";
+	assert_int_equal(procpid_parse_stat(old, strlen(old), &st), 0);
+	assert_false(st.has_blkio);
+	assert_int_equal(st.starttime, 500);
+
+	const char *bad[] = { "", "7 cat S 1", "7 (cat) S 1 1 x", "0 (x) S 1 1 1 0 -1 0 1",
+			      "7 (cat)S 1 1 1 0 -1 0 1 1 1 1 1 1 1 1 20 0 1 0 500" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		assert_int_equal(procpid_parse_stat(bad[i], strlen(bad[i]), &st), -1);
+}
+
+static void test_parse_io_wchan_stack(void **state)
+{
+	(void)state;
+	const char *io = "rchar: 10\nwchar: 20\nsyscr: 3\nsyscw: 4\nread_bytes: 4096\n"
+			 "write_bytes: 8192\ncancelled_write_bytes: 512\n";
+	struct procpid_io v;
+	assert_int_equal(procpid_parse_io(io, strlen(io), &v), 0);
+	assert_int_equal(v.syscr, 3);
+	assert_int_equal(v.syscw, 4);
+	assert_int_equal(v.read_bytes, 4096);
+	assert_int_equal(v.write_bytes, 8192);
+	assert_int_equal(v.cancelled_write_bytes, 512);
+	assert_int_equal(procpid_parse_io("rchar: 1\n", 9, &v), -1);
+
+	char w[TASK_WCHAN_MAX];
+	procpid_parse_wchan("0", 1, w, sizeof w);
+	assert_string_equal(w, "");
+	procpid_parse_wchan("jbd2_log_wait_commit", 20, w, sizeof w);
+	assert_string_equal(w, "jbd2_log_wait_commit");
+	procpid_parse_wchan("\x1b[2J", 4, w, sizeof w);   /* not a symbol: nothing */
+	assert_string_equal(w, "");
+
+	const char *stack = "[<0>] __schedule+0x2a1/0x8d0\n[<0>] schedule+0x3a/0xa0\n"
+			    "[<0>] jbd2_log_wait_commit+0xb5/0x130\n[<0>] ext4_sync_file+0x1e/0x30\n"
+			    "[<0>] vfs_fsync_range+0x3f/0x80\n[<0>] do_fsync+0x3d/0x70\n"
+			    "[<0>] __x64_sys_fsync+0x10/0x20\n";
+	char frames[TASK_STACK_FRAMES][TASK_FRAME_MAX];
+	assert_int_equal(procpid_parse_stack(stack, strlen(stack), frames, TASK_STACK_FRAMES), 4);
+	assert_string_equal(frames[0], "jbd2_log_wait_commit");
+	assert_string_equal(frames[1], "ext4_sync_file");
+	assert_string_equal(frames[3], "do_fsync");
+}
+
+/* --- the sub-sampler on a fixture tree --- */
+
+static char tree[64];
+
+static void put(const char *rel, const char *text)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", tree, rel);
+	write_file(path, text);
+}
+
+static void put_stat(const char *rel, int pid, const char *comm, char state, unsigned flags,
+		     unsigned threads, unsigned long long blkio)
+{
+	char line[1024];
+	stat_line(line, sizeof line, pid, comm, state, flags, threads, blkio);
+	put(rel, line);
+}
+
+static void put_io(int pid, unsigned long long rd, unsigned long long wr, unsigned long long sc)
+{
+	char rel[64], text[512];
+	snprintf(rel, sizeof rel, "proc/%d/io", pid);
+	snprintf(text, sizeof text, "rchar: 0\nwchar: 0\nsyscr: %llu\nsyscw: %llu\n"
+		 "read_bytes: %llu\nwrite_bytes: %llu\ncancelled_write_bytes: 0\n", sc, sc, rd, wr);
+	put(rel, text);
+}
+
+/* pid 10 dd (sleeping, writing), pid 20 jbd2/loop0-8 (kernel thread, D), pid 30 tar with
+ * a second thread 31 in D, pid 40 a kworker in D on the same channel as jbd2. */
+static void build_tree(unsigned long long dd_written, unsigned long long dd_blkio)
+{
+	put("proc/sys/kernel/task_delayacct", "1\n");
+	put("etc/passwd", "root:x:0:0::/root:/bin/sh\nalice:x:1000:1000::/home/a:/bin/sh\n");
+	put_stat("proc/10/stat", 10, "dd", 'S', 0, 1, dd_blkio);
+	put_io(10, 0, dd_written, dd_written / 4096);
+	put_stat("proc/20/stat", 20, "jbd2/loop0-8", 'D', PROCPID_PF_KTHREAD, 1, 0);
+	put_io(20, 0, 0, 0);
+	put("proc/20/task/20/wchan", "kjournald2");
+	put("proc/20/task/20/stack", "[<0>] __schedule+0x1/0x2\n[<0>] kjournald2+0x1/0x2\n");
+	put_stat("proc/30/stat", 30, "tar", 'S', 0, 2, 0);
+	put_stat("proc/30/task/30/stat", 30, "tar", 'S', 0, 2, 0);
+	put_stat("proc/30/task/31/stat", 31, "tar", 'D', 0, 2, 0);
+	put("proc/30/task/31/wchan", "jbd2_log_wait_commit");
+	put_io(30, 1 << 20, 0, 1);
+	put_stat("proc/40/stat", 40, "kworker/u8:2+flush-7:0", 'D', PROCPID_PF_KTHREAD, 1, 0);
+	put("proc/40/task/40/wchan", "jbd2_log_wait_commit");
+	put_io(40, 0, 0, 0);
+}
+
+static int tree_setup(void **state)
+{
+	(void)state;
+	snprintf(tree, sizeof tree, "/tmp/ioscope-tasks.XXXXXX");
+	return mkdtemp(tree) ? 0 : -1;
+}
+
+static int tree_teardown(void **state)
+{
+	(void)state;
+	rm_tree(tree);
+	return 0;
+}
+
+static const struct blocked_task *find_blocked(const struct tasks_sample *t, int tid)
+{
+	for (size_t i = 0; i < t->nkept; i++)
+		if (t->blocked[i].tid == tid)
+			return &t->blocked[i];
+	return NULL;
+}
+
+static void test_sampler_fixture(void **state)
+{
+	(void)state;
+	struct proctasks p;
+	struct error err;
+	struct tasks_sample *t = NULL;
+	build_tree(1 << 20, 10);
+	assert_int_equal(proctasks_open(&p, tree, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 1000000000ull, &t, &err), 0);
+	assert_true(t->delayacct);
+	assert_int_equal(t->interval_ns, 0);
+	assert_int_equal(t->nio, 0);              /* a baseline: no differences yet */
+	assert_int_equal(t->nprocs, 4);
+	assert_int_equal(t->nthreads, 5);
+	assert_int_equal(t->nblocked, 3);         /* jbd2, tar's second thread, the kworker */
+	assert_null(find_blocked(t, 30));
+	const struct blocked_task *b = find_blocked(t, 31);
+	assert_non_null(b);
+	assert_int_equal(b->pid, 30);
+	assert_string_equal(b->wchan, "jbd2_log_wait_commit");
+	assert_int_equal(find_blocked(t, 20)->nframes, 1);
+	assert_string_equal(find_blocked(t, 20)->stack[0], "kjournald2");
+
+	/* two seconds later dd wrote 2 MiB more, waited 50 ticks; the kworker woke up */
+	build_tree(3 << 20, 60);
+	put_stat("proc/40/stat", 40, "kworker/u8:2+flush-7:0", 'I', PROCPID_PF_KTHREAD, 1, 0);
+	assert_int_equal(proctasks_sample(&p, 3000000000ull, &t, &err), 0);
+	assert_int_equal(t->interval_ns, 2000000000ull);
+	assert_int_equal(t->nblocked, 2);
+	assert_null(find_blocked(t, 40));
+	assert_true(fabs(blocked_task_seconds(find_blocked(t, 31), 3000000000ull) - 2.0) < 1e-9);
+	assert_int_equal(t->nio, 1);              /* only dd moved bytes */
+	assert_int_equal(t->io[0].pid, 10);
+	char user[32];                            /* the fixture's files are ours */
+	snprintf(user, sizeof user, "%u", (unsigned)geteuid());
+	assert_string_equal(t->io[0].user, geteuid() == 0 ? "root" : geteuid() == 1000 ? "alice"
+							    : user);
+	struct task_io_rates r;
+	task_io_rates(t, &t->io[0], &r);
+	assert_true(fabs(r.wkB_s - 1024.0) < 1e-9);    /* 2 MiB in 2 s */
+	assert_true(fabs(r.syscw_s - 256.0) < 1e-9);
+	long hz = sysconf(_SC_CLK_TCK);
+	assert_true(fabs(r.iodelay_pct - 50.0 / (double)hz / 2.0 * 100.0) < 1e-9);
+
+	/* delay accounting off: iodelay is unknown, not zero */
+	put("proc/sys/kernel/task_delayacct", "0\n");
+	assert_int_equal(proctasks_sample(&p, 4000000000ull, &t, &err), 0);
+	assert_false(t->delayacct);
+	put_io(10, 0, 5 << 20, 1);
+	assert_int_equal(proctasks_sample(&p, 5000000000ull, &t, &err), 0);
+	assert_int_equal(t->nio, 1);
+	task_io_rates(t, &t->io[0], &r);
+	assert_true(isnan(r.iodelay_pct));
+	tasks_sample_free(t);
+	proctasks_close(&p);
+}
+
+/* --- grouping --- */
+
+static void add(struct tasks_sample *t, int tid, const char *comm, bool kthread,
+		const char *wchan, uint64_t since)
+{
+	struct blocked_task *b = tasks_sample_add_blocked(t);
+	assert_non_null(b);
+	b->pid = b->tid = tid;
+	snprintf(b->comm, sizeof b->comm, "%s", comm);
+	snprintf(b->wchan, sizeof b->wchan, "%s", wchan);
+	b->kthread = kthread;
+	b->since_ns = since;
+	t->nblocked++;
+}
+
+static void test_groups(void **state)
+{
+	(void)state;
+	struct tasks_sample *t = tasks_sample_new();
+	add(t, 5, "dd", false, "percpu_rwsem_wait", 0);
+	add(t, 6, "dd", false, "percpu_rwsem_wait", 0);
+	for (int i = 0; i < 11; i++)
+		add(t, 100 + i, i % 2 ? "kworker/u8:1+flush-7:0" : "kworker/0:2", true,
+		    "jbd2_log_wait_commit", 2000000000ull);
+	add(t, 99, "tar", false, "jbd2_log_wait_commit", 500000000ull);
+	add(t, 7, "cat", false, "", 0);
+	struct tasks_group g[8];
+	size_t n = tasks_blocked_groups(t, 3000000000ull, g, 8);
+	assert_int_equal(n, 3);
+	char text[256];
+	tasks_group_text(&g[0], text, sizeof text);
+	assert_string_equal(text, "12 tasks in jbd2_log_wait_commit (tar, 11 kworker)");
+	assert_true(fabs(g[0].max_seconds - 2.5) < 1e-9);
+	tasks_group_text(&g[1], text, sizeof text);
+	assert_string_equal(text, "2 tasks in percpu_rwsem_wait (2 dd)");
+	tasks_group_text(&g[2], text, sizeof text);
+	assert_string_equal(text, "1 task in ? (cat)");
+	/* fewer slots than groups: the biggest, and the count of all */
+	assert_int_equal(tasks_blocked_groups(t, 0, g, 1), 3);
+	assert_int_equal(g[0].count, 12);
+
+	assert_int_equal(task_role("jbd2/loop0-8", true), TASK_ROLE_JOURNAL);
+	assert_int_equal(task_role("xfsaild/loop1", true), TASK_ROLE_JOURNAL);
+	assert_int_equal(task_role("kworker/u8:1+flush-7:0", true), TASK_ROLE_WRITEBACK);
+	assert_int_equal(task_role("jbd2/loop0-8", false), TASK_ROLE_PROCESS);   /* a fake */
+	tasks_sample_free(t);
+}
+
+/* --- the session log record --- */
+
+static void test_log_round_trip(void **state)
+{
+	(void)state;
+	struct snapshot s;
+	snapshot_init(&s);
+	s.seq = 9;
+	s.tasks = tasks_sample_new();
+	struct tasks_sample *t = s.tasks;
+	t->interval_ns = 999999999;
+	t->clk_tck = 100;
+	t->stack_readable = true;
+	t->nprocs = 1000;
+	t->nthreads = 1200;
+	add(t, 31, "t\"a\\r\n", false, "jbd2_log_wait_commit", 123456789012345ull);
+	t->blocked[0].nframes = 2;
+	snprintf(t->blocked[0].stack[0], TASK_FRAME_MAX, "jbd2_log_wait_commit");
+	snprintf(t->blocked[0].stack[1], TASK_FRAME_MAX, "ext4_sync_file");
+	t->blocked_more = 4;
+	t->nblocked += 4;
+	t->nio = 2;
+	t->io[0] = (struct task_io){ .pid = 10, .uid = 1000, .comm = "dd", .user = "alice",
+				     .read_bytes = 1, .write_bytes = UINT64_MAX, .syscw = 3,
+				     .blkio_ticks = 5 };
+	t->io[1] = (struct task_io){ .pid = 20, .comm = "jbd2/loop0-8", .user = "root",
+				     .kthread = true, .cancelled_write_bytes = 7 };
+	struct jsonw w;
+	jsonw_init(&w);
+	assert_int_equal(session_log_format_tasks(&s, &w), 0);
+	assert_true(strncmp(w.buf, "{\"type\":\"tasks\",\"seq\":9,", 24) == 0);
+	json_object *o = json_tokener_parse(w.buf);
+	assert_non_null(o);
+	assert_int_equal(session_record_type(o), RECORD_TASKS);
+	struct tasks_sample *back = NULL;
+	struct error err;
+	assert_int_equal(session_log_parse_tasks(o, &back, &err), 0);
+	assert_int_equal(back->nkept, 1);
+	assert_memory_equal(&back->blocked[0], &t->blocked[0], sizeof t->blocked[0]);
+	assert_memory_equal(back->io, t->io, sizeof t->io);
+	assert_int_equal(back->interval_ns, t->interval_ns);
+	assert_int_equal(back->nblocked, 5);
+	assert_int_equal(back->blocked_more, 4);
+	assert_true(back->stack_readable);
+	assert_false(back->delayacct);
+
+	/* a crafted record: more io entries than kept is refused, not half-read */
+	json_object *io = json_object_object_get(o, "io");
+	for (int i = 0; i < TASKS_IO_TOP; i++)
+		json_object_array_add(io, json_object_get(json_object_array_get_idx(io, 0)));
+	assert_int_equal(session_log_parse_tasks(o, &back, &err), -1);
+	assert_non_null(strstr(err.msg, "io"));
+	json_object_put(o);
+	tasks_sample_free(back);
+	jsonw_free(&w);
+
+	/* a copy of the snapshot owns its own tasks */
+	struct snapshot c;
+	snapshot_init(&c);
+	assert_int_equal(snapshot_copy(&c, &s), 0);
+	assert_ptr_not_equal(c.tasks, s.tasks);
+	assert_ptr_not_equal(c.tasks->blocked, s.tasks->blocked);
+	assert_string_equal(c.tasks->blocked[0].comm, "t\"a\\r\n");
+	snapshot_free(&c);
+	snapshot_free(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_stat),
+		cmocka_unit_test(test_parse_io_wchan_stack),
+		cmocka_unit_test_setup_teardown(test_sampler_fixture, tree_setup, tree_teardown),
+		cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_log_round_trip),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
