@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rates.h"
+#include "tasks.h"
 #include "why.h"
 
 const char *const why_dirty_keys[WD_COUNT] = {
@@ -283,6 +284,13 @@ static void cgroup_rates(struct cgroup_io_rates *r, const struct cgroup_io *a,
 		r->devs[k].r_s = delta_per_s(d0->rios, d1->rios, interval);
 		r->devs[k].w_s = delta_per_s(d0->wios, d1->wios, interval);
 	}
+}
+
+void why_rates_add_tasks(struct why_rates *out, const struct tasks_sample *t)
+{
+	out->throttled_tasks = 0;
+	for (size_t i = 0; t && i < t->nkept; i++)
+		out->throttled_tasks += strcmp(t->blocked[i].wchan, "balance_dirty_pages") == 0;
 }
 
 void why_rates_compute(struct why_rates *out, const struct why_sample *prev,
