@@ -336,24 +336,37 @@ static void walk_cgroups(struct why_sample *out, const char *dir, const char *re
 	closedir(d);
 }
 
-static void read_cgroups(const struct why_sampler *w, const struct snapshot *mtab,
-			 struct why_sample *out)
+/* Whether the io controller is there is looked at again every so many samples: a
+ * controller moves between hierarchies rarely, and without it there is nothing to read. */
+#define CGROUP_RECHECK 64
+
+static enum cgroup_io_state cgroup_state(const char *root)
+{
+	char path[4096], buf[1024];
+	if (path_format(path, sizeof path, "%s/cgroup.controllers", root) < 0 ||
+	    slurp(path, buf, sizeof buf) < 0 || !has_word(buf, "io"))
+		return CGROUP_IO_NO_CONTROLLER;
+	return CGROUP_IO_OK;
+}
+
+static void read_cgroups(struct why_sampler *w, const struct snapshot *mtab, struct why_sample *out)
 {
 	out->ncgroups = 0;
 	const struct mount *m = cgroup2_mount(mtab);
-	if (!m) {
-		out->cgroup_state = CGROUP_IO_NO_V2;
+	char root[4096];
+	if (!m || path_format(root, sizeof root, "%s%s", w->prefix ? w->prefix : "",
+			      m->mountpoint) < 0) {
+		out->cgroup_state = w->cgroup_state = CGROUP_IO_NO_V2;
 		return;
 	}
-	char root[4096], path[4096], buf[1024];
-	if (path_format(root, sizeof root, "%s%s", w->prefix ? w->prefix : "", m->mountpoint) < 0 ||
-	    path_format(path, sizeof path, "%s/cgroup.controllers", root) < 0 ||
-	    slurp(path, buf, sizeof buf) < 0 || !has_word(buf, "io")) {
-		out->cgroup_state = CGROUP_IO_NO_CONTROLLER;
-		return;
+	if (w->cgroup_state == CGROUP_IO_UNKNOWN || w->cgroup_state == CGROUP_IO_NO_V2 ||
+	    ++w->cgroup_age >= CGROUP_RECHECK) {
+		w->cgroup_state = cgroup_state(root);
+		w->cgroup_age = 0;
 	}
-	out->cgroup_state = CGROUP_IO_OK;
-	walk_cgroups(out, root, "", 3);
+	out->cgroup_state = w->cgroup_state;
+	if (w->cgroup_state == CGROUP_IO_OK)
+		walk_cgroups(out, root, "", 3);
 }
 
 int why_sampler_sample(struct why_sampler *w, const char *vmstat, size_t vmstat_len,
