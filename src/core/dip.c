@@ -307,6 +307,16 @@ static double window_medians(const struct dip_entry **e, size_t n, struct dip_si
 	return was->kBs;
 }
 
+/* Below half the median needs below half the largest, and a median of DIP_MIN_KBS: one
+ * pass that spares the sorting on every sample of a steady or idle device. */
+static bool could_dip(const struct dip_entry **e, size_t n, double kBs)
+{
+	double max = 0;
+	for (size_t i = 0; i < n; i++)
+		max = fmax(max, e[i]->s.kBs);
+	return max >= DIP_MIN_KBS && kBs < max / 2;
+}
+
 static double mean_util(const struct dip_entry **e, size_t n, double now_util)
 {
 	double sum = now_util;
@@ -405,7 +415,7 @@ static int step_device(struct dip_detector *det, const struct dip_input *in,
 	const struct dip_entry *e[DIP_RING];
 	size_t n = window(t, now, e);
 	int made = 0;
-	if (t->low == 0 && n >= 3) {
+	if (t->low == 0 && n >= 3 && could_dip(e, n, s.kBs)) {
 		struct dip_signals was;
 		double base = window_medians(e, n, &was);
 		bool busy = !selection_all(in->sel) || mean_util(e, n, s.util) > DIP_AUTO_UTIL;

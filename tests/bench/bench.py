@@ -12,6 +12,9 @@
     median of BENCH_STARTUP_RUNS runs.  BENCH_BASELINE=/path/to/an/older/ioscope adds its
     figures beside, measured in the same rounds (before/after).  BENCH_ONLY=startup stops
     after this part.
+(w) With BENCH_BASELINE: CPU per sample at 10 ms of the older binary and this one,
+    alternating, on this machine: what the why figures (dirty limits, journal files of the
+    watched filesystems, cgroup io, the dip detector) cost with no pane shown.
 Runs alternate and repeat; the median is reported, since this machine is shared and noisy.
 """
 import os, statistics, subprocess, sys, tempfile, time
@@ -150,6 +153,15 @@ def main():
         if 100 in per_dev and 1000 in per_dev:
             print(f"cost per device: {per_dev[100] / 100:.2f} us at 100, {per_dev[1000] / 1000:.2f} us at 1000"
                   f" (linear when these agree)")
+    baseline = os.environ.get("BENCH_BASELINE")
+    if baseline:
+        old, new = [], []
+        for _ in range(max(REPEAT, 5)):
+            old.append(per_sample_us([baseline, "--batch", "-f", "json", "-i", "0.01", "-c", "300"], 300))
+            new.append(per_sample_us([ioscope, "--batch", "-f", "json", "-i", "0.01", "-c", "300"], 300))
+        o, n = statistics.median(old), statistics.median(new)
+        print(f"(w) this machine, baseline {o:.1f} us/sample, this {n:.1f} us/sample: "
+              f"+{n - o:.1f} us ({n / o:.2f}x)")
     print()
     secs = int(os.environ.get("BENCH_SECONDS", "30"))
     print(f"(b) at 1 s for {secs} s, side by side: CPU per sample and peak RSS")
