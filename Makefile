@@ -22,9 +22,12 @@ PLOT_OFF   := src/record/report_plot.c src/record/cairo_lib.c
 PLOT_CFLAGS :=
 endif
 # Debian packages: what building needs, what running the tests needs on top.
-BUILD_DEBS := build-essential pkg-config libncurses-dev libproc2-dev libjson-c-dev libcairo2-dev
+BUILD_DEBS := build-essential pkg-config libncurses-dev libproc2-dev libjson-c-dev libcairo2-dev \
+              liblzma-dev zlib1g-dev libzstd-dev
+# What `make bench` compares ioscope with.
+BENCH_DEBS := sysstat jq
 TEST_DEBS  := libcmocka-dev tmux sysstat procps util-linux e2fsprogs xfsprogs btrfs-progs strace \
-              clang libclang-rt-14-dev valgrind python3 fio groff-base
+              clang libclang-rt-14-dev valgrind python3 fio groff-base xz-utils gzip zstd
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) $(DL_PKGS) 2>/dev/null) $(PLOT_CFLAGS)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -93,6 +96,7 @@ check: test-deps
 	@BUILD=$(BUILD) tests/run.sh
 
 bench: deps
+	@tests/deps.sh $(BENCH_DEBS)
 	@$(MAKE) --no-print-directory all
 	@BUILD=$(BUILD) tests/bench/run.sh
 

@@ -17,8 +17,10 @@
 #include <unistd.h>
 
 #include "line_scanner.h"
+#include "log_decompress.h"
 #include "replay.h"
 #include "session_log.h"
+#include "session_log_sample.h"
 #include "text.h"
 
 struct sample_entry {
@@ -88,19 +90,28 @@ struct replay {
 static void warn(struct replay *r, uint64_t line, uint64_t offset, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-static void warn(struct replay *r, uint64_t line, uint64_t offset, const char *fmt, ...)
+/* Takes msg (malloc'd, or NULL). */
+static void add_warning(struct replay *r, char *msg)
 {
 	r->warnings_total++;
-	if (r->nwarnings == REPLAY_WARNINGS_MAX)
+	if (r->nwarnings == REPLAY_WARNINGS_MAX || !msg) {
+		free(msg);
 		return;
+	}
+	r->warnings[r->nwarnings++] = msg;
+}
+
+static void warn(struct replay *r, uint64_t line, uint64_t offset, const char *fmt, ...)
+{
 	char what[768], *msg;
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
 	if (asprintf(&msg, "%s: line %llu (offset %llu): %s", r->name, (unsigned long long)line,
-		     (unsigned long long)offset, what) >= 0)
-		r->warnings[r->nwarnings++] = msg;
+		     (unsigned long long)offset, what) < 0)
+		msg = NULL;
+	add_warning(r, msg);
 }
 
 static void *grow(void *arr, size_t *cap, size_t need, size_t size)
@@ -654,7 +665,16 @@ struct replay *replay_open(const char *path, struct error *err)
 		error_errno(err, path, errno);
 		return NULL;
 	}
-	return replay_open_fd(fd, path, true, err);
+	char damage[1024];
+	int log_fd = log_decompress(fd, path, damage, sizeof damage, err);
+	if (log_fd != fd)
+		close(fd);
+	if (log_fd < 0)
+		return NULL;
+	struct replay *r = replay_open_fd(log_fd, path, true, err);
+	if (r && damage[0])   /* it explains the incomplete last record the index met */
+		add_warning(r, strdup(damage));
+	return r;
 }
 
 void replay_close(struct replay *r)
@@ -681,7 +701,8 @@ void replay_close(struct replay *r)
 
 /* ---- reading samples ---- */
 
-static json_object *read_line(struct replay *r, uint64_t offset, uint32_t length, struct error *err)
+/* The line's bytes into r->line, NUL-terminated. */
+static const char *read_bytes(struct replay *r, uint64_t offset, uint32_t length, struct error *err)
 {
 	if (length + 1 > r->line_cap) {
 		char *b = realloc(r->line, (size_t)length + 1);
@@ -703,7 +724,31 @@ static json_object *read_line(struct replay *r, uint64_t offset, uint32_t length
 		}
 		done += (size_t)n;
 	}
-	return parse_line(r, r->line, length, err);
+	r->line[length] = '\0';
+	return r->line;
+}
+
+static json_object *read_line(struct replay *r, uint64_t offset, uint32_t length, struct error *err)
+{
+	const char *text = read_bytes(r, offset, length, err);
+	return text ? parse_line(r, text, length, err) : NULL;
+}
+
+/* The recorder's own lines by the scanner; anything else (an older writer's, a
+ * damaged one) by the JSON reader, which also says what is wrong. */
+static int read_sample(struct replay *r, const struct sample_entry *e, const struct snapshot *devices,
+		       const struct snapshot *mounts, struct snapshot *out, struct error *err)
+{
+	const char *text = read_bytes(r, e->offset, e->length, err);
+	if (!text)
+		return -1;
+	int rc = session_log_scan_sample(text, e->length, devices, mounts, out, err);
+	if (rc != 0)
+		return rc == 1 ? 0 : -1;
+	json_object *o = parse_line(r, text, e->length, err);
+	rc = o ? session_log_parse_sample(o, devices, mounts, out, err) : -1;
+	json_object_put(o);
+	return rc;
 }
 
 /* The device list (want_devices) or mounts in force for state index idx. */
@@ -776,9 +821,7 @@ int replay_read(struct replay *r, size_t i, struct snapshot *out, struct error *
 	struct error why = { "" };
 	const struct snapshot *devices = state_at(r, e->devices, true, &why);
 	const struct snapshot *mounts = devices ? state_at(r, e->mounts, false, &why) : NULL;
-	json_object *o = mounts ? read_line(r, e->offset, e->length, &why) : NULL;
-	int rc = o ? session_log_parse_sample(o, devices, mounts, out, &why) : -1;
-	json_object_put(o);
+	int rc = mounts ? read_sample(r, e, devices, mounts, out, &why) : -1;
 	if (rc == 0)
 		return read_why(r, e, out) < 0 ? -1 : read_tasks(r, e, out);
 	if (!e->damaged)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "progress.h"
 #include "report.h"
 #include "selection.h"
 #include "session.h"
@@ -17,7 +18,10 @@ int report_walk(struct report *rep, report_interval_fn fn, void *ctx, struct err
 		rc = src->ops->seek(src, rep->first, err);
 	/* the first sample is the baseline: intervals end at first+1 .. last */
 	int got = rc == 0 ? session_step(s, err) : -1;
+	struct progress pg;
+	progress_begin(&pg, stderr, rep->path);
 	while (got == 1 && rc == 0) {
+		progress_update(&pg, session_sample_index(s) - rep->first, rep->last - rep->first + 1);
 		got = session_step(s, err);
 		if (got < 0)
 			rc = -1;
@@ -27,6 +31,7 @@ int report_walk(struct report *rep, report_interval_fn fn, void *ctx, struct err
 					      .cur = session_snapshot(s), .rates = session_rates(s) };
 		rc = fn(ctx, &iv);
 	}
+	progress_end(&pg);
 	session_close(s);
 	source_destroy(src);
 	return rc;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "session_log.h"
+#include "session_log_sample.h"
 
 
 static json_object *member(json_object *o, const char *key)
@@ -342,38 +343,62 @@ static int parse_inflight(json_object *a, struct disk_settings *s, struct error 
 	return 0;
 }
 
+/* The device entry of a sample as its fields (the JSON reader's and the scanner's
+ * common ground) into *d, identity and settings from the device list in force. */
+int session_log_sample_device(const struct sample_device_fields *f, size_t index,
+			      const struct snapshot *devices, struct device *d, struct error *err)
+{
+	const struct device *known = state_device(devices, index, f->name);
+	if (!known)
+		return error_set(err, "device \"%.64s\" is not in the device list in force", f->name);
+	if (f->nf < 0 || f->nf > 1000)
+		return error_set(err, "device %s: \"nf\" is not a field count", known->name);
+	if (f->inst < 0 || f->inst > UINT32_MAX)
+		return error_set(err, "device %s: \"inst\" is not an instance number", known->name);
+	*d = *known;
+	d->instance = (uint32_t)f->inst;
+	d->settings.items = NULL;
+	d->settings.nitems = 0;
+	d->settings.inflight_read = f->has_inflight ? (long)f->inflight[0] : -1;
+	d->settings.inflight_write = f->has_inflight ? (long)f->inflight[1] : -1;
+	if (device_set_settings(d, known->settings.items, known->settings.nitems) < 0)
+		return error_set(err, "out of memory");
+	for (size_t i = 0; i < SESSION_NCOUNTERS; i++)
+		*session_u64_at(&d->counters, session_counter_fields[i]) = f->c[i];
+	d->counters.nfields = (int)f->nf;
+	return 0;
+}
+
 static int parse_sample_device(json_object *o, size_t index, const struct snapshot *devices,
 			       struct device *d, struct error *err)
 {
 	json_object *name = member(o, "name"), *c = member(o, "c"), *inflight = member(o, "inflight");
-	int64_t nf = 0, inst = 0;
+	struct sample_device_fields f = { .nf = 0 };
 	if (!json_object_is_type(name, json_type_string))
 		return error_set(err, "a device of the sample has no \"name\"");
-	const struct device *known = state_device(devices, index, json_object_get_string(name));
-	if (!known)
-		return error_set(err, "device \"%.64s\" is not in the device list in force",
-				 json_object_get_string(name));
-	if (!get_i64(member(o, "nf"), &nf) || nf < 0 || nf > 1000)
-		return error_set(err, "device %s: \"nf\" is not a field count", known->name);
-	if (!json_object_is_type(c, json_type_array))
-		return error_set(err, "device %s: \"c\" is not an array", known->name);
+	f.name = json_object_get_string(name);
+	if (!get_i64(member(o, "nf"), &f.nf))
+		f.nf = -1;   /* refused below, with the device's name */
 	json_object *io = member(o, "inst");
-	if (io && (!get_i64(io, &inst) || inst < 0 || inst > UINT32_MAX))
-		return error_set(err, "device %s: \"inst\" is not an instance number", known->name);
-	*d = *known;
-	d->instance = (uint32_t)inst;
-	d->settings.items = NULL;
-	d->settings.nitems = 0;
-	d->settings.inflight_read = d->settings.inflight_write = -1;
-	if (device_set_settings(d, known->settings.items, known->settings.nitems) < 0)
-		return error_set(err, "out of memory");
-	d->counters.nfields = (int)nf;
-	if (read_u64_array(c, &d->counters, session_counter_fields, SESSION_NCOUNTERS, "c", err) < 0 ||
-	    (inflight && parse_inflight(inflight, &d->settings, err) < 0)) {
-		device_set_settings(d, NULL, 0);
+	if (io && !get_i64(io, &f.inst))
+		f.inst = -1;
+	if (!json_object_is_type(c, json_type_array))
+		return error_set(err, "device %.64s: \"c\" is not an array", f.name);
+	struct device counters_only = { .counters.nfields = 0 };
+	if (read_u64_array(c, &counters_only.counters, session_counter_fields, SESSION_NCOUNTERS, "c",
+			   err) < 0)
 		return -1;
+	for (size_t i = 0; i < SESSION_NCOUNTERS; i++)
+		f.c[i] = *session_u64_at(&counters_only.counters, session_counter_fields[i]);
+	if (inflight) {
+		struct disk_settings s = { .inflight_read = -1, .inflight_write = -1 };
+		if (parse_inflight(inflight, &s, err) < 0)
+			return -1;
+		f.has_inflight = true;
+		f.inflight[0] = s.inflight_read;
+		f.inflight[1] = s.inflight_write;
 	}
-	return 0;
+	return session_log_sample_device(&f, index, devices, d, err);
 }
 
 static int parse_vm(json_object *o, struct vm_counters *vm, struct error *err)
@@ -406,6 +431,11 @@ static int parse_vm(json_object *o, struct vm_counters *vm, struct error *err)
 		return error_set(err, "%s", bad);
 	vm->psi_some_avg10 = json_object_get_double(a0);
 	vm->psi_full_avg10 = json_object_get_double(a1);
+	return session_log_check_psi(vm, err);
+}
+
+int session_log_check_psi(struct vm_counters *vm, struct error *err)
+{
 	/* A share of time: anything else is damage, and 1e308 would reach every output. */
 	if (!(vm->psi_some_avg10 >= 0 && vm->psi_some_avg10 <= 100) ||
 	    !(vm->psi_full_avg10 >= 0 && vm->psi_full_avg10 <= 100))
@@ -415,7 +445,7 @@ static int parse_vm(json_object *o, struct vm_counters *vm, struct error *err)
 	return 0;
 }
 
-static int copy_mounts(struct snapshot *out, const struct snapshot *mounts, struct error *err)
+int session_log_sample_mounts(struct snapshot *out, const struct snapshot *mounts, struct error *err)
 {
 	if (!mounts->nmounts)
 		return 0;
@@ -453,7 +483,7 @@ static int parse_sample_into(json_object *o, const struct snapshot *devices,
 	}
 	if (parse_vm(member(o, "vm"), &s->vm, err) < 0)
 		return -1;
-	return copy_mounts(s, mounts, err);
+	return session_log_sample_mounts(s, mounts, err);
 }
 
 int session_log_parse_sample(json_object *o, const struct snapshot *devices,

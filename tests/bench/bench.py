@@ -15,6 +15,10 @@
 (w) With BENCH_BASELINE: CPU per sample at 10 ms of the older binary and this one,
     alternating, on this machine: what the why figures (dirty limits, journal files of the
     watched filesystems, cgroup io, the dip detector) cost with no pane shown.
+(r) Reports: the CPU of `ioscope report` (text and csv) over a generated day-long log (86400
+    samples of 16 disks, tests/e2e/session_log_gen.py) against `jq -c .seq` merely parsing the
+    same file; target: the report in less CPU than jq.  Also opening the log (the index) and
+    replaying its first interval, which the tests check reads the file once.  BENCH_ONLY=report runs only this part.
 Runs alternate and repeat; the median is reported, since this machine is shared and noisy.
 """
 import os, statistics, subprocess, sys, tempfile, time
@@ -133,9 +137,36 @@ def startup():
     print()
 
 
+def report_speed():
+    gen_log = os.path.join(top, "tests", "e2e", "session_log_gen.py")
+    with tempfile.TemporaryDirectory(prefix="ioscope-bench.") as tmp:
+        log = os.path.join(tmp, "day.log")
+        subprocess.run([sys.executable, gen_log, "86400", "16", log], check=True)
+        cases = [("ioscope report (text)", [ioscope, "report", log]),
+                 ("ioscope report -f csv", [ioscope, "report", "-f", "csv", log]),
+                 ("--replay, first interval", [ioscope, "--replay", log, "--batch", "-f", "json", "-c", "1"]),
+                 ("jq -c .seq (parse only)", ["jq", "-c", ".seq", log])]
+        times = {label: [] for label, _ in cases}
+        for _ in range(REPEAT):
+            for label, argv in cases:
+                times[label].append(cpu_of(argv)[0])
+    med = {k: statistics.median(v) for k, v in times.items()}
+    jq = med["jq -c .seq (parse only)"]
+    print(f"(r) reports over a day-long log (86400 samples x 16 disks), CPU s, median of {REPEAT}")
+    for label, _ in cases:
+        print(f"{label:<28} {med[label]:8.2f} s {med[label] / jq:6.2f}x jq")
+    worst = max(med["ioscope report (text)"], med["ioscope report -f csv"])
+    print(f"target: report below jq ({worst:.2f} s vs {jq:.2f} s{'' if worst < jq else ': MISSED'})")
+    print()
+
+
 def main():
-    startup()
-    if os.environ.get("BENCH_ONLY") == "startup":
+    only = os.environ.get("BENCH_ONLY")
+    if only in (None, "startup"):
+        startup()
+    if only in (None, "report"):
+        report_speed()
+    if only is not None:
         return
     print("(a) CPU per sample at a 10 ms interval, against the floor (median of %d runs)" % REPEAT)
     print(f"{'devices':<28} {'ioscope us':>10} {'floor us':>10} {'ratio':>9}")

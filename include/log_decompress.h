@@ -1,0 +1,30 @@
+/* log_decompress.h - session logs compressed with gzip, xz or zstd, opened as they are.
+ *
+ * docs/session-log.md tells users to compress old logs (they shrink to 3-5 %); a
+ * report, a compare or a replay of one should not need a manual step first.  The
+ * kind is told by the file's magic bytes, not its name.  The log is decompressed
+ * once into an unlinked temporary file (in $TMPDIR, else /tmp; in memory when the
+ * file system cannot make one), because replay reads samples at random through
+ * its index.  zlib, liblzma and libzstd are opened only here, when such a file is
+ * met (include/dynlib.h).
+ */
+#ifndef IOSCOPE_LOG_DECOMPRESS_H
+#define IOSCOPE_LOG_DECOMPRESS_H
+
+#include <stddef.h>
+
+#include "error.h"
+
+/* The compression of the file open at fd ("gzip", "xz", "zstd"), or NULL: none
+ * (also when fd cannot be read or holds less than a magic number). */
+const char *log_compression(int fd);
+
+/* fd itself when the file is not compressed; otherwise a new descriptor of the
+ * decompressed log (the caller closes both).  Damage or an early end after some
+ * of the log came out is not fatal: what came out is kept, and warning (size
+ * warning_len) says what happened; it is "" otherwise.  -1 with err naming the
+ * file: a library missing, nothing readable, no room for the temporary file. */
+int log_decompress(int fd, const char *name, char *warning, size_t warning_len,
+		   struct error *err);
+
+#endif
