@@ -24,8 +24,8 @@ endif
 # Debian packages: what building needs, what running the tests needs on top.
 BUILD_DEBS := build-essential pkg-config libncurses-dev libproc2-dev libjson-c-dev libcairo2-dev \
               liblzma-dev zlib1g-dev libzstd-dev
-# What `make bench` compares ioscope with.
-BENCH_DEBS := sysstat jq
+# What `make bench` compares ioscope with (atop and iotop-c: the tasks cost).
+BENCH_DEBS := sysstat jq atop iotop-c
 TEST_DEBS  := libcmocka-dev tmux sysstat procps util-linux e2fsprogs xfsprogs btrfs-progs strace \
               clang libclang-rt-14-dev valgrind python3 fio groff-base xz-utils gzip zstd
 

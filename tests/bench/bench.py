@@ -7,6 +7,9 @@
     devices and for fixture trees of 100 and 1000 devices.
 (b) At the real 1 s cadence: ioscope's CPU per sample beside `iostat -x 1` and `vmstat 1`
     running at the same time, and ioscope's peak RSS.
+(t) Tasks (`--tasks`, the why pane's data): with 1000 extra sleeping processes, at 1 s side by
+    side, ioscope --tasks against `atop 1` and `iotop-c -b -d 1`, and ioscope without
+    --tasks (what the sample costs with the pane off).  BENCH_ONLY=tasks runs only this part.
 (s) Start-up: the CPU of one-shot commands (`ioscope --version`, a one-sample batch,
     `ioscope show DEV`) against a one-shot `iostat -x -d -y 0` and `vmstat 1 1`, alternating,
     median of BENCH_STARTUP_RUNS runs.  BENCH_BASELINE=/path/to/an/older/ioscope adds its
@@ -21,7 +24,7 @@
     replaying its first interval, which the tests check reads the file once.  BENCH_ONLY=report runs only this part.
 Runs alternate and repeat; the median is reported, since this machine is shared and noisy.
 """
-import os, statistics, subprocess, sys, tempfile, time
+import os, shutil, signal, statistics, subprocess, sys, tempfile, time
 
 top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ioscope = os.path.join(top, "ioscope")
@@ -87,6 +90,50 @@ def side_by_side(seconds):
                 res[k] = (ru.ru_utime + ru.ru_stime, rss[k])
         time.sleep(0.2)
     return res
+
+
+def sleepers(n):
+    """n extra sleeping processes in a process group of their own (killed after)."""
+    p = subprocess.Popen(["bash", "-c", f"for i in $(seq {n}); do sleep 3600 & done; wait"],
+                         start_new_session=True, stdout=subprocess.DEVNULL)
+    for _ in range(100):   # until they are all there
+        if len(subprocess.run(["pgrep", "-g", str(p.pid)], capture_output=True).stdout.split()) > n:
+            break
+        time.sleep(0.1)
+    return p
+
+
+def tasks_cost(seconds, extra=1000):
+    group = sleepers(extra)
+    try:
+        procs = {
+            "ioscope --batch --tasks": [ioscope, "--batch", "--tasks", "-f", "json", "-i", "1",
+                                        "-c", str(seconds)],
+            "ioscope --batch (no tasks)": [ioscope, "--batch", "-f", "json", "-i", "1", "-c",
+                                           str(seconds)],
+            "atop 1": ["atop", "1", str(seconds + 1)],
+            "iotop-c -b -d 1": ["iotop-c", "-b", "-d", "1", "-n", str(seconds + 1)],
+        }
+        missing = [k for k, v in procs.items() if not shutil.which(v[0])]
+        for k in missing:
+            print(f"{k}: not installed (make bench installs BENCH_DEBS), skipped")
+            del procs[k]
+        running = {k: subprocess.Popen(v, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                   for k, v in procs.items()}
+        res = {}
+        for k, p in running.items():
+            _, status, ru = os.wait4(p.pid, 0)
+            res[k] = ru.ru_utime + ru.ru_stime
+        nproc = len([d for d in os.listdir("/proc") if d.isdigit()])
+    finally:
+        os.killpg(group.pid, signal.SIGTERM)
+        group.wait()
+    print(f"(t) tasks: {seconds} s at 1 s, side by side, {nproc} processes ({extra} extra sleeping)")
+    for k, cpu in res.items():
+        # atop and iotop-c take one more sample (their first is since boot / a baseline)
+        n = seconds + 1 if k in ("atop 1", "iotop-c -b -d 1") else seconds
+        print(f"{k:<28} {cpu / n * 1e6:10.1f} us/sample")
+    print()
 
 
 def show_device():
@@ -162,6 +209,9 @@ def report_speed():
 
 def main():
     only = os.environ.get("BENCH_ONLY")
+    if only == "tasks":
+        tasks_cost(int(os.environ.get("BENCH_SECONDS", "30")))
+        return
     if only in (None, "startup"):
         startup()
     if only in (None, "report"):
@@ -202,6 +252,8 @@ def main():
     ours = res["ioscope --batch -f json"][0]
     refs = res["iostat -x 1"][0] + res["vmstat 1"][0]
     print(f"ioscope / (iostat + vmstat) = {ours / refs if refs else float('inf'):.2f}")
+    print()
+    tasks_cost(secs)
     console = os.path.join(top, "tests", "bench", "console.sh")
     if os.path.exists(console):
         print()
