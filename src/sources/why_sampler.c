@@ -14,6 +14,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "regular_file.h"
 #include "why_sampler.h"
 
 void why_sampler_init(struct why_sampler *w, const char *prefix)
@@ -275,7 +276,7 @@ static const struct mount *cgroup2_mount(const struct snapshot *mtab)
 /* Read a small file whole (cgroup files are re-opened: the tree changes). */
 static ssize_t slurp(const char *path, char *buf, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	int fd = regular_file_openat(AT_FDCWD, path, O_RDONLY | O_NOFOLLOW);
 	if (fd < 0)
 		return -1;
 	ssize_t n = read(fd, buf, len - 1);
