@@ -243,7 +243,8 @@ static void journal_signals(struct dip_signals *s, const struct why_rates *y,
 	}
 }
 
-static void signals_of(struct dip_signals *s, const struct dip_input *in, const struct device_rates *d)
+static void signals_of(struct dip_signals *s, const struct dip_input *in,
+		       const struct device_rates *d)
 {
 	memset(s, 0, sizeof *s);
 	s->kBs = d->rkB_s + d->wkB_s;

@@ -127,7 +127,8 @@ static bool avg_before(const struct journal_raw *a, int field, uint64_t *v)
 }
 
 /* Δ(count×average)/Δcount of one of jbd2's averages since mount. */
-static bool ext4_mean(const struct journal_raw *a, const struct journal_raw *b, int field, double *m)
+static bool ext4_mean(const struct journal_raw *a, const struct journal_raw *b, int field,
+		      double *m)
 {
 	uint64_t before;
 	return have(b, field) && avg_before(a, field, &before) &&
@@ -190,7 +191,8 @@ static void btrfs_rates(struct journal_rates *r, const struct journal_raw *a,
 		set(r, JF_COMMIT_MS, (double)dt / (double)dc);
 }
 
-static const struct journal_raw *find_journal(const struct why_sample *s, const struct journal_raw *j)
+static const struct journal_raw *find_journal(const struct why_sample *s,
+					      const struct journal_raw *j)
 {
 	for (size_t i = 0; s && i < s->njournals; i++)
 		if (s->journals[i].fs == j->fs && strcmp(s->journals[i].mountpoint, j->mountpoint) == 0 &&
@@ -251,7 +253,8 @@ static const struct cgroup_io *find_cgroup(const struct why_sample *s, const cha
 	return NULL;
 }
 
-static const struct cgroup_io_dev *find_dev(const struct cgroup_io *c, unsigned major, unsigned minor)
+static const struct cgroup_io_dev *find_dev(const struct cgroup_io *c, unsigned major,
+					    unsigned minor)
 {
 	for (size_t i = 0; c && i < c->ndevs; i++)
 		if (c->devs[i].major == major && c->devs[i].minor == minor)
