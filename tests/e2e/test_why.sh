@@ -70,7 +70,7 @@ watch() {
 	"$IOSCOPE" --replay "$TMP/$name.log" --batch -f json >"$TMP/$name.replay.json" 2>"$TMP/$name.replay.err"
 	if cmp -s "$TMP/$name.json" "$TMP/$name.replay.json" && [ ! -s "$TMP/$name.replay.err" ]; then
 		ok "$name: the replay gives the same why figures"
-	else fail "$name: the replay gives the same why figures" "$(diff "$TMP/$name.json" "$TMP/$name.replay.json" | head -c 1500) $(cat "$TMP/$name.replay.err")"; fi
+	else fail "$name: the replay gives the same why figures" "$(head -c 1000 "$TMP/$name.replay.err") $(diff "$TMP/$name.json" "$TMP/$name.replay.json" | head -c 1500)"; fi
 }
 
 # moved NAME MNT KEY...: every KEY is given (and a rate > 0) in 3 intervals or more of
