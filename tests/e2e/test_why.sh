@@ -135,8 +135,8 @@ if [ ! -w "$bdi/max_bytes" ] || [ ! -w "$bdi/strict_limit" ]; then
 fi
 at_exit "echo $(cat "$bdi/strict_limit") >'$bdi/strict_limit'; echo $(cat "$bdi/max_bytes") >'$bdi/max_bytes'"
 echo 1 >"$bdi/strict_limit" && echo 1048576 >"$bdi/max_bytes"
-bg timeout 10 dd if=/dev/zero of="$mt/big" bs=1M count=150 status=none
+bg timeout 12 bash -c "while :; do dd if=/dev/zero of='$mt/big' bs=1M count=100 status=none; done"
 sleep 1
-"$IOSCOPE" --batch --tasks -i 0.5 -c 6 "$t" >"$TMP/throttle.txt" 2>"$TMP/throttle.err"
+"$IOSCOPE" --batch --tasks -i 0.5 -c 10 "$t" >"$TMP/throttle.txt" 2>"$TMP/throttle.err"
 if grep -q '^writers throttled: .* balance_dirty_pages' "$TMP/throttle.txt"; then ok "strict_limit: the writer shows as throttled"
 else fail "strict_limit: the writer shows as throttled" "$(grep -E '^(dirty|writers|blocked|  *[0-9]+ task)' "$TMP/throttle.txt" | head -20)"; fi
