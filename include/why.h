@@ -148,6 +148,7 @@ struct why_rates {
 	bool have_dirty_rates;                  /* two samples with the counters */
 	double dirtied_kBs, written_kBs;
 	bool throttled;                         /* writers throttled (docs/metrics.md) */
+	uint32_t throttled_tasks;               /* blocked in balance_dirty_pages (tasks) */
 	size_t njournals;
 	struct journal_rates journals[WHY_JOURNALS_MAX];
 	enum cgroup_io_state cgroup_state;
@@ -159,6 +160,10 @@ struct why_rates {
  * `interval` seconds (<= 0: no rates). */
 void why_rates_compute(struct why_rates *out, const struct why_sample *prev,
 		       const struct why_sample *cur, double interval);
+/* The writers the blocked tasks show held in balance_dirty_pages (a per-device limit,
+ * strict_limit, throttles them with the system far below freerun). */
+struct tasks_sample;
+void why_rates_add_tasks(struct why_rates *out, const struct tasks_sample *t);
 /* The jbd2 per-interval mean of a figure the kernel prints as an average since
  * mount: Δ(count×average)/Δcount.  false when no transaction ended. */
 bool jbd2_interval_mean(uint64_t count0, uint64_t avg0, uint64_t count1, uint64_t avg1,

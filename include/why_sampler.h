@@ -23,6 +23,8 @@ struct why_sampler {
 	struct why_journal_files journals[WHY_JOURNALS_MAX];
 	size_t njournals;
 	struct selection watch;           /* none: every device */
+	enum cgroup_io_state cgroup_state; /* found last (UNKNOWN: look again) */
+	unsigned cgroup_age;              /* samples since it was looked at */
 };
 
 void why_sampler_init(struct why_sampler *w, const char *prefix);

@@ -20,6 +20,9 @@ static void print_dirty(FILE *out, const struct why_rates *y)
 	fputc('\n', out);
 	if (y->throttled)
 		fputs("writers throttled: dirty above freerun, dirtying paced to writeback\n", out);
+	else if (y->throttled_tasks)
+		fprintf(out, "writers throttled: %u tasks in balance_dirty_pages (a device's own "
+			"dirty limit)\n", y->throttled_tasks);
 }
 
 static void print_journal(FILE *out, const struct journal_rates *j)

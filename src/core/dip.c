@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dip.h"
+#include "tasks.h"
 
 /* Below this median a device is idle: no dip to explain. */
 #define DIP_MIN_KBS 1024.0
@@ -177,8 +178,32 @@ static size_t psi_reasons(const struct dip_context *c, struct dip_reason *out, s
 	return 1;
 }
 
-/* One row per signal; the blocked tasks (include/tasks.h) are one more row. */
+static bool tasks_has_work(const struct dip_context *c)
+{
+	return c->snap->tasks && c->snap->tasks->nblocked > 0;
+}
+
+/* "14 tasks in jbd2_log_wait_commit (tar, 13 kworker)": the groups by wait channel,
+ * most tasks first; first when more tasks are blocked than before. */
+static size_t tasks_reasons(const struct dip_context *c, struct dip_reason *out, size_t max)
+{
+	const struct tasks_sample *t = c->snap->tasks;
+	if (!t || !t->nblocked || !max)
+		return 0;
+	struct tasks_group g[3];
+	size_t n = tasks_blocked_groups(t, tasks_mono_ns(&c->snap->mono), g, 3);
+	double score = t->nblocked > c->was->blocked ? 5 : 1.5;
+	size_t k = 0;
+	for (; k < n && k < 3 && k < max; k++, score *= 0.8) {
+		tasks_group_text(&g[k], out[k].text, sizeof out[k].text);
+		out[k].score = score;
+	}
+	return k;
+}
+
+/* One row per signal. */
 const struct dip_provider dip_providers[] = {
+	{ "tasks", tasks_has_work, tasks_reasons },
 	{ "journal", NULL, journal_reasons },
 	{ "dirty", dirty_has_work, dirty_reasons },
 	{ "queue", queue_has_work, queue_reasons },
@@ -218,13 +243,14 @@ static void journal_signals(struct dip_signals *s, const struct why_rates *y,
 	}
 }
 
-static void signals_of(struct dip_signals *s, const struct dip_input *in, const struct device_rates *d)
+static void signals_of(struct dip_signals *s, const struct dip_input *in,
+		       const struct device_rates *d)
 {
 	memset(s, 0, sizeof *s);
 	s->kBs = d->rkB_s + d->wkB_s;
 	s->util = d->util;
 	s->psi_some = in->rates->vm.have_psi ? in->rates->vm.psi_some_avg10 : 0;
-	s->blocked = -1;
+	s->blocked = in->snap->tasks ? (double)in->snap->tasks->nblocked : -1;
 	journal_signals(s, in->why, in->snap, d->name);
 }
 
@@ -280,6 +306,16 @@ static double window_medians(const struct dip_entry **e, size_t n, struct dip_si
 	was->have_commit = m > 0;
 	was->commit_ms = m ? median(v, m) : 0;
 	return was->kBs;
+}
+
+/* Below half the median needs below half the largest, and a median of DIP_MIN_KBS: one
+ * pass that spares the sorting on every sample of a steady or idle device. */
+static bool could_dip(const struct dip_entry **e, size_t n, double kBs)
+{
+	double max = 0;
+	for (size_t i = 0; i < n; i++)
+		max = fmax(max, e[i]->s.kBs);
+	return max >= DIP_MIN_KBS && kBs < max / 2;
 }
 
 static double mean_util(const struct dip_entry **e, size_t n, double now_util)
@@ -380,7 +416,7 @@ static int step_device(struct dip_detector *det, const struct dip_input *in,
 	const struct dip_entry *e[DIP_RING];
 	size_t n = window(t, now, e);
 	int made = 0;
-	if (t->low == 0 && n >= 3) {
+	if (t->low == 0 && n >= 3 && could_dip(e, n, s.kBs)) {
 		struct dip_signals was;
 		double base = window_medians(e, n, &was);
 		bool busy = !selection_all(in->sel) || mean_util(e, n, s.util) > DIP_AUTO_UTIL;

@@ -90,9 +90,10 @@ int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 		goto fail;
 	if (why_sample_copy(&tmp.why, src->why) < 0)
 		goto fail;
+	tmp.trace = NULL;
 	if (src->probe && (!(tmp.probe = calloc(1, sizeof *tmp.probe)) ||
 			   probe_samples_copy(tmp.probe, src->probe) < 0))
-	tmp.trace = NULL;
+		goto fail;
 	if (trace_sample_dup(&tmp.trace, src->trace) < 0)
 		goto fail;
 	if (src->ndevices) {

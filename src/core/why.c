@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rates.h"
+#include "tasks.h"
 #include "why.h"
 
 const char *const why_dirty_keys[WD_COUNT] = {
@@ -126,7 +127,8 @@ static bool avg_before(const struct journal_raw *a, int field, uint64_t *v)
 }
 
 /* Δ(count×average)/Δcount of one of jbd2's averages since mount. */
-static bool ext4_mean(const struct journal_raw *a, const struct journal_raw *b, int field, double *m)
+static bool ext4_mean(const struct journal_raw *a, const struct journal_raw *b, int field,
+		      double *m)
 {
 	uint64_t before;
 	return have(b, field) && avg_before(a, field, &before) &&
@@ -189,7 +191,8 @@ static void btrfs_rates(struct journal_rates *r, const struct journal_raw *a,
 		set(r, JF_COMMIT_MS, (double)dt / (double)dc);
 }
 
-static const struct journal_raw *find_journal(const struct why_sample *s, const struct journal_raw *j)
+static const struct journal_raw *find_journal(const struct why_sample *s,
+					      const struct journal_raw *j)
 {
 	for (size_t i = 0; s && i < s->njournals; i++)
 		if (s->journals[i].fs == j->fs && strcmp(s->journals[i].mountpoint, j->mountpoint) == 0 &&
@@ -250,7 +253,8 @@ static const struct cgroup_io *find_cgroup(const struct why_sample *s, const cha
 	return NULL;
 }
 
-static const struct cgroup_io_dev *find_dev(const struct cgroup_io *c, unsigned major, unsigned minor)
+static const struct cgroup_io_dev *find_dev(const struct cgroup_io *c, unsigned major,
+					    unsigned minor)
 {
 	for (size_t i = 0; c && i < c->ndevs; i++)
 		if (c->devs[i].major == major && c->devs[i].minor == minor)
@@ -283,6 +287,13 @@ static void cgroup_rates(struct cgroup_io_rates *r, const struct cgroup_io *a,
 		r->devs[k].r_s = delta_per_s(d0->rios, d1->rios, interval);
 		r->devs[k].w_s = delta_per_s(d0->wios, d1->wios, interval);
 	}
+}
+
+void why_rates_add_tasks(struct why_rates *out, const struct tasks_sample *t)
+{
+	out->throttled_tasks = 0;
+	for (size_t i = 0; t && i < t->nkept; i++)
+		out->throttled_tasks += strcmp(t->blocked[i].wchan, "balance_dirty_pages") == 0;
 }
 
 void why_rates_compute(struct why_rates *out, const struct why_sample *prev,

@@ -14,6 +14,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "regular_file.h"
 #include "why_sampler.h"
 
 void why_sampler_init(struct why_sampler *w, const char *prefix)
@@ -225,12 +226,24 @@ static void read_xfs_fill(struct why_journal_files *f, struct journal_raw *j)
 	put(j, JX_LOG_SIZE, f->log_size);
 }
 
+/* jbd2's info file copies the journal's statistics when it is opened (its seq_file's
+ * open), so a kept descriptor would give the same figures for ever: open it again,
+ * keeping the buffer. */
+static bool reopen(struct procfile *pf)
+{
+	if (!procfile_is_open(pf))
+		return false;
+	close(pf->fd);
+	pf->fd = procfile_openat(AT_FDCWD, pf->path, O_RDONLY | O_CLOEXEC);
+	return pf->fd >= 0;
+}
+
 static void read_journal(struct why_journal_files *f, struct journal_raw *j)
 {
 	*j = f->id;
 	j->present = 0;
 	memset(j->v, 0, sizeof j->v);
-	bool got = read_file(&f->stats);
+	bool got = (j->fs != JOURNAL_EXT4 || reopen(&f->stats)) && read_file(&f->stats);
 	switch (j->fs) {
 	case JOURNAL_EXT4:
 		if (got)
@@ -263,7 +276,7 @@ static const struct mount *cgroup2_mount(const struct snapshot *mtab)
 /* Read a small file whole (cgroup files are re-opened: the tree changes). */
 static ssize_t slurp(const char *path, char *buf, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	int fd = regular_file_openat(AT_FDCWD, path, O_RDONLY | O_NOFOLLOW);
 	if (fd < 0)
 		return -1;
 	ssize_t n = read(fd, buf, len - 1);
@@ -324,24 +337,37 @@ static void walk_cgroups(struct why_sample *out, const char *dir, const char *re
 	closedir(d);
 }
 
-static void read_cgroups(const struct why_sampler *w, const struct snapshot *mtab,
-			 struct why_sample *out)
+/* Whether the io controller is there is looked at again every so many samples: a
+ * controller moves between hierarchies rarely, and without it there is nothing to read. */
+#define CGROUP_RECHECK 64
+
+static enum cgroup_io_state cgroup_state(const char *root)
+{
+	char path[4096], buf[1024];
+	if (path_format(path, sizeof path, "%s/cgroup.controllers", root) < 0 ||
+	    slurp(path, buf, sizeof buf) < 0 || !has_word(buf, "io"))
+		return CGROUP_IO_NO_CONTROLLER;
+	return CGROUP_IO_OK;
+}
+
+static void read_cgroups(struct why_sampler *w, const struct snapshot *mtab, struct why_sample *out)
 {
 	out->ncgroups = 0;
 	const struct mount *m = cgroup2_mount(mtab);
-	if (!m) {
-		out->cgroup_state = CGROUP_IO_NO_V2;
+	char root[4096];
+	if (!m || path_format(root, sizeof root, "%s%s", w->prefix ? w->prefix : "",
+			      m->mountpoint) < 0) {
+		out->cgroup_state = w->cgroup_state = CGROUP_IO_NO_V2;
 		return;
 	}
-	char root[4096], path[4096], buf[1024];
-	if (path_format(root, sizeof root, "%s%s", w->prefix ? w->prefix : "", m->mountpoint) < 0 ||
-	    path_format(path, sizeof path, "%s/cgroup.controllers", root) < 0 ||
-	    slurp(path, buf, sizeof buf) < 0 || !has_word(buf, "io")) {
-		out->cgroup_state = CGROUP_IO_NO_CONTROLLER;
-		return;
+	if (w->cgroup_state == CGROUP_IO_UNKNOWN || w->cgroup_state == CGROUP_IO_NO_V2 ||
+	    ++w->cgroup_age >= CGROUP_RECHECK) {
+		w->cgroup_state = cgroup_state(root);
+		w->cgroup_age = 0;
 	}
-	out->cgroup_state = CGROUP_IO_OK;
-	walk_cgroups(out, root, "", 3);
+	out->cgroup_state = w->cgroup_state;
+	if (w->cgroup_state == CGROUP_IO_OK)
+		walk_cgroups(out, root, "", 3);
 }
 
 int why_sampler_sample(struct why_sampler *w, const char *vmstat, size_t vmstat_len,

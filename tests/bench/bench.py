@@ -19,6 +19,9 @@
     --format json, and the CPU one scrape costs ioscope --listen beside node_exporter's own
     (all collectors, and diskstats + textfile only), scraped back to back on this machine.
     BENCH_ONLY=export runs only this part.
+(w) With BENCH_BASELINE: CPU per sample at 10 ms of the older binary and this one,
+    alternating, on this machine: what the why figures (dirty limits, journal files of the
+    watched filesystems, cgroup io, the dip detector) cost with no pane shown.
 (r) Reports: the CPU of `ioscope report` (text and csv) over a generated day-long log (86400
     samples of 16 disks, tests/e2e/session_log_gen.py) against `jq -c .seq` merely parsing the
     same file; target: the report in less CPU than jq.  Also opening the log (the index) and
@@ -313,6 +316,15 @@ def main():
         if 100 in per_dev and 1000 in per_dev:
             print(f"cost per device: {per_dev[100] / 100:.2f} us at 100, {per_dev[1000] / 1000:.2f} us at 1000"
                   f" (linear when these agree)")
+    baseline = os.environ.get("BENCH_BASELINE")
+    if baseline:
+        old, new = [], []
+        for _ in range(max(REPEAT, 5)):
+            old.append(per_sample_us([baseline, "--batch", "-f", "json", "-i", "0.01", "-c", "300"], 300))
+            new.append(per_sample_us([ioscope, "--batch", "-f", "json", "-i", "0.01", "-c", "300"], 300))
+        o, n = statistics.median(old), statistics.median(new)
+        print(f"(w) this machine, baseline {o:.1f} us/sample, this {n:.1f} us/sample: "
+              f"+{n - o:.1f} us ({n / o:.2f}x)")
     print()
     secs = int(os.environ.get("BENCH_SECONDS", "30"))
     print(f"(b) at 1 s for {secs} s, side by side: CPU per sample and peak RSS")

@@ -366,9 +366,9 @@ static void test_resets_round_trip(void **state)
 					      "\"resets\":{\"nr_requests\":[\"64\"]}}");
 	assert_int_equal(session_log_parse_event(bad, &back, &err), -1);
 	json_object_put(bad);
-	json_object *later = json_tokener_parse("{\"type\":\"event\",\"kind\":\"dip\"}");
+	json_object *later = json_tokener_parse("{\"type\":\"event\",\"kind\":\"spike\"}");
 	assert_int_equal(session_log_parse_event(later, &back, &err), 1);
-	assert_string_equal(err.msg, "dip");
+	assert_string_equal(err.msg, "spike");
 	json_object_put(later);
 }
 
