@@ -89,6 +89,9 @@ float history_sys_value(const struct history *h, enum history_sys_metric m, uint
 /* Events still held, oldest first.  Events older than the oldest sample are dropped. */
 size_t history_mark_count(const struct history *h);
 const struct history_mark *history_mark_get(const struct history *h, size_t i);
+/* The number the console shows for mark i ("[3]" on the graphs and in the marks panel):
+ * 1 for the first mark the history held, unchanged while the mark is held. */
+uint64_t history_mark_number(const struct history *h, size_t i);
 
 /* Bytes of memory the history holds (for docs/performance.md and tests). */
 size_t history_memory(const struct history *h);

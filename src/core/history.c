@@ -31,6 +31,7 @@ struct history {
 	size_t map_cap;
 	struct history_mark **marks;
 	size_t marks_start, marks_count, marks_cap;
+	uint64_t marks_dropped;    /* marks ever dropped: numbers stay the same while held */
 };
 
 static size_t clamp_capacity(size_t c)
@@ -243,6 +244,7 @@ static void drop_old_marks(struct history *h)
 		free(h->marks[h->marks_start]);
 		h->marks_start++;
 		h->marks_count--;
+		h->marks_dropped++;
 	}
 }
 
@@ -371,6 +373,8 @@ int history_add_event(struct history *h, const struct event *ev)
 }
 
 size_t history_mark_count(const struct history *h) { return h->marks_count; }
+
+uint64_t history_mark_number(const struct history *h, size_t i) { return h->marks_dropped + i + 1; }
 
 const struct history_mark *history_mark_get(const struct history *h, size_t i)
 {

@@ -207,11 +207,25 @@ static uint64_t scroll_step(const struct console *c)
 	return (uint64_t)(w * graph_samples_per_cell(c->glyphs) / 4);
 }
 
+/* Samples the graphs show across (their plot: the pane less the Y labels' gutter). */
+static uint64_t graph_window(const struct console *c)
+{
+	int w = c->layout.graphs.w - 8;
+	return (uint64_t)(w > 1 ? w : 1) * (uint64_t)graph_samples_per_cell(c->glyphs);
+}
+
+/* Back until the oldest sample held is at the left edge, no further: an empty graph
+ * labelled with a time before the history says nothing. */
 static void scroll_back(struct console *c)
 {
 	uint64_t end = c->frozen ? c->frozen_end : history_count(console_hist(c));
 	uint64_t held = end - history_oldest(console_hist(c));
-	uint64_t max = held > 1 ? held - 1 : 0;
+	uint64_t window = graph_window(c);
+	uint64_t max = held > window ? held - window : 0;
+	if (c->scroll_back >= max) {
+		console_message(c, false, "the graphs show the oldest sample held");
+		return;
+	}
 	c->scroll_back += scroll_step(c);
 	if (c->scroll_back > max)
 		c->scroll_back = max;

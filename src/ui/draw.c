@@ -81,6 +81,16 @@ int ui_put(int y, int x, int w, unsigned long attr, const char *text)
 	return cells;
 }
 
+int ui_put_ellipsis(const struct ui_style *s, int y, int x, int w, unsigned long attr, const char *text)
+{
+	if (w <= 0)
+		return 0;
+	if (ui_text_width(text) <= w)
+		return ui_put(y, x, w, attr, text);
+	int used = ui_put(y, x, w - 1, attr, text);
+	return used + ui_put(y, x + used, 1, attr, ui_sym(s, "…", "~"));
+}
+
 int ui_putf(int y, int x, int w, unsigned long attr, const char *fmt, ...)
 {
 	char buf[UI_TEXT_MAX];

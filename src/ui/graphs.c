@@ -1,8 +1,10 @@
 /* graphs.f - the scrolling graphs pane: one strip per series (read, write...) of
  * each followed device, newest sample at the right, Y autoscaled with units, X
  * labelled in seconds, every event drawn as a labelled vertical mark. */
+#include <assert.h>
 #include <math.h>
 #include <ncurses.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,8 +99,9 @@ static void draw_y_labels(const struct frame *f, const struct strip *s, const st
 	ui_putf(p->y + p->h - 1, p->x - GUTTER, GUTTER - 1, axis, "%*s", GUTTER - 1, "0");
 }
 
-static void draw_label(const struct frame *f, const struct strip *s, const struct span *sp,
-		       const float *v, size_t count, double max)
+/* The strip's title and peak on its label row; returns the cells they take. */
+static int draw_label(const struct frame *f, const struct strip *s, const struct span *sp,
+		      const float *v, size_t count, double max)
 {
 	char now[16], top[16], title[160];
 	graph_format_value(latest(v, count), sp->metric->unit, now, sizeof now);
@@ -110,8 +113,8 @@ static void draw_label(const struct frame *f, const struct strip *s, const struc
 		       title);
 	char peak[48];
 	snprintf(peak, sizeof peak, "  peak %s", top);
-	ui_put(s->label_y, s->plot.x - GUTTER + w, s->plot.w + GUTTER - w, ui_attr(&f->style, TR_DIM),
-	       peak);
+	return w + ui_put(s->label_y, s->plot.x - GUTTER + w, s->plot.w + GUTTER - w,
+			  ui_attr(&f->style, TR_DIM), peak);
 }
 
 /* The wide character of a rendered cell: ASCII or a 3-byte UTF-8 glyph. */
@@ -143,36 +146,31 @@ static void draw_plot(const struct frame *f, const struct strip *s, const struct
 	attrset(A_NORMAL);
 }
 
-/* Columns of the label row already taken by a newer mark's label. */
-struct label_row {
-	bool taken[LABEL_COLS_MAX];
-	int w;
+#define LANES_MAX 8       /* the label row and the plot rows numbers may go on */
+#define GROUPS_MAX 256
+#define GROUP_MAX 8
+
+/* Cells of the label row (lane 0) and of the plot rows (lanes 1...) already taken by
+ * the title, a mark line or another mark's label. */
+struct lanes {
+	bool taken[LANES_MAX][LABEL_COLS_MAX];
+	int w, n;
 };
 
-static bool label_free(const struct label_row *lr, int from, int to)
+static bool lane_free(const struct lanes *l, int lane, int from, int to)
 {
+	if (from < 0 || to > l->w)
+		return false;
 	for (int x = from; x < to; x++)
-		if (x < 0 || x >= lr->w || lr->taken[x])
+		if (l->taken[lane][x])
 			return false;
 	return true;
 }
 
-/* Right of the marker when it fits, else left of it (a change that just happened
- * sits at the right edge), else whatever room there is to the right. */
-static void place_label(struct label_row *lr, int col, int width, int *x, int *w)
+static void lane_take(struct lanes *l, int lane, int from, int to)
 {
-	int room = 0;
-	while (col + room < lr->w && !lr->taken[col + room])
-		room++;
-	if (room >= width || !label_free(lr, col - width + 1, col + 1)) {
-		*x = col;
-		*w = room < width ? room : width;
-	} else {
-		*x = col - width + 1;
-		*w = width;
-	}
-	for (int i = *x; i < *x + *w; i++)
-		lr->taken[i] = true;
+	for (int x = from < 0 ? 0 : from; x < to && x < l->w; x++)
+		l->taken[lane][x] = true;
 }
 
 static bool mark_is_own(const struct frame *f, const struct history_mark *m, const char *device);
@@ -198,70 +196,130 @@ static bool mark_is_own(const struct frame *f, const struct history_mark *m, con
 	return device && strcmp(dev, device) == 0;
 }
 
-#define GROUP_MAX 8
-
 /* Marks of one column (one sample, or two in a braille cell), newest first. */
 struct mark_group {
 	const struct history_mark *m[GROUP_MAX];
+	uint64_t number[GROUP_MAX];        /* history_mark_number(): the marks panel's too */
 	size_t n;
 	int col;
 };
 
-/* "sched bfq→none, nr_requests 256→128": the group's labels in the order they happened. */
+/* "[3,4]": the numbers the marks panel lists them under, in the order they happened. */
+static void group_numbers(const struct mark_group *g, char *out, size_t len)
+{
+	size_t used = text_appendf(out, len, 0, "[");
+	for (size_t i = g->n; i > 0; i--)
+		used = text_appendf(out, len, used, "%s%llu", i == g->n ? "" : ",",
+				    (unsigned long long)g->number[i - 1]);
+	text_appendf(out, len, used, "]");
+}
+
+/* "[3,4] sched bfq→none, nr_requests 256→128": the group's labels in the order they happened. */
 static void group_label(const struct frame *f, const struct mark_group *g, const char *device,
 			char *out, size_t len)
 {
-	size_t used = 0;
-	out[0] = '\0';
+	group_numbers(g, out, len);
+	size_t used = strlen(out);
 	for (size_t i = g->n; i > 0 && used + 1 < len; i--) {
 		char one[MOUNT_OPTS_MAX + 80];
 		mark_label(f, g->m[i - 1], device, one, sizeof one);
-		used = text_appendf(out, len, used, "%s%s", used ? ", " : "", one);
+		used = text_appendf(out, len, used, "%s%s", i == g->n ? " " : ", ", one);
 	}
 }
 
-static void draw_group(const struct frame *f, const struct strip *s, const struct mark_group *g,
-		       struct label_row *lr)
+static unsigned long group_attr(const struct frame *f, const struct mark_group *g)
 {
-	const struct rect *p = &s->plot;
-	int col = g->col;
 	bool user = false;
 	for (size_t i = 0; i < g->n; i++)
 		user |= g->m[i]->kind == EVENT_USER_MARK;
-	unsigned long a = ui_attr(&f->style, user ? TR_MARK_USER : TR_MARK);
+	return ui_attr(&f->style, user ? TR_MARK_USER : TR_MARK);
+}
+
+static void draw_line(const struct frame *f, const struct strip *s, const struct mark_group *g)
+{
+	const struct rect *p = &s->plot;
+	unsigned long a = group_attr(f, g);
 	for (int row = 0; row < p->h; row++) {
-		const char *glyph = f->scratch->cells[row * p->w + col].glyph;
-		ui_put(p->y + row, p->x + col, 1, a, glyph[0] ? glyph : ui_sym(&f->style, "│", "|"));
-	}
-	if (col >= lr->w)
-		return;
-	char shown[MOUNT_OPTS_MAX * 2];
-	group_label(f, g, s->device, shown, sizeof shown);
-	int x, w;
-	place_label(lr, col, ui_text_width(shown) + 1, &x, &w);
-	if (w <= 0)
-		return;
-	if (x == col) {
-		ui_put(s->label_y, p->x + x, 1, a, ui_sym(&f->style, "┃", "|"));
-		ui_put(s->label_y, p->x + x + 1, w - 1, a, shown);
-	} else {
-		ui_put(s->label_y, p->x + x, w - 1, a, shown);
-		ui_put(s->label_y, p->x + col, 1, a, ui_sym(&f->style, "┃", "|"));
+		const char *glyph = f->scratch->cells[row * p->w + g->col].glyph;
+		ui_put(p->y + row, p->x + g->col, 1, a, glyph[0] ? glyph : ui_sym(&f->style, "│", "|"));
 	}
 }
 
-/* Marks: a vertical line through the plot at the sample's column, and a label on
- * the strip's label row (with the object when it is not the strip's device); the
- * marks of one column share one label.  The strip's own marks, then newer ones,
- * win the label room. */
-static void draw_marks(const struct frame *f, const struct strip *s, const struct span *sp)
+/* On the label row: "┃text" right of the line, or "text┃" left of it; text whole, or
+ * (right only, room for at least min cells) cut with an ellipsis. */
+static bool label_on_row(const struct frame *f, const struct strip *s, const struct mark_group *g,
+			 struct lanes *l, const char *text, int min)
 {
-	size_t nm = history_mark_count(f->hist);
-	struct label_row lr;
-	memset(&lr, 0, sizeof lr);
-	lr.w = s->plot.w < LABEL_COLS_MAX ? s->plot.w : LABEL_COLS_MAX;
+	int col = g->col, tw = ui_text_width(text);
+	int room = 0;
+	while (col + room < l->w && !l->taken[0][col + room])
+		room++;
+	int x0 = s->plot.x;
+	unsigned long a = group_attr(f, g);
+	const char *bar = ui_sym(&f->style, "┃", "|");
+	if (room >= tw + 1 || (room - 1 >= min && !lane_free(l, 0, col - tw, col + 1))) {
+		int w = room < tw + 1 ? room : tw + 1;
+		ui_put(s->label_y, x0 + col, 1, a, bar);
+		ui_put_ellipsis(&f->style, s->label_y, x0 + col + 1, w - 1, a, text);
+		lane_take(l, 0, col, col + w + 1);
+		return true;
+	}
+	if (!lane_free(l, 0, col - tw, col + 1))
+		return false;
+	ui_put(s->label_y, x0 + col - tw, tw, a, text);
+	ui_put(s->label_y, x0 + col, 1, a, bar);
+	lane_take(l, 0, col - tw - 1, col + 1);
+	return true;
+}
+
+/* A number alone on a plot row, right or left of its line. */
+static bool number_on_plot(const struct frame *f, const struct strip *s, const struct mark_group *g,
+			   struct lanes *l, const char *num)
+{
+	int nw = ui_text_width(num), col = g->col;
+	for (int lane = 1; lane < l->n; lane++) {
+		int x = lane_free(l, lane, col + 1, col + 2 + nw) ? col + 1
+		      : lane_free(l, lane, col - nw - 1, col) ? col - nw : -1;
+		if (x < 0)
+			continue;
+		ui_put(s->plot.y + lane - 1, s->plot.x + x, nw, group_attr(f, g), num);
+		lane_take(l, lane, x - 1, x + nw + 1);
+		return true;
+	}
+	return false;
+}
+
+/* Every line gets its number: the strip's own marks, then newer ones, get the room
+ * for their text on the label row first; the others their number there, or on a plot
+ * row beside the line (never over the title and peak). */
+static void label_groups(const struct frame *f, const struct strip *s, struct mark_group *g,
+			 size_t ng, struct lanes *l)
+{
+	bool done[GROUPS_MAX] = { false };
+	char text[MOUNT_OPTS_MAX * 2], num[64];
+	for (size_t i = 0; i < ng; i++) {
+		if (g[i].col >= l->w)
+			continue;
+		group_label(f, &g[i], s->device, text, sizeof text);
+		group_numbers(&g[i], num, sizeof num);
+		done[i] = label_on_row(f, s, &g[i], l, text, ui_text_width(num) + 6);
+	}
+	for (size_t i = 0; i < ng; i++) {
+		if (done[i] || g[i].col >= l->w)
+			continue;
+		group_numbers(&g[i], num, sizeof num);
+		if (!label_on_row(f, s, &g[i], l, num, INT32_MAX))
+			number_on_plot(f, s, &g[i], l, num);
+	}
+}
+
+/* The marks in view as groups of one column, the strip's own first, then newer ones. */
+static size_t collect_groups(const struct frame *f, const struct strip *s, const struct span *sp,
+			     struct mark_group *out, size_t max)
+{
+	size_t nm = history_mark_count(f->hist), ng = 0;
 	for (int pass = 0; pass < 2; pass++) {
-		struct mark_group g = { { NULL }, 0, -1 };
+		struct mark_group g = { { NULL }, { 0 }, 0, -1 };
 		for (size_t i = nm; i > 0; i--) {
 			const struct history_mark *m = history_mark_get(f->hist, i - 1);
 			if ((int64_t)m->n < sp->first)
@@ -272,15 +330,42 @@ static void draw_marks(const struct frame *f, const struct strip *s, const struc
 			if (col < 0 || col >= s->plot.w)
 				continue;
 			if (g.n && (col != g.col || g.n == GROUP_MAX)) {
-				draw_group(f, s, &g, &lr);
+				if (ng < max)
+					out[ng++] = g;
 				g.n = 0;
 			}
 			g.col = col;
+			g.number[g.n] = history_mark_number(f->hist, i - 1);
 			g.m[g.n++] = m;
 		}
-		if (g.n)
-			draw_group(f, s, &g, &lr);
+		if (g.n && ng < max)
+			out[ng++] = g;
 	}
+	return ng;
+}
+
+/* Marks: a vertical line through the plot at the sample's column, and its number (and
+ * its label when there is room) beside it; the marks of one column share one label.
+ * title_w: cells of the label row the strip's title and peak take. */
+static void draw_marks(const struct frame *f, const struct strip *s, const struct span *sp,
+		       int title_w)
+{
+	static_assert(sizeof(struct mark_group) * GROUPS_MAX < 256 * 1024, "stack");
+	struct mark_group groups[GROUPS_MAX];
+	size_t ng = collect_groups(f, s, sp, groups, GROUPS_MAX);
+	if (!ng)
+		return;
+	struct lanes l;
+	memset(&l, 0, sizeof l);
+	l.w = s->plot.w < LABEL_COLS_MAX ? s->plot.w : LABEL_COLS_MAX;
+	l.n = 1 + s->plot.h < LANES_MAX ? 1 + s->plot.h : LANES_MAX;
+	lane_take(&l, 0, 0, title_w - GUTTER + 1);
+	for (size_t i = 0; i < ng; i++) {
+		draw_line(f, s, &groups[i]);
+		for (int lane = 1; lane < l.n; lane++)
+			lane_take(&l, lane, groups[i].col, groups[i].col + 1);
+	}
+	label_groups(f, s, groups, ng, &l);
 }
 
 static void draw_x_axis(const struct frame *f, const struct span *sp, int y)
@@ -392,10 +477,10 @@ static void graphs_draw(const struct frame *f, const struct rect *r)
 		fetch(f, &sp, s, f->scratch->values, count);
 		double max = graph_max(f->scratch->values, count);
 		double top = graph_nice_top(max, m->unit);
-		draw_label(f, s, &sp, f->scratch->values, count, max);
+		int title_w = draw_label(f, s, &sp, f->scratch->values, count, max);
 		draw_y_labels(f, s, &sp, top);
 		draw_plot(f, s, &sp, top);
-		draw_marks(f, s, &sp);
+		draw_marks(f, s, &sp, title_w);
 		y += h;
 	}
 	draw_x_axis(f, &sp, r->y + r->h - 1);

@@ -6,8 +6,9 @@
 
 #include "pane.h"
 
-static void draw_mark(const struct frame *f, const struct history_mark *m, int y, const struct rect *r)
+static void draw_mark(const struct frame *f, size_t i, int y, const struct rect *r)
 {
+	const struct history_mark *m = history_mark_get(f->hist, i);
 	char when[16], buf[MOUNT_OPTS_MAX * 2 + 16];
 	struct tm tm;
 	time_t t = m->wall.tv_sec;
@@ -15,6 +16,9 @@ static void draw_mark(const struct frame *f, const struct history_mark *m, int y
 		snprintf(when, sizeof when, "--:--:--");
 	int x = r->x + 1, end = r->x + r->w - 1;
 	enum theme_role role = m->kind == EVENT_USER_MARK ? TR_MARK_USER : TR_MARK;
+	/* the number the graphs show beside the mark's line: this panel is their legend */
+	x += ui_putf(y, x, end - x, ui_attr(&f->style, role), "[%llu] ",
+		     (unsigned long long)history_mark_number(f->hist, i));
 	x += ui_put(y, x, end - x, ui_attr(&f->style, TR_DIM), when);
 	x += ui_put(y, x, end - x, ui_attr(&f->style, TR_NORMAL), "  ");
 	if (m->kind == EVENT_USER_MARK) {
@@ -56,7 +60,7 @@ static void marks_draw(const struct frame *f, const struct rect *r)
 	for (size_t i = n; i > 0 && y < r->y + 1 + rows; i--) {
 		const struct history_mark *m = history_mark_get(f->hist, i - 1);
 		if (frame_mark_shown(f, m))
-			draw_mark(f, m, y++, r);
+			draw_mark(f, i - 1, y++, r);
 	}
 }
 

@@ -22,6 +22,8 @@ struct ui_style {
 unsigned long ui_attr(const struct ui_style *s, enum theme_role role);
 /* Text clipped to w cells at (y, x); returns the cells used. */
 int ui_put(int y, int x, int w, unsigned long attr, const char *text);
+/* The same, ending with "…" ("~" without UTF-8) when the text is cut. */
+int ui_put_ellipsis(const struct ui_style *s, int y, int x, int w, unsigned long attr, const char *text);
 int ui_putf(int y, int x, int w, unsigned long attr, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 void ui_fill(int y, int x, int w, unsigned long attr);

@@ -39,7 +39,7 @@ screen_check "Y axis has units" "^ +[0-9.]+[kMG]│"
 # A scheduler switch from outside: a mark on the graphs and in the marks panel.
 echo bfq >"/sys/block/$dev/queue/scheduler"
 screen_check "graph mark label" "sched mq-deadline→bfq"
-screen_check "marks panel names device, old and new" "^ [0-9:]{8}  $dev  scheduler  mq-deadline → bfq"
+screen_check "marks panel names device, old and new" "^ \[[0-9]+\] [0-9:]{8}  $dev  scheduler  mq-deadline → bfq"
 screen_check "scheduler column follows" "^$dev .* bfq *$"
 
 # Resizes re-lay out: wide gets the detail pane beside the table.

@@ -1,0 +1,43 @@
+#!/bin/bash
+# The graphs' marks are identifiable (issue 13): after two scheduler switches on a loop
+# device, every mark line drawn has a number beside it, the strips' titles and peaks
+# stay readable, and the marks panel (the legend) lists the same numbers.  Left stops at the
+# oldest sample.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/console_lib.sh"
+is_root || { skip "console marks" "needs root for a loop device"; exit 0; }
+command -v tmux >/dev/null || { skip "console marks" "tmux not installed"; exit 0; }
+CHECK="$(dirname "$0")/marks_screen.py"
+
+dev=$(make_loop 64) || { fail "loop device"; exit 1; }
+echo mq-deadline >"/sys/block/$dev/queue/scheduler"
+steady_writer "$dev" 60
+
+console_shell 100 40
+console_run "$dev"
+screen_check "header" "^ioscope .* every 1s"
+screen_check "graph strip" "^$dev write "
+echo bfq >"/sys/block/$dev/queue/scheduler"
+screen_check "first switch listed" "^ \[1\] [0-9:]{8}  $dev  scheduler  mq-deadline → bfq"
+sleep 3
+echo none >"/sys/block/$dev/queue/scheduler"
+screen_check "second switch listed" "^ \[2\] [0-9:]{8}  $dev  scheduler  [a-z-]+ → none" 15
+sleep 1
+if out=$(screen | "$CHECK" "$dev" 2); then ok "every mark line has a number the panel lists"; else
+	fail "every mark line has a number the panel lists" "$out"; show_screen; fi
+
+# Narrow: the labels no longer fit beside each other, the numbers still do.
+console_resize 80 30
+sleep 1.5
+if out=$(screen | cut -c1-80 | "$CHECK" "$dev" 2); then ok "80 columns: every mark line numbered"; else
+	fail "80 columns: every mark line numbered" "$out"; show_screen; fi
+
+# Left with every sample held already on the graphs: it stays where the oldest sample is
+# (no empty graph labelled with a time before the history).
+console_send Left
+screen_check "Left at the oldest sample says so" "the graphs show the oldest sample held"
+if ! screen | grep -q "SCROLLED" && console_up; then ok "Left past the oldest sample does not scroll"; else
+	fail "Left past the oldest sample does not scroll"; show_screen; fi
+
+console_send q
+ended_check "quit"
