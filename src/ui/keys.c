@@ -27,7 +27,8 @@ const struct console_binding console_bindings[] = {
 	  ACT(UA_COLUMNS, 0) },
 	{ { '/' }, "/", "filter devices by name, dm name or model (empty: all)", "Filter", "Devices", 0,
 	  ACT(UA_FILTER, 0) },
-	{ { '\t' }, "Tab", "next graph metric: MB/s, IOPS, await, %util, f/s, in-flight, dirty/writeback",
+	{ { '\t' }, "Tab", "next graph metric: MB/s, IOPS, await, %util, f/s, in-flight, dirty/writeback, probe "
+	  "(median and slowest probe read, ms; with --probe)",
 	  "Metric", "Graphs", 0, ACT(UA_METRIC, 1) },
 	{ { ' ' }, "Space", "freeze the view; sampling and recording go on", "Freeze", "Graphs", 0,
 	  ACT(UA_FREEZE, 0) },
