@@ -98,7 +98,10 @@ while not os.path.exists(done):
     reads += 1
     lines = text.decode("utf-8", "replace").split("\n")
     if not (text.startswith(b"# HELP ioscope_build_info ") and text.endswith(b"\n")
-            and lines[-2].startswith("ioscope_disk_in_flight_requests{")):
+            # the last family: its series, or only its header in the baseline exposition
+            # (written before the first interval, when no device has figures yet)
+            and (lines[-2].startswith("ioscope_disk_in_flight_requests{")
+                 or lines[-2] == "# TYPE ioscope_disk_in_flight_requests gauge")):
         bad += 1
         example = repr(text[-80:])
 ok = reads >= 20 and bad == 0

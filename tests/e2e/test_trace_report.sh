@@ -19,7 +19,9 @@ dirs=$(jq -c '[.devices.loop0.trace.lat_us, .devices.loop0.trace.q2c_us | keys] 
 top=$(jq -c '.devices.loop0.trace.top[0] | keys' "$TMP/r.json" | sort -u | head -1)
 [ "$top" = '["comm","ios","kB","pid"]' ] && ok "top: pid, comm, ios, kB" || fail "top: pid, comm, ios, kB" "$top"
 
-TZ=UTC "$IOSCOPE" report "$LOG" >"$TMP/report.txt" 2>"$TMP/err"
+# from the log's directory: the report names the log as given, and the golden file must
+# not depend on where the tree is checked out
+(cd "$(dirname "$LOG")" && TZ=UTC "$IOSCOPE" report "$(basename "$LOG")") >"$TMP/report.txt" 2>"$TMP/err"
 rc=$?
 golden="$F/golden/report-trace.txt"
 [ -n "${UPDATE_GOLDEN:-}" ] && cp "$TMP/report.txt" "$golden"
