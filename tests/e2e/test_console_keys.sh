@@ -66,13 +66,13 @@ t3=$(header_time)
 if [ -n "$t3" ] && [ "$t3" != "$t2" ]; then ok "live again: the time moves on"; else
 	fail "live again: the time moves on" "'$t2' then '$t3'"; fi
 
-# Left scrolls the graphs back; l returns to live
+# Left scrolls the graphs back, but not past the oldest sample held: with the few seconds
+# held here every sample is on screen already, so it says so and stays live (scrolling a
+# longer history, and l back to live: test_console_marks.sh)
 sleep 3
 console_send Left
-screen_check "Left: SCROLLED" "SCROLLED" 3
-screen_check "Left: the graph says when" "at -[0-9]+s" 3
-console_send l
-gone_check "l: live again" "SCROLLED"
+screen_check "Left: the graphs show the oldest sample held" "the graphs show the oldest sample held" 3
+gone_check "Left: no empty graph before the history (not SCROLLED)" "SCROLLED"
 
 # / filters: nothing, then all devices (the DEVICE limit goes too)
 console_send /

@@ -18,7 +18,9 @@ shm=$(mktemp -d /dev/shm/ioscope-test.XXXXXX)
 at_exit "rm -rf '$shm'"
 truncate -s 512M "$shm/img"
 ddev=$(losetup --find --show "$shm/img") && at_exit "losetup -d '$ddev'"
-bg dd if=/dev/zero of="$ddev" bs=1M count=512 oflag=direct status=none
+# 4 KiB direct writes: steady for seconds (1 MiB ones filled the shm-backed device in 0.2 s,
+# before the two samples were taken)
+bg dd if=/dev/zero of="$ddev" bs=4k count=131072 oflag=direct status=none
 ddpid=$BG_PID
 sleep 0.3
 "$IOSCOPE" --batch --tasks -f json -i 0.4 -c 2 >"$TMP/dd.json" 2>"$TMP/dd.err"; rc=$?
