@@ -242,6 +242,9 @@ void control_kmsg_end(struct control_kmsg *k, const char *device, const char *fs
 void control_result_init(struct control_result *r);
 void control_result_line(struct control_result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The kernel's messages of a filesystem context (fsopen/fsconfig), "e ext4: Unknown
+ * parameter 'x'", into r as "kernel: ..." lines; the first error also into msg. */
+void control_fs_context_log(int fsfd, struct control_result *r, char *msg, size_t len);
 /* Move lines [from, to) after the ones that follow them. */
 void control_result_lines_to_end(struct control_result *r, size_t from, size_t to);
 struct event *control_result_event(struct control_result *r, enum event_kind kind,

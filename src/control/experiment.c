@@ -201,21 +201,6 @@ static bool no_options(const char *options)
 	return !options[0] || strcmp(options, "defaults") == 0;
 }
 
-/* "e ext4: Unknown parameter 'x'" from the context's log: the first error. */
-static void context_log(int fsfd, struct control_result *r, char *msg, size_t len)
-{
-	char buf[1024];
-	ssize_t n;
-	while ((n = read(fsfd, buf, sizeof buf - 1)) > 0) {
-		buf[n] = '\0';
-		buf[strcspn(buf, "\n")] = '\0';
-		const char *text = n > 2 && buf[1] == ' ' ? buf + 2 : buf;
-		control_result_line(r, "kernel: %s", text);
-		if (!msg[0] && buf[0] == 'e')
-			snprintf(msg, len, "%s", text);
-	}
-}
-
 struct mount_call {
 	const char *failed;
 	int errnum;
@@ -274,7 +259,7 @@ static void mount_now(const char *dev, const char *fstype, const char *dir,
 			close(mfd);
 		}
 	}
-	context_log(fsfd, r, c->msg, sizeof c->msg);
+	control_fs_context_log(fsfd, r, c->msg, sizeof c->msg);
 	close(fsfd);
 }
 

@@ -64,8 +64,7 @@ int control_plan_remount(struct control_plan *p, const char *mountpoint, const c
 	return 0;
 }
 
-/* "e ext4: Unknown parameter 'x'" lines from the context's log, joined. */
-static void read_context_log(int fsfd, struct control_result *r, char *msg, size_t len)
+void control_fs_context_log(int fsfd, struct control_result *r, char *msg, size_t len)
 {
 	char buf[1024];
 	ssize_t n;
@@ -126,7 +125,7 @@ static void reconfigure(const struct control_plan *p, int fd, struct control_res
 			c->failed = "reconfigure";
 		}
 	}
-	read_context_log(fsfd, r, c->msg, sizeof c->msg);
+	control_fs_context_log(fsfd, r, c->msg, sizeof c->msg);
 	close(fsfd);
 }
 
