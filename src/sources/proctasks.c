@@ -38,12 +38,12 @@ struct proctasks_user {
 
 #define CAP_SYS_ADMIN_BIT 21
 
-/* Reads a small file relative to prefix/proc whole (up to the buffer); its length, or
- * -1.  A fixture tree's files are opened the careful way (no FIFO can hang us). */
-static ssize_t read_rel(struct proctasks *p, const char *rel, char *buf, size_t len)
+/* Reads a small file whole (up to the buffer); its length, or -1.  careful: a fixture
+ * tree's files are opened the careful way (no FIFO can hang us). */
+static ssize_t read_small(int dirfd, const char *path, bool careful, char *buf, size_t len)
 {
-	int fd = p->prefix ? regular_file_openat(p->procfd, rel, O_RDONLY)
-			   : openat(p->procfd, rel, O_RDONLY | O_CLOEXEC);
+	int fd = careful ? regular_file_openat(dirfd, path, O_RDONLY)
+			 : openat(dirfd, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	ssize_t n = read(fd, buf, len - 1);
@@ -54,17 +54,10 @@ static ssize_t read_rel(struct proctasks *p, const char *rel, char *buf, size_t 
 	return n;
 }
 
-static ssize_t read_path(const char *path, char *buf, size_t len)
+/* A file relative to prefix/proc. */
+static ssize_t read_rel(struct proctasks *p, const char *rel, char *buf, size_t len)
 {
-	int fd = regular_file_openat(AT_FDCWD, path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	ssize_t n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return n;
+	return read_small(p->procfd, rel, p->prefix != NULL, buf, len);
 }
 
 bool proctasks_delayacct(const char *prefix)
@@ -73,7 +66,7 @@ bool proctasks_delayacct(const char *prefix)
 	if (path_format(path, sizeof path, "%s/proc/sys/kernel/task_delayacct",
 			prefix ? prefix : "") < 0)
 		return false;
-	ssize_t n = read_path(path, buf, sizeof buf);
+	ssize_t n = read_small(AT_FDCWD, path, true, buf, sizeof buf);
 	if (n < 0)
 		return errno == ENOENT;
 	return buf[0] == '1';
@@ -83,7 +76,7 @@ bool proctasks_delayacct(const char *prefix)
 static bool have_cap_sys_admin(void)
 {
 	char buf[4096];
-	ssize_t n = read_path("/proc/self/status", buf, sizeof buf);
+	ssize_t n = read_small(AT_FDCWD, "/proc/self/status", true, buf, sizeof buf);
 	if (n < 0)
 		return false;
 	const char *cap = strstr(buf, "\nCapEff:");
