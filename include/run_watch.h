@@ -36,7 +36,10 @@ struct run_watch_opts {
 	bool console;
 };
 
-/* Spawn the command; *start is its start event.  -1 with err (nothing runs). */
+/* Spawn the command; *start is its start event.  -1 with err (nothing runs: the
+ * command could not be started, exit 127 as a shell says it), or RUN_WATCH_REFUSED when
+ * its output file could not be made (ioscope's own refusal, exit 1). */
+#define RUN_WATCH_REFUSED (-2)
 int run_watch_start(struct run_watch *w, const struct run_watch_opts *o, struct event *start,
 		    struct error *err);
 /* The pidfd while the command runs, else -1. */

@@ -191,9 +191,10 @@ static int run_start(struct batch *b)
 	struct event start;
 	struct run_watch_opts o = { .command = b->opts->command, .output_path = b->opts->output_path,
 				    .linger = b->opts->linger };
-	if (run_watch_start(&b->run, &o, &start, &err) < 0) {
+	int rc = run_watch_start(&b->run, &o, &start, &err);
+	if (rc < 0) {
 		text_printf(stderr, "ioscope: run: %s\n", err.msg);
-		return 127;
+		return rc == RUN_WATCH_REFUSED ? 1 : 127;
 	}
 	b->running = true;
 	return session_queue_event(b->session, &start) < 0 ? 1 : 0;

@@ -259,8 +259,12 @@ void child_exit_event(const struct child_exit *x, struct event *ev)
 int child_output_open(const char *path, char *name, size_t len, struct error *err)
 {
 	if (path) {
-		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC,
+		/* like --record: a file that is there may be something the user keeps */
+		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC,
 			      0666);
+		if (fd < 0 && errno == EEXIST)
+			return error_set(err, "%s: exists; --output makes a new file, never overwrites",
+					 path);
 		if (fd < 0)
 			return error_errno(err, path, errno);
 		snprintf(name, len, "%s", path);

@@ -15,7 +15,7 @@ int run_watch_start(struct run_watch *w, const struct run_watch_opts *o, struct 
 	if (o->output_path || o->to_file) {
 		fd = child_output_open(o->output_path, w->output, sizeof w->output, err);
 		if (fd < 0)
-			return -1;
+			return RUN_WATCH_REFUSED;
 	}
 	w->child = child_spawn(o->command, fd, o->console, err);
 	if (fd >= 0)

@@ -85,8 +85,9 @@ static int run_start(struct console *c, struct error *err)
 	struct event start;
 	struct run_watch_opts o = { .command = c->opts->command, .output_path = c->opts->output_path,
 				    .to_file = true, .linger = c->opts->linger, .console = true };
-	if (run_watch_start(&c->run, &o, &start, err) < 0)
-		return -1;
+	int rc = run_watch_start(&c->run, &o, &start, err);
+	if (rc < 0)
+		return rc;
 	c->run_active = true;
 	c->run_started = console_now();
 	console_add_event(c, &start);
@@ -628,10 +629,11 @@ int console_run(const struct options *o, struct source *src, struct recorder *re
 	c.rec = rec;
 	if (status == 0 && rec && session_record_start(c.session, rec, &err) < 0)
 		console_message(&c, true, "recording: %s", err.msg);
-	if (status == 0 && o->command && run_start(&c, &err) < 0) {
+	int run_rc = status == 0 && o->command ? run_start(&c, &err) : 0;
+	if (run_rc < 0) {
 		console_cleanup(&c);
 		text_printf(stderr, "ioscope: run: %s\n", err.msg);
-		return 127;
+		return run_rc == RUN_WATCH_REFUSED ? 1 : 127;
 	}
 	if (status != 0) {
 		console_cleanup(&c);

@@ -58,6 +58,12 @@ rc=$?
 [ $rc = 0 ] && grep -qx to-stdout "$TMP/cmd.out" && grep -qx to-stderr "$TMP/cmd.out" \
 	&& ! grep -qx "to-std.*" "$TMP/o.out" "$TMP/o.err" && ok "--output takes stdout and stderr" \
 	|| fail "--output takes stdout and stderr" "rc=$rc $(cat "$TMP/cmd.out" "$TMP/o.err")"
+# an existing file is refused and kept, as --record does: never truncated
+"$IOSCOPE" run --batch -i 0.2 --linger 0 --output "$TMP/cmd.out" -- true >/dev/null 2>"$TMP/o.err"
+rc=$?
+[ $rc = 1 ] && grep -q "exists" "$TMP/o.err" && grep -qx to-stdout "$TMP/cmd.out" \
+	&& ! grep -qE 'Sanitizer|runtime error' "$TMP/o.err" && ok "--output refuses an existing file and keeps it" \
+	|| fail "--output refuses an existing file and keeps it" "rc=$rc $(cat "$TMP/o.err")"
 
 # --linger: the watch goes on after the exit.
 start=$(date +%s.%N)
