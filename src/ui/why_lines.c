@@ -257,15 +257,15 @@ void why_text_build(struct why_text *t, const struct frame *f, int width)
 	else
 		addf(t, WP_BLOCKED, TR_DIM, "%s", f->live
 			     ? "blocked tasks and processes: from the next sample"
-			     : "this recording has no process figures (recorded without --tasks "
-			       "or the why pane)");
+			     : "no process figures in this recording (made without --tasks or "
+			       "the why pane)");
 	if (f->why && s && s->why) {
 		dirty_lines(t, f->why, width);
 		journals(t, f, f->why, width);
 	} else {
 		addf(t, WP_DIRTY, TR_DIM, "%s", f->live || (s && s->why)
 			     ? "dirty limits and journals: from the next sample"
-			     : "this recording has no dirty limits or journals");
+			     : "no dirty limits or journals in this recording (an older ioscope)");
 	}
 	if (s && s->tasks)
 		io_lines(t, s->tasks);
