@@ -13,12 +13,13 @@
 #include "rates.h"
 #include "replay.h"
 #include "snapshot.h"
+#include "why.h"
 
 enum report_format { REPORT_TEXT, REPORT_CSV, REPORT_JSON, REPORT_SVG, REPORT_PNG };
 
 /* The plot's panels (--metrics), in the order of report_metric_names[]. */
 enum report_metric { METRIC_MBPS, METRIC_IOPS, METRIC_AWAIT, METRIC_UTIL, METRIC_FS, METRIC_DIRTY,
-		     METRIC_COUNT };
+		     METRIC_BLOCKED, METRIC_JOURNAL, METRIC_COUNT };
 extern const char *const report_metric_names[METRIC_COUNT];
 
 struct report {
@@ -43,6 +44,7 @@ struct report_interval {
 	size_t sample;                  /* index of the later snapshot */
 	const struct snapshot *cur;
 	const struct rates *rates;
+	const struct why_rates *why;    /* dirty limits, journals (why.h); NULL: none */
 };
 
 /* The whole of rep->path on rep->path's devices (devices: a --devices list, or NULL for

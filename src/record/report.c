@@ -26,8 +26,8 @@ static void report_usage(FILE *out)
 {
 	fputs("usage: ioscope report FILE [--format text|csv|json|svg|png] [--devices DEV,...]\n"
 	      "                            [--from TIME] [--to TIME] [--min-phase SEC] [--all]\n"
-	      "                            [--metrics mbps,iops,await,util,fs,dirty] [--size WxH]\n"
-	      "                            [-o OUT] [-v]\n"
+	      "                            [--metrics mbps,iops,await,util,fs,dirty,blocked,journal]\n"
+	      "                            [--size WxH] [-o OUT] [-v]\n"
 	      "TIME: HH:MM[:SS] (local), YYYY-MM-DD HH:MM[:SS], @UNIXSECONDS, or +OFFSET from\n"
 	      "the start (90, 90s, 5m, 1h30m).  See ioscope(1), REPORTS.\n", out);
 }
@@ -59,6 +59,7 @@ static int parse_size(const char *arg, int *w, int *h, struct error *err)
 const char *const report_metric_names[METRIC_COUNT] = {
 	[METRIC_MBPS] = "mbps", [METRIC_IOPS] = "iops", [METRIC_AWAIT] = "await",
 	[METRIC_UTIL] = "util", [METRIC_FS] = "fs", [METRIC_DIRTY] = "dirty",
+	[METRIC_BLOCKED] = "blocked", [METRIC_JOURNAL] = "journal",
 };
 
 static int parse_metrics(const char *arg, struct report *rep, struct error *err)
@@ -70,8 +71,8 @@ static int parse_metrics(const char *arg, struct report *rep, struct error *err)
 					   strncmp(p, report_metric_names[m], n) != 0))
 			m++;
 		if (m == METRIC_COUNT)
-			return error_set(err, "invalid metric '%.*s': give mbps, iops, await, util, fs "
-					 "or dirty", (int)n, p);
+			return error_set(err, "invalid metric '%.*s': give mbps, iops, await, util, fs, "
+					 "dirty, blocked or journal", (int)n, p);
 		bool seen = false;
 		for (size_t i = 0; i < rep->nmetrics; i++)
 			seen |= rep->metrics[i] == (enum report_metric)m;

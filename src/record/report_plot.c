@@ -51,11 +51,35 @@ static const struct metric_look {
 	[METRIC_UTIL] = { "utilisation, %", "%util", "%util", NULL, false },
 	[METRIC_FS] = { "flushes per second", "f/s", "f/s", NULL, false },
 	[METRIC_DIRTY] = { "dirty and writeback memory, MB", "MB", "dirty", "writeback", true },
+	[METRIC_BLOCKED] = { "blocked tasks (D state)", "tasks", "D tasks", "throttled",
+			     true },
+	[METRIC_JOURNAL] = { "journal commit time, ms", "ms", "commit", "wait", false },
+};
+/* The journal panel of a device with xfs on it: the log forces stand for the commits. */
+static const struct metric_look journal_xfs_look = {
+	"xfs log forces per second", "/s", "forces", "slept", false,
+};
+
+/* The dirty panel's limit lines: the kernel's thresholds, MB, dashed (docs/metrics.md). */
+enum { LIMIT_BACKGROUND, LIMIT_FREERUN, LIMIT_THRESHOLD, LIMITS };
+static const struct {
+	const char *name;
+	double r, g, b;
+} limit_looks[LIMITS] = {
+	[LIMIT_BACKGROUND] = { "background", 0.17, 0.63, 0.17 },
+	[LIMIT_FREERUN] = { "freerun", 1.0, 0.5, 0.05 },
+	[LIMIT_THRESHOLD] = { "threshold", 0.58, 0.4, 0.74 },
+};
+struct limit_lines {
+	double *v[LIMITS];
+	size_t n, cap;
+	double max;
 };
 
 struct plot_panel {
 	enum report_metric metric;
 	int device;                 /* index in rep->devices, -1: the system */
+	int journal_fs;             /* METRIC_JOURNAL: the kind of the device's journal, -1 none */
 };
 
 struct text_item {
@@ -83,6 +107,7 @@ struct plot {
 	struct series *series;      /* one per panel */
 	struct plot_panel *panels;  /* a metric of a device, or of the system */
 	size_t npanels;
+	struct limit_lines limits;  /* the dirty panel's, in step with its series */
 	struct text_item *texts;    /* the SVG's text layer */
 	size_t ntexts, texts_cap;
 	bool svg;
@@ -212,11 +237,79 @@ static const struct device_rates *rates_of(const struct report_interval *iv, con
 	return NULL;
 }
 
+/* A journal on the device or one of its partitions (the first, and only of the kind seen
+ * first: one panel, one unit). */
+static const struct journal_rates *journal_of(const struct report_interval *iv, const char *dev,
+					      int *fs)
+{
+	for (size_t i = 0; iv->why && i < iv->why->njournals; i++) {
+		const struct journal_rates *j = &iv->why->journals[i];
+		const struct device *d = snapshot_find_device(iv->cur, j->device);
+		bool on = strcmp(j->device, dev) == 0 ||
+			  (d && d->is_partition && strcmp(d->parent, dev) == 0);
+		if (!on || (*fs >= 0 && (int)j->fs != *fs))
+			continue;
+		*fs = (int)j->fs;
+		return j;
+	}
+	return NULL;
+}
+
+static double journal_figure(const struct journal_rates *j, enum journal_figure f)
+{
+	return j && (j->present & (1u << f)) ? j->f[f] : NAN;
+}
+
+/* The blocked tasks (only in a log with tasks) and the journals (issue 10). */
+static void why_panel_values(struct plot *p, struct plot_panel *pp,
+			     const struct report_interval *iv, double *a, double *b)
+{
+	if (pp->metric == METRIC_BLOCKED) {
+		if (iv->cur->tasks) {
+			*a = iv->cur->tasks->nblocked;
+			*b = iv->why ? iv->why->throttled_tasks : NAN;
+		}
+		return;
+	}
+	const struct journal_rates *j = journal_of(iv, p->rep->devices[pp->device], &pp->journal_fs);
+	bool xfs = pp->journal_fs == JOURNAL_XFS;
+	*a = journal_figure(j, xfs ? JF_LOG_FORCES_S : JF_COMMIT_MS);
+	*b = journal_figure(j, xfs ? JF_LOG_FORCE_SLEEPS_S : JF_WAIT_MS);
+}
+
+static int limits_add(struct limit_lines *l, const struct why_rates *y)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 256;
+		for (int k = 0; k < LIMITS; k++) {
+			double *v = realloc(l->v[k], cap * sizeof *v);
+			if (!v)
+				return -1;
+			l->v[k] = v;
+		}
+		l->cap = cap;
+	}
+	bool have = y && y->have_dirty;
+	const double mb[LIMITS] = { y ? y->background_kb / 1024 : 0, y ? y->freerun_kb / 1024 : 0,
+				    y ? y->threshold_kb / 1024 : 0 };
+	for (int k = 0; k < LIMITS; k++) {
+		l->v[k][l->n] = have ? mb[k] : NAN;
+		if (have && mb[k] > l->max)
+			l->max = mb[k];
+	}
+	l->n++;
+	return 0;
+}
+
 /* The panel's two values in this interval (NAN: none). */
-static void panel_values(const struct plot *p, const struct plot_panel *pp,
+static void panel_values(struct plot *p, struct plot_panel *pp,
 			 const struct report_interval *iv, double *a, double *b)
 {
 	*a = *b = NAN;
+	if (pp->metric == METRIC_BLOCKED || pp->metric == METRIC_JOURNAL) {
+		why_panel_values(p, pp, iv, a, b);
+		return;
+	}
 	if (pp->metric == METRIC_DIRTY) {
 		if (iv->rates->vm.valid) {
 			*a = iv->rates->vm.dirty / 1024;
@@ -245,8 +338,33 @@ static int collect(void *ctx, const struct report_interval *iv)
 		panel_values(p, &p->panels[k], iv, &a, &b);
 		if (series_add(&p->series[k], t, a, b) < 0)
 			return -1;
+		if (p->panels[k].metric == METRIC_DIRTY && limits_add(&p->limits, iv->why) < 0)
+			return -1;
 	}
 	return 0;
+}
+
+/* A blocked or journal panel with no figure in the whole log (recorded without --tasks,
+ * no journal on the device) is left out rather than drawn empty. */
+static void drop_empty_why_panels(struct plot *p)
+{
+	size_t kept = 0;
+	for (size_t k = 0; k < p->npanels; k++) {
+		const struct plot_panel *pp = &p->panels[k];
+		struct series *s = &p->series[k];
+		bool any = false;
+		for (size_t i = 0; i < s->n && !any; i++)
+			any = isfinite(s->r[i]) || isfinite(s->w[i]);
+		if (!any && (pp->metric == METRIC_BLOCKED || pp->metric == METRIC_JOURNAL)) {
+			free(s->t);
+			free(s->r);
+			free(s->w);
+			continue;
+		}
+		p->panels[kept] = *pp;
+		p->series[kept++] = *s;
+	}
+	p->npanels = kept;
 }
 
 /* Per device its metrics in the order asked, then the system's. */
@@ -262,10 +380,10 @@ static int plan_panels(struct plot *p)
 	for (size_t d = 0; d < rep->ndevices; d++)
 		for (size_t i = 0; i < nm; i++)
 			if (!metric_looks[m[i]].system)
-				p->panels[p->npanels++] = (struct plot_panel){ m[i], (int)d };
+				p->panels[p->npanels++] = (struct plot_panel){ m[i], (int)d, -1 };
 	for (size_t i = 0; i < nm; i++)
 		if (metric_looks[m[i]].system)
-			p->panels[p->npanels++] = (struct plot_panel){ m[i], -1 };
+			p->panels[p->npanels++] = (struct plot_panel){ m[i], -1, -1 };
 	p->series = calloc(p->npanels + 1, sizeof *p->series);
 	return p->series ? 0 : -1;
 }
@@ -553,13 +671,48 @@ static void draw_legend_of_marks(struct plot *p, cairo_t *cr)
 	}
 }
 
+/* The dirty panel's limit lines, dashed, with their legend left of the panel's own. */
+static void draw_limits(struct plot *p, cairo_t *cr, const struct panel *a, const struct series *s)
+{
+	struct series line = *s;
+	double x = a->right - 180 - 110 * LIMITS;
+	for (int k = 0; k < LIMITS; k++, x += 110) {
+		double dash = 6;
+		line.n = p->limits.n < s->n ? p->limits.n : s->n;
+		p->cairo.save(cr);
+		p->cairo.rectangle(cr, a->left, a->top, a->right - a->left, a->bottom - a->top);
+		p->cairo.clip(cr);
+		p->cairo.set_dash(cr, &dash, 1, 0);
+		draw_series(p, cr, a, &line, p->limits.v[k], limit_looks[k].r, limit_looks[k].g,
+			    limit_looks[k].b);
+		p->cairo.restore(cr);
+		p->cairo.set_source_rgb(cr, limit_looks[k].r, limit_looks[k].g, limit_looks[k].b);
+		p->cairo.set_line_width(cr, 3);
+		p->cairo.set_dash(cr, &dash, 1, 0);
+		p->cairo.move_to(cr, x, HEADING_Y(a) - 4);
+		p->cairo.line_to(cr, x + 22, HEADING_Y(a) - 4);
+		p->cairo.stroke(cr);
+		p->cairo.set_dash(cr, NULL, 0, 0);
+		p->cairo.set_source_rgb(cr, 0.1, 0.1, 0.1);
+		show_text(p, cr, x + 27, HEADING_Y(a), 12, limit_looks[k].name);
+	}
+}
+
+static const struct metric_look *panel_look(const struct plot_panel *pp)
+{
+	if (pp->metric == METRIC_JOURNAL && pp->journal_fs == JOURNAL_XFS)
+		return &journal_xfs_look;
+	return &metric_looks[pp->metric];
+}
+
 static void draw_panel(struct plot *p, cairo_t *cr, size_t k, double y0, double h)
 {
 	struct panel a = { MARGIN_L, p->width - MARGIN_R, y0 + PANEL_TOP, y0 + h - PANEL_BOTTOM, 1 };
 	const struct series *s = &p->series[k];
 	const struct plot_panel *pp = &p->panels[k];
-	const struct metric_look *look = &metric_looks[pp->metric];
-	a.ymax = s->max > 0 ? ceil(s->max * 1.1 / nice_step(s->max * 1.1, 5)) * nice_step(s->max * 1.1, 5) : 1;
+	const struct metric_look *look = panel_look(pp);
+	double max = pp->metric == METRIC_DIRTY ? fmax(s->max, p->limits.max) : s->max;
+	a.ymax = max > 0 ? ceil(max * 1.1 / nice_step(max * 1.1, 5)) * nice_step(max * 1.1, 5) : 1;
 	char title[DEV_NAME_MAX + 64];
 	snprintf(title, sizeof title, "%s: %s", pp->device < 0 ? "system" : p->rep->devices[pp->device],
 		 look->title);
@@ -578,6 +731,8 @@ static void draw_panel(struct plot *p, cairo_t *cr, size_t k, double y0, double 
 	if (look->b)
 		draw_series(p, cr, &a, s, s->w, 0.84, 0.15, 0.16);
 	p->cairo.restore(cr);
+	if (pp->metric == METRIC_DIRTY && p->limits.n)
+		draw_limits(p, cr, &a, s);
 	draw_marks(p, cr, &a);
 }
 
@@ -709,6 +864,8 @@ static void free_plot(struct plot *p)
 	}
 	free(p->series);
 	free(p->panels);
+	for (int k = 0; k < LIMITS; k++)
+		free(p->limits.v[k]);
 	for (size_t i = 0; i < p->nmarks; i++) {
 		free(p->marks[i].shown);
 		free(p->marks[i].whole);
@@ -741,10 +898,12 @@ int report_plot(struct report *rep, FILE *out, struct error *err)
 	if (cairo_lib_load(&p.cairo, err) < 0)
 		return -1;
 	int rc = plan_panels(&p) < 0 ? error_set(err, "out of memory") : 0;
-	if (!p.height)
-		p.height = TITLE_H + PANEL_H * (int)(p.npanels ? p.npanels : 1);
 	if (rc == 0)
 		rc = report_walk(rep, collect, &p, err);
+	if (rc == 0)
+		drop_empty_why_panels(&p);
+	if (!p.height)
+		p.height = TITLE_H + PANEL_H * (int)(p.npanels ? p.npanels : 1);
 	if (rc < 0 && !err->msg[0])
 		error_set(err, "out of memory");
 	struct panel proto = { MARGIN_L, p.width - MARGIN_R, 0, 0, 1 };

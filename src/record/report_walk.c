@@ -28,7 +28,8 @@ int report_walk(struct report *rep, report_interval_fn fn, void *ctx, struct err
 		if (got != 1 || session_sample_index(s) > rep->last)
 			break;
 		struct report_interval iv = { .sample = session_sample_index(s),
-					      .cur = session_snapshot(s), .rates = session_rates(s) };
+					      .cur = session_snapshot(s), .rates = session_rates(s),
+					      .why = session_why(s) };
 		rc = fn(ctx, &iv);
 	}
 	progress_end(&pg);

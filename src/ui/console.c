@@ -548,6 +548,8 @@ void console_samples_free(struct console *c)
 	c->session = NULL;
 	snapshot_free(&c->frozen_snap);
 	rates_free(&c->frozen_rates);
+	free(c->frozen_why);
+	c->frozen_why = NULL;
 	free(c->rows);
 	free(c->scratch.values);
 	free(c->scratch.cells);

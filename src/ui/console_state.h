@@ -83,6 +83,8 @@ struct console {
 	bool frozen;
 	struct rates frozen_rates;
 	struct snapshot frozen_snap;
+	struct why_rates *frozen_why;  /* the why figures frozen with them (NULL: none) */
+	bool frozen_have_why;
 	uint64_t frozen_end;           /* newest history sample shown while frozen */
 
 	/* view */
@@ -182,6 +184,7 @@ bool console_pane_shown(const struct console *c, size_t i);
 bool console_have_rates(const struct console *c);   /* an interval is shown */
 const struct rates *console_view_rates(const struct console *c);
 const struct snapshot *console_view_snap(const struct console *c);
+const struct why_rates *console_view_why(const struct console *c);   /* NULL: none yet */
 uint64_t console_view_end(const struct console *c);   /* newest sample the graphs show, +1 */
 void console_build_rows(struct console *c);
 const struct device *console_selected_device(const struct console *c);

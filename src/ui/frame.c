@@ -69,6 +69,7 @@ void frame_build(struct console *c, struct frame *f)
 	f->snap = console_view_snap(c);
 	f->rates = console_view_rates(c);
 	f->have_rates = console_have_rates(c);
+	f->why = console_view_why(c);
 	f->hist = console_hist(c);
 	f->view_end = console_view_end(c);
 	f->scroll_back = c->scroll_back;

@@ -71,7 +71,8 @@ const struct console_binding console_bindings[] = {
 	{ { 'g' }, "g", "graph characters: braille, blocks, ASCII", NULL, "Graphs", 0,
 	  ACT(UA_GLYPHS, 0) },
 	{ { 'e' }, "e", "show or hide the marks panel", NULL, "Graphs", 0, ACT(UA_MARKS, 0) },
-	{ { 'W' }, "W", "show or hide the why pane (blocked tasks, processes by I/O) in place of the graphs",
+	{ { 'W' }, "W", "show or hide the why pane (blocked tasks, dirty limits, journals, processes by "
+	  "I/O) in place of the graphs",
 	  NULL, "Graphs", 0, { .kind = UA_TOGGLE_PANE, .name = "why" } },
 
 	{ { '+', '=' }, "+", "longer interval between samples", NULL, "General", 0,

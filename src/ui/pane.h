@@ -28,6 +28,7 @@
 #include "rates.h"
 #include "snapshot.h"
 #include "ui_draw.h"
+#include "why.h"
 
 #define CONSOLE_PINS_MAX 8
 
@@ -75,6 +76,7 @@ struct frame {
 	const struct snapshot *snap;
 	const struct rates *rates;
 	bool have_rates;
+	const struct why_rates *why;       /* dirty limits, journals (why.h); NULL: none yet */
 	const struct history *hist;        /* samples, and the marks */
 	uint64_t view_end;                 /* one past the newest sample the graphs show */
 	uint64_t scroll_back;

@@ -24,6 +24,27 @@ const struct snapshot *console_view_snap(const struct console *c)
 	return c->frozen ? &c->frozen_snap : console_latest(c);
 }
 
+const struct why_rates *console_view_why(const struct console *c)
+{
+	if (c->frozen)
+		return c->frozen_have_why ? c->frozen_why : NULL;
+	return session_why(c->session);
+}
+
+/* The why figures go with the frozen rates: the why pane shows the same interval. */
+static int freeze_why(struct console *c)
+{
+	const struct why_rates *y = session_why(c->session);
+	c->frozen_have_why = false;
+	if (!y)
+		return 0;
+	if (!c->frozen_why && !(c->frozen_why = malloc(sizeof *c->frozen_why)))
+		return -1;
+	*c->frozen_why = *y;
+	c->frozen_have_why = true;
+	return 0;
+}
+
 uint64_t console_view_end(const struct console *c)
 {
 	uint64_t end = c->frozen ? c->frozen_end : history_count(console_hist(c));
@@ -290,7 +311,7 @@ void console_freeze(struct console *c, bool on)
 		return;
 	if (on) {
 		if (rates_copy(&c->frozen_rates, console_view_rates(c)) < 0 ||
-		    snapshot_copy(&c->frozen_snap, console_latest(c)) < 0) {
+		    snapshot_copy(&c->frozen_snap, console_latest(c)) < 0 || freeze_why(c) < 0) {
 			console_message(c, true, "out of memory: cannot freeze the view");
 			return;
 		}

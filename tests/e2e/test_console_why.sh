@@ -1,8 +1,13 @@
 #!/bin/bash
-# The console's why pane (W) at 80x24 on a real loop device with a steady dd: the pane takes
-# the graphs' place, lists the processes by I/O (which of them leads depends on what else
-# this shared machine writes: test_tasks.sh checks dd's place in the list), says what is missing
+# The console's why pane (W) at 80x24 on real loop devices.  A steady dd: the pane takes the
+# graphs' place, lists the processes by I/O (which of them leads depends on what else this
+# shared machine writes: test_tasks.sh checks dd's place in the list), says what is missing
 # (delay accounting), and W hides it again (the graphs come back); q exits cleanly.
+# A file-creation loop with fsync on a loop ext4: the pane shows that device's jbd2 line
+# moving, and the dirty line with the kernel's limits (the threshold as /proc/vmstat says).
+# The loop device's own writeback limit (strict_limit, max_bytes on its bdi, put back
+# afterwards): a buffered writer is throttled and the pane says so.  Unprivileged, with
+# writers blocked on a frozen xfs: the groups show, no stacks, a note says what it needs.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/console_lib.sh"
 is_root || { skip "why pane" "needs root for a loop device"; exit 0; }
@@ -21,18 +26,102 @@ console_run "$dev"
 screen_check "console up" "^ioscope "
 console_send W
 screen_check "80x24: the pane lists processes by I/O" "^ +[0-9]+ [a-z0-9]+ +[^ ].* +[0-9.]+[kMG]? +[0-9.]+[kMG]? +"
-screen_check "why pane title" "Why: blocked tasks, processes by I/O"
+screen_check "why pane title" "Why $dev: blocked, dirty, journals, processes by I/O"
 screen_check "blocked line" "blocked: [0-9]+ tasks? in D state"
 if [ "$(cat /proc/sys/kernel/task_delayacct 2>/dev/null)" = 0 ]; then
-	screen_check "delay accounting note" "delay accounting is off"
+	screen_check "delay accounting note, with how to turn it on" "delay accounting is off.*task_delayacct=1"
 fi
 screen | sed -n 24p | grep -q "Quit" && ok "80x24: key bar still on line 24" \
 	|| { fail "80x24: key bar still on line 24"; show_screen; }
 console_send W
-if wait_gone "Why: blocked tasks" 5; then ok "W hides the pane again"
+if wait_gone "Why $dev: blocked" 5; then ok "W hides the pane again"
 else fail "W hides the pane again"; show_screen; fi
 console_send q
 if wait_screen "EXIT=[0-9]+" 10 && screen | grep -q "EXIT=0"; then ok "q exits 0"
 else fail "q exits 0"; show_screen; fi
 grep -qE 'Sanitizer|runtime error' "$CONSOLE_STDERR" && fail "no sanitizer report" "$(head "$CONSOLE_STDERR")" \
 	|| ok "no sanitizer report"
+
+# ---- a loop ext4 with a file-creation loop (fsync each): its journal line, the dirty line ----
+e=$(make_loop 200) && me=$(make_fs "$e" ext4) || { fail "ext4 loop" "cannot make it"; exit 0; }
+bg timeout 60 bash -c "i=0; while :; do i=\$((i+1)); echo \$i >'$me/f'\$((i % 500)); sync '$me/f'\$((i % 500)); done"
+console_send -l clear
+console_send Enter
+console_run "$e"
+screen_check "ext4: console up" "^ioscope "
+console_send W
+# "ext4 loopN /tmp/…/mnt-loopN: commits 21/s, commit 4.0 ms" (figures flow onto the next line)
+jbd2="^ ext4 $e .*: commits ([0-9.]+)/s"
+screen_check "ext4: the selected device's jbd2 line" "$jbd2"
+# moving: commits and a commit time, in two frames a few seconds apart
+moving=0
+for _ in 1 2; do
+	if wait_screen "$jbd2, commit [0-9.]+ ms" 6 &&
+	   screen | grep -E "$jbd2" | grep -qE 'commits ([1-9][0-9.]*|0\.[0-9]*[1-9][0-9]*)/s'; then
+		moving=$((moving + 1))
+	fi
+	sleep 2
+done
+[ $moving = 2 ] && ok "ext4: the jbd2 line moves with the fsync loop (commits/s > 0, commit ms)" \
+	|| { fail "ext4: the jbd2 line moves with the fsync loop" "$moving of 2 frames"; show_screen; }
+screen | grep -qE "blocks/commit [0-9.]+" && ok "ext4: blocks/commit shown" \
+	|| { fail "ext4: blocks/commit shown"; show_screen; }
+# the dirty line: sizes against the limits, then the rates; the threshold is /proc/vmstat's
+screen_check "dirty line: dirty, writeback, background, freerun, threshold" \
+	"^ dirty [0-9.]+[kMG]?  writeback [0-9.]+[kMG]?  background [0-9.]+[kMG]?  freerun [0-9.]+[kMG]?"
+screen_check "dirty line: dirtied and written rates" "^ dirtied [0-9.]+[kMG]?/s  written [0-9.]+[kMG]?/s"
+out=$(screen | python3 -c '
+import re, sys, os
+text = sys.stdin.read()
+m = re.search(r"threshold ([0-9.]+)([kMG]?)\b", text)
+if not m:
+    print("no threshold on screen"); sys.exit()
+mb = float(m.group(1)) * {"k": 1 / 1024, "": 1, "M": 1, "G": 1024}[m.group(2)]
+pages = dict(l.split() for l in open("/proc/vmstat"))["nr_dirty_threshold"]
+want = int(pages) * os.sysconf("SC_PAGE_SIZE") / 2**20
+print("ok" if abs(mb - want) <= max(0.06 * want, 0.1) else f"shown {mb} MB, /proc/vmstat {want} MB")')
+[ "$out" = ok ] && ok "dirty line: the threshold is nr_dirty_threshold" \
+	|| { fail "dirty line: the threshold is nr_dirty_threshold" "$out"; show_screen; }
+
+# ---- the loop device's own writeback limit: a buffered writer is throttled ----
+bdi=/sys/class/bdi/$(cat "/sys/block/$e/dev")
+if [ -w "$bdi/max_bytes" ] && [ -w "$bdi/strict_limit" ]; then
+	at_exit "echo $(cat "$bdi/strict_limit") >'$bdi/strict_limit'; echo $(cat "$bdi/max_bytes") >'$bdi/max_bytes'"
+	echo 1 >"$bdi/strict_limit" && echo 1048576 >"$bdi/max_bytes"
+	bg timeout 30 bash -c "while :; do dd if=/dev/zero of='$me/big' bs=1M count=100 status=none; done"
+	screen_check "strict_limit: the pane says the writer is throttled in balance_dirty_pages" \
+		"^ writers throttled: [0-9]+ tasks? in balance_dirty_pages" 15
+else
+	skip "strict_limit in the pane" "no $bdi/max_bytes or strict_limit on this kernel"
+fi
+console_send q
+if wait_screen "^EXIT=[0-9]+" 10 && screen | grep -qx "EXIT=0"; then ok "ext4: q exits 0"
+else fail "ext4: q exits 0"; show_screen; fi
+stderr_clean && ok "ext4: no sanitizer report" || fail "ext4: no sanitizer report" "$(head "$CONSOLE_STDERR")"
+
+# ---- unprivileged, writers blocked on a frozen xfs: groups, no stacks, a note ----
+x=$(make_loop 320) && mx=$(make_fs "$x" xfs) || { fail "xfs loop" "cannot make it"; exit 0; }
+writer='import os, sys, time
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT, 0o600)
+while True:
+    os.pwrite(fd, b"x" * 4096, 0)
+    time.sleep(0.01)'
+bg python3 -c "$writer" "$mx/a"
+bg python3 -c "$writer" "$mx/b"
+for _ in $(seq 100); do [ -s "$mx/a" ] && [ -s "$mx/b" ] && break; sleep 0.1; done
+fsfreeze -f "$mx" && at_exit "fsfreeze -u '$mx'"
+console_send -l clear
+console_send Enter
+CONSOLE_CMD="setpriv --reuid=65534 --regid=65534 --clear-groups $IOSCOPE" console_run "$x"
+screen_check "unprivileged: console up" "^ioscope "
+console_send W
+screen_check "unprivileged: the frozen writers are grouped by wait channel" \
+	"^   [0-9]+ tasks in [^ ]+ \(([^)]*, )?[0-9]+ python3.*\), up to [0-9.]+ s"
+screen_check "unprivileged: a note says stacks need CAP_SYS_ADMIN" \
+	"^ no kernel stacks: /proc/PID/stack needs CAP_SYS_ADMIN"
+fsfreeze -u "$mx"
+gone_check "after fsfreeze -u the group leaves the pane" "tasks in [^ ]+ \(([^)]*, )?[0-9]+ python3" 8
+console_send q
+if wait_screen "^EXIT=[0-9]+" 10 && screen | grep -qx "EXIT=0"; then ok "unprivileged: q exits 0"
+else fail "unprivileged: q exits 0"; show_screen; fi
+stderr_clean && ok "unprivileged: no sanitizer report" || fail "unprivileged: no sanitizer report" "$(head "$CONSOLE_STDERR")"

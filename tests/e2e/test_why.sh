@@ -125,6 +125,23 @@ else fail "freeze: the replay shows the logged dip, the same figures" "$(diff "$
 n=$(grep -c '"kind":"dip"' "$TMP/freeze.log")
 [ "$n" = 1 ] && ok "freeze: the dip is logged once" || fail "freeze: the dip is logged once" "$n in the log"
 
+# ---- the why panels of the plot: dirty with its limit lines, blocked tasks, journals ----
+# titles and legends are in the SVG's text layer; a panel the log has no figure for is left out
+svg_texts() { grep -o '<text[^>]*>[^<]*</text>' "$1" | sed 's/<[^>]*>//g'; }
+if "$IOSCOPE" report "$TMP/freeze.log" -f svg --metrics dirty,blocked,journal -o "$TMP/why.svg" 2>"$TMP/why.svg.err"; then
+	svg_texts "$TMP/why.svg" >"$TMP/why.txt"
+	for want in "system: dirty and writeback memory, MB" background freerun \
+		threshold "system: blocked tasks (D state)" "D tasks" throttled "$f: xfs log forces per second"; do
+		grep -qxF "$want" "$TMP/why.txt" && ok "plot: '$want'" || fail "plot: '$want'" "$(head -c 800 "$TMP/why.txt")"
+	done
+	"$IOSCOPE" report "$TMP/ext4.log" -f svg --metrics blocked,journal -o "$TMP/e.svg" 2>"$TMP/e.svg.err"
+	svg_texts "$TMP/e.svg" >"$TMP/e.txt"
+	grep -qxF "$e: journal commit time, ms" "$TMP/e.txt" && ! grep -q "blocked tasks" "$TMP/e.txt" \
+		&& ok "plot: the ext4 journal's commit time; no blocked panel in a log without tasks" \
+		|| fail "plot: the ext4 journal's commit time; no blocked panel in a log without tasks" "$(head -c 800 "$TMP/e.txt") $(cat "$TMP/e.svg.err")"
+elif grep -q cairo "$TMP/why.svg.err"; then skip "why plot" "no cairo here"
+else fail "why plot runs" "$(cat "$TMP/why.svg.err")"; fi
+
 # ---- writers throttled by the device's own limit: strict_limit and max_bytes on the
 # loop device's bdi (put back afterwards; the global vm.dirty_* are never touched) ----
 t=$(make_loop 200) && mt=$(make_fs "$t" ext4) || { fail "ext4 loop for throttling" "cannot make it"; exit 0; }
