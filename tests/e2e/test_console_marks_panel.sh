@@ -73,13 +73,24 @@ console_send l
 screen_check "l: the graphs go live" "Tab metric"
 screen_check "l: the panel back at the newest mark" "^ \[[0-9]+\] [0-9:]{8}  mark  long note"
 
-# a click on a row of the panel selects that mark
-y=$(screen | grep -nE '^ \[[0-9]+\] [0-9:]{8}  mark  note 5' | cut -d: -f1)
+# console_wheel_down X Y: the wheel turned down at cell (X, Y), as an xterm (X10) report
+console_wheel_down() {
+	local x y
+	x=$(printf "\\$(printf '%03o' $(($1 + 33)))")
+	y=$(printf "\\$(printf '%03o' $(($2 + 33)))")
+	tm send-keys -t t -l $'\e[Ma'"$x$y"
+}
+# the wheel over the panel walks its selection; a click on a row selects that mark
+y=$(screen | grep -nE '^ \[[0-9]+\] [0-9:]{8}  mark  note 4' | cut -d: -f1)
 if [ -n "$y" ]; then
+	console_wheel_down 4 $((y - 1))
+	screen_check "the wheel over the panel selects the newest mark" "mark \[[0-9]+\] at [0-9:]{8}: long note"
+	console_wheel_down 4 $((y - 1))
+	screen_check "the wheel again: the next older one" "mark \[[0-9]+\] at [0-9:]{8}: note 5"
 	console_click 4 $((y - 1))
-	screen_check "a click on a panel row selects its mark" "mark \[[0-9]+\] at [0-9:]{8}: note 5"
+	screen_check "a click on a panel row selects its mark" "mark \[[0-9]+\] at [0-9:]{8}: note 4"
 else
-	fail "a click on a panel row selects its mark" "no row for note 5"; show_screen
+	fail "the panel lists note 4"; show_screen
 fi
 
 console_send q
