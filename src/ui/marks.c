@@ -138,11 +138,14 @@ static void marks_draw(const struct frame *f, const struct rect *r)
 				"no events yet: scheduler, tunable, write cache, mount changes and marks show here");
 		return;
 	}
-	for (int row = 0; row < r->h - 1; row++) {
-		long i = mark_at_row(f, (size_t)(f->marks_top + row));
-		if (i < 0)
-			break;
-		draw_mark(f, (size_t)i, r->y + 1 + row, r);
+	/* one walk down the list: a day's session may hold thousands of marks */
+	int row = -f->marks_top;
+	for (size_t i = history_mark_count(f->hist); i > 0 && row < r->h - 1; i--) {
+		if (!frame_mark_shown(f, history_mark_get(f->hist, i - 1)))
+			continue;
+		if (row >= 0)
+			draw_mark(f, i - 1, r->y + 1 + row, r);
+		row++;
 	}
 }
 
