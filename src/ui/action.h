@@ -44,6 +44,8 @@ enum ui_action_kind {
 	UA_REPLAY_SPEED,    /* arg: +1 faster, -1 slower */
 	UA_RECORD,
 	UA_TOGGLE_PANE,     /* name: the pane (pane_def.name) to show or hide */
+	UA_MARK_STEP,       /* arg: +1 the older mark in the marks panel, -1 the newer */
+	UA_MARK_SELECT,     /* arg: the mark's number (history_mark_number; a click) */
 	UA_COUNT
 };
 

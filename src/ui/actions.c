@@ -208,7 +208,7 @@ static uint64_t scroll_step(const struct console *c)
 }
 
 /* Samples the graphs show across (their plot: the pane less the Y labels' gutter). */
-static uint64_t graph_window(const struct console *c)
+uint64_t console_graph_window(const struct console *c)
 {
 	int w = c->layout.graphs.w - 8;
 	return (uint64_t)(w > 1 ? w : 1) * (uint64_t)graph_samples_per_cell(c->glyphs);
@@ -220,7 +220,7 @@ static void scroll_back(struct console *c)
 {
 	uint64_t end = c->frozen ? c->frozen_end : history_count(console_hist(c));
 	uint64_t held = end - history_oldest(console_hist(c));
-	uint64_t window = graph_window(c);
+	uint64_t window = console_graph_window(c);
 	uint64_t max = held > window ? held - window : 0;
 	if (c->scroll_back >= max) {
 		console_message(c, false, "the graphs show the oldest sample held");
@@ -242,6 +242,7 @@ static void scroll_forward(struct console *c)
 void action_live(struct console *c)
 {
 	c->scroll_back = 0;
+	mark_select_clear(c);
 	console_freeze(c, false);
 	c->need_redraw = true;
 }
@@ -323,6 +324,7 @@ static void (*const directed[UA_COUNT][2])(struct console *c) = {
 	[UA_REPLAY_STEP] = { action_replay_step_back, action_replay_step_forward },
 	[UA_REPLAY_MARK] = { action_replay_prev_mark, action_replay_next_mark },
 	[UA_REPLAY_SPEED] = { action_replay_speed_down, action_replay_speed_up },
+	[UA_MARK_STEP] = { mark_select_newer, mark_select_older },
 };
 
 void console_apply(struct console *c, const struct ui_action *a)
@@ -345,6 +347,7 @@ void console_apply(struct console *c, const struct ui_action *a)
 	case UA_SORT_STEP: sort_step(c, a->arg); break;
 	case UA_SORT_BY: sort_by(c, a->arg); break;
 	case UA_TOGGLE_PANE: toggle_pane(c, a->name); break;
+	case UA_MARK_SELECT: mark_select_number(c, a->arg > 0 ? (uint64_t)a->arg : 0); break;
 	default: break;
 	}
 }

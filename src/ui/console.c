@@ -211,6 +211,7 @@ static void place_panes(struct console *c, struct frame *f)
 			p->place(f, layout_slot(&c->layout, p->slot));
 	}
 	c->table = f->table;
+	c->marks_top = f->marks_top;
 	if (c->scratch.short_of_memory) {
 		c->scratch.short_of_memory = false;
 		console_message(c, true, "out of memory: graphs not drawn");
@@ -242,27 +243,33 @@ void console_redraw(struct console *c)
 	c->last_draw = console_now();
 }
 
-/* The wheel moves the selection; a click goes to the pane under it, which says
- * what it means. */
+/* A click, and the wheel over a pane that takes it (the marks panel), go to the pane
+ * under the pointer, which says what they mean; elsewhere the wheel moves the table's
+ * selection. */
 static void handle_mouse(struct console *c, const struct console_mouse *m)
 {
 	struct ui_action a = { UA_NONE, 0, "" };
 	if (c->nmodals || c->layout.too_small)
 		return;
-	if (m->wheel_up || m->wheel_down) {
-		a = (struct ui_action){ UA_MOVE, m->wheel_up ? -1 : 1, "" };
-	} else if (m->click) {
-		struct frame f;
-		frame_build(c, &f);
-		for (size_t i = 0; i < console_panes_count && a.kind == UA_NONE; i++) {
-			const struct pane_def *p = console_panes[i];
-			const struct rect *r = layout_slot(&c->layout, p->slot);
-			bool inside = m->y >= r->y && m->y < r->y + r->h && m->x >= r->x &&
-				      m->x < r->x + r->w;
-			if (p->click && inside && console_pane_drawn(c, i))
-				a = p->click(&f, r, m->y, m->x);
-		}
+	bool wheel = m->wheel_up || m->wheel_down;
+	if (!wheel && !m->click)
+		return;
+	struct frame f;
+	frame_build(c, &f);
+	for (size_t i = 0; i < console_panes_count && a.kind == UA_NONE; i++) {
+		const struct pane_def *p = console_panes[i];
+		const struct rect *r = layout_slot(&c->layout, p->slot);
+		bool inside = m->y >= r->y && m->y < r->y + r->h && m->x >= r->x &&
+			      m->x < r->x + r->w;
+		if (!inside || !console_pane_drawn(c, i))
+			continue;
+		if (wheel && p->wheel)
+			a = p->wheel(&f, r, m->wheel_up ? -1 : 1);
+		else if (!wheel && p->click)
+			a = p->click(&f, r, m->y, m->x);
 	}
+	if (wheel && a.kind == UA_NONE)
+		a = (struct ui_action){ UA_MOVE, m->wheel_up ? -1 : 1, "" };
 	console_apply(c, &a);
 }
 

@@ -106,7 +106,8 @@ struct console {
 	bool detail_zoom;
 	bool show_marks;
 	uint32_t panes_toggled;        /* bit i: console_panes[i] is shown/hidden unlike at start */
-	int marks_top;                 /* marks panel scroll */
+	int marks_top;                 /* marks panel scroll: the first row shown */
+	uint64_t mark_selected;        /* history_mark_number() of the marks panel's selection, 0 none */
 
 	/* what the last frame settled: where the panes went, the table's columns and
 	 * scroll (for the mouse and the page keys), the graphs' scratch memory */
@@ -219,6 +220,14 @@ void action_marks(struct console *c);
 void action_live(struct console *c);
 void action_glyphs(struct console *c);
 void action_refresh(struct console *c);
+/* Samples the graphs show across (their plot). */
+uint64_t console_graph_window(const struct console *c);
+
+/* ---- mark_select.c: the marks panel's selection, and the graphs going to it ---- */
+void mark_select_older(struct console *c);   /* the next row down the marks panel */
+void mark_select_newer(struct console *c);
+void mark_select_number(struct console *c, uint64_t number);
+void mark_select_clear(struct console *c);
 
 /* ---- term.c: the terminal and the signals that concern it ---- */
 /* Block the signals we handle and read them from a signalfd (c->sigfd). */

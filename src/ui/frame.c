@@ -73,6 +73,8 @@ void frame_build(struct console *c, struct frame *f)
 	f->hist = console_hist(c);
 	f->view_end = console_view_end(c);
 	f->scroll_back = c->scroll_back;
+	f->mark_selected = c->mark_selected;
+	f->marks_top = c->marks_top;   /* the marks panel's place hook keeps the selection in view */
 	frame_table(c, f);
 	f->metric = &graph_metrics[c->graph_metric];
 	double now = status_clock();

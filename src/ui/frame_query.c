@@ -51,3 +51,30 @@ bool frame_mark_shown(const struct frame *f, const struct history_mark *m)
 			return true;
 	return false;
 }
+
+long frame_mark_index(const struct frame *f, uint64_t number)
+{
+	size_t n = history_mark_count(f->hist);
+	if (!n || number < history_mark_number(f->hist, 0))
+		return -1;
+	uint64_t i = number - history_mark_number(f->hist, 0);
+	if (i >= n || !frame_mark_shown(f, history_mark_get(f->hist, (size_t)i)))
+		return -1;
+	return (long)i;
+}
+
+size_t frame_mark_row(const struct frame *f, size_t i)
+{
+	size_t row = 0;
+	for (size_t j = history_mark_count(f->hist); j > i + 1; j--)
+		row += frame_mark_shown(f, history_mark_get(f->hist, j - 1));
+	return row;
+}
+
+size_t frame_marks_shown(const struct frame *f)
+{
+	size_t shown = 0;
+	for (size_t i = 0; i < history_mark_count(f->hist); i++)
+		shown += frame_mark_shown(f, history_mark_get(f->hist, i));
+	return shown;
+}

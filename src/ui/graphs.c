@@ -227,11 +227,22 @@ static void group_label(const struct frame *f, const struct mark_group *g, const
 	}
 }
 
+static bool group_selected(const struct frame *f, const struct mark_group *g)
+{
+	for (size_t i = 0; i < g->n; i++)
+		if (g->number[i] == f->mark_selected)
+			return true;
+	return false;
+}
+
+/* The marks panel's selected mark stands out in the selection's colours. */
 static unsigned long group_attr(const struct frame *f, const struct mark_group *g)
 {
 	bool user = false;
 	for (size_t i = 0; i < g->n; i++)
 		user |= g->m[i]->kind == EVENT_USER_MARK;
+	if (group_selected(f, g))
+		return ui_attr(&f->style, TR_SELECTED);
 	return ui_attr(&f->style, user ? TR_MARK_USER : TR_MARK);
 }
 
@@ -355,6 +366,15 @@ static void draw_marks(const struct frame *f, const struct strip *s, const struc
 	size_t ng = collect_groups(f, s, sp, groups, GROUPS_MAX);
 	if (!ng)
 		return;
+	for (size_t i = 1; i < ng; i++) {
+		if (!group_selected(f, &groups[i]))
+			continue;
+		/* the selected mark's label gets the room first */
+		struct mark_group sel = groups[i];
+		memmove(&groups[1], &groups[0], i * sizeof groups[0]);
+		groups[0] = sel;
+		break;
+	}
 	struct lanes l;
 	memset(&l, 0, sizeof l);
 	l.w = s->plot.w < LABEL_COLS_MAX ? s->plot.w : LABEL_COLS_MAX;

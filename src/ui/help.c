@@ -44,8 +44,9 @@ static void help_fill(const struct console *c, struct help *h)
 		add(h, false, "%s%s", "", "");
 	}
 	add(h, true, "%s%s", "Mouse", "");
-	add(h, false, "  %-14s %s", "click", "a device row selects it; a column header sorts by it");
-	add(h, false, "  %-14s %s", "wheel", "moves the selection");
+	add(h, false, "  %-14s %s", "click", "a device row selects it; a column header sorts by it; "
+	    "a mark's line in the marks panel selects it");
+	add(h, false, "  %-14s %s", "wheel", "moves the selection (over the marks panel: the mark's)");
 	add(h, false, "%s%s", "", "");
 	char path[4096];
 	console_config_path(path, sizeof path);

@@ -71,6 +71,11 @@ const struct console_binding console_bindings[] = {
 	{ { 'g' }, "g", "graph characters: braille, blocks, ASCII", NULL, "Graphs", 0,
 	  ACT(UA_GLYPHS, 0) },
 	{ { 'e' }, "e", "show or hide the marks panel", NULL, "Graphs", 0, ACT(UA_MARKS, 0) },
+	{ { '(' }, "(", "select the next older mark in the marks panel (it scrolls to it); the graphs go to "
+	  "its time and highlight its line, the footer says its whole text", NULL, "Graphs", 0,
+	  ACT(UA_MARK_STEP, 1) },
+	{ { ')' }, ")", "select the next newer mark in the marks panel (l: none, graphs live)", NULL,
+	  "Graphs", 0, ACT(UA_MARK_STEP, -1) },
 	{ { 'W' }, "W", "show or hide the why pane (blocked tasks, dirty limits, journals, processes by "
 	  "I/O) in place of the graphs",
 	  NULL, "Graphs", 0, { .kind = UA_TOGGLE_PANE, .name = "why" } },

@@ -80,6 +80,8 @@ struct frame {
 	const struct history *hist;        /* samples, and the marks */
 	uint64_t view_end;                 /* one past the newest sample the graphs show */
 	uint64_t scroll_back;
+	uint64_t mark_selected;            /* the marks panel's selection (its number), 0 none */
+	int marks_top;                     /* the marks panel's first row (its place hook) */
 
 	/* the table and the selection */
 	const struct table_row *rows;
@@ -122,6 +124,9 @@ struct pane_def {
 	void (*draw)(const struct frame *f, const struct rect *r);
 	/* Optional: a click at (y, x) inside the pane's rect. */
 	struct ui_action (*click)(const struct frame *f, const struct rect *r, int y, int x);
+	/* Optional: the mouse wheel over the pane (dir -1 up, +1 down); without it the
+	 * wheel moves the table's selection. */
+	struct ui_action (*wheel)(const struct frame *f, const struct rect *r, int dir);
 };
 
 /* ---- questions about a frame (src/ui/frame_query.c) ---- */
@@ -130,5 +135,12 @@ void frame_mark_device(const struct frame *f, const struct history_mark *m, char
 /* While the table is limited (DEVICE arguments, a filter), only the events about the
  * devices it shows (and user marks, and ioscope's own changes) are marked. */
 bool frame_mark_shown(const struct frame *f, const struct history_mark *m);
+/* The history index of the shown mark numbered `number` (history_mark_number), -1 when
+ * it is not held or not shown. */
+long frame_mark_index(const struct frame *f, uint64_t number);
+/* The marks panel's rows: the shown marks, newest first.  The row of history index i,
+ * and how many there are. */
+size_t frame_mark_row(const struct frame *f, size_t i);
+size_t frame_marks_shown(const struct frame *f);
 
 #endif

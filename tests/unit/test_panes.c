@@ -99,12 +99,71 @@ static void test_table_click(void **state)
 	assert_int_equal(a.kind, UA_NONE);
 }
 
+/* The marks panel from a frame alone: it scrolls to keep the selected mark in view, a
+ * click on a row selects that row's mark, the wheel walks the selection. */
+static void test_marks_scroll_and_click(void **state)
+{
+	(void)state;
+	struct history *h = history_new(HISTORY_MIN_CAPACITY);
+	assert_non_null(h);
+	struct rates r;
+	memset(&r, 0, sizeof r);
+	for (int i = 0; i < 10; i++) {
+		assert_int_equal(history_append(h, &r), 0);
+		struct event ev;
+		memset(&ev, 0, sizeof ev);
+		ev.kind = EVENT_USER_MARK;
+		snprintf(ev.object, sizeof ev.object, "user");
+		snprintf(ev.key, sizeof ev.key, "mark");
+		snprintf(ev.new_value, sizeof ev.new_value, "note %d", i + 1);
+		snprintf(ev.by, sizeof ev.by, "ioscope");
+		assert_int_equal(history_add_event(h, &ev), 0);
+	}
+	struct frame f;
+	memset(&f, 0, sizeof f);
+	f.hist = h;
+	f.selected = "";
+	const struct pane_def *marks = pane_named("marks");
+	assert_non_null(marks);
+	assert_non_null(marks->place);
+	assert_non_null(marks->click);
+	assert_non_null(marks->wheel);
+	struct rect rc = { 20, 0, 4, 80 };   /* a title and three rows */
+	marks->place(&f, &rc);
+	assert_int_equal(f.marks_top, 0);
+	f.mark_selected = 2;                 /* the 9th row, newest first */
+	marks->place(&f, &rc);
+	assert_int_equal(f.marks_top, 6);
+	struct ui_action a = marks->click(&f, &rc, 23, 5);
+	assert_int_equal(a.kind, UA_MARK_SELECT);
+	assert_int_equal(a.arg, 2);
+	a = marks->click(&f, &rc, 21, 5);
+	assert_int_equal(a.arg, 4);
+	a = marks->click(&f, &rc, 20, 5);    /* the title */
+	assert_int_equal(a.kind, UA_NONE);
+	f.mark_selected = 10;                /* back to the newest: the panel scrolls up */
+	marks->place(&f, &rc);
+	assert_int_equal(f.marks_top, 0);
+	f.marks_top = 50;                    /* never past the last row */
+	f.mark_selected = 0;
+	marks->place(&f, &rc);
+	assert_int_equal(f.marks_top, 7);
+	a = marks->wheel(&f, &rc, 1);
+	assert_int_equal(a.kind, UA_MARK_STEP);
+	assert_int_equal(a.arg, 1);
+	a = console_key_action('(', true, (char[8]){ 0 }, 8);
+	assert_int_equal(a.kind, UA_MARK_STEP);
+	assert_int_equal(a.arg, 1);
+	history_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_panes_complete),
 		cmocka_unit_test(test_key_actions),
 		cmocka_unit_test(test_table_click),
+		cmocka_unit_test(test_marks_scroll_and_click),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
