@@ -135,7 +135,8 @@ void prom_histogram(struct prom_ctx *c, const struct label *labels, size_t n,
 	struct label l[PROM_LABELS_MAX + 1];
 	if (n > PROM_LABELS_MAX)
 		n = PROM_LABELS_MAX;
-	memcpy(l, labels, n * sizeof *l);
+	if (n)
+		memcpy(l, labels, n * sizeof *l);
 	char le[64];
 	l[n] = (struct label){ "le", le };
 	for (size_t i = 0; i <= nbounds; i++) {
