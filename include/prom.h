@@ -16,6 +16,8 @@
 
 #include "events.h"
 #include "output.h"
+#include "tasks.h"
+#include "trace.h"
 
 /* The two text formats a scraper can be given. */
 enum prom_format {
@@ -47,16 +49,72 @@ struct prom_changes {
 
 #define PROM_DEVICES_MAX 4096    /* change counters kept; past it new devices are not counted */
 
+/* A Prometheus histogram accumulated since start: bucket[i] counts the values up to
+ * bounds[i] and above bounds[i-1] (not cumulative; the writer sums them), bucket[nbounds]
+ * the values above every bound (le="+Inf").  The bounds are the family's, in seconds. */
+#define PROM_HIST_BUCKETS 32
+struct prom_hist {
+	uint64_t bucket[PROM_HIST_BUCKETS];
+	uint64_t count;
+	double sum;                  /* seconds */
+};
+/* One value (seconds) into h, on nbounds ascending bounds (< PROM_HIST_BUCKETS). */
+void prom_hist_observe(struct prom_hist *h, const double *bounds, size_t nbounds, double v);
+/* A log2 latency histogram of the tracer (trace.h: bucket i holds [2^i, 2^(i+1)) us, the
+ * last one everything above) added bucket for bucket: its bounds are prom_log2_bounds'.
+ * The tracer keeps no sum: each request adds the middle of its bucket to the sum (the
+ * low end for the last, open one). */
+void prom_hist_add_log2(struct prom_hist *h, const uint64_t *counts, size_t n);
+/* The upper bounds of the log2 buckets but the last (2^(i+1) us, in seconds): n - 1
+ * of them into out.  Returns n - 1. */
+size_t prom_log2_bounds(size_t n, double *out);
+/* What le="bounds[i]" says: the values up to bound i (i = nbounds: every value). */
+uint64_t prom_hist_cumulative(const struct prom_hist *h, size_t i);
+
+/* The probe's reads and program starts since start (--probe). */
+struct prom_probe {
+	bool seen;                   /* a snapshot had probe samples: the families have series */
+	bool exec_seen;
+	struct prom_hist read, exec;
+	uint64_t errors;
+};
+extern const double prom_probe_bounds[];
+extern const size_t prom_probe_nbounds;
+
+/* The traced latencies of one whole disk since start (--trace). */
+struct prom_trace_disk {
+	char device[DEV_NAME_MAX];
+	unsigned major, minor;
+	struct prom_hist d2c[TRACE_DIRS], q2c[TRACE_DIRS];
+};
+
+/* Blocked tasks of one wait channel, its name as the label gives it (escaped). */
+#define PROM_WCHAN_TOP 20
+struct prom_wchan {
+	char name[TASK_WCHAN_MAX];
+	uint32_t count;
+};
+/* The blocked tasks grouped by wait channel, escaped first (two names that escape alike
+ * are one group; an unknown one is "?"): the PROM_WCHAN_TOP largest groups into out,
+ * most tasks first, then by name; every other blocked task (smaller groups, a channel
+ * named "other", tasks not kept in t->blocked) counted in *other.  Returns how many
+ * groups are in out; -1 on ENOMEM. */
+int prom_wchan_top(const struct tasks_sample *t, struct prom_wchan out[PROM_WCHAN_TOP],
+		   uint32_t *other);
+
 struct prom_exporter {
 	bool iostat;                 /* the ioscope_disk_* iostat gauges (--no-iostat: off) */
 	struct prom_changes *changes;
 	size_t nchanges, cap;
+	struct prom_probe probe;
+	struct prom_trace_disk *trace;
+	size_t ntrace, trace_cap;
 };
 
 void prom_exporter_init(struct prom_exporter *x, bool iostat);
 void prom_exporter_free(struct prom_exporter *x);
-/* Counts the interval's events (v->events) and makes the counters of every shown
- * device exist.  prev: the snapshot before v->snap (for removed mounts), may be NULL.
+/* Counts the interval's events (v->events), adds the probe's and the tracer's samples
+ * of v->snap to the histograms, and makes the counters of every shown device exist.  prev: the snapshot before v->snap (for removed mounts), may be NULL.
  * -1 on ENOMEM. */
 int prom_exporter_update(struct prom_exporter *x, const struct interval_view *v,
 			 const struct snapshot *prev);
@@ -73,7 +131,8 @@ struct prom_family {
 	const char *help;
 	void (*emit)(struct prom_ctx *c);
 	const char *iostat_key;    /* iostat gauges: the batch JSON key (switchable off) */
-	double scale;              /* iostat gauges: to base units (kB -> bytes, ms -> s, % -> 0-1) */
+	double scale;              /* to base units (kB -> bytes, ms -> s, % -> 0-1) */
+	size_t which;              /* which figure a shared writer writes (prom_writer.h) */
 };
 extern const struct prom_family prom_families[];
 extern const size_t prom_families_count;

@@ -13,17 +13,11 @@
 #include <string.h>
 
 #include "prom.h"
+#include "prom_writer.h"
 #include "rates.h"
 #include "selection.h"
 #include "text.h"
-
-struct prom_ctx {
-	struct prom_buf *b;
-	const struct prom_exporter *x;
-	const struct interval_view *v;
-	const struct prom_family *f;
-	enum prom_format format;
-};
+#include "why.h"
 
 /* ---- the buffer ---- */
 
@@ -97,27 +91,27 @@ static void put_label_value(struct prom_buf *b, const char *value)
 
 /* ---- samples ---- */
 
-struct label {
-	const char *name, *value;
-};
+void prom_format_value(double v, char *num, size_t len)
+{
+	if (isnan(v))
+		snprintf(num, len, "NaN");
+	else if (isinf(v))
+		snprintf(num, len, v > 0 ? "+Inf" : "-Inf");
+	else if (v == floor(v) && fabs(v) < 9007199254740992.0)
+		snprintf(num, len, "%.0f", v);
+	else if (snprintf(num, len, "%.15g", v), strtod(num, NULL) != v)
+		snprintf(num, len, "%.17g", v);   /* 15 digits when they say it exactly */
+}
 
 static void put_value(struct prom_buf *b, double v)
 {
 	char num[64];
-	if (isnan(v))
-		snprintf(num, sizeof num, "NaN");
-	else if (isinf(v))
-		snprintf(num, sizeof num, v > 0 ? "+Inf" : "-Inf");
-	else if (v == floor(v) && fabs(v) < 9007199254740992.0)
-		snprintf(num, sizeof num, "%.0f", v);
-	else if (snprintf(num, sizeof num, "%.15g", v), strtod(num, NULL) != v)
-		snprintf(num, sizeof num, "%.17g", v);   /* 15 digits when they say it exactly */
+	prom_format_value(v, num, sizeof num);
 	puts_(b, num);
 }
 
-/* name{l1="v1",...} value, name = the family's plus suffix. */
-static void sample(struct prom_ctx *c, const char *suffix, const struct label *labels, size_t n,
-		   double v)
+void prom_sample(struct prom_ctx *c, const char *suffix, const struct label *labels, size_t n,
+		 double v)
 {
 	puts_(c->b, c->f->name);
 	puts_(c->b, suffix);
@@ -135,9 +129,27 @@ static void sample(struct prom_ctx *c, const char *suffix, const struct label *l
 	puts_(c->b, "\n");
 }
 
+void prom_histogram(struct prom_ctx *c, const struct label *labels, size_t n,
+		    const struct prom_hist *h, const double *bounds, size_t nbounds)
+{
+	struct label l[PROM_LABELS_MAX + 1];
+	if (n > PROM_LABELS_MAX)
+		n = PROM_LABELS_MAX;
+	if (n)
+		memcpy(l, labels, n * sizeof *l);
+	char le[64];
+	l[n] = (struct label){ "le", le };
+	for (size_t i = 0; i <= nbounds; i++) {
+		prom_format_value(i < nbounds ? bounds[i] : INFINITY, le, sizeof le);
+		prom_sample(c, "_bucket", l, n + 1, (double)prom_hist_cumulative(h, i));
+	}
+	prom_sample(c, "_sum", l, n, h->sum);
+	prom_sample(c, "_count", l, n, (double)h->count);
+}
+
 static void sample1(struct prom_ctx *c, const char *device, double v)
 {
-	sample(c, "", &(struct label){ "device", device }, 1, v);
+	prom_sample(c, "", &(struct label){ "device", device }, 1, v);
 }
 
 /* ---- the families' writers ---- */
@@ -158,18 +170,18 @@ static const struct device *shown_device(const struct prom_ctx *c, size_t i)
 
 static void emit_build_info(struct prom_ctx *c)
 {
-	sample(c, "", &(struct label){ "version", IOSCOPE_VERSION }, 1, 1);
+	prom_sample(c, "", &(struct label){ "version", IOSCOPE_VERSION }, 1, 1);
 }
 
 static void emit_sample_time(struct prom_ctx *c)
 {
-	sample(c, "", NULL, 0, timespec_seconds(&c->v->snap->wall));
+	prom_sample(c, "", NULL, 0, timespec_seconds(&c->v->snap->wall));
 }
 
 static void emit_interval(struct prom_ctx *c)
 {
 	if (rates_have_interval(c->v->rates))
-		sample(c, "", NULL, 0, c->v->rates->interval);
+		prom_sample(c, "", NULL, 0, c->v->rates->interval);
 }
 
 /* "none [mq-deadline] kyber bfq": one series per scheduler, 1 for the active one. */
@@ -189,12 +201,12 @@ static void emit_scheduler(struct prom_ctx *c)
 				t[strcspn(t, "]")] = '\0';
 			}
 			struct label l[] = { { "device", d->name }, { "scheduler", t } };
-			sample(c, "", l, 2, active);
+			prom_sample(c, "", l, 2, active);
 			any = true;
 		}
 		if (!any && d->settings.scheduler[0]) {
 			struct label l[] = { { "device", d->name }, { "scheduler", d->settings.scheduler } };
-			sample(c, "", l, 2, 1);
+			prom_sample(c, "", l, 2, 1);
 		}
 	}
 }
@@ -220,7 +232,7 @@ static void emit_queue_settings(struct prom_ctx *c)
 			if (!setting_number(s->value, &v))
 				continue;
 			struct label l[] = { { "device", d->name }, { "name", s->key } };
-			sample(c, "", l, 2, v);
+			prom_sample(c, "", l, 2, v);
 		}
 	}
 }
@@ -233,7 +245,7 @@ static void emit_write_cache(struct prom_ctx *c)
 		if (!mode)
 			continue;
 		struct label l[] = { { "device", d->name }, { "mode", mode } };
-		sample(c, "", l, 2, 1);
+		prom_sample(c, "", l, 2, 1);
 	}
 }
 
@@ -253,7 +265,7 @@ static const char *whole_disk(const struct snapshot *s, const char *name)
 	return d && d->is_partition && d->parent[0] ? d->parent : name;
 }
 
-static bool disk_shown(const struct prom_ctx *c, const char *name)
+bool prom_disk_shown(const struct prom_ctx *c, const char *name)
 {
 	const struct snapshot *s = c->v->snap;
 	const char *disk = whole_disk(s, name);
@@ -288,13 +300,13 @@ static void emit_mounts(struct prom_ctx *c)
 	const struct snapshot *s = c->v->snap;
 	for (size_t i = 0; i < s->nmounts; i++) {
 		const struct mount *m = &s->mounts[i];
-		if (!m->disk[0] || !disk_shown(c, m->disk))
+		if (!m->disk[0] || !prom_disk_shown(c, m->disk))
 			continue;
 		char opts[2 * MOUNT_OPTS_MAX];
 		mount_options(m, opts, sizeof opts);
 		struct label l[] = { { "mountpoint", m->mountpoint }, { "device", m->disk },
 				     { "fstype", m->fstype }, { "options", opts } };
-		sample(c, "", l, 4, 1);
+		prom_sample(c, "", l, 4, 1);
 	}
 }
 
@@ -302,6 +314,12 @@ static void emit_mounts(struct prom_ctx *c)
 static bool kind_is_system(int kind)
 {
 	return kind == EVENT_USER_MARK || kind == EVENT_CLOCK_BACK;
+}
+
+/* A dip is no setting change: it has families of its own (ioscope_dips_total). */
+static bool kind_is_change(int kind)
+{
+	return kind != EVENT_DIP;
 }
 
 static const char *const by_names[PROM_BY_COUNT] = { "observed", "ioscope" };
@@ -312,12 +330,12 @@ static void emit_changes(struct prom_ctx *c)
 		const struct prom_changes *ch = &c->x->changes[i];
 		bool system = !ch->device[0];
 		for (int k = 0; k < EVENT_KIND_COUNT; k++) {
-			if (kind_is_system(k) != system)
+			if (kind_is_system(k) != system || !kind_is_change(k))
 				continue;
 			for (int by = 0; by < PROM_BY_COUNT; by++) {
 				struct label l[] = { { "device", ch->device }, { "kind", event_kind_name(k) },
 						     { "by", by_names[by] } };
-				sample(c, "", system ? l + 1 : l, system ? 2 : 3, (double)ch->count[k][by]);
+				prom_sample(c, "", system ? l + 1 : l, system ? 2 : 3, (double)ch->count[k][by]);
 			}
 		}
 	}
@@ -328,11 +346,11 @@ static void emit_last_change(struct prom_ctx *c)
 	for (size_t i = 0; i < c->x->nchanges; i++) {
 		const struct prom_changes *ch = &c->x->changes[i];
 		for (int k = 0; k < EVENT_KIND_COUNT; k++) {
-			if (!ch->last[k].tv_sec && !ch->last[k].tv_nsec)
+			if ((!ch->last[k].tv_sec && !ch->last[k].tv_nsec) || !kind_is_change(k))
 				continue;
 			struct label l[] = { { "device", ch->device }, { "kind", event_kind_name(k) } };
 			bool system = !ch->device[0];
-			sample(c, "", system ? l + 1 : l, system ? 1 : 2, timespec_seconds(&ch->last[k]));
+			prom_sample(c, "", system ? l + 1 : l, system ? 1 : 2, timespec_seconds(&ch->last[k]));
 		}
 	}
 }
@@ -365,30 +383,82 @@ static void emit_in_flight(struct prom_ctx *c)
 #define KB 1024.0
 #define MS 0.001
 #define PCT 0.01
-#define IOSTAT(key, name, scale, help) { "ioscope_disk_" name, PROM_GAUGE, help, emit_iostat, key, scale }
+#define IOSTAT(key, name, scale, help) { "ioscope_disk_" name, PROM_GAUGE, help, emit_iostat, key, scale, 0 }
+#define WHY_GAUGE(name, field, help) \
+	{ "ioscope_" name, PROM_GAUGE, help, prom_emit_dirty_gauge, NULL, KB, offsetof(struct why_rates, field) }
+#define JOURNAL_COUNTER(name, row, help) \
+	{ "ioscope_journal_" name, PROM_COUNTER, help, prom_emit_journal_counter, NULL, 1, row }
+#define JOURNAL_GAUGE(name, figure, scale, help) \
+	{ "ioscope_journal_" name, PROM_GAUGE, help, prom_emit_journal_gauge, NULL, scale, figure }
 
 const struct prom_family prom_families[] = {
-	{ "ioscope_build_info", PROM_INFO, "ioscope's version", emit_build_info, NULL, 0 },
+	{ "ioscope_build_info", PROM_INFO, "ioscope's version", emit_build_info, NULL, 0, 0 },
 	{ "ioscope_sample_timestamp_seconds", PROM_GAUGE,
-	  "Wall-clock time of the latest sample, seconds since the epoch", emit_sample_time, NULL, 0 },
+	  "Wall-clock time of the latest sample, seconds since the epoch", emit_sample_time, NULL, 0, 0 },
 	{ "ioscope_interval_seconds", PROM_GAUGE,
-	  "Measured time between the latest two samples", emit_interval, NULL, 0 },
+	  "Measured time between the latest two samples", emit_interval, NULL, 0, 0 },
 	{ "ioscope_disk_scheduler_info", PROM_GAUGE,
-	  "I/O schedulers a disk offers, 1 for the active one", emit_scheduler, NULL, 0 },
+	  "I/O schedulers a disk offers, 1 for the active one", emit_scheduler, NULL, 0, 0 },
 	{ "ioscope_disk_queue_setting", PROM_GAUGE,
 	  "Numeric queue and iosched tunables, as /sys/block/DEV/queue gives them",
-	  emit_queue_settings, NULL, 0 },
+	  emit_queue_settings, NULL, 0, 0 },
 	{ "ioscope_disk_write_cache_info", PROM_INFO, "The disk's write cache mode",
-	  emit_write_cache, NULL, 0 },
+	  emit_write_cache, NULL, 0, 0 },
 	{ "ioscope_disk_rotational", PROM_GAUGE, "1 for a rotational disk, 0 otherwise",
-	  emit_rotational, NULL, 0 },
+	  emit_rotational, NULL, 0, 0 },
 	{ "ioscope_mount_info", PROM_INFO,
-	  "A filesystem mounted from a watched disk and the options in force", emit_mounts, NULL, 0 },
+	  "A filesystem mounted from a watched disk and the options in force", emit_mounts, NULL, 0, 0 },
 	{ "ioscope_setting_changes_total", PROM_COUNTER,
 	  "Changes seen, by device, event kind and who made them (observed or ioscope)",
-	  emit_changes, NULL, 0 },
+	  emit_changes, NULL, 0, 0 },
 	{ "ioscope_last_change_timestamp_seconds", PROM_GAUGE,
-	  "When the latest change of a kind was seen, seconds since the epoch", emit_last_change, NULL, 0 },
+	  "When the latest change of a kind was seen, seconds since the epoch", emit_last_change, NULL, 0, 0 },
+	{ "ioscope_dips_total", PROM_COUNTER,
+	  "Throughput dips seen (below half the median of the 10 s before, with work left)",
+	  prom_emit_dips, NULL, 0, 0 },
+	{ "ioscope_last_dip_timestamp_seconds", PROM_GAUGE,
+	  "When the latest dip of a device was seen, seconds since the epoch", prom_emit_last_dip, NULL, 0, 0 },
+	WHY_GAUGE("dirty_bytes", dirty_kb, "Dirty page cache (nr_dirty)"),
+	WHY_GAUGE("dirty_writeback_bytes", writeback_kb, "Page cache under writeback (nr_writeback)"),
+	WHY_GAUGE("dirty_threshold_bytes", threshold_kb,
+		  "Dirty limit: writers are throttled hard above it (nr_dirty_threshold)"),
+	WHY_GAUGE("dirty_background_threshold_bytes", background_kb,
+		  "Background writeback starts above it (nr_dirty_background_threshold)"),
+	WHY_GAUGE("dirty_freerun_bytes", freerun_kb,
+		  "Dirty plus writeback below this: writers are never throttled (dirty_freerun_ceiling)"),
+	{ "ioscope_dirtied_bytes_total", PROM_COUNTER, "Bytes of page cache dirtied (nr_dirtied)",
+	  prom_emit_dirty_counter, NULL, 0, WD_NR_DIRTIED },
+	{ "ioscope_dirty_written_bytes_total", PROM_COUNTER,
+	  "Bytes of dirty page cache written back (nr_written)", prom_emit_dirty_counter, NULL, 0,
+	  WD_NR_WRITTEN },
+	JOURNAL_COUNTER("commits_total", 0, "Journal commits (ext4 jbd2 transactions, btrfs commits)"),
+	JOURNAL_GAUGE("commit_seconds", JF_COMMIT_MS, MS,
+		      "Mean time of the interval's journal commits (ext4 jbd2, btrfs)"),
+	JOURNAL_COUNTER("log_writes_total", 1, "xfs log writes"),
+	JOURNAL_COUNTER("log_forces_total", 2, "xfs log forces"),
+	JOURNAL_COUNTER("log_force_sleeps_total", 3, "xfs log forces that had to sleep"),
+	JOURNAL_COUNTER("logspace_sleeps_total", 4, "xfs waits for log space"),
+	JOURNAL_COUNTER("push_ail_total", 5, "xfs AIL pushes (the log tail moved on)"),
+	JOURNAL_GAUGE("log_used_ratio", JF_LOG_USED_PCT, PCT, "Share of the xfs log in use, 0-1"),
+	{ "ioscope_tasks_blocked", PROM_GAUGE,
+	  "Tasks in D state by wait channel (--tasks): the 20 largest groups, the rest as other",
+	  prom_emit_tasks_blocked, NULL, 0, 0 },
+	{ "ioscope_probe_read_latency_seconds", PROM_HISTOGRAM,
+	  "The probe's 4 KiB reads that reach the device (--probe), since start",
+	  prom_emit_probe_read, NULL, 0, 0 },
+	{ "ioscope_probe_exec_latency_seconds", PROM_HISTOGRAM,
+	  "The probe's cold program starts (--probe-exec), since start", prom_emit_probe_exec, NULL, 0, 0 },
+	{ "ioscope_probe_errors_total", PROM_COUNTER, "Probe reads or starts that failed",
+	  prom_emit_probe_errors, NULL, 0, 0 },
+	{ "ioscope_probe_stalled_seconds", PROM_GAUGE,
+	  "How long a probe read still waiting at the sample has waited (0: none)",
+	  prom_emit_probe_stalled, NULL, 0, 0 },
+	{ "ioscope_disk_d2c_latency_seconds", PROM_HISTOGRAM,
+	  "Block requests from issue to completion (--trace, D2C), since start",
+	  prom_emit_trace_d2c, NULL, 0, 0 },
+	{ "ioscope_disk_q2c_latency_seconds", PROM_HISTOGRAM,
+	  "Block requests from queueing to completion (--trace, Q2C), since start",
+	  prom_emit_trace_q2c, NULL, 0, 0 },
 	IOSTAT("r/s", "read_requests_per_second", 1, "Read requests completed per second (iostat r/s)"),
 	IOSTAT("rkB/s", "read_bytes_per_second", KB, "Bytes read per second (iostat rkB/s)"),
 	IOSTAT("rrqm/s", "read_merges_per_second", 1, "Read requests merged per second (iostat rrqm/s)"),
@@ -412,7 +482,7 @@ const struct prom_family prom_families[] = {
 	IOSTAT("aqu-sz", "queue_length", 1, "Average number of requests in the queue (iostat aqu-sz)"),
 	IOSTAT("%util", "utilization_ratio", PCT, "Share of time the disk was busy, 0-1 (iostat %util)"),
 	{ "ioscope_disk_in_flight_requests", PROM_GAUGE,
-	  "Requests issued and not yet completed (batch JSON in_flight)", emit_in_flight, "in_flight", 1 },
+	  "Requests issued and not yet completed (batch JSON in_flight)", emit_in_flight, "in_flight", 1, 0 },
 };
 const size_t prom_families_count = sizeof prom_families / sizeof prom_families[0];
 
@@ -484,6 +554,7 @@ void prom_exporter_init(struct prom_exporter *x, bool iostat)
 void prom_exporter_free(struct prom_exporter *x)
 {
 	free(x->changes);
+	prom_latency_free(x);
 	prom_exporter_init(x, false);
 }
 
@@ -545,7 +616,7 @@ int prom_exporter_update(struct prom_exporter *x, const struct interval_view *v,
 	for (size_t i = 0; v->events && i < v->events->count; i++)
 		if (count_event(x, &v->events->items[i], v->snap, prev) < 0)
 			return -1;
-	return 0;
+	return prom_latency_update(x, v);
 }
 
 /* ---- content negotiation ---- */

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <pthread.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -294,7 +295,14 @@ struct probe *probe_start(const char *path, double interval, bool exec, struct e
 	if (exec && !(stat(path, &st) == 0 && S_ISDIR(st.st_mode) && copy_program(p, path) == 0))
 		snprintf(p->exec_path, sizeof p->exec_path, "%s", EXEC_PROGRAM);
 	snprintf(p->what, sizeof p->what, "%s (%s)", path, p->direct ? "O_DIRECT" : "fadvise");
-	if (pthread_create(&p->thread, NULL, probe_main, p) != 0) {
+	/* Made with every signal blocked, as the HTTP server's: SIGTERM and SIGINT must reach
+	 * batch mode's signalfd, not kill the process from this thread. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	int rc = pthread_create(&p->thread, NULL, probe_main, p);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
 		error_set(err, "cannot start the probe thread");
 		free_probe(p);
 		return NULL;

@@ -35,14 +35,22 @@ prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/data" \
 	--web.listen-address="127.0.0.1:$PP" --log.level=warn >"$TMP/prom.log" 2>&1 &
 PROM=$!
 at_exit "kill $PROM; wait $PROM"
-"$IOSCOPE" --listen "$IP" -i 0.5 "$DEV" >"$TMP/out" 2>"$TMP/err" &
+# With the tracer (when built in) and the probe: their histograms go through Prometheus'
+# OpenMetrics parser too.
+TRACE=--trace
+"$IOSCOPE" --version | grep -q "tracing (--trace): built in" || TRACE=
+"$IOSCOPE" --listen "$IP" -i 0.5 --probe "/dev/$DEV" --probe-interval 0.1 $TRACE "$DEV" >"$TMP/out" 2>"$TMP/err" &
 IOS=$!
 at_exit "kill $IOS"
+# Writes the tracer sees, until the test ends.
+(while :; do dd if=/dev/zero of="/dev/$DEV" bs=64k count=16 oflag=direct status=none; sleep 0.2; done) &
+WRITER=$!
+at_exit "kill $WRITER"
 
 # One poller for every question (a python start costs more than a query here).
-python3 - "$PP" "$DEV" <<'PY'
+python3 - "$PP" "$DEV" "$TRACE" <<'PY'
 import json, sys, time, urllib.parse, urllib.request
-port, dev = sys.argv[1], sys.argv[2]
+port, dev, trace = sys.argv[1], sys.argv[2], sys.argv[3]
 def api(path, **params):
     url = f"http://127.0.0.1:{port}/api/v1/{path}?" + urllib.parse.urlencode(params)
     try:
@@ -79,8 +87,21 @@ check("scheduler_info bfq is 1", good, v)
 meta = api("metadata", metric="ioscope_build")
 check("scraped as OpenMetrics", bool(meta) and meta["ioscope_build"][0]["type"] == "info", meta)
 check("the target is up", value('up{job="ioscope"}') == 1, value('up{job="ioscope"}'))
+good, v = wait('ioscope_dirty_threshold_bytes', lambda v: v > 0, 5)
+check("the dirty threshold gauge > 0", good, v)
+good, v = wait('histogram_quantile(0.5, ioscope_probe_read_latency_seconds_bucket)', lambda v: v > 0, 5)
+check("histogram_quantile over the probe's buckets > 0", good, v)
+if trace:
+    q = f'histogram_quantile(0.99, sum by (le) (ioscope_disk_d2c_latency_seconds_bucket{{device="{dev}",direction="write"}}))'
+    good, v = wait(q, lambda v: v > 0, 10)
+    check("histogram_quantile over the trace's D2C buckets > 0", good, v)
+    meta = api("metadata", metric="ioscope_disk_d2c_latency_seconds")
+    check("the trace histogram is typed histogram", bool(meta) and meta["ioscope_disk_d2c_latency_seconds"][0]["type"] == "histogram", meta)
+else:
+    print("skip trace histograms in Prometheus: this build has no tracing")
 PY
 
+kill "$WRITER"
 kill -TERM "$IOS"
 wait "$IOS"
 rc=$?
