@@ -30,6 +30,9 @@ BPFTOOL    ?= $(shell command -v bpftool 2>/dev/null || ls /usr/sbin/bpftool 2>/
 HAVE_BPF   ?= $(shell pkg-config --exists libbpf 2>/dev/null && [ -n "$(BPFTOOL)" ] && \
                 command -v clang >/dev/null && [ -r /sys/kernel/btf/vmlinux ] && echo yes)
 LIBDIR     := $(PREFIX)/lib/ioscope
+# The workload scripts (workloads/README.md), installed whole: they find their helpers
+# (lib.sh, gentree.py, fileops.py) beside themselves.
+WORKLOADS_DIR := $(PREFIX)/share/ioscope/workloads
 ifeq ($(HAVE_BPF),yes)
 TRACE_CFLAGS := -DIOSCOPE_TRACE=1
 TRACER     := $(BUILD)/opt/ioscope-trace.so $(BUILD)/san/ioscope-trace.so ioscope-trace.so
@@ -63,7 +66,8 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Wno-format-truncation
 BASEFLAGS = -std=gnu11 -D_GNU_SOURCE -DIOSCOPE_VERSION='"$(VERSION)"' \
             -DIOSCOPE_THEMES_DIR='"$(PREFIX)/share/ioscope/themes"' \
-            -DIOSCOPE_LIBDIR='"$(LIBDIR)"' $(TRACE_CFLAGS) -Iinclude $(PKG_CFLAGS) $(WARN)
+            -DIOSCOPE_LIBDIR='"$(LIBDIR)"' -DIOSCOPE_WORKLOADS_DIR='"$(WORKLOADS_DIR)"' \
+            $(TRACE_CFLAGS) -Iinclude $(PKG_CFLAGS) $(WARN)
 CFLAGS   ?= -O2 -g
 SANFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
 LDLIBS   := $(PKG_LIBS) -lm
@@ -180,6 +184,9 @@ install: all
 	$(if $(TRACER),install -d $(DESTDIR)$(LIBDIR) && install -m 0644 $(BUILD)/opt/ioscope-trace.so $(DESTDIR)$(LIBDIR)/ioscope-trace.so)
 	install -m 0644 man/ioscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/ioscope.1
 	install -m 0644 themes/*.theme $(DESTDIR)$(PREFIX)/share/ioscope/themes/
+	install -d $(DESTDIR)$(WORKLOADS_DIR)
+	for f in workloads/*; do install -m $$([ -x "$$f" ] && echo 0755 || echo 0644) "$$f" \
+		$(DESTDIR)$(WORKLOADS_DIR)/ || exit 1; done
 
 clean:
 	rm -rf $(BUILD) ioscope ioscope-trace.so

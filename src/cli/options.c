@@ -12,6 +12,9 @@
 #include "trace_source.h"
 
 #define COUNT_MAX 1000000000L
+#ifndef IOSCOPE_WORKLOADS_DIR   /* where `make install` puts workloads/ */
+#define IOSCOPE_WORKLOADS_DIR "/usr/local/share/ioscope/workloads"
+#endif
 
 void options_usage(FILE *out)
 {
@@ -24,6 +27,7 @@ void options_usage(FILE *out)
 	      "       ioscope report FILE [--format F] ...        report or plot a recorded session\n"
 	      "       ioscope run [options] [--] COMMAND [ARG...] watch a command: its start, exit,\n"
 	      "                                                   cost and the writeback after it\n"
+	      "         (ready-made COMMANDs: " IOSCOPE_WORKLOADS_DIR "/*.sh)\n"
 	      "       ioscope mark TEXT...                        add a mark to every running ioscope\n"
 	      "       ioscope matrix --device DEV --mount DIR [matrix options] -- COMMAND...\n"
 	      "                          COMMAND per scheduler x options x cache, recorded\n"

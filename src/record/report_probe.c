@@ -52,3 +52,36 @@ void report_probe_free(struct probe_samples *p)
 		probe_samples_free(p);
 	free(p);
 }
+
+/* read_n, read_p50_us, ..., in the order of report_probe_figure_names[] */
+const char *const report_probe_figure_names[REPORT_PROBE_FIGURES] = {
+	"read_n", "read_p50_us", "read_p99_us", "read_max_us",
+	"exec_n", "exec_p50_us", "exec_p99_us", "exec_max_us",
+	"errors", "stalled_us",
+};
+
+/* Figures 0-3 of reads, 4-7 of cold starts: n, then p50, p99, max. */
+static bool kind_figure(const uint64_t *v, size_t n, size_t which, uint64_t *out)
+{
+	static const double rank[] = { 0, 50, 99, 100 };
+	if (which == 0) {
+		*out = n;
+		return true;
+	}
+	if (!n)
+		return false;
+	*out = probe_percentile(v, n, rank[which]);
+	return true;
+}
+
+bool report_probe_figure(const struct probe_samples *p, size_t i, uint64_t *v)
+{
+	if (!p || i >= REPORT_PROBE_FIGURES)
+		return false;
+	if (i < 4)
+		return kind_figure(p->read_us, p->nread, i, v);
+	if (i < 8)
+		return kind_figure(p->exec_us, p->nexec, i - 4, v);
+	*v = i == 8 ? p->errors : p->stalled_us;
+	return true;
+}

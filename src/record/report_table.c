@@ -1,5 +1,6 @@
 /* report_table.c - CSV and JSON reports for spreadsheets and scripts: one row per
- * interval per device, events as their own rows (docs/reports.md). */
+ * interval per device, events as their own rows, then one row per phase with the
+ * responsiveness probe's percentiles, as the text report has them (docs/reports.md). */
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,8 @@
 #include "json_text.h"
 #include "csv.h"
 #include "report.h"
+#include "report_phases.h"
+#include "report_probe.h"
 #include "session_log.h"
 
 struct table {
@@ -18,6 +21,9 @@ struct table {
 	int (*event_row)(struct table *t, const struct event *ev);
 	int (*device_row)(struct table *t, const struct report_interval *iv, const struct device_rates *r);
 	int (*vm_row)(struct table *t, const struct report_interval *iv);
+	int (*phase_row)(struct table *t, size_t k);
+	struct phase_plan plan;       /* filled during the same walk */
+	size_t phase;                 /* the interval's phase, 1..; 0: left out of every phase */
 };
 
 static bool metric_missing(const struct device_rates *r, const struct metric_def *m)
@@ -41,8 +47,10 @@ static int flush_events(struct table *t, size_t sample)
 static int table_interval(void *ctx, const struct report_interval *iv)
 {
 	struct table *t = ctx;
-	if (flush_events(t, iv->sample - 1) < 0)
+	if (flush_events(t, iv->sample - 1) < 0 || report_phases_add(&t->plan, t->rep, iv) < 0)
 		return -1;
+	const struct phase *p = &t->plan.phases[t->plan.current];
+	t->phase = iv->sample >= p->first && iv->sample <= p->last ? t->plan.current + 1 : 0;
 	for (size_t i = 0; i < iv->rates->ndevices; i++)
 		if (report_device_wanted(t->rep, iv->rates->devices[i].name) &&
 		    t->device_row(t, iv, &iv->rates->devices[i]) < 0)
@@ -55,16 +63,40 @@ static int table_interval(void *ctx, const struct report_interval *iv)
 static int table_run(struct table *t, struct error *err)
 {
 	t->nevents = t->rep->nevents;
+	if (report_phases_plan(t->rep, &t->plan, err) < 0)
+		return -1;
 	t->event = malloc(sizeof *t->event);
-	if (!t->event)
-		return error_set(err, "out of memory");
-	int rc = report_walk(t->rep, table_interval, t, err);
+	int rc = t->event ? report_walk(t->rep, table_interval, t, err) : -1;
 	if (rc == 0 && flush_events(t, SIZE_MAX) < 0)
 		rc = -1;
+	for (size_t k = 0; rc == 0 && k < t->plan.n; k++)
+		rc = t->phase_row(t, k);
+	report_phases_free(&t->plan, t->rep);
 	free(t->event);
 	if (rc < 0 && !err->msg[0])
 		error_set(err, "%s", ferror(t->out) ? "write error" : "out of memory");
 	return rc;
+}
+
+/* The labels of the marks that open phase p, "; " between them ("" for none), whole
+ * however many there are; NULL on ENOMEM.  The caller frees it. */
+static char *phase_label(struct table *t, const struct phase *p)
+{
+	char label[MOUNT_OPTS_MAX + 256], *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	for (size_t i = 0; i < p->nopens; i++) {
+		report_event(t->rep, p->opens[i], t->event);
+		report_mark_label(&t->event->event, label, sizeof label);
+		fprintf(f, "%s%s", i ? "; " : "", label);
+	}
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
 }
 
 /* ---- CSV ---- */
@@ -80,6 +112,23 @@ static void csv_time(FILE *out, const struct timespec *wall)
 	char local[32];
 	report_local_time(wall, true, local, sizeof local);
 	fprintf(out, ",%lld.%06ld,%s", (long long)wall->tv_sec, wall->tv_nsec / 1000, local);
+}
+
+/* The last columns: the phase (empty: none), the probe's figures of a phase row, newline. */
+static void csv_phase_cells(FILE *out, size_t phase, const struct probe_samples *probe)
+{
+	if (phase)
+		fprintf(out, ",%zu", phase);
+	else
+		fputc(',', out);
+	for (size_t i = 0; i < REPORT_PROBE_FIGURES; i++) {
+		uint64_t v;
+		if (report_probe_figure(probe, i, &v))
+			fprintf(out, ",%llu", (unsigned long long)v);
+		else
+			fputc(',', out);
+	}
+	fputc('\n', out);
 }
 
 static int csv_event(struct table *t, const struct event *ev)
@@ -104,7 +153,7 @@ static int csv_event(struct table *t, const struct event *ev)
 	csv_field(t->out, ev->by);
 	csv_field(t->out, ev->result);
 	csv_field(t->out, label);
-	fputc('\n', t->out);
+	csv_phase_cells(t->out, 0, NULL);
 	return ferror(t->out) ? -1 : 0;
 }
 
@@ -126,7 +175,26 @@ static int csv_device(struct table *t, const struct report_interval *iv, const s
 	}
 	fprintf(t->out, ",%llu", (unsigned long long)r->in_flight);
 	csv_field(t->out, r->scheduler);
-	fputs(",,,,,,,,\n", t->out);
+	fputs(",,,,,,,,", t->out);
+	csv_phase_cells(t->out, t->phase, NULL);
+	return ferror(t->out) ? -1 : 0;
+}
+
+/* record "phase": time = its start, interval = its length, label = the marks that open it */
+static int csv_phase(struct table *t, size_t k)
+{
+	const struct phase *p = &t->plan.phases[k];
+	char *label = phase_label(t, p);
+	if (!label)
+		return -1;
+	fputs("phase", t->out);
+	csv_time(t->out, &p->from);
+	fprintf(t->out, ",%.6f,", timespec_diff(&p->to, &p->from));
+	for (size_t i = 0; i < device_metrics_count + 2 + 7; i++)
+		fputc(',', t->out);
+	csv_field(t->out, label);
+	free(label);
+	csv_phase_cells(t->out, k + 1, p->probe);
 	return ferror(t->out) ? -1 : 0;
 }
 
@@ -135,8 +203,12 @@ int report_csv(struct report *rep, FILE *out, struct error *err)
 	fputs("record,time,local_time,interval,device", out);
 	for (size_t i = 0; i < device_metrics_count; i++)
 		fprintf(out, ",%s", device_metrics[i].name);
-	fputs(",in_flight,scheduler,kind,object,key,old,new,by,result,label\n", out);
-	struct table t = { .rep = rep, .out = out, .event_row = csv_event, .device_row = csv_device };
+	fputs(",in_flight,scheduler,kind,object,key,old,new,by,result,label,phase", out);
+	for (size_t i = 0; i < REPORT_PROBE_FIGURES; i++)
+		fprintf(out, ",probe_%s", report_probe_figure_names[i]);
+	fputc('\n', out);
+	struct table t = { .rep = rep, .out = out, .event_row = csv_event, .device_row = csv_device,
+			   .phase_row = csv_phase };
 	return table_run(&t, err);
 }
 
@@ -205,6 +277,7 @@ static int json_device(struct table *t, const struct report_interval *iv, const 
 	}
 	json_object_object_add(o, "in_flight", json_object_new_uint64(r->in_flight));
 	json_object_object_add(o, "scheduler", r->scheduler[0] ? json_object_new_string(r->scheduler) : NULL);
+	json_object_object_add(o, "phase", t->phase ? json_object_new_uint64(t->phase) : NULL);
 	return json_line(t->out, o);
 }
 
@@ -220,6 +293,37 @@ static int json_vm(struct table *t, const struct report_interval *iv)
 	}
 	json_object_object_add(o, "dirty", number(v->dirty));
 	json_object_object_add(o, "writeback", number(v->writeback));
+	json_object_object_add(o, "phase", t->phase ? json_object_new_uint64(t->phase) : NULL);
+	return json_line(t->out, o);
+}
+
+static json_object *json_probe(const struct probe_samples *probe)
+{
+	if (!probe)
+		return NULL;
+	json_object *o = json_object_new_object();
+	for (size_t i = 0; i < REPORT_PROBE_FIGURES; i++) {
+		uint64_t v;
+		bool have = report_probe_figure(probe, i, &v);
+		json_object_object_add(o, report_probe_figure_names[i], have ? json_object_new_uint64(v) : NULL);
+	}
+	return o;
+}
+
+static int json_phase(struct table *t, size_t k)
+{
+	const struct phase *p = &t->plan.phases[k];
+	char *label = phase_label(t, p);
+	if (!label)
+		return -1;
+	json_object *o = row("phase", &p->from);
+	json_object_object_add(o, "phase", json_object_new_uint64(k + 1));
+	json_object_object_add(o, "to", time_value(&p->to));
+	json_object_object_add(o, "duration", number(timespec_diff(&p->to, &p->from)));
+	json_object_object_add(o, "short", json_object_new_boolean(p->is_short));
+	json_object_object_add(o, "label", json_object_new_string(label));
+	free(label);
+	json_object_object_add(o, "probe", json_probe(p->probe));
 	return json_line(t->out, o);
 }
 
@@ -248,6 +352,6 @@ int report_json(struct report *rep, FILE *out, struct error *err)
 	if (json_machine(rep, out) < 0)
 		return error_set(err, "write error");
 	struct table t = { .rep = rep, .out = out, .event_row = json_event, .device_row = json_device,
-			   .vm_row = json_vm };
+			   .vm_row = json_vm, .phase_row = json_phase };
 	return table_run(&t, err);
 }

@@ -10,6 +10,10 @@ tests/e2e/test_report_golden.sh), the way the recorder writes them:
   report_log_gen.py other FILE    the same experiment again, 10% faster ("after a kernel
                                   upgrade") and without the user mark, for `ioscope compare`
   report_log_gen.py day FILE      a day at 10 s: 8640 samples, a switch every 6 hours
+  report_log_gen.py probe FILE    20 s with the responsiveness probe (--probe-exec): idle,
+                                  then a user mark "untar" at a sample and slower reads (a
+                                  failed one, a read stalled at a sample), then a mark "sync"
+                                  inside an interval and a phase whose probe records are empty
 
 The checked-in logs are this script's output; change both together."""
 import json, sys
@@ -168,6 +172,27 @@ def phases(path, host="bench", speed=1.0, n=70, user_mark=True):
                       result="ok")
 
 
+def probe(path):
+    log = Log(path, "probe")
+    log.header(VDA + [loop0("mq-deadline")], mounts(False, False))
+    for k in range(21):
+        busy = 6 <= k < 14
+        log.sample(k, VDA + [loop0("mq-deadline")], mounts(False, False), 200 if busy else 0, 0,
+                   8, 900 if busy else 20)
+        rec = {"type": "probe", "seq": k + 1, "read_us": [], "exec_us": []}
+        if k and k < 16:
+            base = 2000 + 700 * (k % 5) if busy else 300 + 20 * (k % 4)
+            rec["read_us"] = [base + 11 * j for j in range(4)]
+            rec["exec_us"] = [20 * base + 3] if k % 2 else []
+        if k == 9:
+            rec["errors"], rec["stalled_us"] = 1, 1_500_000
+        log.out.write(dumps(rec) + "\n")
+        if k == 5:
+            log.event(k, "mark", "user", "mark", "", "untar", by="user")
+        if k == 15:   # inside the next interval: left out of every phase
+            log.event(k, "mark", "user", "mark", "", "sync", by="user", at=400_000_000)
+
+
 def day(path):
     log = Log(path, "day")
     log.step = 10
@@ -192,5 +217,7 @@ if __name__ == "__main__":
         phases(out, host="bench-6.19", speed=1.1, user_mark=False)
     elif what == "day":
         day(out)
+    elif what == "probe":
+        probe(out)
     else:
-        sys.exit("usage: report_log_gen.py phases|other|day FILE")
+        sys.exit("usage: report_log_gen.py phases|other|day|probe FILE")

@@ -12,9 +12,11 @@ G="$IOSCOPE_TOP/tests/fixtures/golden"
 export TZ=UTC
 
 # golden NAME CUT CMD... : CMD exits 0, says nothing on stderr, and its output (with
-# CUT: up to the per-interval table) is golden/report-NAME.txt
+# CUT: up to the per-interval table) is golden/report-NAME.txt (NAME.csv, NAME.json:
+# golden/report-NAME as it is)
 golden() {
-	local name=$1 cut=$2
+	local name=$1 cut=$2 file=report-$1.txt
+	case $name in *.*) file=report-$name ;; esac
 	shift 2
 	"$@" >"$TMP/$name.full" 2>"$TMP/$name.err"
 	local rc=$?
@@ -24,8 +26,8 @@ golden() {
 	fi
 	if [ "$cut" = cut ]; then sed '/^Per interval/,$d' "$TMP/$name.full" >"$TMP/$name.txt"
 	else cp "$TMP/$name.full" "$TMP/$name.txt"; fi
-	[ -n "${UPDATE_GOLDEN:-}" ] && cp "$TMP/$name.txt" "$G/report-$name.txt"
-	if diff -u "$G/report-$name.txt" "$TMP/$name.txt" >"$TMP/$name.diff"; then
+	[ -n "${UPDATE_GOLDEN:-}" ] && cp "$TMP/$name.txt" "$G/$file"
+	if diff -u "$G/$file" "$TMP/$name.txt" >"$TMP/$name.diff"; then
 		ok "report $name matches its golden file"
 	else
 		fail "report $name matches its golden file" "$(head -60 "$TMP/$name.diff")"
@@ -38,6 +40,10 @@ golden phases-all full "$IOSCOPE" report report-phases.log --all --min-phase 3s
 # compare: report-other.log is the same run 10% faster and without the user mark, so its
 # phases align by their marks, and the mark's phase of A has no partner
 golden compare full "$IOSCOPE" compare report-phases.log report-other.log
+# the probe's p50/p99/max per phase, in every format (report-probe.log: report_log_gen.py probe)
+golden probe full "$IOSCOPE" report report-probe.log
+golden probe.csv full "$IOSCOPE" report report-probe.log -f csv
+golden probe.json full "$IOSCOPE" report report-probe.log -f json
 golden compare-phase full "$IOSCOPE" compare report-phases.log report-other.log --phase 5
 "$IOSCOPE" compare report-phases.log report-other.log --phase 9 >/dev/null 2>"$TMP/c9.err"
 [ $? = 2 ] && grep -q "phase 9: report-phases.log has 6" "$TMP/c9.err" \
@@ -62,6 +68,27 @@ has compare "Phase 2 of A and phase 2 of B (aligned by their marks)" "compare: p
 has compare "Phase 3 of A: no phase of B to align it with" "compare: a phase only A has"
 has compare-phase "           MB/s busy            250.0       275.0      +10.0%" "compare: differences in percent"
 has phases-all "  / on vda1, ext4: rw,relatime; superblock rw,errors=remount-ro" "--all lists every mount"
+has probe "  probe    read   n 40     p50     2.733  p99     4.833  max     4.833 ms" "text: probe percentiles of a phase"
+has probe.csv "phase,1796040005.000000,2026-11-30 12:00:05,10.400000," "csv: a row per phase"
+has probe.csv ",mark: untar,2,40,2733,4833,4833,5,68003,96003,96003,1,1500000" "csv: the probe's figures of a phase"
+has probe.json '"phase":2,"to":1796040015.400000,"duration":10.400,"short":false,"label":"mark: untar","probe":{"read_n":40,"read_p50_us":2733,"read_p99_us":4833,"read_max_us":4833,"exec_n":5,' "json: the probe's figures of a phase"
+has probe.json '"read_n":0,"read_p50_us":null' "json: a phase without probe reads has null percentiles"
+python3 - "$TMP/probe.csv.txt" "$TMP/probe.json.txt" <<'PY'
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1])))
+def check(name, cond, what=""):
+    print(("ok " if cond else "not ok ") + name + ("" if cond else f": {what}"))
+check("csv: every row has the header's columns", all(len(r) == len(rows[0]) for r in rows),
+      {len(r) for r in rows})
+head = rows[0]
+recs = [dict(zip(head, r)) for r in rows[1:]]
+left = [r["time"] for r in recs if r["record"] == "sample" and not r["phase"]]
+check("csv: the interval a mark falls in has no phase", left == ["1796040016.000000"], left)
+js = [json.loads(l) for l in open(sys.argv[2])]
+check("json: sample and vm records carry their phase",
+      [r["phase"] for r in js if r["record"] == "sample"] == [r["phase"] for r in js if r["record"] == "vm"]
+      and {r["phase"] for r in js if r["record"] == "sample"} == {1, 2, 3, None})
+PY
 if ! [ -s "$TMP/phases-all.txt" ] || grep -q ", short:" "$TMP/phases-all.txt"; then fail "--min-phase 3s: no phase is short"; else ok "--min-phase 3s: no phase is short"; fi
 
 # --metrics: one panel per metric asked for (per device; dirty once, for the system)

@@ -135,9 +135,13 @@ static void test_table_reports(void **state)
 	assert_int_equal(count(csv, "\nsample,"), 2 * (NSAMPLES - 1));
 	/* loop7's counters pass 2^64 at sample 6: a counters_reset event says why its row is empty */
 	assert_int_equal(count(csv, "\nevent,"), 4);
-	assert_non_null(strstr(csv, ",counters_reset,loop7,counters,,counters went back,observed,,reset loop7 (counters went back)\n"));
-	assert_non_null(strstr(csv, ",scheduler,vda,scheduler,mq-deadline,bfq,ioscope,ok,sched vda mq-deadline→bfq (ok) (resets nr_requests 256→64)\n"));
+	assert_non_null(strstr(csv, ",counters_reset,loop7,counters,,counters went back,observed,,reset loop7 (counters went back),"
+				    ",,,,,,,,,,\n"));   /* no phase, no probe figures */
+	assert_non_null(strstr(csv, ",scheduler,vda,scheduler,mq-deadline,bfq,ioscope,ok,sched vda mq-deadline→bfq (ok) (resets nr_requests 256→64),"));
 	assert_null(strstr(csv, ",scheduler,vda,scheduler,mq-deadline,bfq,observed,"));
+	/* the switch, the remount and the mark open phases 2-4; a log without a probe leaves its figures empty */
+	assert_int_equal(count(csv, "\nphase,"), 4);
+	assert_non_null(strstr(csv, ",sched vda mq-deadline→bfq (ok),2,,,,,,,,,,\n"));
 	free(csv);
 	char *json = run_report(log, "json", "vda", &len, &status);
 	assert_int_equal(status, 0);
@@ -145,6 +149,8 @@ static void test_table_reports(void **state)
 	assert_int_equal(count(json, "{\"record\":\"sample\""), NSAMPLES - 1);
 	assert_int_equal(count(json, "{\"record\":\"vm\""), NSAMPLES - 1);
 	assert_int_equal(count(json, "{\"record\":\"event\""), 3);
+	assert_int_equal(count(json, "{\"record\":\"phase\""), 4);
+	assert_non_null(strstr(json, "\"label\":\"sched vda mq-deadline→bfq (ok)\",\"probe\":null}"));
 	assert_non_null(strstr(json, "\"resets\":{\"nr_requests\":[\"256\",\"64\"]}"));
 	free(json);
 	unlink(log);
