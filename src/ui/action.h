@@ -44,6 +44,7 @@ enum ui_action_kind {
 	UA_REPLAY_SPEED,    /* arg: +1 faster, -1 slower */
 	UA_RECORD,
 	UA_TOGGLE_PANE,     /* name: the pane (pane_def.name) to show or hide */
+	UA_TRACE,           /* the eBPF view on or off (src/ui/trace_key.c) */
 	UA_COUNT
 };
 

@@ -99,6 +99,7 @@ struct console {
 	const struct column_def *sort;  /* NULL: kernel order */
 	bool sort_ascending;
 	size_t graph_metric;           /* index in graph_metrics[] */
+	bool tracing;                  /* the source traces (--trace, the b key) */
 	enum graph_glyphs glyphs;
 	uint64_t scroll_back;          /* samples the graphs end before the newest (0: live) */
 	bool detail_zoom;
@@ -216,6 +217,8 @@ void action_marks(struct console *c);
 void action_live(struct console *c);
 void action_glyphs(struct console *c);
 void action_refresh(struct console *c);
+/* trace_key.c: the eBPF view turned on or off by the source, marked as an event */
+void action_trace(struct console *c);
 
 /* ---- term.c: the terminal and the signals that concern it ---- */
 /* Block the signals we handle and read them from a signalfd (c->sigfd). */

@@ -74,6 +74,8 @@ void frame_build(struct console *c, struct frame *f)
 	f->scroll_back = c->scroll_back;
 	frame_table(c, f);
 	f->metric = &graph_metrics[c->graph_metric];
+	f->tracing = c->tracing;
+	f->trace_hist = session_trace_history(c->session);
 	double now = status_clock();
 	f->status = status_current(&c->status, now);
 	f->status_warning = c->status.warning;

@@ -28,7 +28,7 @@ const struct console_binding console_bindings[] = {
 	{ { '/' }, "/", "filter devices by name, dm name or model (empty: all)", "Filter", "Devices", 0,
 	  ACT(UA_FILTER, 0) },
 	{ { '\t' }, "Tab", "next graph metric: MB/s, IOPS, await, %util, f/s, in-flight, dirty/writeback, probe "
-	  "(median and slowest probe read, ms; with --probe)",
+	  "(median and slowest probe read, ms; with --probe), latency (heat map; with tracing)",
 	  "Metric", "Graphs", 0, ACT(UA_METRIC, 1) },
 	{ { ' ' }, "Space", "freeze the view; sampling and recording go on", "Freeze", "Graphs", 0,
 	  ACT(UA_FREEZE, 0) },
@@ -71,6 +71,9 @@ const struct console_binding console_bindings[] = {
 	{ { 'g' }, "g", "graph characters: braille, blocks, ASCII", NULL, "Graphs", 0,
 	  ACT(UA_GLYPHS, 0) },
 	{ { 'e' }, "e", "show or hide the marks panel", NULL, "Graphs", 0, ACT(UA_MARKS, 0) },
+	{ { 'b' }, "b", "block-layer tracing (eBPF) on or off: latency heat map (Tab to latency), "
+	  "seeks, who queued the I/O; needs root or CAP_BPF and CAP_PERFMON", NULL, "Graphs", 0,
+	  ACT(UA_TRACE, 0) },
 	{ { 'W' }, "W", "show or hide the why pane (blocked tasks, processes by I/O) in place of the graphs",
 	  NULL, "Graphs", 0, { .kind = UA_TOGGLE_PANE, .name = "why" } },
 
