@@ -71,8 +71,8 @@ const struct console_binding console_bindings[] = {
 	{ { 'g' }, "g", "graph characters: braille, blocks, ASCII", NULL, "Graphs", 0,
 	  ACT(UA_GLYPHS, 0) },
 	{ { 'e' }, "e", "show or hide the marks panel", NULL, "Graphs", 0, ACT(UA_MARKS, 0) },
-	{ { 'b' }, "b", "block-layer tracing (eBPF) on or off: latency heat map (Tab to latency), "
-	  "seeks, who queued the I/O; needs root or CAP_BPF and CAP_PERFMON", NULL, "Graphs", 0,
+	{ { 'b' }, "b", "block-layer tracing (eBPF) on or off, marked on the graphs: the latency heat "
+	  "map (Tab to latency), trace records in a recording; needs root or CAP_BPF and CAP_PERFMON", NULL, "Graphs", 0,
 	  ACT(UA_TRACE, 0) },
 	{ { 'W' }, "W", "show or hide the why pane (blocked tasks, processes by I/O) in place of the graphs",
 	  NULL, "Graphs", 0, { .kind = UA_TOGGLE_PANE, .name = "why" } },
