@@ -26,7 +26,8 @@ static void report_usage(FILE *out)
 {
 	fputs("usage: ioscope report FILE [--format text|csv|json|svg|png] [--devices DEV,...]\n"
 	      "                            [--from TIME] [--to TIME] [--min-phase SEC] [--all]\n"
-	      "                            [--metrics mbps,iops,await,util,fs,dirty] [--size WxH]\n"
+	      "                            [--metrics mbps,iops,await,util,fs,dirty,latency]\n"
+	      "                            [--size WxH]\n"
 	      "                            [-o OUT] [-v]\n"
 	      "TIME: HH:MM[:SS] (local), YYYY-MM-DD HH:MM[:SS], @UNIXSECONDS, or +OFFSET from\n"
 	      "the start (90, 90s, 5m, 1h30m).  See ioscope(1), REPORTS.\n", out);
@@ -59,6 +60,7 @@ static int parse_size(const char *arg, int *w, int *h, struct error *err)
 const char *const report_metric_names[METRIC_COUNT] = {
 	[METRIC_MBPS] = "mbps", [METRIC_IOPS] = "iops", [METRIC_AWAIT] = "await",
 	[METRIC_UTIL] = "util", [METRIC_FS] = "fs", [METRIC_DIRTY] = "dirty",
+	[METRIC_LATENCY] = "latency",
 };
 
 static int parse_metrics(const char *arg, struct report *rep, struct error *err)
@@ -70,8 +72,8 @@ static int parse_metrics(const char *arg, struct report *rep, struct error *err)
 					   strncmp(p, report_metric_names[m], n) != 0))
 			m++;
 		if (m == METRIC_COUNT)
-			return error_set(err, "invalid metric '%.*s': give mbps, iops, await, util, fs "
-					 "or dirty", (int)n, p);
+			return error_set(err, "invalid metric '%.*s': give mbps, iops, await, util, fs, "
+					 "dirty or latency", (int)n, p);
 		bool seen = false;
 		for (size_t i = 0; i < rep->nmetrics; i++)
 			seen |= rep->metrics[i] == (enum report_metric)m;
