@@ -28,7 +28,7 @@ static void trace_event(struct console *c, bool on)
 void action_trace(struct console *c)
 {
 	struct error err;
-	if (!c->src->live) {
+	if (source_can_seek(c->src)) {
 		console_message(c, true, "tracing: a recording shows the trace it was made with "
 					 "(--trace when recording)");
 		return;
