@@ -15,6 +15,9 @@ enum graph_unit {
 	GRAPH_UNIT_PERCENT,  /* 0..100, the top is always 100 */
 	GRAPH_UNIT_COUNT,    /* a gauge: requests in flight */
 	GRAPH_UNIT_MB,       /* MiB */
+	/* A latency heat map of the eBPF view (src/ui/heatmap.c) rather than a line: the
+	 * series' metric is a trace direction (enum trace_dir), a cell's shade requests. */
+	GRAPH_UNIT_HEAT,
 };
 
 struct graph_series_def {

@@ -19,7 +19,9 @@ enum report_format { REPORT_TEXT, REPORT_CSV, REPORT_JSON, REPORT_SVG, REPORT_PN
 
 /* The plot's panels (--metrics), in the order of report_metric_names[]. */
 enum report_metric { METRIC_MBPS, METRIC_IOPS, METRIC_AWAIT, METRIC_UTIL, METRIC_FS, METRIC_DIRTY,
-		     METRIC_BLOCKED, METRIC_JOURNAL, METRIC_COUNT };
+		     METRIC_BLOCKED, METRIC_JOURNAL,
+		     METRIC_LATENCY,   /* the latency heat map of the trace records (report_heat.h) */
+		     METRIC_COUNT };
 extern const char *const report_metric_names[METRIC_COUNT];
 
 struct report {

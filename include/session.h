@@ -49,6 +49,10 @@ const struct why_rates *session_why(const struct session *s);
 /* Every event of the latest step, echoes of ioscope's changes dropped. */
 const struct event_list *session_events(const struct session *s);
 struct history *session_history(const struct session *s);   /* NULL: none kept */
+/* The eBPF view's latency histograms, numbered as the history (trace_history.h);
+ * NULL when no history is kept. */
+struct trace_history;
+const struct trace_history *session_trace_history(const struct session *s);
 bool session_ended(const struct session *s);
 
 /* The devices the views show (none: all) and whether an event concerns them. */

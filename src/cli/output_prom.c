@@ -313,7 +313,7 @@ static void emit_mounts(struct prom_ctx *c)
 /* Marks and the clock concern no device: they are counted without a device label. */
 static bool kind_is_system(int kind)
 {
-	return kind == EVENT_USER_MARK || kind == EVENT_CLOCK_BACK;
+	return kind == EVENT_USER_MARK || kind == EVENT_CLOCK_BACK || kind == EVENT_TRACE;
 }
 
 /* A dip is no setting change: it has families of its own (ioscope_dips_total). */

@@ -61,6 +61,7 @@ static const char *const kind_names[EVENT_KIND_COUNT] = {
 	[EVENT_CLOCK_BACK] = "clock_back",
 	[EVENT_DIP] = "dip",
 	[EVENT_RUN] = "run",
+	[EVENT_TRACE] = "trace",
 };
 
 const char *event_kind_name(enum event_kind kind)
@@ -425,7 +426,8 @@ void echo_filter_clear(struct echo_filter *f)
 
 void echo_filter_remember(struct echo_filter *f, const struct event *ev)
 {
-	if (strcmp(ev->by, "observed") == 0 || ev->kind == EVENT_USER_MARK || ev->kind == EVENT_RUN)
+	if (strcmp(ev->by, "observed") == 0 || ev->kind == EVENT_USER_MARK || ev->kind == EVENT_RUN ||
+	    ev->kind == EVENT_TRACE)
 		return;   /* no diff ever sees these again */
 	struct event *kept = event_list_add(&f->own);
 	if (!kept)
@@ -549,6 +551,9 @@ void event_label(const struct event *ev, char *buf, size_t len)
 		break;
 	case EVENT_DIP:
 		dip_label(ev, buf, len);
+		break;
+	case EVENT_TRACE:
+		snprintf(buf, len, "trace %s", ev->new_value);   /* "trace on" */
 		break;
 	case EVENT_RUN:
 		snprintf(buf, len, "%s %s", ev->key, ev->new_value);   /* "start tar x", "exit 0 (2.1 s)" */

@@ -44,11 +44,11 @@ bool selection_covers_device(const struct selection *s, const struct snapshot *s
 	return names_partition_of(s, snap, name);
 }
 
-/* User marks, a watched command's start and exit, and the clock going back (why every
- * figure of its interval is missing). */
+/* User marks, a watched command's start and exit, the clock going back (why every
+ * figure of its interval is missing), and tracing turned on or off (every disk's). */
 static bool concerns_all(enum event_kind k)
 {
-	return k == EVENT_USER_MARK || k == EVENT_RUN || k == EVENT_CLOCK_BACK;
+	return k == EVENT_USER_MARK || k == EVENT_RUN || k == EVENT_CLOCK_BACK || k == EVENT_TRACE;
 }
 
 static bool is_mount_event(enum event_kind k)

@@ -12,6 +12,7 @@
 #include "devsel.h"
 #include "dip.h"
 #include "session.h"
+#include "trace_history.h"
 #include "why.h"
 
 struct session {
@@ -25,6 +26,7 @@ struct session {
 	struct event_list queued;    /* announced by another ioscope, for the next step */
 	struct echo_filter echoes;
 	struct history *hist;
+	struct trace_history *trace_hist;   /* with the history: the heat map's histograms */
 	size_t hist_capacity;
 	struct selection sel;
 	struct recorder *rec;       /* writing */
@@ -51,7 +53,10 @@ struct session *session_open(struct source *src, const struct session_opts *o, s
 	s->hist_capacity = o ? o->history_capacity : 0;
 	s->why = calloc(1, sizeof *s->why);
 	s->dips = dip_detector_new();
-	if (!s->why || !s->dips || (s->hist_capacity && !(s->hist = history_new(s->hist_capacity)))) {
+	if (s->hist_capacity)
+		s->trace_hist = trace_history_new(s->hist_capacity);
+	if (!s->why || !s->dips || (s->hist_capacity && !(s->hist = history_new(s->hist_capacity))) ||
+	    (s->hist_capacity && !s->trace_hist)) {
 		session_close(s);
 		error_set(err, "out of memory");
 		return NULL;
@@ -64,6 +69,7 @@ void session_close(struct session *s)
 	if (!s)
 		return;
 	history_free(s->hist);
+	trace_history_free(s->trace_hist);
 	snapshot_free(&s->prev);
 	snapshot_free(&s->cur);
 	rates_free(&s->rates);
@@ -122,6 +128,9 @@ static int derive(struct session *s, bool have_prev)
 			return -1;
 		if (s->hist && history_append(s->hist, &s->rates) < 0)
 			return -1;
+		if (s->hist && trace_history_append(s->trace_hist, history_count(s->hist) - 1,
+						    s->cur.trace) < 0)
+			return -1;
 		s->have_rates = true;
 	}
 	for (size_t i = 0; s->hist && i < s->events.count; i++)
@@ -166,6 +175,7 @@ const struct rates *session_rates(const struct session *s) { return s->have_rate
 const struct event_list *session_events(const struct session *s) { return &s->events; }
 const struct why_rates *session_why(const struct session *s) { return s->have_rates ? s->why : NULL; }
 struct history *session_history(const struct session *s) { return s->hist; }
+const struct trace_history *session_trace_history(const struct session *s) { return s->trace_hist; }
 bool session_ended(const struct session *s) { return s->ended; }
 size_t session_sample_index(const struct session *s) { return s->index; }
 
@@ -285,8 +295,15 @@ static int forget_samples(struct session *s, struct error *err)
 		struct history *h = history_new(s->hist_capacity);
 		if (!h)
 			return error_set(err, "out of memory: cannot seek");
+		struct trace_history *th = trace_history_new(s->hist_capacity);
+		if (!th) {
+			history_free(h);
+			return error_set(err, "out of memory: cannot seek");
+		}
 		history_free(s->hist);
 		s->hist = h;
+		trace_history_free(s->trace_hist);
+		s->trace_hist = th;
 	}
 	s->have_cur = s->have_rates = s->ended = false;
 	event_list_clear(&s->events);

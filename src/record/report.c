@@ -26,7 +26,7 @@ static void report_usage(FILE *out)
 {
 	fputs("usage: ioscope report FILE [--format text|csv|json|svg|png] [--devices DEV,...]\n"
 	      "                            [--from TIME] [--to TIME] [--min-phase SEC] [--all]\n"
-	      "                            [--metrics mbps,iops,await,util,fs,dirty,blocked,journal]\n"
+	      "                            [--metrics mbps,iops,await,util,fs,dirty,blocked,journal,latency]\n"
 	      "                            [--size WxH] [-o OUT] [-v]\n"
 	      "TIME: HH:MM[:SS] (local), YYYY-MM-DD HH:MM[:SS], @UNIXSECONDS, or +OFFSET from\n"
 	      "the start (90, 90s, 5m, 1h30m).  See ioscope(1), REPORTS.\n", out);
@@ -60,6 +60,7 @@ const char *const report_metric_names[METRIC_COUNT] = {
 	[METRIC_MBPS] = "mbps", [METRIC_IOPS] = "iops", [METRIC_AWAIT] = "await",
 	[METRIC_UTIL] = "util", [METRIC_FS] = "fs", [METRIC_DIRTY] = "dirty",
 	[METRIC_BLOCKED] = "blocked", [METRIC_JOURNAL] = "journal",
+	[METRIC_LATENCY] = "latency",
 };
 
 static int parse_metrics(const char *arg, struct report *rep, struct error *err)
@@ -72,7 +73,7 @@ static int parse_metrics(const char *arg, struct report *rep, struct error *err)
 			m++;
 		if (m == METRIC_COUNT)
 			return error_set(err, "invalid metric '%.*s': give mbps, iops, await, util, fs, "
-					 "dirty, blocked or journal", (int)n, p);
+					 "dirty, blocked, journal or latency", (int)n, p);
 		bool seen = false;
 		for (size_t i = 0; i < rep->nmetrics; i++)
 			seen |= rep->metrics[i] == (enum report_metric)m;

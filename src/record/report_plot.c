@@ -17,6 +17,7 @@
 #include "cairo_lib.h"
 #include "plot_labels.h"
 #include "report.h"
+#include "report_heat.h"
 #include "text.h"
 
 #define DEFAULT_WIDTH 1200
@@ -54,6 +55,8 @@ static const struct metric_look {
 	[METRIC_BLOCKED] = { "blocked tasks (D state)", "tasks", "D tasks", "throttled",
 			     true },
 	[METRIC_JOURNAL] = { "journal commit time, ms", "ms", "commit", "wait", false },
+	[METRIC_LATENCY] = { "latency heat map, issue to completion, reads and writes "
+			     "(shade: requests, log scale)", "latency", NULL, NULL, false },
 };
 /* The journal panel of a device with xfs on it: the log forces stand for the commits. */
 static const struct metric_look journal_xfs_look = {
@@ -105,6 +108,7 @@ struct plot {
 	int width, height;
 	double t0, t1;              /* wall seconds of the first and last sample */
 	struct series *series;      /* one per panel */
+	struct heat_series *heat;   /* one per panel: the latency panels' trace histograms */
 	struct plot_panel *panels;  /* a metric of a device, or of the system */
 	size_t npanels;
 	struct limit_lines limits;  /* the dirty panel's, in step with its series */
@@ -310,6 +314,8 @@ static void panel_values(struct plot *p, struct plot_panel *pp,
 		why_panel_values(p, pp, iv, a, b);
 		return;
 	}
+	if (pp->metric == METRIC_LATENCY)
+		return;   /* heat_collect */
 	if (pp->metric == METRIC_DIRTY) {
 		if (iv->rates->vm.valid) {
 			*a = iv->rates->vm.dirty / 1024;
@@ -329,6 +335,19 @@ static void panel_values(struct plot *p, struct plot_panel *pp,
 	}
 }
 
+/* A latency panel's interval: the device's histograms, when the interval was traced. */
+static int heat_collect(const struct plot *p, size_t k, const struct report_interval *iv, double t)
+{
+	const struct snapshot *s = iv->cur;
+	const struct device *d = snapshot_find_device(s, p->rep->devices[p->panels[k].device]);
+	if (d && d->is_partition)
+		d = snapshot_find_device(s, d->parent);
+	if (!s->trace || !d)
+		return 0;   /* not traced: a gap */
+	double from = t - (iv->rates->interval > 0 ? iv->rates->interval : 0);
+	return report_heat_add(&p->heat[k], from, t, trace_find(s->trace, d->major, d->minor));
+}
+
 static int collect(void *ctx, const struct report_interval *iv)
 {
 	struct plot *p = ctx;
@@ -339,6 +358,8 @@ static int collect(void *ctx, const struct report_interval *iv)
 		if (series_add(&p->series[k], t, a, b) < 0)
 			return -1;
 		if (p->panels[k].metric == METRIC_DIRTY && limits_add(&p->limits, iv->why) < 0)
+			return -1;
+		if (p->panels[k].metric == METRIC_LATENCY && heat_collect(p, k, iv, t) < 0)
 			return -1;
 	}
 	return 0;
@@ -385,7 +406,8 @@ static int plan_panels(struct plot *p)
 		if (metric_looks[m[i]].system)
 			p->panels[p->npanels++] = (struct plot_panel){ m[i], -1, -1 };
 	p->series = calloc(p->npanels + 1, sizeof *p->series);
-	return p->series ? 0 : -1;
+	p->heat = calloc(p->npanels + 1, sizeof *p->heat);
+	return p->series && p->heat ? 0 : -1;
 }
 
 /* ---- scales ---- */
@@ -736,6 +758,89 @@ static void draw_panel(struct plot *p, cairo_t *cr, size_t k, double y0, double 
 	draw_marks(p, cr, &a);
 }
 
+/* ---- the latency heat map (--metrics latency) ---- */
+
+/* Time ticks on round clock times, as draw_axes; the frame. */
+static void heat_time_axis(struct plot *p, cairo_t *cr, const struct panel *a)
+{
+	char buf[32];
+	double span = p->t1 - p->t0, tstep = time_step(span > 0 ? span : 1);
+	double first = ceil(p->t0 / tstep) * tstep - p->t0;
+	p->cairo.set_line_width(cr, 1);
+	p->cairo.set_source_rgb(cr, 0.2, 0.2, 0.2);
+	for (double t = first; t <= span + 1e-9; t += tstep) {
+		double x = round(px_x(p, a, t)) + 0.5;
+		struct timespec ts = { (time_t)(p->t0 + t), 0 };
+		report_local_time(&ts, false, buf, sizeof buf);
+		p->cairo.move_to(cr, x, a->bottom);
+		p->cairo.line_to(cr, x, a->bottom + 4);
+		p->cairo.stroke(cr);
+		show_text(p, cr, x - 24, a->bottom + 16, 11, buf);
+	}
+	p->cairo.rectangle(cr, a->left + 0.5, a->top + 0.5, a->right - a->left, a->bottom - a->top);
+	p->cairo.stroke(cr);
+	show_text(p, cr, a->right - 90, a->bottom + 34, 11, "time (local)");
+}
+
+/* Each row's lowest latency at its bottom edge, as many as fit. */
+static void heat_latency_axis(struct plot *p, cairo_t *cr, const struct heat_box *b, int lo, int hi)
+{
+	double row = (b->bottom - b->top) / (double)(hi - lo + 1);
+	int every = row >= 14 ? 1 : (int)ceil(14 / row);
+	p->cairo.set_source_rgb(cr, 0.2, 0.2, 0.2);
+	for (int k = lo; k <= hi + 1; k += every) {
+		char buf[32];
+		uint64_t us = k < TRACE_LAT_BUCKETS ? trace_bucket_low((size_t)k) : trace_bucket_low(TRACE_LAT_BUCKETS - 1) * 2;
+		if (us < 1000)
+			snprintf(buf, sizeof buf, "%llu \xc2\xb5s", (unsigned long long)us);
+		else if (us < 1000000)
+			snprintf(buf, sizeof buf, "%.3g ms", (double)us / 1e3);
+		else
+			snprintf(buf, sizeof buf, "%.3g s", (double)us / 1e6);
+		double y = report_heat_row_bottom(b, lo, hi, k);
+		cairo_text_extents_t e;
+		p->cairo.set_font_size(cr, 11);
+		p->cairo.text_extents(cr, buf, &e);
+		show_text(p, cr, b->left - 6 - e.x_advance, y + 4, 11, buf);
+	}
+}
+
+/* White to dark red: light cells stay visible (shade 0 is a tenth of the way). */
+static void heat_cells(struct plot *p, cairo_t *cr, const struct heat_rect *r, long n)
+{
+	for (long i = 0; i < n; i++) {
+		double s = 0.1 + 0.9 * r[i].shade;
+		p->cairo.set_source_rgb(cr, 1 - 0.45 * s, 1 - 0.95 * s, 1 - 0.9 * s);
+		p->cairo.rectangle(cr, r[i].x0, r[i].y0, fmax(r[i].x1 - r[i].x0, 1), r[i].y1 - r[i].y0);
+		p->cairo.fill(cr);
+	}
+}
+
+static void draw_heat_panel(struct plot *p, cairo_t *cr, size_t k, double y0, double h)
+{
+	struct panel a = { MARGIN_L, p->width - MARGIN_R, y0 + PANEL_TOP, y0 + h - PANEL_BOTTOM, 1 };
+	struct heat_box box = { a.left, a.right, a.top, a.bottom, p->t1 - p->t0 };
+	char title[DEV_NAME_MAX + 160], clean[sizeof title * 2];
+	snprintf(title, sizeof title, "%s: %s", p->rep->devices[p->panels[k].device],
+		 metric_looks[METRIC_LATENCY].title);
+	clean_text(title, clean, sizeof clean, 200);
+	p->cairo.set_source_rgb(cr, 0.1, 0.1, 0.1);
+	set_font(p, cr, CAIRO_FONT_WEIGHT_BOLD);
+	show_text(p, cr, a.left, HEADING_Y(&a), 13, clean);
+	set_font(p, cr, CAIRO_FONT_WEIGHT_NORMAL);
+	int lo, hi;
+	struct heat_rect *r;
+	long n = report_heat_layout(&p->heat[k], &box, &lo, &hi, &r);
+	heat_cells(p, cr, r, n);
+	free(r);
+	heat_time_axis(p, cr, &a);
+	heat_latency_axis(p, cr, &box, lo, hi);
+	if (!p->heat[k].n)
+		show_text(p, cr, a.left + 12, (a.top + a.bottom) / 2, 12,
+			  "no trace records: recorded without --trace (or the console's b key)");
+	draw_marks(p, cr, &a);
+}
+
 static void draw_title(struct plot *p, cairo_t *cr)
 {
 	const struct replay_machine *m = replay_machine(p->rep->replay);
@@ -768,7 +873,8 @@ static void draw(struct plot *p, cairo_t *cr)
 	size_t panels = p->npanels;
 	double h = panels ? (double)(p->height - TITLE_H - p->legend_h) / (double)panels : 0;
 	for (size_t k = 0; k < panels; k++)
-		draw_panel(p, cr, k, TITLE_H + h * (double)k, h);
+		(p->panels[k].metric == METRIC_LATENCY ? draw_heat_panel : draw_panel)(
+			p, cr, k, TITLE_H + h * (double)k, h);
 	draw_legend_of_marks(p, cr);
 }
 
@@ -863,6 +969,9 @@ static void free_plot(struct plot *p)
 		free(p->series[k].w);
 	}
 	free(p->series);
+	for (size_t k = 0; p->heat && k < p->npanels; k++)
+		report_heat_free(&p->heat[k]);
+	free(p->heat);
 	free(p->panels);
 	for (int k = 0; k < LIMITS; k++)
 		free(p->limits.v[k]);

@@ -315,6 +315,7 @@ static void (*const plain[UA_COUNT])(struct console *c) = {
 	[UA_REPLAY_PLAY] = action_replay_play,
 	[UA_REPLAY_SEEK] = action_replay_seek,
 	[UA_RECORD] = action_record,
+	[UA_TRACE] = action_trace,
 };
 
 /* The actions with a direction: [0] for arg < 0, [1] for arg > 0. */

@@ -560,6 +560,10 @@ void console_samples_free(struct console *c)
 	free(c->rows);
 	free(c->scratch.values);
 	free(c->scratch.cells);
+	free(c->scratch.heat);
+	free(c->scratch.heat_traced);
+	c->scratch.heat = NULL;
+	c->scratch.heat_traced = NULL;
 	c->rows = NULL;
 	c->scratch.values = NULL;
 	c->scratch.cells = NULL;
@@ -658,6 +662,8 @@ int console_run(const struct options *o, struct source *src, struct recorder *re
 	/* --trace: refused (rights, build, kernel), the console goes on without it and says why */
 	if (o->trace && source_trace(src, true, &err) < 0)
 		console_message(&c, true, "%s", err.msg);
+	else
+		c.tracing = o->trace;
 	console_build_rows(&c);
 	console_select_busiest(&c);
 	console_redraw(&c);

@@ -101,6 +101,7 @@ struct console {
 	const struct column_def *sort;  /* NULL: kernel order */
 	bool sort_ascending;
 	size_t graph_metric;           /* index in graph_metrics[] */
+	bool tracing;                  /* the source traces (--trace, the b key) */
 	enum graph_glyphs glyphs;
 	uint64_t scroll_back;          /* samples the graphs end before the newest (0: live) */
 	bool detail_zoom;
@@ -228,6 +229,9 @@ void mark_select_older(struct console *c);   /* the next row down the marks pane
 void mark_select_newer(struct console *c);
 void mark_select_number(struct console *c, uint64_t number);
 void mark_select_clear(struct console *c);
+
+/* trace_key.c: the eBPF view turned on or off by the source, marked as an event */
+void action_trace(struct console *c);
 
 /* ---- term.c: the terminal and the signals that concern it ---- */
 /* Block the signals we handle and read them from a signalfd (c->sigfd). */

@@ -77,6 +77,8 @@ void frame_build(struct console *c, struct frame *f)
 	f->marks_top = c->marks_top;   /* the marks panel's place hook keeps the selection in view */
 	frame_table(c, f);
 	f->metric = &graph_metrics[c->graph_metric];
+	f->tracing = c->tracing;
+	f->trace_hist = session_trace_history(c->session);
 	double now = status_clock();
 	f->status = status_current(&c->status, now);
 	f->status_warning = c->status.warning;

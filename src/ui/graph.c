@@ -6,6 +6,7 @@
 
 #include "graph.h"
 #include "history.h"
+#include "trace.h"
 
 #define DEV(l, m) { l, false, m }
 #define SYS(l, m) { l, true, m }
@@ -21,6 +22,9 @@ const struct graph_metric graph_metrics[] = {
 	/* --probe: what a user feels, the median and the slowest read of each interval */
 	{ "probe", "responsiveness", GRAPH_UNIT_MS, 2,
 	  { SYS("p50", HSM_PROBE_P50_MS), SYS("max", HSM_PROBE_MAX_MS) } },
+	/* tracing (--trace, the b key): time x latency bucket, shade = requests */
+	{ "latency", "heatmap", GRAPH_UNIT_HEAT, 2,
+	  { DEV("read latency", TRACE_READ), DEV("write latency", TRACE_WRITE) } },
 };
 const size_t graph_metrics_count = sizeof graph_metrics / sizeof graph_metrics[0];
 

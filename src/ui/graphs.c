@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heatmap.h"
 #include "pane.h"
 #include "text.h"
 
@@ -50,6 +51,23 @@ static int grow_buffers(struct frame *f, size_t values, size_t cells)
 		f->scratch->cells = g;
 		f->scratch->cells_cap = cells;
 	}
+	return 0;
+}
+
+static int grow_heat(struct frame *f, size_t columns)
+{
+	struct graph_scratch *g = f->scratch;
+	if (columns <= g->heat_cap)
+		return 0;
+	uint32_t *h = realloc(g->heat, columns * TRACE_LAT_BUCKETS * sizeof *h);
+	if (!h)
+		return -1;
+	g->heat = h;
+	bool *t = realloc(g->heat_traced, columns * sizeof *t);
+	if (!t)
+		return -1;
+	g->heat_traced = t;
+	g->heat_cap = columns;
 	return 0;
 }
 
@@ -186,10 +204,11 @@ static void mark_label(const struct frame *f, const struct history_mark *m, cons
 	ui_text_for_terminal(&f->style, label, out, len);
 }
 
-/* Marks about the strip's own device (and user marks) come first for label room. */
+/* Marks about the strip's own device (and user marks, tracing on or off) come first for
+ * label room. */
 static bool mark_is_own(const struct frame *f, const struct history_mark *m, const char *device)
 {
-	if (m->kind == EVENT_USER_MARK)
+	if (m->kind == EVENT_USER_MARK || m->kind == EVENT_TRACE)
 		return true;
 	char dev[MOUNT_PATH_MAX];
 	frame_mark_device(f, m, dev, sizeof dev);
@@ -388,6 +407,143 @@ static void draw_marks(const struct frame *f, const struct strip *s, const struc
 	label_groups(f, s, groups, ng, &l);
 }
 
+/* ---- the latency heat map (metric "latency"): the eBPF view's histograms ---- */
+
+/* The strip's disk (a partition's is its disk's: the kernel side counts whole disks). */
+static const struct device *heat_disk(const struct frame *f, const struct strip *s)
+{
+	const struct device *d = s->device && f->snap ? snapshot_find_device(f->snap, s->device) : NULL;
+	if (d && d->is_partition)
+		d = snapshot_find_device(f->snap, d->parent);
+	return d;
+}
+
+static void heat_add_sample(const struct frame *f, const struct device *d, enum trace_dir dir,
+			    int64_t n, uint32_t *col, bool *traced)
+{
+	const uint32_t *h = n >= 0 && d && f->trace_hist
+		? trace_history_hist(f->trace_hist, d->major, d->minor, dir, (uint64_t)n) : NULL;
+	if (!h)
+		return;
+	*traced = true;
+	for (size_t b = 0; b < TRACE_LAT_BUCKETS; b++)
+		col[b] = h[b] > UINT32_MAX - col[b] ? UINT32_MAX : col[b] + h[b];
+}
+
+/* Each column sums the histograms of its samples; false when none was traced. */
+static bool heat_fetch(const struct frame *f, const struct span *sp, const struct strip *s,
+		       struct heat_grid *g)
+{
+	const struct device *d = heat_disk(f, s);
+	bool any = false;
+	for (int c = 0; c < sp->plot_w; c++) {
+		uint32_t *col = f->scratch->heat + (size_t)c * TRACE_LAT_BUCKETS;
+		bool *traced = &f->scratch->heat_traced[c];
+		memset(col, 0, TRACE_LAT_BUCKETS * sizeof *col);
+		*traced = false;
+		for (int k = 0; k < sp->spc; k++)
+			heat_add_sample(f, d, (enum trace_dir)s->series->metric,
+					sp->first + (int64_t)c * sp->spc + k, col, traced);
+		any |= *traced;
+	}
+	*g = (struct heat_grid){ f->scratch->heat, f->scratch->heat_traced, sp->plot_w };
+	return any;
+}
+
+/* The latency each row starts at, at the top, middle and bottom. */
+static void heat_y_labels(const struct frame *f, const struct strip *s, int lo, int hi)
+{
+	unsigned long axis = ui_attr(&f->style, TR_AXIS);
+	const struct rect *p = &s->plot;
+	for (int y = p->y; y < p->y + p->h; y++) {
+		ui_fill(y, p->x - GUTTER, GUTTER - 1, ui_attr(&f->style, TR_NORMAL));
+		ui_put(y, p->x - 1, 1, axis, ui_sym(&f->style, "│", "|"));
+	}
+	int rows[3] = { 0, p->h >= 5 ? p->h / 2 : -1, p->h - 1 };
+	for (int i = 0; i < 3; i++) {
+		if (rows[i] < 0 || (i == 2 && rows[i] == 0))
+			continue;
+		int first, last;
+		char buf[16];
+		heat_row_buckets(rows[i], p->h, lo, hi, &first, &last);
+		heat_format_us(trace_bucket_low((size_t)first), f->style.utf8, buf, sizeof buf);
+		ui_putf(p->y + rows[i], p->x - GUTTER, GUTTER - 1, axis, "%*s", GUTTER - 1, buf);
+	}
+}
+
+/* Lighter shades in load_low's colour, then load_mid, the darkest in load_high: without
+ * colour the characters alone carry the count. */
+static void heat_draw_cells(const struct frame *f, const struct strip *s)
+{
+	static const enum theme_role roles[3] = { TR_LOAD_LOW, TR_LOAD_MID, TR_LOAD_HIGH };
+	const struct rect *p = &s->plot;
+	for (int row = 0; row < p->h; row++)
+		for (int col = 0; col < p->w; col++) {
+			const struct graph_cell *cell = &f->scratch->cells[row * p->w + col];
+			int level = heat_cell_level(cell);
+			if (level > 0)
+				ui_put(p->y + row, p->x + col, 1,
+				       ui_attr(&f->style, roles[(level - 1) * 3 / (HEAT_LEVELS - 1)]),
+				       cell->glyph);
+		}
+}
+
+/* "loop0 read latency p50 96µs p99 1.02ms  @ 412": the newest traced column's quantiles,
+ * and what the darkest shade stands for. */
+static int heat_label(const struct frame *f, const struct strip *s, const struct heat_grid *g,
+		      uint64_t max)
+{
+	char p50[16] = "-", p99[16] = "-", title[160];
+	for (int c = g->width; c > 0; c--) {
+		if (!g->traced[c - 1])
+			continue;
+		uint64_t h[TRACE_LAT_BUCKETS];
+		for (size_t b = 0; b < TRACE_LAT_BUCKETS; b++)
+			h[b] = g->counts[(size_t)(c - 1) * TRACE_LAT_BUCKETS + b];
+		double q50 = trace_quantile(h, TRACE_LAT_BUCKETS, 0.5);
+		double q99 = trace_quantile(h, TRACE_LAT_BUCKETS, 0.99);
+		if (q50 >= 0)
+			heat_format_us((uint64_t)q50, f->style.utf8, p50, sizeof p50);
+		if (q99 >= 0)
+			heat_format_us((uint64_t)q99, f->style.utf8, p99, sizeof p99);
+		break;
+	}
+	snprintf(title, sizeof title, "%s %s p50 %s p99 %s", s->device ? s->device : "",
+		 s->series->label, p50, p99);
+	ui_fill(s->label_y, s->plot.x - GUTTER, s->plot.w + GUTTER, ui_attr(&f->style, TR_NORMAL));
+	int w = ui_put(s->label_y, s->plot.x - GUTTER, s->plot.w + GUTTER, ui_attr(&f->style, s->role),
+		       title);
+	char scale[48];
+	snprintf(scale, sizeof scale, "  %c %llu/cell", HEAT_RAMP[HEAT_LEVELS - 1],
+		 (unsigned long long)max);
+	return w + ui_put(s->label_y, s->plot.x - GUTTER + w, s->plot.w + GUTTER - w,
+			  ui_attr(&f->style, TR_DIM), scale);
+}
+
+static void heat_note(const struct frame *f, const struct strip *s)
+{
+	const char *note = !f->live ? "no trace data here: recorded without tracing"
+			 : f->tracing ? "tracing: histograms from the next sample"
+			 : "no trace data: b turns tracing on (root, or CAP_BPF and CAP_PERFMON)";
+	ui_put_ellipsis(&f->style, s->plot.y + (s->plot.h - 1) / 2, s->plot.x + 1, s->plot.w - 2,
+			ui_attr(&f->style, TR_DIM), note);
+}
+
+/* A heat map strip in place of a line; returns the cells its title takes. */
+static int heat_strip(const struct frame *f, const struct strip *s, const struct span *sp)
+{
+	struct heat_grid g;
+	bool any = heat_fetch(f, sp, s, &g);
+	int lo, hi;
+	heat_range(&g, s->plot.h, &lo, &hi);
+	uint64_t max = heat_render(&g, s->plot.h, lo, hi, f->scratch->cells);
+	heat_y_labels(f, s, lo, hi);
+	heat_draw_cells(f, s);
+	if (!any)
+		heat_note(f, s);
+	return heat_label(f, s, &g, max);
+}
+
 static void draw_x_axis(const struct frame *f, const struct span *sp, int y)
 {
 	unsigned long axis = ui_attr(&f->style, TR_AXIS);
@@ -410,6 +566,19 @@ static void draw_x_axis(const struct frame *f, const struct span *sp, int y)
 		ui_put(y, x, w, axis, buf);
 		right_limit = x - 1;
 	}
+}
+
+/* A line graph strip; returns the cells its title takes. */
+static int line_strip(const struct frame *f, const struct strip *s, const struct span *sp,
+		      size_t count)
+{
+	fetch(f, sp, s, f->scratch->values, count);
+	double max = graph_max(f->scratch->values, count);
+	double top = graph_nice_top(max, sp->metric->unit);
+	int title_w = draw_label(f, s, sp, f->scratch->values, count, max);
+	draw_y_labels(f, s, sp, top);
+	draw_plot(f, s, sp, top);
+	return title_w;
 }
 
 static size_t collect_strips(const struct frame *f, const struct graph_metric *m,
@@ -437,6 +606,8 @@ static void draw_title(const struct frame *f, const struct rect *r, const struct
 {
 	char title[96], right[96];
 	snprintf(title, sizeof title, "%s", sp->metric->name);
+	if (sp->metric->unit == GRAPH_UNIT_HEAT)
+		snprintf(title, sizeof title, "latency: issue to completion, shade = requests");
 	if (sp->metric->series[0].system)
 		snprintf(title, sizeof title, "%s / %s (%s)", sp->metric->series[0].label,
 			 sp->metric->series[1].label,
@@ -459,7 +630,8 @@ static void graphs_place(struct frame *f, const struct rect *r)
 {
 	size_t plot_w = r->w > GUTTER + 1 ? (size_t)(r->w - GUTTER - 1) : 0;
 	size_t rows = r->h > 2 ? (size_t)(r->h - 2) : 0;
-	if (grow_buffers(f, plot_w * (size_t)graph_samples_per_cell(f->glyphs), plot_w * rows) < 0)
+	if (grow_buffers(f, plot_w * (size_t)graph_samples_per_cell(f->glyphs), plot_w * rows) < 0 ||
+	    (f->metric->unit == GRAPH_UNIT_HEAT && grow_heat(f, plot_w) < 0))
 		f->scratch->short_of_memory = true;
 }
 
@@ -485,7 +657,8 @@ static void graphs_draw(const struct frame *f, const struct rect *r)
 	}
 	size_t count = (size_t)sp.plot_w * (size_t)sp.spc;
 	const struct graph_scratch *g = f->scratch;
-	if (g->values_cap < count || g->cells_cap < (size_t)sp.plot_w * (size_t)avail)
+	if (g->values_cap < count || g->cells_cap < (size_t)sp.plot_w * (size_t)avail ||
+	    (m->unit == GRAPH_UNIT_HEAT && g->heat_cap < (size_t)sp.plot_w))
 		return;   /* graphs_place could not make room */
 	sp.first = (int64_t)sp.end - (int64_t)count;
 	int sh = avail / (int)ns, y = r->y + 1;
@@ -494,12 +667,7 @@ static void graphs_draw(const struct frame *f, const struct rect *r)
 		int h = i + 1 == ns ? avail - sh * (int)(ns - 1) : sh;
 		s->label_y = y;
 		s->plot = (struct rect){ y + 1, sp.plot_x, h - 1, sp.plot_w };
-		fetch(f, &sp, s, f->scratch->values, count);
-		double max = graph_max(f->scratch->values, count);
-		double top = graph_nice_top(max, m->unit);
-		int title_w = draw_label(f, s, &sp, f->scratch->values, count, max);
-		draw_y_labels(f, s, &sp, top);
-		draw_plot(f, s, &sp, top);
+		int title_w = m->unit == GRAPH_UNIT_HEAT ? heat_strip(f, s, &sp) : line_strip(f, s, &sp, count);
 		draw_marks(f, s, &sp, title_w);
 		y += h;
 	}

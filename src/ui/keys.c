@@ -28,7 +28,7 @@ const struct console_binding console_bindings[] = {
 	{ { '/' }, "/", "filter devices by name, dm name or model (empty: all)", "Filter", "Devices", 0,
 	  ACT(UA_FILTER, 0) },
 	{ { '\t' }, "Tab", "next graph metric: MB/s, IOPS, await, %util, f/s, in-flight, dirty/writeback, probe "
-	  "(median and slowest probe read, ms; with --probe)",
+	  "(median and slowest probe read, ms; with --probe), latency (heat map; with tracing)",
 	  "Metric", "Graphs", 0, ACT(UA_METRIC, 1) },
 	{ { ' ' }, "Space", "freeze the view; sampling and recording go on", "Freeze", "Graphs", 0,
 	  ACT(UA_FREEZE, 0) },
@@ -76,6 +76,9 @@ const struct console_binding console_bindings[] = {
 	  ACT(UA_MARK_STEP, 1) },
 	{ { ')' }, ")", "select the next newer mark in the marks panel (l: none, graphs live)", NULL,
 	  "Graphs", 0, ACT(UA_MARK_STEP, -1) },
+	{ { 'b' }, "b", "block-layer tracing (eBPF) on or off, marked on the graphs: the latency heat "
+	  "map (Tab to latency), trace records in a recording; needs root or CAP_BPF and CAP_PERFMON", NULL, "Graphs", 0,
+	  ACT(UA_TRACE, 0) },
 	{ { 'W' }, "W", "show or hide the why pane (blocked tasks, dirty limits, journals, processes by "
 	  "I/O) in place of the graphs",
 	  NULL, "Graphs", 0, { .kind = UA_TOGGLE_PANE, .name = "why" } },

@@ -27,6 +27,7 @@
 #include "layout.h"
 #include "rates.h"
 #include "snapshot.h"
+#include "trace_history.h"
 #include "ui_draw.h"
 #include "why.h"
 
@@ -55,6 +56,9 @@ struct graph_scratch {
 	size_t values_cap;
 	struct graph_cell *cells;
 	size_t cells_cap;
+	uint32_t *heat;                    /* the heat map's columns (heatmap.h) */
+	bool *heat_traced;
+	size_t heat_cap;                   /* columns */
 	bool short_of_memory;              /* set by the graphs' place hook */
 };
 
@@ -99,6 +103,9 @@ struct frame {
 	const struct console_config *cfg;  /* load thresholds */
 
 	const struct graph_metric *metric;
+	/* the eBPF view: whether it is on now, and the heat map's histograms */
+	bool tracing;
+	const struct trace_history *trace_hist;
 
 	/* the footer */
 	const char *status;                /* NULL: none, the key bar shows */

@@ -2,7 +2,8 @@
 # A recorded eBPF view (tests/fixtures/logs/v1-trace.log, `trace` records of issue 11)
 # read back: batch JSON of the replay carries each device's "trace" with the keys
 # docs/metrics.md names, and the text report's per-phase latency table matches its
-# golden file (UPDATE_GOLDEN=1 rewrites it; review the diff).
+# golden file (UPDATE_GOLDEN=1 rewrites it; review the diff), and the plot draws its latency
+# heat map (--metrics latency).
 . "$(dirname "$0")/lib.sh"
 F="$IOSCOPE_TOP/tests/fixtures"
 LOG="$F/logs/v1-trace.log"
@@ -32,4 +33,25 @@ else
 fi
 grep -q "^  traced .*read D2C µs" "$TMP/report.txt" && ok "text report: the traced table is there" ||
 	fail "text report: the traced table is there"
+
+# The plot's latency heat map (--metrics latency): its panel, rows labelled from the fastest
+# bucket that counted (64 µs here); a log without trace records says so.  The SVG's text
+# layer carries every label; the cells' layout is tests/unit/test_report_heat.c.
+svg_texts() { sed -n 's/.*<text[^>]*>\([^<]*\)<\/text>.*/\1/p' "$1"; }
+if "$IOSCOPE" report "$LOG" -f svg --metrics mbps,latency -o "$TMP/h.svg" 2>"$TMP/h.err"; then
+	svg_texts "$TMP/h.svg" >"$TMP/h.txt"
+	grep -qx "loop0: latency heat map, issue to completion, reads and writes (shade: requests, log scale)" "$TMP/h.txt" &&
+		grep -qx "64 µs" "$TMP/h.txt" && ! grep -q "32 µs" "$TMP/h.txt" && ! grep -q "no trace records" "$TMP/h.txt" &&
+		ok "plot: --metrics latency draws the heat map panel, rows from the fastest bucket" ||
+		fail "plot: --metrics latency draws the heat map panel, rows from the fastest bucket" "$(tr '\n' '|' <"$TMP/h.txt")"
+	"$IOSCOPE" report "$F/logs/report-phases.log" -f png --metrics latency -o "$TMP/n.png" 2>"$TMP/n.err" &&
+		[ "$(head -c 4 "$TMP/n.png" | tail -c 3)" = PNG ] && ok "plot: --metrics latency of a log without trace records: a PNG" ||
+		fail "plot: --metrics latency of a log without trace records: a PNG" "$(cat "$TMP/n.err")"
+	"$IOSCOPE" report "$F/logs/report-phases.log" -f svg --metrics latency -o "$TMP/n.svg" 2>>"$TMP/n.err" &&
+		svg_texts "$TMP/n.svg" | grep -q "^no trace records" && ok "plot: a log without trace records says so" ||
+		fail "plot: a log without trace records says so" "$(cat "$TMP/n.err")"
+else
+	grep -q "cairo" "$TMP/h.err" && skip "plot --metrics latency" "no cairo here" ||
+		fail "plot --metrics latency runs" "$(cat "$TMP/h.err")"
+fi
 exit 0

@@ -1,0 +1,105 @@
+/* report_heat.c - laying out the plot's latency heat map (report_heat.h). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "report_heat.h"
+
+#define EMPTY_LO 4    /* 16 µs */
+
+int report_heat_add(struct heat_series *s, double t0, double t1, const struct trace_device *d)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 64;
+		struct heat_column *c = realloc(s->cols, cap * sizeof *c);
+		if (!c)
+			return -1;
+		s->cols = c;
+		s->cap = cap;
+	}
+	struct heat_column *c = &s->cols[s->n++];
+	c->t0 = t0;
+	c->t1 = t1;
+	for (size_t b = 0; b < TRACE_LAT_BUCKETS; b++)
+		c->hist[b] = d ? d->d2c[TRACE_READ][b] + d->d2c[TRACE_WRITE][b] : 0;
+	return 0;
+}
+
+void report_heat_free(struct heat_series *s)
+{
+	free(s->cols);
+	s->cols = NULL;
+	s->n = s->cap = 0;
+}
+
+static void range(const struct heat_series *s, int *lo, int *hi, uint64_t *max)
+{
+	int l = TRACE_LAT_BUCKETS, h = -1;
+	*max = 0;
+	for (size_t i = 0; i < s->n; i++)
+		for (int b = 0; b < TRACE_LAT_BUCKETS; b++) {
+			uint64_t c = s->cols[i].hist[b];
+			if (!c)
+				continue;
+			l = b < l ? b : l;
+			h = b > h ? b : h;
+			*max = c > *max ? c : *max;
+		}
+	if (h < 0)
+		l = h = EMPTY_LO;
+	while (h - l + 1 < REPORT_HEAT_MIN_BUCKETS && h + 1 < TRACE_LAT_BUCKETS)
+		h++;
+	while (h - l + 1 < REPORT_HEAT_MIN_BUCKETS && l > 0)
+		l--;
+	*lo = l;
+	*hi = h;
+}
+
+double report_heat_row_bottom(const struct heat_box *b, int lo, int hi, int bucket)
+{
+	double row = (b->bottom - b->top) / (double)(hi - lo + 1);
+	return b->bottom - row * (double)(bucket - lo);
+}
+
+static double shade(uint64_t count, uint64_t max)
+{
+	if (max <= 1 || count >= max)
+		return 1;
+	return log((double)count) / log((double)max);
+}
+
+static double px(const struct heat_box *b, double t)
+{
+	double span = b->span > 0 ? b->span : 1;
+	double x = b->left + (b->right - b->left) * t / span;
+	return x < b->left ? b->left : x > b->right ? b->right : x;
+}
+
+long report_heat_layout(const struct heat_series *s, const struct heat_box *b, int *lo, int *hi,
+			struct heat_rect **out)
+{
+	uint64_t max;
+	range(s, lo, hi, &max);
+	*out = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < s->n; i++)
+		for (int k = *lo; k <= *hi; k++)
+			n += s->cols[i].hist[k] != 0;
+	if (!n)
+		return 0;
+	struct heat_rect *r = malloc(n * sizeof *r);
+	if (!r)
+		return -1;
+	size_t at = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct heat_column *c = &s->cols[i];
+		for (int k = *lo; k <= *hi; k++) {
+			if (!c->hist[k])
+				continue;
+			r[at++] = (struct heat_rect){ px(b, c->t0), report_heat_row_bottom(b, *lo, *hi, k + 1),
+						      px(b, c->t1), report_heat_row_bottom(b, *lo, *hi, k),
+						      shade(c->hist[k], max), c->hist[k] };
+		}
+	}
+	*out = r;
+	return (long)at;
+}

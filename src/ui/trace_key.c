@@ -1,0 +1,45 @@
+/* trace_key.c - the b key: the eBPF block-layer view turned on or off while the console
+ * runs (issue 11).  The source owns the tracer (source_trace): the first time it is
+ * turned on, ioscope-trace.so and libbpf are loaded.  Refused (no rights, a build or a
+ * kernel without it, a replay), the footer says why and everything else goes on.  A
+ * change is an event (kind "trace"), so the graphs, the marks panel and a recording show
+ * where the trace data start and stop. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "console_state.h"
+
+static void trace_event(struct console *c, bool on)
+{
+	struct event ev;
+	memset(&ev, 0, sizeof ev);
+	clock_gettime(CLOCK_REALTIME, &ev.wall);
+	clock_gettime(CLOCK_MONOTONIC, &ev.mono);
+	ev.kind = EVENT_TRACE;
+	snprintf(ev.object, sizeof ev.object, "trace");
+	snprintf(ev.key, sizeof ev.key, "trace");
+	snprintf(ev.old_value, sizeof ev.old_value, "%s", on ? "off" : "on");
+	snprintf(ev.new_value, sizeof ev.new_value, "%s", on ? "on" : "off");
+	snprintf(ev.by, sizeof ev.by, "ioscope");
+	console_add_event(c, &ev);
+}
+
+void action_trace(struct console *c)
+{
+	struct error err;
+	if (source_can_seek(c->src)) {
+		console_message(c, true, "tracing: a recording shows the trace it was made with "
+					 "(--trace when recording)");
+		return;
+	}
+	bool on = !c->tracing;
+	if (source_trace(c->src, on, &err) < 0) {
+		console_message(c, true, "%s", err.msg);
+		return;
+	}
+	c->tracing = on;
+	trace_event(c, on);
+	console_message(c, false, on ? "tracing on: latency heat map under Tab (latency), b stops"
+				     : "tracing off");
+}

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Reads a console screen (tmux capture-pane) showing the latency heat map and checks
+what test_trace_key.sh asks: heat <STRIP>: the strip titled STRIP has a plot row with
+shaded cells ('@' is the busiest cell of the window, always there when anything was
+counted); mark <TEXT>: a mark labelled TEXT (or numbered: "[1]") is on a strip's label
+row (a number may be on a plot row) and its line crosses every plot row of that strip
+(each cell of its column is drawn, never blank).
+Prints what is wrong and exits 1."""
+import re
+import sys
+
+GUTTER = 7   # src/ui/graphs.c: Y labels and the axis line
+BARS = "┃│|"
+
+
+def strips(lines):
+    """(label row index, [plot row indexes]) of each strip of the graphs pane."""
+    out = []
+    i = 0
+    while i < len(lines):
+        if re.search(r"latency p50 ", lines[i]):
+            rows = []
+            j = i + 1
+            while j < len(lines) and len(lines[j]) > GUTTER - 1 and lines[j][GUTTER - 1] in "│|":
+                rows.append(j)
+                j += 1
+            out.append((i, rows))
+            i = j
+        else:
+            i += 1
+    return out
+
+
+def heat(lines, name):
+    for label, rows in strips(lines):
+        if name in lines[label] and any("@" in lines[r][GUTTER:] for r in rows):
+            return None
+    return "no shaded cells ('@') in the %s strip" % name
+
+
+def mark(lines, text):
+    for label, rows in strips(lines):
+        # its label on the label row, or its number alone on a plot row
+        at, row = -1, ""
+        for r in [label] + rows:
+            at, row = lines[r].find(text), lines[r]
+            if at >= 0:
+                break
+        if at < 0 or not rows:
+            continue
+        # the line is beside the label: "┃[1] trace on" or "[1] trace on┃"
+        # "┃[1] trace on" right of its line, "[1] trace on┃" left of it
+        start = row.rfind("[", GUTTER, at + 1) if not text.startswith("[") else at
+        end = at + len(text)
+        bar = -1
+        if start > 0 and row[start - 1] in BARS:
+            bar = start - 1
+        elif end < len(row) and row[end] in BARS:
+            bar = end
+        if bar < 0:
+            return "no line beside the mark %r" % text
+        blank = [r for r in rows if bar >= len(lines[r]) or lines[r][bar] == " "]
+        if blank:
+            return "the mark %r's line misses plot rows %s" % (text, blank)
+        return None
+    return "no strip labels the mark %r" % text
+
+
+def main():
+    lines = sys.stdin.read().split("\n")
+    kind, arg = sys.argv[1], sys.argv[2]
+    err = heat(lines, arg) if kind == "heat" else mark(lines, arg)
+    if err:
+        print(err)
+        sys.exit(1)
+
+
+main()
