@@ -122,6 +122,8 @@ static int derive(struct session *s, bool have_prev)
 			return -1;
 		if (s->hist && history_append(s->hist, &s->rates) < 0)
 			return -1;
+		if (s->hist && history_add_signals(s->hist, &s->cur, s->why) < 0)
+			return -1;
 		s->have_rates = true;
 	}
 	for (size_t i = 0; s->hist && i < s->events.count; i++)
