@@ -649,6 +649,9 @@ int console_run(const struct options *o, struct source *src, struct recorder *re
 	/* --trace: refused (rights, build, kernel), the console goes on without it and says why */
 	if (o->trace && source_trace(src, true, &err) < 0)
 		console_message(&c, true, "%s", err.msg);
+	/* --tasks: processes read all along (the D-tasks graph), not only under the why pane */
+	if (o->tasks && source_set_tasks(src, true, &err) < 0)
+		console_message(&c, true, "processes: %s", err.msg);
 	console_build_rows(&c);
 	console_select_busiest(&c);
 	console_redraw(&c);

@@ -131,18 +131,27 @@ static void draw_y_labels(const struct frame *f, const struct strip *s, const st
 }
 
 /* The strip's title and peak on its label row; returns the cells they take. */
-static int draw_label(const struct frame *f, const struct strip *s, const struct span *sp,
-		      const float *v, size_t count, double max)
+/* "loop0 write 12M" on the label row; returns the cells it takes. */
+static int draw_name(const struct frame *f, const struct strip *s, const struct span *sp,
+		     const float *v, size_t count)
 {
-	char now[16], top[16], title[160];
-	enum graph_unit unit = graph_series_unit(sp->metric, s->series);
-	graph_format_value(latest(v, count), unit, now, sizeof now);
-	graph_format_value(max, unit, top, sizeof top);
+	char now[16], title[160];
+	graph_format_value(latest(v, count), graph_series_unit(sp->metric, s->series), now,
+			   sizeof now);
 	snprintf(title, sizeof title, "%s%s%s %s", s->device ? s->device : "", s->device ? " " : "",
 		 s->series->label, now);
 	ui_fill(s->label_y, s->plot.x - GUTTER, s->plot.w + GUTTER, ui_attr(&f->style, TR_NORMAL));
-	int w = ui_put(s->label_y, s->plot.x - GUTTER, s->plot.w + GUTTER, ui_attr(&f->style, s->role),
-		       title);
+	return ui_put(s->label_y, s->plot.x - GUTTER, s->plot.w + GUTTER, ui_attr(&f->style, s->role),
+		      title);
+}
+
+static int draw_label(const struct frame *f, const struct strip *s, const struct span *sp,
+		      const float *v, size_t count, double max)
+{
+	char now[16], top[16];
+	enum graph_unit unit = graph_series_unit(sp->metric, s->series);
+	graph_format_value(max, unit, top, sizeof top);
+	int w = draw_name(f, s, sp, v, count);
 	char peak[160];
 	size_t used = text_appendf(peak, sizeof peak, 0, "  peak %s", top);
 	for (size_t k = 1; k <= strip_lines(sp, s); k++) {
@@ -159,7 +168,7 @@ static int draw_label(const struct frame *f, const struct strip *s, const struct
 static void draw_collapsed(const struct frame *f, const struct strip *s, const struct span *sp,
 			   const float *v, size_t count)
 {
-	int w = draw_label(f, s, sp, v, count, 0);
+	int w = draw_name(f, s, sp, v, count);
 	int x = s->plot.x - GUTTER;
 	ui_put(s->label_y, x + w, s->plot.w + GUTTER - w, ui_attr(&f->style, TR_DIM),
 	       "  (nothing in view)");

@@ -86,9 +86,10 @@ static void test_metrics(void **state)
 	assert_non_null(graph_metric_find("dirty/writeback"));
 	assert_non_null(graph_metric_find("probe"));
 	assert_null(graph_metric_find("sparkles"));
-	const char *cycle[] = { "MB/s", "IOPS", "await", "%util", "f/s", "in-flight", "dirty", "probe" };
-	assert_int_equal(graph_metrics_count, 8);
-	for (size_t i = 0; i < 8; i++)
+	const char *cycle[] = { "MB/s", "IOPS", "await", "%util", "f/s", "in-flight", "dirty", "probe",
+				"journal", "D-tasks", "PSI", "seeks/s" };
+	assert_int_equal(graph_metrics_count, 12);
+	for (size_t i = 0; i < 12; i++)
 		assert_string_equal(graph_metrics[i].name, cycle[i]);
 }
 
