@@ -44,7 +44,7 @@ const struct graph_metric graph_metrics[] = {
 	{ "D-tasks", "blocked", GRAPH_UNIT_COUNT, 1, { SYS("D tasks", HSM_D_TASKS) },
 	  "tasks in D state", "needs --tasks or W" },
 	{ "PSI", "pressure", GRAPH_UNIT_PERCENT, 2,
-	  { SYS("io some", HSM_PSI_SOME), SYS("io full", HSM_PSI_FULL) }, "avg10, %",
+	  { SYS("io some", HSM_PSI_SOME), SYS("io full", HSM_PSI_FULL) }, "PSI avg10, %",
 	  "needs a kernel with PSI (/proc/pressure/io)" },
 	{ "seeks/s", "seeks", GRAPH_UNIT_PER_S, 1, { DEV("seeks/s", HM_SEEKS_S) }, NULL,
 	  "needs --trace" },

@@ -45,8 +45,9 @@ console_send Tab
 screen_check "Tab: D tasks without --tasks says what it needs" "D-tasks: needs --tasks or W" 3
 console_send Tab
 if [ -r /proc/pressure/io ]; then
-	screen_check "Tab: PSI io some and full" "^io some [0-9.]+%  peak" 3
-	screen_check "PSI: full too" "^io full [0-9.]+%  peak" 3
+	screen_check "Tab: PSI io some and full" "^─ io some / io full \(PSI avg10, %\)" 3
+	screen_check "PSI: io some" "^io some [0-9.]+%  (peak|\(nothing in view\))" 3
+	screen_check "PSI: io full (one line when 0 all along)" "^io full [0-9.]+%  (peak|\(nothing in view\))" 3
 else
 	screen_check "Tab: PSI says the kernel has none" "PSI: needs a kernel with PSI" 3
 fi
