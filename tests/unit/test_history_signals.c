@@ -11,6 +11,14 @@
 #include "trace.h"
 #include "why.h"
 
+/* cmocka's assert_float_equal takes NaN for any value: a figure, and that one */
+#define assert_figure(v, want) \
+	do { \
+		double v_ = (v); \
+		assert_false(isnan(v_)); \
+		assert_float_equal(v_, (want), 1e-6); \
+	} while (0)
+
 /* dev0 (7:0, writing), its partition dev0p1 (7:1), dev1 (7:16, idle) */
 static const char *const names[] = { "dev0", "dev0p1", "dev1" };
 
@@ -97,19 +105,19 @@ static void test_signals_kept(void **state)
 
 	assert_int_equal(history_append(h, &r), 0);
 	assert_int_equal(history_add_signals(h, &s, &w), 0);
-	assert_float_equal(history_sys_value(h, HSM_DIRTY_BG_MB, 0), 100, 1e-6);
-	assert_float_equal(history_sys_value(h, HSM_DIRTY_FREERUN_MB, 0), 150, 1e-6);
-	assert_float_equal(history_sys_value(h, HSM_DIRTY_LIMIT_MB, 0), 200, 1e-6);
-	assert_float_equal(history_sys_value(h, HSM_D_TASKS, 0), 3, 1e-6);
+	assert_figure(history_sys_value(h, HSM_DIRTY_BG_MB, 0), 100);
+	assert_figure(history_sys_value(h, HSM_DIRTY_FREERUN_MB, 0), 150);
+	assert_figure(history_sys_value(h, HSM_DIRTY_LIMIT_MB, 0), 200);
+	assert_figure(history_sys_value(h, HSM_D_TASKS, 0), 3);
 	int d0 = dev(h, "dev0"), p1 = dev(h, "dev0p1"), d1 = dev(h, "dev1");
-	assert_float_equal(history_value(h, (size_t)d0, HM_SEEKS_S, 0), 25, 1e-6);   /* 50 in 2 s */
-	assert_float_equal(history_value(h, (size_t)d0, HM_JOURNAL_COMMIT_MS, 0), 30, 1e-6);
-	assert_float_equal(history_value(h, (size_t)d0, HM_JOURNAL_FORCES_S, 0), 7, 1e-6);
-	assert_float_equal(history_value(h, (size_t)p1, HM_JOURNAL_COMMIT_MS, 0), 30, 1e-6);
+	assert_figure(history_value(h, (size_t)d0, HM_SEEKS_S, 0), 25);   /* 50 in 2 s */
+	assert_figure(history_value(h, (size_t)d0, HM_JOURNAL_COMMIT_MS, 0), 30);
+	assert_figure(history_value(h, (size_t)d0, HM_JOURNAL_FORCES_S, 0), 7);
+	assert_figure(history_value(h, (size_t)p1, HM_JOURNAL_COMMIT_MS, 0), 30);
 	assert_true(isnan(history_value(h, (size_t)p1, HM_SEEKS_S, 0)));   /* traced per disk */
 	/* an idle disk the trace does not list issued nothing: 0, not a gap */
-	assert_float_equal(history_value(h, (size_t)d1, HM_SEEKS_S, 0), 0, 1e-6);
-	assert_float_equal(history_value(h, (size_t)d1, HM_JOURNAL_COMMIT_MS, 0), 40, 1e-6);
+	assert_figure(history_value(h, (size_t)d1, HM_SEEKS_S, 0), 0);
+	assert_figure(history_value(h, (size_t)d1, HM_JOURNAL_COMMIT_MS, 0), 40);
 	assert_true(isnan(history_value(h, (size_t)d1, HM_JOURNAL_FORCES_S, 0)));
 
 	/* the next sample without tasks, trace or dirty limits: gaps, never zeros */
@@ -123,7 +131,7 @@ static void test_signals_kept(void **state)
 	assert_true(isnan(history_value(h, (size_t)d0, HM_SEEKS_S, 1)));
 	assert_true(isnan(history_value(h, (size_t)d1, HM_SEEKS_S, 1)));
 	assert_true(isnan(history_value(h, (size_t)d0, HM_JOURNAL_COMMIT_MS, 1)));
-	assert_float_equal(history_value(h, (size_t)d0, HM_WRITE_MBS, 1), 4, 1e-6);
+	assert_figure(history_value(h, (size_t)d0, HM_WRITE_MBS, 1), 4);
 
 	/* appended without history_add_signals (an older caller): gaps too */
 	assert_int_equal(history_append(h, &r), 0);
@@ -154,15 +162,15 @@ static void test_idle_device_before_its_ring(void **state)
 	}
 	int d1 = dev(h, "dev1");
 	assert_true(isnan(history_value(h, (size_t)d1, HM_SEEKS_S, 1)));
-	assert_float_equal(history_value(h, (size_t)d1, HM_SEEKS_S, 2), 0, 1e-6);
+	assert_figure(history_value(h, (size_t)d1, HM_SEEKS_S, 2), 0);
 	/* dev1 wakes up: its ring is filled with what it read as before */
 	d[2].wkB_s = 1024;
 	assert_int_equal(history_append(h, &r), 0);
 	assert_int_equal(history_add_signals(h, &s, &w), 0);
-	assert_float_equal(history_value(h, (size_t)d1, HM_WRITE_MBS, 4), 1, 1e-6);
+	assert_figure(history_value(h, (size_t)d1, HM_WRITE_MBS, 4), 1);
 	assert_true(isnan(history_value(h, (size_t)d1, HM_SEEKS_S, 0)));
-	assert_float_equal(history_value(h, (size_t)d1, HM_SEEKS_S, 3), 0, 1e-6);
-	assert_float_equal(history_value(h, (size_t)d1, HM_WRITE_MBS, 0), 0, 1e-6);
+	assert_figure(history_value(h, (size_t)d1, HM_SEEKS_S, 3), 0);
+	assert_figure(history_value(h, (size_t)d1, HM_WRITE_MBS, 0), 0);
 	assert_true(isnan(history_value(h, (size_t)d1, HM_JOURNAL_COMMIT_MS, 3)));
 	s.trace = NULL;
 	snapshot_free(&s);
