@@ -20,11 +20,20 @@ enum graph_unit {
 	GRAPH_UNIT_HEAT,
 };
 
+/* How a series is drawn: a strip of its own, or a limit drawn as a line across the strip of
+ * the series before it (the dirty thresholds), with its own glyph. */
+enum graph_line { GRAPH_AREA, GRAPH_LINE_THIN, GRAPH_LINE_DOTTED, GRAPH_LINE_DOUBLE };
+
 struct graph_series_def {
 	const char *label;   /* "read", "write" */
 	bool system;         /* a history_sys_metric rather than a per-device one */
 	int metric;          /* enum history_metric or enum history_sys_metric */
+	enum graph_line line;
+	bool own_unit;       /* unit below rather than the metric's */
+	enum graph_unit unit;
 };
+
+#define GRAPH_SERIES_MAX 6
 
 /* What Tab cycles through. */
 struct graph_metric {
@@ -32,7 +41,9 @@ struct graph_metric {
 	const char *alias;   /* another accepted spelling, or NULL */
 	enum graph_unit unit;
 	size_t nseries;
-	struct graph_series_def series[2];
+	struct graph_series_def series[GRAPH_SERIES_MAX];
+	const char *note;    /* said in the title after the name or labels: "system", or NULL */
+	const char *needs;   /* said instead of the graph when nothing in view has a value */
 };
 
 extern const struct graph_metric graph_metrics[];
@@ -40,6 +51,10 @@ extern const size_t graph_metrics_count;
 /* By name or alias, case-insensitive; NULL if unknown. */
 const struct graph_metric *graph_metric_find(const char *name);
 size_t graph_metric_index(const struct graph_metric *m);
+
+enum graph_unit graph_series_unit(const struct graph_metric *m, const struct graph_series_def *s);
+/* "─", "┄", "═" (ASCII "-", ":", "="): a limit line's glyph; "" for an area. */
+const char *graph_line_glyph(enum graph_line line, bool utf8);
 
 /* The top of the Y axis for values up to max: a round number (1, 2, 5 x 10^k)
  * not below max and not below the unit's floor (so that noise on an idle device
@@ -66,6 +81,22 @@ struct graph_cell {
  * width cells, row 0 at the top.  NaN is a gap.  cells has width*height entries. */
 void graph_render(const float *values, size_t count, double top, int width, int height,
 		  enum graph_glyphs g, struct graph_cell *cells);
+
+/* The row (0 at the top) of a limit line at v in a plot of height rows topped at top;
+ * -1 for NaN. */
+int graph_line_row(float v, double top, int height);
+
+/* What a series holds over the window: nothing (NaN only), zeros (and NaN), or values. */
+enum graph_fill { GRAPH_NO_DATA, GRAPH_ZEROS, GRAPH_HAS_DATA };
+enum graph_fill graph_fill_of(const float *values, size_t count);
+
+/* Rows for n strips sharing avail rows, in groups of `group` strips (one device's).  A
+ * strip that is empty (nothing but 0 and NaN in view) gets one row for its label when
+ * some strip is not empty; the others share the rest, min rows at least each.  When they
+ * do not fit, whole groups are dropped from the end.  Returns the strips shown (rows[]
+ * filled for those), 0 when not even one fits. */
+size_t graph_strip_layout(const bool *empty, size_t n, size_t group, int avail, int min,
+			  int *rows);
 
 /* The largest value among values[0..count), ignoring NaN (0 when none). */
 double graph_max(const float *values, size_t count);

@@ -32,6 +32,10 @@ enum history_metric {
 	HM_FLUSH_S,      /* f/s */
 	HM_DISCARD_S,    /* d/s */
 	HM_IN_FLIGHT,    /* in-flight gauge */
+	/* from history_add_signals(): NaN where the sample did not have them */
+	HM_SEEKS_S,      /* --trace: seeks/s (whole disks) */
+	HM_JOURNAL_COMMIT_MS,  /* its filesystems' journals: ext4/btrfs commit ms (the longest) */
+	HM_JOURNAL_FORCES_S,   /* xfs log forces/s (summed) */
 	HM_COUNT
 };
 
@@ -46,6 +50,12 @@ enum history_sys_metric {
 	HSM_PSI_FULL,
 	HSM_PROBE_P50_MS, /* the probe's reads (--probe): median, ms; NaN without */
 	HSM_PROBE_MAX_MS, /* and the slowest */
+	/* from history_add_signals(): NaN where the sample did not have them */
+	HSM_DIRTY_BG_MB,       /* nr_dirty_background_threshold, MiB */
+	HSM_DIRTY_FREERUN_MB,  /* (threshold + background) / 2, MiB */
+	HSM_DIRTY_LIMIT_MB,    /* nr_dirty_threshold, MiB */
+	HSM_D_TASKS,      /* tasks in D state (--tasks or the why pane) */
+	HSM_TRACED,       /* 1: the sample was traced (--trace) */
 	HSM_COUNT
 };
 
@@ -71,6 +81,11 @@ size_t history_capacity_for(double seconds, double interval);
 
 /* Add one sample.  Devices absent from r read as missing (NaN) for it.  -1 ENOMEM. */
 int history_append(struct history *h, const struct rates *r);
+/* The newest sample's figures that rates do not carry: the dirty limits (why), the D tasks
+ * (cur->tasks), seeks/s (cur->trace) and the journals of each device's filesystems (why).
+ * Call right after history_append with the same sample.  -1 ENOMEM. */
+struct why_rates;
+int history_add_signals(struct history *h, const struct snapshot *cur, const struct why_rates *why);
 /* Keep an event, drawn at the newest sample (or sample 0 before any).  -1 ENOMEM. */
 int history_add_event(struct history *h, const struct event *ev);
 

@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "history.h"
+#include "tasks.h"
+#include "trace.h"
+#include "why.h"
 
 #define HISTORY_MAX_MARKS 100000u
 
@@ -199,6 +202,7 @@ static void device_figures(const struct device_rates *dr, float *out)
 	out[HM_UTIL] = (float)dr->util;
 	out[HM_FLUSH_S] = dr->have_flush ? (float)dr->f_s : NAN;
 	out[HM_DISCARD_S] = dr->have_discard ? (float)dr->d_s : NAN;
+	fill_nan(out + HM_SEEKS_S, HM_COUNT - HM_SEEKS_S);   /* history_add_signals' */
 }
 
 static bool all_idle(const float *v)
@@ -209,8 +213,19 @@ static bool all_idle(const float *v)
 	return true;
 }
 
-/* A device's ring comes into being at its first activity; the samples before read as 0
- * where it was present (it was idle) and NaN before it appeared. */
+/* What an idle device reads as while it has no ring: the diskstats figures 0, seeks 0
+ * where the sample was traced, the journals nothing (no commit ended). */
+static float idle_value(const struct history *h, enum history_metric m, uint64_t n)
+{
+	if (m < HM_SEEKS_S)
+		return 0.0f;
+	if (m == HM_SEEKS_S && history_sys_value(h, HSM_TRACED, n) > 0)
+		return 0.0f;
+	return NAN;
+}
+
+/* A device's ring comes into being at its first activity; the samples before read as idle
+ * where it was present and NaN before it appeared. */
 static int device_materialise(struct history *h, struct history_device *d)
 {
 	d->values = malloc(h->alloc_slots * HM_COUNT * sizeof *d->values);
@@ -218,8 +233,11 @@ static int device_materialise(struct history *h, struct history_device *d)
 		return -1;
 	fill_nan(d->values, h->alloc_slots * HM_COUNT);
 	uint64_t from = d->first_n > history_oldest(h) ? d->first_n : history_oldest(h);
-	for (uint64_t n = from; n < h->count; n++)
-		memset(d->values + slot_of(h, n) * HM_COUNT, 0, HM_COUNT * sizeof *d->values);
+	for (uint64_t n = from; n < h->count; n++) {
+		float *v = d->values + slot_of(h, n) * HM_COUNT;
+		for (int m = 0; m < HM_COUNT; m++)
+			v[m] = idle_value(h, (enum history_metric)m, n);
+	}
 	return 0;
 }
 
@@ -234,6 +252,7 @@ static void sys_figures(const struct vm_rates *vm, float *out)
 	out[HSM_PSI_FULL] = vm->have_psi ? (float)vm->psi_full_avg10 : NAN;
 	out[HSM_PROBE_P50_MS] = (float)vm->probe_p50_ms;
 	out[HSM_PROBE_MAX_MS] = (float)vm->probe_max_ms;
+	fill_nan(out + HSM_DIRTY_BG_MB, HSM_COUNT - HSM_DIRTY_BG_MB);   /* history_add_signals' */
 }
 
 static void drop_old_marks(struct history *h)
@@ -299,7 +318,7 @@ float history_value(const struct history *h, size_t dev, enum history_metric m, 
 	const struct history_device *d = &h->devs[dev];
 	if (d->values)
 		return d->values[slot_of(h, n) * HM_COUNT + m];
-	return n >= d->first_n && n <= d->last_n ? 0.0f : NAN;
+	return n >= d->first_n && n <= d->last_n ? idle_value(h, m, n) : NAN;
 }
 
 float history_sys_value(const struct history *h, enum history_sys_metric m, uint64_t n)
@@ -307,6 +326,95 @@ float history_sys_value(const struct history *h, enum history_sys_metric m, uint
 	if (!history_has(h, n) || (unsigned)m >= HSM_COUNT)
 		return NAN;
 	return h->slots[slot_of(h, n)].sys[m];
+}
+
+/* ---- the figures rates do not carry (history_add_signals) ---- */
+
+static void dirty_limits(const struct why_rates *why, float *sys)
+{
+	bool have = why && why->have_dirty;
+	sys[HSM_DIRTY_BG_MB] = have ? (float)(why->background_kb / 1024.0) : NAN;
+	sys[HSM_DIRTY_FREERUN_MB] = have ? (float)(why->freerun_kb / 1024.0) : NAN;
+	sys[HSM_DIRTY_LIMIT_MB] = have ? (float)(why->threshold_kb / 1024.0) : NAN;
+}
+
+/* A journal on the device itself or on one of its partitions. */
+static bool journal_on(const struct snapshot *cur, const char *jdev, const char *dev)
+{
+	if (strcmp(jdev, dev) == 0)
+		return true;
+	for (size_t i = 0; i < cur->ndevices; i++)
+		if (strcmp(cur->devices[i].name, jdev) == 0)
+			return strcmp(cur->devices[i].parent, dev) == 0;
+	return false;
+}
+
+/* The longest commit time and the sum of the log forces of the device's journals. */
+static void journal_signals(const struct snapshot *cur, const struct why_rates *why,
+			    const char *dev, float *out)
+{
+	out[HM_JOURNAL_COMMIT_MS] = out[HM_JOURNAL_FORCES_S] = NAN;
+	for (size_t i = 0; why && i < why->njournals; i++) {
+		const struct journal_rates *j = &why->journals[i];
+		if (!journal_on(cur, j->device, dev))
+			continue;
+		float *c = &out[HM_JOURNAL_COMMIT_MS], *f = &out[HM_JOURNAL_FORCES_S];
+		if (j->present & 1u << JF_COMMIT_MS && !(*c >= (float)j->f[JF_COMMIT_MS]))
+			*c = (float)j->f[JF_COMMIT_MS];
+		if (j->present & 1u << JF_LOG_FORCES_S)
+			*f = (isnan(*f) ? 0.0f : *f) + (float)j->f[JF_LOG_FORCES_S];
+	}
+}
+
+/* Seeks/s of a whole disk in a traced sample: a disk the trace does not list issued nothing. */
+static float seeks_of(const struct snapshot *cur, const struct device *d, double interval)
+{
+	if (!cur->trace || d->is_partition || !(interval > 0))
+		return NAN;
+	const struct trace_device *t = trace_find(cur->trace, d->major, d->minor);
+	return t ? (float)((double)t->seeks / interval) : 0.0f;
+}
+
+/* Into the device's ring at sample n; a device still without one gets it only for a
+ * figure an idle device would not read as. */
+static int store_signals(struct history *h, uint64_t n, const char *name, const float *fig)
+{
+	int di = history_device_find(h, name);
+	if (di < 0)
+		return 0;
+	struct history_device *d = &h->devs[di];
+	bool idle = true;
+	for (int m = HM_SEEKS_S; m < HM_COUNT; m++) {
+		float iv = idle_value(h, (enum history_metric)m, n);
+		idle &= isnan(fig[m]) ? isnan(iv) : fig[m] == iv;
+	}
+	if (!d->values && idle)
+		return 0;
+	if (!d->values && device_materialise(h, d) < 0)
+		return -1;
+	float *v = d->values + slot_of(h, n) * HM_COUNT;
+	memcpy(v + HM_SEEKS_S, fig + HM_SEEKS_S, (HM_COUNT - HM_SEEKS_S) * sizeof *v);
+	return 0;
+}
+
+int history_add_signals(struct history *h, const struct snapshot *cur, const struct why_rates *why)
+{
+	if (!h->count)
+		return 0;
+	uint64_t n = h->count - 1;
+	struct history_slot *s = &h->slots[slot_of(h, n)];
+	dirty_limits(why, s->sys);
+	s->sys[HSM_D_TASKS] = cur->tasks ? (float)cur->tasks->nblocked : NAN;
+	s->sys[HSM_TRACED] = cur->trace ? 1.0f : NAN;
+	for (size_t i = 0; i < cur->ndevices; i++) {
+		const struct device *d = &cur->devices[i];
+		float fig[HM_COUNT];
+		fig[HM_SEEKS_S] = seeks_of(cur, d, s->interval);
+		journal_signals(cur, why, d->name, fig);
+		if (store_signals(h, n, d->name, fig) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 static char *pack(char **p, const char *s)

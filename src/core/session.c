@@ -128,6 +128,8 @@ static int derive(struct session *s, bool have_prev)
 			return -1;
 		if (s->hist && history_append(s->hist, &s->rates) < 0)
 			return -1;
+		if (s->hist && history_add_signals(s->hist, &s->cur, s->why) < 0)
+			return -1;
 		if (s->hist && trace_history_append(s->trace_hist, history_count(s->hist) - 1,
 						    s->cur.trace) < 0)
 			return -1;

@@ -282,7 +282,7 @@ static void toggle_pane(struct console *c, const char *name)
 		c->panes_toggled ^= 1u << i;
 		c->need_redraw = true;
 		if (console_panes[i]->reads_tasks)
-			pane_tasks(c, console_pane_shown(c, i));
+			pane_tasks(c, console_pane_shown(c, i) || c->opts->tasks);
 		return;
 	}
 }

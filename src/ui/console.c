@@ -664,6 +664,9 @@ int console_run(const struct options *o, struct source *src, struct recorder *re
 		console_message(&c, true, "%s", err.msg);
 	else
 		c.tracing = o->trace;
+	/* --tasks: processes read all along (the D-tasks graph), not only under the why pane */
+	if (o->tasks && source_set_tasks(src, true, &err) < 0)
+		console_message(&c, true, "processes: %s", err.msg);
 	console_build_rows(&c);
 	console_select_busiest(&c);
 	console_redraw(&c);

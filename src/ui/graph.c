@@ -8,23 +8,51 @@
 #include "history.h"
 #include "trace.h"
 
-#define DEV(l, m) { l, false, m }
-#define SYS(l, m) { l, true, m }
+#define DEV(l, m) { l, false, m, GRAPH_AREA, false, 0 }
+#define SYS(l, m) { l, true, m, GRAPH_AREA, false, 0 }
+#define DEVU(l, m, u) { l, false, m, GRAPH_AREA, true, u }
+#define LIMIT(l, m, line) { l, true, m, line, false, 0 }
 const struct graph_metric graph_metrics[] = {
-	{ "MB/s", "throughput", GRAPH_UNIT_MBS, 2, { DEV("read", HM_READ_MBS), DEV("write", HM_WRITE_MBS) } },
-	{ "IOPS", "r/s", GRAPH_UNIT_PER_S, 2, { DEV("r/s", HM_READ_IOPS), DEV("w/s", HM_WRITE_IOPS) } },
-	{ "await", "ms", GRAPH_UNIT_MS, 2, { DEV("r_await", HM_READ_AWAIT), DEV("w_await", HM_WRITE_AWAIT) } },
-	{ "%util", "util", GRAPH_UNIT_PERCENT, 1, { DEV("%util", HM_UTIL) } },
-	{ "f/s", "flush", GRAPH_UNIT_PER_S, 1, { DEV("f/s", HM_FLUSH_S) } },
-	{ "in-flight", "in_flight", GRAPH_UNIT_COUNT, 1, { DEV("in-flight", HM_IN_FLIGHT) } },
-	{ "dirty", "dirty/writeback", GRAPH_UNIT_MB, 2,
-	  { SYS("dirty", HSM_DIRTY_MB), SYS("writeback", HSM_WRITEBACK_MB) } },
+	{ "MB/s", "throughput", GRAPH_UNIT_MBS, 2,
+	  { DEV("read", HM_READ_MBS), DEV("write", HM_WRITE_MBS) }, NULL, NULL },
+	{ "IOPS", "r/s", GRAPH_UNIT_PER_S, 2,
+	  { DEV("r/s", HM_READ_IOPS), DEV("w/s", HM_WRITE_IOPS) }, NULL, NULL },
+	{ "await", "ms", GRAPH_UNIT_MS, 2,
+	  { DEV("r_await", HM_READ_AWAIT), DEV("w_await", HM_WRITE_AWAIT) }, NULL, NULL },
+	{ "%util", "util", GRAPH_UNIT_PERCENT, 1,
+	  { DEV("%util", HM_UTIL) }, NULL, NULL },
+	{ "f/s", "flush", GRAPH_UNIT_PER_S, 1,
+	  { DEV("f/s", HM_FLUSH_S) }, NULL, NULL },
+	{ "in-flight", "in_flight", GRAPH_UNIT_COUNT, 1,
+	  { DEV("in-flight", HM_IN_FLIGHT) }, NULL, NULL },
+	/* dirty against the kernel's own limits, drawn as lines across its strip */
+	{ "dirty", "dirty/writeback", GRAPH_UNIT_MB, 5,
+	  { SYS("dirty", HSM_DIRTY_MB), LIMIT("bg", HSM_DIRTY_BG_MB, GRAPH_LINE_THIN),
+	    LIMIT("freerun", HSM_DIRTY_FREERUN_MB, GRAPH_LINE_DOTTED),
+	    LIMIT("limit", HSM_DIRTY_LIMIT_MB, GRAPH_LINE_DOUBLE),
+	    SYS("writeback", HSM_WRITEBACK_MB) },
+	  "system", NULL },
 	/* --probe: what a user feels, the median and the slowest read of each interval */
 	{ "probe", "responsiveness", GRAPH_UNIT_MS, 2,
-	  { SYS("p50", HSM_PROBE_P50_MS), SYS("max", HSM_PROBE_MAX_MS) } },
+	  { SYS("p50", HSM_PROBE_P50_MS), SYS("max", HSM_PROBE_MAX_MS) }, "probe read, ms",
+	  "needs --probe" },
+	/* the journals of the device's filesystems: ext4/btrfs commit, xfs log forces */
+	{ "journal", "commit", GRAPH_UNIT_MS, 2,
+	  { DEV("commit", HM_JOURNAL_COMMIT_MS),
+	    DEVU("log forces/s", HM_JOURNAL_FORCES_S, GRAPH_UNIT_PER_S) },
+	  "ext4/btrfs commit ms, xfs log forces/s",
+	  "no journal figures: needs an ext4, xfs or btrfs mount on it" },
+	{ "D-tasks", "blocked", GRAPH_UNIT_COUNT, 1, { SYS("D tasks", HSM_D_TASKS) },
+	  "tasks in D state", "needs --tasks or W" },
+	{ "PSI", "pressure", GRAPH_UNIT_PERCENT, 2,
+	  { SYS("io some", HSM_PSI_SOME), SYS("io full", HSM_PSI_FULL) }, "PSI avg10, %",
+	  "needs a kernel with PSI (/proc/pressure/io)" },
+	{ "seeks/s", "seeks", GRAPH_UNIT_PER_S, 1, { DEV("seeks/s", HM_SEEKS_S) }, NULL,
+	  "needs --trace" },
 	/* tracing (--trace, the b key): time x latency bucket, shade = requests */
 	{ "latency", "heatmap", GRAPH_UNIT_HEAT, 2,
-	  { DEV("read latency", TRACE_READ), DEV("write latency", TRACE_WRITE) } },
+	  { DEV("read latency", TRACE_READ), DEV("write latency", TRACE_WRITE) },
+	  "issue to completion, shade = requests", NULL },
 };
 const size_t graph_metrics_count = sizeof graph_metrics / sizeof graph_metrics[0];
 
@@ -41,6 +69,22 @@ const struct graph_metric *graph_metric_find(const char *name)
 size_t graph_metric_index(const struct graph_metric *m)
 {
 	return (size_t)(m - graph_metrics);
+}
+
+enum graph_unit graph_series_unit(const struct graph_metric *m, const struct graph_series_def *s)
+{
+	return s->own_unit ? s->unit : m->unit;
+}
+
+const char *graph_line_glyph(enum graph_line line, bool utf8)
+{
+	switch (line) {
+	case GRAPH_LINE_THIN: return utf8 ? "─" : "-";
+	case GRAPH_LINE_DOTTED: return utf8 ? "┄" : ":";
+	case GRAPH_LINE_DOUBLE: return utf8 ? "═" : "=";
+	case GRAPH_AREA:
+	default: return "";
+	}
 }
 
 static double unit_floor(enum graph_unit unit)
@@ -168,6 +212,62 @@ double graph_max(const float *values, size_t count)
 		if (!isnan(values[i]) && values[i] > m)
 			m = values[i];
 	return m;
+}
+
+int graph_line_row(float v, double top, int height)
+{
+	if (isnan(v) || !(top > 0) || height <= 0)
+		return -1;
+	int from_bottom = (int)floor(v / top * height);
+	if (from_bottom < 0)
+		from_bottom = 0;
+	if (from_bottom > height - 1)
+		from_bottom = height - 1;
+	return height - 1 - from_bottom;
+}
+
+enum graph_fill graph_fill_of(const float *values, size_t count)
+{
+	enum graph_fill f = GRAPH_NO_DATA;
+	for (size_t i = 0; i < count; i++) {
+		if (isnan(values[i]))
+			continue;
+		if (values[i] != 0)
+			return GRAPH_HAS_DATA;
+		f = GRAPH_ZEROS;
+	}
+	return f;
+}
+
+/* Rows the first `shown` strips need: one per empty strip when any is not, min each else. */
+static int rows_needed(const bool *empty, size_t shown, int min, size_t *full)
+{
+	*full = 0;
+	for (size_t i = 0; i < shown; i++)
+		*full += !empty[i];
+	return *full ? (int)(shown - *full) + (int)*full * min : (int)shown * min;
+}
+
+size_t graph_strip_layout(const bool *empty, size_t n, size_t group, int avail, int min,
+			  int *rows)
+{
+	size_t shown = n, full = 0;
+	while (shown > 0 && rows_needed(empty, shown, min, &full) > avail)
+		shown -= shown > group ? group : 1;
+	if (shown == 0)
+		return 0;
+	size_t sharing = full ? full : shown;   /* all empty: nobody to give the room to */
+	int share = avail - (full ? (int)(shown - full) : 0);
+	int each = share / (int)sharing, left = share - each * (int)sharing;
+	size_t last = shown;
+	for (size_t i = 0; i < shown; i++)
+		if (!full || !empty[i])
+			last = i;
+	for (size_t i = 0; i < shown; i++) {
+		bool shares = !full || !empty[i];
+		rows[i] = shares ? each + (i == last ? left : 0) : 1;
+	}
+	return shown;
 }
 
 static void utf8_encode(unsigned cp, char *out)

@@ -24,6 +24,7 @@ struct strip {
 	enum theme_role role;
 	struct rect plot;
 	int label_y;
+	enum graph_fill fill;               /* of its series and its limit lines, in view */
 };
 
 /* The geometry every strip of this frame shares. */
@@ -71,23 +72,52 @@ static int grow_heat(struct frame *f, size_t columns)
 	return 0;
 }
 
-static void fetch(const struct frame *f, const struct span *sp, const struct strip *s, float *out,
-		  size_t count)
+static void fetch_series(const struct frame *f, const struct span *sp, const char *device,
+			 const struct graph_series_def *series, float *out, size_t count)
 {
-	int dev = s->series->system ? -1 : history_device_find(f->hist, s->device);
+	int dev = series->system ? -1 : history_device_find(f->hist, device);
 	for (size_t i = 0; i < count; i++) {
 		int64_t n = sp->first + (int64_t)i;
 		if (n < 0)
 			out[i] = NAN;
-		else if (s->series->system)
-			out[i] = history_sys_value(f->hist, (enum history_sys_metric)s->series->metric,
+		else if (series->system)
+			out[i] = history_sys_value(f->hist, (enum history_sys_metric)series->metric,
 						   (uint64_t)n);
 		else if (dev < 0)
 			out[i] = NAN;
 		else
-			out[i] = history_value(f->hist, (size_t)dev, (enum history_metric)s->series->metric,
+			out[i] = history_value(f->hist, (size_t)dev, (enum history_metric)series->metric,
 					       (uint64_t)n);
 	}
+}
+
+/* The limit lines drawn across a strip: the line series right after its own. */
+static size_t strip_lines(const struct span *sp, const struct strip *s)
+{
+	const struct graph_metric *m = sp->metric;
+	size_t k = 0;
+	for (const struct graph_series_def *o = s->series + 1;
+	     o < m->series + m->nseries && o->line != GRAPH_AREA; o++)
+		k++;
+	return k;
+}
+
+/* The strip's series into values[0..count), its lines into the blocks after; what they
+ * hold and the largest value of all. */
+static enum graph_fill fetch_strip(const struct frame *f, const struct span *sp,
+				   const struct strip *s, size_t count, double *max)
+{
+	enum graph_fill fill = GRAPH_NO_DATA;
+	*max = 0;
+	for (size_t k = 0; k <= strip_lines(sp, s); k++) {
+		float *v = f->scratch->values + k * count;
+		fetch_series(f, sp, s->device, s->series + k, v, count);
+		enum graph_fill one = graph_fill_of(v, count);
+		fill = one > fill ? one : fill;
+		double mk = graph_max(v, count);
+		*max = mk > *max ? mk : *max;
+	}
+	return fill;
 }
 
 static float latest(const float *v, size_t count)
@@ -108,31 +138,77 @@ static void draw_y_labels(const struct frame *f, const struct strip *s, const st
 		ui_fill(y, p->x - GUTTER, GUTTER - 1, ui_attr(&f->style, TR_NORMAL));
 		ui_put(y, p->x - 1, 1, axis, ui_sym(&f->style, "│", "|"));
 	}
-	graph_format_value(top, sp->metric->unit, buf, sizeof buf);
+	enum graph_unit unit = graph_series_unit(sp->metric, s->series);
+	graph_format_value(top, unit, buf, sizeof buf);
 	ui_putf(p->y, p->x - GUTTER, GUTTER - 1, axis, "%*s", GUTTER - 1, buf);
 	if (p->h >= 5) {
-		graph_format_value(top / 2, sp->metric->unit, buf, sizeof buf);
+		graph_format_value(top / 2, unit, buf, sizeof buf);
 		ui_putf(p->y + p->h / 2, p->x - GUTTER, GUTTER - 1, axis, "%*s", GUTTER - 1, buf);
 	}
 	ui_putf(p->y + p->h - 1, p->x - GUTTER, GUTTER - 1, axis, "%*s", GUTTER - 1, "0");
 }
 
 /* The strip's title and peak on its label row; returns the cells they take. */
-static int draw_label(const struct frame *f, const struct strip *s, const struct span *sp,
-		      const float *v, size_t count, double max)
+/* "loop0 write 12M" on the label row; returns the cells it takes. */
+static int draw_name(const struct frame *f, const struct strip *s, const struct span *sp,
+		     const float *v, size_t count)
 {
-	char now[16], top[16], title[160];
-	graph_format_value(latest(v, count), sp->metric->unit, now, sizeof now);
-	graph_format_value(max, sp->metric->unit, top, sizeof top);
+	char now[16], title[160];
+	graph_format_value(latest(v, count), graph_series_unit(sp->metric, s->series), now,
+			   sizeof now);
 	snprintf(title, sizeof title, "%s%s%s %s", s->device ? s->device : "", s->device ? " " : "",
 		 s->series->label, now);
 	ui_fill(s->label_y, s->plot.x - GUTTER, s->plot.w + GUTTER, ui_attr(&f->style, TR_NORMAL));
-	int w = ui_put(s->label_y, s->plot.x - GUTTER, s->plot.w + GUTTER, ui_attr(&f->style, s->role),
-		       title);
-	char peak[48];
-	snprintf(peak, sizeof peak, "  peak %s", top);
+	return ui_put(s->label_y, s->plot.x - GUTTER, s->plot.w + GUTTER, ui_attr(&f->style, s->role),
+		      title);
+}
+
+static int draw_label(const struct frame *f, const struct strip *s, const struct span *sp,
+		      const float *v, size_t count, double max)
+{
+	char now[16], top[16];
+	enum graph_unit unit = graph_series_unit(sp->metric, s->series);
+	graph_format_value(max, unit, top, sizeof top);
+	int w = draw_name(f, s, sp, v, count);
+	char peak[160];
+	size_t used = text_appendf(peak, sizeof peak, 0, "  peak %s", top);
+	for (size_t k = 1; k <= strip_lines(sp, s); k++) {
+		const struct graph_series_def *o = s->series + k;
+		graph_format_value(latest(v + k * count, count), unit, now, sizeof now);
+		used = text_appendf(peak, sizeof peak, used, "  %s%s %s",
+				    graph_line_glyph(o->line, f->style.utf8), o->label, now);
+	}
 	return w + ui_put(s->label_y, s->plot.x - GUTTER + w, s->plot.w + GUTTER - w,
 			  ui_attr(&f->style, TR_DIM), peak);
+}
+
+/* A strip with nothing in view keeps its label row only ("loop0 read 0"). */
+static void draw_collapsed(const struct frame *f, const struct strip *s, const struct span *sp,
+			   const float *v, size_t count)
+{
+	int w = draw_name(f, s, sp, v, count);
+	int x = s->plot.x - GUTTER;
+	ui_put(s->label_y, x + w, s->plot.w + GUTTER - w, ui_attr(&f->style, TR_DIM),
+	       "  (nothing in view)");
+}
+
+/* The limits as lines across the plot, each with its glyph, over the strip's own curve. */
+static void draw_lines(const struct frame *f, const struct strip *s, const struct span *sp,
+		       double top)
+{
+	const struct rect *p = &s->plot;
+	size_t count = (size_t)p->w * (size_t)sp->spc;
+	unsigned long a = ui_attr(&f->style, TR_DIM);
+	for (size_t k = 1; k <= strip_lines(sp, s); k++) {
+		const float *v = f->scratch->values + k * count;
+		const char *glyph = graph_line_glyph(s->series[k].line, f->style.utf8);
+		for (int col = 0; col < p->w; col++) {
+			int row = graph_line_row(v[(size_t)col * (size_t)sp->spc + (size_t)sp->spc - 1],
+						 top, p->h);
+			if (row >= 0)
+				ui_put(p->y + row, p->x + col, 1, a, glyph);
+		}
+	}
 }
 
 /* The wide character of a rendered cell: ASCII or a 3-byte UTF-8 glyph. */
@@ -568,17 +644,13 @@ static void draw_x_axis(const struct frame *f, const struct span *sp, int y)
 	}
 }
 
-/* A line graph strip; returns the cells its title takes. */
-static int line_strip(const struct frame *f, const struct strip *s, const struct span *sp,
-		      size_t count)
+/* Strips per device: the series with a strip of their own. */
+static size_t area_series(const struct graph_metric *m)
 {
-	fetch(f, sp, s, f->scratch->values, count);
-	double max = graph_max(f->scratch->values, count);
-	double top = graph_nice_top(max, sp->metric->unit);
-	int title_w = draw_label(f, s, sp, f->scratch->values, count, max);
-	draw_y_labels(f, s, sp, top);
-	draw_plot(f, s, sp, top);
-	return title_w;
+	size_t k = 0;
+	for (size_t s = 0; s < m->nseries; s++)
+		k += m->series[s].line == GRAPH_AREA;
+	return k;
 }
 
 static size_t collect_strips(const struct frame *f, const struct graph_metric *m,
@@ -596,22 +668,39 @@ static size_t collect_strips(const struct frame *f, const struct graph_metric *m
 		devices[nd++] = f->selected;
 	}
 	for (size_t d = 0; d < nd; d++)
-		for (size_t s = 0; s < m->nseries && n < max; s++)
-			out[n++] = (struct strip){ devices[d], &m->series[s],
-						   s == 0 ? TR_GRAPH_READ : TR_GRAPH_WRITE, { 0, 0, 0, 0 }, 0 };
+		for (size_t s = 0, k = 0; s < m->nseries && n < max; s++)
+			if (m->series[s].line == GRAPH_AREA)
+				out[n++] = (struct strip){ devices[d], &m->series[s],
+							   k++ == 0 ? TR_GRAPH_READ : TR_GRAPH_WRITE,
+							   { 0, 0, 0, 0 }, 0, GRAPH_NO_DATA };
 	return n;
+}
+
+/* "journal (ext4/btrfs commit ms, ...)"; a system metric by its strips' labels, then its
+ * limit lines with their glyphs: "dirty / writeback (system)  lines ─bg ┄freerun ═limit". */
+static void metric_title(const struct frame *f, const struct graph_metric *m, char *out,
+			 size_t len)
+{
+	size_t used = 0;
+	if (!m->series[0].system)
+		used = text_appendf(out, len, 0, "%s", m->name);
+	for (size_t s = 0, k = 0; m->series[0].system && s < m->nseries; s++)
+		if (m->series[s].line == GRAPH_AREA)
+			used = text_appendf(out, len, used, "%s%s", k++ ? " / " : "",
+					    m->series[s].label);
+	if (m->note)
+		used = text_appendf(out, len, used, " (%s)", m->note);
+	for (size_t s = 0, k = 0; s < m->nseries; s++)
+		if (m->series[s].line != GRAPH_AREA)
+			used = text_appendf(out, len, used, "%s %s%s", k++ ? "" : "  lines",
+					    graph_line_glyph(m->series[s].line, f->style.utf8),
+					    m->series[s].label);
 }
 
 static void draw_title(const struct frame *f, const struct rect *r, const struct span *sp)
 {
-	char title[96], right[96];
-	snprintf(title, sizeof title, "%s", sp->metric->name);
-	if (sp->metric->unit == GRAPH_UNIT_HEAT)
-		snprintf(title, sizeof title, "latency: issue to completion, shade = requests");
-	if (sp->metric->series[0].system)
-		snprintf(title, sizeof title, "%s / %s (%s)", sp->metric->series[0].label,
-			 sp->metric->series[1].label,
-			 sp->metric->series[0].metric == HSM_PROBE_P50_MS ? "probe read, ms" : "system");
+	char title[160], right[96];
+	metric_title(f, sp->metric, title, sizeof title);
 	if (f->scroll_back) {
 		char age[24];
 		double now = history_mono(f->hist, history_count(f->hist) - 1);
@@ -630,9 +719,67 @@ static void graphs_place(struct frame *f, const struct rect *r)
 {
 	size_t plot_w = r->w > GUTTER + 1 ? (size_t)(r->w - GUTTER - 1) : 0;
 	size_t rows = r->h > 2 ? (size_t)(r->h - 2) : 0;
-	if (grow_buffers(f, plot_w * (size_t)graph_samples_per_cell(f->glyphs), plot_w * rows) < 0 ||
+	size_t values = plot_w * (size_t)graph_samples_per_cell(f->glyphs) * GRAPH_SERIES_MAX;
+	if (grow_buffers(f, values, plot_w * rows) < 0 ||
 	    (f->metric->unit == GRAPH_UNIT_HEAT && grow_heat(f, plot_w) < 0))
 		f->scratch->short_of_memory = true;
+}
+
+/* What each strip holds in view, and its rows: an empty one gives its room to the others. */
+static size_t layout_strips(const struct frame *f, const struct span *sp, struct strip *strips,
+			    size_t ns, int avail, int *rows)
+{
+	bool empty[CONSOLE_PINS_MAX * GRAPH_SERIES_MAX];
+	size_t count = (size_t)sp->plot_w * (size_t)sp->spc;
+	double max;
+	for (size_t i = 0; i < ns; i++) {
+		/* a heat map's strips keep their rows: it says itself where nothing was traced */
+		strips[i].fill = sp->metric->unit == GRAPH_UNIT_HEAT
+			? GRAPH_HAS_DATA : fetch_strip(f, sp, &strips[i], count, &max);
+		empty[i] = strips[i].fill != GRAPH_HAS_DATA;
+	}
+	size_t group = area_series(sp->metric);
+	return graph_strip_layout(empty, ns, group ? group : 1, avail, STRIP_MIN, rows);
+}
+
+/* Nothing in view has a value, and the metric says what it needs: say it, not zeros. */
+static bool say_needs(const struct frame *f, const struct span *sp, const struct strip *strips,
+		      size_t ns, const struct rect *r)
+{
+	for (size_t i = 0; i < ns; i++)
+		if (strips[i].fill != GRAPH_NO_DATA)
+			return false;
+	if (!sp->metric->needs)
+		return false;
+	char text[256];
+	snprintf(text, sizeof text, "%s%s%s: %s", strips[0].device ? strips[0].device : "",
+		 strips[0].device ? " " : "", sp->metric->name, sp->metric->needs);
+	ui_put(r->y + 1, r->x + 1, r->w - 2, ui_attr(&f->style, TR_DIM), text);
+	return true;
+}
+
+static void draw_strip(const struct frame *f, const struct span *sp, struct strip *s, int y, int h)
+{
+	size_t count = (size_t)sp->plot_w * (size_t)sp->spc;
+	s->label_y = y;
+	s->plot = (struct rect){ y + 1, sp->plot_x, h - 1, sp->plot_w };
+	if (sp->metric->unit == GRAPH_UNIT_HEAT) {
+		draw_marks(f, s, sp, heat_strip(f, s, sp));
+		return;
+	}
+	double max;
+	fetch_strip(f, sp, s, count, &max);
+	if (h == 1) {
+		draw_collapsed(f, s, sp, f->scratch->values, count);
+		return;
+	}
+	double top = graph_nice_top(max, graph_series_unit(sp->metric, s->series));
+	int title_w = draw_label(f, s, sp, f->scratch->values, count,
+				 graph_max(f->scratch->values, count));
+	draw_y_labels(f, s, sp, top);
+	draw_plot(f, s, sp, top);
+	draw_lines(f, s, sp, top);
+	draw_marks(f, s, sp, title_w);
 }
 
 static void graphs_draw(const struct frame *f, const struct rect *r)
@@ -645,31 +792,29 @@ static void graphs_draw(const struct frame *f, const struct rect *r)
 	draw_title(f, r, &sp);
 	if (sp.plot_w < 4 || r->h < STRIP_MIN + 2)
 		return;
-	struct strip strips[CONSOLE_PINS_MAX * 2];
+	struct strip strips[CONSOLE_PINS_MAX * GRAPH_SERIES_MAX];
 	size_t ns = collect_strips(f, m, strips, sizeof strips / sizeof strips[0]);
 	int avail = r->h - 2;   /* title and X axis rows */
-	while (ns > 0 && avail / (int)ns < STRIP_MIN)
-		ns -= ns > m->nseries ? m->nseries : 1;   /* whole devices first */
+	size_t count = (size_t)sp.plot_w * (size_t)sp.spc;
+	const struct graph_scratch *g = f->scratch;
+	if (g->values_cap < count * GRAPH_SERIES_MAX ||
+	    g->cells_cap < (size_t)sp.plot_w * (size_t)avail ||
+	    (m->unit == GRAPH_UNIT_HEAT && g->heat_cap < (size_t)sp.plot_w))
+		return;   /* graphs_place could not make room */
+	sp.first = (int64_t)sp.end - (int64_t)count;
+	int rows[CONSOLE_PINS_MAX * GRAPH_SERIES_MAX];
+	ns = layout_strips(f, &sp, strips, ns, avail, rows);
 	if (ns == 0) {
 		ui_put(r->y + 1, r->x + 1, r->w - 2, ui_attr(&f->style, TR_DIM),
 		       "no device to graph");
 		return;
 	}
-	size_t count = (size_t)sp.plot_w * (size_t)sp.spc;
-	const struct graph_scratch *g = f->scratch;
-	if (g->values_cap < count || g->cells_cap < (size_t)sp.plot_w * (size_t)avail ||
-	    (m->unit == GRAPH_UNIT_HEAT && g->heat_cap < (size_t)sp.plot_w))
-		return;   /* graphs_place could not make room */
-	sp.first = (int64_t)sp.end - (int64_t)count;
-	int sh = avail / (int)ns, y = r->y + 1;
+	if (say_needs(f, &sp, strips, ns, r))
+		return;
+	int y = r->y + 1;
 	for (size_t i = 0; i < ns; i++) {
-		struct strip *s = &strips[i];
-		int h = i + 1 == ns ? avail - sh * (int)(ns - 1) : sh;
-		s->label_y = y;
-		s->plot = (struct rect){ y + 1, sp.plot_x, h - 1, sp.plot_w };
-		int title_w = m->unit == GRAPH_UNIT_HEAT ? heat_strip(f, s, &sp) : line_strip(f, s, &sp, count);
-		draw_marks(f, s, &sp, title_w);
-		y += h;
+		draw_strip(f, &sp, &strips[i], y, rows[i]);
+		y += rows[i];
 	}
 	draw_x_axis(f, &sp, r->y + r->h - 1);
 }

@@ -27,8 +27,10 @@ const struct console_binding console_bindings[] = {
 	  ACT(UA_COLUMNS, 0) },
 	{ { '/' }, "/", "filter devices by name, dm name or model (empty: all)", "Filter", "Devices", 0,
 	  ACT(UA_FILTER, 0) },
-	{ { '\t' }, "Tab", "next graph metric: MB/s, IOPS, await, %util, f/s, in-flight, dirty/writeback, probe "
-	  "(median and slowest probe read, ms; with --probe), latency (heat map; with tracing)",
+	{ { '\t' }, "Tab", "next graph metric: MB/s, IOPS, await, %util, f/s, in-flight, dirty/writeback "
+	  "(with the dirty limits as lines), probe (median and slowest probe read, ms; with --probe), "
+	  "journal (commit ms, xfs log forces/s), D-tasks (with --tasks or W), PSI, seeks/s "
+	  "(with --trace), latency (heat map; with tracing)",
 	  "Metric", "Graphs", 0, ACT(UA_METRIC, 1) },
 	{ { ' ' }, "Space", "freeze the view; sampling and recording go on", "Freeze", "Graphs", 0,
 	  ACT(UA_FREEZE, 0) },

@@ -88,9 +88,9 @@ static void test_metrics(void **state)
 	assert_null(graph_metric_find("sparkles"));
 	assert_non_null(graph_metric_find("heatmap"));
 	const char *cycle[] = { "MB/s", "IOPS", "await", "%util", "f/s", "in-flight", "dirty", "probe",
-				"latency" };
-	assert_int_equal(graph_metrics_count, 9);
-	for (size_t i = 0; i < 9; i++)
+				"journal", "D-tasks", "PSI", "seeks/s", "latency" };
+	assert_int_equal(graph_metrics_count, 13);
+	for (size_t i = 0; i < 13; i++)
 		assert_string_equal(graph_metrics[i].name, cycle[i]);
 }
 

@@ -110,7 +110,7 @@ static void test_wraps_after_capacity(void **state)
 	assert_float_equal(history_value(h, 0, HM_WRITE_MBS, total - 2), (double)((total - 2) % 1000) + 1, 1e-3);
 	assert_true(isnan(history_value(h, 0, HM_WRITE_MBS, total)));   /* not yet taken */
 	/* memory: one device ring of floats plus the slots, nothing per screen column */
-	assert_true(history_memory(h) < HISTORY_MIN_CAPACITY * (HM_COUNT * 4 + 64) + 4096);
+	assert_true(history_memory(h) < HISTORY_MIN_CAPACITY * (HM_COUNT * 4 + 96) + 4096);
 	history_free(h);
 }
 
