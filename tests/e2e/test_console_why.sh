@@ -6,7 +6,8 @@
 # A file-creation loop with fsync on a loop ext4: the pane shows that device's jbd2 line
 # moving, and the dirty line with the kernel's limits (the threshold as /proc/vmstat says).
 # The loop device's own writeback limit (strict_limit, max_bytes on its bdi, put back
-# afterwards): a buffered writer is throttled and the pane says so.  Unprivileged, with
+# afterwards): a buffered writer is throttled and the pane says so.  The replay of that
+# session shows the recorded jbd2 figures, as the batch replay does.  Unprivileged, with
 # writers blocked on a frozen xfs: the groups show, no stacks, a note says what it needs.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/console_lib.sh"
@@ -47,7 +48,7 @@ e=$(make_loop 200) && me=$(make_fs "$e" ext4) || { fail "ext4 loop" "cannot make
 bg timeout 60 bash -c "i=0; while :; do i=\$((i+1)); echo \$i >'$me/f'\$((i % 500)); sync '$me/f'\$((i % 500)); done"
 console_send -l clear
 console_send Enter
-console_run "$e"
+console_run --record "$TMP/e.log" "$e"
 screen_check "ext4: console up" "^ioscope "
 console_send W
 # "ext4 loopN /tmp/…/mnt-loopN: commits 21/s, commit 4.0 ms" (figures flow onto the next line)
@@ -98,6 +99,27 @@ console_send q
 if wait_screen "^EXIT=[0-9]+" 10 && screen | grep -qx "EXIT=0"; then ok "ext4: q exits 0"
 else fail "ext4: q exits 0"; show_screen; fi
 stderr_clean && ok "ext4: no sanitizer report" || fail "ext4: no sanitizer report" "$(head "$CONSOLE_STDERR")"
+
+# ---- the replay of that recording: the pane shows the recorded figures, as batch does ----
+# the last interval's jbd2 figures: batch text's "journal MNT ext4 DEV: FIGURES" against the
+# pane's "ext4 DEV MNT: FIGURES" (its continuation lines joined back with ", ")
+want=$("$IOSCOPE" --replay "$TMP/e.log" --batch 2>/dev/null | grep " ext4 $e: " | tail -1 | sed 's/^.* ext4 [^ ]*: //')
+console_send -l clear
+console_send Enter
+console_run --replay "$TMP/e.log"
+screen_check "replay: console up" "^ioscope .*REPLAY"
+console_send x   # x100: to its end in a moment
+console_send x
+screen_check "replay: end of data" "end of data" 20
+console_send W
+screen_check "replay: the pane shows the journal" "^ ext4 $e "
+got=$(screen | awk -v dev="$e" '$1 == "ext4" && $2 == dev { on = 1; sub(/^.*: /, ""); line = $0; next }
+	on && /^   [^ ]/ { sub(/^ +/, ""); line = line ", " $0; next } on { print line; exit }')
+[ -n "$want" ] && [ "$got" = "$want" ] && ok "replay: the pane's jbd2 figures are the recorded ones ($got)" \
+	|| { fail "replay: the pane's jbd2 figures are the recorded ones" "pane '$got', batch '$want'"; show_screen; }
+console_send q
+if wait_screen "^EXIT=[0-9]+" 10 && screen | grep -qx "EXIT=0"; then ok "replay: q exits 0"
+else fail "replay: q exits 0"; show_screen; fi
 
 # ---- unprivileged, writers blocked on a frozen xfs: groups, no stacks, a note ----
 x=$(make_loop 320) && mx=$(make_fs "$x" xfs) || { fail "xfs loop" "cannot make it"; exit 0; }
