@@ -26,10 +26,12 @@ sleep 1
 if out=$(screen | "$CHECK" "$dev" 2); then ok "every mark line has a number the panel lists"; else
 	fail "every mark line has a number the panel lists" "$out"; show_screen; fi
 
-# Narrow: the labels no longer fit beside each other, the numbers still do.
+# Narrow: the labels no longer fit beside each other, the numbers still do.  (The write-only
+# workload's read strip is one line, so the lines counted are the write strip's: where the
+# curve fills a cell the line takes its glyph, not "│", and two may not both show.)
 console_resize 80 30
 sleep 1.5
-if out=$(screen | cut -c1-80 | "$CHECK" "$dev" 2); then ok "80 columns: every mark line numbered"; else
+if out=$(screen | cut -c1-80 | "$CHECK" "$dev" 1); then ok "80 columns: every mark line numbered"; else
 	fail "80 columns: every mark line numbered" "$out"; show_screen; fi
 
 # Left with every sample held already on the graphs: it stays where the oldest sample is
