@@ -20,7 +20,9 @@ for k, y in enumerate(starts):
     while end < len(rows) and re.match(r"^ *[0-9.]*[kMG]?(B|/s|ms|%)?│", rows[end]) and \
             not label_re.match(rows[end]):
         end += 1
-    if not re.match(r"^" + re.escape(dev) + r" (read|write) \S+  peak \S+( |$)", rows[y]):
+    # a strip with nothing in view keeps its label row only, without a peak
+    if not re.match(r"^" + re.escape(dev) + r" (read|write) \S+  (peak \S+( |$)|\(nothing in view\))",
+                    rows[y]):
         problems.append("title or peak overwritten: %r" % rows[y])
     strip = rows[y:end]
     plot = strip[1:]

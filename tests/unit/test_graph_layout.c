@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "console_config.h"
 #include "graph.h"
 #include "history.h"
 
@@ -114,6 +115,23 @@ static void test_new_metrics(void **state)
 		assert_true(graph_metrics[i].nseries <= GRAPH_SERIES_MAX);
 }
 
+/* The config file's `graph` key takes the new names and their aliases. */
+static void test_config_names(void **state)
+{
+	(void)state;
+	static const char *const names[] = { "journal", "commit", "D-tasks", "blocked", "PSI",
+					     "pressure", "seeks/s", "seeks" };
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		struct console_config c;
+		struct error err = { "" };
+		char line[64];
+		console_config_default(&c);
+		snprintf(line, sizeof line, "graph = %s\n", names[i]);
+		assert_int_equal(console_config_parse(&c, line, "f", &err, NULL, 0, NULL), 0);
+		assert_string_equal(c.graph, names[i]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -122,6 +140,7 @@ int main(void)
 		cmocka_unit_test(test_collapse_lets_devices_fit),
 		cmocka_unit_test(test_line_row),
 		cmocka_unit_test(test_new_metrics),
+		cmocka_unit_test(test_config_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
