@@ -493,6 +493,8 @@ static int heat_label(const struct frame *f, const struct strip *s, const struct
 	ui_fill(s->label_y, s->plot.x - GUTTER, s->plot.w + GUTTER, ui_attr(&f->style, TR_NORMAL));
 	int w = ui_put(s->label_y, s->plot.x - GUTTER, s->plot.w + GUTTER, ui_attr(&f->style, s->role),
 		       title);
+	if (!max)
+		return w;
 	char scale[48];
 	snprintf(scale, sizeof scale, "  %c %llu/cell", HEAT_RAMP[HEAT_LEVELS - 1],
 		 (unsigned long long)max);
@@ -647,7 +649,8 @@ static void graphs_draw(const struct frame *f, const struct rect *r)
 		int h = i + 1 == ns ? avail - sh * (int)(ns - 1) : sh;
 		s->label_y = y;
 		s->plot = (struct rect){ y + 1, sp.plot_x, h - 1, sp.plot_w };
-		int title_w = m->unit == GRAPH_UNIT_HEAT ? heat_strip(f, s, &sp) : line_strip(f, s, &sp, count);
+		int title_w = m->unit == GRAPH_UNIT_HEAT ? heat_strip(f, s, &sp)
+							 : line_strip(f, s, &sp, count);
 		draw_marks(f, s, &sp, title_w);
 		y += h;
 	}
