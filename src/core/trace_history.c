@@ -91,7 +91,8 @@ static void devices_add(struct trace_history *h, uint64_t n, const struct trace_
 		const struct trace_device *td = &t->devices[i];
 		if (device_find(h, td->major, td->minor))
 			continue;
-		h->devs[h->ndevs++] = (struct trace_history_device){ td->major, td->minor, n, NULL, 0 };
+		h->devs[h->ndevs++] =
+			(struct trace_history_device){ td->major, td->minor, n, NULL, 0 };
 	}
 }
 

@@ -95,9 +95,10 @@ long report_heat_layout(const struct heat_series *s, const struct heat_box *b, i
 		for (int k = *lo; k <= *hi; k++) {
 			if (!c->hist[k])
 				continue;
-			r[at++] = (struct heat_rect){ px(b, c->t0), report_heat_row_bottom(b, *lo, *hi, k + 1),
-						      px(b, c->t1), report_heat_row_bottom(b, *lo, *hi, k),
-						      shade(c->hist[k], max), c->hist[k] };
+			r[at++] = (struct heat_rect){
+				px(b, c->t0), report_heat_row_bottom(b, *lo, *hi, k + 1),
+				px(b, c->t1), report_heat_row_bottom(b, *lo, *hi, k),
+				shade(c->hist[k], max), c->hist[k] };
 		}
 	}
 	*out = r;

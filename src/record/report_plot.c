@@ -790,7 +790,8 @@ static void heat_latency_axis(struct plot *p, cairo_t *cr, const struct heat_box
 	p->cairo.set_source_rgb(cr, 0.2, 0.2, 0.2);
 	for (int k = lo; k <= hi + 1; k += every) {
 		char buf[32];
-		uint64_t us = k < TRACE_LAT_BUCKETS ? trace_bucket_low((size_t)k) : trace_bucket_low(TRACE_LAT_BUCKETS - 1) * 2;
+		uint64_t us = k < TRACE_LAT_BUCKETS ? trace_bucket_low((size_t)k)
+						    : trace_bucket_low(TRACE_LAT_BUCKETS - 1) * 2;
 		if (us < 1000)
 			snprintf(buf, sizeof buf, "%llu \xc2\xb5s", (unsigned long long)us);
 		else if (us < 1000000)

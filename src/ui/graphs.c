@@ -589,6 +589,8 @@ static int heat_label(const struct frame *f, const struct strip *s, const struct
 	ui_fill(s->label_y, s->plot.x - GUTTER, s->plot.w + GUTTER, ui_attr(&f->style, TR_NORMAL));
 	int w = ui_put(s->label_y, s->plot.x - GUTTER, s->plot.w + GUTTER, ui_attr(&f->style, s->role),
 		       title);
+	if (!max)
+		return w;
 	char scale[48];
 	snprintf(scale, sizeof scale, "  %c %llu/cell", HEAT_RAMP[HEAT_LEVELS - 1],
 		 (unsigned long long)max);

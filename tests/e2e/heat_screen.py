@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Reads a console screen (tmux capture-pane) showing the latency heat map and checks
-what test_trace_key.sh asks: heat <STRIP>: the strip titled STRIP has a plot row with
-shaded cells ('@' is the busiest cell of the window, always there when anything was
-counted); mark <TEXT>: a mark labelled TEXT (or numbered: "[1]") is on a strip's label
+what test_trace_key.sh asks: heat <STRIP>: the strip titled STRIP has shaded cells
+('@' is the busiest cell of the window, always there when anything was counted) in two
+columns or more besides the marks' own; mark <TEXT>: a mark labelled TEXT (or numbered: "[1]") is on a strip's label
 row (a number may be on a plot row) and its line crosses every plot row of that strip
 (each cell of its column is drawn, never blank).
 Prints what is wrong and exits 1."""
@@ -31,11 +31,24 @@ def strips(lines):
     return out
 
 
+RAMP = ".:-=+*#%@"
+
+
 def heat(lines, name):
+    """'@' somewhere, and shaded cells in two columns or more that no mark's line takes
+    (a mark's line redraws the cells of its column: they alone prove nothing)."""
     for label, rows in strips(lines):
-        if name in lines[label] and any("@" in lines[r][GUTTER:] for r in rows):
+        if name not in lines[label]:
+            continue
+        cols = {}
+        for r in rows:
+            for x, ch in enumerate(lines[r][GUTTER:], GUTTER):
+                cols.setdefault(x, set()).add(ch)
+        shaded = [x for x, chars in cols.items()
+                  if chars & set(RAMP) and not chars & set(BARS) and not chars & set("[]0123456789")]
+        if any("@" in lines[r][GUTTER:] for r in rows) and len(shaded) >= 2:
             return None
-    return "no shaded cells ('@') in the %s strip" % name
+    return "no shaded cells ('@', two columns) in the %s strip" % name
 
 
 def mark(lines, text):

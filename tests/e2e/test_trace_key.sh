@@ -23,10 +23,10 @@ bg bash -c "while :; do dd if=/dev/zero of=$ddev bs=16k count=2048 oflag=direct 
 
 mkdir -p "$TMP/xdg/ioscope"
 echo "graph = latency" >"$TMP/xdg/ioscope/config"
-# heat_check NAME KIND ARG: the screen as heat_screen.py sees it, retried for 5 s.
+# heat_check NAME KIND ARG: the screen as heat_screen.py sees it, retried for 8 s.
 heat_check() {
 	local out i
-	for ((i = 0; i < 25; i++)); do
+	for ((i = 0; i < 40; i++)); do
 		out=$(screen | "$SCREEN" "$2" "$3") && { ok "$1"; return 0; }
 		sleep 0.2
 	done
