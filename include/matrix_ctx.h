@@ -14,7 +14,8 @@
 
 /* The device as the matrix found it, to put back. */
 struct matrix_device_state {
-	char sched[CONTROL_SCHED_NAME];
+	bool no_scheduler;              /* bio-based (zram, dm, md): no queue/scheduler at all */
+	char sched[CONTROL_SCHED_NAME]; /* "none" when no_scheduler */
 	char nr_requests[32];
 	char iosched_keys[MATRIX_IOSCHED_MAX][SETTING_KEY_MAX];
 	char iosched_values[MATRIX_IOSCHED_MAX][32];

@@ -71,8 +71,13 @@ int matrix_device_save(struct matrix_ctx *m, struct error *err)
 	char line[256];
 	if (control_dev_open(&d, NULL, m->name, err) < 0)
 		return -1;
-	int rc = control_dev_read(&d, "queue/scheduler", line, sizeof line, err);
-	if (rc == 0) {
+	/* a bio-based device: no scheduler, no nr_requests, nothing to switch or put back */
+	m->before.no_scheduler = !control_dev_exists(&d, "queue/scheduler");
+	snprintf(m->before.sched, sizeof m->before.sched, "none");
+	snprintf(m->before.nr_requests, sizeof m->before.nr_requests, "-");
+	int rc = m->before.no_scheduler ? 0
+					: control_dev_read(&d, "queue/scheduler", line, sizeof line, err);
+	if (rc == 0 && !m->before.no_scheduler) {
 		char names[CONTROL_SCHED_MAX][CONTROL_SCHED_NAME];
 		int cur = -1;
 		control_scheduler_names(line, names, CONTROL_SCHED_MAX, &cur);
@@ -104,15 +109,20 @@ static bool sched_offered(const char *line, const char *want)
 	return false;
 }
 
-/* Every scheduler is offered and every option set parses, before anything changes. */
+/* Every scheduler is offered and every option set parses, before anything changes.  A
+ * bio-based device (zram, dm, md) has no scheduler to switch: only its mount options. */
 static int check_plan(struct matrix_ctx *m, struct error *err)
 {
 	struct control_dev d;
-	char line[256];
+	char line[256] = "";
 	if (control_dev_open(&d, NULL, m->name, err) < 0)
 		return -1;
-	int rc = control_dev_read(&d, "queue/scheduler", line, sizeof line, err);
+	bool bio_based = !control_dev_exists(&d, "queue/scheduler");
+	int rc = bio_based ? 0 : control_dev_read(&d, "queue/scheduler", line, sizeof line, err);
 	control_dev_close(&d);
+	if (bio_based && m->o->nscheds)
+		rc = error_set(err, "%s has no I/O scheduler (a bio-based device): leave out "
+			       "--schedulers", m->name);
 	for (size_t i = 0; rc == 0 && i < m->o->nscheds; i++)
 		if (!sched_offered(line, m->o->scheds[i]))
 			rc = error_set(err, "%s does not offer the scheduler %s (it has: %s)",
@@ -253,6 +263,8 @@ int matrix_step_filesystem(struct matrix_ctx *m, struct matrix_cell *c)
 
 int matrix_step_scheduler(struct matrix_ctx *m, struct matrix_cell *c)
 {
+	if (m->before.no_scheduler)
+		return 0;
 	char assign[64];
 	snprintf(assign, sizeof assign, "scheduler=%s", c->sched);
 	char *args[] = { assign };
@@ -340,6 +352,8 @@ static void restore_queue(struct matrix_ctx *m)
 	char items[2 + MATRIX_IOSCHED_MAX][SETTING_KEY_MAX + 40];
 	char *args[2 + MATRIX_IOSCHED_MAX];
 	size_t n = 0;
+	if (m->before.no_scheduler)
+		return;   /* nothing was switched */
 	snprintf(items[n++], sizeof items[0], "scheduler=%s", m->before.sched);
 	snprintf(items[n++], sizeof items[0], "nr_requests=%s", m->before.nr_requests);
 	for (size_t i = 0; i < m->before.niosched; i++)

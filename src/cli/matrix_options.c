@@ -19,7 +19,8 @@ static const struct matrix_option {
 	{ "mkfs", "'CMD'", "a fresh filesystem per run: CMD /dev/DEV (loop\n"
 			    "devices only, or DEV named by --destroy-data-on)" },
 	{ "destroy-data-on", "DEV", "allow --mkfs on DEV, which is not a loop device" },
-	{ "schedulers", "a,b,...", "schedulers to compare (default: the current one)" },
+	{ "schedulers", "a,b,...", "schedulers to compare (default: the current one;\n"
+				   "none on a bio-based device: zram, dm, md)" },
 	{ "mount-options", "'o1;o2'", "option sets to compare, ';' between sets,\n"
 				       "'defaults' for none (default: defaults)" },
 	{ "cache", "cold|hot|both", "drop the page cache before each run (cold,\n"

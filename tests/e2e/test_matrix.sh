@@ -3,7 +3,8 @@
 # options matrix of a small untar with --mkfs, cold, repeat 1 (four cells, every mark in
 # order in every run's log); a refused option (ext4 data=journal on remount) is a cell,
 # not an abort; the device's scheduler, tunables and options are as before afterwards,
-# also after SIGINT in the middle; --mkfs on a mounted device is refused.
+# also after SIGINT in the middle (remount mode, and --mkfs mode: its mount undone); --mkfs
+# on a mounted device is refused.
 . "$(dirname "$0")/lib.sh"
 if ! is_root; then skip "matrix" "needs root (loop devices, mkfs, mount)"; exit 0; fi
 
@@ -155,28 +156,24 @@ rc=$?
 [ $rc -eq 2 ] && grep -q 'does not offer' "$TMP/r5.stderr" && ok "an unknown scheduler is bad usage" \
 	|| fail "an unknown scheduler is bad usage" "rc=$rc $(cat "$TMP/r5.stderr")"
 
-# ---- 5: --mkfs on a device that is not a loop device: only when named again ----
-# A dm-linear device over a loop device of ours: not a loop device, and wiping it wipes only
-# our file.
-dev3=$(make_loop 64)
-dmname="ioscope-matrix-$$"
-if echo "0 $((64 * 2048)) linear /dev/$dev3 0" | dmsetup create "$dmname" 2>/dev/null; then
-	at_exit "dmsetup remove '$dmname'"
-	dm=$(basename "$(readlink -f "/dev/mapper/$dmname")")
-	mkdir "$TMP/m5"
-	"$IOSCOPE" matrix --device "$dm" --mount "$TMP/m5" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
-		--out "$TMP/r5a" -- true 2>"$TMP/r5a.stderr"
-	rc=$?
-	[ $rc -eq 2 ] && grep -q 'destroy-data-on' "$TMP/r5a.stderr" && ! blkid "/dev/$dm" >/dev/null 2>&1 \
-		&& ok "--mkfs refused on a device that is not a loop device" \
-		|| fail "--mkfs refused on a device that is not a loop device" "rc=$rc $(cat "$TMP/r5a.stderr")"
-	"$IOSCOPE" matrix --device "$dm" --mount "$TMP/m5" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
-		--destroy-data-on "/dev/mapper/$dmname" --out "$TMP/r5b" -- true >/dev/null 2>"$TMP/r5b.stderr"
-	rc=$?
-	at_exit "umount '$TMP/m5'"
-	[ $rc -eq 0 ] && sanitizer_clean "$TMP/r5b.stderr" && [ "$(blkid -o value -s TYPE "/dev/$dm")" = ext4 ] \
-		&& ok "--destroy-data-on naming the device again allows --mkfs" \
-		|| fail "--destroy-data-on naming the device again allows --mkfs" "rc=$rc $(cat "$TMP/r5b.stderr")"
-else
-	skip "--mkfs on a device that is not a loop device" "dmsetup create failed"
-fi
+# ---- 5: --mkfs on a device that is not a loop device: tests/e2e/test_matrix_nonloop.sh ----
+
+# ---- 6: SIGINT in the middle of an --mkfs matrix: its mount undone, the queue put back ----
+qbefore6=$(queue_state "$dev")
+mkdir "$TMP/m6"
+"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m6" --mkfs 'mkfs.ext4 -q -F' --schedulers bfq,mq-deadline \
+	--repeat 1 --out "$TMP/r7" -- sleep 30 >/dev/null 2>"$TMP/r7.stderr" &
+pid=$!
+for _ in $(seq 100); do [ -e "$TMP/r7-c01-r1.out" ] && break; sleep 0.1; done
+sleep 0.3
+during=$(queue_state "$dev")
+mounted=$(grep -c " $TMP/m6 " /proc/self/mountinfo)
+kill -INT $pid
+wait $pid; rc=$?
+at_exit "umount '$TMP/m6'"
+[ $rc -eq 130 ] && sanitizer_clean "$TMP/r7.stderr" && grep -q PARTIAL "$TMP/r7.txt" \
+	&& [[ "$during" == *"[bfq]"* ]] && [ "$mounted" = 1 ] && ! grep -q " $TMP/m6 " /proc/self/mountinfo \
+	&& [ "$qbefore6" = "$(queue_state "$dev")" ] \
+	&& ok "SIGINT mid --mkfs matrix: exit 130, its filesystem unmounted, scheduler and tunables put back" \
+	|| fail "SIGINT mid --mkfs matrix: exit 130, its filesystem unmounted, scheduler and tunables put back" \
+		"rc=$rc mounted during: $mounted during: $during after: $(queue_state "$dev") $(grep " $TMP/m6 " /proc/self/mountinfo) $(tail -3 "$TMP/r7.stderr")"
