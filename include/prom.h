@@ -114,7 +114,8 @@ struct prom_exporter {
 void prom_exporter_init(struct prom_exporter *x, bool iostat);
 void prom_exporter_free(struct prom_exporter *x);
 /* Counts the interval's events (v->events), adds the probe's and the tracer's samples
- * of v->snap to the histograms, and makes the counters of every shown device exist.  prev: the snapshot before v->snap (for removed mounts), may be NULL.
+ * of v->snap to the histograms, and makes the counters of every shown device exist.
+ * prev: the snapshot before v->snap (for removed mounts), may be NULL.
  * -1 on ENOMEM. */
 int prom_exporter_update(struct prom_exporter *x, const struct interval_view *v,
 			 const struct snapshot *prev);

@@ -63,26 +63,30 @@ static void probe_update(struct prom_probe *p, const struct probe_samples *s)
 {
 	if (!s)
 		return;
+	const double *b = prom_probe_bounds;
+	size_t nb = prom_probe_nbounds;
 	p->seen = true;
 	for (size_t i = 0; i < s->nread; i++)
-		prom_hist_observe(&p->read, prom_probe_bounds, prom_probe_nbounds, (double)s->read_us[i] * 1e-6);
+		prom_hist_observe(&p->read, b, nb, (double)s->read_us[i] * 1e-6);
 	for (size_t i = 0; i < s->nexec; i++)
-		prom_hist_observe(&p->exec, prom_probe_bounds, prom_probe_nbounds, (double)s->exec_us[i] * 1e-6);
+		prom_hist_observe(&p->exec, b, nb, (double)s->exec_us[i] * 1e-6);
 	p->exec_seen |= s->nexec > 0;
 	p->errors += s->errors;
 }
 
 void prom_emit_probe_read(struct prom_ctx *c)
 {
-	if (c->x->probe.seen)
-		prom_histogram(c, NULL, 0, &c->x->probe.read, prom_probe_bounds, prom_probe_nbounds);
+	const struct prom_probe *p = &c->x->probe;
+	if (p->seen)
+		prom_histogram(c, NULL, 0, &p->read, prom_probe_bounds, prom_probe_nbounds);
 }
 
 /* Only once a start was timed: without --probe-exec there are none. */
 void prom_emit_probe_exec(struct prom_ctx *c)
 {
-	if (c->x->probe.exec_seen)
-		prom_histogram(c, NULL, 0, &c->x->probe.exec, prom_probe_bounds, prom_probe_nbounds);
+	const struct prom_probe *p = &c->x->probe;
+	if (p->exec_seen)
+		prom_histogram(c, NULL, 0, &p->exec, prom_probe_bounds, prom_probe_nbounds);
 }
 
 void prom_emit_probe_errors(struct prom_ctx *c)
@@ -160,7 +164,8 @@ static void emit_trace(struct prom_ctx *c, bool q2c)
 		if (!prom_disk_shown(c, t->device))
 			continue;
 		for (int dir = 0; dir < TRACE_DIRS; dir++) {
-			struct label l[] = { { "device", t->device }, { "direction", dir_names[dir] } };
+			struct label l[] = { { "device", t->device },
+					     { "direction", dir_names[dir] } };
 			prom_histogram(c, l, 2, q2c ? &t->q2c[dir] : &t->d2c[dir], bounds, nbounds);
 		}
 	}

@@ -13,16 +13,20 @@
 void prom_emit_dirty_gauge(struct prom_ctx *c)
 {
 	const struct why_rates *y = c->v->why;
-	if (y && y->have_dirty)
-		prom_sample(c, "", NULL, 0, *(const double *)((const char *)y + c->f->which) * c->f->scale);
+	if (!y || !y->have_dirty)
+		return;
+	double kb = *(const double *)((const char *)y + c->f->which);
+	prom_sample(c, "", NULL, 0, kb * c->f->scale);
 }
 
 /* The kernel's page counters as they are (since boot): rate() makes them bytes/s. */
 void prom_emit_dirty_counter(struct prom_ctx *c)
 {
 	const struct why_sample *w = c->v->snap->why;
-	if (w && w->dirty.have && c->f->which < WD_COUNT)
-		prom_sample(c, "", NULL, 0, (double)w->dirty.v[c->f->which] * (double)w->dirty.page_kb * 1024);
+	if (!w || !w->dirty.have || c->f->which >= WD_COUNT)
+		return;
+	double pages = (double)w->dirty.v[c->f->which];
+	prom_sample(c, "", NULL, 0, pages * (double)w->dirty.page_kb * 1024);
 }
 
 /* ---- journals ---- */
@@ -166,7 +170,8 @@ void prom_emit_last_dip(struct prom_ctx *c)
 	for (size_t i = 0; i < c->x->nchanges; i++) {
 		const struct prom_changes *ch = &c->x->changes[i];
 		const struct timespec *t = &ch->last[EVENT_DIP];
-		if (ch->device[0] && (t->tv_sec || t->tv_nsec))
-			prom_sample(c, "", &(struct label){ "device", ch->device }, 1, timespec_seconds(t));
+		if (!ch->device[0] || (!t->tv_sec && !t->tv_nsec))
+			continue;
+		prom_sample(c, "", &(struct label){ "device", ch->device }, 1, timespec_seconds(t));
 	}
 }

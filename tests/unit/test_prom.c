@@ -25,6 +25,8 @@ static void table_is_consistent(void **state)
 			assert_null(strstr(f->name, "_total"));
 		if (f->type == PROM_INFO)
 			assert_string_equal(f->name + n - 5, "_info");
+		if (f->type == PROM_HISTOGRAM)   /* base unit; the series add _bucket, _sum, _count */
+			assert_string_equal(f->name + n - 8, "_seconds");
 		if (f->iostat_key && strcmp(f->iostat_key, "in_flight") != 0)
 			assert_non_null(device_metric_find(f->iostat_key));
 		for (size_t j = 0; j < i; j++)
