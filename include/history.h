@@ -72,12 +72,22 @@ struct history;
 
 #define HISTORY_MIN_CAPACITY 3600u
 #define HISTORY_MAX_CAPACITY 1000000u
+/* The memory bound of a capacity chosen for a time span: this many bytes for the ring
+ * of a machine with HISTORY_BUSY_DEVICES devices doing I/O. */
+#define HISTORY_BUDGET_BYTES (64u << 20)
+#define HISTORY_BUSY_DEVICES 4u
 
 /* capacity in samples, clamped to HISTORY_MIN/MAX_CAPACITY.  NULL on ENOMEM. */
 struct history *history_new(size_t capacity);
 void history_free(struct history *h);
-/* Samples to keep `seconds` of history at `interval`, clamped like history_new. */
+/* Samples to keep `seconds` of history at `interval`, no more than HISTORY_BUDGET_BYTES
+ * allow, clamped like history_new. */
 size_t history_capacity_for(double seconds, double interval);
+/* A new capacity (the interval changed): the newest samples that fit are kept, and
+ * every mark.  -1 on ENOMEM, the history unchanged. */
+int history_resize(struct history *h, size_t capacity);
+/* An empty history numbers its first sample n (a replay seeked to sample n). */
+void history_start_at(struct history *h, uint64_t n);
 
 /* Add one sample.  Devices absent from r read as missing (NaN) for it.  -1 ENOMEM. */
 int history_append(struct history *h, const struct rates *r);
@@ -86,11 +96,15 @@ int history_append(struct history *h, const struct rates *r);
  * Call right after history_append with the same sample.  -1 ENOMEM. */
 struct why_rates;
 int history_add_signals(struct history *h, const struct snapshot *cur, const struct why_rates *why);
-/* Keep an event, drawn at the newest sample (or sample 0 before any).  -1 ENOMEM. */
+/* Keep an event, drawn at the newest sample (or the first to come before any).  -1 ENOMEM. */
 int history_add_event(struct history *h, const struct event *ev);
+/* Keep an event of sample n, older than every mark held after it (a replay's marks
+ * before the samples it re-read).  -1 ENOMEM. */
+int history_add_event_at(struct history *h, const struct event *ev, uint64_t n);
 
 size_t history_capacity(const struct history *h);
-uint64_t history_count(const struct history *h);   /* samples appended so far */
+/* One past the newest sample's n: the samples appended so far (history_start_at: plus its n). */
+uint64_t history_count(const struct history *h);
 uint64_t history_oldest(const struct history *h);  /* first n still held */
 bool history_has(const struct history *h, uint64_t n);
 /* Monotonic time of sample n (seconds), NaN when it is not held. */
@@ -101,7 +115,8 @@ int history_device_find(const struct history *h, const char *name);  /* -1: neve
 float history_value(const struct history *h, size_t dev, enum history_metric m, uint64_t n);
 float history_sys_value(const struct history *h, enum history_sys_metric m, uint64_t n);
 
-/* Events still held, oldest first.  Events older than the oldest sample are dropped. */
+/* Events held, oldest first: also those older than the oldest sample (the marks panel
+ * lists them), up to 100,000, the oldest dropped first. */
 size_t history_mark_count(const struct history *h);
 const struct history_mark *history_mark_get(const struct history *h, size_t i);
 /* The number the console shows for mark i ("[3]" on the graphs and in the marks panel):

@@ -21,6 +21,7 @@ struct tracked_device {
 	struct device_info info;
 	bool has_sysfs;
 	struct sysfs_disk sysfs;
+	int loop_dio_fd;               /* loop/dio of an attached loop device, else -1 */
 };
 
 struct sampler {

@@ -87,9 +87,14 @@ bool session_record_paused(const struct session *s);
 /* The last recording failure since asked (true, err set), then forgotten. */
 bool session_record_error(struct session *s, struct error *err);
 
+/* The interval changed: the history keeps as many samples (history_resize).  -1 on
+ * ENOMEM (err), the history as it was. */
+int session_set_history_capacity(struct session *s, size_t capacity, struct error *err);
+
 /* Recordings only (source_can_seek): show sample target (0-based) as if played up
- * to it, with the `window` samples before it read again for the history.  Past the
- * end: the last sample.  -1: not supported or fatal (err). */
+ * to it, with the `window` samples before it read again for the history (numbered
+ * as the log's samples) and the log's marks before them.  Past the end: the last
+ * sample.  -1: not supported or fatal (err). */
 int session_seek(struct session *s, size_t target, size_t window, struct error *err);
 /* The sample last read, 0-based (0 before any). */
 size_t session_sample_index(const struct session *s);

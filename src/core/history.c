@@ -27,6 +27,7 @@ struct history {
 	size_t capacity;           /* slots in the full ring */
 	size_t alloc_slots;        /* slots allocated so far (grows up to capacity) */
 	uint64_t count;            /* samples appended */
+	uint64_t base;             /* the n of slot 0 (a resize or a start elsewhere moves it) */
 	struct history_slot *slots;
 	struct history_device *devs;
 	size_t ndevs, devs_cap;
@@ -46,11 +47,20 @@ static size_t clamp_capacity(size_t c)
 	return c;
 }
 
+/* A sample with HISTORY_BUSY_DEVICES devices doing I/O: what the memory bound counts. */
+static size_t sample_bytes(void)
+{
+	return sizeof(struct history_slot) + HISTORY_BUSY_DEVICES * HM_COUNT * sizeof(float);
+}
+
 size_t history_capacity_for(double seconds, double interval)
 {
 	if (!(interval > 0) || !(seconds > 0))
 		return HISTORY_MIN_CAPACITY;
 	double n = ceil(seconds / interval);
+	double budget = (double)(HISTORY_BUDGET_BYTES / sample_bytes());
+	if (n > budget)
+		n = budget;
 	if (n > HISTORY_MAX_CAPACITY)
 		return HISTORY_MAX_CAPACITY;
 	return clamp_capacity((size_t)n);
@@ -85,7 +95,7 @@ uint64_t history_count(const struct history *h) { return h->count; }
 
 uint64_t history_oldest(const struct history *h)
 {
-	return h->count > h->capacity ? h->count - h->capacity : 0;
+	return h->count - h->base > h->capacity ? h->count - h->capacity : h->base;
 }
 
 bool history_has(const struct history *h, uint64_t n)
@@ -95,7 +105,7 @@ bool history_has(const struct history *h, uint64_t n)
 
 static size_t slot_of(const struct history *h, uint64_t n)
 {
-	return (size_t)(n % h->capacity);
+	return (size_t)((n - h->base) % h->capacity);
 }
 
 static void fill_nan(float *v, size_t n)
@@ -105,10 +115,10 @@ static void fill_nan(float *v, size_t n)
 }
 
 /* Make room for sample n: rings double until they reach the capacity.  While
- * n < capacity the ring has not wrapped, so growing keeps every index valid. */
+ * n - base < capacity the ring has not wrapped, so growing keeps every index valid. */
 static int grow_for(struct history *h, uint64_t n)
 {
-	if (n < h->alloc_slots)
+	if (n - h->base < h->alloc_slots)
 		return 0;
 	size_t want = h->alloc_slots ? h->alloc_slots * 2 : 64;
 	if (want > h->capacity)
@@ -255,11 +265,11 @@ static void sys_figures(const struct vm_rates *vm, float *out)
 	fill_nan(out + HSM_DIRTY_BG_MB, HSM_COUNT - HSM_DIRTY_BG_MB);   /* history_add_signals' */
 }
 
+/* Marks outlive the samples they were drawn at: the marks panel lists a day's changes
+ * while the graphs hold the last hour.  Only their number is bounded. */
 static void drop_old_marks(struct history *h)
 {
-	uint64_t oldest = history_oldest(h);
-	while (h->marks_count &&
-	       (h->marks[h->marks_start]->n < oldest || h->marks_count >= HISTORY_MAX_MARKS)) {
+	while (h->marks_count && h->marks_count >= HISTORY_MAX_MARKS) {
 		free(h->marks[h->marks_start]);
 		h->marks_start++;
 		h->marks_count--;
@@ -468,15 +478,96 @@ static int marks_room(struct history *h)
 	return 0;
 }
 
-int history_add_event(struct history *h, const struct event *ev)
+int history_add_event_at(struct history *h, const struct event *ev, uint64_t n)
 {
 	drop_old_marks(h);
 	if (marks_room(h) < 0)
 		return -1;
-	struct history_mark *m = mark_new(ev, h->count ? h->count - 1 : 0);
+	struct history_mark *m = mark_new(ev, n);
 	if (!m)
 		return -1;
 	h->marks[h->marks_start + h->marks_count++] = m;
+	return 0;
+}
+
+int history_add_event(struct history *h, const struct event *ev)
+{
+	return history_add_event_at(h, ev, h->count > h->base ? h->count - 1 : h->base);
+}
+
+void history_start_at(struct history *h, uint64_t n)
+{
+	if (h->count == h->base)
+		h->count = h->base = n;
+}
+
+/* ---- a new capacity: the newest samples that fit, copied to a ring of that size ---- */
+
+struct history_resized {
+	struct history_slot *slots;
+	float **values;            /* per device, NULL where it has none */
+	size_t alloc;
+};
+
+static void resized_free(struct history_resized *r, size_t ndevs)
+{
+	for (size_t i = 0; r->values && i < ndevs; i++)
+		free(r->values[i]);
+	free(r->values);
+	free(r->slots);
+}
+
+static int resized_alloc(const struct history *h, struct history_resized *r)
+{
+	r->slots = malloc(r->alloc * sizeof *r->slots);
+	r->values = calloc(h->ndevs ? h->ndevs : 1, sizeof *r->values);
+	if (!r->slots || !r->values)
+		return -1;
+	for (size_t i = 0; i < h->ndevs; i++) {
+		if (!h->devs[i].values)
+			continue;
+		r->values[i] = malloc(r->alloc * HM_COUNT * sizeof(float));
+		if (!r->values[i])
+			return -1;
+		fill_nan(r->values[i], r->alloc * HM_COUNT);
+	}
+	return 0;
+}
+
+int history_resize(struct history *h, size_t capacity)
+{
+	capacity = clamp_capacity(capacity);
+	if (capacity == h->capacity)
+		return 0;
+	uint64_t from = history_oldest(h);
+	if (h->count - from > capacity)
+		from = h->count - capacity;
+	size_t keep = (size_t)(h->count - from);
+	struct history_resized r = { .alloc = keep > 64 ? keep : 64 };
+	if (r.alloc > capacity)
+		r.alloc = capacity;
+	if (resized_alloc(h, &r) < 0) {
+		resized_free(&r, h->ndevs);
+		return -1;
+	}
+	for (uint64_t n = from; n < h->count; n++) {
+		size_t old = slot_of(h, n), to = (size_t)(n - from);
+		r.slots[to] = h->slots[old];
+		for (size_t i = 0; i < h->ndevs; i++)
+			if (r.values[i])
+				memcpy(r.values[i] + to * HM_COUNT, h->devs[i].values + old * HM_COUNT,
+				       HM_COUNT * sizeof(float));
+	}
+	free(h->slots);
+	h->slots = r.slots;
+	for (size_t i = 0; i < h->ndevs; i++) {
+		free(h->devs[i].values);
+		h->devs[i].values = r.values[i];
+	}
+	free(r.values);
+	h->alloc_slots = r.alloc;
+	h->capacity = capacity;
+	h->base = from;
 	return 0;
 }
 

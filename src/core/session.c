@@ -289,9 +289,41 @@ bool session_record_error(struct session *s, struct error *err)
 
 /* ---- recordings: seeking and marks ---- */
 
-/* As before the first sample: history emptied, echoes forgotten (ioscope's
- * changes belong to the samples forgotten). */
-static int forget_samples(struct session *s, struct error *err)
+int session_set_history_capacity(struct session *s, size_t capacity, struct error *err)
+{
+	if (!s->hist || capacity == s->hist_capacity)
+		return 0;
+	if (history_resize(s->hist, capacity) < 0)
+		return error_set(err, "out of memory: the history keeps %zu samples",
+				 history_capacity(s->hist));
+	s->hist_capacity = history_capacity(s->hist);
+	return 0;
+}
+
+/* The marks of the samples before `first`, which the seek does not read again: the
+ * marks panel lists every mark up to the sample shown, as if played from the start. */
+static int logged_marks_before(struct session *s, size_t first, struct error *err)
+{
+	size_t n = s->src->ops->logged_event_count ? s->src->ops->logged_event_count(s->src) : 0;
+	if (!s->hist || !first || !n || !s->src->ops->logged_event)
+		return 0;
+	struct replay_event *ev = malloc(sizeof *ev);   /* a decoded event: 4 KB */
+	if (!ev)
+		return error_set(err, "out of memory: cannot seek");
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (s->src->ops->logged_event(s->src, i, ev) < 0 || ev->sample >= first)
+			continue;
+		if (history_add_event_at(s->hist, &ev->event, ev->sample) < 0)
+			rc = error_set(err, "out of memory: cannot seek");
+	}
+	free(ev);
+	return rc;
+}
+
+/* As before the first sample: history emptied (its samples numbered from `first`, the
+ * log's), echoes forgotten (ioscope's changes belong to the samples forgotten). */
+static int forget_samples(struct session *s, size_t first, struct error *err)
 {
 	if (s->hist) {
 		struct history *h = history_new(s->hist_capacity);
@@ -306,6 +338,9 @@ static int forget_samples(struct session *s, struct error *err)
 		s->hist = h;
 		trace_history_free(s->trace_hist);
 		s->trace_hist = th;
+		history_start_at(h, first);
+		if (logged_marks_before(s, first, err) < 0)
+			return -1;
 	}
 	s->have_cur = s->have_rates = s->ended = false;
 	event_list_clear(&s->events);
@@ -323,9 +358,9 @@ int session_seek(struct session *s, size_t target, size_t window, struct error *
 		return 0;
 	if (target >= p.count)
 		target = p.count - 1;
-	if (forget_samples(s, err) < 0)
-		return -1;
 	size_t first = target > window ? target - window : 0;
+	if (forget_samples(s, first, err) < 0)
+		return -1;
 	/* The sample before the window gives the first one its rates and its events. */
 	if (s->src->ops->seek(s->src, first ? first - 1 : 0, err) < 0)
 		return -1;

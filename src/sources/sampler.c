@@ -11,8 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diskstats.h"
+#include "loopdev.h"
 #include "mountinfo.h"
 #include "sampler.h"
 
@@ -56,8 +58,18 @@ static int resize_mounts(struct snapshot *s, size_t n)
 	return 0;
 }
 
+static void close_loop_dio(struct tracked_device *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].loop_dio_fd >= 0)
+			close(t[i].loop_dio_fd);
+		t[i].loop_dio_fd = -1;
+	}
+}
+
 static void close_tracked(struct sampler *s)
 {
+	close_loop_dio(s->tracked, s->ntracked);
 	for (size_t i = 0; i < s->ntracked; i++)
 		if (s->tracked[i].has_sysfs)
 			sysfs_disk_close(&s->tracked[i].sysfs);
@@ -158,7 +170,9 @@ static int rescan(struct sampler *s, const struct snapshot *out, struct error *e
 		free(taken);
 		return error_set(err, "out of memory");
 	}
+	close_loop_dio(s->tracked, s->ntracked);
 	for (size_t i = 0; i < n; i++) {
+		nt[i].loop_dio_fd = -1;
 		snprintf(nt[i].info.name, sizeof nt[i].info.name, "%s", out->devices[i].name);
 		struct tracked_device *o = take_old(s->tracked, s->ntracked, taken,
 						    out->devices[i].name);
@@ -183,6 +197,8 @@ static int rescan(struct sampler *s, const struct snapshot *out, struct error *e
 	devices_describe(&s->catalog, infos, n);
 	for (size_t i = 0; i < n; i++) {
 		nt[i].info = infos[i];
+		if (nt[i].info.loop.present)
+			nt[i].loop_dio_fd = loop_dio_open(s->prefix, nt[i].info.name);
 		if (nt[i].info.is_disk && !nt[i].has_sysfs) {
 			if (sysfs_disk_open(&nt[i].sysfs, s->prefix, nt[i].info.name, err) < 0) {
 				free(infos);
@@ -240,6 +256,8 @@ static int fill_device(struct device *d, struct tracked_device *t, struct error 
 	memcpy(d->dm_name, in->dm_name, sizeof d->dm_name);
 	memcpy(d->model, in->model, sizeof d->model);
 	memcpy(d->serial, in->serial, sizeof d->serial);
+	if (t->loop_dio_fd >= 0)
+		t->info.loop.dio = loop_dio_pread(t->loop_dio_fd);
 	d->loop = in->loop;
 	if (!t->has_sysfs) {
 		d->instance = 0;

@@ -215,7 +215,8 @@ uint64_t console_graph_window(const struct console *c)
 }
 
 /* Back until the oldest sample held is at the left edge, no further: an empty graph
- * labelled with a time before the history says nothing. */
+ * labelled with a time before the history says nothing.  A replay goes on from there
+ * to the log's first sample (replay_view_scroll_back). */
 static void scroll_back(struct console *c)
 {
 	uint64_t end = c->frozen ? c->frozen_end : history_count(console_hist(c));
@@ -223,7 +224,9 @@ static void scroll_back(struct console *c)
 	uint64_t window = console_graph_window(c);
 	uint64_t max = held > window ? held - window : 0;
 	if (c->scroll_back >= max) {
-		console_message(c, false, "the graphs show the oldest sample held");
+		/* a replay has the rest in its log: read it again further back */
+		if (!replay_view_scroll_back(c, scroll_step(c), window))
+			console_message(c, false, "the graphs show the oldest sample held");
 		return;
 	}
 	c->scroll_back += scroll_step(c);

@@ -151,6 +151,13 @@ void console_set_interval(struct console *c, double seconds)
 	c->interval = seconds;
 	if (c->timerfd >= 0 && own_clock(c))
 		timer_arm(c, replay_view_timer_period(c, seconds));   /* a replay's speed */
+	/* the same span of history at the new interval; a replay's samples keep theirs */
+	if (!source_can_seek(c->src) &&
+	    session_set_history_capacity(c->session,
+					 history_capacity_for(c->cfg.history, seconds), &err) < 0) {
+		console_message(c, true, "interval %g s; %s", seconds, err.msg);
+		return;
+	}
 	console_message(c, false, "interval %g s", seconds);
 }
 

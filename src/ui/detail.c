@@ -1,6 +1,7 @@
 /* detail.c - the selected device in full: identity, rotational, write cache, the
- * scheduler line as the kernel prints it, queue and iosched tunables, and each
- * filesystem mounted from it with its type and options. */
+ * scheduler line as the kernel prints it, queue and iosched tunables, what a loop
+ * device is backed by, and each filesystem mounted from it with its type, mount flags
+ * and filesystem options. */
 #include <stdio.h>
 #include <string.h>
 
@@ -88,6 +89,56 @@ static bool mount_of(const struct snapshot *s, const struct mount *m, const stru
 	return p && p->is_partition && strcmp(p->parent, d->name) == 0;
 }
 
+/* The per-mount flags (mount(8) -o: rw,nosuid,relatime) and the superblock's options
+ * (the filesystem's own: errors=, commit=, data=) are set and changed apart: say which. */
+static void options_line(struct pane_writer *pw, const char *key, const char *opts,
+			 enum theme_role role)
+{
+	char k[16];
+	newline(pw);
+	pw->x += 12;
+	snprintf(k, sizeof k, "%-12s", key);
+	text(pw, TR_HEADER, k);
+	text(pw, role, opts);
+}
+
+/* One part of the backing's description: on this line when it fits, else on the
+ * next, cut in the middle when it alone is too long (a long path). */
+static void backing_part(struct pane_writer *pw, const char *part)
+{
+	char fitted[MOUNT_PATH_MAX * 2 + 128];
+	int end = pw->r->x + pw->r->w - 1;
+	if (pw->x + ui_text_width(part) > end && pw->x > pw->r->x + 11) {
+		newline(pw);
+		pw->x += 10;
+	}
+	ui_ellipsize_middle(&pw->f->style, part, end - pw->x, fitted, sizeof fitted);
+	text(pw, TR_HEADER_VALUE, fitted);
+	text(pw, TR_NORMAL, " ");
+}
+
+/* "FILE" then "on DISK (FSTYPE MOUNTPOINT)," "offset N," "direct I/O off": the
+ * description (loop_backing_describe) cut after the file and at each ", ". */
+static void backing_line(struct pane_writer *pw, const struct frame *f)
+{
+	char part[sizeof f->loop_backing];
+	newline(pw);
+	label(pw, "backing", 10);
+	snprintf(part, sizeof part, "%.*s", (int)f->loop_file_len, f->loop_backing);
+	if (part[0])
+		backing_part(pw, part);
+	const char *p = f->loop_backing + f->loop_file_len;
+	while (*p == ' ')
+		p++;
+	while (*p && room(pw)) {
+		const char *comma = strstr(p, ", ");
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		snprintf(part, sizeof part, "%.*s%s", (int)n, p, comma ? "," : "");
+		backing_part(pw, part);
+		p += comma ? n + 2 : n;
+	}
+}
+
 static void mounts_lines(struct pane_writer *pw, const struct snapshot *s, const struct device *d)
 {
 	bool any = false;
@@ -111,14 +162,9 @@ static void mounts_lines(struct pane_writer *pw, const struct snapshot *s, const
 		char fitted[MOUNT_PATH_MAX + 64];
 		ui_ellipsize_middle(&pw->f->style, where, pw->r->x + pw->r->w - 1 - pw->x, fitted, sizeof fitted);
 		text(pw, TR_HEADER_VALUE, fitted);
-		newline(pw);
-		pw->x += 12;
-		text(pw, TR_NORMAL, m->mount_opts);
-		if (m->super_opts[0]) {
-			newline(pw);
-			pw->x += 12;
-			text(pw, TR_DIM, m->super_opts);
-		}
+		options_line(pw, "mount flags", m->mount_opts, TR_NORMAL);
+		if (m->super_opts[0])
+			options_line(pw, "fs options", m->super_opts, TR_DIM);
 	}
 	if (!any) {
 		newline(pw);
@@ -167,6 +213,8 @@ static void detail_draw(const struct frame *f, const struct rect *r)
 		newline(&pw);
 		text(&pw, TR_DIM, "no queue settings known for this device");
 	}
+	if (f->loop_backing[0])
+		backing_line(&pw, f);
 	mounts_lines(&pw, s, d);
 }
 

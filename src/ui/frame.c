@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "console_state.h"
+#include "loopdev.h"
 #include "text.h"
 
 /* "RUN 12s output /tmp/ioscope-run-x1Yz9q.out", "EXIT 4 (2.1 s) output ..." */
@@ -42,6 +43,20 @@ static void frame_header(const struct console *c, struct frame *f)
 	frame_run(c, f);
 }
 
+/* From the snapshot shown: the source read the chain when it described the device. */
+static void frame_loop_backing(struct frame *f)
+{
+	const struct device *d = f->selected_dev;
+	if (d && d->is_partition)
+		d = snapshot_find_device(f->snap, d->parent);
+	if (!d)
+		return;
+	loop_backing_describe(d, f->snap, f->loop_backing, sizeof f->loop_backing);
+	size_t n = strlen(d->loop.file);
+	if (strncmp(f->loop_backing, d->loop.file, n) == 0)
+		f->loop_file_len = n;
+}
+
 static void frame_table(const struct console *c, struct frame *f)
 {
 	f->rows = c->rows;
@@ -76,6 +91,7 @@ void frame_build(struct console *c, struct frame *f)
 	f->mark_selected = c->mark_selected;
 	f->marks_top = c->marks_top;   /* the marks panel's place hook keeps the selection in view */
 	frame_table(c, f);
+	frame_loop_backing(f);
 	f->metric = &graph_metrics[c->graph_metric];
 	f->tracing = c->tracing;
 	f->trace_hist = session_trace_history(c->session);

@@ -92,6 +92,10 @@ struct frame {
 	size_t nrows;
 	const char *selected;              /* "" when none */
 	const struct device *selected_dev; /* NULL when none */
+	/* What the selected device (a partition: its disk) is backed by, in words
+	 * (loop_backing_describe: file, its disk and filesystem, direct I/O); "" none. */
+	char loop_backing[MOUNT_PATH_MAX * 2 + 128];
+	size_t loop_file_len;              /* its first so many bytes are the file's path */
 	const char (*pins)[DEV_NAME_MAX];
 	size_t npins;
 	const char *filter;

@@ -102,6 +102,37 @@ int replay_view_seek(struct console *c, size_t target)
 	return 0;
 }
 
+/* The log's sample that history sample n is: the newest held is the one shown. */
+static size_t log_sample_of(const struct console *c, uint64_t n)
+{
+	uint64_t newest = history_count(console_hist(c)) - 1;
+	size_t shown = shown_sample(c);
+	return newest - n > shown ? 0 : shown - (size_t)(newest - n);
+}
+
+bool replay_view_scroll_back(struct console *c, uint64_t step, uint64_t plot)
+{
+	struct source_position p;
+	const struct history *h = console_hist(c);
+	if (!position_of(c, &p) || !p.count || !history_count(h))
+		return false;
+	/* sample 0 only opens the log: the first figures are sample 1's */
+	if (log_sample_of(c, history_oldest(h)) <= 1) {
+		console_message(c, false, "the graphs show the first sample of the log");
+		return true;
+	}
+	size_t right = log_sample_of(c, console_view_end(c) - 1);
+	size_t target = right > step ? right - (size_t)step : 0;
+	if (target < plot)   /* the first sample at the left edge, the graph full */
+		target = plot < p.count ? (size_t)plot : p.count - 1;
+	c->replay.paused = true;
+	if (replay_view_seek(c, target) < 0)
+		return true;
+	console_message(c, false, "read back from the log: sample %zu/%zu (P plays on from here)",
+			shown_sample(c) + 1, p.count);
+	return true;
+}
+
 void action_replay_play(struct console *c)
 {
 	if (!c->replay.paused) {

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 struct console;
@@ -47,6 +48,10 @@ void replay_view_position(const struct console *c, char *buf, size_t len);
 /* Show sample target (0-based): the history is rebuilt from the samples before it
  * so the graphs look as they did live at that moment.  -1 on a fatal error. */
 int replay_view_seek(struct console *c, size_t target);
+/* Left past the oldest sample the history holds: the log is read again further back
+ * (a seek, paused), the graphs' right edge `step` samples earlier, at least `plot`
+ * (the graphs' width) so the first sample ends at the left edge.  false: not a replay. */
+bool replay_view_scroll_back(struct console *c, uint64_t step, uint64_t plot);
 
 void action_replay_play(struct console *c);
 void action_replay_step_back(struct console *c);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "loopdev.h"
+#include "sampler.h"
 
 static void put(const char *root, const char *rel, const char *text)
 {
@@ -88,11 +89,45 @@ static void test_describe(void **state)
 	snapshot_free(&s);
 }
 
+/* losetup --direct-io changes loop/dio with no uevent, so no new description: the
+ * sampler reads it every sample, and still describes the device only once. */
+static void test_sampler_follows_dio(void **state)
+{
+	(void)state;
+	char *root = fixture_tree();
+	char path[512];
+	snprintf(path, sizeof path, "%s/proc", root);
+	assert_int_equal(mkdir(path, 0755), 0);
+	put(root, "proc/diskstats", "   7       3 loop3 10 0 80 5 20 0 160 9 0 14 14 0 0 0 0 0 0\n");
+	put(root, "sys/block/loop3/loop/dio", "0\n");
+	struct sampler sm;
+	struct error err;
+	assert_int_equal(sampler_open(&sm, root, &err), 0);
+	struct snapshot s;
+	snapshot_init(&s);
+	assert_int_equal(sampler_sample(&sm, &s, &err), 0);
+	assert_int_equal(s.ndevices, 1);
+	assert_true(s.devices[0].loop.present);
+	assert_int_equal(s.devices[0].loop.dio, 0);
+	put(root, "sys/block/loop3/loop/dio", "1\n");
+	assert_int_equal(sampler_sample(&sm, &s, &err), 0);
+	assert_int_equal(s.devices[0].loop.dio, 1);
+	assert_string_equal(s.devices[0].loop.file, "/var/tmp/bench.img");
+	assert_int_equal(sm.rescans, 1);
+	sampler_close(&sm);
+	snapshot_free(&s);
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+	free(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read),
 		cmocka_unit_test(test_describe),
+		cmocka_unit_test(test_sampler_follows_dio),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -183,7 +183,10 @@ static void test_seek_rebuilds_what_playing_showed(void **state)
 	assert_int_equal(tell(r), 251);
 	/* COLS is 0 without a terminal: an 80-column window of braille, 161 samples */
 	size_t first = replay_window_start(250, 80 * 2 + 1);
-	assert_int_equal(history_count(console_hist(seeked)), 250 - first + 1);
+	/* the window's samples, numbered as the log's (the newest is 250) */
+	const struct history *hs = console_hist(seeked);
+	assert_int_equal(history_count(hs) - history_oldest(hs), 250 - first + 1);
+	assert_int_equal(history_count(hs), 251);
 	assert_true(console_have_rates(seeked));
 	int dp = history_device_find(console_hist(played), "vda");
 	int ds = history_device_find(console_hist(seeked), "vda");
@@ -207,6 +210,34 @@ static void test_seek_rebuilds_what_playing_showed(void **state)
 	assert_int_equal(tell(r), NSAMPLES);
 	console_gone(played);
 	console_gone(seeked);
+	unlink(path);
+}
+
+/* Left past the oldest sample held reads the log again further back, a step at a
+ * time, down to the first sample; the marks listed are those up to the position. */
+static void test_scroll_back_reads_the_log_again(void **state)
+{
+	(void)state;
+	const char *path = session_log();
+	struct options o;
+	struct console *c = console_on(path, &o);
+	struct source *r = c->src;
+	assert_int_equal(replay_view_seek(c, NSAMPLES - 1), 0);
+	assert_true(has_mark(console_hist(c), "started rm -rf"));
+	/* the right edge 40 samples back each time, the window 161 samples wide */
+	size_t expect[] = { 259, 219, 179, 139 };
+	for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++) {
+		assert_true(replay_view_scroll_back(c, 40, 100));
+		assert_int_equal(tell(r) - 1, expect[i]);
+		assert_true(c->replay.paused);
+		assert_non_null(strstr(c->status.text, "read back from the log"));
+		assert_true(has_mark(console_hist(c), "started rm -rf") == (expect[i] >= MARK_AT));
+	}
+	/* 139 - 161 < 0: the history holds the log from its first sample with figures */
+	assert_true(replay_view_scroll_back(c, 40, 100));
+	assert_int_equal(tell(r) - 1, 139);
+	assert_non_null(strstr(c->status.text, "the first sample of the log"));
+	console_gone(c);
 	unlink(path);
 }
 
@@ -260,6 +291,7 @@ int main(void)
 		cmocka_unit_test(test_default_record_name),
 		cmocka_unit_test(test_offset_zero_is_the_start),
 		cmocka_unit_test(test_seek_rebuilds_what_playing_showed),
+		cmocka_unit_test(test_scroll_back_reads_the_log_again),
 		cmocka_unit_test(test_step_and_mark_jumps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
