@@ -11,7 +11,8 @@
  * '?': C0 controls (0x00-0x1f: newline, CR, tab, ESC, BEL...), DEL (0x7f), the C1
  * controls U+0080-U+009F (in UTF-8, C2 80-C2 9F; one '?' each) and every byte that is not
  * part of valid UTF-8 (a lone 0x9b is CSI to an 8-bit terminal).  '?' rather than \xNN
- * keeps columns and buffer sizes as they were; the JSON output has the exact bytes.
+ * keeps columns and buffer sizes as they were.  JSON output keeps valid UTF-8 as it is and
+ * writes U+FFFD for a byte that is not (utf8.h).
  */
 #ifndef IOSCOPE_TEXT_H
 #define IOSCOPE_TEXT_H

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "json_text.h"
 #include "csv.h"
 #include "matrix.h"
 #include "outfile.h"
@@ -335,9 +336,11 @@ int matrix_write_json(FILE *out, const struct matrix_result *r)
 	if (r->status[0])
 		json_object_object_add(o, "status", json_object_new_string(r->status));
 	int flags = JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE;
-	fprintf(out, "%s\n", json_object_to_json_string_ext(o, flags));
+	struct json_text t = json_text_of(o, flags);
+	int rc = t.text ? fprintf(out, "%s\n", t.text) : -1;
+	json_text_free(&t);
 	json_object_put(o);
-	return ferror(out) ? -1 : 0;
+	return rc < 0 || ferror(out) ? -1 : 0;
 }
 
 /* ---- PREFIX.* ---- */

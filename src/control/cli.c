@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "json_text.h"
 #include "announce.h"
 #include "commands.h"
 #include "control.h"
@@ -108,8 +109,10 @@ static void print_events(const struct control_result *r)
 		json_object *o = session_log_event(&r->events[i], 0);
 		if (!o)
 			continue;
-		int flags = JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE;
-		printf("%s\n", json_object_to_json_string_ext(o, flags));
+		struct json_text t = json_text_of(o, JSON_TEXT_LINE);
+		if (t.text)
+			printf("%s\n", t.text);
+		json_text_free(&t);
 		json_object_put(o);
 	}
 }

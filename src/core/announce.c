@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "json_text.h"
 #include "announce.h"
 #include "runtime_dir.h"
 #include "session_log.h"
@@ -256,19 +257,23 @@ int announce_events(const struct event *events, size_t n)
 	if (dirfd < 0)
 		return 0;
 	json_object **objs = calloc(n, sizeof *objs);
+	struct json_text *texts = calloc(n, sizeof *texts);
 	const char **msgs = calloc(n, sizeof *msgs);
 	size_t built = 0;
-	int flags = JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE;
-	for (; objs && msgs && built < n; built++) {
+	for (; objs && texts && msgs && built < n; built++) {
 		objs[built] = session_log_event(&events[built], 0);
-		msgs[built] = objs[built] ? json_object_to_json_string_ext(objs[built], flags) : NULL;
+		texts[built] = json_text_of(objs[built], JSON_TEXT_LINE);
+		msgs[built] = texts[built].text;
 		if (!msgs[built])
 			break;
 	}
 	int reached = built == n ? send_all(dirfd, msgs, n) : 0;
-	for (size_t i = 0; objs && i < n; i++)
+	for (size_t i = 0; objs && texts && i < n; i++) {
+		json_text_free(&texts[i]);
 		json_object_put(objs[i]);
+	}
 	free(objs);
+	free(texts);
 	free(msgs);
 	close(dirfd);
 	return reached;

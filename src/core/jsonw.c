@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "jsonw.h"
+#include "utf8.h"
 
 void jsonw_init(struct jsonw *w)
 {
@@ -98,11 +99,20 @@ static void quoted(struct jsonw *w, const char *s)
 	const char *run = s;
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
-		if (c >= 0x20 && c != '"' && c != '\\')
+		if (c >= 0x80) {   /* valid UTF-8 stays as it is; see utf8.h */
+			size_t n = utf8_sequence_length((const unsigned char *)s);
+			if (n > 0) {
+				s += n - 1;
+				continue;
+			}
+		} else if (c >= 0x20 && c != '"' && c != '\\') {
 			continue;
+		}
 		put(w, run, (size_t)(s - run));
 		run = s + 1;
-		if (c == '"' || c == '\\') {
+		if (c >= 0x80) {
+			put(w, UTF8_JSON_REPLACEMENT, sizeof UTF8_JSON_REPLACEMENT - 1);
+		} else if (c == '"' || c == '\\') {
 			char esc[2] = { '\\', (char)c };
 			put(w, esc, 2);
 		} else {
@@ -118,7 +128,7 @@ static bool plain(const char *s, size_t *len)
 {
 	const char *p = s;
 	for (; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == '"' || *p == '\\')
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x80 || *p == '"' || *p == '\\')
 			return false;
 	*len = (size_t)(p - s);
 	return true;

@@ -1,9 +1,9 @@
 /* text.c - the escaping rule of every text output (see text.h for why '?'). */
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "text.h"
+#include "utf8.h"
 
 /* Length of the valid, non-control UTF-8 sequence at p; 0 when p starts something a
  * terminal could act on (C0, DEL, a C1 control, a malformed or overlong sequence). */
@@ -11,19 +11,11 @@ static size_t printable_sequence(const unsigned char *p)
 {
 	if (p[0] >= 0x20 && p[0] < 0x7f)
 		return 1;
-	size_t n = p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : 0;
-	if (n == 0 || (n == 3 && p[0] > 0xef))
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	uint32_t cp = n == 2 ? (p[0] & 0x1fu) : n == 3 ? (p[0] & 0x0fu) : (p[0] & 0x07u);
-	for (size_t i = 1; i < n; i++)
-		cp = cp << 6 | (p[i] & 0x3fu);
-	if (cp < 0xa0 || (n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
+	if (p[0] < 0x80)
+		return 0;   /* C0 and DEL */
+	if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+		return 0;   /* C1 controls: U+0080-U+009F */
+	return utf8_sequence_length(p);
 }
 
 /* How many input bytes a '?' stands for: a C1 control in UTF-8 is one character. */

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "json_text.h"
 #include "machine.h"
 #include "recorder.h"
 #include "session_log.h"
@@ -188,15 +189,15 @@ static int append_record(struct recorder *rec, json_object *o, struct error *err
 {
 	if (!o)
 		return error_set(err, "%s: out of memory", rec->path);
-	size_t n;
-	const char *text = json_object_to_json_string_length(
-		o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &n);
-	int r = text && reserve(rec, n + 1) == 0 ? 0 : -1;
+	struct json_text t = json_text_of(o, JSON_TEXT_LINE);
+	size_t n = t.len;
+	int r = t.text && reserve(rec, n + 1) == 0 ? 0 : -1;
 	if (r == 0) {
-		memcpy(rec->buf + rec->len, text, n);
+		memcpy(rec->buf + rec->len, t.text, n);
 		rec->buf[rec->len + n] = '\n';
 		rec->len += n + 1;
 	}
+	json_text_free(&t);
 	json_object_put(o);
 	return r < 0 ? error_set(err, "%s: out of memory", rec->path) : 0;
 }

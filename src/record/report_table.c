@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_text.h"
 #include "csv.h"
 #include "report.h"
 #include "session_log.h"
@@ -145,8 +146,9 @@ static int json_line(FILE *out, json_object *o)
 {
 	if (!o)
 		return -1;
-	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-	int rc = s && fprintf(out, "%s\n", s) > 0 ? 0 : -1;
+	struct json_text t = json_text_of(o, JSON_TEXT_LINE);
+	int rc = t.text && fprintf(out, "%s\n", t.text) > 0 ? 0 : -1;
+	json_text_free(&t);
 	json_object_put(o);
 	return rc;
 }
