@@ -4,9 +4,7 @@
 # blocked, grouped under their wait channel, for a growing number of seconds, with their
 # stacks, and gone after the thaw; unprivileged there is no stack and a note says why;
 # with delay accounting off the note is said once and iodelay is null, never 0; a
-# recording replays to the same JSON byte for byte.  The JSON is read with surrogateescape:
-# it has a mount point's exact bytes (docs/security.md), and other tests on this shared
-# machine mount filesystems under names that are not UTF-8.
+# recording replays to the same JSON byte for byte.
 . "$(dirname "$0")/lib.sh"
 is_root || { skip "tasks" "needs root (loop devices, mount, fsfreeze)"; exit 0; }
 
@@ -29,7 +27,7 @@ sleep 0.3
 no_sanitizer "dd run" "$TMP/dd.err"
 out=$(python3 - "$TMP/dd.json" "$ddpid" <<'PY'
 import json, sys
-lines = [json.loads(l) for l in open(sys.argv[1], errors="surrogateescape")]
+lines = [json.loads(l) for l in open(sys.argv[1])]
 pid = int(sys.argv[2])
 assert len(lines) == 2, "%d lines" % len(lines)
 def size(p):
@@ -62,7 +60,7 @@ if [ "$(cat /proc/sys/kernel/task_delayacct 2>/dev/null)" = 0 ]; then
 	nulls=$(python3 -c '
 import json, sys
 print(all(d["tasks"]["delayacct"] is False and all(p["iodelay_pct"] is None for p in d["tasks"]["io"])
-          for d in map(json.loads, open(sys.argv[1], errors="surrogateescape"))))' "$TMP/dd.json")
+          for d in map(json.loads, open(sys.argv[1]))))' "$TMP/dd.json")
 	[ "$n" = 1 ] && grep -q 'sysctl kernel.task_delayacct=1' "$TMP/dd.err" && [ "$nulls" = True ] \
 		&& ok "delay accounting off: said once with how to turn it on, iodelay null" \
 		|| fail "delay accounting off: said once with how to turn it on, iodelay null" \
@@ -72,7 +70,7 @@ print(all(d["tasks"]["delayacct"] is False and all(p["iodelay_pct"] is None for 
 	cells=$(python3 -c '
 import sys
 rows, on = [], False
-for line in open(sys.argv[1], errors="surrogateescape"):
+for line in open(sys.argv[1]):
     if line.startswith("    PID USER"):
         on = True
         continue
@@ -107,7 +105,7 @@ sleep 0.3
 no_sanitizer "frozen run" "$TMP/frozen.err"
 out=$(python3 - "$TMP/frozen.json" "$w1" "$w2" <<'PY'
 import json, sys
-lines = [json.loads(l) for l in open(sys.argv[1], errors="surrogateescape")]
+lines = [json.loads(l) for l in open(sys.argv[1])]
 pids = {int(sys.argv[2]), int(sys.argv[3])}
 assert len(lines) == 3, "%d lines" % len(lines)
 last = {}
@@ -140,7 +138,7 @@ setpriv --reuid=65534 --regid=65534 --clear-groups "$IOSCOPE" --batch --tasks -f
 no_sanitizer "unprivileged run" "$TMP/nobody.err"
 out=$(python3 - "$TMP/nobody.json" "$w1" "$w2" <<'PY'
 import json, sys
-d = json.loads(open(sys.argv[1], errors="surrogateescape").readline())
+d = json.loads(open(sys.argv[1]).readline())
 pids = {int(sys.argv[2]), int(sys.argv[3])}
 t = d["tasks"]
 assert {b["pid"] for b in t["blocked"]} >= pids, t["blocked"]
@@ -163,7 +161,7 @@ wait $run; rc=$?
 no_sanitizer "thaw run" "$TMP/thawed.err"
 out=$(python3 -c '
 import json, sys
-lines = [json.loads(l) for l in open(sys.argv[1], errors="surrogateescape")]
+lines = [json.loads(l) for l in open(sys.argv[1])]
 pids = {int(sys.argv[2]), int(sys.argv[3])}
 mine = lambda d: {b["pid"] for b in d["tasks"]["blocked"]} & pids
 print("ok" if mine(lines[0]) == pids and not mine(lines[-1]) else [mine(d) for d in lines])' \
