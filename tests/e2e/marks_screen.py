@@ -26,7 +26,10 @@ for k, y in enumerate(starts):
         problems.append("title or peak overwritten: %r" % rows[y])
     strip = rows[y:end]
     plot = strip[1:]
-    cols = sorted({x for r in plot for x, ch in enumerate(r) if x >= GUTTER and ch == "│"})
+    # a line shows as "│" where the plot is empty, takes the curve's glyph where it is
+    # not, and has "┃" on the label row when its label is there
+    cols = sorted({x for r in plot for x, ch in enumerate(r) if x >= GUTTER and ch == "│"} |
+                  {x for x, ch in enumerate(rows[y]) if x >= GUTTER and ch == "┃"})
     tokens = [(m.start(), m.end(), m.group(1)) for r in strip for m in token_re.finditer(r)]
     for x in cols:
         lines_seen += 1
