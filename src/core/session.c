@@ -311,9 +311,12 @@ static int logged_marks_before(struct session *s, size_t first, struct error *er
 	if (!ev)
 		return error_set(err, "out of memory: cannot seek");
 	int rc = 0;
+	/* logged events are in the order of their samples */
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		if (s->src->ops->logged_event(s->src, i, ev) < 0 || ev->sample >= first)
+		if (s->src->ops->logged_event(s->src, i, ev) < 0)
 			continue;
+		if (ev->sample >= first)
+			break;
 		if (history_add_event_at(s->hist, &ev->event, ev->sample) < 0)
 			rc = error_set(err, "out of memory: cannot seek");
 	}

@@ -2,7 +2,8 @@
  *
  * Per sample: one pread of /proc/diskstats (more only past a page), the three
  * counter files through libproc2 (or our readers), one pread of pressure/io,
- * per whole disk one pread of each sysfs settings file, and the mount table
+ * per whole disk one pread of each sysfs settings file, per attached loop device
+ * one of loop/dio (it changes without a uevent), and the mount table
  * (parsed again only when its text changed).  Devices are described (sysfs, udev
  * database) only when the diskstats names change or a block uevent arrives.  The
  * output snapshot's arrays are reused, so a steady sample allocates nothing.
