@@ -21,8 +21,10 @@ size_t utf8_sequence_length(const unsigned char *p);
 /* Offset of the first byte of s[0..len) that is not part of valid UTF-8, or len. */
 size_t utf8_valid_prefix(const char *s, size_t len);
 
-/* The JSON replacement of one invalid byte, inside a string: the escaped U+FFFD. */
-#define UTF8_JSON_REPLACEMENT "\\ufffd"
+/* The replacement of one invalid byte inside a JSON string: U+FFFD itself, not its escape,
+ * because a replay writes the character it read back as it is, and live and replayed JSON
+ * must stay byte for byte the same. */
+#define UTF8_JSON_REPLACEMENT "\xef\xbf\xbd"
 
 /* JSON text s[0..len) with every invalid byte replaced by UTF8_JSON_REPLACEMENT (outside
  * strings JSON has only ASCII, so every such byte is inside one).  Returns s itself when it
