@@ -64,8 +64,10 @@ console_run --tasks "$fsdev"
 screen_check "ext4: its graphs" "^$fsdev write [0-9.]+[kMG]?  peak"
 for i in 1 2 3 4 5 6 7 8; do console_send Tab; done
 screen_check "journal: ext4 commit time drawn" "^$fsdev commit [0-9.]+m?s  peak" 8
-screen_check "journal: xfs log forces collapse on ext4" \
-	"^$fsdev log forces/s - +\(nothing in view\)" 3
+# ext4 has no log forces: a gap ("-"), never 0.  (Whether the strip collapses depends on the
+# commit time: jbd2 counts it in whole ms, and a fast loop device commits in 0 ms, leaving
+# both strips empty, which then share the room.)
+screen_check "journal: no xfs log forces on ext4 (a gap, not 0)" "^$fsdev log forces/s - " 3
 console_send Tab
 screen_check "D tasks with --tasks: drawn" "^D tasks [0-9]+  peak" 3
 gone_check "D tasks with --tasks: no 'needs'" "needs --tasks" 3
