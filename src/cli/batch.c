@@ -19,6 +19,7 @@
 #include "rates.h"
 #include "run_watch.h"
 #include "session.h"
+#include "stop_signals.h"
 #include "text.h"
 
 struct batch {
@@ -294,13 +295,7 @@ static int run_loop(struct batch *b)
 
 static int open_signals(struct batch *b)
 {
-	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	b->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	b->sigfd = stop_signals_open();
 	signal(SIGPIPE, SIG_IGN);   /* a closed pipe shows up as a write error */
 	return b->sigfd;
 }

@@ -18,6 +18,7 @@
 #include "probe.h"
 #include "matrix_ctx.h"
 #include "text.h"
+#include "stop_signals.h"
 
 static double seconds_since(const struct timespec *t0)
 {
@@ -268,12 +269,6 @@ int matrix_exec_idle(struct matrix_ctx *m, double seconds)
 
 int matrix_exec_signals(struct matrix_ctx *m)
 {
-	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	m->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	m->sigfd = stop_signals_open();
 	return m->sigfd;
 }
