@@ -98,7 +98,7 @@ $(BUILD)/bpf/vmlinux.h:
 $(BUILD)/bpf/blk.bpf.o: src/trace/blk.bpf.c src/trace/blk_maps.h $(BUILD)/bpf/vmlinux.h
 	@echo "BPF     $<"
 	@clang -g -O2 -target bpf -D__TARGET_ARCH_$(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/') \
-		-I$(BUILD)/bpf -Isrc/trace -Wall -Werror -c -o $@ $<
+		-I$(BUILD)/bpf -mcpu=v3 -Isrc/trace -Wall -Werror -c -o $@ $<
 
 $(BUILD)/bpf/blk.skel.h: $(BUILD)/bpf/blk.bpf.o
 	@$(BPFTOOL) gen skeleton $< name blk_bpf > $@.tmp && mv $@.tmp $@

@@ -17,12 +17,25 @@ char LICENSE[] SEC("license") = "GPL";
 /* The generation the programs count into (userspace flips it). */
 volatile __u32 gen;
 
+/* Costs measured per call on this project's VM (docs/performance.md, "Tracing"): a hash
+ * or LRU map update or delete costs hundreds of ns, an array lookup tens, a
+ * BPF_CORE_READ (a probe-read helper) about 100 where a direct read of the tp_btf
+ * argument costs a few.  Hence one lookup of the disk's counts per program, direct
+ * reads, and the issue time in an array slot. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, BLK_HIST_ENTRIES);
 	__type(key, struct blk_hist_key);
-	__type(value, __u64);
+	__type(value, struct blk_hist);
 } hist SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1u << BLK_SLOT_BITS);
+	__type(key, __u32);
+	__type(value, struct blk_issue);
+} issued SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -44,6 +57,9 @@ struct {
 	__type(key, struct blk_top_key);
 	__type(value, struct blk_top_val);
 } top SEC(".maps");
+
+/* What a disk's first request of a generation starts from (too big for the stack). */
+static const struct blk_hist zero_hist;
 
 #define OP_MASK 0xff  /* REQ_OP_MASK: the low REQ_OP_BITS of cmd_flags / bi_opf */
 #define OP_READ 0
@@ -73,48 +89,82 @@ static __always_inline __u32 log2_bucket(__u64 v, __u32 last)
 	return r > last ? last : r;
 }
 
-static __always_inline void hist_add(__u32 dev, __u8 kind, __u8 dir, __u8 bucket)
+/* This CPU's counts of the disk for the current generation (no other writer). */
+static __always_inline struct blk_hist *hist_of(__u32 dev)
 {
-	struct blk_hist_key k = {
-		.dev = dev, .gen = (__u8)gen, .kind = kind, .dir = dir, .bucket = bucket,
-	};
-	__u64 one = 1;
-	__u64 *v = bpf_map_lookup_elem(&hist, &k);
-	if (v) {
-		*v += 1;    /* this CPU's copy: no other writer */
-		return;
-	}
-	if (bpf_map_update_elem(&hist, &k, &one, BPF_NOEXIST) == 0)
-		return;
-	v = bpf_map_lookup_elem(&hist, &k);   /* another CPU created it meanwhile */
-	if (v)
-		*v += 1;
+	struct blk_hist_key k = { .dev = dev, .gen = gen & 1 };
+	struct blk_hist *h = bpf_map_lookup_elem(&hist, &k);
+	if (h)
+		return h;
+	bpf_map_update_elem(&hist, &k, &zero_hist, BPF_NOEXIST);  /* or another CPU did */
+	return bpf_map_lookup_elem(&hist, &k);
 }
 
 static __always_inline __u32 disk_dev(struct gendisk *disk)
 {
 	if (!disk)
 		return 0;
-	return ((__u32)BPF_CORE_READ(disk, major) << BLK_DEV_MINOR_BITS) |
-	       (__u32)BPF_CORE_READ(disk, first_minor);
+	return ((__u32)disk->major << BLK_DEV_MINOR_BITS) | (__u32)disk->first_minor;
 }
 
-static __always_inline __u32 rq_dev(struct request *rq)
+/* The request's slot: its address's low bits, multiplied by 2^32/phi (Knuth), top bits.
+ * A 32-bit truncation, since the verifier allows no other arithmetic on a pointer. */
+static __always_inline __u32 slot_of(struct request *rq)
 {
-	return disk_dev(BPF_CORE_READ(rq, q, disk));
+	__u32 low = (__u32)(unsigned long)rq;
+	return (low * 2654435761u) >> (32 - BLK_SLOT_BITS);
+}
+
+/* The issue time goes into the request's slot when it is free, its own (a requeued
+ * request issued again) or stale; else into the LRU map.  ns 0 marks a slot being
+ * claimed or freed, which is never stale. */
+static __always_inline void remember_issue(struct request *rq, __u64 now)
+{
+	__u64 key = (__u64)rq;
+	__u32 i = slot_of(rq);
+	struct blk_issue *s = bpf_map_lookup_elem(&issued, &i);
+	if (!s)
+		return;
+	__u64 held = s->rq, since = s->ns;
+	if (held == key || (held == 0 && __sync_val_compare_and_swap(&s->rq, 0, key) == 0) ||
+	    (since && now - since > BLK_STALE_NS &&
+	     __sync_val_compare_and_swap(&s->rq, held, key) == held)) {
+		s->ns = now;
+		return;
+	}
+	bpf_map_update_elem(&inflight, &key, &now, BPF_ANY);
+}
+
+/* When the request was issued (0: not seen), forgetting it. */
+static __always_inline __u64 issue_time(struct request *rq)
+{
+	__u64 key = (__u64)rq;
+	__u32 i = slot_of(rq);
+	struct blk_issue *s = bpf_map_lookup_elem(&issued, &i);
+	if (s && s->rq == key) {
+		__u64 at = s->ns;
+		s->ns = 0;
+		return __sync_val_compare_and_swap(&s->rq, key, 0) == key ? at : 0;
+	}
+	__u64 *v = bpf_map_lookup_elem(&inflight, &key);
+	if (!v)
+		return 0;
+	__u64 at = *v;
+	bpf_map_delete_elem(&inflight, &key);
+	return at;
 }
 
 SEC("tp_btf/block_bio_queue")
 int BPF_PROG(bio_queue, struct bio *bio)
 {
-	if (op_dir(BPF_CORE_READ(bio, bi_opf)) < 0)
+	if (op_dir(bio->bi_opf) < 0)
 		return 0;
 	struct blk_top_key k = {
-		.dev = disk_dev(BPF_CORE_READ(bio, bi_bdev, bd_disk)),
+		.dev = disk_dev(bio->bi_bdev->bd_disk),
 		.pid = bpf_get_current_pid_tgid() >> 32,
 		.gen = gen,
 	};
-	__u64 bytes = BPF_CORE_READ(bio, bi_iter.bi_size);
+	__u64 bytes = bio->bi_iter.bi_size;
 	struct blk_top_val *v = bpf_map_lookup_elem(&top, &k);
 	if (!v) {
 		struct blk_top_val fresh = {};
@@ -130,36 +180,38 @@ int BPF_PROG(bio_queue, struct bio *bio)
 }
 
 /* seekwatcher's seeks and biopattern's sequential share, at issue. */
-static __always_inline void count_position(__u32 dev, __u64 sector, __u64 sectors)
+static __always_inline void count_position(struct blk_hist *h, __u32 dev, __u64 sector,
+					   __u64 sectors)
 {
 	__u64 end = sector + sectors;
 	__u64 *last = bpf_map_lookup_elem(&last_end, &dev);
+	h->seek[BLK_ISSUED]++;
 	if (!last) {
 		bpf_map_update_elem(&last_end, &dev, &end, BPF_ANY);
-		hist_add(dev, BLK_SEEK, 0, BLK_ISSUED);
 		return;
 	}
 	__u64 prev = *last;
 	*last = end;
-	hist_add(dev, BLK_SEEK, 0, BLK_ISSUED);
 	if (sector == prev)
-		hist_add(dev, BLK_SEEK, 0, BLK_SEQUENTIAL);
+		h->seek[BLK_SEQUENTIAL]++;
 	else if ((sector > prev ? sector - prev : prev - sector) > 128)
-		hist_add(dev, BLK_SEEK, 0, BLK_SEEKS);
+		h->seek[BLK_SEEKS]++;
 }
 
 SEC("tp_btf/block_rq_issue")
 int BPF_PROG(rq_issue, struct request *rq)
 {
-	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
-	bpf_map_update_elem(&inflight, &key, &now, BPF_ANY);
-	int dir = op_dir(BPF_CORE_READ(rq, cmd_flags));
-	__u32 bytes = BPF_CORE_READ(rq, __data_len);
+	remember_issue(rq, bpf_ktime_get_ns());
+	int dir = op_dir(rq->cmd_flags);
+	__u32 bytes = rq->__data_len;
 	if (dir < 0 || dir > 1 || bytes == 0)
 		return 0;
-	__u32 dev = rq_dev(rq);
-	hist_add(dev, BLK_SIZE, dir, log2_bucket(bytes >> 10, 23));
-	count_position(dev, BPF_CORE_READ(rq, __sector), bytes >> 9);
+	__u32 dev = disk_dev(rq->q->disk);
+	struct blk_hist *h = hist_of(dev);
+	if (!h)
+		return 0;
+	h->size[dir & 1][log2_bucket(bytes >> 10, BLK_SIZE_BUCKETS - 1)]++;
+	count_position(h, dev, rq->__sector, bytes >> 9);
 	return 0;
 }
 
@@ -167,21 +219,21 @@ SEC("tp_btf/block_rq_complete")
 int BPF_PROG(rq_complete, struct request *rq, blk_status_t error, unsigned int nr_bytes)
 {
 	/* a partial completion (the request goes on) is not the request's end */
-	if (nr_bytes < BPF_CORE_READ(rq, __data_len))
+	if (nr_bytes < rq->__data_len)
 		return 0;
-	int dir = op_dir(BPF_CORE_READ(rq, cmd_flags));
-	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
-	__u64 *issued = bpf_map_lookup_elem(&inflight, &key);
-	__u64 at = issued ? *issued : 0;
-	if (issued)
-		bpf_map_delete_elem(&inflight, &key);
+	__u64 now = bpf_ktime_get_ns(), at = issue_time(rq), start = rq->start_time_ns;
+	int dir = op_dir(rq->cmd_flags);
 	if (dir < 0)
 		return 0;
-	__u32 dev = rq_dev(rq);
-	if (at && now > at)
-		hist_add(dev, BLK_D2C, dir, log2_bucket((now - at) / 1000, 31));
-	__u64 start = BPF_CORE_READ(rq, start_time_ns);
-	if (start && now > start)
-		hist_add(dev, BLK_Q2C, dir, log2_bucket((now - start) / 1000, 31));
+	int d2c = at && now > at, q2c = start && now > start;
+	if (!d2c && !q2c)
+		return 0;
+	struct blk_hist *h = hist_of(disk_dev(rq->q->disk));
+	if (!h)
+		return 0;
+	if (d2c)
+		h->d2c[dir][log2_bucket((now - at) / 1000, BLK_LAT_BUCKETS - 1)]++;
+	if (q2c)
+		h->q2c[dir][log2_bucket((now - start) / 1000, BLK_LAT_BUCKETS - 1)]++;
 	return 0;
 }

@@ -8,17 +8,26 @@
 
 /* Userspace flips `gen` before it reads a generation, so what the programs count
  * meanwhile goes into the other one and nothing is read while it is written. */
-enum blk_kind {
-	BLK_D2C,        /* dir, log2 µs bucket */
-	BLK_Q2C,        /* dir, log2 µs bucket */
-	BLK_SIZE,       /* dir, log2 KiB bucket */
-	BLK_SEEK,       /* dir 0, bucket: BLK_ISSUED, BLK_SEEKS or BLK_SEQUENTIAL */
-};
-enum { BLK_ISSUED, BLK_SEEKS, BLK_SEQUENTIAL };
+enum { BLK_LAT_BUCKETS = 32, BLK_SIZE_BUCKETS = 24, BLK_DIRS = 3, BLK_SIZE_DIRS = 2 };
+enum { BLK_ISSUED, BLK_SEEKS, BLK_SEQUENTIAL, BLK_SEEK_COUNTS };
 
+/* One disk's counts of one generation, on one CPU: a request costs one map lookup. */
 struct blk_hist_key {
 	__u32 dev;
-	__u8 gen, kind, dir, bucket;
+	__u32 gen;
+};
+
+struct blk_hist {
+	__u64 d2c[BLK_DIRS][BLK_LAT_BUCKETS];   /* log2 µs, issue to completion */
+	__u64 q2c[BLK_DIRS][BLK_LAT_BUCKETS];   /* log2 µs, creation to completion */
+	__u64 size[BLK_SIZE_DIRS][BLK_SIZE_BUCKETS];   /* log2 KiB at issue */
+	__u64 seek[BLK_SEEK_COUNTS];            /* BLK_ISSUED, BLK_SEEKS, BLK_SEQUENTIAL */
+};
+
+/* A request in flight, in the slot its address hashes to (rq 0: free). */
+struct blk_issue {
+	__u64 rq;
+	__u64 ns;
 };
 
 struct blk_top_key {
@@ -32,12 +41,16 @@ struct blk_top_val {
 	char comm[16];
 };
 
-/* Entries: per-CPU histogram buckets for two generations of many disks; requests in
- * flight (an LRU map: one whose completion is never seen is pushed out by newer
- * ones, so the map cannot grow); tasks per disk per interval (when full, the
- * interval's newcomers are not counted). */
-#define BLK_HIST_ENTRIES 16384
+/* Entries: per-CPU counts for two generations of many disks (allocated for the disks
+ * seen only); requests in flight: a fixed array of slots indexed by a hash of the
+ * request's address, and for the few whose slot is taken an LRU map (one whose
+ * completion is never seen is pushed out by newer ones; a slot held longer than
+ * BLK_STALE_NS is taken by the next request that hashes to it), so neither can grow;
+ * tasks per disk per interval (when full, the interval's newcomers are not counted). */
+#define BLK_HIST_ENTRIES 2048
+#define BLK_SLOT_BITS 14
 #define BLK_INFLIGHT_ENTRIES 16384
+#define BLK_STALE_NS (60ull * 1000000000ull)
 #define BLK_TOP_ENTRIES 4096
 #define BLK_DISKS 1024
 

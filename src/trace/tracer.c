@@ -29,7 +29,7 @@ EXPORT tracer_close_fn ioscope_tracer_close;
 struct tracer {
 	struct blk_bpf *skel;
 	int ncpus;
-	__u64 *percpu;            /* one value per possible CPU */
+	struct blk_hist *percpu;  /* one value per possible CPU */
 	struct blk_hist_key *keys;
 	struct blk_top_key *top_keys;
 	__u32 closed;             /* the generation the last flip ended */
@@ -112,32 +112,25 @@ static int next_key(int fd, const void *prev, void *key)
 	return bpf_map_get_next_key(fd, prev, key) == 0 ? 0 : -1;
 }
 
-static void add_hist(struct trace_device *d, const struct blk_hist_key *k, __u64 n)
+/* One CPU's counts of a disk into the interval's. */
+static void add_hist(struct trace_device *d, const struct blk_hist *h)
 {
-	unsigned dir = k->dir, b = k->bucket;
-	switch (k->kind) {
-	case BLK_D2C:
-		if (dir < TRACE_DIRS && b < TRACE_LAT_BUCKETS)
-			d->d2c[dir][b] += n;
-		break;
-	case BLK_Q2C:
-		if (dir < TRACE_DIRS && b < TRACE_LAT_BUCKETS)
-			d->q2c[dir][b] += n;
-		break;
-	case BLK_SIZE:
-		if (dir < TRACE_SIZE_DIRS && b < TRACE_SIZE_BUCKETS)
-			d->size[dir][b] += n;
-		break;
-	case BLK_SEEK:
-		if (b == BLK_ISSUED)
-			d->issued += n;
-		else if (b == BLK_SEEKS)
-			d->seeks += n;
-		else if (b == BLK_SEQUENTIAL)
-			d->sequential += n;
-		break;
-	}
+	for (unsigned dir = 0; dir < TRACE_DIRS; dir++)
+		for (unsigned b = 0; b < TRACE_LAT_BUCKETS; b++) {
+			d->d2c[dir][b] += h->d2c[dir][b];
+			d->q2c[dir][b] += h->q2c[dir][b];
+		}
+	for (unsigned dir = 0; dir < TRACE_SIZE_DIRS; dir++)
+		for (unsigned b = 0; b < TRACE_SIZE_BUCKETS; b++)
+			d->size[dir][b] += h->size[dir][b];
+	d->issued += h->seek[BLK_ISSUED];
+	d->seeks += h->seek[BLK_SEEKS];
+	d->sequential += h->seek[BLK_SEQUENTIAL];
 }
+
+_Static_assert((int)BLK_DIRS == (int)TRACE_DIRS && BLK_LAT_BUCKETS == TRACE_LAT_BUCKETS &&
+	       BLK_SIZE_DIRS == TRACE_SIZE_DIRS && BLK_SIZE_BUCKETS == TRACE_SIZE_BUCKETS,
+	       "the BPF side counts into the buckets struct trace_device has");
 
 static struct trace_device *device_of(struct trace_sample *out, __u32 dev)
 {
@@ -145,7 +138,7 @@ static struct trace_device *device_of(struct trace_sample *out, __u32 dev)
 }
 
 /* Reads and deletes generation g of the histograms. */
-static int collect_hist(struct tracer *t, __u8 g, struct trace_sample *out, char *msg,
+static int collect_hist(struct tracer *t, __u32 g, struct trace_sample *out, char *msg,
 			size_t len)
 {
 	int fd = bpf_map__fd(t->skel->maps.hist);
@@ -161,13 +154,11 @@ static int collect_hist(struct tracer *t, __u8 g, struct trace_sample *out, char
 		if (bpf_map_lookup_elem(fd, &t->keys[i], t->percpu) != 0)
 			continue;
 		bpf_map_delete_elem(fd, &t->keys[i]);
-		__u64 sum = 0;
-		for (int c = 0; c < t->ncpus; c++)
-			sum += t->percpu[c];
 		struct trace_device *d = device_of(out, t->keys[i].dev);
 		if (!d)
 			return say(msg, len, "tracing: %s", strerror(ENOMEM));
-		add_hist(d, &t->keys[i], sum);
+		for (int c = 0; c < t->ncpus; c++)
+			add_hist(d, &t->percpu[c]);
 	}
 	return 0;
 }
@@ -225,7 +216,7 @@ int ioscope_tracer_collect(struct tracer *t, struct trace_sample *out, char *msg
 {
 	trace_sample_free(out);
 	__u32 g = t->closed;
-	if (collect_hist(t, (__u8)g, out, msg, len) < 0 || collect_top(t, g, out, msg, len) < 0) {
+	if (collect_hist(t, g, out, msg, len) < 0 || collect_top(t, g, out, msg, len) < 0) {
 		trace_sample_free(out);
 		return -1;
 	}
