@@ -20,8 +20,8 @@ volatile __u32 gen;
 /* Costs measured per call on this project's VM (docs/performance.md, "Tracing"): a hash
  * or LRU map update or delete costs hundreds of ns, an array lookup tens, a
  * BPF_CORE_READ (a probe-read helper) about 100 where a direct read of the tp_btf
- * argument costs a few.  Hence one lookup of the disk's counts per program, direct
- * reads, and the issue time in an array slot. */
+ * argument costs a few.  Hence the disk's counts and last position in arrays indexed by
+ * its queue number, direct reads, and the issue time in an array slot. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
@@ -29,6 +29,20 @@ struct {
 	__type(key, struct blk_hist_key);
 	__type(value, struct blk_hist);
 } hist SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2 * BLK_QUEUE_SLOTS);   /* queue number * 2 + generation */
+	__type(key, __u32);
+	__type(value, struct blk_hist);
+} hist_by_queue SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, BLK_QUEUE_SLOTS);
+	__type(key, __u32);
+	__type(value, struct blk_last_end);
+} last_end_by_queue SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -89,10 +103,21 @@ static __always_inline __u32 log2_bucket(__u64 v, __u32 last)
 	return r > last ? last : r;
 }
 
-/* This CPU's counts of the disk for the current generation (no other writer). */
-static __always_inline struct blk_hist *hist_of(__u32 dev)
+/* This CPU's counts of the disk for the current generation (no other writer).  An
+ * array slot that counts another disk (its queue number went to a new disk within the
+ * interval) leaves this one to the hash map. */
+static __always_inline struct blk_hist *hist_of(__u32 qid, __u32 dev)
 {
-	struct blk_hist_key k = { .dev = dev, .gen = gen & 1 };
+	__u32 g = gen & 1;
+	if (qid < BLK_QUEUE_SLOTS && dev) {   /* dev 0 marks a free slot */
+		__u32 i = qid * 2 + g;
+		struct blk_hist *h = bpf_map_lookup_elem(&hist_by_queue, &i);
+		if (h && h->dev == 0)
+			h->dev = dev;
+		if (h && h->dev == dev)
+			return h;
+	}
+	struct blk_hist_key k = { .dev = dev, .gen = g };
 	struct blk_hist *h = bpf_map_lookup_elem(&hist, &k);
 	if (h)
 		return h;
@@ -179,17 +204,34 @@ int BPF_PROG(bio_queue, struct bio *bio)
 	return 0;
 }
 
+/* Where the disk's last request ended (NULL: none seen yet, then remembers end). */
+static __always_inline __u64 *last_end_of(__u32 qid, __u32 dev, __u64 end)
+{
+	if (qid < BLK_QUEUE_SLOTS && dev) {
+		struct blk_last_end *l = bpf_map_lookup_elem(&last_end_by_queue, &qid);
+		if (!l)
+			return NULL;
+		if (l->dev == dev)
+			return &l->end;
+		l->end = end;
+		l->dev = dev;
+		return NULL;
+	}
+	__u64 *last = bpf_map_lookup_elem(&last_end, &dev);
+	if (!last)
+		bpf_map_update_elem(&last_end, &dev, &end, BPF_ANY);
+	return last;
+}
+
 /* seekwatcher's seeks and biopattern's sequential share, at issue. */
-static __always_inline void count_position(struct blk_hist *h, __u32 dev, __u64 sector,
-					   __u64 sectors)
+static __always_inline void count_position(struct blk_hist *h, __u32 qid, __u32 dev,
+					   __u64 sector, __u64 sectors)
 {
 	__u64 end = sector + sectors;
-	__u64 *last = bpf_map_lookup_elem(&last_end, &dev);
+	__u64 *last = last_end_of(qid, dev, end);
 	h->seek[BLK_ISSUED]++;
-	if (!last) {
-		bpf_map_update_elem(&last_end, &dev, &end, BPF_ANY);
+	if (!last)
 		return;
-	}
 	__u64 prev = *last;
 	*last = end;
 	if (sector == prev)
@@ -206,12 +248,13 @@ int BPF_PROG(rq_issue, struct request *rq)
 	__u32 bytes = rq->__data_len;
 	if (dir < 0 || dir > 1 || bytes == 0)
 		return 0;
-	__u32 dev = disk_dev(rq->q->disk);
-	struct blk_hist *h = hist_of(dev);
+	struct request_queue *q = rq->q;
+	__u32 qid = q->id, dev = disk_dev(q->disk);
+	struct blk_hist *h = hist_of(qid, dev);
 	if (!h)
 		return 0;
 	h->size[dir & 1][log2_bucket(bytes >> 10, BLK_SIZE_BUCKETS - 1)]++;
-	count_position(h, dev, rq->__sector, bytes >> 9);
+	count_position(h, qid, dev, rq->__sector, bytes >> 9);
 	return 0;
 }
 
@@ -228,7 +271,8 @@ int BPF_PROG(rq_complete, struct request *rq, blk_status_t error, unsigned int n
 	int d2c = at && now > at, q2c = start && now > start;
 	if (!d2c && !q2c)
 		return 0;
-	struct blk_hist *h = hist_of(disk_dev(rq->q->disk));
+	struct request_queue *q = rq->q;
+	struct blk_hist *h = hist_of(q->id, disk_dev(q->disk));
 	if (!h)
 		return 0;
 	if (d2c)

@@ -11,17 +11,27 @@
 enum { BLK_LAT_BUCKETS = 32, BLK_SIZE_BUCKETS = 24, BLK_DIRS = 3, BLK_SIZE_DIRS = 2 };
 enum { BLK_ISSUED, BLK_SEEKS, BLK_SEQUENTIAL, BLK_SEEK_COUNTS };
 
-/* One disk's counts of one generation, on one CPU: a request costs one map lookup. */
+/* One disk's counts of one generation, on one CPU.  Found without a hash lookup in an
+ * array by the disk's request queue number (`q->id`, the lowest free one when the
+ * queue was made, so small) when it is below BLK_QUEUE_SLOTS; else in a hash map by
+ * disk. */
 struct blk_hist_key {
 	__u32 dev;
 	__u32 gen;
 };
 
 struct blk_hist {
+	__u64 dev;                              /* the disk counted (array: 0 unused) */
 	__u64 d2c[BLK_DIRS][BLK_LAT_BUCKETS];   /* log2 µs, issue to completion */
 	__u64 q2c[BLK_DIRS][BLK_LAT_BUCKETS];   /* log2 µs, creation to completion */
 	__u64 size[BLK_SIZE_DIRS][BLK_SIZE_BUCKETS];   /* log2 KiB at issue */
 	__u64 seek[BLK_SEEK_COUNTS];            /* BLK_ISSUED, BLK_SEEKS, BLK_SEQUENTIAL */
+};
+
+/* Where the last request issued on the disk ended, by queue number. */
+struct blk_last_end {
+	__u64 dev;
+	__u64 end;
 };
 
 /* A request in flight, in the slot its address hashes to (rq 0: free). */
@@ -46,7 +56,10 @@ struct blk_top_val {
  * request's address, and for the few whose slot is taken an LRU map (one whose
  * completion is never seen is pushed out by newer ones; a slot held longer than
  * BLK_STALE_NS is taken by the next request that hashes to it), so neither can grow;
+ * queue numbers from BLK_QUEUE_SLOTS up use the hash maps (as much kernel memory per
+ * CPU, 125 KiB, as the previous design's preallocated per-CPU hash of 16384 buckets);
  * tasks per disk per interval (when full, the interval's newcomers are not counted). */
+#define BLK_QUEUE_SLOTS 32
 #define BLK_HIST_ENTRIES 2048
 #define BLK_SLOT_BITS 14
 #define BLK_INFLIGHT_ENTRIES 16384

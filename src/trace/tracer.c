@@ -137,7 +137,34 @@ static struct trace_device *device_of(struct trace_sample *out, __u32 dev)
 	return trace_get(out, dev >> BLK_DEV_MINOR_BITS, dev & ((1u << BLK_DEV_MINOR_BITS) - 1));
 }
 
-/* Reads and deletes generation g of the histograms. */
+/* Reads and clears generation g of the histograms counted by queue number. */
+static int collect_hist_by_queue(struct tracer *t, __u32 g, struct trace_sample *out,
+				 char *msg, size_t len)
+{
+	int fd = bpf_map__fd(t->skel->maps.hist_by_queue);
+	for (__u32 q = 0; q < BLK_QUEUE_SLOTS; q++) {
+		__u32 i = q * 2 + g;
+		if (bpf_map_lookup_elem(fd, &i, t->percpu) != 0)
+			continue;
+		int used = 0;
+		for (int c = 0; c < t->ncpus; c++) {
+			if (t->percpu[c].dev == 0)
+				continue;
+			used = 1;
+			struct trace_device *d = device_of(out, (__u32)t->percpu[c].dev);
+			if (!d)
+				return say(msg, len, "tracing: %s", strerror(ENOMEM));
+			add_hist(d, &t->percpu[c]);
+		}
+		if (used) {
+			memset(t->percpu, 0, (size_t)t->ncpus * sizeof *t->percpu);
+			bpf_map_update_elem(fd, &i, t->percpu, BPF_EXIST);
+		}
+	}
+	return 0;
+}
+
+/* Reads and deletes generation g of the histograms counted by disk. */
 static int collect_hist(struct tracer *t, __u32 g, struct trace_sample *out, char *msg,
 			size_t len)
 {
@@ -216,7 +243,8 @@ int ioscope_tracer_collect(struct tracer *t, struct trace_sample *out, char *msg
 {
 	trace_sample_free(out);
 	__u32 g = t->closed;
-	if (collect_hist(t, g, out, msg, len) < 0 || collect_top(t, g, out, msg, len) < 0) {
+	if (collect_hist_by_queue(t, g, out, msg, len) < 0 ||
+	    collect_hist(t, g, out, msg, len) < 0 || collect_top(t, g, out, msg, len) < 0) {
 		trace_sample_free(out);
 		return -1;
 	}
