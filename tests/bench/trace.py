@@ -18,6 +18,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # another build to compare with (its ioscope-trace.so beside it)
@@ -77,6 +78,53 @@ def side_by_side(dev, rate):
     return (med(off, 0), med(off, 1)), (med(on, 0), med(on, 1)), statistics.median(cpu), startup
 
 
+PROGRAMS = ("bio_queue", "rq_issue", "rq_complete")
+STATS = "/proc/sys/kernel/bpf_stats_enabled"
+
+
+def tracing_programs():
+    out = subprocess.run(["bpftool", "-j", "prog", "show"], check=True, capture_output=True,
+                         text=True).stdout
+    return {p["id"]: p for p in json.loads(out) if p.get("name") in PROGRAMS}
+
+
+def program_cost(dev, rate):
+    """ns per run of each BPF program (the kernel's bpf_stats, turned on for the run and
+    back off if it was off; its own clock reads are in the figure), medians of 3 runs."""
+    with open(STATS) as f:
+        was = f.read().strip()
+    runs = []
+    try:
+        with open(STATS, "w") as f:
+            f.write("1")
+        for _ in range(3):
+            others = tracing_programs()
+            p = subprocess.Popen([ioscope, "--batch", "--trace", "-i", "1", "-c",
+                                  str(SECONDS + 3), "-f", "json", dev],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            try:
+                time.sleep(1.5)
+                before = {i: q for i, q in tracing_programs().items() if i not in others}
+                fio(dev, rate)
+                after = tracing_programs()
+            finally:
+                p.terminate()
+                p.wait()
+            ns = {}
+            for i, q in before.items():
+                n = after[i].get("run_cnt", 0) - q.get("run_cnt", 0)
+                if n > 0:
+                    ns[q["name"]] = (after[i]["run_time_ns"] - q.get("run_time_ns", 0)) / n
+            if len(ns) == len(PROGRAMS):
+                runs.append(ns)
+    finally:
+        with open(STATS, "w") as f:
+            f.write(was)
+    if not runs:
+        return None
+    return {name: statistics.median(r[name] for r in runs) for name in PROGRAMS}
+
+
 def pct(a, b):
     return (b - a) / a * 100 if a else float("nan")
 
@@ -104,6 +152,10 @@ def measure(backing, parent, direct_io):
                             "--direct=1", "--output=/dev/null"], check=True)
             rate, note = rate_for(dev)
             print(f"{backing}{note}")
+            cost = program_cost(dev, rate)
+            if cost:
+                print("  BPF ns per run: " + ", ".join(f"{n} {ns:.0f}" for n, ns in cost.items())
+                      + f": {sum(cost.values()):.0f} ns a request (rate_iops={rate})")
             for label, r in ((f"rate_iops={rate}", rate), ("unlimited", 0)):
                 (io0, lat0), (io1, lat1), cpu, startup = side_by_side(dev, r)
                 print(f"  {label:<16} IOPS {io0:8.0f} -> {io1:8.0f} ({pct(io0, io1):+5.1f}%)  "
