@@ -131,6 +131,8 @@ static void add_hist(struct trace_device *d, const struct blk_hist *h)
 _Static_assert((int)BLK_DIRS == (int)TRACE_DIRS && BLK_LAT_BUCKETS == TRACE_LAT_BUCKETS &&
 	       BLK_SIZE_DIRS == TRACE_SIZE_DIRS && BLK_SIZE_BUCKETS == TRACE_SIZE_BUCKETS,
 	       "the BPF side counts into the buckets struct trace_device has");
+/* libbpf passes a per-CPU value as one 8-byte-aligned copy per CPU: t->percpu's stride. */
+_Static_assert(sizeof(struct blk_hist) % 8 == 0, "per-CPU values are 8-byte multiples");
 
 static struct trace_device *device_of(struct trace_sample *out, __u32 dev)
 {
