@@ -25,7 +25,7 @@ enum matrix_state {
 #define MATRIX_ETA_UNKNOWN (-1L)
 /* The largest count or number of seconds taken (11 years of seconds). */
 #define MATRIX_STATUS_NUMBER_MAX 999999999L
-/* Room for any text matrix_status_format() writes, and the longest parsed. */
+/* Room for any text matrix_status_format() writes (with its NUL); the bound parsed. */
 #define MATRIX_STATUS_TEXT_MAX 128
 
 struct matrix_status {
@@ -41,8 +41,10 @@ const char *matrix_state_name(enum matrix_state state);   /* "running", "done", 
 /* s as key=value text into buf (MATRIX_STATUS_TEXT_MAX is enough). */
 void matrix_status_format(const struct matrix_status *s, char *buf, size_t len);
 /* The text back into *out; false (and *out untouched) for anything that is not exactly
- * such a text: unknown or repeated keys, a number out of range, cell > cells, run > runs,
- * text longer than MATRIX_STATUS_TEXT_MAX, bytes other than printable ASCII. */
+ * such a text: a repeated key, a number out of range, cell > cells, run > runs, a text
+ * of MATRIX_STATUS_TEXT_MAX bytes or more (never read further), bytes other than
+ * printable ASCII.  A key it does not know (lower-case letters and '_') is skipped with its
+ * value, so that a later matrix can add one. */
 bool matrix_status_parse(const char *text, struct matrix_status *out);
 
 /* The status `age_s` seconds after its mark: elapsed goes on, the estimate counts down

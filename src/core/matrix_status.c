@@ -139,8 +139,8 @@ static bool printable_ascii(const char *text, size_t n)
 
 bool matrix_status_parse(const char *text, struct matrix_status *out)
 {
-	size_t len = text ? strnlen(text, MATRIX_STATUS_TEXT_MAX + 1) : 0;
-	if (len == 0 || len > MATRIX_STATUS_TEXT_MAX || !printable_ascii(text, len))
+	size_t len = text ? strnlen(text, MATRIX_STATUS_TEXT_MAX) : 0;
+	if (len == 0 || len >= MATRIX_STATUS_TEXT_MAX || !printable_ascii(text, len))
 		return false;
 	struct matrix_status s = { .eta_s = MATRIX_ETA_UNKNOWN };
 	unsigned seen = 0;
