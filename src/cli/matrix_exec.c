@@ -49,13 +49,15 @@ static void clock_text(long t, char *buf, size_t len)
 void matrix_status_of(const struct matrix_ctx *m, enum matrix_state state, struct matrix_status *s)
 {
 	long cells = m->r->ncells ? (long)m->r->ncells : 1;
-	long runs = m->repeat < (size_t)m->o->repeat ? m->o->repeat : m->o->max_repeat;
+	/* at the end the repeat loop has counted one past the last run it made */
+	size_t repeat = state == MATRIX_RUNNING || !m->repeat ? m->repeat : m->repeat - 1;
+	long runs = repeat < (size_t)m->o->repeat ? m->o->repeat : m->o->max_repeat;
 	memset(s, 0, sizeof *s);
 	s->state = state;
 	s->cells = cells;
 	s->cell = state == MATRIX_DONE || m->cell >= (size_t)cells ? cells : (long)m->cell + 1;
 	s->runs = runs > 0 ? runs : 1;
-	s->run = m->repeat < (size_t)s->runs ? (long)m->repeat + 1 : s->runs;
+	s->run = repeat < (size_t)s->runs ? (long)repeat + 1 : s->runs;
 	double elapsed = m->started.tv_sec ? seconds_since(&m->started) : 0;
 	s->elapsed_s = whole_seconds(elapsed);
 	s->eta_s = MATRIX_ETA_UNKNOWN;

@@ -224,11 +224,16 @@ static void test_status_of(void **state)
 	matrix_status_of(&m, MATRIX_RUNNING, &s);
 	assert_int_equal(s.run, 3);
 	assert_int_equal(s.runs, 4);
-	m.cell = 4;     /* after the last cell */
-	m.repeat = 4;
+	m.cell = 4;     /* after the last cell: the repeat loop one past its last run */
+	m.repeat = 1;
 	matrix_status_of(&m, MATRIX_DONE, &s);
 	assert_int_equal(s.cell, 4);
+	assert_int_equal(s.run, 1);
+	assert_int_equal(s.runs, 2);
+	m.repeat = 4;
+	matrix_status_of(&m, MATRIX_DONE, &s);
 	assert_int_equal(s.run, 4);
+	assert_int_equal(s.runs, 4);
 	char text[MATRIX_STATUS_TEXT_MAX];
 	matrix_status_format(&s, text, sizeof text);
 	struct matrix_status back;
