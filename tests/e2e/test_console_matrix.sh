@@ -14,7 +14,7 @@ dev=$(make_loop 64) || { fail "loop device"; exit 1; }
 mnt=$(make_fs "$dev" ext4) || { fail "ext4 on $dev"; exit 1; }
 echo mq-deadline >"/sys/block/$dev/queue/scheduler"
 
-console_shell 120 30
+console_shell 160 30   # room for the long form beside a long host or kernel name
 console_run -i 0.5 "$dev"
 screen_check "console up" "^ioscope .* every 0\.5s"
 
@@ -27,7 +27,7 @@ at_exit "kill $matrix_pid"
 screen_check "while the first cell runs: its progress in the header, no estimate yet" \
 	"^ioscope .*MATRIX cell 1/2 run 1/1 [0-9]+s ETA \?" 10
 screen_check "the second cell: the estimate, from the first run's time" \
-	"^ioscope .*MATRIX cell 2/2 run 1/1 [0-9]+s ETA ~[0-9]+s" 15
+	"^ioscope .*MATRIX cell 2/2 run 1/1 [0-9]+s ETA ~[0-9]+[sm]" 15
 wait $matrix_pid
 rc=$?
 [ $rc -eq 0 ] && sanitizer_clean "$TMP/matrix.stderr" && ok "the matrix exits 0" \
@@ -46,7 +46,7 @@ ended_check "live console"
 
 # A replay of the second cell's log: the progress at that point of the matrix (wide enough
 # for the long form beside the replay's position).
-console_resize 170 30
+console_resize 180 30
 console_send -l clear
 console_send Enter
 wait_gone '^EXIT=' 5
