@@ -61,7 +61,8 @@ bool matrix_status_current(const struct matrix_status *s, double age_s);
  *     MATRIX cell 3/8 run 1/2 12m05s ETA ~40m      MATRIX done cell 8/8 run 2/2 1h02m
  *     MATRIX 3/8 1/2 ETA ~40m                      MATRIX done 8/8
  *     M 3/8                                        M done
- * (interrupted: as done, with "interrupted" / "int").  ASCII only: bytes are columns. */
+ * (interrupted: as done, with "interrupted", and "M stopped").  ASCII only: bytes are
+ * columns. */
 void matrix_status_header(const struct matrix_status *s, int width, char *buf, size_t len);
 
 #endif

@@ -2,8 +2,8 @@
 # A matrix watched from a console (issue 12): `ioscope matrix` run beside a console (the same
 # runtime directory) shows where it is in the console's header, from the progress its step
 # marks carry: cell and run out of the total while it runs, the estimate once a run is done,
-# "done" at the end.  The header at 80 columns takes a shorter form, and a replay of one
-# run's log shows the progress of that run.
+# "done" at the end, "interrupted" after Ctrl-C.  The header at 80 columns takes a shorter
+# form, and a replay of one run's log shows the progress of that run.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/console_lib.sh"
 is_root || { skip "console matrix" "needs root (loop device, mount, schedulers)"; exit 0; }
@@ -36,9 +36,23 @@ screen_check "after the last cell: done" "^ioscope .*MATRIX done cell 2/2 run 1/
 if screen | grep -q '^ioscope .*ETA' ; then fail "done: no estimate left"; show_screen; else
 	ok "done: no estimate left"; fi
 
+# Ctrl-C in the middle of the first run: the header says where it was interrupted.
+"$IOSCOPE" matrix --device "$dev" --mount "$mnt" --schedulers none,mq-deadline --repeat 1 \
+	--out "$TMP/i" -- sleep 30 >/dev/null 2>"$TMP/interrupted.stderr" &
+matrix_pid=$!
+at_exit "kill $matrix_pid"
+screen_check "a second matrix: its first cell" "^ioscope .*MATRIX cell 1/2 run 1/1 [0-9]+s ETA \?" 10
+kill -INT $matrix_pid
+wait $matrix_pid
+rc=$?
+[ $rc -eq 130 ] && sanitizer_clean "$TMP/interrupted.stderr" && ok "SIGINT: the matrix exits 130" \
+	|| fail "SIGINT: the matrix exits 130" "rc=$rc $(tail -5 "$TMP/interrupted.stderr")"
+screen_check "SIGINT: interrupted, in the first cell" "^ioscope .*MATRIX interrupted cell 1/2 run 1/1 [0-9]+s" 5
+
 # 80 columns: the form that fits, and the header still one line.
 console_resize 80 30
-if wait_screen "^ioscope .*(MATRIX done 2/2|M done)" 5 && ! screen | grep '^ioscope ' | grep -q 'MATRIX done cell'; then
+if wait_screen "^ioscope .*(MATRIX interrupted 1/2|M stopped)" 5 &&
+	! screen | grep '^ioscope ' | grep -q 'MATRIX interrupted cell'; then
 	ok "80 columns: a shorter form, not the long one cut"
 else fail "80 columns: a shorter form, not the long one cut"; show_screen; fi
 console_send q
