@@ -32,26 +32,61 @@ run_unit() {
 	printf 'unit %-28s %3d passed %3d failed %3d skipped\n' "$(basename "$bin")" "$p" "$f" "$s"
 }
 
-run_e2e() {
-	local script=$1 log p f s rc
-	log=$(mktemp)
-	timeout --kill-after=10 900 bash "$script" >"$log" 2>&1; rc=$?
+# The e2e scripts run JOBS at a time (default: one more than the CPUs; they mostly wait
+# on intervals, tmux and the kernel, and each works in a temp dir, runtime dir and loop
+# devices of its own).  A script holding something only one may hold at a time (zram
+# device numbers, a timing a busy machine would blur) says `# run.sh: alone` and runs
+# after the others, with nothing beside it.
+JOBS=${JOBS:-$(( $(nproc 2>/dev/null || echo 1) + 1 ))}
+RESULTS=$(mktemp -d)
+trap 'rm -rf "$RESULTS"' EXIT
+
+e2e_job() {
+	local script=$1 name t0=$EPOCHREALTIME rc
+	name=$(basename "$script")
+	timeout --kill-after=10 900 bash "$script" >"$RESULTS/$name.log" 2>&1; rc=$?
+	echo "$rc $(( (${EPOCHREALTIME/./} - ${t0/./}) / 100000 ))" >"$RESULTS/$name.rc"
+}
+
+# Counts and prints what one finished script said.
+e2e_report() {
+	local name log p f s rc tenths
+	name=$(basename "$1") log="$RESULTS/$(basename "$1").log"
+	read -r rc tenths <"$RESULTS/$name.rc" || { rc=1 tenths=0; }
 	p=$(grep -c '^ok ' "$log") f=$(grep -c '^not ok ' "$log") s=$(grep -c '^skip ' "$log")
-	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "not ok $(basename "$script") exited $rc" >>"$log"; fi
-	if [ "$p" -eq 0 ] && [ "$f" -eq 0 ] && [ "$s" -eq 0 ]; then f=1; echo "not ok $(basename "$script") asserted nothing" >>"$log"; fi
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "not ok $name exited $rc" >>"$log"; fi
+	if [ "$p" -eq 0 ] && [ "$f" -eq 0 ] && [ "$s" -eq 0 ]; then f=1; echo "not ok $name asserted nothing" >>"$log"; fi
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
-	if [ "$f" -ne 0 ]; then failures+=("$(basename "$script")"); tail -60 "$log"; else grep '^skip ' "$log"; fi
-	printf 'e2e  %-28s %3d passed %3d failed %3d skipped\n' "$(basename "$script")" "$p" "$f" "$s"
-	rm -f "$log"
+	if [ "$f" -ne 0 ]; then failures+=("$name"); tail -60 "$log"; else grep '^skip ' "$log"; fi
+	printf 'e2e  %-28s %3d passed %3d failed %3d skipped %4d.%ds\n' "$name" "$p" "$f" "$s" \
+		$((tenths / 10)) $((tenths % 10))
+}
+
+declare -A running=()   # pid -> script
+e2e_start() { e2e_job "$1" & running[$!]=$1; }
+e2e_reap() {
+	local pid
+	wait -n -p pid "${!running[@]}"
+	e2e_report "${running[$pid]}"
+	unset "running[$pid]"
 }
 
 for bin in "$BUILD"/san/tests/test_*; do
 	[ -x "$bin" ] || continue
 	case "$(basename "$bin")" in *"$pattern"*) run_unit "$bin" ;; esac
 done
+alone=()
 for script in tests/e2e/test_*.sh; do
 	[ -f "$script" ] || continue
-	case "$(basename "$script")" in *"$pattern"*) run_e2e "$script" ;; esac
+	case "$(basename "$script")" in *"$pattern"*) ;; *) continue ;; esac
+	if grep -q '^# run\.sh: alone' "$script"; then alone+=("$script"); continue; fi
+	while [ ${#running[@]} -ge "$JOBS" ]; do e2e_reap; done
+	e2e_start "$script"
+done
+while [ ${#running[@]} -gt 0 ]; do e2e_reap; done
+for script in ${alone[@]+"${alone[@]}"}; do
+	e2e_start "$script"
+	e2e_reap
 done
 
 [ ${#failures[@]} -gt 0 ] && echo "failed: ${failures[*]}"

@@ -12,13 +12,25 @@ console_shell() {
 	local cols=$1 lines=$2
 	mkdir -p "$TMP/xdg"
 	printf 'set -g status off\nset -g default-terminal tmux-256color\nset -g history-limit 0\n' >"$TMP/tmux.conf"
+	# A server killed just before may not be gone yet ("server exited unexpectedly"):
+	# then again.  capture-pane drops trailing blanks: the prompt "$ " reads "$".
+	local try
+	for try in 1 2 3; do
+		_console_new_session "$cols" "$lines" && wait_screen '^\$ ?$' 5 && return 0
+		tm kill-server 2>/dev/null
+		sleep 0.3
+	done
+	return 1
+}
+
+_console_new_session() {
+	local cols=$1 lines=$2
 	tm -f "$TMP/tmux.conf" new-session -d -s t -x "$cols" -y "$lines" \
 		env -i PATH="$PATH" HOME="$TMP" TERM="${CONSOLE_TERM:-tmux-256color}" LANG="${CONSOLE_LANG:-C.UTF-8}" XDG_CONFIG_HOME="$TMP/xdg" \
 		XDG_RUNTIME_DIR="$XDG_RUNTIME_DIR" \
 		ASAN_OPTIONS="${ASAN_OPTIONS:-}" LSAN_OPTIONS="${LSAN_OPTIONS:-}" \
 		UBSAN_OPTIONS="${UBSAN_OPTIONS:-}" ${CONSOLE_ENV:-} PS1='$ ' HISTFILE= \
 		bash --norc --noprofile
-	wait_screen '^\$ ' 5
 }
 
 # console_send TEXT...: keys into the pane (tmux key names, or literal text with -l)

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run.sh: alone: it compares probe latencies, idle and loaded
 # The responsiveness probe (--probe): one timed 4 KiB read per probe interval that
 # reaches the device.  On a loop device its latencies rise under a concurrent dsync
 # writer (medians compared, with a generous margin: this shared machine is noisy, and
