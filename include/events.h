@@ -27,7 +27,9 @@ enum event_kind {
 	EVENT_CLOCK_BACK,     /* object "system", key "clock", old/new: seconds, later < earlier */
 	EVENT_DIP,            /* object: device, key "throughput", old/new: MB/s; reasons (dip.h) */
 	EVENT_RUN,            /* a watched command (`ioscope run`): object "run", key "start" or
-			         "exit", new: the command line / "exit N"; result: key=value figures */
+			         "exit", new: the command line / "exit N"; result: key=value figures.
+			         A step of `ioscope matrix`: object "matrix", key the step, result
+			         its progress (matrix_status.h) */
 	EVENT_TRACE,          /* the eBPF view turned on or off live (the console's key): object
 			         "trace", key "trace", old/new "off"/"on", by "ioscope" */
 	EVENT_KIND_COUNT

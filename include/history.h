@@ -65,6 +65,7 @@ struct history_mark {
 	struct timespec wall;
 	enum event_kind kind;
 	const char *object, *key, *old_value, *new_value, *by;
+	const char *result;      /* "" for most; a matrix step's progress (matrix_status.h) */
 	const char *label;       /* event_label(): "sched mq-deadline→bfq" */
 };
 

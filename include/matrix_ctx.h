@@ -8,6 +8,7 @@
 
 #include "control.h"
 #include "matrix.h"
+#include "matrix_status.h"
 #include "session.h"
 
 #define MATRIX_IOSCHED_MAX 14
@@ -59,9 +60,13 @@ int matrix_step_cache(struct matrix_ctx *m, struct matrix_cell *c);
 int matrix_step_unmount(struct matrix_ctx *m);
 /* Remount mode, after a cell: its options undone. */
 void matrix_options_undo(struct matrix_ctx *m);
-/* A step as a mark (kind run, object "matrix") into the session and the run's log. */
+/* A step as a mark (kind run, object "matrix") into the session and the run's log, and
+ * to the consoles watching; its result is the progress (matrix_status.h). */
 void matrix_mark(struct matrix_ctx *m, const char *step, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* After the last cell, or when the matrix stopped: the mark "end" (no run's log is open
+ * then) that tells the consoles watching the matrix is done or interrupted. */
+void matrix_mark_end(struct matrix_ctx *m);
 /* A control result's events into the session; its lines on stderr when it failed. */
 void matrix_control_events(struct matrix_ctx *m, const struct control_result *r);
 
@@ -73,6 +78,9 @@ int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct ma
 int matrix_exec_sync(struct matrix_ctx *m, struct matrix_run *run);
 /* Keep sampling for `seconds` (the idle probe). */
 int matrix_exec_idle(struct matrix_ctx *m, double seconds);
+/* Where it stands (cell, repeat, elapsed, the estimate of the time left). */
+void matrix_status_of(const struct matrix_ctx *m, enum matrix_state state, struct matrix_status *s);
+/* That as the progress line on stderr (one updating line on a terminal). */
 void matrix_progress(struct matrix_ctx *m, bool done);
 /* SIGINT, SIGTERM, SIGHUP blocked and read from m->sigfd; -1 on failure. */
 int matrix_exec_signals(struct matrix_ctx *m);

@@ -274,6 +274,7 @@ static int matrix_main(struct matrix_ctx *m)
 	clock_gettime(CLOCK_MONOTONIC, &m->started);
 	run_cells(m);
 	matrix_device_restore(m);
+	matrix_mark_end(m);   /* after the device is put back: a console stops showing progress */
 	if (m->tty)
 		matrix_progress(m, true);
 	return finish(m);

@@ -12,7 +12,8 @@
 #include "matrix_ctx.h"
 #include "text.h"
 
-void matrix_mark(struct matrix_ctx *m, const char *step, const char *fmt, ...)
+static void mark_event(struct matrix_ctx *m, enum matrix_state state, const char *step,
+		       const char *text)
 {
 	struct event ev;
 	memset(&ev, 0, sizeof ev);
@@ -21,15 +22,36 @@ void matrix_mark(struct matrix_ctx *m, const char *step, const char *fmt, ...)
 	ev.kind = EVENT_RUN;
 	snprintf(ev.object, sizeof ev.object, "matrix");
 	snprintf(ev.key, sizeof ev.key, "%s", step);
+	snprintf(ev.new_value, sizeof ev.new_value, "%s", text);
 	snprintf(ev.by, sizeof ev.by, "ioscope");
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(ev.new_value, sizeof ev.new_value, fmt, ap);
-	va_end(ap);
+	struct matrix_status where;
+	matrix_status_of(m, state, &where);
+	matrix_status_format(&where, ev.result, sizeof ev.result);
 	struct error err = { "" };
 	if (m->session && session_add_own_event(m->session, &ev, &err) < 0)
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 	announce_events(&ev, 1);   /* a console watching meanwhile marks the step too */
+}
+
+void matrix_mark(struct matrix_ctx *m, const char *step, const char *fmt, ...)
+{
+	char text[MOUNT_OPTS_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	mark_event(m, MATRIX_RUNNING, step, text);
+}
+
+void matrix_mark_end(struct matrix_ctx *m)
+{
+	char text[MOUNT_OPTS_MAX];
+	bool stopped = m->stop_signal || m->failed;
+	if (stopped)
+		snprintf(text, sizeof text, "%s", m->r->status[0] ? m->r->status : "interrupted");
+	else
+		snprintf(text, sizeof text, "done: %zu runs", m->runs_done);
+	mark_event(m, stopped ? MATRIX_INTERRUPTED : MATRIX_DONE, "end", text);
 }
 
 void matrix_control_events(struct matrix_ctx *m, const struct control_result *r)

@@ -27,34 +27,63 @@ static double seconds_since(const struct timespec *t0)
 	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-static void clock_text(double s, char *buf, size_t len)
+/* Rounded, and bounded as matrix_status.h takes them. */
+static long whole_seconds(double s)
 {
-	long t = s > 0 && isfinite(s) ? (long)(s + 0.5) : 0;
+	if (!(s > 0))
+		return 0;
+	return s < (double)MATRIX_STATUS_NUMBER_MAX ? (long)(s + 0.5) : MATRIX_STATUS_NUMBER_MAX;
+}
+
+static void clock_text(long t, char *buf, size_t len)
+{
 	if (t >= 3600)
 		snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
 	else
 		snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
 }
 
+/* Where the matrix stands: the one computation behind the progress line and the
+ * progress its marks carry (matrix_status.h).  The estimate is the mean time of the runs
+ * so far times the runs left, unknown before the first run has finished. */
+void matrix_status_of(const struct matrix_ctx *m, enum matrix_state state, struct matrix_status *s)
+{
+	long cells = m->r->ncells ? (long)m->r->ncells : 1;
+	/* at the end the repeat loop has counted one past the last run it made */
+	size_t repeat = state == MATRIX_RUNNING || !m->repeat ? m->repeat : m->repeat - 1;
+	long runs = repeat < (size_t)m->o->repeat ? m->o->repeat : m->o->max_repeat;
+	memset(s, 0, sizeof *s);
+	s->state = state;
+	s->cells = cells;
+	s->cell = state == MATRIX_DONE || m->cell >= (size_t)cells ? cells : (long)m->cell + 1;
+	s->runs = runs > 0 ? runs : 1;
+	s->run = repeat < (size_t)s->runs ? (long)repeat + 1 : s->runs;
+	double elapsed = m->started.tv_sec ? seconds_since(&m->started) : 0;
+	s->elapsed_s = whole_seconds(elapsed);
+	s->eta_s = MATRIX_ETA_UNKNOWN;
+	if (m->runs_done) {
+		size_t rest = m->runs_planned > m->runs_done ? m->runs_planned - m->runs_done : 0;
+		s->eta_s = whole_seconds(m->run_seconds / (double)m->runs_done * (double)rest);
+	}
+}
+
 /* "cell 2/4 repeat 1/3  mq-deadline noatime cold  elapsed 0:42  left ~1:24" */
 void matrix_progress(struct matrix_ctx *m, bool done)
 {
+	struct matrix_status s;
 	char el[32], left[32] = "?";
-	double elapsed = seconds_since(&m->started);
-	clock_text(elapsed, el, sizeof el);
-	if (m->runs_done) {
-		size_t rest = m->runs_planned > m->runs_done ? m->runs_planned - m->runs_done : 0;
-		clock_text(m->run_seconds / (double)m->runs_done * (double)rest, left, sizeof left);
-	}
-	const struct matrix_cell *c = &m->r->cells[m->cell < m->r->ncells ? m->cell : 0];
+	matrix_status_of(m, done ? MATRIX_DONE : MATRIX_RUNNING, &s);
+	clock_text(s.elapsed_s, el, sizeof el);
+	if (s.eta_s >= 0)
+		clock_text(s.eta_s, left, sizeof left);
+	const struct matrix_cell *c = &m->r->cells[s.cell - 1];
 	char line[512];
 	if (done)
 		snprintf(line, sizeof line, "matrix: %zu runs done in %s", m->runs_done, el);
 	else
-		snprintf(line, sizeof line, "matrix: cell %zu/%zu repeat %zu/%d  %s %s %s  elapsed %s"
-			 "  left ~%s", m->cell + 1, m->r->ncells, m->repeat + 1,
-			 m->repeat < (size_t)m->o->repeat ? m->o->repeat : m->o->max_repeat, c->sched,
-			 c->options, matrix_cache_name(c->cache), el, left);
+		snprintf(line, sizeof line, "matrix: cell %ld/%ld repeat %ld/%ld  %s %s %s  elapsed %s"
+			 "  left ~%s", s.cell, s.cells, s.run, s.runs, c->sched, c->options,
+			 matrix_cache_name(c->cache), el, left);
 	if (m->tty) {
 		/* the line's text escaped; the carriage return and erase-to-end are ours */
 		fputc('\r', stderr);

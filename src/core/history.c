@@ -442,7 +442,8 @@ static struct history_mark *mark_new(const struct event *ev, uint64_t n)
 	char label[MOUNT_OPTS_MAX + 64];
 	event_label(ev, label, sizeof label);
 	size_t len = sizeof(struct history_mark) + strlen(ev->object) + strlen(ev->key) +
-		     strlen(ev->old_value) + strlen(ev->new_value) + strlen(ev->by) + strlen(label) + 6;
+		     strlen(ev->old_value) + strlen(ev->new_value) + strlen(ev->by) +
+		     strlen(ev->result) + strlen(label) + 7;
 	struct history_mark *m = malloc(len);
 	if (!m)
 		return NULL;
@@ -455,6 +456,7 @@ static struct history_mark *mark_new(const struct event *ev, uint64_t n)
 	m->old_value = pack(&p, ev->old_value);
 	m->new_value = pack(&p, ev->new_value);
 	m->by = pack(&p, ev->by);
+	m->result = pack(&p, ev->result);
 	m->label = pack(&p, label);
 	return m;
 }

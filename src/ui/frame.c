@@ -27,6 +27,42 @@ static void frame_run(const struct console *c, struct frame *f)
 		text_appendf(f->run, sizeof f->run, used, " output %s", w->output);
 }
 
+/* Marks looked at, newest first, for the matrix's: its steps come every few seconds to
+ * minutes, so its newest is among the last marks unless something else floods them. */
+#define MATRIX_MARKS_SCANNED 1024
+
+static double seconds_between(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+/* The newest matrix step mark at or before the sample shown, live (announced by the
+ * matrix) or replayed (a run's log): its progress, advanced to the shown sample's time. */
+static void frame_matrix(const struct console *c, struct frame *f)
+{
+	const struct history *h = f->hist;
+	if (!h || !f->snap)
+		return;
+	uint64_t end = c->frozen ? c->frozen_end : history_count(h);
+	size_t n = history_mark_count(h);
+	for (size_t i = n, looked = 0; i-- > 0 && looked < MATRIX_MARKS_SCANNED; looked++) {
+		const struct history_mark *m = history_mark_get(h, i);
+		if (m->n >= end || m->kind != EVENT_RUN || strcmp(m->object, "matrix") != 0)
+			continue;
+		struct matrix_status s;
+		if (!matrix_status_parse(m->result, &s))
+			return;   /* a log from before marks carried progress */
+		double age = seconds_between(&m->wall, &f->snap->wall);
+		age = age > 0 ? age : 0;   /* announced after the latest sample */
+		if (!matrix_status_current(&s, age))
+			return;
+		matrix_status_advance(&s, age);
+		f->matrix = s;
+		f->have_matrix = true;
+		return;
+	}
+}
+
 static void frame_header(const struct console *c, struct frame *f)
 {
 	f->host = c->host;
@@ -86,6 +122,7 @@ void frame_build(struct console *c, struct frame *f)
 	f->have_rates = console_have_rates(c);
 	f->why = console_view_why(c);
 	f->hist = console_hist(c);
+	frame_matrix(c, f);
 	f->view_end = console_view_end(c);
 	f->scroll_back = c->scroll_back;
 	f->mark_selected = c->mark_selected;

@@ -68,6 +68,23 @@ static void state_text(const struct frame *f, char *buf, size_t len)
 		text_appendf(buf, len, used, "END OF DATA  ");
 }
 
+/* A matrix watched: the longest form of its progress that fits; coloured as its marks
+ * on the graphs while it runs, as a warning once interrupted. */
+static void matrix_put(struct line_writer *lw, const struct matrix_status *s, int room)
+{
+	static const enum theme_role roles[] = {
+		[MATRIX_RUNNING] = TR_MARK,
+		[MATRIX_DONE] = TR_HEADER_VALUE,
+		[MATRIX_INTERRUPTED] = TR_WARNING,
+	};
+	char text[MATRIX_STATUS_TEXT_MAX];
+	matrix_status_header(s, room - 2, text, sizeof text);   /* 2: the gap after it */
+	if (!text[0])
+		return;
+	put(lw, (unsigned)s->state < 3 ? roles[s->state] : TR_HEADER_VALUE, text);
+	put(lw, TR_NORMAL, "  ");
+}
+
 static void header_draw(const struct frame *f, const struct rect *r)
 {
 	struct line_writer lw = { f, r->y, r->x, r->x + r->w, false, false };
@@ -101,9 +118,11 @@ static void header_draw(const struct frame *f, const struct rect *r)
 		put(&lw, TR_NORMAL, "  ");
 	}
 	state_text(f, state, sizeof state);
+	int state_w = state[0] ? ui_text_width(state) : 0;
+	if (f->have_matrix)   /* in the room the states leave */
+		matrix_put(&lw, &f->matrix, r->x + r->w - state_w - lw.x);
 	if (state[0]) {
-		int w = ui_text_width(state);
-		int x = r->x + r->w - w;
+		int x = r->x + r->w - state_w;
 		if (x < lw.x)
 			x = lw.x;
 		ui_put(r->y, x, r->x + r->w - x, ui_attr(&f->style, TR_WARNING), state);

@@ -25,6 +25,7 @@
 #include "graph.h"
 #include "history.h"
 #include "layout.h"
+#include "matrix_status.h"
 #include "rates.h"
 #include "snapshot.h"
 #include "trace_history.h"
@@ -75,6 +76,11 @@ struct frame {
 	bool recording, rec_paused;
 	const char *rec_path;
 	char run[384];                     /* `ioscope run`: "RUN 12s output FILE", "" none */
+	/* `ioscope matrix` watched (or a run's log replayed): where it stood at the sample
+	 * shown, from its newest step mark (advanced by the time since); have_matrix false
+	 * when there is none or it is stale (matrix_status_current) */
+	bool have_matrix;
+	struct matrix_status matrix;
 
 	/* the figures shown (the frozen view while frozen) */
 	const struct snapshot *snap;
