@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """make bench, part 2: what --trace costs (docs/performance.md, "Tracing").
 
-fio 4 KiB random reads, direct I/O, on a loop device, run side by side with and without
-`ioscope --batch --trace` watching it, alternating so that drift on the machine hits both:
+fio 4 KiB random reads, direct I/O, on a loop device, run side by side alone, with `ioscope
+--batch` watching it and with `ioscope --batch --trace` (from when its programs are
+attached), alternating so that drift on the machine hits all three:
 at --rate_iops=10000 the IOPS and mean completion latency fio reports, then unlimited (the
 loss at the most the device gives), and ioscope's own CPU per sample with tracing on.
 
@@ -51,32 +52,49 @@ def cpu_of(argv):
 
 
 def traced(dev, rate, startup):
-    """fio while ioscope --trace samples every second; and ioscope's CPU per sample
-    (loading the BPF programs, `startup`, taken out)."""
-    p = subprocess.Popen([ioscope, "--batch", "--trace", "-i", "1", "-c", str(SECONDS + 1),
-                          "-f", "json", dev], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    """fio while ioscope --trace samples every second, from when its programs are attached
+    (the ~100 ms of loading them is no part of the steady cost); and ioscope's CPU per
+    sample (loading the BPF programs, `startup`, taken out)."""
+    p = start_tracing(dev, SECONDS + 3)
     try:
         result = fio(dev, rate)
     finally:
+        p.terminate()
         _, status, ru = os.wait4(p.pid, 0)
-    if status != 0:
+    # stopped by our SIGTERM: 0, 143 or the signal itself, as it found time to say
+    if not (os.WIFSIGNALED(status) or os.WEXITSTATUS(status) in (0, 143)):
         sys.exit(f"bench: ioscope --trace failed: {p.stderr.read().decode()}")
     return result, (ru.ru_utime + ru.ru_stime - startup) / SECONDS * 1e6
+
+
+def untraced(dev, rate):
+    """fio while ioscope --batch samples every second without --trace: what watching costs
+    before any program is attached."""
+    p = subprocess.Popen([ioscope, "--batch", "-i", "1", "-c", str(SECONDS + 3), "-f", "json",
+                          dev], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        time.sleep(0.3)   # its first sample
+        return fio(dev, rate)
+    finally:
+        p.terminate()
+        p.wait()
 
 
 def side_by_side(dev, rate):
     # the baseline sample and the loading, without the samples
     startup = statistics.median(cpu_of([ioscope, "--batch", "--trace", "-i", "0.01", "-c", "1",
                                         "-f", "json", dev]) for _ in range(3))
-    off, on, cpu = [], [], []
+    off, plain, on, cpu = [], [], [], []
     for _ in range(PAIRS):
         off.append(fio(dev, rate))
+        plain.append(untraced(dev, rate))
         r, c = traced(dev, rate, startup)
         on.append(r)
         cpu.append(c)
     # medians: on a shared machine one run in a few meets someone else's burst
     med = lambda runs, k: statistics.median(x[k] for x in runs)
-    return (med(off, 0), med(off, 1)), (med(on, 0), med(on, 1)), statistics.median(cpu), startup
+    return ((med(off, 0), med(off, 1)), (med(on, 0), med(on, 1)), statistics.median(cpu),
+            startup, med(plain, 1))
 
 
 PROGRAMS = ("bio_queue", "rq_issue", "rq_complete")
@@ -87,6 +105,25 @@ def tracing_programs():
     out = subprocess.run(["bpftool", "-j", "prog", "show"], check=True, capture_output=True,
                          text=True).stdout
     return {p["id"]: p for p in json.loads(out) if p.get("name") in PROGRAMS}
+
+
+def start_tracing(dev, count):
+    """ioscope --batch --trace on dev, returned once its three programs are attached (their
+    ids in .programs)."""
+    others = tracing_programs()
+    p = subprocess.Popen([ioscope, "--batch", "--trace", "-i", "1", "-c", str(count), "-f",
+                          "json", dev], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    for _ in range(100):
+        p.programs = [i for i in tracing_programs() if i not in others]
+        if len(p.programs) >= len(PROGRAMS) or p.poll() is not None:
+            break
+        time.sleep(0.05)
+    if len(p.programs) < len(PROGRAMS):
+        p.kill()
+        p.wait()
+        sys.exit(f"bench: ioscope --trace attached no programs: {p.stderr.read().decode()}")
+    time.sleep(0.2)   # its first sample
+    return p
 
 
 @contextlib.contextmanager
@@ -109,13 +146,9 @@ def program_cost(dev, rate):
     runs = []
     with bpf_stats("1"):
         for _ in range(3):
-            others = tracing_programs()
-            p = subprocess.Popen([ioscope, "--batch", "--trace", "-i", "1", "-c",
-                                  str(SECONDS + 3), "-f", "json", dev],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            p = start_tracing(dev, SECONDS + 3)
             try:
-                time.sleep(1.5)
-                before = {i: q for i, q in tracing_programs().items() if i not in others}
+                before = {i: q for i, q in tracing_programs().items() if i in p.programs}
                 fio(dev, rate)
                 after = tracing_programs()
             finally:
@@ -169,11 +202,13 @@ def measure(backing, parent, direct_io):
                 if was != "0":
                     print("  (kernel.bpf_stats_enabled was on: off for the runs below)")
                 for label, r in ((f"rate_iops={rate}", rate), ("unlimited", 0)):
-                    (io0, lat0), (io1, lat1), cpu, startup = side_by_side(dev, r)
+                    (io0, lat0), (io1, lat1), cpu, startup, latp = side_by_side(dev, r)
                     print(f"  {label:<16} IOPS {io0:8.0f} -> {io1:8.0f} ({pct(io0, io1):+5.1f}%)  "
                           f"clat mean {lat0:7.1f} -> {lat1:7.1f} us ({pct(lat0, lat1):+5.1f}%, "
                           f"{lat1 - lat0:+.1f} us)  ioscope {cpu:5.0f} us CPU/sample "
                           f"(+{startup * 1e3:.0f} ms to load)")
+                    print(f"  {'':<16} ioscope without --trace: clat mean {latp:7.1f} us; "
+                          f"--trace on top of it {pct(latp, lat1):+5.1f}% ({lat1 - latp:+.1f} us)")
         finally:
             subprocess.run(["losetup", "-d", loop], check=False)
 
@@ -200,4 +235,5 @@ def main():
         measure(*BACKING[b])
 
 
-main()
+if __name__ == "__main__":
+    main()
