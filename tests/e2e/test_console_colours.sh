@@ -5,16 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/console_lib.sh"
 command -v tmux >/dev/null || { skip "console colours" "tmux not installed"; exit 0; }
-ROOT="$IOSCOPE_TOP/tests/fixtures/root-live"      # three samples with two busy loop devices
-ONE="$ROOT/1"                                     # one tree, re-read every interval
-
-quit() {
-	console_send q
-	ended_check "console run $STATUS_FILE_N"
-	console_send -l clear; console_send Enter; wait_gone "^EXIT=" 5
-}
-# lines with a colour escape (not the 39/49 "default colour" ones tmux emits anyway)
-colours() { tm capture-pane -p -e -t t | grep -cP '\e\[(?:[0-9]*;)*(?:3[0-8]|9[0-7]|4[0-8]|10[0-7])(?:;|m)'; }
+. "$(dirname "$0")/console_fixture.sh"
 # Colour depth follows the terminal: the light theme's #202020 text is exact on a
 # direct-colour terminal, the nearest of 256 (234) on tmux-256color, an ANSI colour on
 # an 8-colour one.
