@@ -75,6 +75,8 @@ void event_list_init(struct event_list *l);
 void event_list_free(struct event_list *l);
 void event_list_clear(struct event_list *l);
 struct event *event_list_add(struct event_list *l);   /* zeroed; NULL on ENOMEM */
+/* *ev cleared to one of ioscope's own events (by "ioscope"), stamped now. */
+void event_own(struct event *ev, enum event_kind kind, const char *object, const char *key);
 
 /* Append to *out every change from prev to cur, stamped with cur's times.
  * Returns the number added, -1 on ENOMEM. */

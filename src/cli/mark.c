@@ -7,7 +7,6 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "announce.h"
@@ -41,13 +40,7 @@ int cmd_mark(int argc, char **argv)
 	if (first >= argc)
 		return usage(stderr, 2);
 	struct event ev;
-	memset(&ev, 0, sizeof ev);
-	clock_gettime(CLOCK_MONOTONIC, &ev.mono);
-	clock_gettime(CLOCK_REALTIME, &ev.wall);
-	ev.kind = EVENT_USER_MARK;
-	snprintf(ev.object, sizeof ev.object, "user");
-	snprintf(ev.key, sizeof ev.key, "mark");
-	snprintf(ev.by, sizeof ev.by, "ioscope");
+	event_own(&ev, EVENT_USER_MARK, "user", "mark");
 	join(argc - first, argv + first, ev.new_value, sizeof ev.new_value);
 	if (!ev.new_value[0]) {
 		fprintf(stderr, "ioscope mark: give the TEXT of the mark\n");

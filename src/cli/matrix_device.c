@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "announce.h"
 #include "control_experiment.h"
@@ -16,14 +15,8 @@ static void mark_event(struct matrix_ctx *m, enum matrix_state state, const char
 		       const char *text)
 {
 	struct event ev;
-	memset(&ev, 0, sizeof ev);
-	clock_gettime(CLOCK_REALTIME, &ev.wall);
-	clock_gettime(CLOCK_MONOTONIC, &ev.mono);
-	ev.kind = EVENT_RUN;
-	snprintf(ev.object, sizeof ev.object, "matrix");
-	snprintf(ev.key, sizeof ev.key, "%s", step);
+	event_own(&ev, EVENT_RUN, "matrix", step);
 	snprintf(ev.new_value, sizeof ev.new_value, "%s", text);
-	snprintf(ev.by, sizeof ev.by, "ioscope");
 	struct matrix_status where;
 	matrix_status_of(m, state, &where);
 	matrix_status_format(&where, ev.result, sizeof ev.result);

@@ -2,7 +2,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "control.h"
 
@@ -39,12 +38,6 @@ struct event *control_result_event(struct control_result *r, enum event_kind kin
 	if (r->nevents == sizeof r->events / sizeof r->events[0])
 		return NULL;
 	struct event *ev = &r->events[r->nevents++];
-	memset(ev, 0, sizeof *ev);
-	clock_gettime(CLOCK_REALTIME, &ev->wall);
-	clock_gettime(CLOCK_MONOTONIC, &ev->mono);
-	ev->kind = kind;
-	snprintf(ev->object, sizeof ev->object, "%s", object);
-	snprintf(ev->key, sizeof ev->key, "%s", key);
-	snprintf(ev->by, sizeof ev->by, "ioscope");
+	event_own(ev, kind, object, key);
 	return ev;
 }

@@ -199,12 +199,7 @@ void child_free(struct child *c)
 
 static void stamp(struct event *ev)
 {
-	memset(ev, 0, sizeof *ev);
-	clock_gettime(CLOCK_MONOTONIC, &ev->mono);
-	clock_gettime(CLOCK_REALTIME, &ev->wall);
-	ev->kind = EVENT_RUN;
-	snprintf(ev->object, sizeof ev->object, "run");
-	snprintf(ev->by, sizeof ev->by, "ioscope");
+	event_own(ev, EVENT_RUN, "run", "");
 }
 
 static void join_argv(char *const argv[], char *buf, size_t len)

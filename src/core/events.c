@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "events.h"
 #include "rates.h"
@@ -106,6 +107,17 @@ struct event *event_list_add(struct event_list *l)
 	struct event *ev = &l->items[l->count++];
 	memset(ev, 0, sizeof *ev);
 	return ev;
+}
+
+void event_own(struct event *ev, enum event_kind kind, const char *object, const char *key)
+{
+	memset(ev, 0, sizeof *ev);
+	clock_gettime(CLOCK_REALTIME, &ev->wall);
+	clock_gettime(CLOCK_MONOTONIC, &ev->mono);
+	ev->kind = kind;
+	snprintf(ev->object, sizeof ev->object, "%s", object);
+	snprintf(ev->key, sizeof ev->key, "%s", key);
+	snprintf(ev->by, sizeof ev->by, "ioscope");
 }
 
 static int add(struct event_list *out, const struct snapshot *cur, enum event_kind kind,

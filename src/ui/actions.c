@@ -3,7 +3,6 @@
 #include <ncurses.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "console_state.h"
 #include "control_ui.h"
@@ -97,14 +96,8 @@ static void mark_done(struct console *c, const char *text, void *arg)
 	if (!text[0])
 		return;
 	struct event ev;
-	memset(&ev, 0, sizeof ev);
-	clock_gettime(CLOCK_REALTIME, &ev.wall);
-	clock_gettime(CLOCK_MONOTONIC, &ev.mono);
-	ev.kind = EVENT_USER_MARK;
-	snprintf(ev.object, sizeof ev.object, "user");
-	snprintf(ev.key, sizeof ev.key, "mark");
+	event_own(&ev, EVENT_USER_MARK, "user", "mark");
 	snprintf(ev.new_value, sizeof ev.new_value, "%s", text);
-	snprintf(ev.by, sizeof ev.by, "ioscope");
 	console_add_event(c, &ev);
 }
 

@@ -5,23 +5,15 @@
  * change is an event (kind "trace"), so the graphs, the marks panel and a recording show
  * where the trace data start and stop. */
 #include <stdio.h>
-#include <string.h>
-#include <time.h>
 
 #include "console_state.h"
 
 static void trace_event(struct console *c, bool on)
 {
 	struct event ev;
-	memset(&ev, 0, sizeof ev);
-	clock_gettime(CLOCK_REALTIME, &ev.wall);
-	clock_gettime(CLOCK_MONOTONIC, &ev.mono);
-	ev.kind = EVENT_TRACE;
-	snprintf(ev.object, sizeof ev.object, "trace");
-	snprintf(ev.key, sizeof ev.key, "trace");
+	event_own(&ev, EVENT_TRACE, "trace", "trace");
 	snprintf(ev.old_value, sizeof ev.old_value, "%s", on ? "off" : "on");
 	snprintf(ev.new_value, sizeof ev.new_value, "%s", on ? "on" : "off");
-	snprintf(ev.by, sizeof ev.by, "ioscope");
 	console_add_event(c, &ev);
 }
 
