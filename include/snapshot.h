@@ -159,6 +159,8 @@ struct device *snapshot_add_device(struct snapshot *s);
 struct mount *snapshot_add_mount(struct snapshot *s);
 
 const struct device *snapshot_find_device(const struct snapshot *s, const char *name);
+/* name is disk itself or one of its partitions. */
+bool snapshot_on_disk(const struct snapshot *s, const char *name, const char *disk);
 /* Value of a setting, or NULL. */
 const char *device_setting(const struct device *d, const char *key);
 /* Same scheduler, rotational and items (the in-flight gauges aside). */

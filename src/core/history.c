@@ -348,17 +348,6 @@ static void dirty_limits(const struct why_rates *why, float *sys)
 	sys[HSM_DIRTY_LIMIT_MB] = have ? (float)(why->threshold_kb / 1024.0) : NAN;
 }
 
-/* A journal on the device itself or on one of its partitions. */
-static bool journal_on(const struct snapshot *cur, const char *jdev, const char *dev)
-{
-	if (strcmp(jdev, dev) == 0)
-		return true;
-	for (size_t i = 0; i < cur->ndevices; i++)
-		if (strcmp(cur->devices[i].name, jdev) == 0)
-			return strcmp(cur->devices[i].parent, dev) == 0;
-	return false;
-}
-
 /* The longest commit time and the sum of the log forces of the device's journals. */
 static void journal_signals(const struct snapshot *cur, const struct why_rates *why,
 			    const char *dev, float *out)
@@ -366,7 +355,7 @@ static void journal_signals(const struct snapshot *cur, const struct why_rates *
 	out[HM_JOURNAL_COMMIT_MS] = out[HM_JOURNAL_FORCES_S] = NAN;
 	for (size_t i = 0; why && i < why->njournals; i++) {
 		const struct journal_rates *j = &why->journals[i];
-		if (!journal_on(cur, j->device, dev))
+		if (!snapshot_on_disk(cur, j->device, dev))
 			continue;
 		float *c = &out[HM_JOURNAL_COMMIT_MS], *f = &out[HM_JOURNAL_FORCES_S];
 		if (j->present & 1u << JF_COMMIT_MS && !(*c >= (float)j->f[JF_COMMIT_MS]))

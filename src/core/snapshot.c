@@ -174,6 +174,14 @@ const struct device *snapshot_find_device(const struct snapshot *s, const char *
 	return NULL;
 }
 
+bool snapshot_on_disk(const struct snapshot *s, const char *name, const char *disk)
+{
+	if (strcmp(name, disk) == 0)
+		return true;
+	const struct device *d = snapshot_find_device(s, name);
+	return d && d->is_partition && strcmp(d->parent, disk) == 0;
+}
+
 const char *device_setting(const struct device *d, const char *key)
 {
 	for (size_t i = 0; i < d->settings.nitems; i++)

@@ -77,12 +77,6 @@ static const struct device_rates *rates_at(const struct console *c, size_t i, co
 	return console_rates_of(c, name);
 }
 
-static bool is_partition_of(const struct snapshot *s, const char *part, const char *disk)
-{
-	const struct device *d = snapshot_find_device(s, part);
-	return d && d->is_partition && strcmp(d->parent, disk) == 0;
-}
-
 static bool wanted_by_args(const struct console *c, const struct snapshot *s, const struct device *d)
 {
 	if (c->nonly == 0)
@@ -92,7 +86,7 @@ static bool wanted_by_args(const struct console *c, const struct snapshot *s, co
 			return true;
 		if (d->is_partition && strcmp(c->only[i], d->parent) == 0)
 			return true;
-		if (!d->is_partition && is_partition_of(s, c->only[i], d->name))
+		if (!d->is_partition && snapshot_on_disk(s, c->only[i], d->name))
 			return true;
 	}
 	return false;

@@ -158,10 +158,9 @@ static void dirty_lines(struct why_text *t, const struct why_rates *y, int width
 /* The journal is on the selected device, or on a partition of it. */
 static bool journal_on(const struct frame *f, const struct journal_rates *j)
 {
-	if (strcmp(j->device, f->selected) == 0)
-		return true;
-	const struct device *d = f->snap ? snapshot_find_device(f->snap, j->device) : NULL;
-	return d && d->is_partition && strcmp(d->parent, f->selected) == 0;
+	if (!f->snap)
+		return strcmp(j->device, f->selected) == 0;
+	return snapshot_on_disk(f->snap, j->device, f->selected);
 }
 
 static void journal_lines(struct why_text *t, const struct frame *f,
