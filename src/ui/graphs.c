@@ -128,16 +128,23 @@ static float latest(const float *v, size_t count)
 	return NAN;
 }
 
+/* The Y axis's column and the blank gutter left of it, for the labels. */
+static void draw_gutter(const struct frame *f, const struct rect *p)
+{
+	unsigned long axis = ui_attr(&f->style, TR_AXIS);
+	for (int y = p->y; y < p->y + p->h; y++) {
+		ui_fill(y, p->x - GUTTER, GUTTER - 1, ui_attr(&f->style, TR_NORMAL));
+		ui_put(y, p->x - 1, 1, axis, ui_sym(&f->style, "│", "|"));
+	}
+}
+
 static void draw_y_labels(const struct frame *f, const struct strip *s, const struct span *sp,
 			  double top)
 {
 	char buf[16];
 	unsigned long axis = ui_attr(&f->style, TR_AXIS);
 	const struct rect *p = &s->plot;
-	for (int y = p->y; y < p->y + p->h; y++) {
-		ui_fill(y, p->x - GUTTER, GUTTER - 1, ui_attr(&f->style, TR_NORMAL));
-		ui_put(y, p->x - 1, 1, axis, ui_sym(&f->style, "│", "|"));
-	}
+	draw_gutter(f, p);
 	enum graph_unit unit = graph_series_unit(sp->metric, s->series);
 	graph_format_value(top, unit, buf, sizeof buf);
 	ui_putf(p->y, p->x - GUTTER, GUTTER - 1, axis, "%*s", GUTTER - 1, buf);
@@ -148,7 +155,14 @@ static void draw_y_labels(const struct frame *f, const struct strip *s, const st
 	ui_putf(p->y + p->h - 1, p->x - GUTTER, GUTTER - 1, axis, "%*s", GUTTER - 1, "0");
 }
 
-/* The strip's title and peak on its label row; returns the cells they take. */
+/* The strip's title over its whole label row, in its colour; returns the cells it takes. */
+static int put_title(const struct frame *f, const struct strip *s, const char *title)
+{
+	ui_fill(s->label_y, s->plot.x - GUTTER, s->plot.w + GUTTER, ui_attr(&f->style, TR_NORMAL));
+	return ui_put(s->label_y, s->plot.x - GUTTER, s->plot.w + GUTTER, ui_attr(&f->style, s->role),
+		      title);
+}
+
 /* "loop0 write 12M" on the label row; returns the cells it takes. */
 static int draw_name(const struct frame *f, const struct strip *s, const struct span *sp,
 		     const float *v, size_t count)
@@ -158,9 +172,7 @@ static int draw_name(const struct frame *f, const struct strip *s, const struct 
 			   sizeof now);
 	snprintf(title, sizeof title, "%s%s%s %s", s->device ? s->device : "", s->device ? " " : "",
 		 s->series->label, now);
-	ui_fill(s->label_y, s->plot.x - GUTTER, s->plot.w + GUTTER, ui_attr(&f->style, TR_NORMAL));
-	return ui_put(s->label_y, s->plot.x - GUTTER, s->plot.w + GUTTER, ui_attr(&f->style, s->role),
-		      title);
+	return put_title(f, s, title);
 }
 
 static int draw_label(const struct frame *f, const struct strip *s, const struct span *sp,
@@ -531,10 +543,7 @@ static void heat_y_labels(const struct frame *f, const struct strip *s, int lo, 
 {
 	unsigned long axis = ui_attr(&f->style, TR_AXIS);
 	const struct rect *p = &s->plot;
-	for (int y = p->y; y < p->y + p->h; y++) {
-		ui_fill(y, p->x - GUTTER, GUTTER - 1, ui_attr(&f->style, TR_NORMAL));
-		ui_put(y, p->x - 1, 1, axis, ui_sym(&f->style, "│", "|"));
-	}
+	draw_gutter(f, p);
 	int rows[3] = { 0, p->h >= 5 ? p->h / 2 : -1, p->h - 1 };
 	for (int i = 0; i < 3; i++) {
 		if (rows[i] < 0 || (i == 2 && rows[i] == 0))
@@ -586,9 +595,7 @@ static int heat_label(const struct frame *f, const struct strip *s, const struct
 	}
 	snprintf(title, sizeof title, "%s %s p50 %s p99 %s", s->device ? s->device : "",
 		 s->series->label, p50, p99);
-	ui_fill(s->label_y, s->plot.x - GUTTER, s->plot.w + GUTTER, ui_attr(&f->style, TR_NORMAL));
-	int w = ui_put(s->label_y, s->plot.x - GUTTER, s->plot.w + GUTTER, ui_attr(&f->style, s->role),
-		       title);
+	int w = put_title(f, s, title);
 	if (!max)
 		return w;
 	char scale[48];
