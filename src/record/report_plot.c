@@ -366,7 +366,8 @@ static int collect(void *ctx, const struct report_interval *iv)
 }
 
 /* A blocked or journal panel with no figure in the whole log (recorded without --tasks,
- * no journal on the device) is left out rather than drawn empty. */
+ * no journal on the device) is left out rather than drawn empty; the panels after it
+ * move up with their series and heat maps (a dropped panel has no heat map). */
 static void drop_empty_why_panels(struct plot *p)
 {
 	size_t kept = 0;
@@ -383,6 +384,7 @@ static void drop_empty_why_panels(struct plot *p)
 			continue;
 		}
 		p->panels[kept] = *pp;
+		p->heat[kept] = p->heat[k];
 		p->series[kept++] = *s;
 	}
 	p->npanels = kept;
