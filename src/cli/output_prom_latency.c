@@ -70,7 +70,6 @@ static void probe_update(struct prom_probe *p, const struct probe_samples *s)
 		prom_hist_observe(&p->read, b, nb, (double)s->read_us[i] * 1e-6);
 	for (size_t i = 0; i < s->nexec; i++)
 		prom_hist_observe(&p->exec, b, nb, (double)s->exec_us[i] * 1e-6);
-	p->exec_seen |= s->nexec > 0;
 	p->errors += s->errors;
 }
 
@@ -85,7 +84,7 @@ void prom_emit_probe_read(struct prom_ctx *c)
 void prom_emit_probe_exec(struct prom_ctx *c)
 {
 	const struct prom_probe *p = &c->x->probe;
-	if (p->exec_seen)
+	if (p->exec.count)
 		prom_histogram(c, NULL, 0, &p->exec, prom_probe_bounds, prom_probe_nbounds);
 }
 
