@@ -37,6 +37,9 @@ int text_vprintf(FILE *out, const char *fmt, va_list ap);
 /* fputs(text_escape(s)). */
 int text_fputs(const char *s, FILE *out);
 
+/* Whole seconds as people read a duration: "45s", "12m05s", "1h02m". */
+void text_duration(long seconds, char *buf, size_t len);
+
 /* Append to buf (len bytes) at used; returns the new length, which never passes len - 1
  * however much snprintf wanted to write (its return is a wish, not a length). */
 __attribute__((format(printf, 4, 5))) size_t text_appendf(char *buf, size_t len, size_t used,

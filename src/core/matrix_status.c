@@ -182,17 +182,6 @@ bool matrix_status_current(const struct matrix_status *s, double age_s)
 	return age_s <= fmax(MATRIX_STATUS_SILENCE_S, 2.0 * (double)s->eta_s);
 }
 
-/* "45s", "12m05s", "1h02m" */
-static void elapsed_text(long s, char *buf, size_t len)
-{
-	if (s < 60)
-		snprintf(buf, len, "%lds", s);
-	else if (s < 3600)
-		snprintf(buf, len, "%ldm%02lds", s / 60, s % 60);
-	else
-		snprintf(buf, len, "%ldh%02ldm", s / 3600, s / 60 % 60);
-}
-
 /* "~45s", "~40m", "~1h05m" (minutes rounded), "?" */
 static void eta_text(long s, char *buf, size_t len)
 {
@@ -210,7 +199,7 @@ static void eta_text(long s, char *buf, size_t len)
 static int header_form(const struct matrix_status *s, int form, char *buf, size_t len)
 {
 	char el[32], eta[32];
-	elapsed_text(s->elapsed_s, el, sizeof el);
+	text_duration(s->elapsed_s, el, sizeof el);
 	eta_text(s->eta_s, eta, sizeof eta);
 	const char *word = s->state == MATRIX_DONE ? "done" : "interrupted";
 	if (s->state == MATRIX_RUNNING && form == 0)

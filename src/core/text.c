@@ -140,3 +140,13 @@ size_t text_appendf(char *buf, size_t len, size_t used, const char *fmt, ...)
 	}
 	return (size_t)n >= len - used ? len - 1 : used + (size_t)n;
 }
+
+void text_duration(long s, char *buf, size_t len)
+{
+	if (s < 60)
+		snprintf(buf, len, "%lds", s > 0 ? s : 0);
+	else if (s < 3600)
+		snprintf(buf, len, "%ldm%02lds", s / 60, s % 60);
+	else
+		snprintf(buf, len, "%ldh%02ldm", s / 3600, s / 60 % 60);
+}

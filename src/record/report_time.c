@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "report.h"
+#include "text.h"
 
 void report_local_time(const struct timespec *wall, bool with_date, char *buf, size_t len)
 {
@@ -21,12 +22,8 @@ void report_duration(double seconds, char *buf, size_t len)
 	long s = seconds > 0 && seconds < 1e12 ? lround(seconds) : 0;
 	if (seconds < 9.95)
 		snprintf(buf, len, "%.1fs", seconds > 0 ? seconds : 0.0);
-	else if (s < 60)
-		snprintf(buf, len, "%lds", s);
-	else if (s < 3600)
-		snprintf(buf, len, "%ldm%02lds", s / 60, s % 60);
 	else
-		snprintf(buf, len, "%ldh%02ldm", s / 3600, (s % 3600) / 60);
+		text_duration(s, buf, len);
 }
 
 /* "90", "90s", "5m", "1h30m", "1.5h" -> seconds; -1 when not a duration. */

@@ -81,7 +81,8 @@ static void matrix_put(struct line_writer *lw, const struct matrix_status *s, in
 	matrix_status_header(s, room - 2, text, sizeof text);   /* 2: the gap after it */
 	if (!text[0])
 		return;
-	put(lw, (unsigned)s->state < 3 ? roles[s->state] : TR_HEADER_VALUE, text);
+	bool known = (unsigned)s->state < sizeof roles / sizeof roles[0];
+	put(lw, known ? roles[s->state] : TR_HEADER_VALUE, text);
 	put(lw, TR_NORMAL, "  ");
 }
 
