@@ -74,7 +74,6 @@ uint64_t prom_hist_cumulative(const struct prom_hist *h, size_t i);
 /* The probe's reads and program starts since start (--probe). */
 struct prom_probe {
 	bool seen;                   /* a snapshot had probe samples: the families have series */
-	bool exec_seen;
 	struct prom_hist read, exec;
 	uint64_t errors;
 };

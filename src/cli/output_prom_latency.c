@@ -1,7 +1,6 @@
 /* output_prom_latency.c - the probe's and the tracer's latencies as Prometheus
  * histograms (docs/fleet.md): accumulated since start, so that the buckets, _sum and
  * _count are counters (they never go down) and histogram_quantile(rate(...)) works. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +26,7 @@ size_t prom_log2_bounds(size_t n, double *out)
 	if (n > PROM_HIST_BUCKETS)
 		n = PROM_HIST_BUCKETS;
 	for (size_t i = 0; i + 1 < n; i++)
-		out[i] = ldexp(1, (int)i + 1) * 1e-6;
+		out[i] = (double)trace_bucket_low(i + 1) * 1e-6;   /* where the next one starts */
 	return n ? n - 1 : 0;
 }
 
@@ -37,7 +36,8 @@ void prom_hist_add_log2(struct prom_hist *h, const uint64_t *counts, size_t n)
 		n = PROM_HIST_BUCKETS;
 	for (size_t i = 0; i < n; i++) {
 		/* bucket 0 is [0, 2) us: its middle is 1; the last one is open above */
-		double us = i == 0 ? 1 : i + 1 == n ? ldexp(1, (int)i) : 1.5 * ldexp(1, (int)i);
+		double low = (double)trace_bucket_low(i);
+		double us = i == 0 ? 1 : i + 1 == n ? low : 1.5 * low;
 		h->bucket[i] += counts[i];
 		h->count += counts[i];
 		h->sum += (double)counts[i] * us * 1e-6;
@@ -70,7 +70,6 @@ static void probe_update(struct prom_probe *p, const struct probe_samples *s)
 		prom_hist_observe(&p->read, b, nb, (double)s->read_us[i] * 1e-6);
 	for (size_t i = 0; i < s->nexec; i++)
 		prom_hist_observe(&p->exec, b, nb, (double)s->exec_us[i] * 1e-6);
-	p->exec_seen |= s->nexec > 0;
 	p->errors += s->errors;
 }
 
@@ -85,7 +84,7 @@ void prom_emit_probe_read(struct prom_ctx *c)
 void prom_emit_probe_exec(struct prom_ctx *c)
 {
 	const struct prom_probe *p = &c->x->probe;
-	if (p->exec_seen)
+	if (p->exec.count)
 		prom_histogram(c, NULL, 0, &p->exec, prom_probe_bounds, prom_probe_nbounds);
 }
 

@@ -366,7 +366,8 @@ static int collect(void *ctx, const struct report_interval *iv)
 }
 
 /* A blocked or journal panel with no figure in the whole log (recorded without --tasks,
- * no journal on the device) is left out rather than drawn empty. */
+ * no journal on the device) is left out rather than drawn empty; the panels after it
+ * move up with their series and heat maps (a dropped panel has no heat map). */
 static void drop_empty_why_panels(struct plot *p)
 {
 	size_t kept = 0;
@@ -383,6 +384,7 @@ static void drop_empty_why_panels(struct plot *p)
 			continue;
 		}
 		p->panels[kept] = *pp;
+		p->heat[kept] = p->heat[k];
 		p->series[kept++] = *s;
 	}
 	p->npanels = kept;
@@ -727,6 +729,20 @@ static const struct metric_look *panel_look(const struct plot_panel *pp)
 	return &metric_looks[pp->metric];
 }
 
+/* "DEVICE: title" in bold above the panel, the device name cleaned as every text drawn. */
+static void draw_panel_title(struct plot *p, cairo_t *cr, const struct panel *a,
+			     const struct plot_panel *pp, const struct metric_look *look)
+{
+	char title[DEV_NAME_MAX + 160], clean[sizeof title * 2];
+	snprintf(title, sizeof title, "%s: %s", pp->device < 0 ? "system" : p->rep->devices[pp->device],
+		 look->title);
+	clean_text(title, clean, sizeof clean, 200);
+	p->cairo.set_source_rgb(cr, 0.1, 0.1, 0.1);
+	set_font(p, cr, CAIRO_FONT_WEIGHT_BOLD);
+	show_text(p, cr, a->left, HEADING_Y(a), 13, clean);
+	set_font(p, cr, CAIRO_FONT_WEIGHT_NORMAL);
+}
+
 static void draw_panel(struct plot *p, cairo_t *cr, size_t k, double y0, double h)
 {
 	struct panel a = { MARGIN_L, p->width - MARGIN_R, y0 + PANEL_TOP, y0 + h - PANEL_BOTTOM, 1 };
@@ -735,15 +751,7 @@ static void draw_panel(struct plot *p, cairo_t *cr, size_t k, double y0, double 
 	const struct metric_look *look = panel_look(pp);
 	double max = pp->metric == METRIC_DIRTY ? fmax(s->max, p->limits.max) : s->max;
 	a.ymax = max > 0 ? ceil(max * 1.1 / nice_step(max * 1.1, 5)) * nice_step(max * 1.1, 5) : 1;
-	char title[DEV_NAME_MAX + 64];
-	snprintf(title, sizeof title, "%s: %s", pp->device < 0 ? "system" : p->rep->devices[pp->device],
-		 look->title);
-	char clean[sizeof title * 2];
-	clean_text(title, clean, sizeof clean, 200);
-	p->cairo.set_source_rgb(cr, 0.1, 0.1, 0.1);
-	set_font(p, cr, CAIRO_FONT_WEIGHT_BOLD);
-	show_text(p, cr, a.left, HEADING_Y(&a), 13, clean);
-	set_font(p, cr, CAIRO_FONT_WEIGHT_NORMAL);
+	draw_panel_title(p, cr, &a, pp, look);
 	draw_axes(p, cr, &a, look->unit);
 	draw_legend(p, cr, &a, look);
 	p->cairo.save(cr);
@@ -821,14 +829,7 @@ static void draw_heat_panel(struct plot *p, cairo_t *cr, size_t k, double y0, do
 {
 	struct panel a = { MARGIN_L, p->width - MARGIN_R, y0 + PANEL_TOP, y0 + h - PANEL_BOTTOM, 1 };
 	struct heat_box box = { a.left, a.right, a.top, a.bottom, p->t1 - p->t0 };
-	char title[DEV_NAME_MAX + 160], clean[sizeof title * 2];
-	snprintf(title, sizeof title, "%s: %s", p->rep->devices[p->panels[k].device],
-		 metric_looks[METRIC_LATENCY].title);
-	clean_text(title, clean, sizeof clean, 200);
-	p->cairo.set_source_rgb(cr, 0.1, 0.1, 0.1);
-	set_font(p, cr, CAIRO_FONT_WEIGHT_BOLD);
-	show_text(p, cr, a.left, HEADING_Y(&a), 13, clean);
-	set_font(p, cr, CAIRO_FONT_WEIGHT_NORMAL);
+	draw_panel_title(p, cr, &a, &p->panels[k], &metric_looks[METRIC_LATENCY]);
 	int lo, hi;
 	struct heat_rect *r;
 	long n = report_heat_layout(&p->heat[k], &box, &lo, &hi, &r);

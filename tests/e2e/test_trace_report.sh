@@ -44,6 +44,13 @@ if "$IOSCOPE" report "$LOG" -f svg --metrics mbps,latency -o "$TMP/h.svg" 2>"$TM
 		grep -qx "64 µs" "$TMP/h.txt" && ! grep -q "32 µs" "$TMP/h.txt" && ! grep -q "no trace records" "$TMP/h.txt" &&
 		ok "plot: --metrics latency draws the heat map panel, rows from the fastest bucket" ||
 		fail "plot: --metrics latency draws the heat map panel, rows from the fastest bucket" "$(tr '\n' '|' <"$TMP/h.txt")"
+	# a journal panel left out (no journal on loop0): the heat map after it keeps its own cells
+	"$IOSCOPE" report "$LOG" -f svg --metrics journal,latency -o "$TMP/j.svg" 2>>"$TMP/h.err" &&
+		svg_texts "$TMP/j.svg" >"$TMP/j.txt" && ! grep -q "journal commit" "$TMP/j.txt" &&
+		grep -qx "64 µs" "$TMP/j.txt" && ! grep -q "32 µs" "$TMP/j.txt" &&
+		! grep -q "no trace records" "$TMP/j.txt" &&
+		ok "plot: a dropped empty panel does not take the heat map of the one after it" ||
+		fail "plot: a dropped empty panel does not take the heat map of the one after it" "$(tr '\n' '|' <"$TMP/j.txt")"
 	"$IOSCOPE" report "$F/logs/report-phases.log" -f png --metrics latency -o "$TMP/n.png" 2>"$TMP/n.err" &&
 		[ "$(head -c 4 "$TMP/n.png" | tail -c 3)" = PNG ] && ok "plot: --metrics latency of a log without trace records: a PNG" ||
 		fail "plot: --metrics latency of a log without trace records: a PNG" "$(cat "$TMP/n.err")"
