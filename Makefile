@@ -37,9 +37,12 @@ WORKLOADS_DIR := $(PREFIX)/share/ioscope/workloads
 ifeq ($(HAVE_BPF),yes)
 TRACE_CFLAGS := -DIOSCOPE_TRACE=1
 TRACER     := $(BUILD)/opt/ioscope-trace.so $(BUILD)/san/ioscope-trace.so ioscope-trace.so
+# the sanitized build with the tracer's fallback paths forced, for test_trace_fallback.sh
+TRACER_NARROW := $(BUILD)/narrow/ioscope $(BUILD)/narrow/ioscope-trace.so
 else
 TRACE_CFLAGS :=
 TRACER     :=
+TRACER_NARROW :=
 endif
 # libmicrohttpd is not linked either: src/cli/prom_http.c opens it for --listen only.
 # Without its headers (or with HAVE_MHD=no) --listen says it was built without it.
@@ -96,21 +99,40 @@ $(BUILD)/bpf/vmlinux.h:
 	@echo "BTF     $@"
 	@$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
 
+BPF_CC = clang -g -O2 -target bpf -D__TARGET_ARCH_$(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/') \
+	-I$(BUILD)/bpf -mcpu=v3 -Isrc/trace -Wall -Werror
+TRACER_CC = $(CC) $(BASEFLAGS) $(CFLAGS) -fPIC -shared -fvisibility=hidden -Isrc/trace \
+	$(shell pkg-config --cflags libbpf)
+TRACER_SRC := src/trace/tracer.c src/core/trace.c
+
 $(BUILD)/bpf/blk.bpf.o: src/trace/blk.bpf.c src/trace/blk_maps.h $(BUILD)/bpf/vmlinux.h
 	@echo "BPF     $<"
-	@clang -g -O2 -target bpf -D__TARGET_ARCH_$(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/') \
-		-I$(BUILD)/bpf -mcpu=v3 -Isrc/trace -Wall -Werror -c -o $@ $<
+	@$(BPF_CC) -c -o $@ $<
 
-$(BUILD)/bpf/blk.skel.h: $(BUILD)/bpf/blk.bpf.o
+%/blk.skel.h: %/blk.bpf.o
 	@$(BPFTOOL) gen skeleton $< name blk_bpf > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/opt/ioscope-trace.so: src/trace/tracer.c src/core/trace.c src/trace/blk_maps.h \
-		include/trace.h $(BUILD)/bpf/blk.skel.h
+$(BUILD)/opt/ioscope-trace.so: $(TRACER_SRC) src/trace/blk_maps.h include/trace.h \
+		$(BUILD)/bpf/blk.skel.h
 	@mkdir -p $(@D)
 	@echo "CC so   $@"
-	@$(CC) $(BASEFLAGS) $(CFLAGS) -fPIC -shared -fvisibility=hidden -I$(BUILD)/bpf -Isrc/trace \
-		$(shell pkg-config --cflags libbpf) -o $@ src/trace/tracer.c src/core/trace.c \
-		$(shell pkg-config --libs libbpf)
+	@$(TRACER_CC) -I$(BUILD)/bpf -o $@ $(TRACER_SRC) $(shell pkg-config --libs libbpf)
+
+# Every disk counted in the hash maps, every request in flight past two in the LRU map:
+# paths that a machine with fewer than 32 queues and few requests in flight never takes.
+$(BUILD)/narrow/blk.bpf.o: src/trace/blk.bpf.c src/trace/blk_maps.h $(BUILD)/bpf/vmlinux.h
+	@mkdir -p $(@D)
+	@echo "BPF     $< (fallback paths forced)"
+	@$(BPF_CC) -DBLK_QUEUES_IN_ARRAYS=0 -DBLK_SLOT_BITS=1 -c -o $@ $<
+
+$(BUILD)/narrow/ioscope-trace.so: $(TRACER_SRC) src/trace/blk_maps.h include/trace.h \
+		$(BUILD)/narrow/blk.skel.h
+	@echo "CC so   $@"
+	@$(TRACER_CC) -I$(BUILD)/narrow -o $@ $(TRACER_SRC) $(shell pkg-config --libs libbpf)
+
+$(BUILD)/narrow/ioscope: $(BUILD)/san/ioscope
+	@mkdir -p $(@D)
+	cp $< $@
 
 $(BUILD)/san/ioscope-trace.so: $(BUILD)/opt/ioscope-trace.so
 	@mkdir -p $(@D)
@@ -158,7 +180,7 @@ test-deps:
 # The build runs a job per CPU: three builds (optimised, sanitized, the unit suites) of
 # one tree take longer than the tests would otherwise.
 check: test-deps
-	@$(MAKE) --no-print-directory -j$(NPROC) all $(BUILD)/san/ioscope $(UNIT_BIN)
+	@$(MAKE) --no-print-directory -j$(NPROC) all $(BUILD)/san/ioscope $(UNIT_BIN) $(TRACER_NARROW)
 	@BUILD=$(BUILD) tests/run.sh
 
 bench: deps

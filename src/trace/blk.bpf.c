@@ -109,7 +109,7 @@ static __always_inline __u32 log2_bucket(__u64 v, __u32 last)
 static __always_inline struct blk_hist *hist_of(__u32 qid, __u32 dev)
 {
 	__u32 g = gen & 1;
-	if (qid < BLK_QUEUE_SLOTS && dev) {   /* dev 0 marks a free slot */
+	if (qid < BLK_QUEUES_IN_ARRAYS && dev) {   /* dev 0 marks a free slot */
 		__u32 i = qid * 2 + g;
 		struct blk_hist *h = bpf_map_lookup_elem(&hist_by_queue, &i);
 		if (h && h->dev == 0)
@@ -207,7 +207,7 @@ int BPF_PROG(bio_queue, struct bio *bio)
 /* Where the disk's last request ended (NULL: none seen yet, then remembers end). */
 static __always_inline __u64 *last_end_of(__u32 qid, __u32 dev, __u64 end)
 {
-	if (qid < BLK_QUEUE_SLOTS && dev) {
+	if (qid < BLK_QUEUES_IN_ARRAYS && dev) {
 		struct blk_last_end *l = bpf_map_lookup_elem(&last_end_by_queue, &qid);
 		if (!l)
 			return NULL;

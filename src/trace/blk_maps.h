@@ -61,7 +61,15 @@ struct blk_top_val {
  * tasks per disk per interval (when full, the interval's newcomers are not counted). */
 #define BLK_QUEUE_SLOTS 32
 #define BLK_HIST_ENTRIES 2048
+/* The test build of the fallback paths (Makefile, build/narrow) sets these two to 0 and 1:
+ * the queues below BLK_QUEUES_IN_ARRAYS are counted in the arrays, and 2^BLK_SLOT_BITS
+ * slots hold requests in flight. */
+#ifndef BLK_QUEUES_IN_ARRAYS
+#define BLK_QUEUES_IN_ARRAYS BLK_QUEUE_SLOTS
+#endif
+#ifndef BLK_SLOT_BITS
 #define BLK_SLOT_BITS 14
+#endif
 #define BLK_INFLIGHT_ENTRIES 16384
 #define BLK_STALE_NS (60ull * 1000000000ull)
 #define BLK_TOP_ENTRIES 4096
