@@ -30,6 +30,13 @@ entries() {
 	echo 0
 }
 
+# expect NAME JSON CHECK: trace_check.py's CHECK of the batch output JSON on the device
+expect() {
+	local out
+	out=$("$CHECK" "$2" "$dev" "$3") && ok "fallback: $1" || fail "fallback: $1" "$(tr "\n" " " <<<"$out")"
+}
+clean_stderr() { ! grep -qE 'Sanitizer|runtime error|leak' "$1"; }
+
 # Queued at depth 32 with two slots: most requests in flight find theirs taken.
 "$NARROW" --batch --trace -i 1 -c 4 -f json "$dev" >"$TMP/rand.json" 2>"$TMP/rand.err" &
 pid=$!
@@ -46,17 +53,12 @@ for _ in 1 2 3 4 5 6; do
 done
 wait "$fio_pid"; fio_rc=$?
 wait "$pid"; rc=$?
-if [ $rc -eq 0 ] && [ $fio_rc -eq 0 ] && ! grep -qE 'Sanitizer|runtime error|leak' "$TMP/rand.err" &&
-	[ -s "$TMP/rand.json" ]; then
+if [ $rc -eq 0 ] && [ $fio_rc -eq 0 ] && clean_stderr "$TMP/rand.err" && [ -s "$TMP/rand.json" ]; then
 	[ "$lru" -gt 0 ] && [ "$hist" -gt 0 ] && [ "$last" -gt 0 ] &&
 		ok "the fallback maps were used (in flight in the LRU map: up to $lru; disks by hash: $hist, $last)" ||
 		fail "the fallback maps were used" "inflight $lru, hist $hist, last_end $last"
-	out=$("$CHECK" "$TMP/rand.json" "$dev" counts) &&
-		ok "fallback: read histograms count what /proc/diskstats completed (2%)" ||
-		fail "fallback: read histograms count what /proc/diskstats completed (2%)" "$(tr "\n" " " <<<"$out")"
-	out=$("$CHECK" "$TMP/rand.json" "$dev" rand) &&
-		ok "fallback: fio randread: seq_pct near 0, seeks/s near r/s" ||
-		fail "fallback: fio randread: seq_pct near 0, seeks/s near r/s" "$(tr "\n" " " <<<"$out")"
+	expect "read histograms count what /proc/diskstats completed (2%)" "$TMP/rand.json" counts
+	expect "fio randread: seq_pct near 0, seeks/s near r/s" "$TMP/rand.json" rand
 else
 	fail "fallback: ioscope --batch --trace during fio" "rc=$rc fio=$fio_rc $(head -5 "$TMP/rand.err")"
 fi
@@ -67,13 +69,9 @@ pid=$!
 sleep 0.5
 timeout 4 bash -c "while :; do dd if=/dev/zero of=/dev/$dev bs=64k count=1024 oflag=direct status=none; done"
 wait "$pid"; rc=$?
-if [ $rc -eq 0 ] && ! grep -qE 'Sanitizer|runtime error|leak' "$TMP/seq.err" && [ -s "$TMP/seq.json" ]; then
-	out=$("$CHECK" "$TMP/seq.json" "$dev" seq) &&
-		ok "fallback: sequential dd: seq_pct near 100, few seeks" ||
-		fail "fallback: sequential dd: seq_pct near 100, few seeks" "$(tr "\n" " " <<<"$out")"
-	out=$("$CHECK" "$TMP/seq.json" "$dev" counts) &&
-		ok "fallback: write histograms count what /proc/diskstats completed (2%)" ||
-		fail "fallback: write histograms count what /proc/diskstats completed (2%)" "$(tr "\n" " " <<<"$out")"
+if [ $rc -eq 0 ] && clean_stderr "$TMP/seq.err" && [ -s "$TMP/seq.json" ]; then
+	expect "sequential dd: seq_pct near 100, few seeks" "$TMP/seq.json" seq
+	expect "write histograms count what /proc/diskstats completed (2%)" "$TMP/seq.json" counts
 else
 	fail "fallback: ioscope --batch --trace during dd" "rc=$rc $(head -5 "$TMP/seq.err")"
 fi
