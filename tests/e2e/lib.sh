@@ -31,6 +31,8 @@ fail() { echo "not ok $1${2:+: $2}"; }
 skip() { echo "skip $1: $2"; }
 # check NAME CMD... : ok when CMD succeeds
 check() { local n=$1; shift; if "$@"; then ok "$n"; else fail "$n" "command failed: $*"; fi; }
+# clean_stderr FILE: no sanitizer report (ASan, LSan, UBSan) in what a process wrote there
+clean_stderr() { ! grep -qE 'Sanitizer|runtime error' "$1"; }
 
 is_root() { [ "$(id -u)" = 0 ]; }
 

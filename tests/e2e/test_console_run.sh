@@ -6,7 +6,6 @@
 . "$(dirname "$0")/console_lib.sh"
 command -v tmux >/dev/null || { skip "console run" "needs tmux"; exit 0; }
 
-clean_stderr() { ! grep -qE 'AddressSanitizer|LeakSanitizer|runtime error' "$1"; }
 
 # Default output file: a new $TMPDIR/ioscope-run-XXXXXX.out, named on screen.
 CONSOLE_ENV="TMPDIR=$TMP" console_shell 120 36

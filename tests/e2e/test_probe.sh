@@ -9,7 +9,6 @@
 . "$(dirname "$0")/lib.sh"
 is_root || { skip "probe" "needs root for a loop device"; exit 0; }
 
-clean_stderr() { ! grep -qE 'AddressSanitizer|LeakSanitizer|runtime error' "$1"; }
 
 dev=$(make_loop 128) || { fail "loop device"; exit 1; }
 

@@ -5,7 +5,6 @@
 # Long work shows its progress on a terminal's stderr, and only there.
 . "$(dirname "$0")/lib.sh"
 
-clean_stderr() { ! grep -qE 'Sanitizer|runtime error|LeakSanitizer' "$1"; }
 python3 "$IOSCOPE_TOP/tests/e2e/session_log_gen.py" 600 3 "$TMP/s.log"
 "$IOSCOPE" report -f csv "$TMP/s.log" >"$TMP/plain.csv" 2>"$TMP/err" \
 	|| { fail "plain report" "$(cat "$TMP/err")"; exit 1; }

@@ -8,7 +8,6 @@
 RUNDIR="$XDG_RUNTIME_DIR/ioscope"
 
 # sanitizer reports in FILE (the status is the command's, so 86 alone would not tell)
-clean_stderr() { ! grep -qE 'AddressSanitizer|LeakSanitizer|runtime error' "$1"; }
 
 # A failing command: its status, and both marks in order in the log.
 "$IOSCOPE" run --batch -i 0.2 --linger 0 --record "$TMP/fail.log" -- \
