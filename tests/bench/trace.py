@@ -47,13 +47,17 @@ CPUS = sorted(os.sched_getaffinity(0))
 FIO_CPU, IOSCOPE_CPU = CPUS[-1], CPUS[0]
 
 
+def fio_argv(dev, rate, seconds):
+    """The workload: 4 KiB random reads, direct, libaio at depth 4, on fio's CPU."""
+    return (["fio", "--name=bench", f"--filename=/dev/{dev}", "--rw=randread", "--bs=4k",
+             "--direct=1", "--ioengine=libaio", "--iodepth=4", "--time_based",
+             f"--runtime={seconds}", f"--cpus_allowed={FIO_CPU}"]
+            + ([f"--rate_iops={rate}"] if rate else []))
+
+
 def fio(dev, rate):
     """IOPS, mean and median completion latency (us) of one run."""
-    argv = ["fio", "--name=bench", f"--filename=/dev/{dev}", "--rw=randread", "--bs=4k",
-            "--direct=1", "--ioengine=libaio", "--iodepth=4", "--time_based",
-            f"--runtime={SECONDS}", "--output-format=json", f"--cpus_allowed={FIO_CPU}"]
-    if rate:
-        argv.append(f"--rate_iops={rate}")
+    argv = fio_argv(dev, rate, SECONDS) + ["--output-format=json"]
     out = subprocess.run(argv, check=True, capture_output=True, text=True).stdout
     read = json.loads(out)["jobs"][0]["read"]
     clat = read["clat_ns"]
@@ -92,10 +96,7 @@ def sample_cpu(dev, rate):
     fio runs at rate: (runs of 41 samples - runs of 1) / 40, medians of 3 alternating, so
     that start-up and loading fall out."""
     long, short = 41, 1
-    load = subprocess.Popen(["fio", "--name=load", f"--filename=/dev/{dev}", "--rw=randread",
-                             "--bs=4k", "--direct=1", "--ioengine=libaio", "--iodepth=4",
-                             "--time_based", "--runtime=600", f"--cpus_allowed={FIO_CPU}",
-                             "--output=/dev/null"] + ([f"--rate_iops={rate}"] if rate else []))
+    load = subprocess.Popen(fio_argv(dev, rate, 600) + ["--output=/dev/null"])
     try:
         time.sleep(0.5)
         cpu = {}
