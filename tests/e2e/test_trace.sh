@@ -4,27 +4,10 @@
 # /proc/diskstats, a slowed device moving p99, replay reproducing the histograms,
 # and the refusal without the rights.
 . "$(dirname "$0")/lib.sh"
-CHECK="$(dirname "$0")/trace_check.py"
+. "$(dirname "$0")/trace_lib.sh"
 is_root || { skip "trace" "needs root (BPF, loop devices)"; exit 0; }
 "$IOSCOPE" --version | grep -q "tracing (--trace): built in" ||
 	{ skip "trace" "this build has no tracing (libbpf-dev, bpftool, clang)"; exit 0; }
-
-clean_stderr() { ! grep -qE 'Sanitizer|runtime error|leak' "$1"; }
-# trace NAME OUT INTERVALS [ioscope options]: a traced batch in the background, its pid
-# in $TRACE_PID; wait for it with trace_wait NAME.
-trace() {
-	local dev=$1 out=$2 n=$3; shift 3
-	"$IOSCOPE" --batch --trace -i 1 -c "$n" -f json "$@" "$dev" >"$out" 2>"$out.err" &
-	TRACE_PID=$!
-	sleep 0.5   # its baseline sample is taken
-}
-trace_wait() {
-	wait "$TRACE_PID"; local rc=$?
-	[ $rc -eq 0 ] && clean_stderr "$2.err" && [ -s "$2" ] && return 0
-	fail "$1: ioscope --batch --trace" "rc=$rc $(head -5 "$2.err")"
-	return 1
-}
-loop_direct() { losetup --direct-io=on "/dev/$1" && [ "$(cat /sys/block/$1/loop/dio)" = 1 ]; }
 
 dev=$(make_loop 256) && loop_direct "$dev" || { fail "loop device with direct I/O"; exit 1; }
 
@@ -32,11 +15,8 @@ dev=$(make_loop 256) && loop_direct "$dev" || { fail "loop device with direct I/
 trace "$dev" "$TMP/seq.json" 3 --record "$TMP/seq.log"
 timeout 4 bash -c "while :; do dd if=/dev/zero of=/dev/$dev bs=64k count=1024 oflag=direct status=none; done"
 if trace_wait "sequential" "$TMP/seq.json"; then
-	out=$("$CHECK" "$TMP/seq.json" "$dev" seq) && ok "sequential dd: seq_pct near 100, few seeks" ||
-		fail "sequential dd: seq_pct near 100, few seeks" "$(tr "\n" " " <<<"$out")"
-	out=$("$CHECK" "$TMP/seq.json" "$dev" counts) &&
-		ok "write histograms count what /proc/diskstats completed (2%)" ||
-		fail "write histograms count what /proc/diskstats completed (2%)" "$(tr "\n" " " <<<"$out")"
+	trace_expect "sequential dd: seq_pct near 100, few seeks" "$TMP/seq.json" "$dev" seq
+	trace_expect "write histograms count what /proc/diskstats completed (2%)" "$TMP/seq.json" "$dev" counts
 	grep -q '"comm":"dd"' "$TMP/seq.json" && ok "top: dd queued the writes" ||
 		fail "top: dd queued the writes" "$(head -c 300 "$TMP/seq.json")"
 	# Replay: the same histograms, seeks, top, exactly.
@@ -64,11 +44,8 @@ if command -v fio >/dev/null; then
 	fio --name=rand --filename="/dev/$dev" --rw=randread --bs=4k --direct=1 --ioengine=psync \
 		--time_based --runtime=4 --rate_iops=1500 --output=/dev/null >/dev/null 2>&1
 	if trace_wait "random" "$TMP/rand.json"; then
-		out=$("$CHECK" "$TMP/rand.json" "$dev" rand) && ok "fio randread: seq_pct near 0, seeks/s near r/s" ||
-			fail "fio randread: seq_pct near 0, seeks/s near r/s" "$(tr "\n" " " <<<"$out")"
-		out=$("$CHECK" "$TMP/rand.json" "$dev" counts) &&
-			ok "read histograms count what /proc/diskstats completed (2%)" ||
-			fail "read histograms count what /proc/diskstats completed (2%)" "$(tr "\n" " " <<<"$out")"
+		trace_expect "fio randread: seq_pct near 0, seeks/s near r/s" "$TMP/rand.json" "$dev" rand
+		trace_expect "read histograms count what /proc/diskstats completed (2%)" "$TMP/rand.json" "$dev" counts
 	fi
 else
 	skip "fio randread" "fio not installed"
@@ -89,8 +66,7 @@ sleep 1.5
 fsfreeze -f "$mnt" && sleep 1.2 && fsfreeze -u "$mnt"
 wait "$writer"
 if trace_wait "slow device" "$TMP/slow.json"; then
-	out=$("$CHECK" "$TMP/slow.json" "$upper" p99 500) && ok "a frozen backing filesystem moves write p99" ||
-		fail "a frozen backing filesystem moves write p99" "$(tr "\n" " " <<<"$out")"
+	trace_expect "a frozen backing filesystem moves write p99" "$TMP/slow.json" "$upper" p99 500
 fi
 
 # Without the rights: a clear refusal, batch exits 1 before sampling anything.

@@ -6,73 +6,74 @@
 # every request (Makefile: no queue in the arrays, two slots).  The figures must be what
 # the normal paths give: every completion counted once, seeks and the sequential share.
 . "$(dirname "$0")/lib.sh"
-CHECK="$(dirname "$0")/trace_check.py"
-NARROW="$(dirname "$IOSCOPE")/../narrow/ioscope"
+. "$(dirname "$0")/trace_lib.sh"
+TRACE_IOSCOPE="$(dirname "$IOSCOPE")/../narrow/ioscope"
 is_root || { skip "trace fallback" "needs root (BPF, loop devices)"; exit 0; }
 "$IOSCOPE" --version | grep -q "tracing (--trace): built in" ||
 	{ skip "trace fallback" "this build has no tracing"; exit 0; }
-[ -x "$NARROW" ] && [ -e "$(dirname "$NARROW")/ioscope-trace.so" ] ||
-	{ fail "trace fallback" "no $NARROW (make check builds it)"; exit 1; }
+[ -x "$TRACE_IOSCOPE" ] && [ -e "$(dirname "$TRACE_IOSCOPE")/ioscope-trace.so" ] ||
+	{ fail "trace fallback" "no $TRACE_IOSCOPE (make check builds it)"; exit 1; }
 command -v fio >/dev/null && command -v bpftool >/dev/null ||
 	{ skip "trace fallback" "needs fio and bpftool"; exit 0; }
 
-dev=$(make_loop 256) && losetup --direct-io=on "/dev/$dev" || { fail "loop device"; exit 1; }
+dev=$(make_loop 256) && loop_direct "$dev" || { fail "loop device with direct I/O"; exit 1; }
 
-# entries NAME PID: how many entries ioscope PID's BPF map NAME holds now (its maps are
-# the ones it holds descriptors to, their ids in the descriptors' fdinfo)
-entries() {
+# map_id NAME PID: the id of ioscope PID's BPF map NAME (its maps are the ones it holds
+# descriptors to, their ids in the descriptors' fdinfo); map_entries ID: how many it holds
+map_id() {
 	local m
 	for m in $(sed -n 's/^map_id:[[:space:]]*//p' /proc/"$2"/fdinfo/* 2>/dev/null); do
-		[ "$(bpftool -j map show id "$m" 2>/dev/null | jq -r .name)" = "$1" ] || continue
-		bpftool -j map dump id "$m" 2>/dev/null | jq 'length'
-		return
+		[ "$(bpftool -j map show id "$m" 2>/dev/null | jq -r .name)" = "$1" ] && { echo "$m"; return; }
 	done
-	echo 0
+}
+map_entries() { local n; n=$(bpftool -j map dump id "$1" 2>/dev/null | jq length); echo "${n:-0}"; }
+# map_of_disk ID: how many entries of map ID count our disk (keys: its number, or a struct
+# holding it as .dev), as the BPF side numbers disks: major << 20 | minor
+disk_number=$(( $(cut -d: -f1 "/sys/block/$dev/dev") << 20 | $(cut -d: -f2 "/sys/block/$dev/dev") ))
+map_of_disk() {
+	local n
+	n=$(bpftool -j map dump id "$1" 2>/dev/null | jq --argjson d "$disk_number" \
+		'[.[] | .formatted.key | if type == "object" then .dev else . end | select(. == $d)] | length')
+	echo "${n:-0}"
 }
 
-# expect NAME JSON CHECK: trace_check.py's CHECK of the batch output JSON on the device
-expect() {
-	local out
-	out=$("$CHECK" "$2" "$dev" "$3") && ok "fallback: $1" || fail "fallback: $1" "$(tr "\n" " " <<<"$out")"
-}
-clean_stderr() { ! grep -qE 'Sanitizer|runtime error|leak' "$1"; }
-
-# Queued at depth 32 with two slots: most requests in flight find theirs taken.
-"$NARROW" --batch --trace -i 1 -c 4 -f json "$dev" >"$TMP/rand.json" 2>"$TMP/rand.err" &
-pid=$!
-sleep 0.5
-fio --name=rand --filename="/dev/$dev" --rw=randread --bs=4k --direct=1 --ioengine=libaio \
-	--iodepth=32 --time_based --runtime=3 --output=/dev/null >/dev/null 2>&1 &
-fio_pid=$!
-lru=0 hist=0 last=0
-for _ in 1 2 3 4 5 6; do
-	sleep 0.4
-	n=$(entries inflight "$pid"); [ "$n" -gt "$lru" ] && lru=$n
-	n=$(entries hist "$pid"); [ "$n" -gt "$hist" ] && hist=$n
-	n=$(entries last_end "$pid"); [ "$n" -gt "$last" ] && last=$n
-done
-wait "$fio_pid"; fio_rc=$?
-wait "$pid"; rc=$?
-if [ $rc -eq 0 ] && [ $fio_rc -eq 0 ] && clean_stderr "$TMP/rand.err" && [ -s "$TMP/rand.json" ]; then
-	[ "$lru" -gt 0 ] && [ "$hist" -gt 0 ] && [ "$last" -gt 0 ] &&
-		ok "the fallback maps were used (in flight in the LRU map: up to $lru; disks by hash: $hist, $last)" ||
-		fail "the fallback maps were used" "inflight $lru, hist $hist, last_end $last"
-	expect "read histograms count what /proc/diskstats completed (2%)" "$TMP/rand.json" counts
-	expect "fio randread: seq_pct near 0, seeks/s near r/s" "$TMP/rand.json" rand
-else
-	fail "fallback: ioscope --batch --trace during fio" "rc=$rc fio=$fio_rc $(head -5 "$TMP/rand.err")"
+# Sequential writes: the last position kept by disk in the hash map.  They also write the
+# first 64 MiB that the random reads then read: a hole is read as zeros without the disk,
+# at once, and nothing would stay in flight.
+trace "$dev" "$TMP/seq.json" 3
+timeout 4 bash -c "while :; do dd if=/dev/zero of=/dev/$dev bs=64k count=1024 oflag=direct status=none; done"
+if trace_wait "fallback: sequential writes" "$TMP/seq.json"; then
+	trace_expect "fallback: sequential dd: seq_pct near 100, few seeks" "$TMP/seq.json" "$dev" seq
+	trace_expect "fallback: write histograms count what /proc/diskstats completed (2%)" \
+		"$TMP/seq.json" "$dev" counts
 fi
 
-# Sequential writes: the last position kept by disk in the hash map.
-"$NARROW" --batch --trace -i 1 -c 3 -f json "$dev" >"$TMP/seq.json" 2>"$TMP/seq.err" &
-pid=$!
-sleep 0.5
-timeout 4 bash -c "while :; do dd if=/dev/zero of=/dev/$dev bs=64k count=1024 oflag=direct status=none; done"
-wait "$pid"; rc=$?
-if [ $rc -eq 0 ] && clean_stderr "$TMP/seq.err" && [ -s "$TMP/seq.json" ]; then
-	expect "sequential dd: seq_pct near 100, few seeks" "$TMP/seq.json" seq
-	expect "write histograms count what /proc/diskstats completed (2%)" "$TMP/seq.json" counts
-else
-	fail "fallback: ioscope --batch --trace during dd" "rc=$rc $(head -5 "$TMP/seq.err")"
+# Queued at depth 32 with two slots: most requests in flight find theirs taken.
+trace "$dev" "$TMP/rand.json" 4
+fio --name=rand --filename="/dev/$dev" --rw=randread --size=64m --bs=4k --direct=1 --ioengine=libaio \
+	--iodepth=32 --time_based --runtime=3 --output=/dev/null >/dev/null 2>&1 &
+fio_pid=$!
+# The ids once (bpftool is slow under load); then the maps, until each shows the paths:
+# most of the 32 requests in flight in the LRU map (a default build may hold a stray one
+# there), our disk's counts and last position in the hash maps.
+lru=0 hist=0 last=0
+for _ in $(seq 12); do
+	sleep 0.2
+	[ -n "${ids:-}" ] || ids="$(map_id inflight "$TRACE_PID") $(map_id hist "$TRACE_PID") $(map_id last_end "$TRACE_PID")"
+	read -r lru_id hist_id last_id <<<"$ids"
+	[ -n "${last_id:-}" ] || { ids=; continue; }
+	n=$(map_entries "$lru_id"); [ "$n" -gt "$lru" ] && lru=$n
+	[ "$hist" -gt 0 ] || hist=$(map_of_disk "$hist_id")
+	[ "$last" -gt 0 ] || last=$(map_of_disk "$last_id")
+	[ "$lru" -ge 8 ] && [ "$hist" -gt 0 ] && [ "$last" -gt 0 ] && break
+done
+wait "$fio_pid" || fail "fallback: fio at depth 32" "exit $?"
+if trace_wait "fallback: random reads" "$TMP/rand.json"; then
+	[ "$lru" -ge 8 ] && [ "$hist" -gt 0 ] && [ "$last" -gt 0 ] &&
+		ok "the fallback maps were used (in flight in the LRU map: $lru; the disk's entries in the hash maps: $hist, $last)" ||
+		fail "the fallback maps were used" "inflight $lru, hist $hist, last_end $last"
+	trace_expect "fallback: read histograms count what /proc/diskstats completed (2%)" \
+		"$TMP/rand.json" "$dev" counts
+	trace_expect "fallback: fio randread: seq_pct near 0, seeks/s near r/s" "$TMP/rand.json" "$dev" rand
 fi
 exit 0
