@@ -48,20 +48,25 @@ if trace_wait "fallback: sequential writes" "$TMP/seq.json"; then
 		"$TMP/seq.json" "$dev" counts
 fi
 
-# Queued at depth 32 with two slots: most requests in flight find theirs taken.
-trace "$dev" "$TMP/rand.json" 4
+# Queued 32 at a time with two slots: most requests in flight find theirs taken.  The
+# maps' ids first (the programs loaded: slow under load, as bpftool is), then fio, then the
+# maps until each shows the paths: most of the requests in flight in the LRU map (a default
+# build may hold a stray one there), the disk's counts and last position in the hash maps.
+trace "$dev" "$TMP/rand.json" 8
+for _ in $(seq 50); do
+	read -r lru_id hist_id last_id < <(echo "$(map_id inflight "$TRACE_PID")" \
+		"$(map_id hist "$TRACE_PID")" "$(map_id last_end "$TRACE_PID")")
+	[ -n "${last_id:-}" ] && break
+	sleep 0.2
+done
 fio --name=rand --filename="/dev/$dev" --rw=randread --size=64m --bs=4k --direct=1 --ioengine=libaio \
-	--iodepth=32 --time_based --runtime=3 --output=/dev/null >/dev/null 2>&1 &
+	--iodepth=32 --iodepth_batch_submit=32 --iodepth_batch_complete_min=32 --time_based --runtime=3 \
+	--output=/dev/null >/dev/null 2>&1 &
 fio_pid=$!
-# The ids once (bpftool is slow under load); then the maps, until each shows the paths:
-# most of the 32 requests in flight in the LRU map (a default build may hold a stray one
-# there), our disk's counts and last position in the hash maps.
 lru=0 hist=0 last=0
 for _ in $(seq 12); do
+	[ -n "${last_id:-}" ] || break
 	sleep 0.2
-	[ -n "${ids:-}" ] || ids="$(map_id inflight "$TRACE_PID") $(map_id hist "$TRACE_PID") $(map_id last_end "$TRACE_PID")"
-	read -r lru_id hist_id last_id <<<"$ids"
-	[ -n "${last_id:-}" ] || { ids=; continue; }
 	n=$(map_entries "$lru_id"); [ "$n" -gt "$lru" ] && lru=$n
 	[ "$hist" -gt 0 ] || hist=$(map_of_disk "$hist_id")
 	[ "$last" -gt 0 ] || last=$(map_of_disk "$last_id")
