@@ -144,23 +144,30 @@ ioscope-trace.so: $(BUILD)/opt/ioscope-trace.so
 $(BUILD)/opt/ioscope: $(OBJ) $(BUILD)/opt/$(MAIN_SRC:.c=.o)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/opt/%.o: %.c $(HDRS)
+# Each object depends on the headers it includes, as the compiler lists them (-MMD -MP):
+# touching one header rebuilds what uses it, not the whole tree twice.
+DEPFLAGS = -MMD -MP
+
+$(BUILD)/opt/%.o: %.c
 	@mkdir -p $(@D)
 	@echo "CC      $<"
-	@$(CC) $(BASEFLAGS) $(CFLAGS) -c -o $@ $<
+	@$(CC) $(BASEFLAGS) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(BUILD)/san/%.o: %.c $(HDRS)
+$(BUILD)/san/%.o: %.c
 	@mkdir -p $(@D)
 	@echo "CC san  $<"
-	@$(CC) $(BASEFLAGS) $(SANFLAGS) -c -o $@ $<
+	@$(CC) $(BASEFLAGS) $(SANFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(BUILD)/san/ioscope: $(SAN_OBJ) $(BUILD)/san/$(MAIN_SRC:.c=.o)
 	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/san/tests/%: tests/unit/%.c $(SAN_OBJ) tests/unit/unit.h
+$(BUILD)/san/tests/%: tests/unit/%.c $(SAN_OBJ)
 	@mkdir -p $(@D)
 	@echo "TEST    $<"
-	@$(CC) $(BASEFLAGS) $(SANFLAGS) -Itests/unit -Isrc/ui -o $@ $< $(SAN_OBJ) $(LDLIBS) -lcmocka
+	@$(CC) $(BASEFLAGS) $(SANFLAGS) $(DEPFLAGS) -Itests/unit -Isrc/ui -o $@ $< $(SAN_OBJ) $(LDLIBS) -lcmocka
+
+-include $(OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(BUILD)/opt/$(MAIN_SRC:.c=.d) $(BUILD)/san/$(MAIN_SRC:.c=.d) \
+	$(UNIT_BIN:=.d)
 
 # Builds and starts the console; installs missing Debian packages first when root.
 # The build runs in a second make: pkg-config's flags are read when make starts, and
