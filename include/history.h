@@ -104,6 +104,9 @@ int history_add_event(struct history *h, const struct event *ev);
 int history_add_event_at(struct history *h, const struct event *ev, uint64_t n);
 
 size_t history_capacity(const struct history *h);
+/* How often the rings were reallocated: a handful (doubling up to the capacity), never
+ * once per sample; a figure for the tests. */
+uint64_t history_grows(const struct history *h);
 /* One past the newest sample's n: the samples appended so far (history_start_at: plus its n). */
 uint64_t history_count(const struct history *h);
 uint64_t history_oldest(const struct history *h);  /* first n still held */

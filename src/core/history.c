@@ -36,6 +36,7 @@ struct history {
 	struct history_mark **marks;
 	size_t marks_start, marks_count, marks_cap;
 	uint64_t marks_dropped;    /* marks ever dropped: numbers stay the same while held */
+	uint64_t grows;            /* times the rings were reallocated: bounded by log2(capacity) */
 };
 
 static size_t clamp_capacity(size_t c)
@@ -115,10 +116,12 @@ static void fill_nan(float *v, size_t n)
 }
 
 /* Make room for sample n: rings double until they reach the capacity.  While
- * n - base < capacity the ring has not wrapped, so growing keeps every index valid. */
+ * n - base < capacity the ring has not wrapped, so growing keeps every index valid.
+ * A full ring wraps without moving base, so n - base keeps growing: it is full-size
+ * that ends the growing, or every later sample would reallocate every ring. */
 static int grow_for(struct history *h, uint64_t n)
 {
-	if (n - h->base < h->alloc_slots)
+	if (n - h->base < h->alloc_slots || h->alloc_slots == h->capacity)
 		return 0;
 	size_t want = h->alloc_slots ? h->alloc_slots * 2 : 64;
 	if (want > h->capacity)
@@ -138,8 +141,11 @@ static int grow_for(struct history *h, uint64_t n)
 		d->values = v;
 	}
 	h->alloc_slots = want;
+	h->grows++;
 	return 0;
 }
+
+uint64_t history_grows(const struct history *h) { return h->grows; }
 
 static int device_add(struct history *h, const char *name, uint64_t n)
 {

@@ -46,6 +46,23 @@ static void test_capacity_for_a_span(void **state)
 	assert_int_equal(history_capacity_for(86400 * 30, 0.01), c);
 }
 
+/* A full ring wraps in place: the rings grow by doubling up to the capacity, then are
+ * never reallocated again, however many samples follow. */
+static void test_full_ring_is_not_reallocated(void **state)
+{
+	(void)state;
+	struct history *h = history_new(HISTORY_MIN_CAPACITY);
+	for (uint64_t n = 0; n < HISTORY_MIN_CAPACITY; n++)
+		append_n(h, n);
+	uint64_t grows = history_grows(h);
+	assert_true(grows > 0 && grows <= 8);
+	for (uint64_t n = HISTORY_MIN_CAPACITY; n < 3 * HISTORY_MIN_CAPACITY; n++)
+		append_n(h, n);
+	assert_int_equal(history_grows(h), grows);
+	assert_float_equal(figure(h, 3 * HISTORY_MIN_CAPACITY - 1), 3 * HISTORY_MIN_CAPACITY - 1, 1e-3);
+	history_free(h);
+}
+
 /* The interval shortened then lengthened: the history follows, keeping what fits. */
 static void test_resize_keeps_the_newest(void **state)
 {
@@ -121,6 +138,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_capacity_for_a_span),
+		cmocka_unit_test(test_full_ring_is_not_reallocated),
 		cmocka_unit_test(test_resize_keeps_the_newest),
 		cmocka_unit_test(test_start_at),
 	};
