@@ -86,7 +86,7 @@ SAN_OBJ  := $(LIB_SRC:%.c=$(BUILD)/san/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/san/tests/%)
 
-.PHONY: all run deps test-deps check bench fuzz fuzz-run install clean
+.PHONY: all run deps test-deps check check-build bench fuzz fuzz-run install clean
 all: ioscope $(TRACER)
 
 ioscope: $(BUILD)/opt/ioscope
@@ -186,9 +186,13 @@ test-deps:
 # T=pattern runs only the tests whose name contains it.
 # The build runs a job per CPU: three builds (optimised, sanitized, the unit suites) of
 # one tree take longer than the tests would otherwise.
+# The list of what to build is the second make's own: on a fresh machine libbpf arrives
+# with test-deps, after this make has read HAVE_BPF (and found it empty).
 check: test-deps
-	@$(MAKE) --no-print-directory -j$(NPROC) all $(BUILD)/san/ioscope $(UNIT_BIN) $(TRACER_NARROW)
+	@$(MAKE) --no-print-directory -j$(NPROC) check-build
 	@BUILD=$(BUILD) tests/run.sh
+
+check-build: all $(BUILD)/san/ioscope $(UNIT_BIN) $(TRACER_NARROW)
 
 bench: deps
 	@tests/deps.sh $(BENCH_DEBS)
