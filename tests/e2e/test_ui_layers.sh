@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 check_py="$IOSCOPE_TOP/tests/e2e/ui_layers.py"
 
-out=$(python3 "$check_py" "$IOSCOPE_TOP/src/ui" "$IOSCOPE_TOP/include")
+out=$(python3 "$check_py" "$IOSCOPE_TOP/src/ui" "$IOSCOPE_TOP/include" "$IOSCOPE_TOP/docs/console.md")
 echo "$out"
 
 # a pane that posts a message through the console: every pane check must object
@@ -34,3 +34,20 @@ if grep -q "^not ok ui layers: no-cycle" <<<"$got"; then
 else
 	fail "ui layers: no-cycle fails for a cycle through draw.c" "$(tr '\n' ' ' <<<"$got")"
 fi
+
+# docs/console.md names the console layer's files: a doc that leaves one out, and a tree
+# where one more file knows struct console, must both be caught
+sed 's|`src/ui/term.c`,||' "$IOSCOPE_TOP/docs/console.md" >"$TMP/console.md"
+bad="$TMP/layer_grows"
+cp -r "$IOSCOPE_TOP/src/ui" "$bad"
+printf 'struct console;\nvoid status_poke(struct console *c);\n' >>"$bad/status.c"
+for case in "doc:$IOSCOPE_TOP/src/ui:$TMP/console.md" "tree:$bad:$IOSCOPE_TOP/docs/console.md"; do
+	IFS=: read -r what tree doc <<<"$case"
+	got=$(python3 "$check_py" "$tree" "$IOSCOPE_TOP/include" "$doc")
+	if grep -q "^not ok ui layers: console-layer-documented" <<<"$got"; then
+		ok "ui layers: console-layer-documented fails when the $what leaves the list behind"
+	else
+		fail "ui layers: console-layer-documented fails when the $what leaves the list behind" \
+			"$(tr '\n' ' ' <<<"$got")"
+	fi
+done

@@ -11,7 +11,11 @@ Prints "ok NAME" / "not ok NAME: why" lines.  Checks:
                   files implementing it; the console layer (every file that knows struct
                   console: the loop, its actions and dialogs) counts as one.  X -> Y when a
                   file of X includes a header of Y or uses what a file of Y defines.
-Usage: ui_layers.py SRC_UI_DIR INCLUDE_DIR
+  console-layer-documented
+                  the files counted as the console layer are exactly the ones
+                  docs/console.md lists under "The console loop is one module" (given
+                  as a third argument), so the doc and the check say the same thing.
+Usage: ui_layers.py SRC_UI_DIR INCLUDE_DIR [CONSOLE_MD]
 """
 import os
 import re
@@ -203,6 +207,32 @@ def find_cycle():
 
 cycle = find_cycle()
 report("no-cycle", [" -> ".join(cycle)] if cycle else [])
+
+
+def documented_console_layer(path):
+    """The files named in the doc's section "The console loop is one module": every
+    `src/ui/NAME` in backquotes up to the next heading."""
+    text = read(path)
+    m = re.search(r"^#+ The console loop is one module\n(.*?)(?=^#)", text, re.M | re.S)
+    if not m:
+        return None
+    return set(re.findall(r"`src/ui/([a-z0-9_]+\.[ch])`", m.group(1)))
+
+
+if len(sys.argv) > 3:
+    doc = documented_console_layer(sys.argv[3])
+    layer = console_layer | {f for f in files if f.endswith(".h") and defines_console(f)}
+    problems = []
+    if doc is None:
+        problems.append("no section \"The console loop is one module\" in " + sys.argv[3])
+    else:
+        lines = sum(raw[f].count("\n") for f in layer)
+        if layer - doc:
+            problems.append("not in the doc: " + ", ".join(sorted(layer - doc)))
+        if doc - layer:
+            problems.append("in the doc, not of the layer: " + ", ".join(sorted(doc - layer)))
+        print("# console layer: %d files, %d lines" % (len(layer), lines))
+    report("console-layer-documented", problems)
 
 for name, problems in results:
     if problems:
