@@ -7,9 +7,6 @@ CC      ?= cc
 VERSION := 0.1.0
 
 PKGS       := ncursesw json-c
-# Opened at run time, never linked (include/dynlib.h), so only their headers are used:
-# libproc2 is the reference the tests check our vm readers against (src/sources/vm.c).
-DL_PKGS    := libproc2
 # cairo is not linked: src/record/cairo_lib.c opens it when a plot is made, so only
 # `report -f svg|png` pays for loading it and its 25 libraries (docs/design.md).
 # Without cairo's headers (or with HAVE_CAIRO=no) the plots are left out and say so
@@ -55,16 +52,16 @@ HTTP_OFF   := src/cli/prom_http.c
 HTTP_CFLAGS :=
 endif
 # Debian packages: what building needs, what running the tests needs on top.
-BUILD_DEBS := build-essential pkg-config libncurses-dev libproc2-dev libjson-c-dev libcairo2-dev \
+BUILD_DEBS := build-essential pkg-config libncurses-dev libjson-c-dev libcairo2-dev \
               liblzma-dev zlib1g-dev libzstd-dev libbpf-dev bpftool clang libmicrohttpd-dev
 # What `make bench` compares ioscope with.
 # (atop and iotop-c: the tasks cost)
 BENCH_DEBS := sysstat jq prometheus-node-exporter atop iotop-c
-TEST_DEBS  := libcmocka-dev tmux sysstat procps util-linux e2fsprogs xfsprogs btrfs-progs strace \
+TEST_DEBS  := libcmocka-dev libproc2-dev tmux sysstat procps util-linux e2fsprogs xfsprogs btrfs-progs strace \
               clang libclang-rt-14-dev valgrind python3 fio groff-base xz-utils gzip zstd \
               prometheus prometheus-node-exporter curl
 
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) $(DL_PKGS) 2>/dev/null) $(PLOT_CFLAGS) $(HTTP_CFLAGS)
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null) $(PLOT_CFLAGS) $(HTTP_CFLAGS)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Wno-format-truncation
@@ -165,6 +162,10 @@ $(BUILD)/san/tests/%: tests/unit/%.c $(SAN_OBJ)
 	@mkdir -p $(@D)
 	@echo "TEST    $<"
 	@$(CC) $(BASEFLAGS) $(SANFLAGS) $(DEPFLAGS) -Itests/unit -Isrc/ui -o $@ $< $(SAN_OBJ) $(LDLIBS) -lcmocka
+
+# libproc2 is the reference our vm readers are checked against (tests/unit/libproc2_ref.h),
+# linked into that test only: ioscope never loads it.
+$(BUILD)/san/tests/test_vm: LDLIBS += $(shell pkg-config --libs libproc2 2>/dev/null)
 
 -include $(OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(BUILD)/opt/$(MAIN_SRC:.c=.d) $(BUILD)/san/$(MAIN_SRC:.c=.d) \
 	$(UNIT_BIN:=.d)

@@ -1,6 +1,6 @@
 /* vmsource.h - system-wide figures: /proc/stat, /proc/vmstat, /proc/meminfo
- * (our readers; libproc2 as the reference they are tested against) and
- * /proc/pressure/io.
+ * and /proc/pressure/io, read by our own readers (tests/unit/libproc2_ref.h holds
+ * the reference they are tested against).
  */
 #ifndef IOSCOPE_VMSOURCE_H
 #define IOSCOPE_VMSOURCE_H
@@ -12,27 +12,13 @@
 #include "procfile.h"
 #include "snapshot.h"
 
-struct stat_info;
-struct vmstat_info;
-struct meminfo_info;
-struct libproc2;
-
 struct vm_reader {
-	bool libproc2;                 /* false: our own readers (fixture trees) */
-	struct libproc2 *lib;          /* libproc2's functions, opened by vm_reader_open */
-	struct stat_info *stat;
-	struct vmstat_info *vmstat;
-	struct meminfo_info *meminfo;
 	struct procfile stat_file, vmstat_file, meminfo_file, psi_file;
 };
 
-/* root NULL: the live /proc; with use_libproc2 the three counter files go
- * through libproc2 (_select, which re-reads on every call; the library is
- * opened here, and when it cannot be, our readers are used), else through our
- * own readers, which are the only choice under a root prefix.  A file that is
- * absent is not an error: its have_* flag stays false.  -1 when libproc2
- * cannot be set up. */
-int vm_reader_open(struct vm_reader *r, const char *root, bool use_libproc2, struct error *err);
+/* root NULL or "": the live /proc, else a fixture tree's.  A file that is absent is
+ * not an error: its have_* flag stays false. */
+void vm_reader_open(struct vm_reader *r, const char *root);
 /* Fill *out (every field replaced). */
 void vm_reader_read(struct vm_reader *r, struct vm_counters *out);
 void vm_reader_close(struct vm_reader *r);

@@ -123,8 +123,7 @@ int sampler_open(struct sampler *s, const char *prefix, struct error *err)
 		procfile_open(&s->mountinfo, path, 0, &ignored);
 	/* Our readers, not libproc2: loading it (libsystemd, libnuma) cost more than a
 	 * whole sample; they agree with it on the live /proc (tests/unit/test_vm.c). */
-	if (vm_reader_open(&s->vm, prefix, false, err) < 0)
-		goto fail;
+	vm_reader_open(&s->vm, prefix);
 	why_sampler_init(&s->why, s->prefix);
 	if (devices_catalog_open(&s->catalog, prefix, err) < 0)
 		goto fail;

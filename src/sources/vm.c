@@ -2,12 +2,10 @@
  *
  * Our own small readers parse /proc/stat, /proc/vmstat and /proc/meminfo (and
  * any --root prefix).  libproc2, which procps' vmstat uses, is the reference
- * they are checked against on the live /proc (tests/unit/test_vm.c, which uses
- * its _select calls: _get re-reads only once per calendar second).  It is
- * opened at run time, never linked: it brings libsystemd and five more
+ * they are checked against on the live /proc, in the tests only
+ * (tests/unit/libproc2_ref.h): loading it brings libsystemd and five more
  * libraries, and its stat module loads libnuma: together about a third of the
  * CPU of a one-shot `--batch -c 1` (docs/performance.md, start-up).
- * PSI is ours in both cases: libproc2 has none.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -15,46 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libproc2/meminfo.h>
-#include <libproc2/stat.h>
-#include <libproc2/vmstat.h>
-
 #include "textscan.h"
-#include "dynlib.h"
 #include "vmsource.h"
-
-/* Where libproc2 cannot be loaded our own readers take over. */
-#define LIBPROC2_SONAME "libproc2.so.0"
-#define LIBPROC2_FUNCTIONS(X)                                                                    \
-	X(stat_new) X(stat_select) X(stat_unref) X(vmstat_new) X(vmstat_select)                  \
-	X(vmstat_unref) X(meminfo_new) X(meminfo_select) X(meminfo_unref)
-
-struct libproc2 {
-#define LIBPROC2_FIELD(f) __typeof__(procps_##f) *f;
-	LIBPROC2_FUNCTIONS(LIBPROC2_FIELD)
-#undef LIBPROC2_FIELD
-};
-
-static const struct dynlib_symbol libproc2_symbols[] = {
-#define LIBPROC2_SYMBOL(f) { "procps_" #f, offsetof(struct libproc2, f) },
-	LIBPROC2_FUNCTIONS(LIBPROC2_SYMBOL)
-#undef LIBPROC2_SYMBOL
-};
-
-/* Not const only because libproc2's _select takes a plain pointer; never written. */
-static enum stat_item stat_items[] = {
-	STAT_TIC_USER, STAT_TIC_NICE, STAT_TIC_SYSTEM, STAT_TIC_IDLE, STAT_TIC_IOWAIT,
-	STAT_TIC_IRQ, STAT_TIC_SOFTIRQ, STAT_TIC_STOLEN, STAT_TIC_GUEST, STAT_TIC_GUEST_NICE,
-	STAT_SYS_INTERRUPTS, STAT_SYS_CTX_SWITCHES, STAT_SYS_PROC_RUNNING, STAT_SYS_PROC_BLOCKED,
-};
-static enum vmstat_item vmstat_items[] = {
-	VMSTAT_PGPGIN, VMSTAT_PGPGOUT, VMSTAT_PSWPIN, VMSTAT_PSWPOUT,
-};
-static enum meminfo_item meminfo_items[] = {
-	MEMINFO_MEM_FREE, MEMINFO_MEM_BUFFERS, MEMINFO_MEM_CACHED, MEMINFO_MEM_SLAB_RECLAIM,
-	MEMINFO_SWAP_TOTAL, MEMINFO_SWAP_FREE, MEMINFO_MEM_DIRTY, MEMINFO_MEM_WRITEBACK,
-};
-#define COUNT(a) ((int)(sizeof a / sizeof a[0]))
 
 /* ---- our own parsers ---------------------------------------------------- */
 
@@ -200,79 +160,19 @@ static void open_optional(struct procfile *pf, const char *root, const char *rel
 		procfile_open(pf, path, PROCFILE_SEQ_EOF_HINT, &ignored);
 }
 
-static int load_libproc2(struct vm_reader *r)
-{
-	struct error ignored;
-	r->lib = malloc(sizeof *r->lib);
-	if (r->lib && dynlib_load(LIBPROC2_SONAME, libproc2_symbols,
-				  sizeof libproc2_symbols / sizeof libproc2_symbols[0], r->lib,
-				  &ignored) == 0)
-		return 0;
-	free(r->lib);
-	r->lib = NULL;
-	return -1;
-}
-
-int vm_reader_open(struct vm_reader *r, const char *root, bool use_libproc2, struct error *err)
+void vm_reader_open(struct vm_reader *r, const char *root)
 {
 	memset(r, 0, sizeof *r);
 	procfile_init(&r->stat_file);
 	procfile_init(&r->vmstat_file);
 	procfile_init(&r->meminfo_file);
 	procfile_init(&r->psi_file);
-	r->libproc2 = use_libproc2 && !root && load_libproc2(r) == 0;
-	if (r->libproc2) {
-		int e;
-		if ((e = r->lib->stat_new(&r->stat)) < 0)
-			return error_errno(err, "libproc2 /proc/stat", -e);
-		if ((e = r->lib->vmstat_new(&r->vmstat)) < 0)
-			return error_errno(err, "libproc2 /proc/vmstat", -e);
-		if ((e = r->lib->meminfo_new(&r->meminfo)) < 0)
-			return error_errno(err, "libproc2 /proc/meminfo", -e);
-	} else {
-		/* /proc/stat's intr line can pass a page: read it to the end. */
-		open_optional(&r->stat_file, root, "/proc/stat");
-		r->stat_file.eof_hint = 0;
-		open_optional(&r->vmstat_file, root, "/proc/vmstat");
-		open_optional(&r->meminfo_file, root, "/proc/meminfo");
-	}
+	/* /proc/stat's intr line can pass a page: read it to the end. */
+	open_optional(&r->stat_file, root, "/proc/stat");
+	r->stat_file.eof_hint = 0;
+	open_optional(&r->vmstat_file, root, "/proc/vmstat");
+	open_optional(&r->meminfo_file, root, "/proc/meminfo");
 	open_optional(&r->psi_file, root, "/proc/pressure/io");
-	return 0;
-}
-
-static void read_libproc2(struct vm_reader *r, struct vm_counters *o)
-{
-	struct stat_stack *st = r->lib->stat_select(r->stat, stat_items, COUNT(stat_items));
-	if (st) {
-		uint64_t *tic[] = { &o->cpu_user, &o->cpu_nice, &o->cpu_system, &o->cpu_idle,
-				    &o->cpu_iowait, &o->cpu_irq, &o->cpu_softirq, &o->cpu_steal,
-				    &o->cpu_guest, &o->cpu_guest_nice };
-		for (int i = 0; i < 10; i++)
-			*tic[i] = st->head[i].result.ull_int;
-		o->intr = st->head[10].result.ul_int;
-		o->ctxt = st->head[11].result.ul_int;
-		o->procs_running = st->head[12].result.ul_int;
-		o->procs_blocked = st->head[13].result.ul_int;
-		o->have_stat = true;
-	}
-	struct vmstat_stack *vs = r->lib->vmstat_select(r->vmstat, vmstat_items,
-							 COUNT(vmstat_items));
-	if (vs) {
-		o->pgpgin = vs->head[0].result.ul_int;
-		o->pgpgout = vs->head[1].result.ul_int;
-		o->pswpin = vs->head[2].result.ul_int;
-		o->pswpout = vs->head[3].result.ul_int;
-		o->have_vmstat = true;
-	}
-	struct meminfo_stack *ms = r->lib->meminfo_select(r->meminfo, meminfo_items,
-							COUNT(meminfo_items));
-	if (ms) {
-		uint64_t *dst[] = { &o->mem_free, &o->buffers, &o->cached, &o->sreclaimable,
-				    &o->swap_total, &o->swap_free, &o->dirty, &o->writeback };
-		for (int i = 0; i < COUNT(meminfo_items); i++)
-			*dst[i] = ms->head[i].result.ul_int;
-		o->have_meminfo = true;
-	}
 }
 
 static void read_own(struct procfile *pf, struct vm_counters *o,
@@ -289,26 +189,14 @@ static void read_own(struct procfile *pf, struct vm_counters *o,
 void vm_reader_read(struct vm_reader *r, struct vm_counters *out)
 {
 	memset(out, 0, sizeof *out);
-	if (r->libproc2) {
-		read_libproc2(r, out);
-	} else {
-		read_own(&r->stat_file, out, vm_parse_stat);
-		read_own(&r->vmstat_file, out, vm_parse_vmstat);
-		read_own(&r->meminfo_file, out, vm_parse_meminfo);
-	}
+	read_own(&r->stat_file, out, vm_parse_stat);
+	read_own(&r->vmstat_file, out, vm_parse_vmstat);
+	read_own(&r->meminfo_file, out, vm_parse_meminfo);
 	read_own(&r->psi_file, out, vm_parse_psi);
 }
 
 void vm_reader_close(struct vm_reader *r)
 {
-	if (r->stat)
-		r->lib->stat_unref(&r->stat);
-	if (r->vmstat)
-		r->lib->vmstat_unref(&r->vmstat);
-	if (r->meminfo)
-		r->lib->meminfo_unref(&r->meminfo);
-	free(r->lib);
-	r->lib = NULL;
 	procfile_close(&r->stat_file);
 	procfile_close(&r->vmstat_file);
 	procfile_close(&r->meminfo_file);

@@ -4,15 +4,14 @@
 
 #include <string.h>
 
+#include "libproc2_ref.h"
 #include "vmsource.h"
 
 static void test_fixture_tree_exact(void **state)
 {
 	struct vm_reader r;
 	struct vm_counters v;
-	struct error err;
-	assert_int_equal(vm_reader_open(&r, fixture_path("vm-round/1"), true, &err), 0);
-	assert_false(r.libproc2);           /* a root prefix forces our own readers */
+	vm_reader_open(&r, fixture_path("vm-round/1"));
 	vm_reader_read(&r, &v);
 	assert_true(v.have_stat && v.have_vmstat && v.have_meminfo && v.have_psi);
 	assert_int_equal(v.cpu_user, 1000);
@@ -47,13 +46,12 @@ static void test_absent_files_are_missing_not_zero(void **state)
 {
 	struct vm_reader r;
 	struct vm_counters v;
-	struct error err;
-	assert_int_equal(vm_reader_open(&r, fixture_path("no-sys-no-psi"), true, &err), 0);
+	vm_reader_open(&r, fixture_path("no-sys-no-psi"));
 	vm_reader_read(&r, &v);
 	assert_true(v.have_stat);
 	assert_false(v.have_psi);
 	vm_reader_close(&r);
-	assert_int_equal(vm_reader_open(&r, fixture_path("layout14/1"), true, &err), 0);
+	vm_reader_open(&r, fixture_path("layout14/1"));
 	vm_reader_read(&r, &v);
 	assert_false(v.have_stat || v.have_vmstat || v.have_meminfo || v.have_psi);
 	vm_reader_close(&r);
@@ -113,15 +111,14 @@ static void test_parsers_on_odd_input(void **state)
  * our two readings, gauges close to them. */
 static void test_libproc2_and_ours_agree_live(void **state)
 {
-	struct vm_reader own, lib;
-	struct error err;
-	assert_int_equal(vm_reader_open(&own, "", false, &err), 0);
-	assert_int_equal(vm_reader_open(&lib, NULL, true, &err), 0);
-	assert_true(lib.libproc2);
+	struct vm_reader own;
+	struct libproc2_ref lib;
+	vm_reader_open(&own, "");
+	assert_int_equal(libproc2_ref_open(&lib), 0);
 	struct vm_counters a, b, c;
 	for (int round = 0; round < 20; round++) {
 		vm_reader_read(&own, &a);
-		vm_reader_read(&lib, &b);
+		libproc2_ref_read(&lib, &b);
 		vm_reader_read(&own, &c);
 		assert_true(a.have_stat && b.have_stat && c.have_stat);
 		assert_true(a.have_vmstat && b.have_vmstat && a.have_meminfo && b.have_meminfo);
@@ -154,7 +151,7 @@ static void test_libproc2_and_ours_agree_live(void **state)
 		assert_true(b.procs_running >= 1);
 	}
 	vm_reader_close(&own);
-	vm_reader_close(&lib);
+	libproc2_ref_close(&lib);
 }
 
 int main(void)
