@@ -149,11 +149,7 @@ rc=$?
 	fail "--textfile writes nothing else" "exit $rc: $(head -c 500 "$TMP/err" "$TMP/out")"
 out=$(promtool check metrics <"$TMP/textfile/ioscope.prom" 2>&1) && ok "promtool: --textfile" || fail "promtool: --textfile" "$out"
 [ "$(ls "$TMP/textfile")" = ioscope.prom ] && ok "no temporary file left" || fail "no temporary file left" "$(ls "$TMP/textfile")"
-NP=$(free_port)
-prometheus-node-exporter --web.listen-address="127.0.0.1:$NP" --collector.disable-defaults \
-	--collector.textfile --collector.textfile.directory="$TMP/textfile" >"$TMP/ne.log" 2>&1 &
-NE=$!
-at_exit "kill $NE; wait $NE"
+NP=$(textfile_exporter "$TMP/textfile" "$TMP/ne.log")
 if wait_http "http://127.0.0.1:$NP/metrics"; then
 	curl -s "http://127.0.0.1:$NP/metrics" >"$TMP/ne.out"
 	grep -q '^node_textfile_scrape_error 0$' "$TMP/ne.out" && ok "node_exporter reads the textfile: scrape error 0" ||

@@ -52,11 +52,7 @@ if command -v prometheus-node-exporter >/dev/null && command -v curl >/dev/null;
 	"$IOSCOPE" --textfile "$TMP/textfile/ioscope.prom" -i 0.2 -c 1 "$DEV" 2>"$TMP/err"
 	rc=$?
 	[ "$rc" = 0 ] && quiet "$TMP/err" || fail "--textfile runs" "exit $rc: $(head -c 500 "$TMP/err")"
-	NP=$(free_port)
-	prometheus-node-exporter --web.listen-address="127.0.0.1:$NP" --collector.disable-defaults \
-		--collector.textfile --collector.textfile.directory="$TMP/textfile" >"$TMP/ne.log" 2>&1 &
-	NE=$!
-	at_exit "kill $NE; wait $NE"
+	NP=$(textfile_exporter "$TMP/textfile" "$TMP/ne.log")
 	if wait_http "http://127.0.0.1:$NP/metrics"; then
 		code=$(curl -s -o "$TMP/ne.out" -w '%{http_code}' "http://127.0.0.1:$NP/metrics")
 		[ "$code" = 200 ] && grep -q "^node_textfile_scrape_error 0$" "$TMP/ne.out" && ! grep -q "level=error" "$TMP/ne.log" &&
