@@ -10,12 +10,14 @@
 #include "error.h"
 #include "prom.h"
 
-/* --textfile PATH: each exposition goes to PATH.tmp.PID, is fsynced and renamed onto
- * PATH, so a reader (node_exporter's textfile collector) sees the old file or the
- * new one, never a part. */
+/* --textfile PATH: each exposition goes to a new file PATH.tmp.XXXXXX (a random name,
+ * created with O_EXCL), is fsynced and renamed onto PATH, so a reader (node_exporter's
+ * textfile collector) sees the old file or the new one, never a part, and nothing
+ * planted beside PATH is ever opened. */
 struct prom_textfile {
 	char *path;
-	char *tmp;
+	char *tmp;                       /* the latest temporary name */
+	size_t tmp_size;
 };
 /* Checks that PATH can be written (its directory exists and takes a file, PATH is no
  * symlink, directory or device) by creating and removing the temporary file. */

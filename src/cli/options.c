@@ -131,6 +131,8 @@ static int parse_seconds(const char *what, const char *arg, double min, double m
 static int check_export(struct options *o, bool format_set, struct error *err)
 {
 	bool exporting = o->textfile || o->listen;
+	if (o->textfile && !o->textfile[0])
+		return error_set(err, "--textfile needs a file name: it was given an empty one");
 	if (exporting && format_set)
 		return error_set(err, "--textfile and --listen write the Prometheus exposition "
 				 "themselves: leave out --format");

@@ -89,6 +89,54 @@ static void put_label_value(struct prom_buf *b, const char *value)
 	}
 }
 
+/* ---- one series per label value ---- */
+
+struct alike {
+	const char *label;     /* raw, then escaped */
+	size_t i;
+};
+
+static int by_label_then_order(const void *a, const void *b)
+{
+	const struct alike *x = a, *y = b;
+	int d = strcmp(x->label, y->label);
+	return d ? d : (x->i > y->i) - (x->i < y->i);
+}
+
+bool *prom_last_alike(struct prom_ctx *c, size_t n,
+		      const char *(*label)(const struct prom_ctx *c, size_t i))
+{
+	bool *last = calloc(n ? n : 1, sizeof *last);
+	struct alike *a = malloc((n ? n : 1) * sizeof *a);
+	size_t m = 0, total = 0;
+	for (size_t i = 0; a && i < n; i++) {
+		const char *l = label(c, i);
+		if (l) {
+			a[m++] = (struct alike){ l, i };
+			total += strlen(l) + 1;
+		}
+	}
+	char *text = malloc(total ? total : 1);   /* escaping never makes a text longer */
+	if (!last || !a || !text) {
+		free(last);
+		free(a);
+		free(text);
+		c->b->failed = true;
+		return NULL;
+	}
+	for (size_t k = 0, used = 0; k < m; k++) {
+		size_t len = strlen(a[k].label) + 1;
+		a[k].label = text_escape(a[k].label, text + used, len);
+		used += len;
+	}
+	qsort(a, m, sizeof *a, by_label_then_order);
+	for (size_t k = 0; k < m; k++)
+		last[a[k].i] = k + 1 == m || strcmp(a[k].label, a[k + 1].label) != 0;
+	free(a);
+	free(text);
+	return last;
+}
+
 /* ---- samples ---- */
 
 void prom_format_value(double v, char *num, size_t len)
@@ -295,12 +343,21 @@ static void mount_options(const struct mount *m, char *out, size_t len)
 	}
 }
 
+static const char *shown_mountpoint(const struct prom_ctx *c, size_t i)
+{
+	const struct mount *m = &c->v->snap->mounts[i];
+	return m->disk[0] && prom_disk_shown(c, m->disk) ? m->mountpoint : NULL;
+}
+
+/* One series per mount point: the visible mount of a stack (`mount --bind d d`) is the
+ * last of them in mountinfo, and two names that escape alike are one label value. */
 static void emit_mounts(struct prom_ctx *c)
 {
 	const struct snapshot *s = c->v->snap;
-	for (size_t i = 0; i < s->nmounts; i++) {
+	bool *visible = prom_last_alike(c, s->nmounts, shown_mountpoint);
+	for (size_t i = 0; visible && i < s->nmounts; i++) {
 		const struct mount *m = &s->mounts[i];
-		if (!m->disk[0] || !prom_disk_shown(c, m->disk))
+		if (!visible[i])
 			continue;
 		char opts[2 * MOUNT_OPTS_MAX];
 		mount_options(m, opts, sizeof opts);
@@ -308,6 +365,7 @@ static void emit_mounts(struct prom_ctx *c)
 				     { "fstype", m->fstype }, { "options", opts } };
 		prom_sample(c, "", l, 4, 1);
 	}
+	free(visible);
 }
 
 /* Marks and the clock concern no device: they are counted without a device label. */

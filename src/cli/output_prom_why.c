@@ -49,32 +49,61 @@ static void journal_sample(struct prom_ctx *c, const char *mountpoint, const cha
 	prom_sample(c, "", l, 3, v);
 }
 
+/* The raw counter of the family's row journal i has, -1 when none (or not read). */
+static int journal_raw_of(const struct prom_ctx *c, size_t i)
+{
+	const struct journal_raw *j = &c->v->snap->why->journals[i];
+	if ((unsigned)j->fs >= JOURNAL_FS_COUNT || !prom_disk_shown(c, j->device))
+		return -1;
+	int raw = journal_counters[c->f->which][j->fs];
+	return raw >= 0 && (j->present & (1u << raw)) ? raw : -1;
+}
+
+static const char *counted_mountpoint(const struct prom_ctx *c, size_t i)
+{
+	return journal_raw_of(c, i) >= 0 ? c->v->snap->why->journals[i].mountpoint : NULL;
+}
+
+/* Journals are watched per mount (why_sampler.c): one series per mount point, the
+ * visible mount's, as ioscope_mount_info. */
 void prom_emit_journal_counter(struct prom_ctx *c)
 {
 	const struct why_sample *w = c->v->snap->why;
-	size_t row = c->f->which;
-	if (row >= sizeof journal_counters / sizeof journal_counters[0])
+	if (!w || c->f->which >= sizeof journal_counters / sizeof journal_counters[0])
 		return;
-	for (size_t i = 0; w && i < w->njournals && i < WHY_JOURNALS_MAX; i++) {
+	size_t n = w->njournals < WHY_JOURNALS_MAX ? w->njournals : WHY_JOURNALS_MAX;
+	bool *visible = prom_last_alike(c, n, counted_mountpoint);
+	for (size_t i = 0; visible && i < n; i++) {
 		const struct journal_raw *j = &w->journals[i];
-		if ((unsigned)j->fs >= JOURNAL_FS_COUNT || !prom_disk_shown(c, j->device))
-			continue;
-		int raw = journal_counters[row][j->fs];
-		if (raw >= 0 && (j->present & (1u << raw)))
-			journal_sample(c, j->mountpoint, j->device, j->fs, (double)j->v[raw]);
+		if (visible[i])
+			journal_sample(c, j->mountpoint, j->device, j->fs,
+				       (double)j->v[journal_raw_of(c, i)]);
 	}
+	free(visible);
+}
+
+static const char *measured_mountpoint(const struct prom_ctx *c, size_t i)
+{
+	const struct journal_rates *j = &c->v->why->journals[i];
+	bool has = (unsigned)j->fs < JOURNAL_FS_COUNT && (j->present & (1u << c->f->which)) &&
+		   prom_disk_shown(c, j->device);
+	return has ? j->mountpoint : NULL;
 }
 
 void prom_emit_journal_gauge(struct prom_ctx *c)
 {
 	const struct why_rates *y = c->v->why;
 	size_t f = c->f->which;
-	for (size_t i = 0; y && f < JF_COUNT && i < y->njournals && i < WHY_JOURNALS_MAX; i++) {
+	if (!y || f >= JF_COUNT)
+		return;
+	size_t n = y->njournals < WHY_JOURNALS_MAX ? y->njournals : WHY_JOURNALS_MAX;
+	bool *visible = prom_last_alike(c, n, measured_mountpoint);
+	for (size_t i = 0; visible && i < n; i++) {
 		const struct journal_rates *j = &y->journals[i];
-		if ((unsigned)j->fs < JOURNAL_FS_COUNT && (j->present & (1u << f)) &&
-		    prom_disk_shown(c, j->device))
+		if (visible[i])
 			journal_sample(c, j->mountpoint, j->device, j->fs, j->f[f] * c->f->scale);
 	}
+	free(visible);
 }
 
 /* ---- blocked tasks by wait channel ---- */

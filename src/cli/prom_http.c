@@ -6,6 +6,11 @@
  * the copy, and each request gets a copy of its own, so a client that reads slowly or
  * not at all holds nothing the sampler needs.  GET and HEAD of /metrics only: nothing
  * over HTTP changes anything.
+ *
+ * No client keeps the others out: a client address has at most HTTP_PER_CLIENT_MAX of
+ * the HTTP_CONNECTIONS_MAX connections, and each step of an exchange (the request coming
+ * whole, the response going) has HTTP_STEP_SECONDS in all, however slowly the bytes
+ * trickle (include/http_deadline.h): libmicrohttpd's own timeout is an idle one.
  */
 #include <errno.h>
 #include <microhttpd.h>
@@ -17,11 +22,13 @@
 #include <unistd.h>
 
 #include "dynlib.h"
+#include "http_deadline.h"
 #include "prom_sink.h"
 
 #define MHD_SONAME "libmicrohttpd.so.12"
-#define HTTP_CONNECTIONS_MAX 32
-#define HTTP_TIMEOUT_SECONDS 10
+#define HTTP_CONNECTIONS_MAX 128
+#define HTTP_PER_CLIENT_MAX 8
+#define HTTP_STEP_SECONDS 5
 
 struct mhd_lib {
 	__typeof__(MHD_start_daemon) *start_daemon;
@@ -31,13 +38,14 @@ struct mhd_lib {
 	__typeof__(MHD_queue_response) *queue_response;
 	__typeof__(MHD_destroy_response) *destroy_response;
 	__typeof__(MHD_lookup_connection_value) *lookup_connection_value;
+	__typeof__(MHD_get_connection_info) *get_connection_info;
 };
 
 #define SYM(name) { "MHD_" #name, offsetof(struct mhd_lib, name) }
 static const struct dynlib_symbol mhd_symbols[] = {
 	SYM(start_daemon), SYM(stop_daemon), SYM(create_response_from_buffer),
 	SYM(add_response_header), SYM(queue_response), SYM(destroy_response),
-	SYM(lookup_connection_value),
+	SYM(lookup_connection_value), SYM(get_connection_info),
 };
 
 struct published {
@@ -48,6 +56,7 @@ struct published {
 struct prom_http {
 	struct mhd_lib mhd;
 	struct MHD_Daemon *daemon;
+	struct http_deadlines *deadlines;
 	pthread_mutex_t lock;
 	bool have;                       /* an exposition was published */
 	struct published text, om;
@@ -114,11 +123,41 @@ static enum MHD_Result plain(struct prom_http *h, struct MHD_Connection *conn, u
 	return reply(h, conn, status, "text/plain; charset=utf-8", (char *)msg, strlen(msg), false);
 }
 
+/* The connection's deadline moves on: its request came whole, or its response went. */
+static void next_step(struct prom_http *h, struct MHD_Connection *conn)
+{
+	const union MHD_ConnectionInfo *info =
+		h->mhd.get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	if (info)
+		http_deadlines_renew(h->deadlines, info->socket_context);
+}
+
+static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+			  enum MHD_ConnectionNotificationCode code)
+{
+	struct prom_http *h = cls;
+	if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+		http_deadlines_remove(h->deadlines, *socket_context);
+		*socket_context = NULL;
+		return;
+	}
+	const union MHD_ConnectionInfo *info =
+		h->mhd.get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	*socket_context = info ? http_deadlines_add(h->deadlines, info->connect_fd) : NULL;
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn, void **state,
+			 enum MHD_RequestTerminationCode code)
+{
+	next_step(cls, conn);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
 				  const char *method, const char *version, const char *upload,
 				  size_t *upload_size, void **state)
 {
 	struct prom_http *h = cls;
+	next_step(h, conn);
 	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
 		return plain(h, conn, MHD_HTTP_METHOD_NOT_ALLOWED, "ioscope serves GET /metrics only\n");
 	if (strcmp(url, "/metrics") != 0)
@@ -135,21 +174,30 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		     body, len, true);
 }
 
-/* The server's thread is made with every signal blocked: SIGINT and SIGTERM reach the
+/* The server's threads are made with every signal blocked: SIGINT and SIGTERM reach the
  * sampling thread's signalfd, which ends the run cleanly. */
-static struct MHD_Daemon *start_daemon(struct prom_http *h, int fd)
+static int start_threads(struct prom_http *h, int fd, const char *listen, struct error *err)
 {
 	sigset_t all, old;
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
-	struct MHD_Daemon *d = h->mhd.start_daemon(
-		MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, 0, NULL, NULL, on_request, h,
-		MHD_OPTION_LISTEN_SOCKET, fd,
-		MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_CONNECTIONS_MAX,
-		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_TIMEOUT_SECONDS,
-		MHD_OPTION_END);
+	h->deadlines = http_deadlines_start(HTTP_CONNECTIONS_MAX, HTTP_STEP_SECONDS * 1000, err);
+	if (h->deadlines)
+		h->daemon = h->mhd.start_daemon(
+			MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, 0, NULL, NULL, on_request, h,
+			MHD_OPTION_LISTEN_SOCKET, fd,
+			MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_CONNECTIONS_MAX,
+			MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)HTTP_PER_CLIENT_MAX,
+			MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_STEP_SECONDS,
+			MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
+			MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
+			MHD_OPTION_END);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return d;
+	if (!h->deadlines)
+		return -1;
+	if (!h->daemon)
+		return error_set(err, "--listen %s: the HTTP server did not start", listen);
+	return 0;
 }
 
 struct prom_http *prom_http_start(const char *listen, struct error *err)
@@ -173,10 +221,8 @@ struct prom_http *prom_http_start(const char *listen, struct error *err)
 		prom_http_stop(h);
 		return NULL;
 	}
-	h->daemon = start_daemon(h, fd);
-	if (!h->daemon) {
+	if (start_threads(h, fd, listen, err) < 0) {
 		close(fd);
-		error_set(err, "--listen %s: the HTTP server did not start", listen);
 		prom_http_stop(h);
 		return NULL;
 	}
@@ -189,6 +235,7 @@ void prom_http_stop(struct prom_http *h)
 		return;
 	if (h->daemon)
 		h->mhd.stop_daemon(h->daemon);
+	http_deadlines_stop(h->deadlines);
 	pthread_mutex_destroy(&h->lock);
 	free(h->text.buf);
 	free(h->om.buf);

@@ -1,7 +1,11 @@
 /* prom_textfile.c - --textfile: the exposition replaced whole each interval
  * (include/prom_sink.h).  Not outfile.c: node_exporter's textfile collector reads
- * every *.prom of its directory, so the temporary name must not end in .prom, and the
- * same temporary file is used again each interval (PATH.tmp.PID). */
+ * every *.prom of its directory, so the temporary name must not end in .prom.
+ *
+ * The temporary file is made anew each interval under a random name with O_EXCL
+ * (mkostemp), never opened by a name that could already be there: a FIFO planted at
+ * a predictable name hung open() with every signal blocked (SIGTERM could not end
+ * the run), a hard link planted there had the exposition written through it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,6 +16,11 @@
 
 #include "outfile.h"
 #include "prom_sink.h"
+
+#define TEMPORARY_SUFFIX ".tmp.XXXXXX"
+
+/* Readable by the collector, which runs as another user. */
+#define TEXTFILE_MODE 0644
 
 static int write_all(int fd, const char *text, size_t len)
 {
@@ -27,13 +36,28 @@ static int write_all(int fd, const char *text, size_t len)
 	return 0;
 }
 
-/* Readable by the collector, which runs as another user. */
-#define TEXTFILE_MODE 0644
-
-static int write_temporary(const struct prom_textfile *t, const char *text, size_t len)
+/* A new file beside PATH, named in t->tmp: its descriptor, or -1 with errno.
+ * O_NONBLOCK and the check are what would still hold if O_EXCL did not. */
+static int create_temporary(struct prom_textfile *t)
 {
-	int fd = open(t->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
-		      TEXTFILE_MODE);
+	snprintf(t->tmp, t->tmp_size, "%s" TEMPORARY_SUFFIX, t->path);
+	int fd = mkostemp(t->tmp, O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1)
+		return fd;
+	close(fd);
+	errno = EEXIST;
+	return -1;
+}
+
+/* The exposition in a new temporary file, flushed to disk; 0 or an errno.  *made:
+ * the file exists (to be renamed or removed). */
+static int write_temporary(struct prom_textfile *t, const char *text, size_t len, bool *made)
+{
+	int fd = create_temporary(t);
+	*made = fd >= 0;
 	if (fd < 0)
 		return errno;
 	int e = write_all(fd, text, len);
@@ -48,12 +72,14 @@ static int write_temporary(const struct prom_textfile *t, const char *text, size
 
 int prom_textfile_write(struct prom_textfile *t, const char *text, size_t len, struct error *err)
 {
-	int e = write_temporary(t, text, len);
+	bool made;
+	int e = write_temporary(t, text, len, &made);
 	if (!e && rename(t->tmp, t->path) < 0)
 		e = errno;
 	if (!e)
 		return 0;
-	unlink(t->tmp);
+	if (made)
+		unlink(t->tmp);
 	return error_set(err, "%s: %s (writing %s)", t->path, strerror(e), t->tmp);
 }
 
@@ -78,16 +104,14 @@ int prom_textfile_open(struct prom_textfile *t, const char *path, struct error *
 	memset(t, 0, sizeof *t);
 	if (check_target(path, err) < 0)
 		return -1;
-	size_t len = strlen(path) + 32;
+	t->tmp_size = strlen(path) + sizeof TEMPORARY_SUFFIX;
 	t->path = strdup(path);
-	t->tmp = malloc(len);
+	t->tmp = malloc(t->tmp_size);
 	if (!t->path || !t->tmp) {
 		prom_textfile_close(t);
 		return error_set(err, "out of memory");
 	}
-	snprintf(t->tmp, len, "%s.tmp.%ld", path, (long)getpid());
-	int fd = open(t->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
-		      TEXTFILE_MODE);
+	int fd = create_temporary(t);
 	if (fd < 0) {
 		int e = errno;
 		error_set(err, "%s: cannot write beside it: %s: %s", path, t->tmp, strerror(e));

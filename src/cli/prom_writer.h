@@ -30,6 +30,12 @@ void prom_format_value(double v, char *out, size_t len);
 #define PROM_LABELS_MAX 4
 void prom_histogram(struct prom_ctx *c, const struct label *labels, size_t n,
 		    const struct prom_hist *h, const double *bounds, size_t nbounds);
+/* Of n items whose samples a label (label(c, i); NULL: no sample) tells apart, which
+ * ones are the last of those whose labels escape alike: a series may appear once only
+ * (node_exporter's textfile collector fails on a file that has one twice).  A new array
+ * of n, true for those; NULL (the buffer marked failed) on ENOMEM. */
+bool *prom_last_alike(struct prom_ctx *c, size_t n,
+		      const char *(*label)(const struct prom_ctx *c, size_t i));
 /* Whether a device, or the whole disk of a partition, is one of those shown. */
 bool prom_disk_shown(const struct prom_ctx *c, const char *name);
 

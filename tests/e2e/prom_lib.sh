@@ -17,3 +17,14 @@ wait_http() {
 
 # A process's stderr says nothing (no sanitizer report, no warning).
 quiet() { [ ! -s "$1" ]; }
+
+# textfile_exporter DIR LOG: node_exporter with its textfile collector only, reading DIR,
+# logging to LOG, on a free port of 127.0.0.1 (printed); stopped at exit.
+textfile_exporter() {
+	local port
+	port=$(free_port)
+	prometheus-node-exporter --web.listen-address="127.0.0.1:$port" --collector.disable-defaults \
+		--collector.textfile --collector.textfile.directory="$1" >"$2" 2>&1 &
+	at_exit "kill $!"
+	echo "$port"
+}

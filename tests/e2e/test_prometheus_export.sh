@@ -149,11 +149,7 @@ rc=$?
 	fail "--textfile writes nothing else" "exit $rc: $(head -c 500 "$TMP/err" "$TMP/out")"
 out=$(promtool check metrics <"$TMP/textfile/ioscope.prom" 2>&1) && ok "promtool: --textfile" || fail "promtool: --textfile" "$out"
 [ "$(ls "$TMP/textfile")" = ioscope.prom ] && ok "no temporary file left" || fail "no temporary file left" "$(ls "$TMP/textfile")"
-NP=$(free_port)
-prometheus-node-exporter --web.listen-address="127.0.0.1:$NP" --collector.disable-defaults \
-	--collector.textfile --collector.textfile.directory="$TMP/textfile" >"$TMP/ne.log" 2>&1 &
-NE=$!
-at_exit "kill $NE; wait $NE"
+NP=$(textfile_exporter "$TMP/textfile" "$TMP/ne.log")
 if wait_http "http://127.0.0.1:$NP/metrics"; then
 	curl -s "http://127.0.0.1:$NP/metrics" >"$TMP/ne.out"
 	grep -q '^node_textfile_scrape_error 0$' "$TMP/ne.out" && ok "node_exporter reads the textfile: scrape error 0" ||
@@ -196,17 +192,19 @@ wait "$READER"
 cat "$TMP/reader.out"
 [ "$rc" = 0 ] && quiet "$TMP/err" && ok "textfile writer exit" || fail "textfile writer exit" "exit $rc: $(head -c 500 "$TMP/err")"
 
-# The same, by the system calls: written to PATH.tmp.PID, fsynced, renamed onto PATH;
-# PATH itself is never opened for writing.
+# The same, by the system calls: written to a new PATH.tmp.XXXXXX (O_EXCL, a name not
+# used before), fsynced, renamed onto PATH; PATH itself is never opened for writing.
 if command -v strace >/dev/null; then
 	strace -f -qq -e trace=openat,fsync,rename,renameat,renameat2 -o "$TMP/trace" \
 		"$IOSCOPE_OPT" --textfile "$TMP/textfile/ioscope.prom" -i 0.05 -c 2 "$DEV" 2>"$TMP/err"
 	python3 - "$TMP/trace" "$TMP/textfile/ioscope.prom" <<'PY'
 import re, sys
 trace, path = open(sys.argv[1]).read(), sys.argv[2]
-writes_path = re.search(r'openat\([^"]*"%s", O_WRONLY' % re.escape(path), trace)
-seq = re.findall(r'openat\([^"]*"%s\.tmp\.\d+", O_WRONLY[^)]*\) = (\d+)\n.*?fsync\(\1\)\s*= 0\n.*?rename(?:at2?)?\([^"]*"%s\.tmp\.\d+", [^"]*"%s"' % (re.escape(path), re.escape(path), re.escape(path)), trace, re.S)
-ok = not writes_path and len(seq) >= 2
+writes_path = re.search(r'openat\([^"]*"%s", O_(WRONLY|RDWR)' % re.escape(path), trace)
+tmp = re.escape(path) + r'\.tmp\.\w{6}'
+seq = re.findall(r'openat\([^"]*"(%s)", O_RDWR\|O_CREAT\|O_EXCL[^)]*\) = (\d+)\n.*?fsync\(\2\)\s*= 0\n.*?rename(?:at2?)?\([^"]*"\1", [^"]*"%s"' % (tmp, re.escape(path)), trace, re.S)
+names = [name for name, fd in seq]
+ok = not writes_path and len(seq) >= 2 and len(set(names)) == len(names)
 print(("ok" if ok else "not ok") + " textfile: temporary file, fsync, rename" +
       ("" if ok else ": " + " | ".join(l for l in trace.splitlines() if "ioscope.prom" in l or "fsync" in l)[:800]))
 PY

@@ -10,6 +10,7 @@
 #include "prom.h"
 #include "prom_sink.h"
 #include "rates.h"
+#include "why.h"
 
 static void table_is_consistent(void **state)
 {
@@ -127,6 +128,36 @@ static struct event *add_event(struct fixture *f, enum event_kind k, const char 
 	return e;
 }
 
+static int by_string(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every sample line names a series (name and labels) no other line names: Prometheus
+ * and node_exporter refuse a series twice. */
+static void assert_series_unique(const char *text)
+{
+	char *copy = strdup(text);
+	size_t n = 0, cap = 64;
+	char **series = malloc(cap * sizeof *series);
+	for (char *save, *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#')
+			continue;
+		char *value = strrchr(line, ' ');
+		assert_non_null(value);
+		*value = '\0';
+		if (n == cap)
+			series = realloc(series, (cap *= 2) * sizeof *series);
+		series[n++] = line;
+	}
+	qsort(series, n, sizeof *series, by_string);
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(series[i - 1], series[i]) == 0)
+			fail_msg("a series twice: %s", series[i]);
+	free(series);
+	free(copy);
+}
+
 static void exposition(void **state)
 {
 	struct fixture *f = fixture_new();
@@ -163,6 +194,7 @@ static void exposition(void **state)
 	assert_non_null(strstr(b.buf, "\nioscope_mount_info{mountpoint=\"/mnt/a \\\"b\\\"\\\\c??\",device=\"sda1\","
 				  "fstype=\"ext4\",options=\"rw,relatime,data=ordered\"} 1\n"));
 	assert_null(strstr(b.buf, "# EOF"));
+	assert_series_unique(b.buf);
 
 	assert_int_equal(prom_render(&x, &f->v, PROM_OPENMETRICS, &b), 0);
 	assert_non_null(strstr(b.buf, "\n# TYPE ioscope_setting_changes counter\n"));
@@ -170,6 +202,78 @@ static void exposition(void **state)
 	assert_non_null(strstr(b.buf, "\nioscope_mount_info{"));
 	assert_int_equal(strcmp(b.buf + b.len - 6, "# EOF\n"), 0);
 
+	prom_buf_free(&b);
+	prom_exporter_free(&x);
+	fixture_free(f);
+}
+
+static void add_mount(struct snapshot *s, const char *mountpoint, const char *opts)
+{
+	struct mount *m = snapshot_add_mount(s);
+	snprintf(m->disk, sizeof m->disk, "sda1");
+	snprintf(m->mountpoint, sizeof m->mountpoint, "%s", mountpoint);
+	snprintf(m->fstype, sizeof m->fstype, "ext4");
+	snprintf(m->mount_opts, sizeof m->mount_opts, "%s", opts);
+}
+
+/* A journal of sda1 at mountpoint: commits counted and their mean time. */
+static void add_journal(struct interval_view *v, struct why_rates *y, const char *mountpoint,
+			double commits)
+{
+	struct journal_raw *j = &v->snap->why->journals[v->snap->why->njournals++];
+	snprintf(j->mountpoint, sizeof j->mountpoint, "%s", mountpoint);
+	snprintf(j->device, sizeof j->device, "sda1");
+	j->fs = JOURNAL_EXT4;
+	j->present = 1u << J4_TRANSACTIONS;
+	j->v[J4_TRANSACTIONS] = (uint64_t)commits;
+	struct journal_rates *r = &y->journals[y->njournals++];
+	snprintf(r->mountpoint, sizeof r->mountpoint, "%s", mountpoint);
+	snprintf(r->device, sizeof r->device, "sda1");
+	r->fs = JOURNAL_EXT4;
+	r->present = 1u << JF_COMMIT_MS;
+	r->f[JF_COMMIT_MS] = commits;
+}
+
+/* A filesystem stacked on one path (`mount --bind d d`, twice) and two mount points whose
+ * names escape alike ("\n" and "\x01" are both "?"): one series per label set in every
+ * family, the visible mount's, the last in mountinfo order. */
+static void one_series_per_mount_point(void **state)
+{
+	struct fixture *f = fixture_new();
+	struct why_rates y = { 0 };
+	f->v.why = &y;
+	f->cur.why = why_sample_new();
+	const char *mounts[][2] = { { "/mnt/d", "rw" }, { "/mnt/d", "rw,nosuid" }, { "/mnt/d", "ro" },
+				    { "/mnt/e\n", "rw,noatime" }, { "/mnt/e\x01", "rw,nodiratime" } };
+	for (size_t i = 0; i < sizeof mounts / sizeof mounts[0]; i++) {
+		add_mount(&f->cur, mounts[i][0], mounts[i][1]);
+		add_journal(&f->v, &y, mounts[i][0], (double)(i + 1));
+	}
+	struct prom_exporter x;
+	struct prom_buf b;
+	prom_exporter_init(&x, true);
+	prom_buf_init(&b);
+	assert_int_equal(prom_exporter_update(&x, &f->v, &f->prev), 0);
+	for (enum prom_format fmt = PROM_TEXT; fmt <= PROM_OPENMETRICS; fmt++) {
+		assert_int_equal(prom_render(&x, &f->v, fmt, &b), 0);
+		assert_series_unique(b.buf);
+		assert_non_null(strstr(b.buf, "\nioscope_mount_info{mountpoint=\"/mnt/d\",device=\"sda1\","
+					  "fstype=\"ext4\",options=\"ro\"} 1\n"));
+		assert_non_null(strstr(b.buf, "\nioscope_mount_info{mountpoint=\"/mnt/e?\",device=\"sda1\","
+					  "fstype=\"ext4\",options=\"rw,nodiratime\"} 1\n"));
+		assert_null(strstr(b.buf, "options=\"rw,nosuid\""));
+		assert_null(strstr(b.buf, "options=\"rw,noatime\""));
+		/* the first mount, on another path, is still there */
+		assert_non_null(strstr(b.buf, "options=\"rw,relatime,data=ordered\""));
+		assert_non_null(strstr(b.buf, "\nioscope_journal_commits_total{mountpoint=\"/mnt/d\",device=\"sda1\","
+					  "fstype=\"ext4\"} 3\n"));
+		assert_non_null(strstr(b.buf, "\nioscope_journal_commits_total{mountpoint=\"/mnt/e?\",device=\"sda1\","
+					  "fstype=\"ext4\"} 5\n"));
+		assert_non_null(strstr(b.buf, "\nioscope_journal_commit_seconds{mountpoint=\"/mnt/d\",device=\"sda1\","
+					  "fstype=\"ext4\"} 0.003\n"));
+		assert_non_null(strstr(b.buf, "\nioscope_journal_commit_seconds{mountpoint=\"/mnt/e?\",device=\"sda1\","
+					  "fstype=\"ext4\"} 0.005\n"));
+	}
 	prom_buf_free(&b);
 	prom_exporter_free(&x);
 	fixture_free(f);
@@ -223,6 +327,7 @@ int main(void)
 		cmocka_unit_test(table_is_consistent),
 		cmocka_unit_test(negotiation),
 		cmocka_unit_test(exposition),
+		cmocka_unit_test(one_series_per_mount_point),
 		cmocka_unit_test(iostat_switch),
 		cmocka_unit_test(listen_address),
 	};
