@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "error.h"
 #include "events.h"
@@ -141,6 +142,12 @@ bool control_name_valid(const char *name);
 /* The whole disk a kernel name belongs to: itself for a disk, the parent for a
  * partition (*is_partition set true); -1 when neither exists under ROOT/sys/block. */
 int control_disk_of(const char *root, const char *name, char *disk, size_t len, bool *is_partition);
+/* The validated kernel name of the block device numbered rdev (/sys/dev/block/MAJ:MIN). */
+int control_block_name(dev_t rdev, char *name, size_t len, struct error *err);
+/* A device argument (name or /dev path) to the validated kernel name of a disk or a
+ * partition (*is_partition). */
+int control_block_resolve(const char *root, const char *arg, char *name, size_t len,
+			  bool *is_partition, struct error *err);
 /* A device argument (name or /dev path) to a validated whole-disk kernel name. */
 int control_device_resolve(const char *root, const char *arg, char *name, size_t len,
 			   struct error *err);

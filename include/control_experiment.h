@@ -12,11 +12,20 @@
 #include "control.h"
 #include "error.h"
 
-/* A loop device (/sys/block/NAME/loop exists): its data is a file, safe to wipe. */
+/* A loop device with something attached (/sys/block/NAME/loop exists). */
 bool control_device_is_loop(const char *name);
-/* 0 when no filesystem on the disk or its partitions is mounted, nothing holds it
- * (dm, md: holders/) and the kernel grants an exclusive open; else -1, err says why. */
+/* 0 when no filesystem on the device (a disk or a partition) or its partitions is
+ * mounted, nothing holds it (dm, md: holders/) and the kernel grants an exclusive open;
+ * else -1, err says why ("/dev/NAME is in use: ..."). */
 int control_device_check_free(const char *name, struct error *err);
+/* Whether --mkfs may wipe the disk NAME (src/control/mkfs_check.c, docs/experiments.md):
+ * what it stands on is followed down (a loop device to the block device behind it, a
+ * partition of a loop device to that loop device); unless NAME is a loop device over a
+ * file, destroy_data_on (NULL: not given) must name the device at the bottom of that
+ * chain; every device of the chain must be free (control_device_check_free), and so must
+ * every other loop device that stands on one of them or on the same file.  0, or -1 with
+ * err ("... in use ..." when something uses the data, else a usage error). */
+int control_mkfs_check(const char *name, const char *destroy_data_on, struct error *err);
 /* Runs `sh -c 'CMD "$1"' ioscope-mkfs /dev/NAME` (the device appended as one word),
  * output to /dev/null except its last lines into err on failure.  0 on exit 0. */
 int control_mkfs(const char *cmd, const char *name, struct error *err);

@@ -152,21 +152,10 @@ static int check_plan(struct matrix_ctx *m, struct error *err)
 	return rc;
 }
 
-/* --mkfs wipes the device: a loop device (its data is a file), or one the user named
- * twice; never one that is mounted or held. */
+/* --mkfs wipes the device and what it stands on: control_mkfs_check says whether it may. */
 static int check_mkfs(struct matrix_ctx *m, struct error *err)
 {
-	if (!control_device_is_loop(m->name)) {
-		char again[DEV_NAME_MAX];
-		struct error why;
-		if (!m->o->destroy_data_on ||
-		    control_device_resolve(NULL, m->o->destroy_data_on, again, sizeof again, &why) < 0 ||
-		    strcmp(again, m->name) != 0)
-			return error_set(err, "--mkfs would destroy the data on %s, which is not a loop "
-					 "device: name it again with --destroy-data-on %s to do that",
-					 m->name, m->name);
-	}
-	return control_device_check_free(m->name, err);
+	return control_mkfs_check(m->name, m->o->destroy_data_on, err);
 }
 
 /* Without --mkfs the filesystem at --mount must be on the device. */

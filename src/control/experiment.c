@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "control_experiment.h"
+#include "kname.h"
 
 bool control_device_is_loop(const char *name)
 {
@@ -43,7 +44,7 @@ static bool dir_has_entries(const char *path)
 	return any;
 }
 
-/* A mount whose device is the disk or one of its partitions. */
+/* A mount whose device is name, or a partition of it. */
 static int check_not_mounted(const char *name, struct error *err)
 {
 	struct control_mount *m;
@@ -57,7 +58,7 @@ static int check_not_mounted(const char *name, struct error *err)
 		if (!control_mount_device(NULL, &m[i], dev, sizeof dev) ||
 		    control_disk_of(NULL, dev, disk, sizeof disk, &part) < 0)
 			continue;
-		if (strcmp(disk, name) == 0)
+		if (strcmp(disk, name) == 0 || strcmp(dev, name) == 0)
 			r = error_set(err, "/dev/%s is in use: %s is mounted on %s", name, dev,
 				      m[i].mountpoint);
 	}
@@ -71,8 +72,9 @@ int control_device_check_free(const char *name, struct error *err)
 		return error_set(err, "'%s' is not a device name", name);
 	if (check_not_mounted(name, err) < 0)
 		return -1;
-	char path[PATH_MAX];
-	snprintf(path, sizeof path, "/sys/block/%s/holders", name);
+	char path[PATH_MAX], sysname[DEV_NAME_MAX];
+	kname_to_sysfs(name, sysname, sizeof sysname);
+	snprintf(path, sizeof path, "/sys/class/block/%s/holders", sysname);
 	if (dir_has_entries(path))
 		return error_set(err, "/dev/%s is in use: %s is not empty (dm, md, ...)", name,
 				 path);
