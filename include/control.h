@@ -221,6 +221,9 @@ const char *control_verdict_text(enum control_verdict v);
  * top mount at this mount point (id < 0). */
 int control_mount_find(const char *root, int id, const char *mountpoint, struct control_mount *out,
 		       struct error *err);
+/* The id of the mount whose root fd is (statx STATX_MNT_ID); -1 with err ("PATH: not a
+ * mount point") when fd is not a mount's root. */
+int control_mount_root_id(int fd, const char *path, int *id, struct error *err);
 /* Every mount, in mountinfo order; *out is malloc'ed (free it). */
 int control_mounts_read(const char *root, struct control_mount **out, size_t *n, struct error *err);
 /* The kernel name of the device behind a mount (by device number, else its /dev
