@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "control.h"
+#include "control_experiment.h"
 #include "matrix.h"
 #include "matrix_status.h"
 #include "session.h"
@@ -29,7 +30,7 @@ struct matrix_ctx {
 	const struct matrix_opts *o;
 	struct matrix_result *r;
 	char name[DEV_NAME_MAX];        /* the device's kernel name */
-	char mount[PATH_MAX];           /* --mount, resolved */
+	struct control_mountpoint mount;   /* --mount, opened (include/control_experiment.h) */
 	char prefix[PATH_MAX];          /* --out, absolute */
 	struct matrix_device_state before;
 	struct source *src;
@@ -37,7 +38,7 @@ struct matrix_ctx {
 	int sigfd;
 	int stop_signal;                /* the signal that stops the matrix; 0: none */
 	bool failed;                    /* a step failed: stop, restore, write what there is */
-	bool mounted_by_us;             /* mkfs mode: our mount is at ctx->mount */
+	bool mounted_by_us;             /* mkfs mode: our mount is on ctx->mount */
 	const char *remounted;          /* remount mode: the option set applied now, or NULL */
 	bool tty;                       /* progress as one updating line */
 	struct timespec started;

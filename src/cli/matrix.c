@@ -191,7 +191,7 @@ static void describe(struct matrix_ctx *m)
 	struct matrix_result *r = m->r;
 	machine_describe(&r->machine);
 	snprintf(r->device, sizeof r->device, "%s", m->name);
-	snprintf(r->mount, sizeof r->mount, "%s", m->mount);
+	snprintf(r->mount, sizeof r->mount, "%s", m->mount.path);
 	size_t used = 0;
 	for (int i = 0; i < m->o->ncommand; i++)
 		used = text_appendf(r->command, sizeof r->command, used, "%s%s", i ? " " : "",
@@ -204,8 +204,8 @@ static int setup(struct matrix_ctx *m, struct error *err)
 {
 	if (control_device_resolve(NULL, m->o->device, m->name, sizeof m->name, err) < 0)
 		return 2;
-	if (!realpath(m->o->mount, m->mount))
-		return error_errno(err, m->o->mount, errno), 2;
+	if (control_mountpoint_open(&m->mount, m->o->mount, err) < 0)
+		return 2;
 	if (absolute_prefix(m, err) < 0)
 		return 2;
 	if (geteuid() != 0)
@@ -269,7 +269,7 @@ static int matrix_main(struct matrix_ctx *m)
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg[0] ? err.msg : "signalfd failed");
 		return 1;
 	}
-	setenv("IOSCOPE_MOUNT", m->mount, 1);
+	setenv("IOSCOPE_MOUNT", m->mount.path, 1);
 	m->tty = isatty(STDERR_FILENO);
 	clock_gettime(CLOCK_MONOTONIC, &m->started);
 	run_cells(m);
@@ -291,7 +291,8 @@ int cmd_matrix(int argc, char **argv)
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 		return 2;
 	}
-	struct matrix_ctx m = { .o = &o, .sigfd = -1 };
+	struct matrix_ctx m = { .o = &o, .sigfd = -1,
+				.mount = { .dir = -1, .root = -1, .mnt_id = -1 } };
 	m.r = calloc(1, sizeof *m.r);
 	if (!m.r)
 		return fprintf(stderr, "ioscope matrix: out of memory\n"), 1;
@@ -303,6 +304,7 @@ int cmd_matrix(int argc, char **argv)
 		source_destroy(m.src);
 	if (m.sigfd >= 0)
 		close(m.sigfd);
+	control_mountpoint_close(&m.mount);
 	free(m.r);
 	return status;
 }

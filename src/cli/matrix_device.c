@@ -152,21 +152,10 @@ static int check_plan(struct matrix_ctx *m, struct error *err)
 	return rc;
 }
 
-/* --mkfs wipes the device: a loop device (its data is a file), or one the user named
- * twice; never one that is mounted or held. */
+/* --mkfs wipes the device and what it stands on: control_mkfs_check says whether it may. */
 static int check_mkfs(struct matrix_ctx *m, struct error *err)
 {
-	if (!control_device_is_loop(m->name)) {
-		char again[DEV_NAME_MAX];
-		struct error why;
-		if (!m->o->destroy_data_on ||
-		    control_device_resolve(NULL, m->o->destroy_data_on, again, sizeof again, &why) < 0 ||
-		    strcmp(again, m->name) != 0)
-			return error_set(err, "--mkfs would destroy the data on %s, which is not a loop "
-					 "device: name it again with --destroy-data-on %s to do that",
-					 m->name, m->name);
-	}
-	return control_device_check_free(m->name, err);
+	return control_mkfs_check(m->name, m->o->destroy_data_on, err);
 }
 
 /* Without --mkfs the filesystem at --mount must be on the device. */
@@ -174,12 +163,14 @@ static int check_mounted(struct matrix_ctx *m, struct error *err)
 {
 	char dev[DEV_NAME_MAX], disk[DEV_NAME_MAX];
 	bool part;
-	if (control_mount_find(NULL, -1, m->mount, &m->before.mount, err) < 0)
+	int id;
+	if (control_mount_root_id(m->mount.dir, m->mount.path, &id, err) < 0 ||
+	    control_mount_find(NULL, id, NULL, &m->before.mount, err) < 0)
 		return -1;
 	if (!control_mount_device(NULL, &m->before.mount, dev, sizeof dev) ||
 	    control_disk_of(NULL, dev, disk, sizeof disk, &part) < 0 || strcmp(disk, m->name) != 0)
 		return error_set(err, "%s is not a filesystem of %s (give --mkfs to make one)",
-				 m->mount, m->name);
+				 m->mount.path, m->name);
 	m->before.mounted = true;
 	snprintf(m->r->fstype, sizeof m->r->fstype, "%s", m->before.mount.fstype);
 	return 0;
@@ -239,7 +230,7 @@ static int fresh_filesystem(struct matrix_ctx *m, struct matrix_cell *c)
 	if (!res)
 		return m->failed = true, -1;
 	control_result_init(res);
-	int rc = control_mount_new(m->name, m->r->fstype, m->mount, c->options, res, &err);
+	int rc = control_mount_new(m->name, m->r->fstype, &m->mount, c->options, res, &err);
 	if (rc == 0)
 		m->mounted_by_us = true;
 	matrix_control_events(m, res);
@@ -251,6 +242,19 @@ static int fresh_filesystem(struct matrix_ctx *m, struct matrix_cell *c)
 	return rc;
 }
 
+/* A remount of the filesystem checked at the start, found again by its path: that path
+ * may lead elsewhere now (a directory on it renamed), and then it is refused. */
+static int plan_remount(struct matrix_ctx *m, struct control_plan *p, const char *options,
+			struct error *err)
+{
+	if (control_plan_remount(p, m->mount.path, options, err) < 0)
+		return -1;
+	if (p->mount.id != m->before.mount.id)
+		return error_set(err, "%s: a different filesystem is mounted there now",
+				 m->mount.path);
+	return 0;
+}
+
 static int remount(struct matrix_ctx *m, struct matrix_cell *c)
 {
 	if (strcmp(c->options, "defaults") == 0 || (m->remounted && strcmp(m->remounted, c->options) == 0))
@@ -260,7 +264,7 @@ static int remount(struct matrix_ctx *m, struct matrix_cell *c)
 		return m->failed = true, -1;
 	struct error err = { "" };
 	int rc;
-	if (control_plan_remount(p, m->mount, c->options, &err) < 0) {
+	if (plan_remount(m, p, c->options, &err) < 0) {
 		matrix_mark(m, "refused", "remount %s: %s", c->options, err.msg);
 		rc = refuse(c, err.msg);
 	} else {
@@ -311,13 +315,13 @@ int matrix_step_unmount(struct matrix_ctx *m)
 	if (!m->mounted_by_us)
 		return 0;
 	struct error err = { "" };
-	if (control_umount(m->mount, &err) < 0) {
+	if (control_umount(&m->mount, &err) < 0) {
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 		matrix_mark(m, "failed", "umount: %s", err.msg);
 		return m->failed = true, -1;
 	}
 	m->mounted_by_us = false;
-	matrix_mark(m, "umount", "%s", m->mount);
+	matrix_mark(m, "umount", "%s", m->mount.path);
 	return 0;
 }
 
@@ -355,7 +359,7 @@ void matrix_options_undo(struct matrix_ctx *m)
 	m->remounted = NULL;
 	struct control_plan *p = malloc(sizeof *p);
 	struct matrix_cell scratch;
-	if (p && used && control_plan_remount(p, m->mount, back, &err) == 0)
+	if (p && used && plan_remount(m, p, back, &err) == 0)
 		apply_plan(m, &scratch, p);
 	else if (used)
 		text_printf(stderr, "ioscope matrix: could not put back %s: %s\n", back, err.msg);

@@ -194,21 +194,18 @@ static int open_output(struct matrix_ctx *m, char *path, size_t len)
 	return fd;
 }
 
-/* The command starts in the mount point with the cell in its environment. */
-static struct child *spawn_in_mount(struct matrix_ctx *m, const struct matrix_cell *c, int out,
+/* argv started in the mount point (its descriptor: the path is not looked up again). */
+static struct child *spawn_in_mount(struct matrix_ctx *m, char *const argv[], int out,
 				    struct error *err)
 {
-	char cell[MOUNT_OPTS_MAX + 64];
-	snprintf(cell, sizeof cell, "%s:%s:%s", c->sched, c->options, matrix_cache_name(c->cache));
-	setenv("IOSCOPE_CELL", cell, 1);
 	int here = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (here < 0 || chdir(m->mount) < 0) {
-		error_errno(err, m->mount, errno);
+	if (here < 0 || fchdir(control_mountpoint_cwd(&m->mount)) < 0) {
+		error_errno(err, here < 0 ? "." : m->mount.path, errno);
 		if (here >= 0)
 			close(here);
 		return NULL;
 	}
-	struct child *ch = child_spawn(m->o->command, out, false, err);
+	struct child *ch = child_spawn(argv, out, false, err);
 	if (fchdir(here) < 0 && ch) {
 		error_errno(err, "the working directory", errno);
 		child_free(ch);
@@ -216,6 +213,16 @@ static struct child *spawn_in_mount(struct matrix_ctx *m, const struct matrix_ce
 	}
 	close(here);
 	return ch;
+}
+
+/* The command, with the cell in its environment. */
+static struct child *spawn_command(struct matrix_ctx *m, const struct matrix_cell *c, int out,
+				   struct error *err)
+{
+	char cell[MOUNT_OPTS_MAX + 64];
+	snprintf(cell, sizeof cell, "%s:%s:%s", c->sched, c->options, matrix_cache_name(c->cache));
+	setenv("IOSCOPE_CELL", cell, 1);
+	return spawn_in_mount(m, m->o->command, out, err);
 }
 
 static void run_figures(struct matrix_run *run, const struct child_exit *x)
@@ -236,7 +243,7 @@ int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct ma
 	if (out < 0)
 		return m->failed = true, -1;
 	m->nprobe = 0;
-	struct child *ch = spawn_in_mount(m, c, out, &err);
+	struct child *ch = spawn_command(m, c, out, &err);
 	close(out);
 	if (!ch) {
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
@@ -271,10 +278,10 @@ int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct ma
 
 int matrix_exec_sync(struct matrix_ctx *m, struct matrix_run *run)
 {
-	char *argv[] = { "sync", "-f", m->mount, NULL };
+	char *argv[] = { "sync", "-f", ".", NULL };   /* in the mount point */
 	struct error err = { "" };
-	matrix_mark(m, "sync", "sync -f %s", m->mount);
-	struct child *ch = child_spawn(argv, -1, false, &err);
+	matrix_mark(m, "sync", "sync -f %s", m->mount.path);
+	struct child *ch = spawn_in_mount(m, argv, -1, &err);
 	if (!ch) {
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 		return m->failed = true, -1;

@@ -15,10 +15,13 @@ static const struct matrix_option {
 	const char *help;
 } matrix_options[] = {
 	{ "device", "DEV", "the block device (required)" },
-	{ "mount", "DIR", "its mount point, COMMAND's working directory\n(required)" },
-	{ "mkfs", "'CMD'", "a fresh filesystem per run: CMD /dev/DEV (loop\n"
-			    "devices only, or DEV named by --destroy-data-on)" },
-	{ "destroy-data-on", "DEV", "allow --mkfs on DEV, which is not a loop device" },
+	{ "mount", "DIR", "its mount point, COMMAND's working directory\n"
+			  "(required; no symlink but root's on the way)" },
+	{ "mkfs", "'CMD'", "a fresh filesystem per run: CMD /dev/DEV (a loop\n"
+			    "device over a file, or with --destroy-data-on)" },
+	{ "destroy-data-on", "DEV", "allow --mkfs to destroy DEV's data: the device\n"
+				    "itself when not a loop device, else the one\n"
+				    "at the bottom of what it stands on" },
 	{ "schedulers", "a,b,...", "schedulers to compare (default: the current one;\n"
 				   "none on a bio-based device: zram, dm, md)" },
 	{ "mount-options", "'o1;o2'", "option sets to compare, ';' between sets,\n"

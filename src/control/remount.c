@@ -19,25 +19,28 @@
 
 #include "control.h"
 
+int control_mount_root_id(int fd, const char *path, int *id, struct error *err)
+{
+	struct statx stx;
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) < 0)
+		return error_errno(err, path, errno);
+	if ((stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
+	    !(stx.stx_attributes & STATX_ATTR_MOUNT_ROOT))
+		return error_set(err, "%s: not a mount point", path);
+	*id = (int)stx.stx_mnt_id;
+	return 0;
+}
+
 /* The mount root at real, opened without following a final symlink; its mount id. */
 static int open_mount(const char *real, int *id, struct error *err)
 {
 	int fd = open(real, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return error_errno(err, real, errno);
-	struct statx stx;
-	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) < 0) {
-		error_errno(err, real, errno);
+	if (control_mount_root_id(fd, real, id, err) < 0) {
 		close(fd);
 		return -1;
 	}
-	if ((stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
-	    !(stx.stx_attributes & STATX_ATTR_MOUNT_ROOT)) {
-		error_set(err, "%s: not a mount point", real);
-		close(fd);
-		return -1;
-	}
-	*id = (int)stx.stx_mnt_id;
 	return fd;
 }
 

@@ -85,6 +85,19 @@ make_fs() {
 	echo "$mnt"
 }
 
+# hold_exclusively NAME: another process holds /dev/NAME open with O_EXCL (as a mount
+# does) until release_hold; what it said in $TMP/holder.out.
+hold_exclusively() {
+	python3 -c 'import os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL)
+print("held", flush=True)
+time.sleep(60)' "/dev/$1" >"$TMP/holder.out" 2>&1 &
+	HOLDER_PID=$!
+	at_exit "kill $HOLDER_PID"
+	for _ in $(seq 50); do grep -q held "$TMP/holder.out" && break; sleep 0.1; done
+}
+release_hold() { kill "$HOLDER_PID" 2>/dev/null; wait "$HOLDER_PID" 2>/dev/null; }
+
 # bg CMD... : start a background job that is killed at exit; its pid is in $BG_PID.
 bg() { "$@" & BG_PID=$!; at_exit "kill $BG_PID; wait $BG_PID"; }
 
