@@ -7,7 +7,7 @@
  * is opened once, fstat on the descriptor says who owns it and who may write it, and
  * the kernel is then handed the descriptor itself as /proc/self/fd/N (what fexecve
  * does when execveat is missing): whatever the name points to by then, the file checked
- * is the file used.  docs/security.md, "Programs ioscope runs".
+ * is the file used.  docs/security.md, "What ioscope runs or loads".
  */
 #ifndef IOSCOPE_TRUSTED_FILE_H
 #define IOSCOPE_TRUSTED_FILE_H

@@ -30,7 +30,8 @@ int trusted_file_open(const char *path, struct error *err)
 	if (fd < 0)
 		return regular_file_error(err, path, errno);
 	struct stat st;
-	if ((fstat(fd, &st) < 0 ? error_errno(err, path, errno) : check_owner(&st, path, err)) < 0) {
+	int rc = fstat(fd, &st) < 0 ? error_errno(err, path, errno) : check_owner(&st, path, err);
+	if (rc < 0) {
 		close(fd);
 		errno = EACCES;
 		return -1;
