@@ -27,8 +27,12 @@ static int check_owner(const struct stat *st, const char *path, struct error *er
 int trusted_file_open(const char *path, struct error *err)
 {
 	int fd = regular_file_openat(AT_FDCWD, path, O_RDONLY);
-	if (fd < 0)
-		return regular_file_error(err, path, errno);
+	if (fd < 0) {
+		int errnum = errno;   /* kept for the caller: ENOENT, nothing there */
+		regular_file_error(err, path, errnum);
+		errno = errnum;
+		return -1;
+	}
 	struct stat st;
 	int rc = fstat(fd, &st) < 0 ? error_errno(err, path, errno) : check_owner(&st, path, err);
 	if (rc < 0) {
