@@ -111,6 +111,8 @@ struct source *source_live_new(const char *root, double interval, struct error *
  * too.  Its samples come with each snapshot (snapshot.probe).  -1 with err. */
 int source_live_probe(struct source *src, const char *path, double interval, bool exec,
 		      struct error *err);
+/* What the probe has to tell the user, "" nothing (probe_notice). */
+const char *source_live_probe_notice(const struct source *src);
 
 /* Block until the next sample is due (uses wait_fd). -1 on error (EINTR included:
  * the caller checks its signal flags). */

@@ -366,6 +366,12 @@ int source_live_probe(struct source *src, const char *path, double interval, boo
 	return ls->probe ? 0 : -1;
 }
 
+const char *source_live_probe_notice(const struct source *src)
+{
+	const struct live_source *ls = (const struct live_source *)src;
+	return src->ops == &live_ops && ls->probe ? probe_notice(ls->probe) : "";
+}
+
 static bool is_dir(const char *path)
 {
 	struct stat st;

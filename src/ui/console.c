@@ -674,6 +674,8 @@ int console_run(const struct options *o, struct source *src, struct recorder *re
 	/* --tasks: processes read all along (the D-tasks graph), not only under the why pane */
 	if (o->tasks && source_set_tasks(src, true, &err) < 0)
 		console_message(&c, true, "processes: %s", err.msg);
+	if (source_live_probe_notice(src)[0])
+		console_message(&c, true, "probe: %s", source_live_probe_notice(src));
 	console_build_rows(&c);
 	console_select_busiest(&c);
 	console_redraw(&c);
