@@ -147,9 +147,11 @@ static bool sender_allowed(struct msghdr *msg)
 	return false;
 }
 
-/* One message -> one event; false when it is not an event record we accept. */
+/* One message -> one event (*ev, to event_free either way); false when it is not an
+ * event record we accept. */
 static bool parse_message(const char *text, size_t len, struct event *ev)
 {
+	event_init(ev);
 	json_tokener *tok = json_tokener_new();
 	if (!tok)
 		return false;
@@ -197,12 +199,16 @@ int announce_take_events(struct announce_listener *l, struct event_list *out)
 	size_t len;
 	while (l && receive(l, &len)) {
 		struct event ev;
-		if (!parse_message(l->buf, len, &ev))
+		if (!parse_message(l->buf, len, &ev)) {
+			event_free(&ev);
 			continue;
+		}
 		struct event *slot = event_list_add(out);
-		if (!slot)
+		if (!slot) {
+			event_free(&ev);
 			return -1;
-		*slot = ev;
+		}
+		*slot = ev;   /* moved */
 		added++;
 	}
 	return added;

@@ -92,6 +92,7 @@ static int run_start(struct console *c, struct error *err)
 	c->run_started = console_now();
 	console_add_event(c, &start);
 	console_message(c, false, "running %s: output in %s", start.new_value, c->run.output);
+	event_free(&start);
 	return 0;
 }
 
@@ -108,6 +109,7 @@ static void on_run_exit(struct console *c)
 	console_add_event(c, &ev);
 	console_message(c, false, "%s exited: %s%s", c->opts->command[0], ev.new_value,
 			c->run.linger < 0 ? "; q quits" : "");
+	event_free(&ev);
 }
 
 /* After a sample: the linger after the exit is over (--linger). */

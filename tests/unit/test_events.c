@@ -64,11 +64,13 @@ static void test_scheduler_change_folds_iosched(void **state)
 				   "nr_requests 64→256");
 
 	/* ioscope's own switch (with the resets it read back) swallows the whole echo. */
-	struct event own = *sw;
+	struct event own;
+	assert_int_equal(event_copy(&own, sw), 0);
 	snprintf(own.by, sizeof own.by, "ioscope");
 	events_drop_echoes(&l, &own, 1);
 	assert_int_equal(l.count, 1);
 	assert_string_equal(l.items[0].key, "read_ahead_kb");
+	event_free(&own);
 
 	/* Without a switch, nr_requests is a change of its own. */
 	event_list_clear(&l);
@@ -89,7 +91,7 @@ static void test_resets_overflow_counted(void **state)
 {
 	(void)state;
 	struct event ev;
-	memset(&ev, 0, sizeof ev);
+	event_init(&ev);
 	char key[32];
 	for (int i = 0; i < EVENT_RESETS_MAX + 3; i++) {
 		snprintf(key, sizeof key, "iosched.t%02d", i);
@@ -100,6 +102,7 @@ static void test_resets_overflow_counted(void **state)
 	char text[4096];
 	event_resets_text(&ev, text, sizeof text);
 	assert_non_null(strstr(text, ", 3 more"));
+	event_free(&ev);
 }
 
 static void test_tunable_and_write_cache(void **state)
@@ -265,7 +268,7 @@ static void test_echoes_of_own_changes_dropped(void **state)
 	snprintf(l.items[0].by, sizeof l.items[0].by, "observed");   /* the echo */
 	struct event *other = event_list_add(&l);                      /* someone else's */
 	*other = l.items[0];
-	snprintf(other->object, sizeof other->object, "loop1");
+	event_set_object(other, "loop1");
 	assert_true(event_echoes(&l.items[0], &own));
 	assert_false(event_echoes(&own, &l.items[0]));
 	events_drop_echoes(&l, &own, 1);
