@@ -180,6 +180,9 @@ static int announce_into_sample(struct batch *b)
 		if (session_queue_event(b->session, &b->announced.items[i]) < 0)
 			return -1;
 	event_list_clear(&b->announced);
+	char note[160];
+	if (announce_interval_end(b->announce, note, sizeof note))
+		fprintf(stderr, "ioscope: %s\n", note);
 	return 0;
 }
 

@@ -77,6 +77,14 @@ static void on_announced(struct console *c)
 	event_list_free(&got);
 }
 
+/* After a sample: say what a burst of announcements cost (announce.h). */
+static void announce_interval_note(struct console *c)
+{
+	char note[160];
+	if (announce_interval_end(c->announce, note, sizeof note))
+		console_message(c, true, "%s", note);
+}
+
 /* ---- `ioscope run`: the command watched (run_watch.h) ---- */
 
 /* Its output goes to a file, never onto the screen; its start is a mark. */
@@ -179,6 +187,7 @@ static int take_sample(struct console *c)
 	/* a scrolled-back view stays on the moment it shows */
 	if (had_rates && c->scroll_back && !c->frozen)
 		c->scroll_back++;
+	announce_interval_note(c);
 	struct error err;
 	if (session_record_error(c->session, &err))
 		console_message(c, true, "recording: %s", err.msg);
