@@ -9,17 +9,6 @@ BURST=50000
 TAKE_MAX=256
 HWM_MAX_KB=$((96 * 1024))    # the sanitized binary: ~25 MB; before the cap, far above
 
-# wait_socket PID: until the instance listens (its socket is there)
-wait_socket() {
-	local i
-	for ((i = 0; i < 100; i++)); do
-		[ -S "$RUNDIR/$1.sock" ] && return 0
-		kill -0 "$1" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
-
 mkdir -m 700 "$RUNDIR"
 
 # What `ioscope mark` sends, caught by a listener of our own (a live pid's socket).
