@@ -42,10 +42,11 @@ struct attached_entry {
 	bool damaged;               /* failed to parse when read (warned once) */
 };
 
-/* An event of the index: ~40 bytes and its strings, where a struct event is 3 KB
+/* An event of the index: ~40 bytes and its strings, where a struct event was 3 KB
  * (a day of hot-plug churn, 380k events, took 1.2 GB).  The strings (object, key,
  * old, new, result, by) follow each other NUL-terminated in events_text; a later
- * field is one more string at the end. */
+ * field is one more string at the end.  replay_event_get() points a view's texts at
+ * them. */
 struct event_entry {
 	uint64_t text;              /* offset of its strings in events_text */
 	int64_t mono, wall;
