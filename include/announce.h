@@ -12,6 +12,7 @@
 #ifndef IOSCOPE_ANNOUNCE_H
 #define IOSCOPE_ANNOUNCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "error.h"
@@ -19,6 +20,10 @@
 
 /* The largest announcement: one event record with every field escaped. */
 #define ANNOUNCE_MSG_MAX 65536
+/* The most announcements taken in one interval (between two samples).  The rest are
+ * read and counted, not kept: a burst (a script marking in a loop) costs neither
+ * memory nor a poll() that never sleeps, and is said once the interval ends. */
+#define ANNOUNCE_TAKE_MAX 256
 
 struct announce_listener;
 
@@ -27,10 +32,14 @@ struct announce_listener;
 struct announce_listener *announce_listen(struct error *err);
 /* Readable (POLLIN) when announcements wait; for the caller's poll() set. */
 int announce_fd(const struct announce_listener *l);
-/* Append every waiting announcement to *out (by = "ioscope").  Malformed ones and
- * those from another user (root excepted) are dropped.  Returns how many were
- * added, -1 on ENOMEM. */
+/* Append every waiting announcement to *out (by = "ioscope"), up to ANNOUNCE_TAKE_MAX
+ * in the interval; past it they are dropped and counted.  Malformed ones and those
+ * from another user (root excepted) are dropped.  Returns how many were added, -1 on
+ * ENOMEM. */
 int announce_take_events(struct announce_listener *l, struct event_list *out);
+/* A sample was taken: the interval's count starts again.  True when announcements
+ * were dropped in the interval that ended, with note saying how many.  NULL: false. */
+bool announce_interval_end(struct announce_listener *l, char *note, size_t len);
 /* Stop listening and remove the socket; NULL is fine. */
 void announce_close(struct announce_listener *l);
 

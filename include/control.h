@@ -250,6 +250,8 @@ void control_kmsg_end(struct control_kmsg *k, const char *device, const char *fs
 
 /* Result helpers. */
 void control_result_init(struct control_result *r);
+/* Release an allocated result and what its events own; NULL is fine. */
+void control_result_free(struct control_result *r);
 void control_result_line(struct control_result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The kernel's messages of a filesystem context (fsopen/fsconfig), "e ext4: Unknown

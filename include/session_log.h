@@ -107,7 +107,8 @@ int session_log_parse_why(json_object *o, struct snapshot *out, struct error *er
 /* A `trace` record into out->trace (replacing it). */
 int session_log_parse_trace(json_object *o, struct snapshot *out, struct error *err);
 /* 0, -1 when malformed (err set), or 1 for an event kind this version does not know
- * (err holds the kind's name): readers skip it silently. */
+ * (err holds the kind's name): readers skip it silently.  *ev is overwritten and,
+ * whatever the result, the caller's to event_free(). */
 int session_log_parse_event(json_object *o, struct event *ev, struct error *err);
 /* A `tasks` record into a new *out (the old one freed); -1 when malformed (err set). */
 int session_log_parse_tasks(json_object *o, struct tasks_sample **out, struct error *err);

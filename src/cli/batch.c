@@ -81,9 +81,8 @@ static int select_events(struct batch *b)
 		if (!session_event_selected(b->session, &all->items[i]))
 			continue;
 		struct event *e = event_list_add(&b->shown_events);
-		if (!e)
+		if (!e || event_copy(e, &all->items[i]) < 0)
 			return -1;
-		*e = all->items[i];
 	}
 	return 0;
 }
@@ -181,6 +180,9 @@ static int announce_into_sample(struct batch *b)
 		if (session_queue_event(b->session, &b->announced.items[i]) < 0)
 			return -1;
 	event_list_clear(&b->announced);
+	char note[160];
+	if (announce_interval_end(b->announce, note, sizeof note))
+		fprintf(stderr, "ioscope: %s\n", note);
 	return 0;
 }
 
@@ -198,7 +200,9 @@ static int run_start(struct batch *b)
 		return rc == RUN_WATCH_REFUSED ? 1 : 127;
 	}
 	b->running = true;
-	return session_queue_event(b->session, &start) < 0 ? 1 : 0;
+	rc = session_queue_event(b->session, &start) < 0 ? 1 : 0;
+	event_free(&start);
+	return rc;
 }
 
 static void run_collect(struct batch *b)
@@ -210,6 +214,8 @@ static void run_collect(struct batch *b)
 		text_printf(stderr, "ioscope: run: %s\n", err.msg);
 	if (r > 0 && session_queue_event(b->session, &ev) < 0)
 		fprintf(stderr, "ioscope: out of memory: the exit is not marked\n");
+	if (r > 0)
+		event_free(&ev);
 }
 
 /* A signal ends the run, or with a command still running, is passed on to it and

@@ -41,12 +41,16 @@ int cmd_mark(int argc, char **argv)
 		return usage(stderr, 2);
 	struct event ev;
 	event_own(&ev, EVENT_USER_MARK, "user", "mark");
-	join(argc - first, argv + first, ev.new_value, sizeof ev.new_value);
+	char text[EVENT_VALUE_MAX];
+	join(argc - first, argv + first, text, sizeof text);
+	event_set_new_value(&ev, "%s", text);
 	if (!ev.new_value[0]) {
 		fprintf(stderr, "ioscope mark: give the TEXT of the mark\n");
+		event_free(&ev);
 		return 2;
 	}
 	int reached = announce_events(&ev, 1);
+	event_free(&ev);
 	if (reached == 0) {
 		fprintf(stderr, "ioscope mark: no running ioscope of this user (uid %u) to mark\n",
 			(unsigned)geteuid());

@@ -16,14 +16,17 @@ static void mark_event(struct matrix_ctx *m, enum matrix_state state, const char
 {
 	struct event ev;
 	event_own(&ev, EVENT_RUN, "matrix", step);
-	snprintf(ev.new_value, sizeof ev.new_value, "%s", text);
+	event_set_new_value(&ev, "%s", text);
 	struct matrix_status where;
 	matrix_status_of(m, state, &where);
-	matrix_status_format(&where, ev.result, sizeof ev.result);
+	char progress[EVENT_RESULT_MAX];
+	matrix_status_format(&where, progress, sizeof progress);
+	event_set_result(&ev, "%s", progress);
 	struct error err = { "" };
 	if (m->session && session_add_own_event(m->session, &ev, &err) < 0)
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 	announce_events(&ev, 1);   /* a console watching meanwhile marks the step too */
+	event_free(&ev);
 }
 
 void matrix_mark(struct matrix_ctx *m, const char *step, const char *fmt, ...)
@@ -212,7 +215,7 @@ static int apply_plan(struct matrix_ctx *m, struct matrix_cell *c, struct contro
 	int status = control_apply(p, res);
 	matrix_control_events(m, res);
 	int rc = status ? refuse(c, refusal_of(res)) : 0;
-	free(res);
+	control_result_free(res);
 	return rc;
 }
 
@@ -238,7 +241,7 @@ static int fresh_filesystem(struct matrix_ctx *m, struct matrix_cell *c)
 		rc = refuse(c, refusal_of(res));
 	else if (rc < 0)
 		rc = refuse(c, err.msg);
-	free(res);
+	control_result_free(res);
 	return rc;
 }
 

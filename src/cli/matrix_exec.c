@@ -251,19 +251,19 @@ int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct ma
 		return m->failed = true, -1;
 	}
 	struct event ev;
-	memset(&ev, 0, sizeof ev);
 	child_start_event(ch, m->o->command, outpath, &ev);
 	if (session_add_own_event(m->session, &ev, &err) < 0)
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 	announce_events(&ev, 1);
+	event_free(&ev);
 	struct child_exit x;
 	memset(&x, 0, sizeof x);
 	int rc = wait_sampling(m, ch, 0, &x);
 	if (rc == 0) {
-		memset(&ev, 0, sizeof ev);
 		child_exit_event(&x, &ev);
 		session_add_own_event(m->session, &ev, &err);
 		announce_events(&ev, 1);
+		event_free(&ev);
 		extra_sample(m);
 		run_figures(run, &x);
 		double probe[4096];

@@ -141,7 +141,7 @@ static int run_plan(const struct control_plan *p, bool yes, bool events)
 	fflush(stdout);
 	if (status)
 		fprintf(stderr, "ioscope: not every change was applied (see above)\n");
-	free(r);
+	control_result_free(r);
 	return status ? 1 : 0;
 }
 

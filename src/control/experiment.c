@@ -294,11 +294,11 @@ static void read_back(struct event *ev, int mnt_id)
 	struct control_mount m;
 	struct error err;
 	if (control_mount_find(NULL, mnt_id, NULL, &m, &err) < 0) {
-		snprintf(ev->result, sizeof ev->result, "ok (not read back: %s)", err.msg);
+		event_set_result(ev, "ok (not read back: %s)", err.msg);
 		return;
 	}
-	snprintf(ev->new_value, sizeof ev->new_value, "%s %s %s", m.source, m.fstype, m.super_opts);
-	snprintf(ev->result, sizeof ev->result, "ok; mount options %s", m.mount_opts);
+	event_set_new_value(ev, "%s %s %s", m.source, m.fstype, m.super_opts);
+	event_set_result(ev, "ok; mount options %s", m.mount_opts);
 }
 
 int control_mount_new(const char *name, const char *fstype, struct control_mountpoint *mp,
@@ -327,8 +327,8 @@ int control_mount_new(const char *name, const char *fstype, struct control_mount
 		snprintf(c.msg, sizeof c.msg, "%s", kmsg[0] ? kmsg : strerror(c.errnum));
 	struct event *ev = control_result_event(r, EVENT_MOUNT_ADDED, mp->path, "mount");
 	if (ev)
-		snprintf(ev->new_value, sizeof ev->new_value, "%s %s %s", dev, fstype,
-			 no_options(options) ? "defaults" : options);
+		event_set_new_value(ev, "%s %s %s", dev, fstype,
+				    no_options(options) ? "defaults" : options);
 	if (!c.errnum) {
 		control_result_line(r, "mounted %s on %s (%s)", dev, mp->path,
 				    no_options(options) ? "defaults" : options);
@@ -338,7 +338,7 @@ int control_mount_new(const char *name, const char *fstype, struct control_mount
 	}
 	control_result_line(r, "refused: %s (%s: %s)", c.msg, c.failed, strerror(c.errnum));
 	if (ev)
-		snprintf(ev->result, sizeof ev->result, "refused: %s", c.msg);
+		event_set_result(ev, "refused: %s", c.msg);
 	return r->status = 1;
 }
 

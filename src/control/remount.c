@@ -182,9 +182,9 @@ static void add_event(struct control_result *r, const struct control_plan *p, co
 	struct event *ev = control_result_event(r, EVENT_MOUNT_OPTIONS, p->mount.mountpoint, key);
 	if (!ev)
 		return;
-	snprintf(ev->old_value, sizeof ev->old_value, "%s", before);
-	snprintf(ev->new_value, sizeof ev->new_value, "%s", after);
-	snprintf(ev->result, sizeof ev->result, "%s", result);
+	event_set_old_value(ev, "%s", before);
+	event_set_new_value(ev, "%s", after);
+	event_set_result(ev, "%s", result);
 }
 
 static void report(const struct control_plan *p, const struct control_mount *after,

@@ -32,6 +32,7 @@ struct announce_listener {
 	int dirfd;
 	int sock;
 	char name[32];
+	size_t taken, dropped;   /* in this interval: events handed out, announcements past the cap */
 	char buf[ANNOUNCE_MSG_MAX];
 };
 
@@ -147,9 +148,11 @@ static bool sender_allowed(struct msghdr *msg)
 	return false;
 }
 
-/* One message -> one event; false when it is not an event record we accept. */
+/* One message -> one event (*ev, to event_free either way); false when it is not an
+ * event record we accept. */
 static bool parse_message(const char *text, size_t len, struct event *ev)
 {
+	event_init(ev);
 	json_tokener *tok = json_tokener_new();
 	if (!tok)
 		return false;
@@ -196,16 +199,37 @@ int announce_take_events(struct announce_listener *l, struct event_list *out)
 	int added = 0;
 	size_t len;
 	while (l && receive(l, &len)) {
-		struct event ev;
-		if (!parse_message(l->buf, len, &ev))
+		if (l->taken == ANNOUNCE_TAKE_MAX) {
+			l->dropped++;   /* read all the same: a full queue would keep poll() awake */
 			continue;
+		}
+		struct event ev;
+		if (!parse_message(l->buf, len, &ev)) {
+			event_free(&ev);
+			continue;
+		}
 		struct event *slot = event_list_add(out);
-		if (!slot)
+		if (!slot) {
+			event_free(&ev);
 			return -1;
-		*slot = ev;
+		}
+		*slot = ev;   /* moved */
+		l->taken++;
 		added++;
 	}
 	return added;
+}
+
+bool announce_interval_end(struct announce_listener *l, char *note, size_t len)
+{
+	if (!l)
+		return false;
+	size_t dropped = l->dropped;
+	l->taken = l->dropped = 0;
+	if (dropped)
+		snprintf(note, len, "%zu announcement%s dropped: at most %d are taken in one "
+			 "interval", dropped, dropped == 1 ? "" : "s", ANNOUNCE_TAKE_MAX);
+	return dropped > 0;
 }
 
 /* ---- sending ---- */

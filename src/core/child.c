@@ -219,9 +219,11 @@ void child_start_event(const struct child *c, char *const argv[], const char *ou
 {
 	stamp(ev);
 	snprintf(ev->key, sizeof ev->key, "start");
-	join_argv(argv, ev->new_value, sizeof ev->new_value);
-	snprintf(ev->result, sizeof ev->result, "pid=%ld%s%s", (long)c->pid,
-		 output && output[0] ? " output=" : "", output ? output : "");
+	char command[EVENT_VALUE_MAX];
+	join_argv(argv, command, sizeof command);
+	event_set_new_value(ev, "%s", command);
+	event_set_result(ev, "pid=%ld%s%s", (long)c->pid, output && output[0] ? " output=" : "",
+			 output ? output : "");
 }
 
 static double tv_seconds(const struct timeval *tv)
@@ -234,21 +236,21 @@ void child_exit_event(const struct child_exit *x, struct event *ev)
 	stamp(ev);
 	snprintf(ev->key, sizeof ev->key, "exit");
 	if (x->signal)
-		snprintf(ev->new_value, sizeof ev->new_value, "signal %d (%.2f s)", x->signal,
-			 x->elapsed);
+		event_set_new_value(ev, "signal %d (%.2f s)", x->signal, x->elapsed);
 	else
-		snprintf(ev->new_value, sizeof ev->new_value, "%d (%.2f s)", x->exit_code,
-			 x->elapsed);
-	int n = snprintf(ev->result, sizeof ev->result,
+		event_set_new_value(ev, "%d (%.2f s)", x->exit_code, x->elapsed);
+	char result[EVENT_RESULT_MAX];
+	int n = snprintf(result, sizeof result,
 			 "status=%d elapsed_s=%.3f user_s=%.3f sys_s=%.3f maxrss_kb=%ld",
 			 x->exit_code, x->elapsed, tv_seconds(&x->ru.ru_utime),
 			 tv_seconds(&x->ru.ru_stime), x->ru.ru_maxrss);
-	if (x->have_io && n > 0 && (size_t)n < sizeof ev->result)
-		snprintf(ev->result + n, sizeof ev->result - (size_t)n,
+	if (x->have_io && n > 0 && (size_t)n < sizeof result)
+		snprintf(result + n, sizeof result - (size_t)n,
 			 " read_bytes=%" PRIu64 " write_bytes=%" PRIu64
 			 " cancelled_write_bytes=%" PRIu64 " rchar=%" PRIu64 " wchar=%" PRIu64,
 			 x->read_bytes, x->write_bytes, x->cancelled_write_bytes, x->rchar,
 			 x->wchar);
+	event_set_result(ev, "%s", result);
 }
 
 int child_output_open(const char *path, char *name, size_t len, struct error *err)

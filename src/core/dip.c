@@ -383,10 +383,13 @@ static int make_event(const struct dip_context *c, double baseline, const struct
 	ev->kind = EVENT_DIP;
 	ev->wall = snap->wall;
 	ev->mono = snap->mono;
-	snprintf(ev->object, sizeof ev->object, "%s", c->device);
+	event_set_object(ev, "%s", c->device);
 	snprintf(ev->key, sizeof ev->key, "throughput");
-	dip_format_mbs(baseline, ev->old_value, sizeof ev->old_value);
-	dip_format_mbs(c->now->kBs, ev->new_value, sizeof ev->new_value);
+	char mbs[EVENT_VALUE_MAX];
+	dip_format_mbs(baseline, mbs, sizeof mbs);
+	event_set_old_value(ev, "%s", mbs);
+	dip_format_mbs(c->now->kBs, mbs, sizeof mbs);
+	event_set_new_value(ev, "%s", mbs);
 	snprintf(ev->by, sizeof ev->by, "observed");
 	for (size_t i = 0; i < n && i < DIP_REASONS_MAX; i++)
 		event_add_reason(ev, r[i].text);

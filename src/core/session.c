@@ -95,7 +95,8 @@ static int take_queued(struct session *s)
 		struct event *e = event_list_add(&s->events);
 		if (!e)
 			return -1;
-		*e = s->queued.items[i];
+		*e = s->queued.items[i];   /* moved */
+		event_init(&s->queued.items[i]);
 	}
 	event_list_clear(&s->queued);
 	return 0;
@@ -223,8 +224,7 @@ int session_queue_event(struct session *s, const struct event *ev)
 	struct event *kept = event_list_add(&s->queued);
 	if (!kept)
 		return -1;
-	*kept = *ev;
-	return 0;
+	return event_copy(kept, ev);
 }
 
 int session_add_own_event(struct session *s, const struct event *ev, struct error *err)

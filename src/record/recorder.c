@@ -374,9 +374,8 @@ int recorder_write_event(struct recorder *rec, const struct event *ev, struct er
 		return 0;
 	if (!rec->started) {
 		struct event *copy = event_list_add(&rec->early);
-		if (!copy)
+		if (!copy || event_copy(copy, ev) < 0)
 			return error_set(err, "%s: out of memory", rec->path);
-		*copy = *ev;
 		return 0;
 	}
 	rec->len = 0;

@@ -77,6 +77,14 @@ static void on_announced(struct console *c)
 	event_list_free(&got);
 }
 
+/* After a sample: say what a burst of announcements cost (announce.h). */
+static void announce_interval_note(struct console *c)
+{
+	char note[160];
+	if (announce_interval_end(c->announce, note, sizeof note))
+		console_message(c, true, "%s", note);
+}
+
 /* ---- `ioscope run`: the command watched (run_watch.h) ---- */
 
 /* Its output goes to a file, never onto the screen; its start is a mark. */
@@ -92,6 +100,7 @@ static int run_start(struct console *c, struct error *err)
 	c->run_started = console_now();
 	console_add_event(c, &start);
 	console_message(c, false, "running %s: output in %s", start.new_value, c->run.output);
+	event_free(&start);
 	return 0;
 }
 
@@ -108,6 +117,7 @@ static void on_run_exit(struct console *c)
 	console_add_event(c, &ev);
 	console_message(c, false, "%s exited: %s%s", c->opts->command[0], ev.new_value,
 			c->run.linger < 0 ? "; q quits" : "");
+	event_free(&ev);
 }
 
 /* After a sample: the linger after the exit is over (--linger). */
@@ -177,6 +187,7 @@ static int take_sample(struct console *c)
 	/* a scrolled-back view stays on the moment it shows */
 	if (had_rates && c->scroll_back && !c->frozen)
 		c->scroll_back++;
+	announce_interval_note(c);
 	struct error err;
 	if (session_record_error(c->session, &err))
 		console_message(c, true, "recording: %s", err.msg);

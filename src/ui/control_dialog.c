@@ -502,8 +502,8 @@ static void dialog_free(void *state)
 	struct control_dialog *d = state;
 	/* the console is closing with a change in flight: wait for it, it cannot be undone */
 	if (d->job)
-		free(control_job_finish(d->job));
-	free(d->result);
+		control_result_free(control_job_finish(d->job));
+	control_result_free(d->result);
 	free(d->plan);
 	free(d);
 }

@@ -18,6 +18,17 @@ mkdir -m 700 "$TMP/run"
 export XDG_RUNTIME_DIR="$TMP/run"
 
 at_exit() { printf '%s\n' "$*" >>"$_CLEANUPS"; }
+
+# wait_socket PID: until instance PID listens in the runtime directory (its socket is there)
+wait_socket() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[ -S "$XDG_RUNTIME_DIR/ioscope/$1.sock" ] && return 0
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
 _run_cleanups() {
 	local cmd
 	while IFS= read -r cmd; do eval "$cmd" >/dev/null 2>&1; done < <(tac "$_CLEANUPS" 2>/dev/null)

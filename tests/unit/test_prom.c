@@ -123,7 +123,7 @@ static struct event *add_event(struct fixture *f, enum event_kind k, const char 
 	struct event *e = event_list_add(&f->events);
 	e->kind = k;
 	e->wall.tv_sec = 1700000000;
-	snprintf(e->object, sizeof e->object, "%s", object);
+	event_set_object(e, "%s", object);
 	snprintf(e->by, sizeof e->by, "%s", by);
 	return e;
 }

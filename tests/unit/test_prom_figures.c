@@ -279,7 +279,7 @@ static void dips(void **state)
 	struct event *e = event_list_add(&events);
 	e->kind = EVENT_DIP;
 	e->wall.tv_sec = 1700000000;
-	snprintf(e->object, sizeof e->object, "sda");
+	event_set_object(e, "sda");
 	snprintf(e->by, sizeof e->by, "observed");
 	f->v.events = &events;
 	t = render(f);

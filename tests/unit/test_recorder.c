@@ -27,9 +27,9 @@ static void record_run(const char *path, bool sync)
 	snapshot_init(&cur);
 	event_list_init(&events);
 	struct event mark = { .kind = EVENT_USER_MARK };
-	snprintf(mark.object, sizeof mark.object, "user");
+	event_set_object(&mark, "user");
 	snprintf(mark.key, sizeof mark.key, "mark");
-	snprintf(mark.new_value, sizeof mark.new_value, "before the first sample");
+	event_set_new_value(&mark, "before the first sample");
 	assert_int_equal(recorder_write_event(rec, &mark, &err), 0);
 	for (unsigned k = 1; k <= NSAMPLES; k++) {
 		fixture_snapshot(&cur, k);
@@ -38,7 +38,7 @@ static void record_run(const char *path, bool sync)
 			assert_true(events_diff(&events, &prev, &cur) >= 0);
 		assert_int_equal(recorder_write(rec, &cur, &events, &err), 0);
 		if (k == 5) {
-			snprintf(mark.new_value, sizeof mark.new_value, "after sample 5");
+			event_set_new_value(&mark, "after sample 5");
 			mark.wall = cur.wall;
 			assert_int_equal(recorder_write_event(rec, &mark, &err), 0);
 		}
@@ -48,6 +48,7 @@ static void record_run(const char *path, bool sync)
 	snapshot_free(&prev);
 	snapshot_free(&cur);
 	event_list_free(&events);
+	event_free(&mark);
 }
 
 static void test_round_trip_is_exact(void **state)
@@ -272,10 +273,11 @@ static void test_failed_writes_keep_events(void **state)
 	assert_non_null(strstr(recorder_failure(rec), path));
 	struct event mark = { .kind = EVENT_USER_MARK, .mono = cur.mono, .wall = cur.wall };
 	mark.mono.tv_nsec += 1000;
-	snprintf(mark.object, sizeof mark.object, "user");
+	event_set_object(&mark, "user");
 	snprintf(mark.key, sizeof mark.key, "mark");
-	snprintf(mark.new_value, sizeof mark.new_value, "while full");
+	event_set_new_value(&mark, "while full");
 	assert_int_equal(recorder_write_event(rec, &mark, &err), -1);
+	event_free(&mark);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
 	fixture_snapshot(&cur, 5);
 	assert_int_equal(recorder_write(rec, &cur, NULL, &err), 0);
@@ -341,7 +343,7 @@ static void test_resets_round_trip(void **state)
 {
 	(void)state;
 	struct event ev = { .kind = EVENT_SCHEDULER };
-	snprintf(ev.object, sizeof ev.object, "loop0");
+	event_set_object(&ev, "loop0");
 	snprintf(ev.key, sizeof ev.key, "scheduler");
 	snprintf(ev.by, sizeof ev.by, "observed");
 	event_add_reset(&ev, "iosched.fifo_batch", "16", NULL);
@@ -361,14 +363,18 @@ static void test_resets_round_trip(void **state)
 	assert_string_equal(back.resets[1].new_value, "8");
 	assert_string_equal(back.resets[2].old_value, "64");
 	json_object_put(o);
+	event_free(&ev);
+	event_free(&back);
 	/* damaged resets are an error, an unknown kind a skip */
 	json_object *bad = json_tokener_parse("{\"type\":\"event\",\"kind\":\"scheduler\","
 					      "\"resets\":{\"nr_requests\":[\"64\"]}}");
 	assert_int_equal(session_log_parse_event(bad, &back, &err), -1);
+	event_free(&back);
 	json_object_put(bad);
 	json_object *later = json_tokener_parse("{\"type\":\"event\",\"kind\":\"spike\"}");
 	assert_int_equal(session_log_parse_event(later, &back, &err), 1);
 	assert_string_equal(err.msg, "spike");
+	event_free(&back);
 	json_object_put(later);
 }
 
