@@ -33,6 +33,9 @@ int control_mount_new(const char *name, const char *fstype, const char *dir, con
 		      struct control_result *r, struct error *err);
 /* Unmounts the mount at dir (only a mount root; lazily when busy is not asked). */
 int control_umount(const char *dir, struct error *err);
+/* The same lazily (MNT_DETACH), for a mount that is busy: gone from the tree at once,
+ * the filesystem (and its device) kept until the last process using it lets go. */
+int control_umount_detach(const char *dir, struct error *err);
 /* Writes back dirty pages and drops the page cache, dentries and inodes
  * (/proc/sys/vm/drop_caches = 3), so a run starts cold. */
 int control_drop_caches(struct error *err);

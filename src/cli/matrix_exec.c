@@ -1,7 +1,8 @@
 /* matrix_exec.c - the runner of `ioscope matrix`: one command as a child (child.h, as
  * `ioscope run` starts it), waited for through its pidfd while the session samples on
  * its timer, so the run's log has every sample and every mark in order.  A signal
- * (Ctrl-C) is passed on to the command, and the matrix stops after it. */
+ * (Ctrl-C) is passed on to the command's process group, and the matrix stops after it;
+ * whatever the command left running is stopped before the sync and the unmount. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -172,6 +173,8 @@ static int wait_sampling(struct matrix_ctx *m, struct child *c, double until,
 			return 0;
 		if ((fds[1].revents & POLLIN) && sample(m, fds[1].fd) < 0)
 			return -1;
+		if (c && (fds[1].revents & POLLIN))
+			child_reap_orphans(c);
 		struct error err = { "" };
 		if (c && (fds[2].revents & POLLIN)) {
 			int r = child_reap(c, x, &err);
@@ -208,7 +211,7 @@ static struct child *spawn_in_mount(struct matrix_ctx *m, const struct matrix_ce
 			close(here);
 		return NULL;
 	}
-	struct child *ch = child_spawn(m->o->command, out, false, err);
+	struct child *ch = child_spawn(m->o->command, out, true, err);
 	if (fchdir(here) < 0 && ch) {
 		error_errno(err, "the working directory", errno);
 		child_free(ch);
@@ -226,6 +229,21 @@ static void run_figures(struct matrix_run *run, const struct child_exit *x)
 		     (double)x->ru.ru_stime.tv_sec + x->ru.ru_stime.tv_usec / 1e6;
 	run->read_MB = x->have_io ? (double)x->read_bytes / 1e6 : NAN;
 	run->written_MB = x->have_io ? (double)x->write_bytes / 1e6 : NAN;
+}
+
+/* What the command left running (or all of it, when the matrix stops) is stopped, so
+ * that the unmount finds the filesystem free; marked when there was any. */
+static void stop_the_rest(struct matrix_ctx *m, struct child *ch)
+{
+	struct child_stop st;
+	char note[256];
+	child_stop(ch, &st);
+	child_free(ch);
+	if (!child_stop_note(&st, note, sizeof note))
+		return;
+	text_printf(stderr, "ioscope matrix: %s\n", note);
+	if (st.left_behind)
+		matrix_mark(m, "stopped", "%s", note);
 }
 
 int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct matrix_run *run)
@@ -265,7 +283,7 @@ int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct ma
 		run->probe_p99_us = matrix_percentile(probe, m->nprobe, 99);
 		matrix_fio_parse(outpath, run);
 	}
-	child_free(ch);
+	stop_the_rest(m, ch);
 	return rc == 0 && !m->stop_signal ? 0 : -1;
 }
 

@@ -321,6 +321,13 @@ int control_umount(const char *dir, struct error *err)
 	return 0;
 }
 
+int control_umount_detach(const char *dir, struct error *err)
+{
+	if (umount2(dir, MNT_DETACH | UMOUNT_NOFOLLOW) < 0)
+		return error_errno(err, dir, errno);
+	return 0;
+}
+
 int control_drop_caches(struct error *err)
 {
 	static const char path[] = "/proc/sys/vm/drop_caches";

@@ -179,3 +179,106 @@ at_exit "umount '$TMP/m6'"
 	&& ok "SIGINT mid --mkfs matrix: exit 130, its filesystem unmounted, scheduler and tunables put back" \
 	|| fail "SIGINT mid --mkfs matrix: exit 130, its filesystem unmounted, scheduler and tunables put back" \
 		"rc=$rc mounted during: $mounted during: $during after: $(queue_state "$dev") $(grep " $TMP/m6 " /proc/self/mountinfo) $(tail -3 "$TMP/r7.stderr")"
+
+# ---- 7: SIGTERM while the command has a background job and a daemon (issue 23) ----
+# Every sleep here is `sleep 9<our pid><N>`, found by pgrep -f alone.
+# Cleanups run last first: each mount's is followed by this, so they stop before the unmount.
+M="9$$"
+kill_ours="kill -KILL \$(pgrep -f '^sleep ${M}') 2>/dev/null; sleep 0.2"
+procs() { pgrep -f "^sleep ${M}${1:-}" | tr '\n' ' '; }
+wait_procs() {
+	local i
+	for ((i = 0; i < 150; i++)); do
+		[ "$(pgrep -fc "^sleep ${M}$1")" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+qbefore7=$(queue_state "$dev")
+mkdir "$TMP/m7"
+at_exit "umount -l '$TMP/m7'"
+at_exit "$kill_ours"
+"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m7" --mkfs 'mkfs.ext4 -q -F' --schedulers bfq \
+	--repeat 1 --out "$TMP/r8" -- sh -c "sleep ${M}1 & setsid sleep ${M}2 & sleep ${M}3" \
+	>/dev/null 2>"$TMP/r8.stderr" &
+pid=$!
+wait_procs '[123]' 3
+kill -TERM $pid
+wait $pid; rc=$?
+left=$(procs '[123]')
+[ $rc -eq 143 ] && sanitizer_clean "$TMP/r8.stderr" && [ -z "$left" ] \
+	&& ! grep -q " $TMP/m7 " /proc/self/mountinfo && [ "$qbefore7" = "$(queue_state "$dev")" ] \
+	&& ok "SIGTERM mid matrix: the command's background job and daemon stopped, the filesystem unmounted" \
+	|| fail "SIGTERM mid matrix: the command's background job and daemon stopped, the filesystem unmounted" \
+		"rc=$rc left: ${left:-none} $(grep " $TMP/m7 " /proc/self/mountinfo) $(tail -3 "$TMP/r8.stderr")"
+"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m7" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
+	--out "$TMP/r9" -- true >/dev/null 2>"$TMP/r9.stderr"
+rc=$?
+[ $rc -eq 0 ] && sanitizer_clean "$TMP/r9.stderr" && ok "the next matrix on that device works" \
+	|| fail "the next matrix on that device works" "rc=$rc $(tail -3 "$TMP/r9.stderr")"
+
+# ---- 8: a process outside the command keeps the filesystem busy: detached, said ----
+mkdir "$TMP/m8"
+at_exit "umount -l '$TMP/m8'"
+at_exit "$kill_ours"
+"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m8" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
+	--out "$TMP/r10" -- sh -c 'touch ready; for i in $(seq 1200); do [ -e held ] && break; sleep 0.05; done' \
+	>/dev/null 2>"$TMP/r10.stderr" &
+pid=$!
+for _ in $(seq 600); do [ -e "$TMP/m8/ready" ] && break; sleep 0.1; done
+# the holder is this script's, not the command's: ioscope must not touch it
+(cd "$TMP/m8" && touch held && exec sleep "${M}4") &
+holder=$!
+at_exit "kill -KILL $holder"
+wait $pid; rc=$?
+holding=$(procs 4)
+[ $rc -eq 0 ] && sanitizer_clean "$TMP/r10.stderr" && [ -n "$holding" ] \
+	&& grep -q "m8: Device or resource busy: detached instead (MNT_DETACH); /dev/$dev stays in use" "$TMP/r10.stderr" \
+	&& ! grep -q " $TMP/m8 " /proc/self/mountinfo \
+	&& ok "a filesystem busy with another's process: detached (MNT_DETACH), said, that process left alone" \
+	|| fail "a filesystem busy with another's process: detached (MNT_DETACH), said, that process left alone" \
+		"rc=$rc holder: ${holding:-gone} $(cat "$TMP/r10.stderr")"
+kill -KILL $holder
+wait $holder 2>/dev/null
+# the device is free once the last user of the detached filesystem is gone
+for _ in $(seq 50); do python3 -c 'import os,sys; os.close(os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL))' "/dev/$dev" 2>/dev/null && break; sleep 0.1; done
+
+# ---- 9: kill -9 mid matrix: the next one says how to put the device back ----
+echo kyber >/sys/block/$dev/queue/scheduler
+qbefore9=$(queue_state "$dev")
+mkdir "$TMP/m9"
+at_exit "umount -l '$TMP/m9'"
+at_exit "$kill_ours"
+"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m9" --mkfs 'mkfs.ext4 -q -F' --schedulers bfq \
+	--repeat 1 --out "$TMP/r11" -- sleep "${M}5" >/dev/null 2>"$TMP/r11.stderr" &
+pid=$!
+wait_procs 5 1; ran=$(procs 5)
+kill -KILL $pid
+wait $pid 2>/dev/null
+for _ in $(seq 30); do [ -z "$(procs 5)" ] && break; sleep 0.1; done
+left=$(procs 5)
+[ -n "$ran" ] && [ -z "$left" ] && ok "the command does not outlive a kill -9 of the matrix (SIGTERM as its parent dies)" \
+	|| fail "the command does not outlive a kill -9 of the matrix (SIGTERM as its parent dies)" \
+		"ran: ${ran:-never} left: ${left:-none}"
+"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m9" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
+	--out "$TMP/r12" -- true >/dev/null 2>"$TMP/r12.stderr"
+rc=$?
+[ $rc -eq 1 ] && sanitizer_clean "$TMP/r12.stderr" \
+	&& grep -q "an earlier matrix on $dev (pid $pid) ended without putting it back" "$TMP/r12.stderr" \
+	&& grep -qx "  umount '$TMP/m9'" "$TMP/r12.stderr" \
+	&& grep -q "^  ioscope set $dev scheduler=kyber nr_requests=" "$TMP/r12.stderr" \
+	&& ok "after a kill -9 the next matrix refuses the device and says how to put it back" \
+	|| fail "after a kill -9 the next matrix refuses the device and says how to put it back" \
+		"rc=$rc $(cat "$TMP/r12.stderr")"
+# what it says, done, puts the device back: the next matrix takes it
+sed -n 's/^  //p' "$TMP/r12.stderr" | sed "s|^ioscope |'$IOSCOPE' |" >"$TMP/putback.sh"
+sh -e "$TMP/putback.sh" >"$TMP/putback.out" 2>&1
+rc_put=$?
+"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m9" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
+	--out "$TMP/r13" -- true >/dev/null 2>"$TMP/r13.stderr"
+rc=$?
+[ $rc_put -eq 0 ] && [ $rc -eq 0 ] && sanitizer_clean "$TMP/r13.stderr" \
+	&& [ "$qbefore9" = "$(queue_state "$dev")" ] \
+	&& ok "done as it says, the device is taken again and put back as found" \
+	|| fail "done as it says, the device is taken again and put back as found" \
+		"put back: rc=$rc_put $(cat "$TMP/putback.sh" "$TMP/putback.out") matrix: rc=$rc $(tail -3 "$TMP/r13.stderr")"
