@@ -48,19 +48,18 @@ screen | grep -q '^EXIT=0' && clean_stderr "$CONSOLE_STDERR" && grep -qx chosen 
 	&& ok "--linger ends the console after the exit" || fail "--linger ends the console after the exit" "$(show_screen; cat "$CONSOLE_STDERR")"
 
 # q while the command runs: its background job and a daemon it started (setsid) go with
-# it (issue 23).  Every sleep here is `sleep 9<our pid><N>`, found by pgrep -f alone.
-M="9$$"
-at_exit "kill -KILL \$(pgrep -f '^sleep ${M}') 2>/dev/null"
+# it (issue 23).
+at_exit "$KILL_MARKED"
 console_send -l clear
 console_send Enter
 wait_gone '^EXIT=' 5
-console_run run -i 0.2 -- sh -c "'sleep ${M}1 & setsid sleep ${M}2 & sleep ${M}3'"
-for _ in $(seq 100); do [ "$(pgrep -fc "^sleep ${M}")" -ge 3 ] && break; sleep 0.1; done
-running=$(pgrep -fc "^sleep ${M}")
+console_run run -i 0.2 -- sh -c "'sleep ${MARK}1 & setsid sleep ${MARK}2 & sleep ${MARK}3'"
+wait_marked '' 3
+running=$(pgrep -fc "^sleep ${MARK}")
 wait_screen "RUN " 8
 console_send q
 wait_screen '^EXIT=[0-9]+' 10
-left=$(pgrep -f "^sleep ${M}" | tr '\n' ' ')
+left=$(marked)
 [ "$running" = 3 ] && screen | grep -q '^EXIT=' && [ -z "$left" ] && clean_stderr "$CONSOLE_STDERR" \
 	&& ok "q stops the command's background job and its daemon too" \
 	|| fail "q stops the command's background job and its daemon too" \

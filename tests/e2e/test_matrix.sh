@@ -181,31 +181,20 @@ at_exit "umount '$TMP/m6'"
 		"rc=$rc mounted during: $mounted during: $during after: $(queue_state "$dev") $(grep " $TMP/m6 " /proc/self/mountinfo) $(tail -3 "$TMP/r7.stderr")"
 
 # ---- 7: SIGTERM while the command has a background job and a daemon (issue 23) ----
-# Every sleep here is `sleep 9<our pid><N>`, found by pgrep -f alone.
-# Cleanups run last first: each mount's is followed by this, so they stop before the unmount.
-M="9$$"
-kill_ours="kill -KILL \$(pgrep -f '^sleep ${M}') 2>/dev/null; sleep 0.2"
-procs() { pgrep -f "^sleep ${M}${1:-}" | tr '\n' ' '; }
-wait_procs() {
-	local i
-	for ((i = 0; i < 150; i++)); do
-		[ "$(pgrep -fc "^sleep ${M}$1")" -ge "$2" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
+# Cleanups run last first: each mount's is followed by KILL_MARKED (lib.sh), so that our
+# sleeps are gone before the unmount.
 qbefore7=$(queue_state "$dev")
 mkdir "$TMP/m7"
 at_exit "umount -l '$TMP/m7'"
-at_exit "$kill_ours"
+at_exit "$KILL_MARKED"
 "$IOSCOPE" matrix --device "$dev" --mount "$TMP/m7" --mkfs 'mkfs.ext4 -q -F' --schedulers bfq \
-	--repeat 1 --out "$TMP/r8" -- sh -c "sleep ${M}1 & setsid sleep ${M}2 & sleep ${M}3" \
+	--repeat 1 --out "$TMP/r8" -- sh -c "sleep ${MARK}1 & setsid sleep ${MARK}2 & sleep ${MARK}3" \
 	>/dev/null 2>"$TMP/r8.stderr" &
 pid=$!
-wait_procs '[123]' 3
+wait_marked '[123]' 3
 kill -TERM $pid
 wait $pid; rc=$?
-left=$(procs '[123]')
+left=$(marked '[123]')
 [ $rc -eq 143 ] && sanitizer_clean "$TMP/r8.stderr" && [ -z "$left" ] \
 	&& ! grep -q " $TMP/m7 " /proc/self/mountinfo && [ "$qbefore7" = "$(queue_state "$dev")" ] \
 	&& ok "SIGTERM mid matrix: the command's background job and daemon stopped, the filesystem unmounted" \
@@ -220,18 +209,18 @@ rc=$?
 # ---- 8: a process outside the command keeps the filesystem busy: detached, said ----
 mkdir "$TMP/m8"
 at_exit "umount -l '$TMP/m8'"
-at_exit "$kill_ours"
+at_exit "$KILL_MARKED"
 "$IOSCOPE" matrix --device "$dev" --mount "$TMP/m8" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
 	--out "$TMP/r10" -- sh -c 'touch ready; for i in $(seq 1200); do [ -e held ] && break; sleep 0.05; done' \
 	>/dev/null 2>"$TMP/r10.stderr" &
 pid=$!
 for _ in $(seq 600); do [ -e "$TMP/m8/ready" ] && break; sleep 0.1; done
 # the holder is this script's, not the command's: ioscope must not touch it
-(cd "$TMP/m8" && touch held && exec sleep "${M}4") &
+(cd "$TMP/m8" && touch held && exec sleep "${MARK}4") &
 holder=$!
 at_exit "kill -KILL $holder"
 wait $pid; rc=$?
-holding=$(procs 4)
+holding=$(marked 4)
 [ $rc -eq 0 ] && sanitizer_clean "$TMP/r10.stderr" && [ -n "$holding" ] \
 	&& grep -q "m8: Device or resource busy: detached instead (MNT_DETACH); /dev/$dev stays in use" "$TMP/r10.stderr" \
 	&& ! grep -q " $TMP/m8 " /proc/self/mountinfo \
@@ -248,15 +237,15 @@ echo kyber >/sys/block/$dev/queue/scheduler
 qbefore9=$(queue_state "$dev")
 mkdir "$TMP/m9"
 at_exit "umount -l '$TMP/m9'"
-at_exit "$kill_ours"
+at_exit "$KILL_MARKED"
 "$IOSCOPE" matrix --device "$dev" --mount "$TMP/m9" --mkfs 'mkfs.ext4 -q -F' --schedulers bfq \
-	--repeat 1 --out "$TMP/r11" -- sleep "${M}5" >/dev/null 2>"$TMP/r11.stderr" &
+	--repeat 1 --out "$TMP/r11" -- sleep "${MARK}5" >/dev/null 2>"$TMP/r11.stderr" &
 pid=$!
-wait_procs 5 1; ran=$(procs 5)
+wait_marked 5 1; ran=$(marked 5)
 kill -KILL $pid
 wait $pid 2>/dev/null
-for _ in $(seq 30); do [ -z "$(procs 5)" ] && break; sleep 0.1; done
-left=$(procs 5)
+for _ in $(seq 30); do [ -z "$(marked 5)" ] && break; sleep 0.1; done
+left=$(marked 5)
 [ -n "$ran" ] && [ -z "$left" ] && ok "the command does not outlive a kill -9 of the matrix (SIGTERM as its parent dies)" \
 	|| fail "the command does not outlive a kill -9 of the matrix (SIGTERM as its parent dies)" \
 		"ran: ${ran:-never} left: ${left:-none}"

@@ -121,19 +121,7 @@ check("another user's datagram is not a mark", all("nobody" not in m["new"] for 
 PY
 
 # ---- The command's processes go with it (issue 23): its group, its orphans, its daemons ----
-# Every sleep here is `sleep 9<our pid><N>`, so pgrep -f finds ours and nothing else.
-M="9$$"
-at_exit "kill -KILL \$(pgrep -f '^sleep ${M}') 2>/dev/null"
-procs() { pgrep -f "^sleep ${M}${1:-}" | tr '\n' ' '; }
-# wait_procs PATTERN COUNT: until COUNT of our sleeps matching PATTERN run
-wait_procs() {
-	local i
-	for ((i = 0; i < 100; i++)); do
-		[ "$(pgrep -fc "^sleep ${M}$1")" -ge "$2" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
+at_exit "$KILL_MARKED"
 # stop_run NAME PATTERN COUNT COMMAND: run COMMAND under run --batch, SIGTERM ioscope once
 # COUNT sleeps run, then: status 143 (the command's, killed by the SIGTERM passed on),
 # no sanitizer report, and none of them left.
@@ -141,28 +129,29 @@ stop_run() {
 	local name=$1 pat=$2 count=$3 rc; shift 3
 	"$IOSCOPE" run --batch -i 0.2 --linger 0 -- "$@" >/dev/null 2>"$TMP/stop.err" &
 	local pid=$!
-	wait_procs "$pat" "$count" || fail "$name: the command's processes start" "$(procs "$pat")"
+	wait_marked "$pat" "$count" || fail "$name: the command's processes start" "$(marked "$pat")"
 	kill -TERM $pid
 	wait $pid
 	rc=$?
 	local left
-	left=$(procs "$pat")
+	left=$(marked "$pat")
 	[ $rc = 143 ] && [ -z "$left" ] && clean_stderr "$TMP/stop.err" && ok "$name" \
 		|| fail "$name" "rc=$rc left: ${left:-none} $(cat "$TMP/stop.err")"
 }
 stop_run "SIGTERM to run --batch stops the command's background job too" '[12]' 2 \
-	sh -c "sleep ${M}1 & sleep ${M}2"
+	sh -c "sleep ${MARK}1 & sleep ${MARK}2"
 stop_run "SIGTERM to run --batch stops a setsid daemon and an orphan of the command" '[345]' 3 \
-	sh -c "setsid sleep ${M}3 & (sleep ${M}4 &); sleep ${M}5"
+	sh -c "setsid sleep ${MARK}3 & (sleep ${MARK}4 &); sleep ${MARK}5"
 
 # A command that exits leaving a daemon that ignores SIGTERM: SIGKILL a second later,
 # said on stderr, and ioscope's status is still the command's.
 start=$EPOCHREALTIME
-"$IOSCOPE" run --batch -i 0.2 --linger 0 -- sh -c "setsid sh -c 'trap \"\" TERM; sleep ${M}6; :' &
-	while ! pgrep -f '^sleep ${M}6' >/dev/null; do sleep 0.05; done" >/dev/null 2>"$TMP/left.err"
+"$IOSCOPE" run --batch -i 0.2 --linger 0 -- sh -c "setsid sh -c 'trap \"\" TERM; sleep ${MARK}6; :' &
+	for i in \$(seq 300); do pgrep -f '^sleep ${MARK}6' >/dev/null && break; sleep 0.05; done" \
+	>/dev/null 2>"$TMP/left.err"
 rc=$?
 took=$(echo "$EPOCHREALTIME - $start" | bc)
-left=$(procs 6)
+left=$(marked 6)
 [ $rc = 0 ] && [ -z "$left" ] && [ "$(echo "$took >= 1" | bc)" = 1 ] && clean_stderr "$TMP/left.err" \
 	&& grep -q "the command left 2 processes running: stopped" "$TMP/left.err" \
 	&& ok "a daemon the command left, deaf to SIGTERM, is killed a second later and said" \
