@@ -60,5 +60,4 @@ void run_watch_reap(struct run_watch *w);
 /* Stops whatever of the command still runs (child_stop: its whole tree), and frees it. */
 void run_watch_close(struct run_watch *w);
 
-
 #endif

@@ -168,6 +168,8 @@ static void write_claim(struct matrix_ctx *m, struct matrix_claim *c)
 {
 	char tmp[sizeof c->file + 8], text[CLAIM_FILE_MAX];
 	const struct matrix_device_state *s = &m->before;
+	if (strchr(m->mount, '\n'))
+		return;   /* a line of its own would be taken for another key: no claim */
 	size_t used = text_appendf(text, sizeof text, 0,
 				   "pid=%ld\nstart=%llu\nmount=%s\nmkfs=%d\nno_scheduler=%d\n"
 				   "scheduler=%s\nnr_requests=%s\n", (long)getpid(),
@@ -179,8 +181,6 @@ static void write_claim(struct matrix_ctx *m, struct matrix_claim *c)
 	if (s->mounted)
 		used = text_appendf(text, sizeof text, used, "mount_opts=%s\nsuper_opts=%s\n",
 				    s->mount.mount_opts, s->mount.super_opts);
-	if (strchr(m->mount, '\n'))
-		return;   /* a line of its own would be taken for another key: no claim */
 	/* written whole under another name, then renamed: never read half-written */
 	snprintf(tmp, sizeof tmp, ".%s.new", c->file);
 	int fd = openat(c->dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -206,20 +206,46 @@ int matrix_claim_take(struct matrix_ctx *m, struct error *err)
 	return 0;
 }
 
+static bool has_token(const char *list, const char *tok, size_t len)
+{
+	while (*list) {
+		size_t n = strcspn(list, ",");
+		if (n == len && strncmp(list, tok, len) == 0)
+			return true;
+		list += n + (list[n] == ',');
+	}
+	return false;
+}
+
+/* The per-mount options, then the filesystem's not among them ("rw" is in both). */
+static void both_options(const struct control_mount *mnt, char *out, size_t len)
+{
+	size_t used = text_appendf(out, len, 0, "%s", mnt->mount_opts);
+	for (const char *p = mnt->super_opts; *p;) {
+		size_t n = strcspn(p, ",");
+		if (n && !has_token(mnt->mount_opts, p, n))
+			used = text_appendf(out, len, used, ",%.*s", (int)n, p);
+		p += n + (p[n] == ',');
+	}
+}
+
 void matrix_claim_advise(const struct matrix_ctx *m)
 {
 	const struct matrix_claim *c = m->claim;
 	if (!c || !c->earlier)
 		return;
-	char q[2 * PATH_MAX + 8], set[2048];
+	char q[4 * PATH_MAX + 8], set[2048];   /* a quote is 4 characters quoted */
 	quote(c->mount, q, sizeof q);
 	text_printf(stderr, "ioscope matrix: an earlier matrix on %s (pid %ld) ended without putting "
 		    "it back; as it found it:\n", m->name, c->pid);
 	if (c->mkfs)
 		text_printf(stderr, "  umount %s\n", q);
-	else if (c->state.mount.mount_opts[0])
-		text_printf(stderr, "  mount -o remount,%s,%s %s\n", c->state.mount.mount_opts,
-			    c->state.mount.super_opts, q);
+	else if (c->state.mount.mount_opts[0]) {
+		char opts[2 * MOUNT_OPTS_MAX], qopts[4 * MOUNT_OPTS_MAX + 8];
+		both_options(&c->state.mount, opts, sizeof opts);
+		quote(opts, qopts, sizeof qopts);
+		text_printf(stderr, "  ioscope remount %s %s\n", q, qopts);
+	}
 	if (!c->state.no_scheduler) {
 		size_t used = text_appendf(set, sizeof set, 0, "scheduler=%s nr_requests=%s",
 					   c->state.sched, c->state.nr_requests);

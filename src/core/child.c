@@ -235,7 +235,7 @@ static void collect_quietly(struct child *c)
 static size_t still_running(struct child *c, struct proc_row *rows)
 {
 	collect_quietly(c);
-	descendants_reap(0);
+	descendants_reap(child_running(c) ? c->pid : 0);   /* it is collected above only */
 	return descendants_find(c->pid, rows, DESCENDANTS_MAX);
 }
 

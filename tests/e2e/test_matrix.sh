@@ -233,41 +233,77 @@ wait $holder 2>/dev/null
 for _ in $(seq 50); do python3 -c 'import os,sys; os.close(os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL))' "/dev/$dev" 2>/dev/null && break; sleep 0.1; done
 
 # ---- 9: kill -9 mid matrix: the next one says how to put the device back ----
+# killed NAME MARKN MATRIX-ARGS...: a matrix of `sleep ${MARK}MARKN` killed with SIGKILL while
+# that runs (its pid in $killed_pid); its command must not outlive it (parent-death signal).
+killed() {
+	local name=$1 n=$2 ran left; shift 2
+	"$IOSCOPE" matrix "$@" --repeat 1 -- sleep "${MARK}$n" >/dev/null 2>"$TMP/killed.stderr" &
+	killed_pid=$!
+	wait_marked "$n" 1; ran=$(marked "$n")
+	kill -KILL $killed_pid
+	wait $killed_pid 2>/dev/null
+	for _ in $(seq 30); do [ -z "$(marked "$n")" ] && break; sleep 0.1; done
+	left=$(marked "$n")
+	[ -n "$ran" ] && [ -z "$left" ] && ok "$name: the command does not outlive a kill -9 of the matrix" \
+		|| fail "$name: the command does not outlive a kill -9 of the matrix" \
+			"ran: ${ran:-never} left: ${left:-none} $(cat "$TMP/killed.stderr")"
+}
+# put_back NAME STDERR: runs the lines the refusal in STDERR says (indented by two), ok when
+# there are some and they all succeed.
+put_back() {
+	sed -n 's/^  //p' "$2" | sed "s|^ioscope |'$IOSCOPE' |" >"$TMP/putback.sh"
+	if [ -s "$TMP/putback.sh" ] && sh -e "$TMP/putback.sh" >"$TMP/putback.out" 2>&1; then
+		ok "$1: what it says runs"
+	else
+		fail "$1: what it says runs" "$(cat "$TMP/putback.sh" "$TMP/putback.out")"
+	fi
+}
 echo kyber >/sys/block/$dev/queue/scheduler
 qbefore9=$(queue_state "$dev")
 mkdir "$TMP/m9"
 at_exit "umount -l '$TMP/m9'"
 at_exit "$KILL_MARKED"
-"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m9" --mkfs 'mkfs.ext4 -q -F' --schedulers bfq \
-	--repeat 1 --out "$TMP/r11" -- sleep "${MARK}5" >/dev/null 2>"$TMP/r11.stderr" &
-pid=$!
-wait_marked 5 1; ran=$(marked 5)
-kill -KILL $pid
-wait $pid 2>/dev/null
-for _ in $(seq 30); do [ -z "$(marked 5)" ] && break; sleep 0.1; done
-left=$(marked 5)
-[ -n "$ran" ] && [ -z "$left" ] && ok "the command does not outlive a kill -9 of the matrix (SIGTERM as its parent dies)" \
-	|| fail "the command does not outlive a kill -9 of the matrix (SIGTERM as its parent dies)" \
-		"ran: ${ran:-never} left: ${left:-none}"
+killed "--mkfs" 5 --device "$dev" --mount "$TMP/m9" --mkfs 'mkfs.ext4 -q -F' --schedulers bfq \
+	--out "$TMP/r11"
 "$IOSCOPE" matrix --device "$dev" --mount "$TMP/m9" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
 	--out "$TMP/r12" -- true >/dev/null 2>"$TMP/r12.stderr"
 rc=$?
 [ $rc -eq 1 ] && sanitizer_clean "$TMP/r12.stderr" \
-	&& grep -q "an earlier matrix on $dev (pid $pid) ended without putting it back" "$TMP/r12.stderr" \
+	&& grep -q "an earlier matrix on $dev (pid $killed_pid) ended without putting it back" "$TMP/r12.stderr" \
 	&& grep -qx "  umount '$TMP/m9'" "$TMP/r12.stderr" \
 	&& grep -q "^  ioscope set $dev scheduler=kyber nr_requests=" "$TMP/r12.stderr" \
 	&& ok "after a kill -9 the next matrix refuses the device and says how to put it back" \
 	|| fail "after a kill -9 the next matrix refuses the device and says how to put it back" \
 		"rc=$rc $(cat "$TMP/r12.stderr")"
-# what it says, done, puts the device back: the next matrix takes it
-sed -n 's/^  //p' "$TMP/r12.stderr" | sed "s|^ioscope |'$IOSCOPE' |" >"$TMP/putback.sh"
-sh -e "$TMP/putback.sh" >"$TMP/putback.out" 2>&1
-rc_put=$?
+put_back "--mkfs" "$TMP/r12.stderr"
 "$IOSCOPE" matrix --device "$dev" --mount "$TMP/m9" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
 	--out "$TMP/r13" -- true >/dev/null 2>"$TMP/r13.stderr"
 rc=$?
-[ $rc_put -eq 0 ] && [ $rc -eq 0 ] && sanitizer_clean "$TMP/r13.stderr" \
-	&& [ "$qbefore9" = "$(queue_state "$dev")" ] \
+[ $rc -eq 0 ] && sanitizer_clean "$TMP/r13.stderr" && [ "$qbefore9" = "$(queue_state "$dev")" ] \
 	&& ok "done as it says, the device is taken again and put back as found" \
 	|| fail "done as it says, the device is taken again and put back as found" \
-		"put back: rc=$rc_put $(cat "$TMP/putback.sh" "$TMP/putback.out") matrix: rc=$rc $(tail -3 "$TMP/r13.stderr")"
+		"rc=$rc $(tail -3 "$TMP/r13.stderr")"
+
+# ---- 10: the same in remount mode: the mount options and the queue put back as said ----
+qbefore10=$(queue_state "$dev2") mbefore10=$(mount_state "$mnt2")
+killed "remount mode" 6 --device "$dev2" --mount "$mnt2" --schedulers bfq --mount-options noatime \
+	--out "$TMP/r14"
+during10=$(mount_state "$mnt2")
+"$IOSCOPE" matrix --device "$dev2" --mount "$mnt2" --repeat 1 --out "$TMP/r15" -- true \
+	>/dev/null 2>"$TMP/r15.stderr"
+rc=$?
+[ $rc -eq 1 ] && [[ "$during10" == *noatime* ]] && sanitizer_clean "$TMP/r15.stderr" \
+	&& grep -q "^  ioscope remount '$mnt2' " "$TMP/r15.stderr" \
+	&& grep -q "^  ioscope set $dev2 scheduler=mq-deadline nr_requests=" "$TMP/r15.stderr" \
+	&& ok "remount mode: after a kill -9 the next matrix says how to put options and queue back" \
+	|| fail "remount mode: after a kill -9 the next matrix says how to put options and queue back" \
+		"rc=$rc during: $during10 $(cat "$TMP/r15.stderr")"
+put_back "remount mode" "$TMP/r15.stderr"
+"$IOSCOPE" matrix --device "$dev2" --mount "$mnt2" --repeat 1 --out "$TMP/r16" -- true \
+	>/dev/null 2>"$TMP/r16.stderr"
+rc=$?
+[ $rc -eq 0 ] && sanitizer_clean "$TMP/r16.stderr" && [ "$qbefore10" = "$(queue_state "$dev2")" ] \
+	&& [ "$mbefore10" = "$(mount_state "$mnt2")" ] \
+	&& ok "remount mode: done as it says, the device is taken again" \
+	|| fail "remount mode: done as it says, the device is taken again" \
+		"rc=$rc $(queue_state "$dev2") $(mount_state "$mnt2") $(tail -3 "$TMP/r16.stderr")"
