@@ -200,8 +200,8 @@ int matrix_claim_take(struct matrix_ctx *m, struct error *err)
 	if (!c || c->dirfd < 0)
 		return 0;
 	if (c->earlier && !as_found(m, c))
-		return error_set(err, "%s is not as an earlier matrix (pid %ld) found it: that matrix "
-				 "was killed before it put the device back", m->name, c->pid);
+		return error_set(err, "%s is not as an earlier matrix (pid %ld) found it: that "
+				 "matrix was killed before it put the device back", m->name, c->pid);
 	write_claim(m, c);
 	return 0;
 }
@@ -236,8 +236,8 @@ void matrix_claim_advise(const struct matrix_ctx *m)
 		return;
 	char q[4 * PATH_MAX + 8], set[2048];   /* a quote is 4 characters quoted */
 	quote(c->mount, q, sizeof q);
-	text_printf(stderr, "ioscope matrix: an earlier matrix on %s (pid %ld) ended without putting "
-		    "it back; as it found it:\n", m->name, c->pid);
+	text_printf(stderr, "ioscope matrix: an earlier matrix on %s (pid %ld) ended without "
+		    "putting it back; as it found it:\n", m->name, c->pid);
 	if (c->mkfs)
 		text_printf(stderr, "  umount %s\n", q);
 	else if (c->state.mount.mount_opts[0]) {
@@ -250,8 +250,8 @@ void matrix_claim_advise(const struct matrix_ctx *m)
 		size_t used = text_appendf(set, sizeof set, 0, "scheduler=%s nr_requests=%s",
 					   c->state.sched, c->state.nr_requests);
 		for (size_t i = 0; i < c->state.niosched; i++)
-			used = text_appendf(set, sizeof set, used, " %s=%s", c->state.iosched_keys[i],
-					    c->state.iosched_values[i]);
+			used = text_appendf(set, sizeof set, used, " %s=%s",
+					    c->state.iosched_keys[i], c->state.iosched_values[i]);
 		text_printf(stderr, "  ioscope set %s %s\n", m->name, set);
 	}
 	char dir[PATH_MAX] = "", link[64];

@@ -313,8 +313,8 @@ static int unmount_busy(struct matrix_ctx *m, const struct error *busy)
 	struct error err = { "" };
 	if (control_umount_detach(m->mount, &err) < 0)
 		return -1;
-	text_printf(stderr, "ioscope matrix: %s: detached instead (MNT_DETACH); /dev/%s stays in use "
-		    "until the processes using it let go\n", busy->msg, m->name);
+	text_printf(stderr, "ioscope matrix: %s: detached instead (MNT_DETACH); /dev/%s stays in "
+		    "use until the processes using it let go\n", busy->msg, m->name);
 	m->mounted_by_us = false;
 	matrix_mark(m, "umount", "%s (detached: busy)", m->mount);
 	return 0;

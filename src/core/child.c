@@ -284,8 +284,8 @@ void child_stop(struct child *c, struct child_stop *st)
 bool child_stop_note(const struct child_stop *st, char *buf, size_t len)
 {
 	if (st->unstoppable)
-		snprintf(buf, len, "%zu process%s of the command still run%s after SIGKILL (pid %ld "
-			 "first; in uninterruptible sleep?)", st->unstoppable,
+		snprintf(buf, len, "%zu process%s of the command still run%s after SIGKILL (pid "
+			 "%ld first; in uninterruptible sleep?)", st->unstoppable,
 			 st->unstoppable > 1 ? "es" : "", st->unstoppable > 1 ? "" : "s",
 			 (long)st->first_unstoppable);
 	else if (st->left_behind)

@@ -54,7 +54,8 @@ size_t descendants_select(const struct proc_row *rows, size_t nrows, pid_t self,
 		mine[i] = r[i].ppid == self;
 	add_children(r, nrows, mine);
 	for (size_t i = 0; i < nrows; i++)
-		ours[i] = mine[i] && (r[i].pgid == pgid || (r[i].ppid == self && r[i].pgid != self_pgid));
+		ours[i] = mine[i] && (r[i].pgid == pgid ||
+				      (r[i].ppid == self && r[i].pgid != self_pgid));
 	add_children(r, nrows, ours);
 	for (size_t i = 0; i < nrows && n < max; i++)
 		if (ours[i] && !r[i].zombie)
@@ -84,7 +85,8 @@ static bool read_stat(int procfd, const char *name, struct proc_row *row)
 	if (!end || sscanf(buf, "%ld", &pid) != 1 ||
 	    sscanf(end + 1, " %c %ld %ld", &state, &ppid, &pgid) != 3)
 		return false;
-	*row = (struct proc_row){ (pid_t)pid, (pid_t)ppid, (pid_t)pgid, state == 'Z' || state == 'X' };
+	*row = (struct proc_row){ (pid_t)pid, (pid_t)ppid, (pid_t)pgid,
+				  state == 'Z' || state == 'X' };
 	return true;
 }
 
@@ -99,10 +101,12 @@ static struct proc_row *scan(size_t *count)
 		if (e->d_name[0] < '1' || e->d_name[0] > '9')
 			continue;
 		if (n == cap) {
-			struct proc_row *more = realloc(rows, (cap = cap ? 2 * cap : 256) * sizeof *rows);
+			size_t more_cap = cap ? 2 * cap : 256;
+			struct proc_row *more = realloc(rows, more_cap * sizeof *rows);
 			if (!more)
 				break;
 			rows = more;
+			cap = more_cap;
 		}
 		if (read_stat(dirfd(d), e->d_name, &rows[n]))
 			n++;
