@@ -258,6 +258,14 @@ put_back() {
 		fail "$1: what it says runs" "$(cat "$TMP/putback.sh" "$TMP/putback.out")"
 	fi
 }
+# again OUT MATRIX-ARGS...: the next matrix on the device (`true`, once); its status in $rc,
+# "sanitizer" added when it reported.
+again() {
+	local out=$1; shift
+	"$IOSCOPE" matrix "$@" --repeat 1 --out "$out" -- true >/dev/null 2>"$out.stderr"
+	rc=$?
+	sanitizer_clean "$out.stderr" || rc="$rc sanitizer"
+}
 echo kyber >/sys/block/$dev/queue/scheduler
 qbefore9=$(queue_state "$dev")
 mkdir "$TMP/m9"
@@ -265,10 +273,8 @@ at_exit "umount -l '$TMP/m9'"
 at_exit "$KILL_MARKED"
 killed "--mkfs" 5 --device "$dev" --mount "$TMP/m9" --mkfs 'mkfs.ext4 -q -F' --schedulers bfq \
 	--out "$TMP/r11"
-"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m9" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
-	--out "$TMP/r12" -- true >/dev/null 2>"$TMP/r12.stderr"
-rc=$?
-[ $rc -eq 1 ] && sanitizer_clean "$TMP/r12.stderr" \
+again "$TMP/r12" --device "$dev" --mount "$TMP/m9" --mkfs 'mkfs.ext4 -q -F'
+[ "$rc" = 1 ] \
 	&& grep -q "an earlier matrix on $dev (pid $killed_pid) ended without putting it back" "$TMP/r12.stderr" \
 	&& grep -qx "  umount '$TMP/m9'" "$TMP/r12.stderr" \
 	&& grep -q "^  ioscope set $dev scheduler=kyber nr_requests=" "$TMP/r12.stderr" \
@@ -276,10 +282,8 @@ rc=$?
 	|| fail "after a kill -9 the next matrix refuses the device and says how to put it back" \
 		"rc=$rc $(cat "$TMP/r12.stderr")"
 put_back "--mkfs" "$TMP/r12.stderr"
-"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m9" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
-	--out "$TMP/r13" -- true >/dev/null 2>"$TMP/r13.stderr"
-rc=$?
-[ $rc -eq 0 ] && sanitizer_clean "$TMP/r13.stderr" && [ "$qbefore9" = "$(queue_state "$dev")" ] \
+again "$TMP/r13" --device "$dev" --mount "$TMP/m9" --mkfs 'mkfs.ext4 -q -F'
+[ "$rc" = 0 ] && [ "$qbefore9" = "$(queue_state "$dev")" ] \
 	&& ok "done as it says, the device is taken again and put back as found" \
 	|| fail "done as it says, the device is taken again and put back as found" \
 		"rc=$rc $(tail -3 "$TMP/r13.stderr")"
@@ -289,20 +293,16 @@ qbefore10=$(queue_state "$dev2") mbefore10=$(mount_state "$mnt2")
 killed "remount mode" 6 --device "$dev2" --mount "$mnt2" --schedulers bfq --mount-options noatime \
 	--out "$TMP/r14"
 during10=$(mount_state "$mnt2")
-"$IOSCOPE" matrix --device "$dev2" --mount "$mnt2" --repeat 1 --out "$TMP/r15" -- true \
-	>/dev/null 2>"$TMP/r15.stderr"
-rc=$?
-[ $rc -eq 1 ] && [[ "$during10" == *noatime* ]] && sanitizer_clean "$TMP/r15.stderr" \
+again "$TMP/r15" --device "$dev2" --mount "$mnt2"
+[ "$rc" = 1 ] && [[ "$during10" == *noatime* ]] \
 	&& grep -q "^  ioscope remount '$mnt2' " "$TMP/r15.stderr" \
 	&& grep -q "^  ioscope set $dev2 scheduler=mq-deadline nr_requests=" "$TMP/r15.stderr" \
 	&& ok "remount mode: after a kill -9 the next matrix says how to put options and queue back" \
 	|| fail "remount mode: after a kill -9 the next matrix says how to put options and queue back" \
 		"rc=$rc during: $during10 $(cat "$TMP/r15.stderr")"
 put_back "remount mode" "$TMP/r15.stderr"
-"$IOSCOPE" matrix --device "$dev2" --mount "$mnt2" --repeat 1 --out "$TMP/r16" -- true \
-	>/dev/null 2>"$TMP/r16.stderr"
-rc=$?
-[ $rc -eq 0 ] && sanitizer_clean "$TMP/r16.stderr" && [ "$qbefore10" = "$(queue_state "$dev2")" ] \
+again "$TMP/r16" --device "$dev2" --mount "$mnt2"
+[ "$rc" = 0 ] && [ "$qbefore10" = "$(queue_state "$dev2")" ] \
 	&& [ "$mbefore10" = "$(mount_state "$mnt2")" ] \
 	&& ok "remount mode: done as it says, the device is taken again" \
 	|| fail "remount mode: done as it says, the device is taken again" \
