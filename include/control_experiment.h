@@ -60,6 +60,9 @@ int control_mount_new(const char *name, const char *fstype, struct control_mount
 /* Unmounts the mount control_mount_new made on mp, when it is still the one there; its
  * root descriptor is closed first (an open one keeps it busy). */
 int control_umount(struct control_mountpoint *mp, struct error *err);
+/* The same lazily (MNT_DETACH), for a mount that is busy: gone from the tree at once,
+ * the filesystem (and its device) kept until the last process using it lets go. */
+int control_umount_detach(struct control_mountpoint *mp, struct error *err);
 /* Writes back dirty pages and drops the page cache, dentries and inodes
  * (/proc/sys/vm/drop_caches = 3), so a run starts cold. */
 int control_drop_caches(struct error *err);

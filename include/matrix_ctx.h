@@ -48,6 +48,7 @@ struct matrix_ctx {
 	bool probe_on;
 	double probe_us[4096];          /* the probe's samples during the current run */
 	size_t nprobe;
+	struct matrix_claim *claim;     /* its claim on the device (matrix_claim.c) */
 };
 
 /* matrix_device.c */
@@ -70,6 +71,19 @@ void matrix_mark(struct matrix_ctx *m, const char *step, const char *fmt, ...)
 void matrix_mark_end(struct matrix_ctx *m);
 /* A control result's events into the session; its lines on stderr when it failed. */
 void matrix_control_events(struct matrix_ctx *m, const struct control_result *r);
+
+/* matrix_claim.c: the file in the runtime directory that names the device's state while
+ * a matrix changes it, so that the next matrix after a kill -9 says how to put it back. */
+/* Reads an earlier matrix's claim on the device; -1 (err) when that matrix still runs. */
+int matrix_claim_open(struct matrix_ctx *m, struct error *err);
+/* After matrix_device_save: -1 (err) when an earlier matrix was killed and the device is
+ * not as it found it; else the claim is ours (written when the directory allows). */
+int matrix_claim_take(struct matrix_ctx *m, struct error *err);
+/* After a refusal: how to put the device back as an earlier, killed matrix found it. */
+void matrix_claim_advise(const struct matrix_ctx *m);
+/* After the device is put back: our claim removed. */
+void matrix_claim_release(struct matrix_ctx *m);
+void matrix_claim_free(struct matrix_ctx *m);
 
 /* matrix_exec.c: the runner. */
 /* One run of the command, sampled and recorded meanwhile; run filled.  0 done (any

@@ -26,6 +26,7 @@ struct run_watch {
 	bool exited, stopping;
 	struct timespec exited_at;   /* CLOCK_MONOTONIC */
 	struct child_exit exit;
+	struct child_stop stopped;   /* what run_watch_close found still running */
 };
 
 struct run_watch_opts {
@@ -46,13 +47,17 @@ int run_watch_start(struct run_watch *w, const struct run_watch_opts *o, struct 
 int run_watch_fd(const struct run_watch *w);
 /* When run_watch_fd is readable: 1 it exited (*exit_ev is the event), 0 not yet, -1 error. */
 int run_watch_collect(struct run_watch *w, struct event *exit_ev, struct error *err);
-/* ioscope is asked to stop (a signal): passed on to the command, no linger after it.
+/* ioscope is asked to stop (a signal): passed on to the command's process group, no
+ * linger after it.
  * false when the command is no longer running (stop now). */
 bool run_watch_stop(struct run_watch *w, int sig);
 /* After a sample: true once the command has exited and the linger is over. */
 bool run_watch_done(const struct run_watch *w, const struct snapshot *cur);
 /* The exit status ioscope returns: the command's (128+N for a signal). */
 int run_watch_status(const struct run_watch *w);
+/* After a sample: the command's orphans that exited are reaped (child_reap_orphans). */
+void run_watch_reap(struct run_watch *w);
+/* Stops whatever of the command still runs (child_stop: its whole tree), and frees it. */
 void run_watch_close(struct run_watch *w);
 
 #endif

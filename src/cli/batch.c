@@ -218,6 +218,15 @@ static void run_collect(struct batch *b)
 		event_free(&ev);
 }
 
+/* Whatever of the command still runs is stopped, and said. */
+static void run_close(struct run_watch *w)
+{
+	char note[256];
+	run_watch_close(w);
+	if (child_stop_note(&w->stopped, note, sizeof note))
+		fprintf(stderr, "ioscope: run: %s\n", note);
+}
+
 /* A signal ends the run, or with a command still running, is passed on to it and
  * the run ends when it exits.  0: stop now. */
 static int on_signal(struct batch *b)
@@ -293,6 +302,8 @@ static int run_loop(struct batch *b)
 			return r < 0 ? 1 : 0;
 		if (emit(b) < 0 || record_check(b) < 0)
 			return 1;
+		if (b->running)
+			run_watch_reap(&b->run);
 		if (b->running && run_watch_done(&b->run, session_snapshot(b->session)))
 			return 0;
 	}
@@ -371,7 +382,7 @@ int batch_run(const struct options *opts, struct source *src, struct recorder *r
 		status = run_watch_status(&b.run);
 out:
 	if (b.running)
-		run_watch_close(&b.run);
+		run_close(&b.run);
 	if (b.sigfd >= 0)
 		close(b.sigfd);
 	announce_close(b.announce);

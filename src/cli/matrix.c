@@ -211,9 +211,11 @@ static int setup(struct matrix_ctx *m, struct error *err)
 	if (geteuid() != 0)
 		return error_set(err, "a matrix makes filesystems, mounts, switches schedulers and "
 				 "drops caches: run it as root"), 1;
+	if (matrix_claim_open(m, err) < 0)
+		return 1;
 	if (matrix_device_checks(m, err) < 0)
 		return strstr(err->msg, "in use") ? 1 : 2;
-	if (matrix_device_save(m, err) < 0)
+	if (matrix_device_save(m, err) < 0 || matrix_claim_take(m, err) < 0)
 		return 1;
 	describe(m);
 	matrix_cells_plan(m->r, m->o, m->before.sched);
@@ -263,9 +265,11 @@ static int matrix_main(struct matrix_ctx *m)
 	int status = setup(m, &err);
 	if (status) {
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+		matrix_claim_advise(m);
 		return status;
 	}
 	if (open_session(m, &err) < 0 || matrix_exec_signals(m) < 0) {
+		matrix_claim_release(m);   /* nothing was changed yet */
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg[0] ? err.msg : "signalfd failed");
 		return 1;
 	}
@@ -274,6 +278,8 @@ static int matrix_main(struct matrix_ctx *m)
 	clock_gettime(CLOCK_MONOTONIC, &m->started);
 	run_cells(m);
 	matrix_device_restore(m);
+	if (!m->mounted_by_us)
+		matrix_claim_release(m);   /* else kept: the next matrix says how to unmount it */
 	matrix_mark_end(m);   /* after the device is put back: a console stops showing progress */
 	if (m->tty)
 		matrix_progress(m, true);
@@ -305,6 +311,7 @@ int cmd_matrix(int argc, char **argv)
 	if (m.sigfd >= 0)
 		close(m.sigfd);
 	control_mountpoint_close(&m.mount);
+	matrix_claim_free(&m);
 	free(m.r);
 	return status;
 }

@@ -313,18 +313,35 @@ int matrix_step_cache(struct matrix_ctx *m, struct matrix_cell *c)
 	return 0;
 }
 
+/* The command's processes are gone by now (child_stop); one outside it may still use
+ * the filesystem: detached then, said, and the device stays in use until it lets go. */
+static int unmount_busy(struct matrix_ctx *m, const struct error *busy)
+{
+	struct error err = { "" };
+	if (control_umount_detach(&m->mount, &err) < 0)
+		return -1;
+	text_printf(stderr, "ioscope matrix: %s: detached instead (MNT_DETACH); /dev/%s stays in "
+		    "use until the processes using it let go\n", busy->msg, m->name);
+	m->mounted_by_us = false;
+	matrix_mark(m, "umount", "%s (detached: busy)", m->mount.path);
+	return 0;
+}
+
 int matrix_step_unmount(struct matrix_ctx *m)
 {
 	if (!m->mounted_by_us)
 		return 0;
 	struct error err = { "" };
-	if (control_umount(&m->mount, &err) < 0) {
+	bool refused = control_umount(&m->mount, &err) < 0;
+	if (refused && unmount_busy(m, &err) < 0) {
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 		matrix_mark(m, "failed", "umount: %s", err.msg);
 		return m->failed = true, -1;
 	}
-	m->mounted_by_us = false;
-	matrix_mark(m, "umount", "%s", m->mount.path);
+	if (!refused) {
+		m->mounted_by_us = false;
+		matrix_mark(m, "umount", "%s", m->mount.path);
+	}
 	return 0;
 }
 

@@ -1,7 +1,8 @@
 /* matrix_exec.c - the runner of `ioscope matrix`: one command as a child (child.h, as
  * `ioscope run` starts it), waited for through its pidfd while the session samples on
  * its timer, so the run's log has every sample and every mark in order.  A signal
- * (Ctrl-C) is passed on to the command, and the matrix stops after it. */
+ * (Ctrl-C) is passed on to the command's process group, and the matrix stops after it;
+ * whatever the command left running is stopped before the sync and the unmount. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -172,6 +173,8 @@ static int wait_sampling(struct matrix_ctx *m, struct child *c, double until,
 			return 0;
 		if ((fds[1].revents & POLLIN) && sample(m, fds[1].fd) < 0)
 			return -1;
+		if (c && (fds[1].revents & POLLIN))
+			child_reap_orphans(c);
 		struct error err = { "" };
 		if (c && (fds[2].revents & POLLIN)) {
 			int r = child_reap(c, x, &err);
@@ -194,9 +197,10 @@ static int open_output(struct matrix_ctx *m, char *path, size_t len)
 	return fd;
 }
 
-/* argv started in the mount point (its descriptor: the path is not looked up again). */
+/* argv started in the mount point (its descriptor: the path is not looked up again);
+ * keep_stdin as child_spawn's (the command keeps ioscope's input, sync has none). */
 static struct child *spawn_in_mount(struct matrix_ctx *m, char *const argv[], int out,
-				    struct error *err)
+				    bool keep_stdin, struct error *err)
 {
 	int here = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (here < 0 || fchdir(control_mountpoint_cwd(&m->mount)) < 0) {
@@ -205,7 +209,7 @@ static struct child *spawn_in_mount(struct matrix_ctx *m, char *const argv[], in
 			close(here);
 		return NULL;
 	}
-	struct child *ch = child_spawn(argv, out, false, err);
+	struct child *ch = child_spawn(argv, out, keep_stdin, err);
 	if (fchdir(here) < 0 && ch) {
 		error_errno(err, "the working directory", errno);
 		child_free(ch);
@@ -222,7 +226,7 @@ static struct child *spawn_command(struct matrix_ctx *m, const struct matrix_cel
 	char cell[MOUNT_OPTS_MAX + 64];
 	snprintf(cell, sizeof cell, "%s:%s:%s", c->sched, c->options, matrix_cache_name(c->cache));
 	setenv("IOSCOPE_CELL", cell, 1);
-	return spawn_in_mount(m, m->o->command, out, err);
+	return spawn_in_mount(m, m->o->command, out, true, err);
 }
 
 static void run_figures(struct matrix_run *run, const struct child_exit *x)
@@ -233,6 +237,21 @@ static void run_figures(struct matrix_run *run, const struct child_exit *x)
 		     (double)x->ru.ru_stime.tv_sec + x->ru.ru_stime.tv_usec / 1e6;
 	run->read_MB = x->have_io ? (double)x->read_bytes / 1e6 : NAN;
 	run->written_MB = x->have_io ? (double)x->write_bytes / 1e6 : NAN;
+}
+
+/* What the command left running (or all of it, when the matrix stops) is stopped, so
+ * that the unmount finds the filesystem free; marked when there was any. */
+static void stop_the_rest(struct matrix_ctx *m, struct child *ch)
+{
+	struct child_stop st;
+	char note[256];
+	child_stop(ch, &st);
+	child_free(ch);
+	if (!child_stop_note(&st, note, sizeof note))
+		return;
+	text_printf(stderr, "ioscope matrix: %s\n", note);
+	if (st.left_behind)
+		matrix_mark(m, "stopped", "%s", note);
 }
 
 int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct matrix_run *run)
@@ -272,7 +291,7 @@ int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct ma
 		run->probe_p99_us = matrix_percentile(probe, m->nprobe, 99);
 		matrix_fio_parse(outpath, run);
 	}
-	child_free(ch);
+	stop_the_rest(m, ch);
 	return rc == 0 && !m->stop_signal ? 0 : -1;
 }
 
@@ -281,7 +300,7 @@ int matrix_exec_sync(struct matrix_ctx *m, struct matrix_run *run)
 	char *argv[] = { "sync", "-f", ".", NULL };   /* in the mount point */
 	struct error err = { "" };
 	matrix_mark(m, "sync", "sync -f %s", m->mount.path);
-	struct child *ch = spawn_in_mount(m, argv, -1, &err);
+	struct child *ch = spawn_in_mount(m, argv, -1, false, &err);
 	if (!ch) {
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 		return m->failed = true, -1;

@@ -61,7 +61,7 @@ static int seat_of(const struct control_mountpoint *mp, char *name, size_t len, 
 	return parent;
 }
 
-int control_umount(struct control_mountpoint *mp, struct error *err)
+static int umount_made(struct control_mountpoint *mp, int flags, struct error *err)
 {
 	if (mp->mnt_id < 0)
 		return 0;
@@ -80,10 +80,20 @@ int control_umount(struct control_mountpoint *mp, struct error *err)
 		rc = error_set(err, "%s: the mount on top is not the one made there: left alone",
 			       mp->path);
 	snprintf(at, sizeof at, "/proc/self/fd/%d/%s", parent, name);
-	if (rc == 0 && umount2(at, UMOUNT_NOFOLLOW) < 0)
+	if (rc == 0 && umount2(at, flags | UMOUNT_NOFOLLOW) < 0)
 		rc = error_errno(err, mp->path, errno);
 	close(parent);
 	if (rc == 0)
 		mp->mnt_id = -1;
 	return rc;
+}
+
+int control_umount(struct control_mountpoint *mp, struct error *err)
+{
+	return umount_made(mp, 0, err);
+}
+
+int control_umount_detach(struct control_mountpoint *mp, struct error *err)
+{
+	return umount_made(mp, MNT_DETACH, err);
 }

@@ -17,7 +17,7 @@ int run_watch_start(struct run_watch *w, const struct run_watch_opts *o, struct 
 		if (fd < 0)
 			return RUN_WATCH_REFUSED;
 	}
-	w->child = child_spawn(o->command, fd, o->console, err);
+	w->child = child_spawn(o->command, fd, !o->console, err);
 	if (fd >= 0)
 		close(fd);
 	if (!w->child)
@@ -80,8 +80,14 @@ int run_watch_status(const struct run_watch *w)
 	return w->exited ? w->exit.exit_code : 1;
 }
 
+void run_watch_reap(struct run_watch *w)
+{
+	child_reap_orphans(w->child);
+}
+
 void run_watch_close(struct run_watch *w)
 {
+	child_stop(w->child, &w->stopped);
 	child_free(w->child);
 	w->child = NULL;
 }

@@ -120,10 +120,14 @@ static void on_run_exit(struct console *c)
 	event_free(&ev);
 }
 
-/* After a sample: the linger after the exit is over (--linger). */
+/* After a sample: the command's orphans that exited reaped; the linger after the exit
+ * is over (--linger). */
 static void run_check_done(struct console *c)
 {
-	if (c->run_active && run_watch_done(&c->run, console_latest(c)))
+	if (!c->run_active)
+		return;
+	run_watch_reap(&c->run);
+	if (run_watch_done(&c->run, console_latest(c)))
 		c->running = false;
 }
 
@@ -694,10 +698,13 @@ int console_run(const struct options *o, struct source *src, struct recorder *re
 	status = c.exit_status;
 	if (c.run_active && status == 0 && !c.have_fatal)
 		status = run_watch_status(&c.run);   /* the command's, as a shell gives it */
-	bool fatal = c.have_fatal;
+	bool fatal = c.have_fatal, ran = c.run_active;
 	struct error fatal_err = c.fatal;
 	console_cleanup(&c);
 	if (fatal)
 		text_printf(stderr, "ioscope: %s\n", fatal_err.msg);
+	char note[256];
+	if (ran && child_stop_note(&c.run.stopped, note, sizeof note))
+		fprintf(stderr, "ioscope: run: %s\n", note);   /* the screen is the shell's again */
 	return status;
 }

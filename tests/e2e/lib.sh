@@ -109,6 +109,21 @@ time.sleep(60)' "/dev/$1" >"$TMP/holder.out" 2>&1 &
 }
 release_hold() { kill "$HOLDER_PID" 2>/dev/null; wait "$HOLDER_PID" 2>/dev/null; }
 
+# Sleeps only this test runs, `sleep ${MARK}N` (9 and our pid): pgrep -f finds them and
+# nothing else.  marked [PATTERN]: their pids (N matching PATTERN); wait_marked PATTERN
+# COUNT: until COUNT of them run (15 s at most); KILL_MARKED: a cleanup that kills them.
+MARK="9$$"
+KILL_MARKED="kill -KILL \$(pgrep -f '^sleep ${MARK}') 2>/dev/null; sleep 0.2"
+marked() { pgrep -f "^sleep ${MARK}${1:-}" | tr '\n' ' '; }
+wait_marked() {
+	local i
+	for ((i = 0; i < 150; i++)); do
+		[ "$(pgrep -fc "^sleep ${MARK}$1")" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # bg CMD... : start a background job that is killed at exit; its pid is in $BG_PID.
 bg() { "$@" & BG_PID=$!; at_exit "kill $BG_PID; wait $BG_PID"; }
 

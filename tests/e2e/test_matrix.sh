@@ -179,3 +179,131 @@ at_exit "umount '$TMP/m6'"
 	&& ok "SIGINT mid --mkfs matrix: exit 130, its filesystem unmounted, scheduler and tunables put back" \
 	|| fail "SIGINT mid --mkfs matrix: exit 130, its filesystem unmounted, scheduler and tunables put back" \
 		"rc=$rc mounted during: $mounted during: $during after: $(queue_state "$dev") $(grep " $TMP/m6 " /proc/self/mountinfo) $(tail -3 "$TMP/r7.stderr")"
+
+# ---- 7: SIGTERM while the command has a background job and a daemon (issue 23) ----
+# Cleanups run last first: each mount's is followed by KILL_MARKED (lib.sh), so that our
+# sleeps are gone before the unmount.
+qbefore7=$(queue_state "$dev")
+mkdir "$TMP/m7"
+at_exit "umount -l '$TMP/m7'"
+at_exit "$KILL_MARKED"
+"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m7" --mkfs 'mkfs.ext4 -q -F' --schedulers bfq \
+	--repeat 1 --out "$TMP/r8" -- sh -c "sleep ${MARK}1 & setsid sleep ${MARK}2 & sleep ${MARK}3" \
+	>/dev/null 2>"$TMP/r8.stderr" &
+pid=$!
+wait_marked '[123]' 3
+kill -TERM $pid
+wait $pid; rc=$?
+left=$(marked '[123]')
+[ $rc -eq 143 ] && sanitizer_clean "$TMP/r8.stderr" && [ -z "$left" ] \
+	&& ! grep -q " $TMP/m7 " /proc/self/mountinfo && [ "$qbefore7" = "$(queue_state "$dev")" ] \
+	&& ok "SIGTERM mid matrix: the command's background job and daemon stopped, the filesystem unmounted" \
+	|| fail "SIGTERM mid matrix: the command's background job and daemon stopped, the filesystem unmounted" \
+		"rc=$rc left: ${left:-none} $(grep " $TMP/m7 " /proc/self/mountinfo) $(tail -3 "$TMP/r8.stderr")"
+"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m7" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
+	--out "$TMP/r9" -- true >/dev/null 2>"$TMP/r9.stderr"
+rc=$?
+[ $rc -eq 0 ] && sanitizer_clean "$TMP/r9.stderr" && ok "the next matrix on that device works" \
+	|| fail "the next matrix on that device works" "rc=$rc $(tail -3 "$TMP/r9.stderr")"
+
+# ---- 8: a process outside the command keeps the filesystem busy: detached, said ----
+mkdir "$TMP/m8"
+at_exit "umount -l '$TMP/m8'"
+at_exit "$KILL_MARKED"
+"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m8" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
+	--out "$TMP/r10" -- sh -c 'touch ready; for i in $(seq 1200); do [ -e held ] && break; sleep 0.05; done' \
+	>/dev/null 2>"$TMP/r10.stderr" &
+pid=$!
+for _ in $(seq 600); do [ -e "$TMP/m8/ready" ] && break; sleep 0.1; done
+# the holder is this script's, not the command's: ioscope must not touch it
+(cd "$TMP/m8" && touch held && exec sleep "${MARK}4") &
+holder=$!
+at_exit "kill -KILL $holder"
+wait $pid; rc=$?
+holding=$(marked 4)
+[ $rc -eq 0 ] && sanitizer_clean "$TMP/r10.stderr" && [ -n "$holding" ] \
+	&& grep -q "m8: Device or resource busy: detached instead (MNT_DETACH); /dev/$dev stays in use" "$TMP/r10.stderr" \
+	&& ! grep -q " $TMP/m8 " /proc/self/mountinfo \
+	&& ok "a filesystem busy with another's process: detached (MNT_DETACH), said, that process left alone" \
+	|| fail "a filesystem busy with another's process: detached (MNT_DETACH), said, that process left alone" \
+		"rc=$rc holder: ${holding:-gone} $(cat "$TMP/r10.stderr")"
+kill -KILL $holder
+wait $holder 2>/dev/null
+# the device is free once the last user of the detached filesystem is gone
+for _ in $(seq 50); do python3 -c 'import os,sys; os.close(os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL))' "/dev/$dev" 2>/dev/null && break; sleep 0.1; done
+
+# ---- 9: kill -9 mid matrix: the next one says how to put the device back ----
+# killed NAME MARKN MATRIX-ARGS...: a matrix of `sleep ${MARK}MARKN` killed with SIGKILL while
+# that runs (its pid in $killed_pid); its command must not outlive it (parent-death signal).
+killed() {
+	local name=$1 n=$2 ran left; shift 2
+	"$IOSCOPE" matrix "$@" --repeat 1 -- sleep "${MARK}$n" >/dev/null 2>"$TMP/killed.stderr" &
+	killed_pid=$!
+	wait_marked "$n" 1; ran=$(marked "$n")
+	kill -KILL $killed_pid
+	wait $killed_pid 2>/dev/null
+	for _ in $(seq 30); do [ -z "$(marked "$n")" ] && break; sleep 0.1; done
+	left=$(marked "$n")
+	[ -n "$ran" ] && [ -z "$left" ] && ok "$name: the command does not outlive a kill -9 of the matrix" \
+		|| fail "$name: the command does not outlive a kill -9 of the matrix" \
+			"ran: ${ran:-never} left: ${left:-none} $(cat "$TMP/killed.stderr")"
+}
+# put_back NAME STDERR: runs the lines the refusal in STDERR says (indented by two), ok when
+# there are some and they all succeed.
+put_back() {
+	sed -n 's/^  //p' "$2" | sed "s|^ioscope |'$IOSCOPE' |" >"$TMP/putback.sh"
+	if [ -s "$TMP/putback.sh" ] && sh -e "$TMP/putback.sh" >"$TMP/putback.out" 2>&1; then
+		ok "$1: what it says runs"
+	else
+		fail "$1: what it says runs" "$(cat "$TMP/putback.sh" "$TMP/putback.out")"
+	fi
+}
+# again OUT MATRIX-ARGS...: the next matrix on the device (`true`, once); its status in $rc,
+# "sanitizer" added when it reported.
+again() {
+	local out=$1; shift
+	"$IOSCOPE" matrix "$@" --repeat 1 --out "$out" -- true >/dev/null 2>"$out.stderr"
+	rc=$?
+	sanitizer_clean "$out.stderr" || rc="$rc sanitizer"
+}
+echo kyber >/sys/block/$dev/queue/scheduler
+qbefore9=$(queue_state "$dev")
+mkdir "$TMP/m9"
+at_exit "umount -l '$TMP/m9'"
+at_exit "$KILL_MARKED"
+killed "--mkfs" 5 --device "$dev" --mount "$TMP/m9" --mkfs 'mkfs.ext4 -q -F' --schedulers bfq \
+	--out "$TMP/r11"
+again "$TMP/r12" --device "$dev" --mount "$TMP/m9" --mkfs 'mkfs.ext4 -q -F'
+[ "$rc" = 1 ] \
+	&& grep -q "an earlier matrix on $dev (pid $killed_pid) ended without putting it back" "$TMP/r12.stderr" \
+	&& grep -qx "  umount '$TMP/m9'" "$TMP/r12.stderr" \
+	&& grep -q "^  ioscope set $dev scheduler=kyber nr_requests=" "$TMP/r12.stderr" \
+	&& ok "after a kill -9 the next matrix refuses the device and says how to put it back" \
+	|| fail "after a kill -9 the next matrix refuses the device and says how to put it back" \
+		"rc=$rc $(cat "$TMP/r12.stderr")"
+put_back "--mkfs" "$TMP/r12.stderr"
+again "$TMP/r13" --device "$dev" --mount "$TMP/m9" --mkfs 'mkfs.ext4 -q -F'
+[ "$rc" = 0 ] && [ "$qbefore9" = "$(queue_state "$dev")" ] \
+	&& ok "done as it says, the device is taken again and put back as found" \
+	|| fail "done as it says, the device is taken again and put back as found" \
+		"rc=$rc $(tail -3 "$TMP/r13.stderr")"
+
+# ---- 10: the same in remount mode: the mount options and the queue put back as said ----
+qbefore10=$(queue_state "$dev2") mbefore10=$(mount_state "$mnt2")
+killed "remount mode" 6 --device "$dev2" --mount "$mnt2" --schedulers bfq --mount-options noatime \
+	--out "$TMP/r14"
+during10=$(mount_state "$mnt2")
+again "$TMP/r15" --device "$dev2" --mount "$mnt2"
+[ "$rc" = 1 ] && [[ "$during10" == *noatime* ]] \
+	&& grep -q "^  ioscope remount '$mnt2' " "$TMP/r15.stderr" \
+	&& grep -q "^  ioscope set $dev2 scheduler=mq-deadline nr_requests=" "$TMP/r15.stderr" \
+	&& ok "remount mode: after a kill -9 the next matrix says how to put options and queue back" \
+	|| fail "remount mode: after a kill -9 the next matrix says how to put options and queue back" \
+		"rc=$rc during: $during10 $(cat "$TMP/r15.stderr")"
+put_back "remount mode" "$TMP/r15.stderr"
+again "$TMP/r16" --device "$dev2" --mount "$mnt2"
+[ "$rc" = 0 ] && [ "$qbefore10" = "$(queue_state "$dev2")" ] \
+	&& [ "$mbefore10" = "$(mount_state "$mnt2")" ] \
+	&& ok "remount mode: done as it says, the device is taken again" \
+	|| fail "remount mode: done as it says, the device is taken again" \
+		"rc=$rc $(queue_state "$dev2") $(mount_state "$mnt2") $(tail -3 "$TMP/r16.stderr")"
