@@ -621,7 +621,10 @@ struct replay *replay_open(const char *path, struct error *err)
 		return NULL;
 	}
 	char damage[1024];
-	int log_fd = log_decompress(fd, path, damage, sizeof damage, err);
+	struct log_limits limits;
+	int log_fd = log_limits_from_env(&limits, err) < 0
+			     ? -1
+			     : log_decompress(fd, path, &limits, damage, sizeof damage, err);
 	if (log_fd != fd)
 		close(fd);
 	if (log_fd < 0)
