@@ -93,35 +93,29 @@ if ! is_root; then
 elif ! command -v strace >/dev/null; then
 	skip "full TMPDIR" "no strace to see that no memfd is made"
 else
-	mkdir "$TMP/small"
+	# no_room NAME DIR PATTERN: with TMPDIR=DIR the report is refused with PATTERN (grep)
+	# in its message, and no memfd is made instead
+	no_room() {
+		TMPDIR=$2 traced report -f csv "$TMP/s.log.zst" >/dev/null 2>"$TMP/err"
+		local rc=$?
+		[ $rc -eq 1 ] && grep -q "$3" "$TMP/err" && ! grep -q memfd_create "$TMP/strace" \
+			&& clean_stderr "$TMP/err" && ok "$1" || fail "$1" "rc=$rc $(head -c 400 "$TMP/err")"
+	}
+	mkdir "$TMP/small" "$TMP/noinodes"
 	mount -t tmpfs -o size=1M tmpfs "$TMP/small" || { fail "mount a 1 MiB tmpfs"; exit 1; }
 	at_exit "umount -l '$TMP/small'"
-	TMPDIR=$TMP/small traced report -f csv "$TMP/s.log.zst" >/dev/null 2>"$TMP/err"
-	rc=$?
-	[ $rc -eq 1 ] && grep -q "no room for the decompressed log in $TMP/small after [0-9.]* KiB" \
-		"$TMP/err" && ! grep -q memfd_create "$TMP/strace" && clean_stderr "$TMP/err" \
-		&& ok "a small TMPDIR: refused as it fills, naming it; no memfd" \
-		|| fail "a small TMPDIR" "rc=$rc $(head -c 400 "$TMP/err")"
+	no_room "a small TMPDIR: refused as it fills, naming it; no memfd" "$TMP/small" \
+		"no room for the decompressed log in $TMP/small after [0-9.]* KiB"
 	head -c 2M /dev/zero >"$TMP/small/fill" 2>/dev/null
-	TMPDIR=$TMP/small traced report -f csv "$TMP/s.log.zst" >/dev/null 2>"$TMP/err"
-	rc=$?
-	[ $rc -eq 1 ] && grep -q "no room for the decompressed log in $TMP/small after 0 bytes" \
-		"$TMP/err" && grep -q "set TMPDIR to a directory with room" "$TMP/err" \
-		&& ! grep -q memfd_create "$TMP/strace" && clean_stderr "$TMP/err" \
-		&& ok "a full TMPDIR: a clear error before anything is written; no memfd" \
-		|| fail "a full TMPDIR" "rc=$rc $(head -c 400 "$TMP/err")"
+	no_room "a full TMPDIR: a clear error before anything is written; no memfd" "$TMP/small" \
+		"in $TMP/small after 0 bytes .*set TMPDIR to a directory with room"
 	# no inode left: not even the temporary file can be made, and memory is no way out
-	mkdir "$TMP/noinodes"
 	mount -t tmpfs -o size=1M,nr_inodes=2 tmpfs "$TMP/noinodes" \
 		|| { fail "mount a tmpfs of 2 inodes"; exit 1; }
 	at_exit "umount -l '$TMP/noinodes'"
 	: >"$TMP/noinodes/fill"
-	TMPDIR=$TMP/noinodes traced report -f csv "$TMP/s.log.zst" >/dev/null 2>"$TMP/err"
-	rc=$?
-	[ $rc -eq 1 ] && grep -q "no room for the decompressed log in $TMP/noinodes: No space" \
-		"$TMP/err" && ! grep -q memfd_create "$TMP/strace" && clean_stderr "$TMP/err" \
-		&& ok "a TMPDIR without inodes: a clear error; no memfd" \
-		|| fail "a TMPDIR without inodes" "rc=$rc $(head -c 400 "$TMP/err")"
+	no_room "a TMPDIR without inodes: a clear error; no memfd" "$TMP/noinodes" \
+		"no room for the decompressed log in $TMP/noinodes: No space"
 fi
 if command -v strace >/dev/null; then
 	# no file can be made there: memory, bounded by the same limits
