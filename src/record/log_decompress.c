@@ -88,10 +88,12 @@ static int pipe_check(struct pipe *p, const unsigned char *buf, size_t len, stru
 	for (size_t i = 0; !p->lead_seen && i < len; i++) {
 		if (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r')
 			continue;
-		p->lead_seen = true;   /* a newline: line 1 is whole, and looked at after the write */
+		/* a newline: line 1 is whole, and looked at after the write */
+		p->lead_seen = true;
 		if (buf[i] != '{' && buf[i] != '\n')
-			return error_set(err, "%s: line 1 (offset 0): not an ioscope session log (it "
-					 "does not begin with '{'): decompression stopped", p->codec);
+			return error_set(err, "%s: line 1 (offset 0): not an ioscope session log "
+					 "(it does not begin with '{'): decompression stopped",
+					 p->codec);
 	}
 	return 0;
 }

@@ -70,8 +70,8 @@ int log_limits_from_env(struct log_limits *lim, struct error *err)
 	const char *bytes = secure_getenv(LOG_LIMIT_BYTES_ENV);
 	const char *ratio = secure_getenv(LOG_LIMIT_RATIO_ENV);
 	if (bytes && log_size_parse(bytes, &lim->max_bytes) < 0)
-		return error_set(err, "%s=%s: give a size in bytes, or with K, M, G or T (e.g. 64G)",
-				 LOG_LIMIT_BYTES_ENV, bytes);
+		return error_set(err, "%s=%s: give a size in bytes, or with K, M, G or T "
+				 "(e.g. 64G)", LOG_LIMIT_BYTES_ENV, bytes);
 	if (ratio && ratio_parse(ratio, &lim->max_ratio) < 0)
 		return error_set(err, "%s=%s: give a whole number from 1 (e.g. 5000)",
 				 LOG_LIMIT_RATIO_ENV, ratio);

@@ -95,5 +95,6 @@ int log_spool_check_room(const struct log_spool *s, const char *codec, uint64_t 
 	log_size_format(reserve, kept, sizeof kept);
 	return error_set(err, "%s: no room for the decompressed log in %s after %s of it (%s free; "
 			 "%s is kept free for others): set TMPDIR to a directory with room, or "
-			 "decompress the log there yourself", codec, s->where, done, free_text, kept);
+			 "decompress the log there yourself", codec, s->where, done, free_text,
+			 kept);
 }

@@ -140,9 +140,9 @@ static int check_appendable(struct recorder *rec, struct error *err)
 		return 0;
 	const char *codec = log_compression(rec->fd);
 	if (codec)
-		return error_set(err, "%s is %s-compressed: a session appended to it could never be "
-				 "read back; decompress it first, or record to a new file",
-				 rec->path, codec);
+		return error_set(err, "%s is %s-compressed: a session appended to it could "
+				 "never be read back; decompress it first, or record to a new "
+				 "file", rec->path, codec);
 	struct error why;
 	if (session_log_check_header(rec->fd, rec->path, &why) < 0)
 		return error_set(err, "%s; a session appended to it could never be read back: "

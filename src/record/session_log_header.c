@@ -21,8 +21,9 @@ json_object *session_log_parse_line(json_tokener *tok, const char *text, size_t 
 	enum json_tokener_error e = json_tokener_get_error(tok);
 	if (!o || e != json_tokener_success) {
 		json_object_put(o);
-		error_set(err, "not a JSON record (%s)",
-			  e == json_tokener_continue ? "it ends early" : json_tokener_error_desc(e));
+		error_set(err, "not a JSON record (%s)", e == json_tokener_continue
+								 ? "it ends early"
+								 : json_tokener_error_desc(e));
 		return NULL;
 	}
 	for (size_t i = json_tokener_get_parse_end(tok); i < len; i++)
