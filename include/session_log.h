@@ -90,6 +90,21 @@ bool session_mounts_equal(const struct snapshot *a, const struct snapshot *b);
 /* A probe record into *out (its old values replaced). */
 struct probe_samples;
 int session_log_parse_probe(json_object *o, struct probe_samples *out, struct error *err);
+/* A whole line as one JSON value, nothing but blanks after it; NULL (err) when not. */
+json_object *session_log_parse_line(json_tokener *tok, const char *text, size_t len,
+				    struct error *err);
+/* Line 1, the next line s gives (a fresh scanner), parsed as the log's header into *m
+ * and *state (session_log_parse_header), *line its place.  -1 with err naming name and
+ * why the file is not a session log this version reads (src/record/session_log_header.c):
+ * empty, a first line over 1 MiB, torn, not JSON, not a header, a newer version. */
+struct line_scanner;
+struct scanned_line;
+int session_log_read_header(struct line_scanner *s, json_tokener *tok, const char *name,
+			    struct replay_machine *m, struct snapshot *state,
+			    struct scanned_line *line, struct error *err);
+/* The same check on the file open at fd (read with pread from offset 0): 0 when it
+ * begins with a header this version reads. */
+int session_log_check_header(int fd, const char *name, struct error *err);
 /* Checks format and version, fills *m and the device list and mounts of *state. */
 int session_log_parse_header(json_object *o, struct replay_machine *m, struct snapshot *state,
 			     struct error *err);

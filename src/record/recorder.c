@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "json_text.h"
+#include "log_decompress.h"
 #include "machine.h"
 #include "recorder.h"
 #include "session_log.h"
@@ -131,6 +132,24 @@ static void check_last_byte(struct recorder *rec)
 		rec->newline_first = last != '\n';
 }
 
+/* A session added to what is not a session log (a compressed log, any other file) could
+ * never be read back: refused before the first sample, the file untouched. */
+static int check_appendable(struct recorder *rec, struct error *err)
+{
+	if (!rec->regular || rec->created || rec->size == 0)
+		return 0;
+	const char *codec = log_compression(rec->fd);
+	if (codec)
+		return error_set(err, "%s is %s-compressed: a session appended to it could "
+				 "never be read back; decompress it first, or record to a new "
+				 "file", rec->path, codec);
+	struct error why;
+	if (session_log_check_header(rec->fd, rec->path, &why) < 0)
+		return error_set(err, "%s; a session appended to it could never be read back: "
+				 "record to a new file", why.msg);
+	return 0;
+}
+
 static int open_output(struct recorder *rec, enum recorder_mode mode, struct error *err)
 {
 	if (strcmp(rec->path, "-") == 0) {
@@ -143,7 +162,7 @@ static int open_output(struct recorder *rec, enum recorder_mode mode, struct err
 	int r = open_new(rec, err);
 	if (r == -2)
 		r = open_existing(rec, mode, err);
-	if (r < 0 || lock_file(rec, err) < 0)
+	if (r < 0 || lock_file(rec, err) < 0 || check_appendable(rec, err) < 0)
 		return -1;
 	check_last_byte(rec);
 	return 0;

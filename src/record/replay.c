@@ -135,29 +135,9 @@ static void *grow(void *arr, size_t *cap, size_t need, size_t size)
 	return v;
 }
 
-/* A whole line as one JSON value, nothing but blanks after it; NULL when not. */
 static json_object *parse_line(struct replay *r, const char *text, size_t len, struct error *err)
 {
-	if (len > INT32_MAX) {
-		error_set(err, "line too long");
-		return NULL;
-	}
-	json_tokener_reset(r->tok);
-	json_object *o = json_tokener_parse_ex(r->tok, text, (int)len);
-	enum json_tokener_error e = json_tokener_get_error(r->tok);
-	if (!o || e != json_tokener_success) {
-		json_object_put(o);
-		error_set(err, "not a JSON record (%s)",
-			  e == json_tokener_continue ? "it ends early" : json_tokener_error_desc(e));
-		return NULL;
-	}
-	for (size_t i = json_tokener_get_parse_end(r->tok); i < len; i++)
-		if (!strchr(" \t\r", text[i])) {
-			json_object_put(o);
-			error_set(err, "not a JSON record (garbage after it at byte %zu)", i);
-			return NULL;
-		}
-	return o;
+	return session_log_parse_line(r->tok, text, len, err);
 }
 
 /* ---- the index scan ---- */
@@ -569,27 +549,8 @@ static int index_line(struct replay *r, const struct scanned_line *l)
 static int read_header(struct replay *r, struct line_scanner *s, struct error *err)
 {
 	struct scanned_line l;
-	int errnum = 0;
-	int rc = line_scanner_next(s, &l, &errnum);
-	if (rc < 0)
-		return error_errno(err, r->name, errnum);
-	if (rc == 0)
-		return error_set(err, "%s: empty file, not an ioscope session log", r->name);
-	if (l.too_long)
-		return error_set(err, "%s: line 1: not an ioscope session log (no header)", r->name);
-	struct error perr;
-	json_object *o = parse_line(r, l.text, l.len, &perr);
-	if (!o) {
-		if (!l.complete && l.len > 0 && l.text[0] == '{')
-			return error_set(err, "%s: line 1: the header is incomplete (the recording "
-					 "stopped while writing it)", r->name);
-		return error_set(err, "%s: line 1 (offset 0): not an ioscope session log: %s",
-				 r->name, perr.msg);
-	}
-	rc = session_log_parse_header(o, &r->machine, &r->header, &perr);
-	json_object_put(o);
-	if (rc < 0)
-		return error_set(err, "%s: line 1 (offset 0): %s", r->name, perr.msg);
+	if (session_log_read_header(s, r->tok, r->name, &r->machine, &r->header, &l, err) < 0)
+		return -1;
 	/* states[0] stands for the header, which is kept parsed. */
 	return add_state(r, &l, RECORD_HEADER) < 0 ? error_set(err, "%s: out of memory", r->name) : 0;
 }
@@ -663,7 +624,10 @@ struct replay *replay_open(const char *path, struct error *err)
 		return NULL;
 	}
 	char damage[1024];
-	int log_fd = log_decompress(fd, path, damage, sizeof damage, err);
+	struct log_limits limits;
+	int log_fd = log_limits_from_env(&limits, err) < 0
+			     ? -1
+			     : log_decompress(fd, path, &limits, damage, sizeof damage, err);
 	if (log_fd != fd)
 		close(fd);
 	if (log_fd < 0)
