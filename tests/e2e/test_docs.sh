@@ -20,8 +20,12 @@ for cmd in set remount show report matrix; do
 	grep -q "^.Cm $cmd" man/ioscope.1 && grep -q "ioscope $cmd" <("$IOSCOPE" --help) \
 		&& ok "subcommand $cmd documented" || fail "subcommand $cmd documented"
 done
-warn=$(LC_ALL=C.UTF-8 groff -ww -mandoc -Tutf8 -z man/ioscope.1 2>&1)
-[ -z "$warn" ] && ok "man page renders without warnings" || fail "man page renders without warnings" "$warn"
+if command -v groff >/dev/null; then
+	warn=$(LC_ALL=C.UTF-8 groff -ww -mandoc -Tutf8 -z man/ioscope.1 2>&1)
+	[ -z "$warn" ] && ok "man page renders without warnings" || fail "man page renders without warnings" "$warn"
+else
+	skip "man page renders without warnings" "groff not installed (make test-deps as root installs it)"
+fi
 head -5 README.md | grep -q 'make check' && head -5 README.md | grep -q 'make run' \
 	&& ok "README opens with the two commands" || fail "README opens with the two commands"
 grep -qx 'make check' .ci/run && ok ".ci/run runs the README's test command" || fail ".ci/run runs the README's test command"
