@@ -46,6 +46,17 @@ check() { local n=$1; shift; if "$@"; then ok "$n"; else fail "$n" "command fail
 clean_stderr() { ! grep -qE 'Sanitizer|runtime error' "$1"; }
 
 is_root() { [ "$(id -u)" = 0 ]; }
+# needs NAME CMD...: skip the whole test, naming the command, when one it runs is not
+# installed (`make check` installs the test packages only when run as root).
+needs() {
+	local name=$1 cmd
+	shift
+	for cmd; do
+		command -v "$cmd" >/dev/null 2>&1 && continue
+		skip "$name" "$cmd not installed (make test-deps as root installs it)"
+		exit 0
+	done
+}
 
 # system_disk: a whole disk of this machine that no test made (the one under /, else the
 # first real disk in /proc/diskstats): vda here, nvme0n1 or sda elsewhere.  Only watched.

@@ -2,6 +2,7 @@
 # Batch output on the live kernel: JSON keys exactly iostat -x / vmstat names, CSV shape,
 # text within 80 columns, count honoured, works without root.
 . "$(dirname "$0")/lib.sh"
+needs "batch formats" python3
 
 json=$("$IOSCOPE" --batch -i 0.1 -c 3 -f json 2>"$TMP/err"); rc=$?
 [ $rc -eq 0 ] && ok "json run exits 0" || fail "json run exits 0" "rc=$rc $(cat "$TMP/err")"

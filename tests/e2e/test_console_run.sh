@@ -3,6 +3,7 @@
 # (never onto the screen), its start and exit are marks, the console stays after the exit
 # until q (or --linger), and ioscope exits with the command's status.  The probe has a graph.
 . "$(dirname "$0")/lib.sh"
+needs "console run" python3
 . "$(dirname "$0")/console_lib.sh"
 command -v tmux >/dev/null || { skip "console run" "needs tmux"; exit 0; }
 

@@ -7,6 +7,7 @@
 # big to check in: tests/e2e/report_log_gen.py wrote the checked-in logs too).
 # UPDATE_GOLDEN=1 rewrites the golden files from the current output (review the diff).
 . "$(dirname "$0")/lib.sh"
+needs "report golden files" python3
 L="$IOSCOPE_TOP/tests/fixtures/logs"
 G="$IOSCOPE_TOP/tests/fixtures/golden"
 export TZ=UTC

@@ -5,6 +5,7 @@
 # used at run time.  --version, --help, report and --replay read no device: no
 # /sys/block, no udev database, no uevent socket; a live one-sample batch does.
 . "$(dirname "$0")/lib.sh"
+needs "start-up libraries" python3
 
 not_linked='cairo|pixman|fontconfig|freetype|png|xcb|X11|Xrender|expat|brotli|udev|systemd|proc2|gcrypt|lzma|zstd|lz4|bpf|elf|microhttpd|gnutls'
 for bin in "$IOSCOPE_OPT" "$IOSCOPE"; do
