@@ -123,7 +123,7 @@ static int prom_baseline(struct batch *b)
 	}
 	const struct snapshot *snap = session_snapshot(b->session);
 	struct rates none = { .wall = snap->wall, .seq = snap->seq };
-	struct interval_view v = { &none, snap, NULL, b->shown, false, NULL };
+	struct interval_view v = { &none, snap, NULL, b->shown, false, NULL, NULL };
 	return prom_emit(b, &v, true);
 }
 
@@ -134,7 +134,8 @@ static int emit(struct batch *b)
 		return -1;
 	}
 	struct interval_view v = { session_rates(b->session), session_snapshot(b->session),
-				   &b->shown_events, b->shown, b->opts->tasks, session_why(b->session) };
+				   &b->shown_events, b->shown, b->opts->tasks, session_why(b->session),
+				   session_selection(b->session) };
 	say_tasks_notes(b, v.snap);
 	if (b->prom)    /* --format prometheus, --textfile, --listen: nothing else */
 		return prom_emit(b, &v, false);

@@ -123,18 +123,16 @@ const char *task_role_name(enum task_role r)
 	}
 }
 
-/* How a task is named in a group's summary: a kernel thread by the part before its
- * '/' (kworker/u8:2+flush-7:0 is a kworker), a process by its comm. */
 struct comm_count {
 	char name[TASK_COMM_MAX];
 	bool kthread;
 	uint32_t count;
 };
 
-static void summary_name(const struct blocked_task *b, char *out)
+void tasks_summary_name(const char *comm, bool kthread, char out[TASK_COMM_MAX])
 {
-	snprintf(out, TASK_COMM_MAX, "%s", b->comm);
-	if (b->kthread)
+	snprintf(out, TASK_COMM_MAX, "%s", comm);
+	if (kthread)
 		out[strcspn(out, "/")] = '\0';
 }
 
@@ -148,17 +146,17 @@ static int comm_count_cmp(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-/* Count the comms of the tasks in wchan into counts (at most max names). */
-static size_t count_comms(const struct tasks_sample *t, const char *wchan,
+/* Count the comms of the kept tasks in wchan into counts (at most max names). */
+static size_t count_comms(const struct tasks_sample *t, const bool *keep, const char *wchan,
 			  struct comm_count *counts, size_t max)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < t->nkept; i++) {
 		const struct blocked_task *b = &t->blocked[i];
-		if (strcmp(b->wchan, wchan) != 0)
+		if ((keep && !keep[i]) || strcmp(b->wchan, wchan) != 0)
 			continue;
 		char name[TASK_COMM_MAX];
-		summary_name(b, name);
+		tasks_summary_name(b->comm, b->kthread, name);
 		size_t j = 0;
 		while (j < n && !(counts[j].kthread == b->kthread && !strcmp(counts[j].name, name)))
 			j++;
@@ -184,10 +182,10 @@ static void append(char *buf, size_t len, const char *text)
 
 #define SUMMARY_NAMES 16
 
-static void group_comms(const struct tasks_sample *t, struct tasks_group *g)
+static void group_comms(const struct tasks_sample *t, const bool *keep, struct tasks_group *g)
 {
 	struct comm_count counts[SUMMARY_NAMES];
-	size_t n = count_comms(t, g->wchan, counts, SUMMARY_NAMES);
+	size_t n = count_comms(t, keep, g->wchan, counts, SUMMARY_NAMES);
 	g->comms[0] = '\0';
 	for (size_t i = 0; i < n; i++) {
 		char item[TASK_COMM_MAX + 16];
@@ -213,12 +211,14 @@ static int group_cmp(const void *pa, const void *pb)
 }
 
 /* The distinct wait channels of the kept blocked tasks, with their counts. */
-static size_t distinct_wchans(const struct tasks_sample *t, uint64_t mono_ns,
+static size_t distinct_wchans(const struct tasks_sample *t, uint64_t mono_ns, const bool *keep,
 			      struct tasks_group *groups)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < t->nkept; i++) {
 		const struct blocked_task *b = &t->blocked[i];
+		if (keep && !keep[i])
+			continue;
 		size_t j = 0;
 		while (j < n && strcmp(groups[j].wchan, b->wchan) != 0)
 			j++;
@@ -235,22 +235,28 @@ static size_t distinct_wchans(const struct tasks_sample *t, uint64_t mono_ns,
 	return n;
 }
 
-size_t tasks_blocked_groups(const struct tasks_sample *t, uint64_t mono_ns,
-			    struct tasks_group *out, size_t max)
+size_t tasks_blocked_groups_of(const struct tasks_sample *t, uint64_t mono_ns, const bool *keep,
+			       struct tasks_group *out, size_t max)
 {
 	if (!t || !t->nkept)
 		return 0;
 	struct tasks_group *groups = malloc(t->nkept * sizeof *groups);
 	if (!groups)
 		return 0;
-	size_t n = distinct_wchans(t, mono_ns, groups);
+	size_t n = distinct_wchans(t, mono_ns, keep, groups);
 	qsort(groups, n, sizeof *groups, group_cmp);
 	for (size_t i = 0; i < n && i < max; i++) {
 		out[i] = groups[i];
-		group_comms(t, &out[i]);
+		group_comms(t, keep, &out[i]);
 	}
 	free(groups);
 	return n;
+}
+
+size_t tasks_blocked_groups(const struct tasks_sample *t, uint64_t mono_ns,
+			    struct tasks_group *out, size_t max)
+{
+	return tasks_blocked_groups_of(t, mono_ns, NULL, out, max);
 }
 
 void tasks_group_text(const struct tasks_group *g, char *buf, size_t len)

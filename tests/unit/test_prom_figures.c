@@ -85,7 +85,7 @@ static struct fixture *fixture_new(void)
 	rates_init(&f->rates);
 	assert_int_equal(rates_compute(&f->rates, &f->prev, &f->cur), 0);
 	f->shown[0] = true;
-	f->v = (struct interval_view){ &f->rates, &f->cur, NULL, f->shown, false, &f->why };
+	f->v = (struct interval_view){ &f->rates, &f->cur, NULL, f->shown, false, &f->why, NULL };
 	prom_exporter_init(&f->x, false);
 	prom_buf_init(&f->b);
 	return f;
