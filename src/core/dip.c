@@ -185,9 +185,10 @@ static size_t dirty_reasons(const struct dip_context *c, struct dip_reason *out,
 	return 1;
 }
 
+/* Two significant digits below 10 ms: a loop device's 0.04 ms is not "0.0". */
 static void format_await(double ms, char *buf, size_t len)
 {
-	snprintf(buf, len, ms < 10 ? "%.1f" : "%.0f", ms);
+	snprintf(buf, len, ms >= 10 ? "%.0f" : ms >= 1 ? "%.1f" : "%.2f", ms);
 }
 
 /* "await 0.3→9.1 ms" (the window's median, then now), "await 9.1 ms" with none before. */
@@ -519,6 +520,13 @@ static size_t window_causes(const struct dip_detector *d, const struct snapshot 
 			continue;
 		out[n++] = *c;
 	}
+	/* newest first by their times: announced changes can come in after a later one */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && out[j - 1].t < out[j].t; j--) {
+			struct dip_cause tmp = out[j];
+			out[j] = out[j - 1];
+			out[j - 1] = tmp;
+		}
 	return n;
 }
 

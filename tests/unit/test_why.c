@@ -353,11 +353,11 @@ static void test_dip_cause_first(void **state)
 	char reason[200];
 	assert_true(event_reason(&r.events.items[0], 0, reason, sizeof reason));
 	assert_string_equal(reason, "2 s after nr_requests 256→4, max_sectors_kb 512→4: 200→12 MB/s, "
-			    "await 0.3→9.1 ms");
+			    "await 0.30→9.1 ms");
 	assert_true(event_reason(&r.events.items[0], 1, reason, sizeof reason));
 	assert_string_equal(reason, "6 s after mark \"backup\"");
 	assert_true(event_reason(&r.events.items[0], 2, reason, sizeof reason));
-	assert_string_equal(reason, "4 requests in flight, util 80%, await 0.3→9.1 ms");
+	assert_string_equal(reason, "4 requests in flight, util 80%, await 0.30→9.1 ms");
 	assert_null(strstr(r.events.items[0].reasons, "read_ahead_kb"));
 	assert_null(strstr(r.events.items[0].reasons, "995"));
 	dip_run_free(&r);
