@@ -94,10 +94,28 @@ struct task_io_rates {
 	double rkB_s, wkB_s, cancelled_wkB_s, syscr_s, syscw_s, iodelay_pct;
 };
 
+/* What a wait channel means, in the users' words (one row per channel, docs/metrics.md
+ * "Wait channels in words"): a row with frames applies only to a task whose stack was
+ * read and has one of them (percpu_rwsem_wait is a frozen filesystem in sb_start_write,
+ * which is inlined into the callers listed). */
+#define WCHAN_WORDS_FRAMES 12
+struct wchan_words {
+	const char *wchan;
+	const char *words;
+	const char *frames[WCHAN_WORDS_FRAMES];   /* NULL ends; none: the channel alone */
+};
+extern const struct wchan_words tasks_wchan_words[];
+extern const size_t tasks_wchan_words_count;
+/* The words of a blocked task's wait ("filesystem frozen"), NULL for a channel not in
+ * the table (said as it is). */
+const char *blocked_task_words(const struct blocked_task *b);
+
 /* The blocked tasks that wait on one wait channel. */
 #define TASKS_COMMS_MAX 160
 struct tasks_group {
 	char wchan[TASK_WCHAN_MAX];        /* "" : unknown */
+	const char *words;                 /* what every task of it waits for, NULL: not known
+					      (blocked_task_words) */
 	uint32_t count;
 	double max_seconds;                /* the longest blocked of them */
 	char comms[TASKS_COMMS_MAX];       /* "tar, 11 kworker": processes, then kernel
@@ -129,7 +147,8 @@ size_t tasks_blocked_groups_of(const struct tasks_sample *t, uint64_t mono_ns, c
 /* How a task is named in a summary: a kernel thread by the part of its name before its
  * '/' (kworker/u8:2+flush-7:0 is a kworker), a process by its comm. */
 void tasks_summary_name(const char *comm, bool kthread, char out[TASK_COMM_MAX]);
-/* "12 tasks in jbd2_log_wait_commit (tar, 11 kworker)", "1 task in ? (dd)". */
+/* "12 tasks in jbd2_log_wait_commit, waiting for a journal commit (tar, 11 kworker)",
+ * "1 task in ? (dd)". */
 void tasks_group_text(const struct tasks_group *g, char *buf, size_t len);
 
 /* A snapshot's mono time as blocked_task_seconds() and tasks_blocked_groups() take it. */

@@ -13,6 +13,45 @@ const char tasks_stack_note[] =
 	"kernel stacks of blocked tasks are not shown: reading /proc/PID/stack needs "
 	"CAP_SYS_ADMIN (run ioscope as root)";
 
+/* The wait channels people meet when a disk is slow, said as what they mean. */
+const struct wchan_words tasks_wchan_words[] = {
+	{ "add_transaction_credits", "journal full, waiting for log space", { NULL } },
+	{ "__jbd2_log_wait_for_space", "journal full, waiting for log space", { NULL } },
+	{ "jbd2_log_wait_commit", "waiting for a journal commit", { NULL } },
+	{ "xlog_grant_head_wait", "xfs log full", { NULL } },
+	{ "balance_dirty_pages", "throttled, dirty above the limit", { NULL } },
+	{ "blk_mq_get_tag", "queue full, all nr_requests in use", { NULL } },
+	{ "rq_qos_wait", "held back by writeback throttling (wbt)", { NULL } },
+	{ "folio_wait_bit", "waiting for a page under writeback", { NULL } },
+	{ "folio_wait_writeback", "waiting for a page under writeback", { NULL } },
+	{ "percpu_rwsem_wait", "filesystem frozen",
+	  { "__sb_start_write", "sb_start_write", "mnt_want_write", "mnt_want_write_file",
+	    "vfs_write", "vfs_writev", "vfs_fallocate", "do_truncate", "vfs_truncate",
+	    "vfs_iter_write", "file_start_write", NULL } },
+	{ "reclaim_throttle", "memory reclaim throttling", { NULL } },
+};
+const size_t tasks_wchan_words_count = sizeof tasks_wchan_words / sizeof tasks_wchan_words[0];
+
+static bool stack_has(const struct blocked_task *b, const char *const *frames)
+{
+	for (size_t i = 0; i < b->nframes && i < TASK_STACK_FRAMES; i++)
+		for (size_t k = 0; k < WCHAN_WORDS_FRAMES && frames[k]; k++)
+			if (strcmp(b->stack[i], frames[k]) == 0)
+				return true;
+	return false;
+}
+
+const char *blocked_task_words(const struct blocked_task *b)
+{
+	for (size_t i = 0; i < tasks_wchan_words_count; i++) {
+		const struct wchan_words *w = &tasks_wchan_words[i];
+		if (strcmp(w->wchan, b->wchan) != 0)
+			continue;
+		return !w->frames[0] || stack_has(b, w->frames) ? w->words : NULL;
+	}
+	return NULL;
+}
+
 struct tasks_sample *tasks_sample_new(void)
 {
 	return calloc(1, sizeof(struct tasks_sample));
@@ -222,11 +261,15 @@ static size_t distinct_wchans(const struct tasks_sample *t, uint64_t mono_ns, co
 		size_t j = 0;
 		while (j < n && strcmp(groups[j].wchan, b->wchan) != 0)
 			j++;
+		const char *words = blocked_task_words(b);
 		if (j == n) {
 			memset(&groups[n], 0, sizeof groups[n]);
 			snprintf(groups[n].wchan, sizeof groups[n].wchan, "%s", b->wchan);
+			groups[n].words = words;
 			n++;
 		}
+		if (groups[j].words != words)   /* said only when it is every task's */
+			groups[j].words = NULL;
 		groups[j].count++;
 		double s = blocked_task_seconds(b, mono_ns);
 		if (s > groups[j].max_seconds)
@@ -261,6 +304,7 @@ size_t tasks_blocked_groups(const struct tasks_sample *t, uint64_t mono_ns,
 
 void tasks_group_text(const struct tasks_group *g, char *buf, size_t len)
 {
-	snprintf(buf, len, "%u %s in %s (%s)", g->count, g->count == 1 ? "task" : "tasks",
-		 g->wchan[0] ? g->wchan : "?", g->comms);
+	snprintf(buf, len, "%u %s in %s%s%s (%s)", g->count, g->count == 1 ? "task" : "tasks",
+		 g->wchan[0] ? g->wchan : "?", g->words ? ", " : "", g->words ? g->words : "",
+		 g->comms);
 }

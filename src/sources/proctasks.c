@@ -197,13 +197,17 @@ static void read_wait(struct proctasks *p, int32_t pid, int32_t tid, struct bloc
 {
 	char rel[64];
 	snprintf(rel, sizeof rel, "%d/task/%d/wchan", pid, tid);
-	ssize_t n = read_rel(p, rel, p->buf, sizeof p->buf);
-	if (n > 0)
-		procpid_parse_wchan(p->buf, (size_t)n, b->wchan, sizeof b->wchan);
+	/* "0" when it was woken just then (a task in D between two waits, a journal thread
+	 * going round its loop): read once more before it is "?" */
+	for (int tries = 0; tries < 2 && !b->wchan[0]; tries++) {
+		ssize_t n = read_rel(p, rel, p->buf, sizeof p->buf);
+		if (n > 0)
+			procpid_parse_wchan(p->buf, (size_t)n, b->wchan, sizeof b->wchan);
+	}
 	if (!p->stack_allowed)
 		return;
 	snprintf(rel, sizeof rel, "%d/task/%d/stack", pid, tid);
-	n = read_rel(p, rel, p->buf, sizeof p->buf);
+	ssize_t n = read_rel(p, rel, p->buf, sizeof p->buf);
 	if (n > 0)
 		b->nframes = (uint8_t)procpid_parse_stack(p->buf, (size_t)n, b->stack,
 							  TASK_STACK_FRAMES);

@@ -423,7 +423,8 @@ static void test_groups(void **state)
 	assert_int_equal(n, 3);
 	char text[256];
 	tasks_group_text(&g[0], text, sizeof text);
-	assert_string_equal(text, "12 tasks in jbd2_log_wait_commit (tar, 11 kworker)");
+	assert_string_equal(text, "12 tasks in jbd2_log_wait_commit, waiting for a journal commit "
+			    "(tar, 11 kworker)");
 	assert_true(fabs(g[0].max_seconds - 2.5) < 1e-9);
 	tasks_group_text(&g[1], text, sizeof text);
 	assert_string_equal(text, "2 tasks in percpu_rwsem_wait (2 dd)");
@@ -438,6 +439,86 @@ static void test_groups(void **state)
 	assert_int_equal(task_role("kworker/u8:1+flush-7:0", true), TASK_ROLE_WRITEBACK);
 	assert_int_equal(task_role("jbd2/loop0-8", false), TASK_ROLE_PROCESS);   /* a fake */
 	tasks_sample_free(t);
+}
+
+/* --- wait channels in words --- */
+
+static const char *words_of(const char *wchan, const char *frame)
+{
+	static struct blocked_task b;
+	memset(&b, 0, sizeof b);
+	snprintf(b.wchan, sizeof b.wchan, "%s", wchan);
+	if (frame) {
+		snprintf(b.stack[0], sizeof b.stack[0], "%s", wchan);
+		snprintf(b.stack[1], sizeof b.stack[1], "%s", frame);
+		b.nframes = 2;
+	}
+	return blocked_task_words(&b);
+}
+
+/* One line per row of the table (docs/metrics.md, "Wait channels in words"); a channel
+ * not in it is said as it is. */
+static void test_wchan_words(void **state)
+{
+	(void)state;
+	assert_string_equal(words_of("add_transaction_credits", NULL), "journal full, waiting for log space");
+	assert_string_equal(words_of("__jbd2_log_wait_for_space", NULL), "journal full, waiting for log space");
+	assert_string_equal(words_of("jbd2_log_wait_commit", NULL), "waiting for a journal commit");
+	assert_string_equal(words_of("xlog_grant_head_wait", NULL), "xfs log full");
+	assert_string_equal(words_of("balance_dirty_pages", NULL), "throttled, dirty above the limit");
+	assert_string_equal(words_of("blk_mq_get_tag", NULL), "queue full, all nr_requests in use");
+	assert_string_equal(words_of("rq_qos_wait", NULL), "held back by writeback throttling (wbt)");
+	assert_string_equal(words_of("folio_wait_bit", NULL), "waiting for a page under writeback");
+	assert_string_equal(words_of("folio_wait_writeback", NULL), "waiting for a page under writeback");
+	assert_string_equal(words_of("percpu_rwsem_wait", "vfs_write"), "filesystem frozen");
+	assert_string_equal(words_of("percpu_rwsem_wait", "mnt_want_write"), "filesystem frozen");
+	assert_string_equal(words_of("reclaim_throttle", NULL), "memory reclaim throttling");
+	assert_int_equal(tasks_wchan_words_count, 11);
+	/* percpu_rwsem_wait is more than sb_start_write: without its frames, no words */
+	assert_null(words_of("percpu_rwsem_wait", NULL));
+	assert_null(words_of("percpu_rwsem_wait", "cgroup_threadgroup_change_begin"));
+	assert_null(words_of("do_sys_poll", NULL));
+	assert_null(words_of("", NULL));
+
+	/* a group says them when they are every task's */
+	struct tasks_sample *t = tasks_sample_new();
+	add(t, 5, "dd", false, "percpu_rwsem_wait", 0);
+	snprintf(t->blocked[0].stack[0], TASK_FRAME_MAX, "vfs_write");
+	t->blocked[0].nframes = 1;
+	add(t, 6, "tar", false, "jbd2_log_wait_commit", 0);
+	struct tasks_group g[4];
+	char text[256];
+	assert_int_equal(tasks_blocked_groups(t, 0, g, 4), 2);
+	tasks_group_text(&g[0], text, sizeof text);
+	assert_string_equal(text, "1 task in jbd2_log_wait_commit, waiting for a journal commit (tar)");
+	tasks_group_text(&g[1], text, sizeof text);
+	assert_string_equal(text, "1 task in percpu_rwsem_wait, filesystem frozen (dd)");
+	add(t, 7, "cat", false, "percpu_rwsem_wait", 0);          /* no stack: not known */
+	assert_int_equal(tasks_blocked_groups(t, 0, g, 4), 2);
+	tasks_group_text(&g[0], text, sizeof text);
+	assert_string_equal(text, "2 tasks in percpu_rwsem_wait (cat, dd)");
+	tasks_sample_free(t);
+}
+
+/* The table in docs/metrics.md is the code's, row for row. */
+static void test_wchan_words_documented(void **state)
+{
+	(void)state;
+	const char *top = getenv("IOSCOPE_TOP");
+	char path[4096];
+	snprintf(path, sizeof path, "%s/docs/metrics.md", top ? top : ".");
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	static char doc[1 << 20];
+	doc[fread(doc, 1, sizeof doc - 1, f)] = '\0';
+	fclose(f);
+	for (size_t i = 0; i < tasks_wchan_words_count; i++) {
+		char row[256];
+		snprintf(row, sizeof row, "| `%s` | %s |", tasks_wchan_words[i].wchan,
+			 tasks_wchan_words[i].words);
+		if (!strstr(doc, row))
+			fail_msg("docs/metrics.md has no row %s", row);
+	}
 }
 
 /* --- the session log record --- */
@@ -532,6 +613,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sampler_reaped_child, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_sampler_files, tree_setup, tree_teardown),
 		cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_wchan_words),
+		cmocka_unit_test(test_wchan_words_documented),
 		cmocka_unit_test(test_log_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -184,7 +184,7 @@ static void test_selected_device_first(void **state)
 	why_text_build(&t, &x.f, 100);
 	assert_string_equal(t.lines[0].text, "blocked on vdb: 1 task in D state (of 300 processes; "
 			    "3 more elsewhere or not attributed)");
-	assert_non_null(find(&t, "1 task in jbd2_log_wait_commit (tar)"));
+	assert_non_null(find(&t, "1 task in jbd2_log_wait_commit, waiting for a journal commit (tar)"));
 	assert_null(find(&t, "in percpu_rwsem_wait"));
 	assert_string_equal(find(&t, "elsewhere: 2"), "  elsewhere: 2 blocked (dd on loop3, umount on loop3)");
 	assert_string_equal(find(&t, "not attributed:"), "  not attributed: 1 blocked (sync)");
