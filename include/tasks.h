@@ -160,5 +160,6 @@ static inline uint64_t tasks_mono_ns(const struct timespec *mono)
 /* What every view says once when a figure is missing, and how to get it. */
 extern const char tasks_delayacct_note[];    /* delay accounting off: no iodelay */
 extern const char tasks_stack_note[];        /* no CAP_SYS_ADMIN: no stacks */
+extern const char tasks_attribution_note[];  /* not root: others' tasks not attributed */
 
 #endif

@@ -96,8 +96,10 @@ static void say_tasks_notes(struct batch *b, const struct snapshot *snap)
 		return;
 	if (!t->delayacct && !b->said_delayacct)
 		fprintf(stderr, "ioscope: %s\n", tasks_delayacct_note);
-	if (!t->stack_readable && !b->said_stack)
+	if (!t->stack_readable && !b->said_stack) {
 		fprintf(stderr, "ioscope: %s\n", tasks_stack_note);
+		fprintf(stderr, "ioscope: %s\n", tasks_attribution_note);
+	}
 	b->said_delayacct |= !t->delayacct;
 	b->said_stack |= !t->stack_readable;
 }

@@ -12,6 +12,9 @@ const char tasks_delayacct_note[] =
 const char tasks_stack_note[] =
 	"kernel stacks of blocked tasks are not shown: reading /proc/PID/stack needs "
 	"CAP_SYS_ADMIN (run ioscope as root)";
+const char tasks_attribution_note[] =
+	"what another user's blocked task waits on is read as root only: such tasks are "
+	"not attributed to a device";
 
 /* The wait channels people meet when a disk is slow, said as what they mean. */
 const struct wchan_words tasks_wchan_words[] = {

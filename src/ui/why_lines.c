@@ -126,6 +126,9 @@ static void blocked_lines(struct why_text *t, const struct tasks_sample *s,
 	if (s->nblocked && !s->stack_readable)
 		addf(t, WP_NOTE, TR_DIM, "no kernel stacks: /proc/PID/stack needs CAP_SYS_ADMIN "
 		     "(run ioscope as root)");
+	if (selected[0] && sp->blocked[SIDE_UNATTRIBUTED] && !s->stack_readable)
+		addf(t, WP_NOTE, TR_DIM, "not attributed: what another user's task waits on is "
+		     "read as root only");
 }
 
 /* ---- dirty memory against the kernel's limits ---- */
