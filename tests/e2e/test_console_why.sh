@@ -1,8 +1,8 @@
 #!/bin/bash
 # The console's why pane (W) at 80x24 on real loop devices.  A steady dd: the pane takes the
-# graphs' place, lists the processes by I/O (which of them leads depends on what else this
-# shared machine writes: test_tasks.sh checks dd's place in the list), says what is missing
-# (delay accounting), and W hides it again (the graphs come back); q exits cleanly.
+# graphs' place, lists the selected device's processes by I/O (its dd; what else this shared
+# machine writes is another device's, summed up in a line), says what is missing (delay
+# accounting), and W hides it again (the graphs come back); q exits cleanly.
 # A file-creation loop with fsync on a loop ext4: the pane shows that device's jbd2 line
 # moving, and the dirty line with the kernel's limits (the threshold as /proc/vmstat says).
 # The loop device's own writeback limit (strict_limit, max_bytes on its bdi, put back
@@ -20,14 +20,15 @@ at_exit "rm -rf '$shm'"
 truncate -s 1G "$shm/img"
 ddev=$(losetup --find --show "$shm/img") && at_exit "losetup -d '$ddev'"
 dev=$(basename "$ddev")
-bg dd if=/dev/zero of="$ddev" bs=1M count=1024 oflag=direct status=none
-ddpid=$BG_PID
+# steady for the whole check, however slow the console is to start on a busy machine (one
+# 1 GiB dd to shm memory is over in a second): "Why DEV" lists the processes writing DEV
+steady_writer "$dev" 120
 
 console_shell 80 24
 console_run "$dev"
 screen_check "console up" "^ioscope "
 console_send W
-screen_check "80x24: the pane lists processes by I/O" "^ +[0-9]+ [a-z0-9]+ +[^ ].* +[0-9.]+[kMG]? +[0-9.]+[kMG]? +"
+screen_check "80x24: the pane lists the device's processes by I/O" "^ +[0-9]+ [a-z0-9]+ +dd +[0-9.]+[kMG]? +[0-9.]+[kMG]? +"
 screen_check "why pane title" "Why $dev: blocked, dirty, journals, processes by I/O"
 screen_check "blocked line: the selected device's" "blocked on $dev: [0-9]+ tasks? in D state"
 if [ "$(cat /proc/sys/kernel/task_delayacct 2>/dev/null)" = 0 ]; then

@@ -135,18 +135,18 @@ done
 at_exit "fsfreeze -u '$mf'"
 "$IOSCOPE" --batch --tasks -f json -i 0.5 -c 14 --record "$TMP/frozen.log" "$f" >"$TMP/frozen.json" 2>"$TMP/frozen.err" &
 run=$!
-sleep 4; fsfreeze -f "$mf"; sleep 2.5; fsfreeze -u "$mf"
+sleep 4; frozen=$(date +%s.%N); fsfreeze -f "$mf"; sleep 2.5; fsfreeze -u "$mf"; thawed=$(date +%s.%N)
 wait $run; rc=$?
 no_sanitizer "frozen" "$TMP/frozen.err"
-out=$(python3 - "$TMP/frozen.json" "$f" <<'PY'
+out=$(python3 - "$TMP/frozen.json" "$f" "$frozen" "$thawed" <<'PY'
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
-dev = sys.argv[2]
+dev, frozen, thawed = sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
 dips = [e for d in lines for e in d["events"] if e["kind"] == "dip" and e["object"] == dev]
-reasons = [r for e in dips for r in e["reasons"]]
+during = [e for e in dips if frozen < e["time"] <= thawed + 0.6]
 mine = [b for d in lines for b in d["tasks"]["blocked"] if b["comm"] == "dd" and b["devices"][:1] == [dev]]
-good = len(dips) == 1 and any("dd" in r and "task" in r for r in reasons) and \
-       not any("python3" in r for r in reasons) and mine
+good = len(during) == 1 and any("dd" in r and "task" in r for r in during[0]["reasons"]) and \
+       not any("python3" in r for e in dips for r in e["reasons"]) and mine
 print("ok" if good else "dips %r, dd attributed to %s: %d" % (dips, dev, len(mine)))
 PY
 )
