@@ -125,13 +125,8 @@ else fail "replay: q exits 0"; show_screen; fi
 
 # ---- unprivileged, writers blocked on a frozen xfs: not attributed, no stacks, notes ----
 x=$(make_loop 320) && mx=$(make_fs "$x" xfs) || { fail "xfs loop" "cannot make it"; exit 0; }
-writer='import os, sys, time
-fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT, 0o600)
-while True:
-    os.pwrite(fd, b"x" * 4096, 0)
-    time.sleep(0.01)'
-bg python3 -c "$writer" "$mx/a"
-bg python3 -c "$writer" "$mx/b"
+pwrite_loop "$mx/a"
+pwrite_loop "$mx/b"
 for _ in $(seq 100); do [ -s "$mx/a" ] && [ -s "$mx/b" ] && break; sleep 0.1; done
 fsfreeze -f "$mx" && at_exit "fsfreeze -u '$mx'"
 console_send -l clear

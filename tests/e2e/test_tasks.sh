@@ -92,13 +92,8 @@ fi
 # --- writers on a frozen xfs ---
 dev=$(make_loop 320) || { fail "loop device" "make_loop"; exit 0; }
 mnt=$(make_fs "$dev" xfs) || { skip "frozen xfs" "mkfs.xfs/mount failed"; exit 0; }
-writer='import os, sys, time
-fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT, 0o600)
-while True:
-    os.pwrite(fd, b"x" * 4096, 0)
-    time.sleep(0.01)'
-bg python3 -c "$writer" "$mnt/a"; w1=$BG_PID
-bg python3 -c "$writer" "$mnt/b"; w2=$BG_PID
+pwrite_loop "$mnt/a"; w1=$BG_PID
+pwrite_loop "$mnt/b"; w2=$BG_PID
 # frozen only once both write (python starts slowly on a busy machine)
 for _ in $(seq 100); do [ -s "$mnt/a" ] && [ -s "$mnt/b" ] && break; sleep 0.1; done
 fsfreeze -f "$mnt" && at_exit "fsfreeze -u '$mnt'"

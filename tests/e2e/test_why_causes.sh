@@ -43,12 +43,7 @@ for l in open(sys.argv[1]):
 busy=$(make_loop 256) || { fail "busy loop device" "make_loop"; exit 0; }
 steady_writer "$busy" 300
 b=$(make_loop 320) && mb=$(make_fs "$b" xfs) || { fail "xfs loop to freeze" "cannot make it"; exit 0; }
-writer='import os, sys, time
-fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT, 0o600)
-while True:
-    os.pwrite(fd, b"x" * 4096, 0)
-    time.sleep(0.01)'
-bg python3 -c "$writer" "$mb/stuck"
+pwrite_loop "$mb/stuck"
 stuck=$BG_PID
 for _ in $(seq 100); do [ -s "$mb/stuck" ] && break; sleep 0.1; done
 # thawed before the writer is killed and waited for (the cleanups run last first)

@@ -106,17 +106,23 @@ static void test_dirty_and_journals(void **state)
 	teardown(&x);
 }
 
+/* A tasks sample of one second, read as root with delay accounting on. */
+static struct tasks_sample *with_tasks(struct fixture *x)
+{
+	struct tasks_sample *s = x->snap.tasks = tasks_sample_new();
+	assert_non_null(s);
+	s->interval_ns = 1000000000;
+	s->delayacct = s->stack_readable = true;
+	return s;
+}
+
 static void test_short_pane_hides_processes_first(void **state)
 {
 	(void)state;
 	static struct fixture x;
 	static struct why_text t;
 	setup(&x);
-	struct tasks_sample *s = x.snap.tasks = tasks_sample_new();
-	assert_non_null(s);
-	s->interval_ns = 1000000000;
-	s->delayacct = true;
-	s->stack_readable = true;
+	struct tasks_sample *s = with_tasks(&x);
 	s->nio = 12;
 	for (size_t i = 0; i < s->nio; i++) {
 		s->io[i].pid = (int32_t)(100 + i);
@@ -167,10 +173,7 @@ static void test_selected_device_first(void **state)
 	static struct fixture x;
 	static struct why_text t;
 	setup(&x);
-	struct tasks_sample *s = x.snap.tasks = tasks_sample_new();
-	assert_non_null(s);
-	s->interval_ns = 1000000000;
-	s->delayacct = s->stack_readable = true;
+	struct tasks_sample *s = with_tasks(&x);
 	s->nprocs = 300;
 	blocked(s, 10, "tar", "jbd2_log_wait_commit", 252, 17);
 	blocked(s, 11, "dd", "percpu_rwsem_wait", 7, 3);
