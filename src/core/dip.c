@@ -530,8 +530,7 @@ static size_t window_causes(const struct dip_detector *d, const struct snapshot 
 	return n;
 }
 
-static int make_event(const struct dip_context *c, double baseline, const struct snapshot *snap,
-		      struct event_list *out)
+static int make_event(const struct dip_context *c, struct event_list *out)
 {
 	struct dip_reason r[16];
 	size_t n = 0;
@@ -542,11 +541,11 @@ static int make_event(const struct dip_context *c, double baseline, const struct
 	if (!ev)
 		return -1;
 	ev->kind = EVENT_DIP;
-	ev->wall = snap->wall;
-	ev->mono = snap->mono;
+	ev->wall = c->snap->wall;
+	ev->mono = c->snap->mono;
 	snprintf(ev->object, sizeof ev->object, "%s", c->device);
 	snprintf(ev->key, sizeof ev->key, "throughput");
-	dip_format_mbs(baseline, ev->old_value, sizeof ev->old_value);
+	dip_format_mbs(c->baseline, ev->old_value, sizeof ev->old_value);
 	dip_format_mbs(c->now->kBs, ev->new_value, sizeof ev->new_value);
 	snprintf(ev->by, sizeof ev->by, "observed");
 	for (size_t i = 0; i < n && i < DIP_REASONS_MAX; i++)
@@ -621,7 +620,7 @@ static int step_device(struct dip_detector *det, const struct dip_input *in, str
 				c.start = t->start;
 				c.causes = causes;
 				c.ncauses = window_causes(det, in->snap, d->name, t->start, causes);
-				made = make_event(&c, t->baseline, in->snap, out);
+				made = make_event(&c, out);
 				t->reported = made > 0;
 			}
 		} else {

@@ -480,12 +480,18 @@ static void user_name(struct proctasks *p, uint32_t uid, char *out, size_t len)
 	snprintf(out, len, "%u", uid);
 }
 
-static void name_owners(struct proctasks *p, struct tasks_sample *t)
+/* The devices of the listed processes' open files (kernel threads have none). */
+static void read_open_files(struct proctasks *p, struct tasks_sample *t)
 {
-	for (size_t i = 0; i < t->nio; i++) {
+	for (size_t i = 0; i < t->nio; i++)
 		if (!t->io[i].kthread)
 			t->io[i].nfiles = procfiles_open(&p->files, t->io[i].pid, t->io[i].files,
 							 TASK_IO_FILES);
+}
+
+static void name_owners(struct proctasks *p, struct tasks_sample *t)
+{
+	for (size_t i = 0; i < t->nio; i++) {
 		char rel[32];
 		struct stat st;
 		snprintf(rel, sizeof rel, "%d", t->io[i].pid);
@@ -524,6 +530,7 @@ int proctasks_sample(struct proctasks *p, uint64_t mono_ns, struct tasks_sample 
 		t->interval_ns = mono_ns - p->last_mono_ns;
 		rank_io(p, t);
 		name_owners(p, t);
+		read_open_files(p, t);
 	}
 	struct proctasks_proc *swap = p->prev;
 	size_t swapcap = p->capprev;
