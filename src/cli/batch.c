@@ -95,8 +95,10 @@ static void say_tasks_notes(struct batch *b, const struct snapshot *snap)
 		return;
 	if (!t->delayacct && !b->said_delayacct)
 		fprintf(stderr, "ioscope: %s\n", tasks_delayacct_note);
-	if (!t->stack_readable && !b->said_stack)
+	if (!t->stack_readable && !b->said_stack) {
 		fprintf(stderr, "ioscope: %s\n", tasks_stack_note);
+		fprintf(stderr, "ioscope: %s\n", tasks_attribution_note);
+	}
 	b->said_delayacct |= !t->delayacct;
 	b->said_stack |= !t->stack_readable;
 }
@@ -122,7 +124,7 @@ static int prom_baseline(struct batch *b)
 	}
 	const struct snapshot *snap = session_snapshot(b->session);
 	struct rates none = { .wall = snap->wall, .seq = snap->seq };
-	struct interval_view v = { &none, snap, NULL, b->shown, false, NULL };
+	struct interval_view v = { &none, snap, NULL, b->shown, false, NULL, NULL };
 	return prom_emit(b, &v, true);
 }
 
@@ -133,7 +135,8 @@ static int emit(struct batch *b)
 		return -1;
 	}
 	struct interval_view v = { session_rates(b->session), session_snapshot(b->session),
-				   &b->shown_events, b->shown, b->opts->tasks, session_why(b->session) };
+				   &b->shown_events, b->shown, b->opts->tasks, session_why(b->session),
+				   session_selection(b->session) };
 	say_tasks_notes(b, v.snap);
 	if (b->prom)    /* --format prometheus, --textfile, --listen: nothing else */
 		return prom_emit(b, &v, false);

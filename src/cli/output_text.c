@@ -232,7 +232,7 @@ void output_text(FILE *out, const struct interval_view *v)
 			print_device(out, &v->rates->devices[i]);
 	print_vm(out, &v->rates->vm);
 	if (v->with_tasks)
-		output_text_tasks(out, v->snap);
+		output_text_tasks(out, v->snap, v->sel);
 	output_text_why(out, v->why);
 	if (v->snap->probe)
 		print_probe(out, v->snap->probe);

@@ -102,6 +102,13 @@ static int take_queued(struct session *s)
 	return 0;
 }
 
+/* The sample's changes and marks, for the dip detector: a dip that follows one names it. */
+static void note_causes(struct session *s)
+{
+	for (size_t i = 0; !source_can_seek(s->src) && i < s->events.count; i++)
+		dip_detector_note(s->dips, &s->cur, &s->events.items[i]);
+}
+
 /* A recording hands back the dips it logged (source take_events): never a second. */
 static int detect_dips(struct session *s)
 {
@@ -120,6 +127,7 @@ static int derive(struct session *s, bool have_prev)
 	if (source_take_events(s->src, &s->events) < 0 || take_queued(s) < 0)
 		return -1;
 	echo_filter_sample(&s->echoes, &s->events, derived);
+	note_causes(s);
 	if (have_prev) {
 		if (rates_compute(&s->rates, &s->prev, &s->cur) < 0)
 			return -1;
@@ -230,6 +238,7 @@ int session_queue_event(struct session *s, const struct event *ev)
 int session_add_own_event(struct session *s, const struct event *ev, struct error *err)
 {
 	echo_filter_remember(&s->echoes, ev);
+	dip_detector_note(s->dips, &s->cur, ev);
 	int rc = 0;
 	if (s->hist && history_add_event(s->hist, ev) < 0)
 		rc = error_set(err, "out of memory: event not kept");

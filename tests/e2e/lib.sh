@@ -143,3 +143,13 @@ steady_writer() {
 	local name=$1 seconds=${2:-60}
 	bg timeout "$seconds" bash -c "while :; do dd if=/dev/zero of=/dev/$name bs=64k count=256 oflag=direct status=none; done"
 }
+
+# A writer that rewrites 4 KiB of FILE every 10 ms (pwrite on one descriptor: frozen, it
+# blocks in the write itself), in the background like bg; its pid is in $BG_PID.
+pwrite_loop() {
+	bg python3 -c 'import os, sys, time
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT, 0o600)
+while True:
+    os.pwrite(fd, b"x" * 4096, 0)
+    time.sleep(0.01)' "$1"
+}

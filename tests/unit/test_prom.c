@@ -105,7 +105,7 @@ static struct fixture *fixture_new(void)
 	assert_int_equal(rates_compute(&f->rates, &f->prev, &f->cur), 0);
 	event_list_init(&f->events);
 	f->shown[0] = true;
-	f->v = (struct interval_view){ &f->rates, &f->cur, &f->events, f->shown, false, NULL };
+	f->v = (struct interval_view){ &f->rates, &f->cur, &f->events, f->shown, false, NULL, NULL };
 	return f;
 }
 
