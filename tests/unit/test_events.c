@@ -254,6 +254,35 @@ static void test_remount_label(void **state)
 	snapshot_free(&b);
 }
 
+/* A matrix step whose text begins with its key says it once ("cell 2/4 ...", not
+ * "cell cell 2/4 ..."); a command's start and exit keep theirs. */
+static void test_run_label(void **state)
+{
+	(void)state;
+	struct event ev;
+	char label[256];
+	event_own(&ev, EVENT_RUN, "matrix", "cell");
+	snprintf(ev.new_value, sizeof ev.new_value, "cell 2/4 repeat 1: xfs bfq defaults cold");
+	event_label(&ev, label, sizeof label);
+	assert_string_equal(label, "cell 2/4 repeat 1: xfs bfq defaults cold");
+	event_own(&ev, EVENT_RUN, "matrix", "sync");
+	snprintf(ev.new_value, sizeof ev.new_value, "sync -f /mnt/t");
+	event_label(&ev, label, sizeof label);
+	assert_string_equal(label, "sync -f /mnt/t");
+	event_own(&ev, EVENT_RUN, "matrix", "mkfs");
+	snprintf(ev.new_value, sizeof ev.new_value, "mkfs.xfs -q -f /dev/loop3");
+	event_label(&ev, label, sizeof label);
+	assert_string_equal(label, "mkfs mkfs.xfs -q -f /dev/loop3");
+	event_own(&ev, EVENT_RUN, "run", "start");
+	snprintf(ev.new_value, sizeof ev.new_value, "starter --x");
+	event_label(&ev, label, sizeof label);
+	assert_string_equal(label, "start starter --x");
+	event_own(&ev, EVENT_RUN, "run", "exit");
+	snprintf(ev.new_value, sizeof ev.new_value, "0 (2.10 s)");
+	event_label(&ev, label, sizeof label);
+	assert_string_equal(label, "exit 0 (2.10 s)");
+}
+
 static void test_echoes_of_own_changes_dropped(void **state)
 {
 	(void)state;
@@ -328,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_devices_added_and_removed),
 		cmocka_unit_test(test_counters_reset_and_clock_back),
 		cmocka_unit_test(test_remount_label),
+		cmocka_unit_test(test_run_label),
 		cmocka_unit_test(test_echoes_of_own_changes_dropped),
 		cmocka_unit_test(test_echo_filter_window),
 		cmocka_unit_test(test_kind_names_round_trip),
