@@ -31,6 +31,13 @@ rc=$?
 at_exit "umount '$TMP/mA'"
 [ $rc -eq 0 ] && clean_stderr "$TMP/f1.stderr" && ok "matrix --fs ext4 --fs xfs exits 0" \
 	|| fail "matrix --fs ext4 --fs xfs exits 0" "rc=$rc $(tail -5 "$TMP/f1.stderr")"
+# checked() NAME: after a python checker (its output in $TMP/NAME.check): its ok / not ok
+# lines, and a not ok when it could not finish (no JSON, a log missing)
+checked() {
+	local rc=$? name=$1
+	grep -E '^(ok|not ok) ' "$TMP/$name.check"
+	[ $rc -eq 0 ] || fail "$name: every check ran" "$(tail -5 "$TMP/$name.check")"
+}
 python3 - "$TMP/f1.json" "$devA" >"$TMP/f1.check" 2>&1 <<'PY'
 import json, statistics, sys
 d, dev = json.load(open(sys.argv[1])), sys.argv[2]
@@ -66,7 +73,7 @@ for cell in (0, 2):
 others = [r["key"] for c in (cells[1], cells[3]) for r in map(json.loads, open(c["runs"][0]["log"])) if r.get("type") == "event"]
 check("one baseline per filesystem", "idle" not in others, others)
 PY
-cat "$TMP/f1.check"
+checked f1
 grep -q '^ 3 xfs  *mq-deadline  *defaults  *cold *1 ' "$TMP/f1.txt" \
 	&& grep -q '^probe, ms   idle p50     p99   run p50     p99   p50x   p99x$' "$TMP/f1.txt" \
 	&& grep -qE '^ 4 xfs  *[0-9]+\.[0-9]{3} +[0-9.]+ +[0-9]+\.[0-9]{3} ' "$TMP/f1.txt" \
@@ -95,7 +102,7 @@ rc=$?
 at_exit "umount '$TMP/mB'"
 [ $rc -eq 0 ] && clean_stderr "$TMP/f2.stderr" && ok "matrix of untar-rmtree.sh exits 0" \
 	|| fail "matrix of untar-rmtree.sh exits 0" "rc=$rc $(tail -5 "$TMP/f2.stderr" "$TMP/f2-c01-r1.out")"
-python3 - "$TMP/f2.json" "$devB" <<'PY'
+python3 - "$TMP/f2.json" "$devB" >"$TMP/f2.check" 2>&1 <<'PY'
 import json, sys
 d, dev = json.load(open(sys.argv[1])), sys.argv[2]
 def check(name, cond, what=""):
@@ -122,6 +129,7 @@ check("the run's phases: untar, then rmtree, from its marks",
 marks = [r["new"] for r in recs if r.get("type") == "event" and r["kind"] == "mark"]
 check("the marks are in the run's log", marks == ["untar", "rmtree"], marks)
 PY
+checked f2
 grep -q '^phases, s      untar    rmtree$' "$TMP/f2.txt" && grep -qE '^ 1 xfs  +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2}$' "$TMP/f2.txt" \
 	&& ok "text: both phases of the cell" || fail "text: both phases of the cell" "$(cat "$TMP/f2.txt")"
 

@@ -259,28 +259,22 @@ static void test_remount_label(void **state)
 static void test_run_label(void **state)
 {
 	(void)state;
-	struct event ev;
-	char label[256];
-	event_own(&ev, EVENT_RUN, "matrix", "cell");
-	snprintf(ev.new_value, sizeof ev.new_value, "cell 2/4 repeat 1: xfs bfq defaults cold");
-	event_label(&ev, label, sizeof label);
-	assert_string_equal(label, "cell 2/4 repeat 1: xfs bfq defaults cold");
-	event_own(&ev, EVENT_RUN, "matrix", "sync");
-	snprintf(ev.new_value, sizeof ev.new_value, "sync -f /mnt/t");
-	event_label(&ev, label, sizeof label);
-	assert_string_equal(label, "sync -f /mnt/t");
-	event_own(&ev, EVENT_RUN, "matrix", "mkfs");
-	snprintf(ev.new_value, sizeof ev.new_value, "mkfs.xfs -q -f /dev/loop3");
-	event_label(&ev, label, sizeof label);
-	assert_string_equal(label, "mkfs mkfs.xfs -q -f /dev/loop3");
-	event_own(&ev, EVENT_RUN, "run", "start");
-	snprintf(ev.new_value, sizeof ev.new_value, "starter --x");
-	event_label(&ev, label, sizeof label);
-	assert_string_equal(label, "start starter --x");
-	event_own(&ev, EVENT_RUN, "run", "exit");
-	snprintf(ev.new_value, sizeof ev.new_value, "0 (2.10 s)");
-	event_label(&ev, label, sizeof label);
-	assert_string_equal(label, "exit 0 (2.10 s)");
+	static const struct { const char *object, *key, *text, *label; } cases[] = {
+		{ "matrix", "cell", "cell 2/4 repeat 1: xfs bfq defaults cold",
+		  "cell 2/4 repeat 1: xfs bfq defaults cold" },
+		{ "matrix", "sync", "sync -f /mnt/t", "sync -f /mnt/t" },
+		{ "matrix", "mkfs", "mkfs.xfs -q -f /dev/loop3", "mkfs mkfs.xfs -q -f /dev/loop3" },
+		{ "run", "start", "starter --x", "start starter --x" },
+		{ "run", "exit", "0 (2.10 s)", "exit 0 (2.10 s)" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct event ev;
+		char label[256];
+		event_own(&ev, EVENT_RUN, cases[i].object, cases[i].key);
+		snprintf(ev.new_value, sizeof ev.new_value, "%s", cases[i].text);
+		event_label(&ev, label, sizeof label);
+		assert_string_equal(label, cases[i].label);
+	}
 }
 
 static void test_echoes_of_own_changes_dropped(void **state)

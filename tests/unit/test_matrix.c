@@ -289,15 +289,23 @@ static struct matrix_result *fixed_result(void)
 	return r;
 }
 
+/* What one of the writers makes of r (malloc'ed). */
+static char *written(int (*write)(FILE *, const struct matrix_result *),
+		     const struct matrix_result *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(write(f, r), 0);
+	fclose(f);
+	return buf;
+}
+
 static void test_text_golden(void **state)
 {
 	(void)state;
 	struct matrix_result *r = fixed_result();
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(matrix_write_text(f, r), 0);
-	fclose(f);
+	char *buf = written(matrix_write_text, r);
 	const char *path = fixture_path("matrix/result.txt");
 	if (getenv("UPDATE_GOLDEN")) {
 		FILE *g = fopen(path, "w");
@@ -334,11 +342,7 @@ static void test_json_shape(void **state)
 {
 	(void)state;
 	struct matrix_result *r = fixed_result();
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(matrix_write_json(f, r), 0);
-	fclose(f);
+	char *buf = written(matrix_write_json, r);
 	if (!strstr(buf, "\"elapsed_mean_s\": 10.2"))
 		fputs(buf, stderr);
 	assert_non_null(strstr(buf, "\"refused\": \"EXT4-fs (sdb): Cannot change"));
@@ -391,11 +395,7 @@ static void test_csv(void **state)
 {
 	(void)state;
 	struct matrix_result *r = fixed_result();
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(matrix_write_csv(f, r), 0);
-	fclose(f);
+	char *buf = written(matrix_write_csv, r);
 	size_t header = 0, rows = 0;
 	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"), rows++) {
 		if (!rows)
