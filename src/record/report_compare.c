@@ -20,7 +20,7 @@
 #include "report_phases.h"
 #include "text.h"
 
-#define COMPARE_MAX_PAIRS 16
+#define COMPARE_MAX_PAIRS 16     /* given with --pair */
 /* A session shorter than this many times the default --min-phase is short: its phases
  * are all short ones, and both short, they are compared (an interactive session). */
 #define SHORT_SESSION_PHASES 10
@@ -42,7 +42,7 @@ struct compare_args {
 	const char *devices;
 	long only;
 	double min_phase;            /* 0: not given */
-	struct pair pairs[COMPARE_MAX_PAIRS];   /* --pair, then the pairs compared */
+	struct pair *pairs;          /* --pair, then the pairs compared (one per device of A) */
 	size_t npairs;
 	bool paired_by_hand;
 	bool both_short;             /* short phases compared by default */
@@ -102,10 +102,8 @@ static int side_build(struct side *s, double min_phase, struct error *err)
 	free(ev);
 	if (!ok)
 		return error_set(err, "out of memory"), 1;
-	if (compare_state_read(&s->rep, &s->state, err) < 0)
-		return 1;
-	s->have_state = true;
-	return 0;
+	s->have_state = true;   /* initialised by the read: freed whatever it gives */
+	return compare_state_read(&s->rep, &s->state, err) < 0 ? 1 : 0;
 }
 
 static void side_close(struct side *s)
@@ -285,6 +283,18 @@ static int compare(FILE *out, struct side *a, struct side *b, const struct compa
 	return 0;
 }
 
+static int add_pair(struct compare_args *o, const char *a, const char *b)
+{
+	struct pair *p = realloc(o->pairs, (o->npairs + 1) * sizeof *p);
+	if (!p)
+		return -1;
+	o->pairs = p;
+	snprintf(p[o->npairs].a, DEV_NAME_MAX, "%s", a);
+	snprintf(p[o->npairs].b, DEV_NAME_MAX, "%s", b);
+	o->npairs++;
+	return 0;
+}
+
 /* --pair A_DEV=B_DEV */
 static int parse_pair(struct compare_args *o, const char *arg, struct error *err)
 {
@@ -294,11 +304,10 @@ static int parse_pair(struct compare_args *o, const char *arg, struct error *err
 		return error_set(err, "invalid --pair '%s': give A_DEV=B_DEV (loop0=loop1)", arg);
 	if (o->npairs == COMPARE_MAX_PAIRS)
 		return error_set(err, "--pair: at most %d", COMPARE_MAX_PAIRS);
-	struct pair *p = &o->pairs[o->npairs++];
-	snprintf(p->a, sizeof p->a, "%.*s", (int)(eq - arg), arg);
-	snprintf(p->b, sizeof p->b, "%s", eq + 1);
+	char a[DEV_NAME_MAX];
+	snprintf(a, sizeof a, "%.*s", (int)(eq - arg), arg);
 	o->paired_by_hand = true;
-	return 0;
+	return add_pair(o, a, eq + 1) < 0 ? error_set(err, "out of memory") : 0;
 }
 
 /* 0 parsed, 1 --help, -1 bad usage (err). */
@@ -344,24 +353,20 @@ static void pair_devices(const struct compare_args *o, bool b_side, char *buf, s
 				    b_side ? o->pairs[i].b : o->pairs[i].a);
 }
 
-/* Without --pair: each log's one device under test, else A's devices by name. */
-static void plan_pairs(struct compare_args *o, const struct side *a, const struct side *b)
+/* Without --pair: each log's one device under test, else A's devices by name.  -1 on
+ * ENOMEM. */
+static int plan_pairs(struct compare_args *o, const struct side *a, const struct side *b)
 {
 	if (o->paired_by_hand)
-		return;
+		return 0;
 	const struct replay_machine *ma = replay_machine(a->rep.replay);
 	const struct replay_machine *mb = replay_machine(b->rep.replay);
-	if (!o->devices && ma->nselection == 1 && mb->nselection == 1) {
-		snprintf(o->pairs[0].a, DEV_NAME_MAX, "%s", ma->selection[0]);
-		snprintf(o->pairs[0].b, DEV_NAME_MAX, "%s", mb->selection[0]);
-		o->npairs = 1;
-		return;
-	}
-	for (size_t k = 0; k < a->rep.ndevices && o->npairs < COMPARE_MAX_PAIRS; k++) {
-		snprintf(o->pairs[o->npairs].a, DEV_NAME_MAX, "%s", a->rep.devices[k]);
-		snprintf(o->pairs[o->npairs].b, DEV_NAME_MAX, "%s", a->rep.devices[k]);
-		o->npairs++;
-	}
+	if (!o->devices && ma->nselection == 1 && mb->nselection == 1)
+		return add_pair(o, ma->selection[0], mb->selection[0]);
+	for (size_t k = 0; k < a->rep.ndevices; k++)
+		if (add_pair(o, a->rep.devices[k], a->rep.devices[k]) < 0)
+			return -1;
+	return 0;
 }
 
 static double session_seconds(const struct report *rep)
@@ -394,7 +399,8 @@ static int compare_sessions(struct compare_args *o, struct side *a, struct side 
 		status = side_open(b, path_b, o->npairs ? devs_b : o->devices, err);
 	if (status)
 		return status;
-	plan_pairs(o, a, b);
+	if (plan_pairs(o, a, b) < 0)
+		return error_set(err, "out of memory"), 1;
 	double min_phase = min_phase_of(o, a, b);
 	status = side_build(a, min_phase, err);
 	if (status == 0)
@@ -411,12 +417,13 @@ int cmd_compare(int argc, char **argv)
 	struct compare_args o = { .only = -1 };
 	struct error err = { "" };
 	int r = parse_args(argc, argv, &o, &err);
-	if (r > 0)
-		return 0;
-	if (r < 0) {
-		text_printf(stderr, "ioscope: %s\n", err.msg);
-		compare_usage(stderr);
-		return 2;
+	if (r != 0) {
+		if (r < 0) {
+			text_printf(stderr, "ioscope: %s\n", err.msg);
+			compare_usage(stderr);
+		}
+		free(o.pairs);
+		return r < 0 ? 2 : 0;
 	}
 	struct side a = { .keys = NULL }, b = { .keys = NULL };
 	int status = compare_sessions(&o, &a, &b, argv[optind], argv[optind + 1], &err);
@@ -424,5 +431,6 @@ int cmd_compare(int argc, char **argv)
 		text_printf(stderr, "ioscope: %s\n", err.msg);
 	side_close(&a);
 	side_close(&b);
+	free(o.pairs);
 	return status;
 }
