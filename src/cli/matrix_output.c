@@ -28,19 +28,23 @@ static const struct matrix_fs *cell_fs(const struct matrix_result *r, const stru
 
 /* The labels of the phases the runs were cut into, in order of first appearance. */
 #define PHASE_COLUMNS 5
+static void add_labels(const struct matrix_run *run, const char *labels[PHASE_COLUMNS], size_t *n)
+{
+	for (size_t p = 0; p < run->nphases; p++) {
+		size_t j = 0;
+		while (j < *n && strcmp(labels[j], run->phases[p].label) != 0)
+			j++;
+		if (j == *n && *n < PHASE_COLUMNS)
+			labels[(*n)++] = run->phases[p].label;
+	}
+}
+
 static size_t phase_labels(const struct matrix_result *r, const char *labels[PHASE_COLUMNS])
 {
 	size_t n = 0;
 	for (size_t i = 0; i < r->ncells; i++)
 		for (size_t k = 0; k < r->cells[i].nruns; k++)
-			for (size_t p = 0; p < r->cells[i].runs[k].nphases; p++) {
-				const char *l = r->cells[i].runs[k].phases[p].label;
-				size_t j = 0;
-				while (j < n && strcmp(labels[j], l) != 0)
-					j++;
-				if (j == n && n < PHASE_COLUMNS)
-					labels[n++] = l;
-			}
+			add_labels(&r->cells[i].runs[k], labels, &n);
 	return n;
 }
 
@@ -405,8 +409,8 @@ static json_object *json_run(const struct matrix_run *run)
 	json_object_object_add(o, "probe_p50_us", jnum(run->probe_p50_us));
 	json_object_object_add(o, "probe_p99_us", jnum(run->probe_p99_us));
 	json_object_object_add(o, "exit", json_object_new_int(run->exit));
-	json_object_object_add(o, "interrupted", run->interrupted ? json_object_new_int(run->interrupted)
-								 : NULL);
+	json_object *stopped = run->interrupted ? json_object_new_int(run->interrupted) : NULL;
+	json_object_object_add(o, "interrupted", stopped);
 	json_object_object_add(o, "log", json_object_new_string(run->log));
 	json_object_object_add(o, "cpu_s", jnum(run->cpu_s));
 	json_object_object_add(o, "MBps", jnum(matrix_run_MBps(run)));
@@ -463,8 +467,8 @@ static json_object *json_filesystems(const struct matrix_result *r)
 	for (size_t i = 0; i < r->nfs; i++) {
 		json_object *o = json_object_new_object();
 		json_object_object_add(o, "name", json_object_new_string(r->fs[i].name));
-		json_object_object_add(o, "mkfs", r->fs[i].mkfs[0] ? json_object_new_string(r->fs[i].mkfs)
-								     : NULL);
+		const char *mkfs = r->fs[i].mkfs;
+		json_object_object_add(o, "mkfs", mkfs[0] ? json_object_new_string(mkfs) : NULL);
 		json_object_object_add(o, "fstype", json_object_new_string(r->fs[i].fstype));
 		json_object_object_add(o, "idle_probe", json_idle(&r->fs[i]));
 		json_object_array_add(a, o);

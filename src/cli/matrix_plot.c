@@ -28,8 +28,8 @@ struct rgb {
 	double r, g, b;
 };
 static const struct rgb ELAPSED = { 0.2, 0.4, 0.8 }, WRITEBACK = { 0.9, 0.5, 0.1 },
-			PROBE = { 0.1, 0.6, 0.3 }, IDLE = { 0.3, 0.3, 0.3 }, GRID = { 0.88, 0.88, 0.88 },
-			INK = { 0, 0, 0 }, REFUSED = { 0.6, 0, 0 };
+			PROBE = { 0.1, 0.6, 0.3 }, IDLE = { 0.3, 0.3, 0.3 },
+			GRID = { 0.88, 0.88, 0.88 }, INK = { 0, 0, 0 }, REFUSED = { 0.6, 0, 0 };
 
 struct mplot {
 	struct cairo_lib c;
@@ -151,7 +151,8 @@ static void draw_times(struct mplot *p, const struct matrix_result *r)
 {
 	double max = times_max(r), scale = (TIMES_BOTTOM - TIMES_TOP) / max;
 	colour(p, INK);
-	label(p, LEFT, TIMES_TOP - 12, 13, "seconds per cell: the command, and the write-back after it");
+	label(p, LEFT, TIMES_TOP - 12, 13,
+	      "seconds per cell: the command, and the write-back after it");
 	linear_axis(p, TIMES_TOP, TIMES_BOTTOM, max, "s");
 	for (size_t i = 0; i < r->ncells; i++) {
 		const struct matrix_cell *c = &r->cells[i];
@@ -315,7 +316,8 @@ static void title(struct mplot *p, const struct matrix_result *r)
 	p->c.set_font_size(p->cr, 15);
 	for (size_t n = strlen(clean);; n = n > 8 ? n - 8 : 0) {
 		snprintf(text, sizeof text, "ioscope matrix: %s on %s, Linux %s: %.*s%s", r->device,
-			 r->machine.host, r->machine.kernel, (int)n, clean, n < strlen(clean) ? "..." : "");
+			 r->machine.host, r->machine.kernel, (int)n, clean,
+			 n < strlen(clean) ? "..." : "");
 		p->c.text_extents(p->cr, text, &e);
 		if (e.x_advance <= W - LEFT - 8 || n == 0)
 			break;

@@ -127,8 +127,10 @@ static bool own_iosched(const struct device *d, const struct device *other, cons
 static void tunable_row(FILE *out, const struct device *da, const struct device *db,
 			const char *key, bool *first)
 {
-	const char *va = da ? device_setting(da, key) : NULL, *vb = db ? device_setting(db, key) : NULL;
-	if ((va && vb && strcmp(va, vb) == 0) || own_iosched(da, db, key) || own_iosched(db, da, key))
+	const char *va = da ? device_setting(da, key) : NULL;
+	const char *vb = db ? device_setting(db, key) : NULL;
+	if ((va && vb && strcmp(va, vb) == 0) || own_iosched(da, db, key) ||
+	    own_iosched(db, da, key))
 		return;
 	char a[SETTING_KEY_MAX + SETTING_VAL_MAX + 4], b[sizeof a];
 	side_value(da, key, a, sizeof a);

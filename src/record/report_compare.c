@@ -315,7 +315,8 @@ static int parse_args(int argc, char **argv, struct compare_args *o, struct erro
 {
 	static const struct option longopts[] = {
 		{ "phase", required_argument, NULL, 'p' }, { "devices", required_argument, NULL, 'd' },
-		{ "min-phase", required_argument, NULL, 'm' }, { "pair", required_argument, NULL, 'P' },
+		{ "min-phase", required_argument, NULL, 'm' },
+		{ "pair", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	opterr = 0;
@@ -333,7 +334,9 @@ static int parse_args(int argc, char **argv, struct compare_args *o, struct erro
 		case 'm': report_parse_seconds(optarg, &o->min_phase, err); break;
 		case 'P': parse_pair(o, optarg, err); break;
 		case 'h': compare_usage(stdout); return 1;
-		default: error_set(err, "unknown option '%s' (see ioscope compare --help)", argv[optind - 1]);
+		default:
+			error_set(err, "unknown option '%s' (see ioscope compare --help)",
+				  argv[optind - 1]);
 		}
 	}
 	if (!err->msg[0] && optind != argc - 2)
