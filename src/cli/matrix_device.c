@@ -175,7 +175,6 @@ static int check_mounted(struct matrix_ctx *m, struct error *err)
 		return error_set(err, "%s is not a filesystem of %s (give --mkfs to make one)",
 				 m->mount.path, m->name);
 	m->before.mounted = true;
-	snprintf(m->r->fstype, sizeof m->r->fstype, "%s", m->before.mount.fstype);
 	return 0;
 }
 
@@ -183,7 +182,7 @@ int matrix_device_checks(struct matrix_ctx *m, struct error *err)
 {
 	if (check_plan(m, err) < 0)
 		return -1;
-	return m->o->mkfs ? check_mkfs(m, err) : check_mounted(m, err);
+	return m->o->fs[0].mkfs ? check_mkfs(m, err) : check_mounted(m, err);
 }
 
 static int refuse(struct matrix_cell *c, const char *msg)
@@ -219,21 +218,32 @@ static int apply_plan(struct matrix_ctx *m, struct matrix_cell *c, struct contro
 	return rc;
 }
 
+void matrix_fs_found(struct matrix_fs *fs, const char *fstype)
+{
+	snprintf(fs->fstype, sizeof fs->fstype, "%s", fstype);
+	if (!fs->name[0])
+		snprintf(fs->name, sizeof fs->name, "%s", fstype);
+}
+
 static int fresh_filesystem(struct matrix_ctx *m, struct matrix_cell *c)
 {
 	struct error err = { "" };
-	matrix_mark(m, "mkfs", "%s /dev/%s", m->o->mkfs, m->name);
-	if (control_mkfs(m->o->mkfs, m->name, &err) < 0 ||
-	    control_fstype(m->name, m->r->fstype, sizeof m->r->fstype, &err) < 0) {
+	struct matrix_fs *fs = &m->r->fs[c->fs];
+	const char *mkfs = m->o->fs[c->fs].mkfs;
+	char fstype[sizeof fs->fstype];
+	matrix_mark(m, "mkfs", "%s /dev/%s", mkfs, m->name);
+	if (control_mkfs(mkfs, m->name, &err) < 0 ||
+	    control_fstype(m->name, fstype, sizeof fstype, &err) < 0) {
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 		matrix_mark(m, "failed", "%s", err.msg);
 		return m->failed = true, -1;
 	}
+	matrix_fs_found(fs, fstype);
 	struct control_result *res = malloc(sizeof *res);
 	if (!res)
 		return m->failed = true, -1;
 	control_result_init(res);
-	int rc = control_mount_new(m->name, m->r->fstype, &m->mount, c->options, res, &err);
+	int rc = control_mount_new(m->name, fs->fstype, &m->mount, c->options, res, &err);
 	if (rc == 0)
 		m->mounted_by_us = true;
 	matrix_control_events(m, res);
@@ -280,7 +290,7 @@ static int remount(struct matrix_ctx *m, struct matrix_cell *c)
 
 int matrix_step_filesystem(struct matrix_ctx *m, struct matrix_cell *c)
 {
-	return m->o->mkfs ? fresh_filesystem(m, c) : remount(m, c);
+	return m->o->fs[c->fs].mkfs ? fresh_filesystem(m, c) : remount(m, c);
 }
 
 int matrix_step_scheduler(struct matrix_ctx *m, struct matrix_cell *c)
@@ -313,6 +323,22 @@ int matrix_step_cache(struct matrix_ctx *m, struct matrix_cell *c)
 	return 0;
 }
 
+/* The unmount as a mount removed by ioscope, and a sample that sees it gone: the next
+ * run's fresh mount is then a mount in its log, not a remount of this one. */
+static void unmounted(struct matrix_ctx *m)
+{
+	struct event ev;
+	event_own(&ev, EVENT_MOUNT_REMOVED, m->mount.path, "mount");
+	event_set_old_value(&ev, "/dev/%s", m->name);
+	event_set_result(&ev, "ok");
+	struct error err = { "" };
+	if (session_add_own_event(m->session, &ev, &err) < 0)
+		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+	announce_events(&ev, 1);
+	event_free(&ev);
+	matrix_exec_sample(m);
+}
+
 /* The command's processes are gone by now (child_stop); one outside it may still use
  * the filesystem: detached then, said, and the device stays in use until it lets go. */
 static int unmount_busy(struct matrix_ctx *m, const struct error *busy)
@@ -324,6 +350,7 @@ static int unmount_busy(struct matrix_ctx *m, const struct error *busy)
 		    "use until the processes using it let go\n", busy->msg, m->name);
 	m->mounted_by_us = false;
 	matrix_mark(m, "umount", "%s (detached: busy)", m->mount.path);
+	unmounted(m);
 	return 0;
 }
 
@@ -341,6 +368,7 @@ int matrix_step_unmount(struct matrix_ctx *m)
 	if (!refused) {
 		m->mounted_by_us = false;
 		matrix_mark(m, "umount", "%s", m->mount.path);
+		unmounted(m);
 	}
 	return 0;
 }

@@ -68,7 +68,8 @@ void matrix_status_of(const struct matrix_ctx *m, enum matrix_state state, struc
 	}
 }
 
-/* "cell 2/4 repeat 1/3  mq-deadline noatime cold  elapsed 0:42  left ~1:24" */
+/* "cell 2/4 repeat 1/3  elapsed 0:42  left ~1:24  ext4 mq-deadline noatime cold": the
+ * cell's name last, where a terminal's 79 columns may cut it */
 void matrix_progress(struct matrix_ctx *m, bool done)
 {
 	struct matrix_status s;
@@ -77,14 +78,14 @@ void matrix_progress(struct matrix_ctx *m, bool done)
 	clock_text(s.elapsed_s, el, sizeof el);
 	if (s.eta_s >= 0)
 		clock_text(s.eta_s, left, sizeof left);
-	const struct matrix_cell *c = &m->r->cells[s.cell - 1];
-	char line[512];
+	char name[MOUNT_OPTS_MAX + 128];
+	matrix_cell_name(m->r, &m->r->cells[s.cell - 1], name, sizeof name);
+	char line[MOUNT_OPTS_MAX + 256];
 	if (done)
 		snprintf(line, sizeof line, "matrix: %zu runs done in %s", m->runs_done, el);
 	else
-		snprintf(line, sizeof line, "matrix: cell %ld/%ld repeat %ld/%ld  %s %s %s  elapsed %s"
-			 "  left ~%s", s.cell, s.cells, s.run, s.runs, c->sched, c->options,
-			 matrix_cache_name(c->cache), el, left);
+		snprintf(line, sizeof line, "matrix: cell %ld/%ld repeat %ld/%ld  elapsed %s  left ~%s"
+			 "  %s", s.cell, s.cells, s.run, s.runs, el, left, name);
 	if (m->tty) {
 		/* the line's text escaped; the carriage return and erase-to-end are ours */
 		fputc('\r', stderr);
@@ -129,7 +130,7 @@ static int sample(struct matrix_ctx *m, int timerfd)
 
 /* A sample at a step that ends a phase (the exit, the end of the write-back), so that
  * the log brackets even a run shorter than the interval. */
-static void extra_sample(struct matrix_ctx *m)
+void matrix_exec_sample(struct matrix_ctx *m)
 {
 	struct error err = { "" };
 	if (session_step(m->session, &err) < 0) {
@@ -137,6 +138,27 @@ static void extra_sample(struct matrix_ctx *m)
 		m->failed = true;
 	}
 	probe_collect(m);
+}
+
+/* Announcements (`ioscope mark` from the command, `ioscope set` from a shell) logged as
+ * they come; the command's marks kept to cut its run into phases. */
+static void take_announcements(struct matrix_ctx *m)
+{
+	struct event_list got;
+	event_list_init(&got);
+	announce_take_events(m->announce, &got);   /* out of memory: those are lost */
+	for (size_t i = 0; i < got.count; i++) {
+		const struct event *ev = &got.items[i];
+		struct error err = { "" };
+		if (session_add_own_event(m->session, ev, &err) < 0)
+			text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+		if (ev->kind != EVENT_USER_MARK || !m->running || m->nmarks == MATRIX_MAX_PHASES)
+			continue;
+		struct matrix_mark *k = &m->marks[m->nmarks++];
+		snprintf(k->label, sizeof k->label, "%s", ev->new_value);
+		k->mono = ev->mono;
+	}
+	event_list_free(&got);
 }
 
 static void take_signal(struct matrix_ctx *m, struct child *c)
@@ -158,17 +180,20 @@ static int wait_sampling(struct matrix_ctx *m, struct child *c, double until,
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
-		struct pollfd fds[3] = { { .fd = m->sigfd, .events = POLLIN },
+		struct pollfd fds[4] = { { .fd = m->sigfd, .events = POLLIN },
 					 { .fd = m->src->ops->wait_fd(m->src), .events = POLLIN },
-					 { .fd = child_fd(c), .events = POLLIN } };
+					 { .fd = child_fd(c), .events = POLLIN },
+					 { .fd = announce_fd(m->announce), .events = POLLIN } };
 		int timeout = c ? -1 : (int)fmax(0, (until - seconds_since(&t0)) * 1000);
-		int n = poll(fds, 3, timeout);
+		int n = poll(fds, 4, timeout);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return m->failed = true, -1;
 		if (fds[0].revents & POLLIN)
 			take_signal(m, c);
+		if (fds[3].revents & POLLIN)
+			take_announcements(m);
 		if (!c && (m->stop_signal || seconds_since(&t0) >= until))
 			return 0;
 		if ((fds[1].revents & POLLIN) && sample(m, fds[1].fd) < 0)
@@ -235,8 +260,8 @@ static void run_figures(struct matrix_run *run, const struct child_exit *x)
 	run->elapsed_s = x->elapsed;
 	run->cpu_s = (double)x->ru.ru_utime.tv_sec + x->ru.ru_utime.tv_usec / 1e6 +
 		     (double)x->ru.ru_stime.tv_sec + x->ru.ru_stime.tv_usec / 1e6;
-	run->read_MB = x->have_io ? (double)x->read_bytes / 1e6 : NAN;
-	run->written_MB = x->have_io ? (double)x->write_bytes / 1e6 : NAN;
+	run->cmd_read_MB = x->have_io ? (double)x->read_bytes / 1e6 : NAN;
+	run->cmd_written_MB = x->have_io ? (double)x->write_bytes / 1e6 : NAN;
 }
 
 /* What the command left running (or all of it, when the matrix stops) is stopped, so
@@ -271,6 +296,8 @@ int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct ma
 	}
 	struct event ev;
 	child_start_event(ch, m->o->command, outpath, &ev);
+	m->nmarks = 0;
+	m->running = true;
 	if (session_add_own_event(m->session, &ev, &err) < 0)
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 	announce_events(&ev, 1);
@@ -280,10 +307,11 @@ int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct ma
 	int rc = wait_sampling(m, ch, 0, &x);
 	if (rc == 0) {
 		child_exit_event(&x, &ev);
+		m->run_exited = ev.mono;
 		session_add_own_event(m->session, &ev, &err);
 		announce_events(&ev, 1);
 		event_free(&ev);
-		extra_sample(m);
+		matrix_exec_sample(m);
 		run_figures(run, &x);
 		double probe[4096];
 		memcpy(probe, m->probe_us, m->nprobe * sizeof probe[0]);
@@ -291,6 +319,7 @@ int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct ma
 		run->probe_p99_us = matrix_percentile(probe, m->nprobe, 99);
 		matrix_fio_parse(outpath, run);
 	}
+	m->running = false;
 	stop_the_rest(m, ch);
 	return rc == 0 && !m->stop_signal ? 0 : -1;
 }
@@ -312,7 +341,7 @@ int matrix_exec_sync(struct matrix_ctx *m, struct matrix_run *run)
 		return -1;
 	run->writeback_s = x.elapsed;
 	matrix_mark(m, "synced", "%.3f s", x.elapsed);
-	extra_sample(m);
+	matrix_exec_sample(m);
 	return x.exit_code == 0 ? 0 : (m->failed = true, -1);
 }
 

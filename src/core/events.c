@@ -692,6 +692,18 @@ out:
 	free(n);
 }
 
+/* "start tar x", "exit 0 (2.1 s)"; a matrix step whose text begins with its key says it
+ * once: "cell 2/4 repeat 1: ...", "sync -f /mnt/t", not "cell cell 2/4 ...". */
+static void run_label(const struct event *ev, char *buf, size_t len)
+{
+	size_t k = strlen(ev->key);
+	if (k && strncmp(ev->new_value, ev->key, k) == 0 &&
+	    (ev->new_value[k] == ' ' || ev->new_value[k] == '\0'))
+		snprintf(buf, len, "%s", ev->new_value);
+	else
+		snprintf(buf, len, "%s %s", ev->key, ev->new_value);
+}
+
 void event_label(const struct event *ev, char *buf, size_t len)
 {
 	char diff[MOUNT_OPTS_MAX];
@@ -736,7 +748,7 @@ void event_label(const struct event *ev, char *buf, size_t len)
 		snprintf(buf, len, "trace %s", ev->new_value);   /* "trace on" */
 		break;
 	case EVENT_RUN:
-		snprintf(buf, len, "%s %s", ev->key, ev->new_value);   /* "start tar x", "exit 0 (2.1 s)" */
+		run_label(ev, buf, len);
 		break;
 	default:
 		snprintf(buf, len, "%s %s→%s", ev->key, ev->old_value, ev->new_value);

@@ -1,10 +1,11 @@
 #!/bin/bash
 # ioscope matrix (issue 12, docs/experiments.md) on loop devices: a 2 schedulers x 2 mount
 # options matrix of a small untar with --mkfs, cold, repeat 1 (four cells, every mark in
-# order in every run's log); a refused option (ext4 data=journal on remount) is a cell,
-# not an abort; the device's scheduler, tunables and options are as before afterwards,
-# also after SIGINT in the middle (remount mode, and --mkfs mode: its mount undone); --mkfs
-# on a mounted device is refused.
+# order in every run's log, each fresh mount a mount and no remount of the previous
+# cell's); a refused option (ext4 data=journal on remount) is a cell, not an abort; the
+# device's scheduler, tunables and options are as before afterwards, also after SIGINT in
+# the middle (remount mode, the run "interrupted by signal 2"; --mkfs mode: its mount
+# undone); --mkfs on a mounted device is refused.
 . "$(dirname "$0")/lib.sh"
 if ! is_root; then skip "matrix" "needs root (loop devices, mkfs, mount)"; exit 0; fi
 
@@ -50,7 +51,7 @@ PY
 python3 - "$TMP/r1.json" "$TMP/m1" >"$TMP/marks.out" 2>&1 <<'PY' && ok "every run's log has every mark in order" || fail "every run's log has every mark in order" "$(tail -c 600 "$TMP/marks.out")"
 import json, sys
 want = ["run:cell", "run:mkfs", "mount_added:mount", "scheduler:scheduler", "run:drop_caches",
-        "run:start", "run:exit", "run:sync", "run:synced", "run:umount"]
+        "run:start", "run:exit", "run:sync", "run:synced", "run:umount", "mount_removed:mount"]
 for c in json.load(open(sys.argv[1]))["cells"]:
     log = c["runs"][0]["log"]
     marks = [r["kind"] + ":" + r["key"] for r in map(json.loads, open(log)) if r.get("type") == "event" and r.get("by") == "ioscope"]
@@ -59,9 +60,10 @@ for c in json.load(open(sys.argv[1]))["cells"]:
     assert len(samples) >= 2, log
     m = [r for r in map(json.loads, open(log)) if r.get("type") == "event" and r["kind"] == "mount_added" and r["by"] == "ioscope"][0]
     assert m["result"].startswith("ok; mount options ") and (c["options"] == "defaults" or c["options"] in m["result"]), m
-    # the sampler's copy of our mount is dropped as an echo (another test's mounts, made
-    # meanwhile on this machine, are rightly observed)
-    observed = [r for r in map(json.loads, open(log)) if r.get("type") == "event" and r["kind"] == "mount_added" and r["by"] == "observed" and r["object"] == sys.argv[2]]
+    # the sampler's copy of our mount and unmount is dropped as an echo, and a fresh
+    # mount is a mount, not a remount diff against the previous cell's (another test's
+    # mounts, made meanwhile on this machine, are rightly observed)
+    observed = [r for r in map(json.loads, open(log)) if r.get("type") == "event" and r["kind"] in ("mount_added", "mount_options", "mount_removed") and r["by"] == "observed" and r["object"] == sys.argv[2]]
     assert not observed, observed
 PY
 kill -INT $watch_pid; wait $watch_pid
@@ -81,12 +83,12 @@ after=$(queue_state "$dev")
 	&& ok "scheduler and tunables as before, nothing left mounted" \
 	|| fail "scheduler and tunables as before, nothing left mounted" "$before | $after"
 lines=$(wc -l <"$TMP/r1.csv")
-[ "$lines" -eq 5 ] && head -1 "$TMP/r1.csv" | grep -q '^cell,scheduler,options,cache,refused,run,elapsed_s' \
+[ "$lines" -eq 5 ] && head -1 "$TMP/r1.csv" | grep -q '^cell,fs,scheduler,options,cache,refused,run,elapsed_s' \
 	&& ok "csv: a header and one row per run" || fail "csv: a header and one row per run" "$lines lines"
 file_ok=$(python3 -c "import sys; print(open(sys.argv[1],'rb').read(8) == b'\x89PNG\r\n\x1a\n')" "$TMP/r1.png" 2>/dev/null)
 [ "$file_ok" = True ] && ok "png written" || fail "png written"
 wide=$(LC_ALL=C.UTF-8 awk 'length($0) > 80' "$TMP/r1.txt")
-[ -z "$wide" ] && grep -q '^ 4 bfq  *noatime  *cold *1 ' "$TMP/r1.txt" \
+[ -z "$wide" ] && grep -q '^ 4 ext4  *bfq  *noatime  *cold *1 ' "$TMP/r1.txt" \
 	&& ok "text result fits 80 columns with one row per cell" || fail "text result fits 80 columns with one row per cell" "$(cat "$TMP/r1.txt")"
 grep -q 'matrix: cell 1/4 repeat 1/1' "$TMP/r1.stderr" && ok "progress as plain lines when stderr is not a terminal" \
 	|| fail "progress as plain lines when stderr is not a terminal" "$(head -3 "$TMP/r1.stderr")"
@@ -131,6 +133,10 @@ wait $pid; rc=$?
 [ $rc -eq 130 ] && sanitizer_clean "$TMP/r3.stderr" && [ -f "$TMP/r3.txt" ] && grep -q PARTIAL "$TMP/r3.txt" \
 	&& ok "SIGINT: exit 130 with the partial results written" \
 	|| fail "SIGINT: exit 130 with the partial results written" "rc=$rc $(tail -3 "$TMP/r3.stderr")"
+grep -q '^    1 of 1 runs interrupted by signal 2 (left out)$' "$TMP/r3.txt" && ! grep -q 'runs failed' "$TMP/r3.txt" \
+	&& python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))["cells"][0]["runs"][0]; sys.exit(r["interrupted"] != 2)' "$TMP/r3.json" \
+	&& ok "SIGINT: the run stopped is interrupted by signal 2, not failed" \
+	|| fail "SIGINT: the run stopped is interrupted by signal 2, not failed" "$(cat "$TMP/r3.txt")"
 [[ "$during" == *"[bfq]"*noatime* ]] && [ "$qbefore" = "$(queue_state "$dev2")" ] && [ "$mbefore" = "$(mount_state "$mnt2")" ] \
 	&& ok "SIGINT: scheduler, tunables and options put back" \
 	|| fail "SIGINT: scheduler, tunables and options put back" "during: $during after: $(queue_state "$dev2") $(mount_state "$mnt2")"

@@ -257,6 +257,29 @@ static void test_remount_label(void **state)
 	snapshot_free(&b);
 }
 
+/* A matrix step whose text begins with its key says it once ("cell 2/4 ...", not
+ * "cell cell 2/4 ..."); a command's start and exit keep theirs. */
+static void test_run_label(void **state)
+{
+	(void)state;
+	static const struct { const char *object, *key, *text, *label; } cases[] = {
+		{ "matrix", "cell", "cell 2/4 repeat 1: xfs bfq defaults cold",
+		  "cell 2/4 repeat 1: xfs bfq defaults cold" },
+		{ "matrix", "sync", "sync -f /mnt/t", "sync -f /mnt/t" },
+		{ "matrix", "mkfs", "mkfs.xfs -q -f /dev/loop3", "mkfs mkfs.xfs -q -f /dev/loop3" },
+		{ "run", "start", "starter --x", "start starter --x" },
+		{ "run", "exit", "0 (2.10 s)", "exit 0 (2.10 s)" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct event ev;
+		char label[256];
+		event_own(&ev, EVENT_RUN, cases[i].object, cases[i].key);
+		snprintf(ev.new_value, sizeof ev.new_value, "%s", cases[i].text);
+		event_label(&ev, label, sizeof label);
+		assert_string_equal(label, cases[i].label);
+	}
+}
+
 static void test_echoes_of_own_changes_dropped(void **state)
 {
 	(void)state;
@@ -453,6 +476,7 @@ int main(void)
 		cmocka_unit_test(test_devices_added_and_removed),
 		cmocka_unit_test(test_counters_reset_and_clock_back),
 		cmocka_unit_test(test_remount_label),
+		cmocka_unit_test(test_run_label),
 		cmocka_unit_test(test_echoes_of_own_changes_dropped),
 		cmocka_unit_test(test_echo_filter_window),
 		cmocka_unit_test(test_kind_names_round_trip),
