@@ -110,8 +110,8 @@ $(BUILD)/bpf/vmlinux.h:
 
 BPF_CC = clang -g -O2 -target bpf -D__TARGET_ARCH_$(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/') \
 	-I$(BUILD)/bpf -mcpu=v3 -Isrc/trace -Wall -Werror
-TRACER_CC = $(CC) $(BASEFLAGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -fPIC -shared -fvisibility=hidden -Isrc/trace \
-	$(shell pkg-config --cflags libbpf)
+TRACER_CC = $(CC) $(BASEFLAGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -fPIC -shared -fvisibility=hidden \
+	-Isrc/trace $(shell pkg-config --cflags libbpf)
 TRACER_SRC := src/trace/tracer.c src/core/trace.c
 
 $(BUILD)/bpf/blk.bpf.o: src/trace/blk.bpf.c src/trace/blk_maps.h $(BUILD)/bpf/vmlinux.h
@@ -271,9 +271,8 @@ install: $(BUILD)/opt/ioscope $(if $(TRACER),$(BUILD)/opt/ioscope-trace.so)
 	for f in workloads/*; do install -m $$([ -x "$$f" ] && echo 0755 || echo 0644) "$$f" \
 		$(DESTDIR)$(WORKLOADS_DIR)/ || exit 1; done
 	install -d $(DESTDIR)$(SYSTEMD_UNIT_DIR) $(DESTDIR)$(GRAFANA_DIR)
-	for f in contrib/systemd/*.service; do \
-		sed 's|/usr/local/bin/|$(PREFIX)/bin/|' "$$f" >$(DESTDIR)$(SYSTEMD_UNIT_DIR)/$${f##*/} && \
-		chmod 0644 $(DESTDIR)$(SYSTEMD_UNIT_DIR)/$${f##*/} || exit 1; done
+	for f in contrib/systemd/*.service; do u=$(DESTDIR)$(SYSTEMD_UNIT_DIR)/$${f##*/}; \
+		sed 's|/usr/local/bin/|$(PREFIX)/bin/|' "$$f" >"$$u" && chmod 0644 "$$u" || exit 1; done
 	install -m 0644 contrib/grafana/ioscope.json $(DESTDIR)$(GRAFANA_DIR)/ioscope.json
 
 # The Debian package (debian/, docs/packaging.md): dpkg-buildpackage writes it to the

@@ -9,27 +9,28 @@ cd "$IOSCOPE_TOP" || exit 1
 
 version=$(sed -n 's/^VERSION *:= *//p' Makefile)
 changelog=$(sed -n '1s/^ioscope (\([^)]*\)).*/\1/p' debian/changelog)
-[ -n "$version" ] && [ "$version" = "$changelog" ] && ok "debian/changelog has the Makefile's VERSION" \
-	|| fail "debian/changelog has the Makefile's VERSION" "Makefile $version, changelog $changelog"
+name="debian/changelog has the Makefile's VERSION"
+[ -n "$version" ] && [ "$version" = "$changelog" ] && ok "$name" \
+	|| fail "$name" "Makefile $version, changelog $changelog"
 
 needs "Debian package" dpkg dpkg-deb
 arch=$(dpkg --print-architecture)
 deb="${BUILD:-build}/deb/ioscope_${version}_$arch.deb"
 if [ "${IOSCOPE_TEST_DEB:-}" = 1 ]; then
-	if ! make -s deb >"$TMP/make-deb.log" 2>&1; then
-		fail "make deb builds the package and lintian finds no error in it" "$(tail -20 "$TMP/make-deb.log")"
-		exit 0
-	fi
-	ok "make deb builds the package and lintian finds no error in it"
+	name="make deb builds the package and lintian finds no error in it"
+	log="$TMP/make-deb.log"
+	make -s deb >"$log" 2>&1 || { fail "$name" "$(tail -20 "$log")"; exit 0; }
+	ok "$name"
 elif [ ! -f "$deb" ]; then
 	skip "Debian package" "no $deb (make deb builds it; IOSCOPE_TEST_DEB=1 builds it here)"
 	exit 0
 else
-	newer=$(find Makefile debian/control debian/rules debian/changelog debian/copyright debian/source \
-		src include man themes workloads contrib -newer "$deb" \
-		-type f -print -quit)
+	newer=$(find Makefile debian/control debian/rules debian/changelog debian/copyright \
+		debian/source src include man themes workloads contrib \
+		-newer "$deb" -type f -print -quit)
 	if [ -n "$newer" ]; then
-		skip "Debian package" "$deb is older than $newer (make deb rebuilds it; IOSCOPE_TEST_DEB=1 here)"
+		skip "Debian package" \
+			"$deb is older than $newer (make deb rebuilds it; IOSCOPE_TEST_DEB=1 here)"
 		exit 0
 	fi
 fi
@@ -43,8 +44,8 @@ for f in /usr/bin/ioscope /usr/lib/ioscope/ioscope-trace.so /usr/share/man/man1/
 	/usr/share/doc/ioscope/copyright; do
 	grep -qxF "$f" "$TMP/contents" || missing="$missing $f"
 done
-[ -z "$missing" ] && ok "the package holds every installed file in Debian's places" \
-	|| fail "the package holds every installed file in Debian's places" "missing:$missing"
+name="the package holds every installed file in Debian's places"
+[ -z "$missing" ] && ok "$name" || fail "$name" "missing:$missing"
 themes=$(ls themes/*.theme | wc -l)
 [ "$(grep -c '^/usr/share/ioscope/themes/.*\.theme$' "$TMP/contents")" = "$themes" ] \
 	&& ok "the package holds all $themes themes" || fail "the package holds all $themes themes"
@@ -52,29 +53,34 @@ themes=$(ls themes/*.theme | wc -l)
 depends=$(dpkg-deb -f "$deb" Depends) recommends=$(dpkg-deb -f "$deb" Recommends)
 grep -q libncursesw <<<"$depends" && grep -q libjson-c <<<"$depends" \
 	&& ! grep -qE 'libbpf|microhttpd|cairo' <<<"$depends" \
-	&& ok "Depends: the linked libraries only" || fail "Depends: the linked libraries only" "$depends"
+	&& ok "Depends: the linked libraries only" \
+	|| fail "Depends: the linked libraries only" "$depends"
 missing=""
 for p in libbpf1 libmicrohttpd12 libcairo2 zlib1g liblzma5 libzstd1; do
 	grep -qE "(^|, )$p( |,|$)" <<<"$recommends" || missing="$missing $p"
 done
-[ -z "$missing" ] && ok "Recommends: the libraries loaded when used" \
-	|| fail "Recommends: the libraries loaded when used" "missing$missing in: $recommends"
+name="Recommends: the libraries loaded when used"
+[ -z "$missing" ] && ok "$name" || fail "$name" "missing$missing in: $recommends"
 
 root="$TMP/root"
 dpkg-deb -x "$deb" "$root" || { fail "dpkg -x unpacks the package"; exit 0; }
-grep -q '^ExecStart=/usr/bin/ioscope ' "$root"/lib/systemd/system/ioscope-exporter.service \
-	&& grep -q '^ExecStart=/usr/bin/ioscope ' "$root"/lib/systemd/system/ioscope-textfile.service \
-	&& ok "the systemd units run /usr/bin/ioscope" || fail "the systemd units run /usr/bin/ioscope" \
-	"$(grep -h ExecStart "$root"/lib/systemd/system/*.service)"
+units="$root/lib/systemd/system"
+grep -q '^ExecStart=/usr/bin/ioscope ' "$units/ioscope-exporter.service" \
+	&& grep -q '^ExecStart=/usr/bin/ioscope ' "$units/ioscope-textfile.service" \
+	&& ok "the systemd units run /usr/bin/ioscope" \
+	|| fail "the systemd units run /usr/bin/ioscope" "$(grep -h ExecStart "$units"/*.service)"
 # PREFIX=/usr compiled in: the tracer, themes and workloads are looked for where they are.
-grep -qF /usr/lib/ioscope "$root/usr/bin/ioscope" && ! grep -qF /usr/local/ "$root/usr/bin/ioscope" \
-	&& ok "the binary looks in /usr, not /usr/local" || fail "the binary looks in /usr, not /usr/local"
+bin="$root/usr/bin/ioscope"
+grep -qF /usr/lib/ioscope "$bin" && ! grep -qF /usr/local/ "$bin" \
+	&& ok "the binary looks in /usr, not /usr/local" \
+	|| fail "the binary looks in /usr, not /usr/local"
 
-out=$("$root/usr/bin/ioscope" --version 2>"$TMP/version.err"); rc=$?
-[ $rc -eq 0 ] && grep -qx "ioscope $version" <<<"$out" && grep -qx 'tracing (--trace): built in' <<<"$out" \
-	&& ok "the packaged ioscope --version names its version and the tracer" \
-	|| fail "the packaged ioscope --version names its version and the tracer" \
-		"exit $rc: $out $(cat "$TMP/version.err")"
-"$root/usr/bin/ioscope" --batch -c 1 -i 0.2 >"$TMP/batch.out" 2>"$TMP/batch.err"; rc=$?
+name="the packaged ioscope --version names its version and the tracer"
+out=$("$bin" --version 2>"$TMP/version.err"); rc=$?
+[ $rc -eq 0 ] && grep -qx "ioscope $version" <<<"$out" \
+	&& grep -qx 'tracing (--trace): built in' <<<"$out" \
+	&& ok "$name" || fail "$name" "exit $rc: $out $(cat "$TMP/version.err")"
+"$bin" --batch -c 1 -i 0.2 >"$TMP/batch.out" 2>"$TMP/batch.err"; rc=$?
 [ $rc -eq 0 ] && [ -s "$TMP/batch.out" ] && ok "the packaged ioscope runs a one-sample batch" \
-	|| fail "the packaged ioscope runs a one-sample batch" "exit $rc: $(head -5 "$TMP/batch.err")"
+	|| fail "the packaged ioscope runs a one-sample batch" \
+		"exit $rc: $(head -5 "$TMP/batch.err")"
