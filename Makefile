@@ -31,6 +31,10 @@ LIBDIR     := $(PREFIX)/lib/ioscope
 # The workload scripts (workloads/README.md), installed whole: they find their helpers
 # (lib.sh, gentree.py, fileops.py) beside themselves.
 WORKLOADS_DIR := $(PREFIX)/share/ioscope/workloads
+# contrib/: the systemd units (debian/rules gives Debian's /lib/systemd/system) and the
+# Grafana dashboard, installed as they are for the administrator to enable or import.
+SYSTEMD_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
+GRAFANA_DIR   := $(PREFIX)/share/ioscope/grafana
 ifeq ($(HAVE_BPF),yes)
 TRACE_CFLAGS := -DIOSCOPE_TRACE=1
 TRACER     := $(BUILD)/opt/ioscope-trace.so $(BUILD)/san/ioscope-trace.so ioscope-trace.so
@@ -54,6 +58,8 @@ endif
 # Debian packages: what building needs, what running the tests needs on top.
 BUILD_DEBS := build-essential pkg-config libncurses-dev libjson-c-dev libcairo2-dev \
               liblzma-dev zlib1g-dev libzstd-dev libbpf-dev bpftool clang libmicrohttpd-dev
+# What `make deb` needs on top of BUILD_DEBS.
+DEB_DEBS   := dpkg-dev debhelper fakeroot lintian
 # What `make bench` compares ioscope with.
 # (atop and iotop-c: the tasks cost)
 BENCH_DEBS := sysstat jq prometheus-node-exporter atop iotop-c
@@ -73,6 +79,8 @@ BASEFLAGS = -std=gnu11 -D_GNU_SOURCE -DIOSCOPE_VERSION='"$(VERSION)"' \
             -DIOSCOPE_THEMES_DIR='"$(PREFIX)/share/ioscope/themes"' \
             -DIOSCOPE_LIBDIR='"$(LIBDIR)"' -DIOSCOPE_WORKLOADS_DIR='"$(WORKLOADS_DIR)"' \
             $(TRACE_CFLAGS) -Iinclude $(PKG_CFLAGS) $(WARN)
+# CPPFLAGS and LDFLAGS are empty but for the package build, which passes Debian's hardening
+# flags (dpkg-buildflags) to the optimised build.
 CFLAGS   ?= -O2 -g
 SANFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
 LDLIBS   := $(PKG_LIBS) -lm
@@ -87,7 +95,7 @@ SAN_OBJ  := $(LIB_SRC:%.c=$(BUILD)/san/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/san/tests/%)
 
-.PHONY: all run deps test-deps check check-build bench fuzz fuzz-run install clean
+.PHONY: all run deps test-deps check check-build bench fuzz fuzz-run install deb clean
 all: ioscope $(TRACER)
 
 ioscope: $(BUILD)/opt/ioscope
@@ -102,8 +110,8 @@ $(BUILD)/bpf/vmlinux.h:
 
 BPF_CC = clang -g -O2 -target bpf -D__TARGET_ARCH_$(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/') \
 	-I$(BUILD)/bpf -mcpu=v3 -Isrc/trace -Wall -Werror
-TRACER_CC = $(CC) $(BASEFLAGS) $(CFLAGS) -fPIC -shared -fvisibility=hidden -Isrc/trace \
-	$(shell pkg-config --cflags libbpf)
+TRACER_CC = $(CC) $(BASEFLAGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -fPIC -shared -fvisibility=hidden \
+	-Isrc/trace $(shell pkg-config --cflags libbpf)
 TRACER_SRC := src/trace/tracer.c src/core/trace.c
 
 $(BUILD)/bpf/blk.bpf.o: src/trace/blk.bpf.c src/trace/blk_maps.h $(BUILD)/bpf/vmlinux.h
@@ -143,7 +151,7 @@ ioscope-trace.so: $(BUILD)/opt/ioscope-trace.so
 	cp $< $@
 
 $(BUILD)/opt/ioscope: $(OBJ) $(BUILD)/opt/$(MAIN_SRC:.c=.o)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Each object depends on the headers it includes, as the compiler lists them (-MMD -MP):
 # touching one header rebuilds what uses it, not the whole tree twice.
@@ -152,7 +160,7 @@ DEPFLAGS = -MMD -MP
 $(BUILD)/opt/%.o: %.c
 	@mkdir -p $(@D)
 	@echo "CC      $<"
-	@$(CC) $(BASEFLAGS) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	@$(CC) $(BASEFLAGS) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(BUILD)/san/%.o: %.c
 	@mkdir -p $(@D)
@@ -250,15 +258,34 @@ fuzz: test-deps
 fuzz-run: $(FUZZ_BIN)
 	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
 
-install: all
+# From the build tree, not ./ioscope: `make deb` installs a build of its own (PREFIX=/usr,
+# BUILD=debian/build) and leaves the developer's binary alone.  The systemd units run the
+# installed binary: their ExecStart names PREFIX/bin.
+install: $(BUILD)/opt/ioscope $(if $(TRACER),$(BUILD)/opt/ioscope-trace.so)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/ioscope/themes
-	install -m 0755 ioscope $(DESTDIR)$(PREFIX)/bin/ioscope
+	install -m 0755 $(BUILD)/opt/ioscope $(DESTDIR)$(PREFIX)/bin/ioscope
 	$(if $(TRACER),install -d $(DESTDIR)$(LIBDIR) && install -m 0644 $(BUILD)/opt/ioscope-trace.so $(DESTDIR)$(LIBDIR)/ioscope-trace.so)
 	install -m 0644 man/ioscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/ioscope.1
 	install -m 0644 themes/*.theme $(DESTDIR)$(PREFIX)/share/ioscope/themes/
 	install -d $(DESTDIR)$(WORKLOADS_DIR)
 	for f in workloads/*; do install -m $$([ -x "$$f" ] && echo 0755 || echo 0644) "$$f" \
 		$(DESTDIR)$(WORKLOADS_DIR)/ || exit 1; done
+	install -d $(DESTDIR)$(SYSTEMD_UNIT_DIR) $(DESTDIR)$(GRAFANA_DIR)
+	for f in contrib/systemd/*.service; do u=$(DESTDIR)$(SYSTEMD_UNIT_DIR)/$${f##*/}; \
+		sed 's|/usr/local/bin/|$(PREFIX)/bin/|' "$$f" >"$$u" && chmod 0644 "$$u" || exit 1; done
+	install -m 0644 contrib/grafana/ioscope.json $(DESTDIR)$(GRAFANA_DIR)/ioscope.json
+
+# The Debian package (debian/, docs/packaging.md): dpkg-buildpackage writes it to the
+# parent directory, from where it is moved to $(BUILD)/deb.
+DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
+DEB_FILES := ioscope_$(VERSION)_$(DEB_ARCH).deb ioscope-dbgsym_$(VERSION)_$(DEB_ARCH).deb \
+             ioscope_$(VERSION)_$(DEB_ARCH).buildinfo ioscope_$(VERSION)_$(DEB_ARCH).changes
+deb: deps
+	@tests/deps.sh $(DEB_DEBS)
+	dpkg-buildpackage -us -uc -b -J
+	@mkdir -p $(BUILD)/deb
+	mv $(addprefix ../,$(DEB_FILES)) $(BUILD)/deb/
+	lintian $(BUILD)/deb/ioscope_$(VERSION)_$(DEB_ARCH).deb
 
 clean:
 	rm -rf $(BUILD) ioscope ioscope-trace.so

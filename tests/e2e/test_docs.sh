@@ -45,6 +45,8 @@ out=$(as_user sh tests/deps.sh dpkg -- ioscope-no-such-package 2>&1); rc=$?
 if make -s install DESTDIR="$TMP/dest" PREFIX=/opt/io BUILD="${BUILD:-build}" >"$TMP/install.log" 2>&1; then
 	[ -x "$TMP/dest/opt/io/bin/ioscope" ] && [ -f "$TMP/dest/opt/io/share/man/man1/ioscope.1" ] \
 		&& ls "$TMP"/dest/opt/io/share/ioscope/themes/*.theme >/dev/null 2>&1 \
+		&& [ -f "$TMP/dest/opt/io/share/ioscope/grafana/ioscope.json" ] \
+		&& grep -q '^ExecStart=/opt/io/bin/ioscope ' "$TMP"/dest/opt/io/lib/systemd/system/ioscope-textfile.service \
 		&& ok "make install honours PREFIX and DESTDIR" || fail "make install honours PREFIX and DESTDIR" "$(find "$TMP/dest")"
 else
 	fail "make install honours PREFIX and DESTDIR" "$(cat "$TMP/install.log")"
