@@ -274,8 +274,9 @@ static void test_run_label(void **state)
 		struct event ev;
 		char label[256];
 		event_own(&ev, EVENT_RUN, cases[i].object, cases[i].key);
-		snprintf(ev.new_value, sizeof ev.new_value, "%s", cases[i].text);
+		event_set_new_value(&ev, "%s", cases[i].text);
 		event_label(&ev, label, sizeof label);
+		event_free(&ev);
 		assert_string_equal(label, cases[i].label);
 	}
 }

@@ -323,11 +323,12 @@ static void dip_change(struct dip_run *r, enum event_kind kind, const char *obje
 {
 	struct event ev;
 	event_own(&ev, kind, object, key);
-	snprintf(ev.old_value, sizeof ev.old_value, "%s", old_value);
-	snprintf(ev.new_value, sizeof ev.new_value, "%s", new_value);
+	event_set_old_value(&ev, "%s", old_value);
+	event_set_new_value(&ev, "%s", new_value);
 	ev.mono.tv_sec = t;
 	ev.mono.tv_nsec = 0;
 	dip_detector_note(r->d, &r->snap, &ev);
+	event_free(&ev);
 }
 
 /* Causality first (issue 24): a change on the device 2 s before the dip starts is its
