@@ -19,6 +19,7 @@
 #include "rates.h"
 #include "run_watch.h"
 #include "session.h"
+#include "session_log.h"
 #include "stop_signals.h"
 #include "text.h"
 
@@ -162,7 +163,7 @@ static void announce_open(struct batch *b)
 {
 	struct error err;
 	if (b->src->live)
-		b->announce = announce_listen(&err);   /* without it, such changes are "observed" */
+		b->announce = announce_listen(&session_log_announce_codec, &err);   /* without it, such changes are "observed" */
 }
 
 /* Kept until the next sample, which carries them as its own events (so its echo
@@ -331,7 +332,7 @@ static int start(struct batch *b)
 		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 2;
 	}
-	if (b->rec && session_record_start(b->session, b->rec, &err) < 0) {
+	if (b->rec && session_record_start(b->session, recorder_sink(b->rec), &err) < 0) {
 		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 1;
 	}

@@ -55,7 +55,7 @@ static int open_log(struct matrix_ctx *m, struct matrix_run *run)
 	snprintf(run->log, sizeof run->log, "%s-c%02zu-r%zu.log", m->prefix, m->cell + 1,
 		 m->repeat + 1);
 	struct recorder *rec = recorder_open(run->log, RECORDER_NEW, false, &err);
-	if (!rec || session_record_start(m->session, rec, &err) < 0) {
+	if (!rec || session_record_start(m->session, recorder_sink(rec), &err) < 0) {
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 		recorder_close(rec);
 		run->log[0] = '\0';
@@ -66,7 +66,7 @@ static int open_log(struct matrix_ctx *m, struct matrix_run *run)
 
 static void close_log(struct matrix_ctx *m)
 {
-	recorder_close(session_record_stop(m->session));
+	sink_close(session_record_stop(m->session));
 }
 
 /* The steps before the command; 0, 1 refused, -1 failed. */
@@ -304,7 +304,7 @@ int cmd_matrix(int argc, char **argv)
 		return fprintf(stderr, "ioscope matrix: out of memory\n"), 1;
 	int status = matrix_main(&m);
 	if (m.session)
-		recorder_close(session_record_stop(m.session));
+		sink_close(session_record_stop(m.session));
 	session_close(m.session);
 	if (m.src)
 		source_destroy(m.src);

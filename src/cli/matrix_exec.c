@@ -18,6 +18,7 @@
 #include "child.h"
 #include "probe.h"
 #include "matrix_ctx.h"
+#include "session_log.h"
 #include "text.h"
 #include "stop_signals.h"
 
@@ -273,7 +274,7 @@ int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct ma
 	child_start_event(ch, m->o->command, outpath, &ev);
 	if (session_add_own_event(m->session, &ev, &err) < 0)
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
-	announce_events(&ev, 1);
+	announce_events(&session_log_announce_codec, &ev, 1);
 	event_free(&ev);
 	struct child_exit x;
 	memset(&x, 0, sizeof x);
@@ -281,7 +282,7 @@ int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct ma
 	if (rc == 0) {
 		child_exit_event(&x, &ev);
 		session_add_own_event(m->session, &ev, &err);
-		announce_events(&ev, 1);
+		announce_events(&session_log_announce_codec, &ev, 1);
 		event_free(&ev);
 		extra_sample(m);
 		run_figures(run, &x);
