@@ -14,6 +14,7 @@
 
 #include "announce.h"
 #include "commands.h"
+#include "dirty_threshold.h"
 #include "output.h"
 #include "prom_sink.h"
 #include "rates.h"
@@ -194,7 +195,8 @@ static int run_start(struct batch *b)
 	struct error err = { "" };
 	struct event start;
 	struct run_watch_opts o = { .command = b->opts->command, .output_path = b->opts->output_path,
-				    .linger = b->opts->linger };
+				    .linger = b->opts->linger,
+				    .dirty_threshold_kb = dirty_background_threshold_kb };
 	int rc = run_watch_start(&b->run, &o, &start, &err);
 	if (rc < 0) {
 		text_printf(stderr, "ioscope: run: %s\n", err.msg);
