@@ -19,30 +19,23 @@ import sys
 RANK = {"core": 0, "sources": 1, "record": 2, "control": 2, "ui": 3, "cli": 3}
 
 
-def symbols(path):
-    out = subprocess.run(["nm", "-g", path], capture_output=True, text=True, check=True).stdout
-    defined, used = set(), set()
-    for line in out.splitlines():
-        parts = line.split()
-        if len(parts) == 2 and parts[0] == "U":
-            used.add(parts[1])
-        elif len(parts) == 3 and parts[1] in "TDRBCVWGS":
-            defined.add(parts[2])
-    return defined, used
-
-
 def load(objdir):
-    owner, uses = {}, []
-    for folder in sorted(os.listdir(objdir)):
-        if folder not in RANK:
-            continue
-        for name in sorted(os.listdir(os.path.join(objdir, folder))):
-            if not name.endswith(".o"):
-                continue
-            defined, used = symbols(os.path.join(objdir, folder, name))
-            for s in defined:
-                owner.setdefault(s, folder)
-            uses.append((folder, name, used))
+    """The folder defining each symbol, and (folder, object, used symbols) per object: one
+    nm for all of them, as a loaded machine makes a process per object slow."""
+    paths = sorted(os.path.join(objdir, folder, name)
+                   for folder in os.listdir(objdir) if folder in RANK
+                   for name in os.listdir(os.path.join(objdir, folder)) if name.endswith(".o"))
+    out = subprocess.run(["nm", "-g", "-A"] + paths, capture_output=True, text=True,
+                         check=True).stdout
+    owner, used = {}, {p: set() for p in paths}
+    for line in out.splitlines():
+        path, _, rest = line.partition(":")
+        parts = rest.split()
+        if len(parts) == 2 and parts[0] == "U":
+            used[path].add(parts[1])
+        elif len(parts) == 3 and parts[1] in "TDRBCVWGS":
+            owner.setdefault(parts[2], os.path.basename(os.path.dirname(path)))
+    uses = [(os.path.basename(os.path.dirname(p)), os.path.basename(p), used[p]) for p in paths]
     return owner, uses
 
 
