@@ -9,7 +9,7 @@
 needs "symbol layers" python3 nm cc
 check_py="$IOSCOPE_TOP/tests/e2e/symbol_layers.py"
 allow="$IOSCOPE_TOP/tests/e2e/symbol_layers.allow"
-objs="$IOSCOPE_TOP/build/opt/src"
+objs="$IOSCOPE_TOP/${BUILD:-build}/opt/src"
 if ! ls "$objs"/core/*.o >/dev/null 2>&1; then
 	skip "symbol layers" "no objects in build/opt/src (make all first)"
 	exit 0
