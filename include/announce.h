@@ -5,7 +5,9 @@
  * in the runtime directory (include/runtime_dir.h); `ioscope set` / `remount`
  * send each event they made to every such socket, so that the watchers log the
  * change as ioscope's (by = "ioscope", with its result) and drop its echo from the
- * next sample's diff.  One datagram is one session-log event record.  Nothing here
+ * next sample's diff.  One datagram is one event as the caller's codec writes it (a
+ * session-log event record: session_log_announce_codec), so src/core knows no log format.
+ * Nothing here
  * is an error for the caller: an instance that cannot be reached, or no runtime
  * directory at all, only means nobody hears.
  */
@@ -26,10 +28,19 @@
 #define ANNOUNCE_TAKE_MAX 256
 
 struct announce_listener;
+struct json_object;   /* json-c */
+
+/* How an event travels in one datagram. */
+struct announce_codec {
+	/* The event as a JSON object (the caller's to put), NULL on ENOMEM. */
+	struct json_object *(*encode)(const struct event *ev);
+	/* A message's object -> *ev (event_init'ed); false when it is no event record. */
+	bool (*decode)(struct json_object *o, struct event *ev);
+};
 
 /* Create the runtime directory if needed, remove sockets of instances that are gone,
  * and listen on this process's own.  NULL with err set when that is impossible. */
-struct announce_listener *announce_listen(struct error *err);
+struct announce_listener *announce_listen(const struct announce_codec *codec, struct error *err);
 /* Readable (POLLIN) when announcements wait; for the caller's poll() set. */
 int announce_fd(const struct announce_listener *l);
 /* Append every waiting announcement to *out (by = "ioscope"), up to ANNOUNCE_TAKE_MAX
@@ -45,6 +56,6 @@ void announce_close(struct announce_listener *l);
 
 /* Send events[0..n) to every listening instance but this process.  Returns how many
  * instances were reached. */
-int announce_events(const struct event *events, size_t n);
+int announce_events(const struct announce_codec *codec, const struct event *events, size_t n);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "child.h"
@@ -23,6 +24,7 @@ struct run_watch {
 	char output[PATH_MAX];       /* where its stdout/stderr go; "" inherited */
 	double linger;               /* seconds after exit; < 0: until the user quits */
 	bool linger_writeback;       /* and until dirty+writeback are under the threshold */
+	int (*dirty_threshold_kb)(uint64_t *kb);   /* as run_watch_opts */
 	bool exited, stopping;
 	struct timespec exited_at;   /* CLOCK_MONOTONIC */
 	struct child_exit exit;
@@ -35,6 +37,9 @@ struct run_watch_opts {
 	bool to_file;                /* the console: never onto the screen */
 	double linger;               /* < 0: the default */
 	bool console;
+	/* Reads the writeback threshold (src/sources: dirty_background_threshold_kb), so
+	 * core reads no /proc/sys itself; NULL: the linger does not wait for writeback. */
+	int (*dirty_threshold_kb)(uint64_t *kb);
 };
 
 /* Spawn the command; *start is its start event.  -1 with err (nothing runs: the

@@ -70,6 +70,8 @@ int session_log_format_sample(const struct snapshot *snap, struct jsonw *w);
 /* The probe record that follows a sample with snap->probe (docs/session-log.md). */
 int session_log_format_probe(const struct snapshot *snap, struct jsonw *w);
 json_object *session_log_event(const struct event *ev, uint64_t seq);
+/* An announcement (announce.h) is one event record: this codec writes and reads it. */
+extern const struct announce_codec session_log_announce_codec;
 /* Append the `tasks` record of snap (nothing when snap->tasks is NULL), one line, to w;
  * -1 on ENOMEM (session_log_tasks.c). */
 int session_log_format_tasks(const struct snapshot *snap, struct jsonw *w);

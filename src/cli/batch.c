@@ -14,11 +14,13 @@
 
 #include "announce.h"
 #include "commands.h"
+#include "dirty_threshold.h"
 #include "output.h"
 #include "prom_sink.h"
 #include "rates.h"
 #include "run_watch.h"
 #include "session.h"
+#include "session_log.h"
 #include "stop_signals.h"
 #include "text.h"
 
@@ -165,7 +167,7 @@ static void announce_open(struct batch *b)
 {
 	struct error err;
 	if (b->src->live)
-		b->announce = announce_listen(&err);   /* without it, such changes are "observed" */
+		b->announce = announce_listen(&session_log_announce_codec, &err);   /* without it, such changes are "observed" */
 }
 
 /* Kept until the next sample, which carries them as its own events (so its echo
@@ -196,7 +198,8 @@ static int run_start(struct batch *b)
 	struct error err = { "" };
 	struct event start;
 	struct run_watch_opts o = { .command = b->opts->command, .output_path = b->opts->output_path,
-				    .linger = b->opts->linger };
+				    .linger = b->opts->linger,
+				    .dirty_threshold_kb = dirty_background_threshold_kb };
 	int rc = run_watch_start(&b->run, &o, &start, &err);
 	if (rc < 0) {
 		text_printf(stderr, "ioscope: run: %s\n", err.msg);
@@ -334,7 +337,7 @@ static int start(struct batch *b)
 		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 2;
 	}
-	if (b->rec && session_record_start(b->session, b->rec, &err) < 0) {
+	if (b->rec && session_record_start(b->session, recorder_sink(b->rec), &err) < 0) {
 		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 1;
 	}

@@ -11,6 +11,7 @@
 
 #include "announce.h"
 #include "commands.h"
+#include "session_log.h"
 
 static int usage(FILE *out, int status)
 {
@@ -49,7 +50,7 @@ int cmd_mark(int argc, char **argv)
 		event_free(&ev);
 		return 2;
 	}
-	int reached = announce_events(&ev, 1);
+	int reached = announce_events(&session_log_announce_codec, &ev, 1);
 	event_free(&ev);
 	if (reached == 0) {
 		fprintf(stderr, "ioscope mark: no running ioscope of this user (uid %u) to mark\n",

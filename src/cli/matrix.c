@@ -20,6 +20,7 @@
 #include "control.h"
 #include "machine.h"
 #include "matrix_ctx.h"
+#include "session_log.h"
 #include "text.h"
 
 
@@ -86,7 +87,7 @@ static int open_log(struct matrix_ctx *m, struct matrix_run *run)
 	snprintf(run->log, sizeof run->log, "%s-c%02zu-r%zu.log", m->prefix, m->cell + 1,
 		 m->repeat + 1);
 	struct recorder *rec = recorder_open(run->log, RECORDER_NEW, false, &err);
-	if (!rec || session_record_start(m->session, rec, &err) < 0) {
+	if (!rec || session_record_start(m->session, recorder_sink(rec), &err) < 0) {
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 		recorder_close(rec);
 		run->log[0] = '\0';
@@ -97,7 +98,7 @@ static int open_log(struct matrix_ctx *m, struct matrix_run *run)
 
 static void close_log(struct matrix_ctx *m)
 {
-	recorder_close(session_record_stop(m->session));
+	sink_close(session_record_stop(m->session));
 }
 
 /* The steps before the command; 0, 1 refused, -1 failed.  The probe's idle baseline
@@ -294,7 +295,7 @@ static int open_session(struct matrix_ctx *m, struct error *err)
 		return -1;
 	matrix_probe_open(m);
 	struct error ignored;
-	m->announce = announce_listen(&ignored);   /* without it, the command's marks are lost */
+	m->announce = announce_listen(&session_log_announce_codec, &ignored);   /* without it, the command's marks are lost */
 	return 0;
 }
 
@@ -360,7 +361,7 @@ int cmd_matrix(int argc, char **argv)
 		return fprintf(stderr, "ioscope matrix: out of memory\n"), 1;
 	int status = matrix_main(&m);
 	if (m.session)
-		recorder_close(session_record_stop(m.session));
+		sink_close(session_record_stop(m.session));
 	session_close(m.session);
 	if (m.src)
 		source_destroy(m.src);

@@ -9,6 +9,7 @@
 #include "announce.h"
 #include "control_experiment.h"
 #include "matrix_ctx.h"
+#include "session_log.h"
 #include "text.h"
 
 static void mark_event(struct matrix_ctx *m, enum matrix_state state, const char *step,
@@ -25,7 +26,7 @@ static void mark_event(struct matrix_ctx *m, enum matrix_state state, const char
 	struct error err = { "" };
 	if (m->session && session_add_own_event(m->session, &ev, &err) < 0)
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
-	announce_events(&ev, 1);   /* a console watching meanwhile marks the step too */
+	announce_events(&session_log_announce_codec, &ev, 1);   /* a console watching meanwhile marks the step too */
 	event_free(&ev);
 }
 
@@ -57,7 +58,7 @@ void matrix_control_events(struct matrix_ctx *m, const struct control_result *r)
 		if (session_add_own_event(m->session, &r->events[i], &err) < 0)
 			text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 	/* as `ioscope set` does: running instances log these changes as ioscope's */
-	announce_events(r->events, r->nevents);
+	announce_events(&session_log_announce_codec, r->events, r->nevents);
 }
 
 static void save_iosched(struct matrix_ctx *m, struct control_dev *d)
@@ -334,7 +335,7 @@ static void unmounted(struct matrix_ctx *m)
 	struct error err = { "" };
 	if (session_add_own_event(m->session, &ev, &err) < 0)
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
-	announce_events(&ev, 1);
+	announce_events(&session_log_announce_codec, &ev, 1);
 	event_free(&ev);
 	matrix_exec_sample(m);
 }

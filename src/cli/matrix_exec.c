@@ -18,6 +18,7 @@
 #include "child.h"
 #include "probe.h"
 #include "matrix_ctx.h"
+#include "session_log.h"
 #include "text.h"
 #include "stop_signals.h"
 
@@ -300,7 +301,7 @@ int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct ma
 	m->running = true;
 	if (session_add_own_event(m->session, &ev, &err) < 0)
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
-	announce_events(&ev, 1);
+	announce_events(&session_log_announce_codec, &ev, 1);
 	event_free(&ev);
 	struct child_exit x;
 	memset(&x, 0, sizeof x);
@@ -309,7 +310,7 @@ int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct ma
 		child_exit_event(&x, &ev);
 		m->run_exited = ev.mono;
 		session_add_own_event(m->session, &ev, &err);
-		announce_events(&ev, 1);
+		announce_events(&session_log_announce_codec, &ev, 1);
 		event_free(&ev);
 		matrix_exec_sample(m);
 		run_figures(run, &x);

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "attribution.h"
-#include "columns.h"
+#include "numfmt.h"
 #include "output_tasks.h"
 #include "tasks.h"
 #include "text.h"
@@ -133,7 +133,7 @@ void output_json_tasks(struct jsonw *w, const struct snapshot *snap)
 static void put_num(FILE *out, double v, int width)
 {
 	char buf[32];
-	column_format_number(v, width, buf, sizeof buf);
+	numfmt_fit(v, width, buf, sizeof buf);
 	fprintf(out, " %*s", width, buf);
 }
 

@@ -133,7 +133,7 @@ static int run_plan(const struct control_plan *p, bool yes, bool events)
 		return 1;
 	}
 	int status = control_apply(p, r);
-	announce_events(r->events, r->nevents);   /* running instances log them as ours */
+	announce_events(&session_log_announce_codec, r->events, r->nevents);   /* running instances log them as ours */
 	for (size_t i = 0; i < r->nlines; i++)
 		text_printf(stdout, "%s\n", r->lines[i]);
 	if (events)

@@ -21,8 +21,10 @@
 #include "machine.h"
 #include "recorder.h"
 #include "session_log.h"
+#include "sink.h"
 
 struct recorder {
+	struct sink sink;        /* first: the session's view of it (recorder_sink) */
 	int fd;
 	bool sync;
 	bool regular;            /* a regular file: locked, cut back after a torn write */
@@ -440,4 +442,53 @@ void recorder_close(struct recorder *rec)
 	jsonw_free(&rec->line);
 	free(rec->path);
 	free(rec);
+}
+
+/* ---- the recorder as a session's sink (sink.h) ---- */
+
+static struct recorder *of_sink(const struct sink *sink)
+{
+	return (struct recorder *)sink;   /* the first member */
+}
+
+static void sink_start(struct sink *sink, const struct selection *sel)
+{
+	recorder_set_selection(of_sink(sink), sel);
+}
+
+static int sink_sample(struct sink *sink, const struct snapshot *snap,
+		       const struct event_list *events, struct error *err)
+{
+	return recorder_write(of_sink(sink), snap, events, err);
+}
+
+static int sink_event(struct sink *sink, const struct event *ev, struct error *err)
+{
+	return recorder_write_event(of_sink(sink), ev, err);
+}
+
+static const char *sink_failed(const struct sink *sink)
+{
+	return recorder_failure(of_sink(sink));
+}
+
+static void sink_closed(struct sink *sink)
+{
+	recorder_close(of_sink(sink));
+}
+
+static const struct sink_ops recorder_sink_ops = {
+	.on_start = sink_start,
+	.on_sample = sink_sample,
+	.on_event = sink_event,
+	.failure = sink_failed,
+	.close = sink_closed,
+};
+
+struct sink *recorder_sink(struct recorder *rec)
+{
+	if (!rec)
+		return NULL;
+	rec->sink.ops = &recorder_sink_ops;
+	return &rec->sink;
 }

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "session_log.h"
 #include "console_state.h"
 #include "text.h"
 
@@ -62,7 +63,7 @@ static void announce_open(struct console *c)
 {
 	struct error err;
 	if (c->src->live)
-		c->announce = announce_listen(&err);   /* without it, such changes are "observed" */
+		c->announce = announce_listen(&session_log_announce_codec, &err);   /* without it, such changes are "observed" */
 }
 
 /* As the dialogs' changes: ioscope's, so the next sample's echo of them is dropped. */
@@ -662,7 +663,7 @@ int console_run(const struct options *o, struct source *src, struct recorder *re
 		status = 2;
 	}
 	c.rec = rec;
-	if (status == 0 && rec && session_record_start(c.session, rec, &err) < 0)
+	if (status == 0 && rec && session_record_start(c.session, recorder_sink(rec), &err) < 0)
 		console_message(&c, true, "recording: %s", err.msg);
 	int run_rc = status == 0 && o->command ? run_start(&c, &err) : 0;
 	if (run_rc < 0) {

@@ -13,6 +13,7 @@
 
 #include "announce.h"
 #include "control_ui.h"
+#include "session_log.h"
 
 #define BOX_MAX_W 100
 
@@ -136,7 +137,7 @@ static void finish(struct console *c, struct control_dialog *d)
 	}
 	for (size_t i = 0; i < d->result->nevents; i++)
 		console_add_event(c, &d->result->events[i]);
-	announce_events(d->result->events, d->result->nevents);   /* other instances watching */
+	announce_events(&session_log_announce_codec, d->result->events, d->result->nevents);   /* other instances watching */
 	char what[256];
 	control_plan_describe(d->plan, what, sizeof what);
 	bool unasked = d->plan->nrisks > 0 && c->opts->yes;

@@ -14,6 +14,7 @@
 
 #include "attribution.h"
 #include "columns.h"
+#include "numfmt.h"
 #include "tasks.h"
 #include "text.h"
 #include "why_lines.h"
@@ -233,7 +234,7 @@ static void journals(struct why_text *t, const struct frame *f, const struct why
 static void num(char *buf, size_t len, double v, int width)
 {
 	char cell[32];
-	column_format_number(v, width, cell, sizeof cell);
+	numfmt_fit(v, width, cell, sizeof cell);
 	size_t used = strlen(buf);
 	snprintf(buf + used, len - used, " %*s", width, cell);
 }

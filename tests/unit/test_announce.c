@@ -28,7 +28,7 @@ static int setup(void **state)
 	assert_non_null(mkdtemp(f->dir));
 	assert_int_equal(setenv("XDG_RUNTIME_DIR", f->dir, 1), 0);
 	struct error err = { "" };
-	f->l = announce_listen(&err);
+	f->l = announce_listen(&session_log_announce_codec, &err);
 	assert_non_null(f->l);
 	f->to.sun_family = AF_UNIX;
 	snprintf(f->to.sun_path, sizeof f->to.sun_path, "%s/ioscope/%ld.sock", f->dir,
