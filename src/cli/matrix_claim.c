@@ -181,9 +181,12 @@ static void write_claim(struct matrix_ctx *m, struct matrix_claim *c)
 	if (s->mounted)
 		used = text_appendf(text, sizeof text, used, "mount_opts=%s\nsuper_opts=%s\n",
 				    s->mount.mount_opts, s->mount.super_opts);
-	/* written whole under another name, then renamed: never read half-written */
+	/* written whole under another name, then renamed: never read half-written.  Created
+	 * anew (O_EXCL): whatever a killed run left there, or anyone put there, is not written
+	 * through; a FIFO would block, a link would lead elsewhere. */
 	snprintf(tmp, sizeof tmp, ".%s.new", c->file);
-	int fd = openat(c->dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	unlinkat(c->dirfd, tmp, 0);
+	int fd = openat(c->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return;
 	bool whole = write(fd, text, used) == (ssize_t)used;

@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "dirpath.h"
 
 int control_mount_root_id(int fd, const char *path, int *id, struct error *err)
 {
@@ -49,15 +49,18 @@ int control_plan_remount(struct control_plan *p, const char *mountpoint, const c
 {
 	memset(p, 0, sizeof *p);
 	p->target = CONTROL_MOUNT;
-	char real[PATH_MAX];
-	if (!mountpoint[0] || !realpath(mountpoint, real))
-		return error_errno(err, mountpoint[0] ? mountpoint : "(empty mount point)",
-				   mountpoint[0] ? errno : ENOENT);
-	int id;
-	int fd = open_mount(real, &id, err);
+	if (!mountpoint[0])
+		return error_errno(err, "(empty mount point)", ENOENT);
+	/* opened a component at a time: a symlink another user planted on the way would turn
+	 * root's remount onto another filesystem (docs/security.md) */
+	int fd = dirpath_open(mountpoint, err);
 	if (fd < 0)
 		return -1;
+	int id;
+	int rc = control_mount_root_id(fd, mountpoint, &id, err);
 	close(fd);
+	if (rc < 0)
+		return -1;
 	if (control_mount_find(NULL, id, NULL, &p->mount, err) < 0)
 		return -1;
 	if (control_mount_opts_parse(p->opts, CONTROL_MAX_ITEMS, &p->nopts, options,

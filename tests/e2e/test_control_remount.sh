@@ -61,6 +61,18 @@ cycle() {
 if fs ext4; then
 	E=$MNT
 	cycle ext4 "$DEV"
+	# a symlink another user owns, planted on the way to the mount: root's remount does not
+	# follow it onto the filesystem behind it (docs/security.md)
+	if id nobody >/dev/null 2>&1; then
+		ln -s "$E" "$TMP/ulink" && chown -h nobody "$TMP/ulink"
+		before="$(mount_opts "$E")"
+		run remount "$TMP/ulink" noatime
+		expect_rc remount_through_user_symlink_refused 2
+		has remount_through_user_symlink_says_why "$TMP/ulink is a symlink owned by uid $(id -u nobody), not root: refused"
+		check remount_through_user_symlink_changed_nothing test "$(mount_opts "$E")" = "$before"
+		run remount "$TMP/ulink/." noatime
+		expect_rc remount_past_user_symlink_refused 2
+	fi
 	run remount --events "$E" commit=30,noatime
 	expect_rc ext4_commit_noatime 0
 	check ext4_commit_applied has_opt "$(super_opts "$E")" commit=30
