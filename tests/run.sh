@@ -105,23 +105,48 @@ e2e_start() { e2e_job "$1" & running[$!]=$1; }
 e2e_reap() {
 	local pid
 	wait -n -p pid "${!running[@]}"
-	e2e_report "${running[$pid]}"
+	if [ "${running[$pid]}" = @compiled ]; then compiled_report; else e2e_report "${running[$pid]}"; fi
 	unset "running[$pid]"
 }
 
-for bin in "$BUILD"/san/tests/test_*; do
-	[ -x "$bin" ] || continue
-	case "$(basename "$bin")" in *"$pattern"*) run_unit "$bin" ;; esac
-done
-for src in tests/fuzz/fuzz_*.c; do
-	case "$(basename "$src" .c)" in *"$pattern"*) run_fuzz "$src" ;; esac
-done
-alone=()
+# The unit suites and fuzz targets, one after the other, as one job beside the e2e
+# scripts (those mostly wait; these mostly compute): its counts in $RESULTS/@compiled.
+compiled_job() {
+	local bin src
+	passed=0 failed=0 skipped=0 failures=()
+	for bin in "$BUILD"/san/tests/test_*; do
+		[ -x "$bin" ] || continue
+		case "$(basename "$bin")" in *"$pattern"*) run_unit "$bin" ;; esac
+	done
+	for src in tests/fuzz/fuzz_*.c; do
+		case "$(basename "$src" .c)" in *"$pattern"*) run_fuzz "$src" ;; esac
+	done
+	echo "$passed $failed $skipped ${failures[*]}" >"$RESULTS/@compiled.counts"
+}
+compiled_report() {
+	local p f s rest
+	cat "$RESULTS/@compiled.log"
+	read -r p f s rest <"$RESULTS/@compiled.counts" || { p=0 f=1 s=0 rest="unit/fuzz runner"; }
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+	[ -z "$rest" ] || failures+=($rest)
+	compiled_slot=0
+}
+compiled_job >"$RESULTS/@compiled.log" 2>&1 &
+running[$!]=@compiled
+compiled_slot=1   # it takes no e2e script's place while it runs
+
+# The scripts marked `# run.sh: early` (the longest) start first, so that none of them is
+# what the others wait for at the end.
+alone=() early=() rest=()
 for script in tests/e2e/test_*.sh; do
 	[ -f "$script" ] || continue
 	case "$(basename "$script")" in *"$pattern"*) ;; *) continue ;; esac
-	if grep -q '^# run\.sh: alone' "$script"; then alone+=("$script"); continue; fi
-	while [ ${#running[@]} -ge "$JOBS" ]; do e2e_reap; done
+	if grep -q '^# run\.sh: alone' "$script"; then alone+=("$script")
+	elif grep -q '^# run\.sh: early' "$script"; then early+=("$script")
+	else rest+=("$script"); fi
+done
+for script in ${early[@]+"${early[@]}"} ${rest[@]+"${rest[@]}"}; do
+	while [ ${#running[@]} -ge $((JOBS + compiled_slot)) ]; do e2e_reap; done
 	e2e_start "$script"
 done
 while [ ${#running[@]} -gt 0 ]; do e2e_reap; done

@@ -3,6 +3,7 @@
 # writer: a path argument selects the device under the mount, user marks, metric
 # cycling, freeze, scrolling back, filter, columns, sort, detail zoom, interval,
 # pinning, glyphs.
+# run.sh: early (among the longest: started first)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/console_lib.sh"
 is_root || { skip "console keys" "needs root for a loop device and a mount"; exit 0; }

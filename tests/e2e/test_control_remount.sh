@@ -4,6 +4,7 @@
 # options change one at a time and every other option survives;
 # refusals show the kernel's own message; ignored options are reported as not
 # applied; risky changes need --yes; without privilege nothing is tried.
+# run.sh: early (among the longest: started first)
 . "$(dirname "$0")/lib.sh"
 
 

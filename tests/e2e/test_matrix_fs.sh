@@ -8,6 +8,7 @@
 # rmtree phases; `compare` of the ext4 run on the first device with the xfs run on the
 # second pairs them and shows both filesystems and schedulers; a probe elsewhere is
 # refused with --fs.
+# run.sh: early (among the longest: started first)
 . "$(dirname "$0")/lib.sh"
 if ! is_root; then skip "matrix --fs" "needs root (loop devices, mkfs, mount)"; exit 0; fi
 for t in mkfs.ext4 mkfs.xfs; do

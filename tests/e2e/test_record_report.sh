@@ -4,6 +4,7 @@
 # machine section, one phase per mark and the marks inline; SVG is well-formed XML
 # with the mark labels; PNG has the documented size; CSV and JSON have a row per
 # interval per device and the events as their own rows.
+# run.sh: early (among the longest: started first)
 . "$(dirname "$0")/lib.sh"
 is_root || { skip "report" "needs root for a loop device and a mount"; exit 0; }
 

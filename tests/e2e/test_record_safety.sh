@@ -4,6 +4,7 @@
 # session, FIFOs and pipes stream, a second recorder is refused (lock), a report never
 # writes over its input nor leaves a partial file, every write error is told with its
 # cause, and no output is opened through a symlink.
+# run.sh: early (among the longest: started first)
 . "$(dirname "$0")/lib.sh"
 
 # A short live batch run; the machine's own devices are enough.

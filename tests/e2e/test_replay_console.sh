@@ -5,6 +5,7 @@
 # label checked against the log), seeks to a clock time and an offset, and changes
 # speed.  Then the record key in a live console: a new file that replays, --record
 # paused and resumed (a gap in the log), and refused in a replay.
+# run.sh: early (among the longest: started first)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/console_lib.sh"
 is_root || { skip "replay console" "needs root for a loop device"; exit 0; }

@@ -4,6 +4,7 @@
 # io.pressure), the live "absent" path of cgroup io on this machine, and on loop devices of
 # our own: a file-creation loop with fsync moves the jbd2 figures on ext4 and the log figures
 # on xfs, and a replay of the recording gives the same figures byte for byte.
+# run.sh: early (among the longest: started first)
 . "$(dirname "$0")/lib.sh"
 needs "why" python3
 F="$IOSCOPE_TOP/tests/fixtures"

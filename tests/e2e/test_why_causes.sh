@@ -11,6 +11,7 @@
 #  (d) a shell that ran dd: its rates stay near zero after dd ended (/proc/PID/io adds a
 #      reaped child's bytes to its parent).
 # The recordings replay to the same JSON byte for byte: a dip's reasons are logged.
+# run.sh: early (among the longest: started first)
 . "$(dirname "$0")/lib.sh"
 is_root || { skip why_causes "needs root (loop devices, mounts, fsfreeze)"; exit 0; }
 
@@ -116,8 +117,10 @@ PY
 	|| fail "ends: a workload that ends is no dip; the stuck writer is another device's" "rc=$rc $out"
 replays ends no-dip
 "$IOSCOPE" --batch --tasks -i 0.3 -c 1 "$e" >"$TMP/ends.txt" 2>"$TMP/ends-text.err"
+# The line names four groups at most: on a machine where other disks are busy too (the
+# other tests beside this one), the stuck writer may be past them, behind "...".
 grep -qE "^blocked on $e: 0 tasks in D state" "$TMP/ends.txt" &&
-	grep -qE "^  elsewhere: [0-9]+ blocked \(.*python3 on $b" "$TMP/ends.txt" \
+	grep -qE "^  elsewhere: [0-9]+ blocked \((.*python3 on $b|([^,]+, ){4}\.\.\.\))" "$TMP/ends.txt" \
 	&& ok "ends: --tasks $e says its own blocked tasks, then the stuck writer elsewhere" \
 	|| fail "ends: --tasks $e says its own blocked tasks, then the stuck writer elsewhere" \
 		"$(sed -n '/^blocked/,/^dirty/p' "$TMP/ends.txt")"
