@@ -64,8 +64,9 @@ DEB_DEBS   := dpkg-dev debhelper fakeroot lintian
 # (atop and iotop-c: the tasks cost)
 BENCH_DEBS := sysstat jq prometheus-node-exporter atop iotop-c
 # What building the unit tests needs; then what some tests use (as an ordinary user, a test
-# whose tool is missing skips and says so; root installs them all).  clang's fuzzer runtime
-# is versioned with clang and not one of its dependencies: tests/fuzz/runtime.sh names it.
+# whose tool is missing skips and says so; root installs them all).  clang's fuzzer runtime,
+# for `make fuzz` only, is versioned with clang and not one of its dependencies:
+# tests/fuzz/runtime.sh names it.
 CHECK_DEBS := libcmocka-dev libproc2-dev
 TEST_DEBS  := tmux sysstat procps util-linux e2fsprogs xfsprogs btrfs-progs strace \
               valgrind python3 fio groff-base xz-utils gzip zstd \
@@ -202,21 +203,17 @@ run: deps
 deps:
 	@tests/deps.sh $(BUILD_DEBS)
 
-# clang comes with BUILD_DEBS, so its runtime's name is known only once they are in.
 test-deps:
 	@tests/deps.sh $(BUILD_DEBS) $(CHECK_DEBS) -- $(TEST_DEBS)
-	@tests/deps.sh -- $$(tests/fuzz/runtime.sh --deb)
 
 # Every test, under ASan+UBSan; the last line is "N passed, N failed[, N skipped]".
 # T=pattern runs only the tests whose name contains it.
-# The build runs a job per CPU: four builds (optimised, sanitized, the unit suites, the
-# fuzz targets) of one tree take longer than the tests would otherwise.  The fuzz targets
-# are built when clang can link them; otherwise tests/run.sh skips them and says why.
+# The build runs a job per CPU: two builds of the tree (optimised, sanitized), the unit
+# suites and the fuzz targets' corpus replays linked from the sanitized one.
 # The list of what to build is the second make's own: on a fresh machine libbpf arrives
 # with test-deps, after this make has read HAVE_BPF (and found it empty).
 check: test-deps
-	@$(MAKE) --no-print-directory -j$(NPROC) check-build \
-		CHECK_FUZZ="$$(tests/fuzz/runtime.sh >/dev/null && echo yes)"
+	@$(MAKE) --no-print-directory -j$(NPROC) check-build
 	@BUILD=$(BUILD) tests/run.sh
 
 bench: deps
@@ -226,8 +223,17 @@ bench: deps
 
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
-# what `make check` builds (after FUZZ_BIN: a rule's prerequisites are expanded as read)
-check-build: all $(BUILD)/san/ioscope $(UNIT_BIN) $(TRACER_NARROW) $(if $(CHECK_FUZZ),$(FUZZ_BIN))
+# The regression pass of `make check` runs each target over its corpus through a small
+# driver (tests/fuzz/replay_main.c), linked with the library the unit suites use: it needs
+# no coverage instrumentation, so the library is not compiled a second time with clang.
+FUZZ_REPLAY_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/san/fuzz/%)
+$(FUZZ_REPLAY_BIN): $(BUILD)/san/fuzz/%: tests/fuzz/%.c tests/fuzz/replay_main.c $(SAN_LIB)
+	@mkdir -p $(@D)
+	@echo "FUZZ    $< (corpus replay)"
+	@$(CC) $(BASEFLAGS) $(SANFLAGS) $(DEPFLAGS) -o $@ $< tests/fuzz/replay_main.c $(SAN_LIB) $(LDLIBS)
+-include $(FUZZ_REPLAY_BIN:=.d)
+# what `make check` builds
+check-build: all $(BUILD)/san/ioscope $(UNIT_BIN) $(TRACER_NARROW) $(FUZZ_REPLAY_BIN)
 FUZZ_SECONDS ?= 60
 # The library is compiled once for every target, instrumented for the fuzzer but without
 # its main, into an archive.
@@ -251,7 +257,9 @@ $(FUZZ_BIN): $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB)
 -include $(FUZZ_OBJ:.o=.d) $(FUZZ_BIN:=.d)
 
 # Builds the libFuzzer targets and runs each for FUZZ_SECONDS on its corpus.
+# clang comes with BUILD_DEBS, so its runtime's name is known only once they are in.
 fuzz: test-deps
+	@tests/deps.sh $$(tests/fuzz/runtime.sh --deb)
 	@why=$$(tests/fuzz/runtime.sh) || { echo "make fuzz: $$why" >&2; exit 1; }
 	@$(MAKE) --no-print-directory fuzz-run
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # runtime.sh: whether clang can build the libFuzzer targets here.  Exit 0 when it can;
-# otherwise exit 1 and print why, for the regression pass to skip with.
+# otherwise exit 1 and print why, for `make fuzz` to say.
 # runtime.sh --deb: the Debian package with the installed clang's fuzzer and sanitizer
 # runtime (libclang-rt-N-dev, N clang's major version; it is not a dependency of clang),
 # nothing when clang is not installed.

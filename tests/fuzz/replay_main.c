@@ -1,0 +1,67 @@
+/* replay_main.c - runs a fuzz target once over each file named on its command line, for
+ * the regression pass of `make check`: what fuzzing once found stays fixed.
+ *
+ * Linked with the same ASan+UBSan library the unit suites use (gcc), not with libFuzzer:
+ * a pass over a corpus needs no coverage instrumentation, and the library is then built
+ * once for every test instead of twice (`make fuzz`, which searches for new inputs, still
+ * builds the libFuzzer targets with clang).  A sanitizer report ends the process with a
+ * non-zero status, as libFuzzer's would. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The whole of path in a buffer of its own (exactly its size, so that a read past the end
+ * is the sanitizer's to see), or NULL with errno. */
+static uint8_t *read_whole(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, len = 0;
+	uint8_t *buf = malloc(cap);
+	size_t n;
+	while (buf && (n = fread(buf + len, 1, cap - len, f)) > 0) {
+		len += n;
+		if (len == cap) {
+			uint8_t *bigger = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+			if (!bigger) {
+				free(buf);
+				buf = NULL;
+				errno = ENOMEM;
+				break;
+			}
+			buf = bigger;
+			cap *= 2;
+		}
+	}
+	int err = ferror(f) ? EIO : errno;
+	fclose(f);
+	if (!buf)
+		return errno = err, NULL;
+	uint8_t *exact = malloc(len ? len : 1);
+	if (exact)
+		memcpy(exact, buf, len);
+	free(buf);
+	*size = len;
+	return exact;
+}
+
+int main(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		size_t size = 0;
+		uint8_t *data = read_whole(argv[i], &size);
+		if (!data) {
+			fprintf(stderr, "%s: %s: %s\n", argv[0], argv[i], strerror(errno));
+			return 1;
+		}
+		LLVMFuzzerTestOneInput(data, size);
+		free(data);
+	}
+	printf("%d inputs run\n", argc - 1);
+	return 0;
+}
