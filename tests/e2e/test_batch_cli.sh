@@ -23,6 +23,11 @@ expect_usage_error "unknown format" "text, json, csv or prometheus" --batch -f x
 expect_usage_error "unknown option" "unknown option" --bogus
 expect_usage_error "unknown device lists the devices" "unknown device 'nosuchdisk'; devices: .*$(system_disk)" \
 	--batch -c 1 -i 0.05 nosuchdisk
+expect_usage_error "a path that does not exist says so" \
+	"^ioscope: /nonexistent/ioscope-path: No such file or directory$" \
+	--batch -c 1 -i 0.05 /nonexistent/ioscope-path
+expect_usage_error "set: a path that does not exist says so" \
+	"/nonexistent/ioscope-path: No such file or directory" set /nonexistent/ioscope-path nr_requests=4
 
 # A device given as /dev/NAME or as a path on its filesystem is accepted.
 dev=$(awk '$3 !~ /^(loop|ram|zram)/ && $3 !~ /[0-9]$/ {print $3; exit}' /proc/diskstats)
