@@ -5,6 +5,16 @@
 out=$("$IOSCOPE" --help 2>&1); rc=$?
 [ $rc -eq 0 ] && grep -q -- '--batch' <<<"$out" && grep -q -- '--interval' <<<"$out" \
 	&& ok "--help lists the options" || fail "--help lists the options" "rc=$rc"
+# Every --help fits 80 columns: ioscope's and that of each subcommand its usage names.
+subs=$("$IOSCOPE" --help | sed -nE 's/^(usage:)? +ioscope ([a-z]+) .*/\2/p' | sort -u)
+[ "$(wc -w <<<"$subs")" -ge 8 ] && ok "--help names the subcommands" \
+	|| fail "--help names the subcommands" "$subs"
+for sub in "" $subs; do
+	out=$("$IOSCOPE" $sub --help 2>&1); rc=$?
+	wide=$(LC_ALL=C.UTF-8 awk 'length($0) > 80' <<<"$out")
+	[ $rc -eq 0 ] && [ -n "$out" ] && [ -z "$wide" ] && ok "ioscope ${sub:+$sub }--help fits 80 columns" \
+		|| fail "ioscope ${sub:+$sub }--help fits 80 columns" "rc=$rc: $wide"
+done
 out=$("$IOSCOPE" --version 2>&1)
 grep -qE '^ioscope [0-9]+\.[0-9]+' <<<"$out" && ok "--version" || fail "--version" "$out"
 
