@@ -230,6 +230,7 @@ void output_text(FILE *out, const struct interval_view *v)
 	for (size_t i = 0; i < v->rates->ndevices; i++)
 		if (v->shown[i])
 			print_device(out, &v->rates->devices[i]);
+	output_text_trace(out, v);
 	print_vm(out, &v->rates->vm);
 	if (v->with_tasks)
 		output_text_tasks(out, v->snap, v->sel);

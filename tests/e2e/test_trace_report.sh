@@ -20,6 +20,18 @@ dirs=$(jq -c '[.devices.loop0.trace.lat_us, .devices.loop0.trace.q2c_us | keys] 
 top=$(jq -c '.devices.loop0.trace.top[0] | keys' "$TMP/r.json" | sort -u | head -1)
 [ "$top" = '["comm","ios","kB","pid"]' ] && ok "top: pid, comm, ios, kB" || fail "top: pid, comm, ios, kB" "$top"
 
+# Batch text of the replay: a trace line under the device table, the JSON's figures.
+TZ=UTC "$IOSCOPE" --replay "$LOG" --batch -f text >"$TMP/r.txt" 2>"$TMP/err"
+rc=$?
+golden="$F/golden/batch-trace.txt"
+[ -n "${UPDATE_GOLDEN:-}" ] && cp "$TMP/r.txt" "$golden"
+if [ $rc -eq 0 ] && [ ! -s "$TMP/err" ] && diff -u "$golden" "$TMP/r.txt" >"$TMP/diff"; then
+	ok "batch text: the trace line of each interval matches the golden file"
+else
+	fail "batch text: the trace line of each interval matches the golden file" \
+		"rc=$rc $(head -20 "$TMP/diff") $(cat "$TMP/err")"
+fi
+
 # from the log's directory: the report names the log as given, and the golden file must
 # not depend on where the tree is checked out
 (cd "$(dirname "$LOG")" && TZ=UTC "$IOSCOPE" report "$(basename "$LOG")") >"$TMP/report.txt" 2>"$TMP/err"
