@@ -41,8 +41,7 @@ int probe_samples_add_exec(struct probe_samples *s, uint64_t us);
 int probe_samples_copy(struct probe_samples *dst, const struct probe_samples *src);
 bool probe_samples_equal(const struct probe_samples *a, const struct probe_samples *b);
 /* The keys "read_us": [...], "exec_us": [...], and "errors", "stalled_us", "reading_us"
- * when not 0,
- * into an object being written: the session log's probe record and batch JSON. */
+ * when not 0, into an object being written: the session log's probe record and batch JSON. */
 struct jsonw;
 void probe_samples_put_json(struct jsonw *w, const struct probe_samples *s);
 
