@@ -94,6 +94,11 @@ rc=$?
 [ $rc = 2 ] && grep -q "/nonexistent/ioscope-path: No such file or directory" "$TMP/dev3.err" \
 	&& ok "run: a path that does not exist says so" \
 	|| fail "run: a path that does not exist says so" "rc=$rc $(cat "$TMP/dev3.err")"
+# a `--` right after the options: everything after it is the command, a later `--` too
+"$IOSCOPE" run --batch -i 0.2 --linger 0 -- sh -c 'exit $#' -- a b c >/dev/null 2>"$TMP/dev5.err"
+rc=$?
+[ $rc = 3 ] && clean_stderr "$TMP/dev5.err" && ok "run: a -- after the command's -- is the command's" \
+	|| fail "run: a -- after the command's -- is the command's" "rc=$rc $(cat "$TMP/dev5.err")"
 "$IOSCOPE" run --batch -i 0.2 --linger 0 "$disk" -- >/dev/null 2>"$TMP/dev4.err"
 rc=$?
 [ $rc = 2 ] && grep -q "give the COMMAND" "$TMP/dev4.err" && ok "run: devices without a COMMAND" \
