@@ -27,6 +27,8 @@ struct interval_view {
 void output_text(FILE *out, const struct interval_view *v);
 /* The why lines of the text output (nothing for figures not read). */
 void output_text_why(FILE *out, const struct why_rates *y);
+/* --trace: a line per shown whole disk, its "trace" figures of batch JSON. */
+void output_text_trace(FILE *out, const struct interval_view *v);
 /* w is a reused buffer (jsonw.h); -1 on ENOMEM or a write error. */
 int output_json(FILE *out, struct jsonw *w, const struct interval_view *v);
 /* The device's "trace" object when the snapshot is traced (whole disks only). */

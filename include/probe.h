@@ -27,6 +27,9 @@ struct probe_samples {
 	size_t nexec, exec_cap;
 	uint64_t errors;          /* reads or starts that failed in the interval */
 	uint64_t stalled_us;      /* a read still waiting at the sample, for this long; 0: none */
+	uint64_t reading_us;      /* a read in progress at the sample, however short, for this
+				     long (stalled_us is it once it outlasts a probe interval);
+				     0: none */
 };
 
 void probe_samples_clear(struct probe_samples *s);
@@ -37,8 +40,8 @@ int probe_samples_add_exec(struct probe_samples *s, uint64_t us);
 /* Deep copy into *dst (whose arrays are reused); -1 on ENOMEM. */
 int probe_samples_copy(struct probe_samples *dst, const struct probe_samples *src);
 bool probe_samples_equal(const struct probe_samples *a, const struct probe_samples *b);
-/* The keys "read_us": [...], "exec_us": [...], and "errors", "stalled_us" when not 0,
- * into an object being written: the session log's probe record and batch JSON. */
+/* The keys "read_us": [...], "exec_us": [...], and "errors", "stalled_us", "reading_us"
+ * when not 0, into an object being written: the session log's probe record and batch JSON. */
 struct jsonw;
 void probe_samples_put_json(struct jsonw *w, const struct probe_samples *s);
 

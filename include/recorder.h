@@ -36,6 +36,10 @@ int recorder_write_event(struct recorder *rec, const struct event *ev, struct er
 /* Why the last write failed (disk full...), NULL while writes succeed.  Events that
  * could not be written are kept and written, with their own time, once one succeeds. */
 const char *recorder_failure(const struct recorder *rec);
+/* The session recorded did not happen (`ioscope run`: the command could not start): a
+ * file recorder_open made is removed at close although it holds the header and baseline,
+ * so that the same command line, retried, is not refused for the file it left. */
+void recorder_discard(struct recorder *rec);
 const char *recorder_path(const struct recorder *rec);
 void recorder_close(struct recorder *rec);
 /* The recorder as a session's output (sink.h): its close is recorder_close.  NULL: NULL. */

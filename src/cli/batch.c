@@ -203,6 +203,7 @@ static int run_start(struct batch *b)
 	int rc = run_watch_start(&b->run, &o, &start, &err);
 	if (rc < 0) {
 		text_printf(stderr, "ioscope: run: %s\n", err.msg);
+		recorder_discard(b->rec);
 		return rc == RUN_WATCH_REFUSED ? 1 : 127;
 	}
 	b->running = true;

@@ -47,7 +47,8 @@ void matrix_mark_end(struct matrix_ctx *m)
 	if (stopped)
 		snprintf(text, sizeof text, "%s", m->r->status[0] ? m->r->status : "interrupted");
 	else
-		snprintf(text, sizeof text, "done: %zu runs", m->runs_done);
+		snprintf(text, sizeof text, "done: %zu run%s", m->runs_done,
+			 m->runs_done == 1 ? "" : "s");
 	mark_event(m, stopped ? MATRIX_INTERRUPTED : MATRIX_DONE, "end", text);
 }
 

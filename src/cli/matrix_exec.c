@@ -83,7 +83,8 @@ void matrix_progress(struct matrix_ctx *m, bool done)
 	matrix_cell_name(m->r, &m->r->cells[s.cell - 1], name, sizeof name);
 	char line[MOUNT_OPTS_MAX + 256];
 	if (done)
-		snprintf(line, sizeof line, "matrix: %zu runs done in %s", m->runs_done, el);
+		snprintf(line, sizeof line, "matrix: %zu run%s done in %s", m->runs_done,
+			 m->runs_done == 1 ? "" : "s", el);
 	else
 		snprintf(line, sizeof line, "matrix: cell %ld/%ld repeat %ld/%ld  elapsed %s  left ~%s"
 			 "  %s", s.cell, s.cells, s.run, s.runs, el, left, name);

@@ -18,62 +18,70 @@
 
 void options_usage(FILE *out)
 {
-	fputs("usage: ioscope [options] [DEVICE|PATH...]          the console\n"
-	      "       ioscope --batch [options] [DEVICE...]       headless, one report per interval\n"
-	      "       ioscope --replay FILE [--batch] [options]   a recorded session\n"
-	      "       ioscope set DEVICE KEY=VALUE...             change scheduler and queue tunables\n"
-	      "       ioscope remount MOUNTPOINT OPTIONS          change mount options, keep the rest\n"
-	      "       ioscope show DEVICE|MOUNTPOINT              scheduler, tunables, mounts\n"
-	      "       ioscope report FILE [--format F] ...        report or plot a recorded session\n"
-	      "       ioscope run [options] [--] COMMAND [ARG...] watch a command: its start, exit,\n"
-	      "                                                   cost and the writeback after it\n"
-	      "         (ready-made COMMANDs: " IOSCOPE_WORKLOADS_DIR "/*.sh)\n"
-	      "       ioscope mark TEXT...                        add a mark to every running ioscope\n"
+	fputs("usage: ioscope [options] [DEVICE|PATH...]        the console\n"
+	      "       ioscope --batch [options] [DEVICE...]     headless, a report per interval\n"
+	      "       ioscope --replay FILE [--batch] [options] a recorded session\n"
+	      "       ioscope set DEVICE KEY=VALUE...           change scheduler and tunables\n"
+	      "       ioscope remount MOUNTPOINT OPTIONS        change mount options\n"
+	      "       ioscope show DEVICE|MOUNTPOINT            scheduler, tunables, mounts\n"
+	      "       ioscope report FILE [--format F] ...      report or plot a recording\n"
+	      "       ioscope run [options] [DEVICE... --] COMMAND [ARG...]\n"
+	      "                          watch a command: its start, exit, cost and the\n"
+	      "                          writeback after it (ready-made: WORKLOADS/*.sh)\n"
+	      "       ioscope mark TEXT...                      mark every running ioscope\n"
 	      "       ioscope matrix --device DEV --mount DIR [matrix options] -- COMMAND...\n"
 	      "                          COMMAND per filesystem x scheduler x options x cache,\n"
 	      "                          recorded (see ioscope matrix --help)\n"
-	      "       ioscope compare A.log B.log [--phase N]     two sessions side by side, phase by phase\n"
+	      "       ioscope compare A.log B.log [--phase N]   two sessions, phase by phase\n"
 	      "\n"
 	      "options:\n"
 	      "  -b, --batch            print figures instead of opening the console\n"
 	      "  -i, --interval SEC     seconds between samples, 0.01 to 3600 (default 1)\n"
-	      "  -c, --count N          stop after N intervals (default: until interrupted or q)\n"
-	      "  -f, --format FMT       batch output: text, json, csv or prometheus (default text)\n"
+	      "  -c, --count N          stop after N intervals (default: until stopped or q)\n"
+	      "  -f, --format FMT       batch output: text, json, csv or prometheus\n"
+	      "                         (default text)\n"
 	      "      --textfile PATH    headless: the Prometheus exposition to PATH, replaced\n"
-	      "                         whole each interval (node_exporter's textfile collector)\n"
+	      "                         whole each interval (node_exporter's textfile\n"
+	      "                         collector)\n"
 	      "      --listen [ADDR:]PORT  headless: serve it on http://ADDR:PORT/metrics\n"
 	      "                         (ADDR default 127.0.0.1; [::1]:PORT for IPv6)\n"
 	      "      --no-iostat        the exposition without the iostat figures\n"
 	      "      --root DIR         read /proc and /sys from a fixture tree under DIR\n"
 	      "  -t, --theme NAME       console colour theme\n"
-	      "  -r, --record FILE      record the session to a new FILE (- or a FIFO: stream it)\n"
+	      "  -r, --record FILE      record the session to a new FILE (- or a FIFO: stream\n"
+	      "                         it)\n"
 	      "      --record-append FILE  add this session to the end of FILE\n"
 	      "      --record-sync      flush the recording to disk after every sample\n"
 	      "      --replay FILE      replay a recorded session instead of sampling\n"
 	      "      --tasks            batch: blocked tasks by wait channel and the processes\n"
-	      "                         doing the most I/O (reads /proc/PID/*; docs/metrics.md);\n"
-	      "                         console: read them all along (the D-tasks graph)\n"
-	      "      --trace            eBPF block-layer view: latency and size histograms, seeks,\n"
-	      "                         who queued the I/O (root or CAP_BPF+CAP_PERFMON); console:\n"
-	      "                         b turns it on/off, graph metric latency is its heat map\n"
+	      "                         doing the most I/O (reads /proc/PID/*;\n"
+	      "                         docs/metrics.md); console: read them all along (the\n"
+	      "                         D-tasks graph)\n"
+	      "      --trace            eBPF block-layer view: latency and size histograms,\n"
+	      "                         seeks, who queued the I/O (root or\n"
+	      "                         CAP_BPF+CAP_PERFMON); console: b turns it on/off,\n"
+	      "                         graph metric latency is its heat map\n"
 	      "  -y, --yes              console: do not ask before risky changes\n"
-	      "      --probe PATH       time one 4 KiB read that reaches the device every probe\n"
-	      "                         interval, at a random offset of PATH (a file, a directory:\n"
-	      "                         a 16 MiB working set made there, or a block device)\n"
+	      "      --probe PATH       time one 4 KiB read that reaches the device every\n"
+	      "                         probe interval, at a random offset of PATH (a file, a\n"
+	      "                         directory: a 16 MiB working set made there, or a\n"
+	      "                         block device)\n"
 	      "      --probe-interval SEC  seconds between probe reads, 0.1 to 3600 (default 1)\n"
-	      "      --probe-exec       with --probe: also time the cold start of a small program\n"
+	      "      --probe-exec       with --probe: also time the cold start of a small\n"
+	      "                         program\n"
 	      "      --linger SEC       run: keep watching SEC seconds after COMMAND exits\n"
 	      "                         (default: the console until q; batch 10 s, longer while\n"
 	      "                         dirty+writeback are above the background threshold)\n"
-	      "      --output FILE      run: COMMAND's stdout and stderr go to FILE (the console\n"
-	      "                         default: a new $TMPDIR/ioscope-run-XXXXXX.out)\n"
+	      "      --output FILE      run: COMMAND's stdout and stderr go to FILE (the\n"
+	      "                         console default: a new $TMPDIR/ioscope-run-XXXXXX.out)\n"
 	      "  -v, --verbose          with --replay: also say what the log held that this\n"
-	      "                         version skips (record types, event kinds it does not know);\n"
-	      "                         live: say once when /proc/diskstats has more fields than\n"
-	      "                         a known layout\n"
+	      "                         version skips (record types, event kinds it does not\n"
+	      "                         know); live: say once when /proc/diskstats has more\n"
+	      "                         fields than a known layout\n"
 	      "  -h, --help             this text\n"
 	      "  -V, --version          the version\n"
 	      "\n"
+	      "WORKLOADS: " IOSCOPE_WORKLOADS_DIR "\n"
 	      "See ioscope(1).\n", out);
 }
 
@@ -166,6 +174,26 @@ static int check_combinations(const struct options *o, bool run, bool run_only_g
 		return error_set(err, "--probe-exec needs --probe PATH");
 	if (run && (o->replay_path || o->root))
 		return error_set(err, "`ioscope run` watches the live kernel: no --replay or --root");
+	return 0;
+}
+
+/* `ioscope run [options] [DEVICE... --] COMMAND [ARG...]`: the devices are those before a
+ * `--`, as batch mode takes them; without one (or with getopt's, right after the options)
+ * everything is the command, and every device is watched: the command may touch any. */
+static int split_run_args(struct options *o, int argc, char **argv, struct error *err)
+{
+	int sep = -1;
+	bool getopt_took_it = optind > 1 && strcmp(argv[optind - 1], "--") == 0;
+	for (int i = optind; !getopt_took_it && i < argc && sep < 0; i++)
+		if (strcmp(argv[i], "--") == 0)
+			sep = i;
+	int first = sep < 0 ? optind : sep + 1;
+	if (first >= argc)
+		return error_set(err, "run: give the COMMAND to watch (ioscope run [options] "
+				 "[DEVICE... --] COMMAND [ARG...])");
+	o->command = argv + first;
+	o->devices = argv + optind;
+	o->ndevices = sep < 0 ? 0 : sep - optind;
 	return 0;
 }
 
@@ -280,14 +308,8 @@ static int parse(struct options *o, int argc, char **argv, bool run, struct erro
 				 "record to a file or a FIFO");
 	if (check_combinations(o, run, run_only_given, err) < 0)
 		return -1;
-	if (run) {
-		if (optind >= argc)
-			return error_set(err, "run: give the COMMAND to watch (ioscope run [options] "
-					 "[--] COMMAND [ARG...])");
-		o->command = argv + optind;
-		o->devices = argv + argc;   /* every device: the command may touch any */
-		return 0;
-	}
+	if (run)
+		return split_run_args(o, argc, argv, err);
 	o->devices = argv + optind;
 	o->ndevices = argc - optind;
 	return 0;

@@ -195,20 +195,38 @@ static void print_vm(FILE *out, const struct vm_rates *v)
 		fputs("psi io: not available\n", out);
 }
 
-/* "probe: 3 reads p50 412 max 2950 us; 3 starts p50 30112 max 41001 us" */
+/* How long a read has been in progress: us, ms or s as it grows. */
+static void put_duration(FILE *out, uint64_t us)
+{
+	if (us < 1000)
+		fprintf(out, "%llu us", (unsigned long long)us);
+	else if (us < 1000000)
+		fprintf(out, "%llu ms", (unsigned long long)(us / 1000));
+	else
+		fprintf(out, "%.1f s", (double)us / 1e6);
+}
+
+/* "probe: 3 reads p50 412 max 2950 us; 3 starts p50 30112 max 41001 us"; a read still in
+ * progress is said with how long so far, and without a "0 reads" before it (a log of an
+ * older version has only stalled_us, a read waiting longer than a probe interval). */
 static void print_probe(FILE *out, const struct probe_samples *p)
 {
-	fprintf(out, "probe: %zu read%s", p->nread, p->nread == 1 ? "" : "s");
+	uint64_t reading = p->reading_us ? p->reading_us : p->stalled_us;
+	fputs("probe: ", out);
+	if (p->nread || !reading)
+		fprintf(out, "%zu read%s", p->nread, p->nread == 1 ? "" : "s");
 	if (p->nread)
 		fprintf(out, " p50 %llu max %llu us",
 			(unsigned long long)probe_percentile(p->read_us, p->nread, 50),
 			(unsigned long long)probe_percentile(p->read_us, p->nread, 100));
+	if (reading) {
+		fputs(p->nread ? "; a read in progress for " : "a read in progress for ", out);
+		put_duration(out, reading);
+	}
 	if (p->nexec)
 		fprintf(out, "; %zu start%s p50 %llu max %llu us", p->nexec, p->nexec == 1 ? "" : "s",
 			(unsigned long long)probe_percentile(p->exec_us, p->nexec, 50),
 			(unsigned long long)probe_percentile(p->exec_us, p->nexec, 100));
-	if (p->stalled_us)
-		fprintf(out, "; a read waiting for %llu us", (unsigned long long)p->stalled_us);
 	if (p->errors)
 		fprintf(out, "; %llu failed", (unsigned long long)p->errors);
 	fputc('\n', out);
@@ -230,6 +248,7 @@ void output_text(FILE *out, const struct interval_view *v)
 	for (size_t i = 0; i < v->rates->ndevices; i++)
 		if (v->shown[i])
 			print_device(out, &v->rates->devices[i]);
+	output_text_trace(out, v);
 	print_vm(out, &v->rates->vm);
 	if (v->with_tasks)
 		output_text_tasks(out, v->snap, v->sel);

@@ -21,8 +21,8 @@ static void print_dirty(FILE *out, const struct why_rates *y)
 	if (y->throttled)
 		fputs("writers throttled: dirty above freerun, dirtying paced to writeback\n", out);
 	else if (y->throttled_tasks)
-		fprintf(out, "writers throttled: %u tasks in balance_dirty_pages (a device's own "
-			"dirty limit)\n", y->throttled_tasks);
+		fprintf(out, "writers throttled: %u task%s in balance_dirty_pages (a device's own "
+			"dirty limit)\n", y->throttled_tasks, y->throttled_tasks == 1 ? "" : "s");
 }
 
 static void print_journal(FILE *out, const struct journal_rates *j)

@@ -1,4 +1,5 @@
 /* devsel.c - device arguments: kernel names, /dev nodes, or paths on a filesystem. */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,9 +71,10 @@ int devsel_resolve(const struct snapshot *snap, const char *arg, char *name, siz
 	if (!strchr(arg, '/') && strcmp(arg, ".") != 0 && strcmp(arg, "..") != 0)
 		return list_devices(snap, arg, err);
 
+	/* a path is not a name: "no such file" says more than the list of devices */
 	struct stat st;
 	if (stat(arg, &st) < 0)
-		return list_devices(snap, arg, err);
+		return error_errno(err, arg, errno);
 	const struct device *d = NULL;
 	if (S_ISBLK(st.st_mode))
 		d = by_devnum(snap, major(st.st_rdev), minor(st.st_rdev));

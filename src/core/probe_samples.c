@@ -8,7 +8,7 @@
 void probe_samples_clear(struct probe_samples *s)
 {
 	s->nread = s->nexec = 0;
-	s->errors = s->stalled_us = 0;
+	s->errors = s->stalled_us = s->reading_us = 0;
 }
 
 void probe_samples_free(struct probe_samples *s)
@@ -64,13 +64,14 @@ int probe_samples_copy(struct probe_samples *dst, const struct probe_samples *sr
 		return -1;
 	dst->errors = src->errors;
 	dst->stalled_us = src->stalled_us;
+	dst->reading_us = src->reading_us;
 	return 0;
 }
 
 bool probe_samples_equal(const struct probe_samples *a, const struct probe_samples *b)
 {
 	return a->nread == b->nread && a->nexec == b->nexec && a->errors == b->errors &&
-	       a->stalled_us == b->stalled_us &&
+	       a->stalled_us == b->stalled_us && a->reading_us == b->reading_us &&
 	       (!a->nread || memcmp(a->read_us, b->read_us, a->nread * sizeof *a->read_us) == 0) &&
 	       (!a->nexec || memcmp(a->exec_us, b->exec_us, a->nexec * sizeof *a->exec_us) == 0);
 }
@@ -117,5 +118,9 @@ void probe_samples_put_json(struct jsonw *w, const struct probe_samples *s)
 	if (s->stalled_us) {
 		jsonw_key(w, "stalled_us");
 		jsonw_uint(w, s->stalled_us);
+	}
+	if (s->reading_us) {
+		jsonw_key(w, "reading_us");
+		jsonw_uint(w, s->reading_us);
 	}
 }

@@ -29,6 +29,7 @@ struct recorder {
 	bool sync;
 	bool regular;            /* a regular file: locked, cut back after a torn write */
 	bool created;            /* made by recorder_open: removed again if nothing was written */
+	bool discard;            /* recorder_discard: removed again whatever was written */
 	bool newline_first;      /* appending to a file whose last line is torn */
 	char *path;
 	bool started;            /* the header is written */
@@ -416,12 +417,20 @@ const char *recorder_path(const struct recorder *rec)
 	return rec->path;
 }
 
+void recorder_discard(struct recorder *rec)
+{
+	if (rec)
+		rec->discard = true;
+}
+
 /* A file made for a run that ended before its first record (a bad argument, no
  * terminal) is removed: nothing was recorded, nothing is left behind. */
 static void forget_unused(struct recorder *rec)
 {
 	struct stat st, now;
-	if (!rec->created || rec->size > 0 || fstat(rec->fd, &st) < 0 || st.st_size > 0)
+	if (!rec->created || fstat(rec->fd, &st) < 0)
+		return;
+	if (!rec->discard && (rec->size > 0 || st.st_size > 0))
 		return;
 	if (lstat(rec->path, &now) == 0 && now.st_dev == st.st_dev && now.st_ino == st.st_ino)
 		unlink(rec->path);

@@ -26,7 +26,8 @@ static void report_usage(FILE *out)
 {
 	fputs("usage: ioscope report FILE [--format text|csv|json|svg|png] [--devices DEV,...]\n"
 	      "                            [--from TIME] [--to TIME] [--min-phase SEC] [--all]\n"
-	      "                            [--metrics mbps,iops,await,util,fs,dirty,blocked,journal,latency]\n"
+	      "                            [--metrics mbps,iops,await,util,fs,dirty,blocked,\n"
+	      "                                       journal,latency]\n"
 	      "                            [--size WxH] [-o OUT] [-v]\n"
 	      "TIME: HH:MM[:SS] (local), YYYY-MM-DD HH:MM[:SS], @UNIXSECONDS, or +OFFSET from\n"
 	      "the start (90, 90s, 5m, 1h30m).  See ioscope(1), REPORTS.\n", out);

@@ -44,7 +44,8 @@ int session_log_parse_probe(json_object *o, struct probe_samples *out, struct er
 	if (parse_values(o, "read_us", out, false, err) < 0 ||
 	    parse_values(o, "exec_us", out, true, err) < 0 ||
 	    parse_count(o, "errors", &out->errors, err) < 0 ||
-	    parse_count(o, "stalled_us", &out->stalled_us, err) < 0)
+	    parse_count(o, "stalled_us", &out->stalled_us, err) < 0 ||
+	    parse_count(o, "reading_us", &out->reading_us, err) < 0)
 		return -1;
 	return 0;
 }

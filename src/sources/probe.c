@@ -389,6 +389,8 @@ int probe_take(struct probe *p, struct probe_samples *out)
 	int rc = probe_samples_copy(out, &p->pending);
 	out->stalled_us = p->inflight && ns_between(&p->inflight_since, &now) > ns_between(
 		&(struct timespec){ 0 }, &p->period) ? us_between(&p->inflight_since, &now) : 0;
+	uint64_t reading = p->inflight ? us_between(&p->inflight_since, &now) : 0;
+	out->reading_us = p->inflight && reading == 0 ? 1 : reading;
 	probe_samples_clear(&p->pending);
 	pthread_mutex_unlock(&p->lock);
 	return rc;

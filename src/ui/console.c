@@ -667,6 +667,7 @@ int console_run(const struct options *o, struct source *src, struct recorder *re
 		console_message(&c, true, "recording: %s", err.msg);
 	int run_rc = status == 0 && o->command ? run_start(&c, &err) : 0;
 	if (run_rc < 0) {
+		recorder_discard(rec);
 		console_cleanup(&c);
 		text_printf(stderr, "ioscope: run: %s\n", err.msg);
 		return run_rc == RUN_WATCH_REFUSED ? 1 : 127;

@@ -278,6 +278,10 @@ typedef void (*prompt_done_fn)(struct console *c, const char *text, void *arg);
 /* A one-line prompt in the footer: Enter calls done(text), Esc cancels. */
 int console_prompt(struct console *c, const char *label, const char *initial,
 		   prompt_done_fn done, void *arg);
+/* The same with a suggested text, shown selected: Enter takes it, the first character
+ * typed (or a deletion) replaces it, a cursor move keeps it to edit. */
+int console_prompt_suggest(struct console *c, const char *label, const char *suggestion,
+			   prompt_done_fn done, void *arg);
 /* The help screen (help.c) and the column chooser (column_chooser.c). */
 int help_open(struct console *c);
 int column_chooser_open(struct console *c);

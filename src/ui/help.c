@@ -72,8 +72,9 @@ static void help_draw(const struct console *c, void *state)
 		h->top = h->n - (size_t)rows;
 	for (int i = 0; i < rows && h->top + (size_t)i < h->n; i++) {
 		size_t idx = h->top + (size_t)i;
-		ui_put(r.y + 1 + i, r.x + 2, r.w - 4, ui_attr(&c->style, h->heading[idx] ? TR_TITLE : TR_NORMAL),
-		       h->lines[idx]);
+		ui_put_ellipsis(&c->style, r.y + 1 + i, r.x + 2, r.w - 4,
+				ui_attr(&c->style, h->heading[idx] ? TR_TITLE : TR_NORMAL),
+				h->lines[idx]);
 	}
 }
 

@@ -14,6 +14,8 @@ struct prompt {
 	char label[64];
 	wchar_t text[PROMPT_MAX + 1];
 	size_t len, cursor;
+	bool selected;          /* the text is a suggestion: typing replaces it, as a GUI's
+				   selected default does; a move keeps it for editing */
 	prompt_done_fn done;
 	void *arg;
 };
@@ -42,7 +44,8 @@ static void prompt_draw(const struct console *c, void *state)
 	attrset((attr_t)a);
 	for (size_t i = from; i <= p->len && x < r->x + r->w; i++) {
 		wchar_t ch[2] = { i < p->len ? p->text[i] : L' ', 0 };
-		attrset((attr_t)(i == p->cursor ? (a ^ A_REVERSE) : a));
+		bool reverse = i == p->cursor || (p->selected && i < p->len);
+		attrset((attr_t)(reverse ? (a ^ A_REVERSE) : a));
 		mvaddnwstr(r->y, x, ch, 1);
 		int cw = wcwidth(ch[0]);
 		x += cw > 0 ? cw : 1;
@@ -76,9 +79,39 @@ static void prompt_finish(struct console *c, struct prompt *p)
 	p->done(c, out, p->arg);
 }
 
+static void prompt_clear(struct prompt *p)
+{
+	p->len = p->cursor = 0;
+	p->text[0] = 0;
+}
+
+static bool is_deletion(int key)
+{
+	return key == KC(KEY_BACKSPACE) || key == 127 || key == KEYC_CTRL('h') ||
+	       key == KC(KEY_DC) || key == KEYC_CTRL('d') || key == KEYC_CTRL('u');
+}
+
+static bool is_move(int key)
+{
+	return key == KC(KEY_LEFT) || key == KC(KEY_RIGHT) || key == KC(KEY_HOME) ||
+	       key == KC(KEY_END) || key == KEYC_CTRL('a') || key == KEYC_CTRL('e');
+}
+
 static bool prompt_key(struct console *c, void *state, int key)
 {
 	struct prompt *p = state;
+	/* a selected suggestion: a deletion takes it all, a character replaces it, a move
+	 * keeps it to edit (Enter takes it as it is) */
+	bool typed = !(key & KEYC_FN) && key >= 32 && key != 127;
+	if (p->selected && (is_deletion(key) || typed || is_move(key))) {
+		p->selected = false;
+		if (is_deletion(key)) {
+			prompt_clear(p);
+			return true;
+		}
+		if (typed)
+			prompt_clear(p);
+	}
 	switch (key) {
 	case KEYC_ESC:
 	case KEYC_CTRL('g'):
@@ -115,8 +148,7 @@ static bool prompt_key(struct console *c, void *state, int key)
 		p->cursor = p->len;
 		return true;
 	case KEYC_CTRL('u'):
-		p->len = p->cursor = 0;
-		p->text[0] = 0;
+		prompt_clear(p);
 		return true;
 	default:
 		if (!(key & KEYC_FN))
@@ -127,8 +159,8 @@ static bool prompt_key(struct console *c, void *state, int key)
 
 static const struct modal_ops prompt_ops = { .draw = prompt_draw, .key = prompt_key, .free = free };
 
-int console_prompt(struct console *c, const char *label, const char *initial,
-		   prompt_done_fn done, void *arg)
+static int prompt_open(struct console *c, const char *label, const char *initial,
+		       bool selected, prompt_done_fn done, void *arg)
 {
 	struct prompt *p = calloc(1, sizeof *p);
 	if (!p)
@@ -137,7 +169,20 @@ int console_prompt(struct console *c, const char *label, const char *initial,
 	size_t n = mbstowcs(p->text, initial, PROMPT_MAX);
 	p->len = p->cursor = n == (size_t)-1 ? 0 : n;
 	p->text[p->len] = 0;
+	p->selected = selected && p->len;
 	p->done = done;
 	p->arg = arg;
 	return console_modal_open(c, &prompt_ops, p);
+}
+
+int console_prompt(struct console *c, const char *label, const char *initial,
+		   prompt_done_fn done, void *arg)
+{
+	return prompt_open(c, label, initial, false, done, arg);
+}
+
+int console_prompt_suggest(struct console *c, const char *label, const char *suggestion,
+			   prompt_done_fn done, void *arg)
+{
+	return prompt_open(c, label, suggestion, true, done, arg);
 }

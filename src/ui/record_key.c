@@ -78,5 +78,5 @@ void action_record(struct console *c)
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now);
 	record_default_name(&now, name, sizeof name);
-	console_prompt(c, "record to: ", name, start_done, NULL);
+	console_prompt_suggest(c, "record to: ", name, start_done, NULL);
 }

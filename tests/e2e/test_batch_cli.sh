@@ -5,6 +5,16 @@
 out=$("$IOSCOPE" --help 2>&1); rc=$?
 [ $rc -eq 0 ] && grep -q -- '--batch' <<<"$out" && grep -q -- '--interval' <<<"$out" \
 	&& ok "--help lists the options" || fail "--help lists the options" "rc=$rc"
+# Every --help fits 80 columns: ioscope's and that of each subcommand its usage names.
+subs=$("$IOSCOPE" --help | sed -nE 's/^(usage:)? +ioscope ([a-z]+) .*/\2/p' | sort -u)
+[ "$(wc -w <<<"$subs")" -ge 8 ] && ok "--help names the subcommands" \
+	|| fail "--help names the subcommands" "$subs"
+for sub in "" $subs; do
+	out=$("$IOSCOPE" $sub --help 2>&1); rc=$?
+	wide=$(LC_ALL=C.UTF-8 awk 'length($0) > 80' <<<"$out")
+	[ $rc -eq 0 ] && [ -n "$out" ] && [ -z "$wide" ] && ok "ioscope ${sub:+$sub }--help fits 80 columns" \
+		|| fail "ioscope ${sub:+$sub }--help fits 80 columns" "rc=$rc: $wide"
+done
 out=$("$IOSCOPE" --version 2>&1)
 grep -qE '^ioscope [0-9]+\.[0-9]+' <<<"$out" && ok "--version" || fail "--version" "$out"
 
@@ -23,6 +33,11 @@ expect_usage_error "unknown format" "text, json, csv or prometheus" --batch -f x
 expect_usage_error "unknown option" "unknown option" --bogus
 expect_usage_error "unknown device lists the devices" "unknown device 'nosuchdisk'; devices: .*$(system_disk)" \
 	--batch -c 1 -i 0.05 nosuchdisk
+expect_usage_error "a path that does not exist says so" \
+	"^ioscope: /nonexistent/ioscope-path: No such file or directory$" \
+	--batch -c 1 -i 0.05 /nonexistent/ioscope-path
+expect_usage_error "set: a path that does not exist says so" \
+	"/nonexistent/ioscope-path: No such file or directory" set /nonexistent/ioscope-path nr_requests=4
 
 # A device given as /dev/NAME or as a path on its filesystem is accepted.
 dev=$(awk '$3 !~ /^(loop|ram|zram)/ && $3 !~ /[0-9]$/ {print $3; exit}' /proc/diskstats)

@@ -64,3 +64,20 @@ for path in sys.argv[1:]:
         n = len(op_rows(op))
         check(f"{name}: a {op} row for every device, as documented", n == len(devs) > 0, (n, len(devs)))
 PY
+
+# The probe line while a read is in progress (a crafted copy of report-probe.log): said,
+# with how long so far, and no "0 reads" before it; a log's stalled_us alone says the same.
+sed -E 's/^\{"type":"probe","seq":3,"read_us":\[[0-9,]*\]/{"type":"probe","seq":3,"read_us":[],"reading_us":812345/
+	s/^\{"type":"probe","seq":4,"read_us":\[([0-9,]*)\]/{"type":"probe","seq":4,"read_us":[\1],"stalled_us":2500000/' \
+	"$F/logs/report-probe.log" >"$TMP/reading.log"
+"$IOSCOPE" --replay "$TMP/reading.log" --batch -c 3 >"$TMP/reading.txt" 2>"$TMP/reading.err"
+rc=$?
+got=$(grep '^probe: ' "$TMP/reading.txt" | sed -n '2,3p')
+want='probe: a read in progress for 812 ms
+probe: 4 reads p50 371 max 393 us; a read in progress for 2.5 s; 1 start p50 7203 max 7203 us'
+[ $rc -eq 0 ] && [ ! -s "$TMP/reading.err" ] && [ "$got" = "$want" ] \
+	&& ok "probe: a read in progress is said with how long, not as 0 reads" \
+	|| fail "probe: a read in progress is said with how long, not as 0 reads" "rc=$rc: $got $(cat "$TMP/reading.err")"
+"$IOSCOPE" --replay "$TMP/reading.log" --batch -c 2 -f json 2>/dev/null | sed -n 2p \
+	| grep -q '"reading_us":812345' && ok "probe: reading_us in batch JSON" \
+	|| fail "probe: reading_us in batch JSON"

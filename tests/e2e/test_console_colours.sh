@@ -48,6 +48,12 @@ console_run --root "$ONE" nosuchdisk
 screen_check "unknown device: exit 2" "^EXIT=2$" 5
 grep -q "unknown device 'nosuchdisk'; devices: .*loop4" "$CONSOLE_STDERR" && ok "unknown device: lists the devices" \
 	|| fail "unknown device: lists the devices" "$(cat "$CONSOLE_STDERR")"
+console_send -l clear; console_send Enter
+console_run --root "$ONE" /nonexistent/ioscope-path
+screen_check "a path that does not exist: exit 2" "^EXIT=2$" 5
+grep -q "/nonexistent/ioscope-path: No such file or directory" "$CONSOLE_STDERR" \
+	&& ok "a path that does not exist: says so" \
+	|| fail "a path that does not exist: says so" "$(cat "$CONSOLE_STDERR")"
 "$IOSCOPE" --root "$ONE" </dev/null >"$TMP/out" 2>"$TMP/err"; rc=$?
 check "no terminal: exit 2" test "$rc" -eq 2
 grep -q "needs a terminal" "$TMP/err" && ok "no terminal: says so" || fail "no terminal: says so" "$(cat "$TMP/err")"

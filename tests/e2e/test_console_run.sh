@@ -65,3 +65,15 @@ left=$(marked)
 	&& ok "q stops the command's background job and its daemon too" \
 	|| fail "q stops the command's background job and its daemon too" \
 		"running=$running left: ${left:-none} $(show_screen; cat "$CONSOLE_STDERR")"
+
+# A command that cannot start: 127, and its --record file is not left behind (a retry
+# would be refused for it).
+console_send -l clear
+console_send Enter
+wait_gone '^EXIT=' 5
+console_run run -i 0.2 --record "$TMP/none.log" -- "$TMP/no-such-command"
+wait_screen '^EXIT=[0-9]+' 10
+screen | grep -q '^EXIT=127' && [ ! -e "$TMP/none.log" ] && clean_stderr "$CONSOLE_STDERR" \
+	&& ok "a command that cannot start: 127, no --record file left" \
+	|| fail "a command that cannot start: 127, no --record file left" \
+		"$(show_screen; ls -l "$TMP/none.log" 2>&1; cat "$CONSOLE_STDERR")"

@@ -57,6 +57,10 @@ if wait_screen "Help - Esc, q or \? closes" 5; then
 else
 	fail "help shown"; show_screen
 fi
+# a line wider than the box ends in an ellipsis at its edge, not cut off mid-word
+for _ in 1 2 3 4 5 6 7 8 9 10; do console_send Space; done
+screen_check "help: a line cut at the box edge ends in an ellipsis" \
+	"click +a device row selects it.*(…|~) *(│|\\|)" 3
 console_send Escape
 gone_check "Esc closes help" "Help - Esc"
 console_send q

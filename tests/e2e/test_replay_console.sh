@@ -134,11 +134,19 @@ size=$(stat -c %s "$TMP/key.log" 2>/dev/null || echo 0)
 sleep 0.6
 check "stopped: the file no longer grows" test "$(stat -c %s "$TMP/key.log")" = "$size"
 console_send R
-screen_check "R: asks again" "^record to: " 3
-console_send C-u
-console_send -l "$TMP/key.log"; console_send Enter
+screen_check "R: asks again" "^record to: ioscope-" 3
+# the suggested name is selected: the first character typed replaces it, not appends
+console_send -l "$TMP/key.log"
+screen_check "R: typing replaces the suggested name" "^record to: $TMP/key.log ?$" 3
+console_send Enter
 screen_check "R: an existing file is not overwritten" "key.log exists: not overwritten" 3
 check "R: the existing file is intact" test "$(stat -c %s "$TMP/key.log")" = "$size"
+console_send R
+screen_check "R: a third time" "^record to: ioscope-" 3
+console_send BSpace
+screen_check "R: Backspace takes the whole suggestion" "^record to: ?$" 3
+console_send Escape
+gone_check "R: Escape closes the prompt" "^record to:"
 console_send q
 screen_check "live: exits 0" "^EXIT=0" 5
 check "live: no sanitizer report" stderr_clean

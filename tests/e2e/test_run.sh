@@ -57,6 +57,53 @@ rc=$?
 	&& ok "a missing command is 127 and said" || fail "a missing command is 127 and said" \
 	"rc=$rc $(cat "$TMP/none.err")"
 
+# A command that cannot start leaves no recording: the same command line, retried, is
+# not refused for a file that holds only the header and the baseline.
+"$IOSCOPE" run --batch -i 0.2 --linger 0 --record "$TMP/none.log" -- "$TMP/no-such-command" \
+	>/dev/null 2>"$TMP/none-rec.err"
+rc=$?
+[ $rc = 127 ] && [ ! -e "$TMP/none.log" ] && clean_stderr "$TMP/none-rec.err" \
+	&& ok "a command that cannot start leaves no --record file" \
+	|| fail "a command that cannot start leaves no --record file" \
+	"rc=$rc $(ls -l "$TMP/none.log" 2>&1) $(cat "$TMP/none-rec.err")"
+# --record-append keeps what the file held before
+printf 'not a log\n' >"$TMP/keep.log"
+"$IOSCOPE" run --batch -i 0.2 --linger 0 --record-append "$TMP/keep.log" -- \
+	"$TMP/no-such-command" >/dev/null 2>"$TMP/keep.err"
+[ "$(cat "$TMP/keep.log" 2>&1)" = "not a log" ] && ok "a failed run leaves an appended-to file as it was" \
+	|| fail "a failed run leaves an appended-to file as it was" "$(cat "$TMP/keep.err")"
+
+# DEVICE arguments before a `--`, as batch mode takes them: only that device is shown.
+disk=$(system_disk)
+"$IOSCOPE" run --batch -i 0.2 --linger 0 -f json "$disk" -- true >"$TMP/dev.json" 2>"$TMP/dev.err"
+rc=$?
+shown=$(python3 -c 'import json,sys
+print(" ".join(sorted({d for l in open(sys.argv[1]) for d in json.loads(l)["devices"]})))' \
+	"$TMP/dev.json" 2>&1)
+[ $rc = 0 ] && [ "$shown" = "$disk" ] && clean_stderr "$TMP/dev.err" \
+	&& ok "run takes DEVICE arguments before --" \
+	|| fail "run takes DEVICE arguments before --" "rc=$rc shown '$shown' $(cat "$TMP/dev.err")"
+"$IOSCOPE" run --batch -i 0.2 --linger 0 nosuchdisk -- true >/dev/null 2>"$TMP/dev2.err"
+rc=$?
+[ $rc = 2 ] && grep -q "unknown device 'nosuchdisk'" "$TMP/dev2.err" \
+	&& ok "run: an unknown device is a usage error" \
+	|| fail "run: an unknown device is a usage error" "rc=$rc $(cat "$TMP/dev2.err")"
+"$IOSCOPE" run --batch -i 0.2 --linger 0 /nonexistent/ioscope-path -- true >/dev/null \
+	2>"$TMP/dev3.err"
+rc=$?
+[ $rc = 2 ] && grep -q "/nonexistent/ioscope-path: No such file or directory" "$TMP/dev3.err" \
+	&& ok "run: a path that does not exist says so" \
+	|| fail "run: a path that does not exist says so" "rc=$rc $(cat "$TMP/dev3.err")"
+# a `--` right after the options: everything after it is the command, a later `--` too
+"$IOSCOPE" run --batch -i 0.2 --linger 0 -- sh -c 'exit $#' -- a b c >/dev/null 2>"$TMP/dev5.err"
+rc=$?
+[ $rc = 3 ] && clean_stderr "$TMP/dev5.err" && ok "run: a -- after the command's -- is the command's" \
+	|| fail "run: a -- after the command's -- is the command's" "rc=$rc $(cat "$TMP/dev5.err")"
+"$IOSCOPE" run --batch -i 0.2 --linger 0 "$disk" -- >/dev/null 2>"$TMP/dev4.err"
+rc=$?
+[ $rc = 2 ] && grep -q "give the COMMAND" "$TMP/dev4.err" && ok "run: devices without a COMMAND" \
+	|| fail "run: devices without a COMMAND" "rc=$rc $(cat "$TMP/dev4.err")"
+
 # --output: the command's stdout and stderr go to the file, not to ioscope's output.
 "$IOSCOPE" run --batch -i 0.2 --linger 0 --output "$TMP/cmd.out" -- \
 	sh -c 'echo to-stdout; echo to-stderr >&2' >"$TMP/o.out" 2>"$TMP/o.err"

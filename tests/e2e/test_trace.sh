@@ -30,6 +30,25 @@ if trace_wait "sequential" "$TMP/seq.json"; then
 	else
 		fail "replay reproduces the trace exactly" "rc=$rc $(head -3 "$TMP/replay.err") $(head -4 "$TMP/diff")"
 	fi
+	# Batch text of the same replay: each interval's trace line says the JSON's figures.
+	"$IOSCOPE" --replay "$TMP/seq.log" --batch -f text "$dev" >"$TMP/replay.txt" 2>"$TMP/replay.err"
+	rc=$?
+	got=$(python3 - "$TMP/replay.json" "$TMP/replay.txt" "$dev" <<'PY'
+import json, re, sys
+keys = ["r_p50_us", "r_p99_us", "w_p50_us", "w_p99_us", "seeks/s", "seq_pct"]
+want = [json.loads(l)["devices"][sys.argv[3]]["trace"] for l in open(sys.argv[1])]
+pat = re.compile(r"^trace %s: r p50 (\S+) p99 (\S+) us, w p50 (\S+) p99 (\S+) us, "
+                 r"(\S+) seeks/s, (\S+?)%%? seq$" % re.escape(sys.argv[3]))
+got = [m.groups() for m in map(pat.match, open(sys.argv[2])) if m]
+def same(text, v):   # the text rounds what JSON gives to 3 decimals
+    return text == "-" if v is None else text != "-" and abs(float(text) - v) <= 0.5011
+bad = [(g, w) for g, w in zip(got, want) if not all(same(t, w[k]) for t, k in zip(g, keys))]
+print("ok" if len(got) == len(want) > 0 and not bad else f"{len(got)} lines for {len(want)}: {bad[:2]}")
+PY
+)
+	[ $rc -eq 0 ] && clean_stderr "$TMP/replay.err" && [ "$got" = ok ] &&
+		ok "batch text: a trace line per interval with the JSON's figures" ||
+		fail "batch text: a trace line per interval with the JSON's figures" "rc=$rc $got"
 	# every bucket written holds a count: the smallest is at least 1
 	least=$(grep '"type":"trace"' "$TMP/seq.log" | jq -s '[.[].devices[] | (.lat_us, .q2c_us, .size_kb)
 		| .[] | to_entries[] | .value] | min')

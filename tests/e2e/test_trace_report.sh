@@ -20,17 +20,28 @@ dirs=$(jq -c '[.devices.loop0.trace.lat_us, .devices.loop0.trace.q2c_us | keys] 
 top=$(jq -c '.devices.loop0.trace.top[0] | keys' "$TMP/r.json" | sort -u | head -1)
 [ "$top" = '["comm","ios","kB","pid"]' ] && ok "top: pid, comm, ios, kB" || fail "top: pid, comm, ios, kB" "$top"
 
+# golden_check NAME RC OUT GOLDEN: OUT (and an empty $TMP/err) against GOLDEN, which
+# UPDATE_GOLDEN=1 rewrites
+golden_check() {
+	local name=$1 rc=$2 out=$3 golden=$4
+	[ -n "${UPDATE_GOLDEN:-}" ] && cp "$out" "$golden"
+	if [ "$rc" -eq 0 ] && [ ! -s "$TMP/err" ] && diff -u "$golden" "$out" >"$TMP/diff"; then
+		ok "$name"
+	else
+		fail "$name" "rc=$rc $(head -20 "$TMP/diff") $(cat "$TMP/err")"
+	fi
+}
+
+# Batch text of the replay: a trace line under the device table, the JSON's figures.
+TZ=UTC "$IOSCOPE" --replay "$LOG" --batch -f text >"$TMP/r.txt" 2>"$TMP/err"
+golden_check "batch text: the trace line of each interval matches the golden file" $? \
+	"$TMP/r.txt" "$F/golden/batch-trace.txt"
+
 # from the log's directory: the report names the log as given, and the golden file must
 # not depend on where the tree is checked out
 (cd "$(dirname "$LOG")" && TZ=UTC "$IOSCOPE" report "$(basename "$LOG")") >"$TMP/report.txt" 2>"$TMP/err"
-rc=$?
-golden="$F/golden/report-trace.txt"
-[ -n "${UPDATE_GOLDEN:-}" ] && cp "$TMP/report.txt" "$golden"
-if [ $rc -eq 0 ] && [ ! -s "$TMP/err" ] && diff -u "$golden" "$TMP/report.txt" >"$TMP/diff"; then
-	ok "text report: per-phase p50/p99 and seeks/s match the golden file"
-else
-	fail "text report: per-phase p50/p99 and seeks/s match the golden file" "rc=$rc $(head -20 "$TMP/diff") $(cat "$TMP/err")"
-fi
+golden_check "text report: per-phase p50/p99 and seeks/s match the golden file" $? \
+	"$TMP/report.txt" "$F/golden/report-trace.txt"
 grep -q "^  traced .*read D2C µs" "$TMP/report.txt" && ok "text report: the traced table is there" ||
 	fail "text report: the traced table is there"
 

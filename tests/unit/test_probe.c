@@ -31,6 +31,7 @@ static void fill(struct probe_samples *p)
 	assert_int_equal(probe_samples_add_exec(p, 30112), 0);
 	p->errors = 2;
 	p->stalled_us = 4100000;
+	p->reading_us = 4100007;
 }
 
 static void test_copy_and_equal(void **state)
