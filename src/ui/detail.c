@@ -1,6 +1,6 @@
 /* detail.c - the selected device in full: identity, rotational, write cache, the
- * scheduler line as the kernel prints it, queue and iosched tunables, what a loop
- * device is backed by, and each filesystem mounted from it with its type, mount flags
+ * scheduler line as the kernel prints it, queue and iosched tunables, the bdi's dirty
+ * limits, a loop device's own settings and what it is backed by, and each filesystem mounted from it with its type, mount flags
  * and filesystem options. */
 #include <stdio.h>
 #include <string.h>
@@ -60,20 +60,38 @@ static const char *rotational_text(int r)
 	return r < 0 ? "unknown" : r ? "yes" : "no";
 }
 
-static void settings_line(struct pane_writer *pw, const struct device *d, bool iosched)
+/* The settings by where they come from, each group on lines of its own: the queue's
+ * (no prefix), its scheduler's, the bdi's dirty limits, a loop device's.  The write
+ * cache has its own item, and a loop device's file and direct I/O are in its
+ * backing line. */
+static const struct settings_group {
+	const char *label, *prefix;
+} settings_groups[] = {
+	{ "queue", "" }, { "iosched", "iosched." }, { "bdi", "bdi." }, { "loop", "loop." },
+};
+
+static bool in_group(const char *key, const struct settings_group *g)
+{
+	if (!g->prefix[0])
+		return !strchr(key, '.') && strcmp(key, "write_cache") != 0;
+	return strncmp(key, g->prefix, strlen(g->prefix)) == 0 &&
+	       strcmp(key, "loop.backing_file") != 0 && strcmp(key, "loop.dio") != 0;
+}
+
+static void settings_line(struct pane_writer *pw, const struct device *d,
+			  const struct settings_group *g)
 {
 	bool any = false;
 	for (size_t i = 0; i < d->settings.nitems; i++) {
 		const struct setting *s = &d->settings.items[i];
-		bool is_iosched = strncmp(s->key, "iosched.", 8) == 0;
-		if (is_iosched != iosched || strcmp(s->key, "write_cache") == 0)
+		if (!in_group(s->key, g))
 			continue;
 		if (!any) {
 			newline(pw);
-			label(pw, iosched ? "iosched" : "queue", 10);
+			label(pw, g->label, 10);
 			any = true;
 		}
-		item(pw, iosched ? s->key + 8 : s->key, s->value, 10);
+		item(pw, s->key + strlen(g->prefix), s->value, 10);
 	}
 }
 
@@ -207,8 +225,8 @@ static void detail_draw(const struct frame *f, const struct rect *r)
 		newline(&pw);
 		label(&pw, "scheduler", 10);
 		text(&pw, TR_HEADER_VALUE, q->settings.scheduler_line[0] ? q->settings.scheduler_line : "-");
-		settings_line(&pw, q, false);
-		settings_line(&pw, q, true);
+		for (size_t g = 0; g < sizeof settings_groups / sizeof settings_groups[0]; g++)
+			settings_line(&pw, q, &settings_groups[g]);
 	} else {
 		newline(&pw);
 		text(&pw, TR_DIM, "no queue settings known for this device");
