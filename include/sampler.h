@@ -57,5 +57,7 @@ int sampler_open(struct sampler *s, const char *prefix, struct error *err);
 /* Fill devices, mounts and vm of *out (times and seq are the caller's). */
 int sampler_sample(struct sampler *s, struct snapshot *out, struct error *err);
 void sampler_close(struct sampler *s);
+/* The next sample reads every setting of disk (knobs included: ioscope changed one). */
+void sampler_settings_changed(struct sampler *s, const char *disk);
 
 #endif

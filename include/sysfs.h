@@ -87,6 +87,8 @@ void sysfs_disk_close(struct sysfs_disk *d);
 /* Read the SYSFS_KNOB files every period_ns, the first time first_ns after the first
  * read (spreading disks over the period); period 0: every read (the default). */
 void sysfs_disk_knob_cadence(struct sysfs_disk *d, uint64_t period_ns, uint64_t first_ns);
+/* The next read reads the knobs too (ioscope changed one). */
+void sysfs_disk_knobs_now(struct sysfs_disk *d);
 /* The next read lists the files again and reads them all: the device changed in a way
  * that may add or remove some (a loop device attached to another file). */
 void sysfs_disk_read_all_next(struct sysfs_disk *d);

@@ -129,6 +129,21 @@ static void device_figures(FILE *out, const char *name, struct phase_device *x,
 	figure_row(out, "", "%util mean", a, a ? x->util_s / x->dt : 0, b, b ? y->util_s / y->dt : 0, 1);
 }
 
+/* "  settings loop0: loop.dio 0→1, wbt_lat_usec 2000→0" when the two phases' setting
+ * states differ (every setting a report compares, docs/reports.md), nothing otherwise. */
+static void setting_difference(FILE *out, const char *device, const char *a, const char *b)
+{
+	if (!a || !b)
+		return;
+	char *diff = report_state_difference(a, b);
+	if (diff && diff[0]) {
+		char line[64];
+		snprintf(line, sizeof line, "  settings %s: ", device);
+		report_print_wrapped(out, line, 4, diff);
+	}
+	free(diff);
+}
+
 static void phase_heading(FILE *out, const struct phase *p, const char *which, const char *key)
 {
 	char from[32], span[32];
@@ -163,6 +178,11 @@ static void compare_phase(FILE *out, struct side *a, struct side *b, size_t i, s
 	for (size_t k = 0; k < a->rep.ndevices; k++) {
 		int kb = report_device_index(&b->rep, a->rep.devices[k]);
 		device_figures(out, a->rep.devices[k], &pa->dev[k], pb && kb >= 0 ? &pb->dev[kb] : NULL);
+	}
+	for (size_t k = 0; pb && k < a->rep.ndevices; k++) {
+		int kb = report_device_index(&b->rep, a->rep.devices[k]);
+		if (kb >= 0)
+			setting_difference(out, a->rep.devices[k], pa->dev[k].state, pb->dev[kb].state);
 	}
 }
 

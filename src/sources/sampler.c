@@ -279,6 +279,13 @@ static int fill_device(struct device *d, struct tracked_device *t, struct error 
 	return r;
 }
 
+void sampler_settings_changed(struct sampler *s, const char *disk)
+{
+	for (size_t i = 0; i < s->ntracked; i++)
+		if (s->tracked[i].has_sysfs && strcmp(s->tracked[i].info.name, disk) == 0)
+			sysfs_disk_knobs_now(&s->tracked[i].sysfs);
+}
+
 /* ---- mounts --------------------------------------------------------------- */
 
 /* Re-read the mount table every sample; true when its text differs from what was

@@ -697,6 +697,11 @@ void sysfs_disk_knob_cadence(struct sysfs_disk *d, uint64_t period_ns, uint64_t 
 	d->knob_first_ns = first_ns;
 }
 
+void sysfs_disk_knobs_now(struct sysfs_disk *d)
+{
+	d->reading_knobs = true;
+}
+
 void sysfs_disk_read_all_next(struct sysfs_disk *d)
 {
 	d->iosched_of[0] = '\1';

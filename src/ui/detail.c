@@ -60,38 +60,25 @@ static const char *rotational_text(int r)
 	return r < 0 ? "unknown" : r ? "yes" : "no";
 }
 
-/* The settings by where they come from, each group on lines of its own: the queue's
- * (no prefix), its scheduler's, the bdi's dirty limits, a loop device's.  The write
- * cache has its own item, and a loop device's file and direct I/O are in its
- * backing line. */
-static const struct settings_group {
-	const char *label, *prefix;
-} settings_groups[] = {
-	{ "queue", "" }, { "iosched", "iosched." }, { "bdi", "bdi." }, { "loop", "loop." },
-};
-
-static bool in_group(const char *key, const struct settings_group *g)
+/* The settings by where they come from (setting_group_of), each group on lines of its
+ * own.  The write cache has its own item, and a loop device's file and direct I/O are in
+ * its backing line. */
+static void settings_line(struct pane_writer *pw, const struct device *d, enum setting_group g)
 {
-	if (!g->prefix[0])
-		return !strchr(key, '.') && strcmp(key, "write_cache") != 0;
-	return strncmp(key, g->prefix, strlen(g->prefix)) == 0 &&
-	       strcmp(key, "loop.backing_file") != 0 && strcmp(key, "loop.dio") != 0;
-}
-
-static void settings_line(struct pane_writer *pw, const struct device *d,
-			  const struct settings_group *g)
-{
+	static const char *const labels[SETTING_GROUPS] = { "queue", "iosched", "bdi", "loop" };
+	const char *prefix = setting_group_prefix(g);
 	bool any = false;
 	for (size_t i = 0; i < d->settings.nitems; i++) {
 		const struct setting *s = &d->settings.items[i];
-		if (!in_group(s->key, g))
+		if (setting_group_of(s->key) != g || strcmp(s->key, "write_cache") == 0 ||
+		    strcmp(s->key, "loop.backing_file") == 0 || strcmp(s->key, "loop.dio") == 0)
 			continue;
 		if (!any) {
 			newline(pw);
-			label(pw, g->label, 10);
+			label(pw, labels[g], 10);
 			any = true;
 		}
-		item(pw, s->key + strlen(g->prefix), s->value, 10);
+		item(pw, s->key + strlen(prefix), s->value, 10);
 	}
 }
 
@@ -225,8 +212,8 @@ static void detail_draw(const struct frame *f, const struct rect *r)
 		newline(&pw);
 		label(&pw, "scheduler", 10);
 		text(&pw, TR_HEADER_VALUE, q->settings.scheduler_line[0] ? q->settings.scheduler_line : "-");
-		for (size_t g = 0; g < sizeof settings_groups / sizeof settings_groups[0]; g++)
-			settings_line(&pw, q, &settings_groups[g]);
+		for (int g = 0; g < SETTING_GROUPS; g++)
+			settings_line(&pw, q, (enum setting_group)g);
 	} else {
 		newline(&pw);
 		text(&pw, TR_DIM, "no queue settings known for this device");
