@@ -64,8 +64,8 @@ static int parse_args(int argc, char **argv, struct cli_args *a, bool allow_root
 static void usage(FILE *out, const char *cmd)
 {
 	if (strcmp(cmd, "set") == 0) {
-		fprintf(out, "usage: ioscope set [--yes] [--events] [--root DIR] DEVICE KEY=VALUE...\n"
-			     "  keys (see ioscope(1), CHANGING SETTINGS):\n");
+		fputs("usage: ioscope set [--yes] [--events] [--root DIR] DEVICE KEY=VALUE...\n"
+		      "  keys (see ioscope(1), CHANGING SETTINGS):\n", out);
 		for (const struct control_key *k = control_keys; k->key; k++)
 			if (k->write != CONTROL_READ_ONLY)
 				fprintf(out, "    %-20s %s\n",

@@ -36,8 +36,8 @@ static int check_item(const struct control_dev *d, const struct control_plan *p,
 		if (has_cap_sys_admin())
 			return 0;
 		return error_set(err,
-				 "changing loop.dio of %s needs CAP_SYS_ADMIN (LOOP_SET_DIRECT_IO on "
-				 "/dev/%s): run ioscope as root (watching works without it)",
+				 "changing loop.dio of %s needs CAP_SYS_ADMIN (LOOP_SET_DIRECT_IO "
+				 "on /dev/%s): run ioscope as root (watching works without it)",
 				 p->device, p->device);
 	}
 	file_of(a, switching, rel, sizeof rel);

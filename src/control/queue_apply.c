@@ -69,7 +69,8 @@ static void report_side_effects(const char *written, const char *watched, const 
 	}
 	for (size_t i = 0; i < after->nitems; i++) {
 		const char *key = after->items[i].key;
-		if (strcmp(key, written) == 0 || strcmp(key, watched) == 0 || state_get(before, key))
+		if (strcmp(key, written) == 0 || strcmp(key, watched) == 0 ||
+		    state_get(before, key))
 			continue;
 		control_result_line(r, "  %s %s: (new) -> %s", verb, key, after->items[i].value);
 		appendf(list, sizeof list, "%s%s - -> %s", list[0] ? ", " : "", key,
@@ -118,7 +119,7 @@ static void refusal_text(const char *key, const char *value, int errnum, const c
 		{ "nr_requests", "; allowed: 4..queue depth with none, 4..2048 with a scheduler" },
 		{ "max_sectors_kb", "; allowed: page size..max_hw_sectors_kb, 0 = default" },
 		{ "iosched.", "; out of range for this scheduler" },
-		{ "bdi.max_", "; the maximum cannot go below the minimum, nor past the dirty limit" },
+		{ "bdi.max_", "; the maximum cannot go below the minimum or past the dirty limit" },
 		{ "bdi.min_", "; the minimum cannot go above the maximum, and all devices' "
 			      "minimums together stay under 100 %" },
 		{ "loop.dio", "; the backing file's filesystem or block size does not allow "
@@ -247,13 +248,13 @@ static int apply_one(const struct control_dev *d, const char *root,
 			    now, summary, watched);
 	bool applied = strcmp(now, a.value) == 0 || strcmp(now, a.old) != 0 || to_default(&a) ||
 		       in_bytes(&a);
-	const char *watch_now = state_get(&after, a.watch);
-	snprintf(done->now, sizeof done->now, "%s", strcmp(a.watch, a.key) == 0 ? now
-						    : watch_now		     ? watch_now
-									     : "?");
-	report_side_effects(a.key, a.watch, strcmp(a.key, "scheduler") == 0 ? "reset" : "also changed",
-			    &before, &after, r, summary, sizeof summary);
-	fill_event(ev, event_old, strcmp(a.watch, a.key) == 0 ? now : done->now, summary);
+	/* what the last write's recheck compares: the watched setting */
+	const char *watch_now = strcmp(a.watch, a.key) == 0 ? now : state_get(&after, a.watch);
+	snprintf(done->now, sizeof done->now, "%s", watch_now ? watch_now : "");
+	report_side_effects(a.key, a.watch,
+			    strcmp(a.key, "scheduler") == 0 ? "reset" : "also changed", &before,
+			    &after, r, summary, sizeof summary);
+	fill_event(ev, event_old, watch_now ? watch_now : now, summary);
 	if (ev && ev->kind == EVENT_SCHEDULER)
 		event_resets_between(ev, &before, &after);
 	free(before.items);
@@ -262,8 +263,9 @@ static int apply_one(const struct control_dev *d, const char *root,
 }
 
 /* After the last write, every key written is read again (the setting it changed, for a
- * bdi limit the ratio): a later write may have undone an earlier one (a kernel whose side effects the plan's order does not
- * know).  What is not in effect is reported not applied, and its event says so. */
+ * bdi limit the ratio): a later write may have undone an earlier one (a kernel whose side
+ * effects the plan's order does not know).  What is not in effect is reported not
+ * applied, and its event says so. */
 static void recheck_all(const struct control_dev *d, const struct control_plan *p,
 			const struct applied *done, size_t n, struct control_result *r)
 {

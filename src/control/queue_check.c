@@ -325,8 +325,8 @@ static int check_iosched_key(const struct control_limits *lim, const char *key,
 }
 
 /* Every key `set` knows, in the order `--help`, the docs and the console's tunables
- * editor list them (the ones most set first); "iosched." stands for each iosched.NAME.  The read-only ones are watched (docs/sources.md) and refused
- * here with the reason. */
+ * editor list them (the ones most set first); "iosched." stands for each iosched.NAME.
+ * The read-only ones are watched (docs/sources.md) and refused here with the reason. */
 const struct control_key control_keys[] = {
 	{ "scheduler", "a name the queue lists in queue/scheduler", CONTROL_WRITE_SYSFS,
 	  check_scheduler_key, NULL },
@@ -358,7 +358,8 @@ const struct control_key control_keys[] = {
 	  CONTROL_WRITE_SYSFS, check_bytes, NULL },
 	{ "bdi.min_ratio", "0..100, not above the maximum, all devices' together under 100",
 	  CONTROL_WRITE_SYSFS, check_ratio, NULL },
-	{ "bdi.min_ratio_fine", "0..1000000, not above the maximum, all devices' together under 1000000",
+	{ "bdi.min_ratio_fine",
+	  "0..1000000, not above the maximum, all devices' together under 1000000",
 	  CONTROL_WRITE_SYSFS, check_ratio_fine, NULL },
 	{ "bdi.min_bytes", "bytes up to the dirty limit, kept as the ratio they are now",
 	  CONTROL_WRITE_SYSFS, check_bytes, NULL },

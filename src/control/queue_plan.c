@@ -41,7 +41,7 @@ static int read_limits(const struct control_dev *d, const char *root, struct con
  * switch resets nr_requests, iosched.* and (to or from bfq) wbt_lat_usec, so it goes
  * first; nr_requests next (it resizes the scheduler's tags); max_sectors_kb and
  * write_cache update the queue limits, and so do add_random and iostats (queue features
- * since 6.11), after which the kernel recomputes read_ahead_kb (write_cache="write
+ * on recent kernels), after which the kernel recomputes read_ahead_kb (write_cache="write
  * through" or add_random=1 put a loop device's back to 2560), so read_ahead_kb goes last
  * among the queue's; the other knobs, iosched.* and loop.dio between (loop.dio leaves
  * read_ahead_kb alone).  The bdi's limits touch no queue setting: after, the maximum
@@ -117,7 +117,8 @@ static int check_present(const struct control_dev *d, const struct control_assig
 	if (strcmp(a->key, "loop.dio") == 0)
 		return error_set(err, "loop.dio: %s is not a loop device with a file attached",
 				 d->name);
-	return error_set(err, "%s: %s has no %s (not on this kernel or device; see `ioscope show %s`)",
+	return error_set(err,
+			 "%s: %s has no %s (not on this kernel or device; see `ioscope show %s`)",
 			 a->key, d->name, rel, d->name);
 }
 
@@ -173,7 +174,8 @@ static int check_all(struct control_plan *p, const struct control_dev *d,
 	bool switching = strcmp(lim->target_scheduler, lim->scheduler) != 0;
 	for (size_t i = 0; i < p->nitems; i++) {
 		struct control_assign *a = &p->items[i];
-		if (control_value_check(lim, a->key, values[i], a->value, sizeof a->value, err) < 0 ||
+		if (control_value_check(lim, a->key, values[i], a->value, sizeof a->value,
+					err) < 0 ||
 		    check_one(p, i, d, lim, switching, err) < 0)
 			return -1;
 	}

@@ -135,9 +135,9 @@ static void loop_dio_risk(struct control_plan *p, const struct control_assign *a
 				 p->device, where);
 	else
 		control_add_risk(p,
-				 "loop.dio=0 changes how %s%s caches its file: its I/O goes through "
-				 "the page cache of the filesystem under it again (cached twice, "
-				 "written back later), and the queue is frozen meanwhile",
+				 "loop.dio=0 changes how %s%s caches its file: its I/O goes "
+				 "through the page cache of the filesystem under it again (cached "
+				 "twice, written back later), and the queue is frozen meanwhile",
 				 p->device, where);
 }
 

@@ -182,7 +182,8 @@ static void compare_phase(FILE *out, struct side *a, struct side *b, size_t i, s
 	for (size_t k = 0; pb && k < a->rep.ndevices; k++) {
 		int kb = report_device_index(&b->rep, a->rep.devices[k]);
 		if (kb >= 0)
-			setting_difference(out, a->rep.devices[k], pa->dev[k].state, pb->dev[kb].state);
+			setting_difference(out, a->rep.devices[k], pa->dev[k].state,
+					   pb->dev[kb].state);
 	}
 }
 

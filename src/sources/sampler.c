@@ -3,9 +3,9 @@
  * Per sample: one pread of /proc/diskstats (more only past a page), the three
  * counter files through our readers, one pread of pressure/io, per whole disk one
  * pread of each sysfs settings file (live, the knobs only on their cadence: sysfs.h),
- * and the mount table (parsed again only when its text changed).  Devices are described (sysfs, udev
- * database) only when the diskstats names change or a block uevent arrives.  The
- * output snapshot's arrays are reused, so a steady sample allocates nothing.
+ * and the mount table (parsed again only when its text changed).  Devices are described
+ * (sysfs, udev database) only when the diskstats names change or a block uevent arrives.
+ * The output snapshot's arrays are reused, so a steady sample allocates nothing.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -445,10 +445,9 @@ static const char *last_value(const struct sysfs_disk *d, const char *key, size_
 }
 
 /* Read files[] into out->items (the knobs only when d->reading_knobs, or when the
- * last read had none of theirs).  1 when an
- * iosched file has vanished (the scheduler changed between our reads), else 0; -1
- * on ENOMEM.  Another file gone (ENODEV: a loop device detached, its loop/ group
- * removed) makes the next read list the files again. */
+ * last read had none of theirs).  1 when an iosched file has vanished (the scheduler
+ * changed between our reads), else 0; -1 on ENOMEM.  Another file gone (ENODEV: a loop
+ * device detached, its loop/ group removed) makes the next read list the files again. */
 static int read_items(struct sysfs_disk *d, struct disk_settings *out, struct error *err)
 {
 	if (ensure_items(out, d->nfiles, err) < 0)
@@ -457,7 +456,8 @@ static int read_items(struct sysfs_disk *d, struct disk_settings *out, struct er
 	size_t n = 0, cursor = 0;
 	for (size_t i = 0; i < d->nfiles; i++) {
 		const struct sysfs_file *f = &d->files[i];
-		const char *v = f->knob && !d->reading_knobs ? last_value(d, f->key, &cursor) : NULL;
+		const char *v =
+			f->knob && !d->reading_knobs ? last_value(d, f->key, &cursor) : NULL;
 		if (v) {   /* a file new since the last read (none there) is read now */
 			struct setting *s = &out->items[n++];
 			memcpy(s->key, f->key, sizeof s->key);

@@ -1,7 +1,7 @@
 /* detail.c - the selected device in full: identity, rotational, write cache, the
  * scheduler line as the kernel prints it, queue and iosched tunables, the bdi's dirty
- * limits, a loop device's own settings and what it is backed by, and each filesystem mounted from it with its type, mount flags
- * and filesystem options. */
+ * limits, a loop device's own settings and what it is backed by, and each filesystem
+ * mounted from it with its type, mount flags and filesystem options. */
 #include <stdio.h>
 #include <string.h>
 

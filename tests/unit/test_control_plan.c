@@ -343,7 +343,8 @@ static void test_knob_apply(void **state)
 	assert_string_equal(get("sys/class/bdi/7:9/max_ratio"), "60");
 	assert_string_equal(r->events[0].key, "bdi.max_ratio_fine");
 
-	char *refused[] = { "set", "--root", root, "loop9", "nomerges=1", "bdi.min_ratio=70", NULL };
+	char *refused[] = { "set", "--root", root, "loop9",
+			    "nomerges=1", "bdi.min_ratio=70", NULL };
 	assert_int_equal(cmd_set(6, refused), 2);
 	assert_string_equal(get("sys/block/loop9/queue/nomerges"), "0");
 	assert_string_equal(get("sys/class/bdi/7:9/min_ratio"), "10");
