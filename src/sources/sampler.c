@@ -147,12 +147,18 @@ static struct tracked_device *take_old(struct tracked_device *old, size_t n, boo
 }
 
 /* A rescan follows a block uevent, and a loop device sends one when it is attached,
- * detached, resized or made read-only: its loop/ group may be new and its knobs
- * changed.  Which device the uevent was for is not known; loop devices with a file
- * are few, so each is listed and read whole again. */
-static bool loop_attached(const struct loop_backing *was, const struct loop_backing *now)
+ * detached, resized or made read-only.  Which device the uevent was for is not known:
+ * a loop device attached, detached or given another file lists its files again (its
+ * loop/ group is new or gone); every loop device with a file reads its knobs (its size
+ * and read-only flag may have changed).  Loop devices with a file are few. */
+static void loop_uevent(struct sysfs_disk *sd, const struct loop_backing *was,
+			const struct loop_backing *now)
 {
-	return was->present || now->present;
+	if (was->present != now->present || strcmp(was->file, now->file) != 0 ||
+	    was->offset != now->offset || was->sizelimit != now->sizelimit)
+		sysfs_disk_read_all_next(sd);
+	else if (now->present)
+		sysfs_disk_knobs_now(sd);
 }
 
 /* The first knob read of disk i of n, spread over the period so that the disks' knobs
@@ -201,8 +207,8 @@ static int rescan(struct sampler *s, const struct snapshot *out, struct error *e
 	for (size_t i = 0; i < n; i++) {
 		struct loop_backing was = nt[i].info.loop;
 		nt[i].info = infos[i];
-		if (nt[i].has_sysfs && loop_attached(&was, &nt[i].info.loop))
-			sysfs_disk_read_all_next(&nt[i].sysfs);
+		if (nt[i].has_sysfs)
+			loop_uevent(&nt[i].sysfs, &was, &nt[i].info.loop);
 		if (nt[i].info.is_disk && !nt[i].has_sysfs) {
 			if (sysfs_disk_open(&nt[i].sysfs, s->prefix, nt[i].info.name, err) < 0) {
 				free(infos);

@@ -253,27 +253,56 @@ static int cmp_files(const void *a, const void *b)
 	return strcmp(((const struct sysfs_file *)a)->key, ((const struct sysfs_file *)b)->key);
 }
 
-/* A row's file, opened without following a link as its last component or as any
- * directory but bdi/, which is the kernel's own link (to /sys/devices/virtual/bdi/
- * MAJ:MIN), as /sys/block/NAME is.  -1 when the row does not apply to this disk. */
-static int open_row(int dfd, const struct sysfs_setting_file *row)
+/* The directories the rows' files are in, opened once per listing: the disk's, queue/,
+ * loop/ (no link followed) and bdi/, the kernel's own link (to /sys/devices/virtual/bdi/
+ * MAJ:MIN), followed as /sys/block/NAME is.  -1 for one that is not there. */
+struct setting_dirs {
+	int disk, queue, bdi, loop;
+	bool loop_attached;          /* loop/backing_file: a loop device with a file */
+};
+
+static void setting_dirs_open(struct setting_dirs *dirs, int dfd, int qfd)
 {
-	if (row->finer && faccessat(dfd, row->finer, F_OK, 0) == 0)
-		return -1;
-	if (row->loop_only && faccessat(dfd, "loop/backing_file", F_OK, AT_SYMLINK_NOFOLLOW) < 0)
-		return -1;
-	const char *slash = strchr(row->rel, '/');
+	dirs->disk = dfd;
+	dirs->queue = qfd;
+	dirs->bdi = dfd < 0 ? -1 : procfile_openat(dfd, "bdi", O_RDONLY | O_DIRECTORY);
+	dirs->loop = dfd < 0 ? -1 : procfile_openat(dfd, "loop", O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+	dirs->loop_attached = dirs->loop >= 0 &&
+			      faccessat(dirs->loop, "backing_file", F_OK, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+static void setting_dirs_close(struct setting_dirs *dirs)
+{
+	close_fd(&dirs->bdi);
+	close_fd(&dirs->loop);
+}
+
+/* The directory of a row's path ("bdi/max_ratio": bdi/), and the name in it. */
+static int dir_of(const struct setting_dirs *dirs, const char *rel, const char **name)
+{
+	const char *slash = strchr(rel, '/');
+	*name = slash ? slash + 1 : rel;
 	if (!slash)
-		return open_attr(dfd, row->rel);
-	char dir[32];
-	snprintf(dir, sizeof dir, "%.*s", (int)(slash - row->rel), row->rel);
-	int flags = O_RDONLY | O_DIRECTORY | (strcmp(dir, "bdi") == 0 ? 0 : O_NOFOLLOW);
-	int sub = procfile_openat(dfd, dir, flags);
-	if (sub < 0)
+		return dirs->disk;
+	size_t n = (size_t)(slash - rel);
+	return strncmp(rel, "queue", n) == 0 ? dirs->queue
+	       : strncmp(rel, "bdi", n) == 0 ? dirs->bdi
+	       : strncmp(rel, "loop", n) == 0 ? dirs->loop
+					       : -1;
+}
+
+/* A row's file, its last component opened without following a link; -1 when the row
+ * does not apply to this disk. */
+static int open_row(const struct setting_dirs *dirs, const struct sysfs_setting_file *row)
+{
+	const char *name;
+	if (row->loop_only && !dirs->loop_attached)
 		return -1;
-	int fd = open_attr(sub, slash + 1);
-	close(sub);
-	return fd;
+	int finer = row->finer ? dir_of(dirs, row->finer, &name) : -1;
+	if (finer >= 0 && faccessat(finer, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
+		return -1;
+	int dir = dir_of(dirs, row->rel, &name);
+	return dir < 0 ? -1 : open_attr(dir, name);
 }
 
 /* (Re)build files[]: iosched.* of the scheduler now active and the table's rows that
@@ -311,6 +340,8 @@ static int open_settings(struct sysfs_disk *d, const char *active, struct error 
 		if ((f->fd = open_attr(qfd, rel)) >= 0)
 			d->nfiles++;
 	}
+	struct setting_dirs dirs;
+	setting_dirs_open(&dirs, dfd, qfd);
 	for (size_t i = 0; i < sysfs_nsetting_files && dfd >= 0; i++) {
 		const struct sysfs_setting_file *row = &sysfs_setting_files[i];
 		struct sysfs_file *f = &d->files[d->nfiles];
@@ -319,9 +350,10 @@ static int open_settings(struct sysfs_disk *d, const char *active, struct error 
 		snprintf(f->key, sizeof f->key, "%s", row->key);
 		f->iosched = false;
 		f->knob = row->cadence == SYSFS_KNOB;
-		if ((f->fd = open_row(dfd, row)) >= 0)
+		if ((f->fd = open_row(&dirs, row)) >= 0)
 			d->nfiles++;
 	}
+	setting_dirs_close(&dirs);
 	if (d->nfiles)
 		qsort(d->files, d->nfiles, sizeof *d->files, cmp_files);
 	free_names(sched, nsched);
