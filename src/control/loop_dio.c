@@ -28,7 +28,7 @@ static int open_node(const struct control_dev *d, struct error *err)
 	if (control_dev_read(d, "dev", dev, sizeof dev, err) < 0)
 		return -1;
 	if (sscanf(dev, "%u:%u", &maj, &min) != 2) {
-		errno = EINVAL;
+		errno = ENODEV;
 		return error_set(err, "%s/dev: not MAJ:MIN: %s", d->path, dev);
 	}
 	snprintf(node, sizeof node, "/dev/%s", d->name);
@@ -43,7 +43,7 @@ static int open_node(const struct control_dev *d, struct error *err)
 	if (fstat(fd, &st) < 0 || !S_ISBLK(st.st_mode) || major(st.st_rdev) != maj ||
 	    minor(st.st_rdev) != min) {
 		close(fd);
-		errno = EINVAL;
+		errno = ENODEV;
 		return error_set(err, "%s is not the block device %u:%u of %s", node, maj, min,
 				 d->name);
 	}

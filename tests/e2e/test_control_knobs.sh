@@ -159,6 +159,18 @@ else
 	fail "a loop device at offset 100" "losetup -o 100 failed"
 fi
 
+# --- a /dev node that is not the device (planted, replaced) is refused, never acted on ---
+# (in a mount namespace of its own, with a tmpfs over /dev: the machine's /dev is untouched)
+min=$(cut -d: -f2 "$B/dev")
+for planted in "mknod /dev/$L b 7 $((min + 1))" "mknod /dev/x b 7 $min; ln -s x /dev/$L"; do
+	out=$(unshare --mount --propagation private sh -c "mount -t tmpfs none /dev && $planted &&
+		'$IOSCOPE' set --yes '$L' loop.dio=1" 2>&1); rc=$?
+	[ $rc -eq 1 ] && [ "$(cat $B/loop/dio)" = 0 ] \
+		&& grep -qE "refused: loop.dio=1: /dev/$L(: Too many levels| is not the block device)" <<<"$out" \
+		&& ok "loop.dio through a planted node (${planted%%;*}): refused" \
+		|| fail "loop.dio through a planted node (${planted%%;*}): refused" "exit $rc: $out"
+done
+
 # --- unprivileged ---
 before=$(knob_values)
 out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$IOSCOPE" set "$L" nomerges=2 2>&1); rc=$?
