@@ -5,13 +5,16 @@
  * in the runtime directory (include/runtime_dir.h); `ioscope set` / `remount`
  * send each event they made to every such socket, so that the watchers log the
  * change as ioscope's (by = "ioscope", with its result) and drop its echo from the
- * next sample's diff.  One datagram is one session-log event record.  Nothing here
+ * next sample's diff.  One datagram is one event as the caller's codec writes it (a
+ * session-log event record: session_log_announce_codec), so src/core knows no log format.
+ * Nothing here
  * is an error for the caller: an instance that cannot be reached, or no runtime
  * directory at all, only means nobody hears.
  */
 #ifndef IOSCOPE_ANNOUNCE_H
 #define IOSCOPE_ANNOUNCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "error.h"
@@ -19,23 +22,40 @@
 
 /* The largest announcement: one event record with every field escaped. */
 #define ANNOUNCE_MSG_MAX 65536
+/* The most announcements taken in one interval (between two samples).  The rest are
+ * read and counted, not kept: a burst (a script marking in a loop) costs neither
+ * memory nor a poll() that never sleeps, and is said once the interval ends. */
+#define ANNOUNCE_TAKE_MAX 256
 
 struct announce_listener;
+struct json_object;   /* json-c */
+
+/* How an event travels in one datagram. */
+struct announce_codec {
+	/* The event as a JSON object (the caller's to put), NULL on ENOMEM. */
+	struct json_object *(*encode)(const struct event *ev);
+	/* A message's object -> *ev (event_init'ed); false when it is no event record. */
+	bool (*decode)(struct json_object *o, struct event *ev);
+};
 
 /* Create the runtime directory if needed, remove sockets of instances that are gone,
  * and listen on this process's own.  NULL with err set when that is impossible. */
-struct announce_listener *announce_listen(struct error *err);
+struct announce_listener *announce_listen(const struct announce_codec *codec, struct error *err);
 /* Readable (POLLIN) when announcements wait; for the caller's poll() set. */
 int announce_fd(const struct announce_listener *l);
-/* Append every waiting announcement to *out (by = "ioscope").  Malformed ones and
- * those from another user (root excepted) are dropped.  Returns how many were
- * added, -1 on ENOMEM. */
+/* Append every waiting announcement to *out (by = "ioscope"), up to ANNOUNCE_TAKE_MAX
+ * in the interval; past it they are dropped and counted.  Malformed ones and those
+ * from another user (root excepted) are dropped.  Returns how many were added, -1 on
+ * ENOMEM. */
 int announce_take_events(struct announce_listener *l, struct event_list *out);
+/* A sample was taken: the interval's count starts again.  True when announcements
+ * were dropped in the interval that ended, with note saying how many.  NULL: false. */
+bool announce_interval_end(struct announce_listener *l, char *note, size_t len);
 /* Stop listening and remove the socket; NULL is fine. */
 void announce_close(struct announce_listener *l);
 
 /* Send events[0..n) to every listening instance but this process.  Returns how many
  * instances were reached. */
-int announce_events(const struct event *events, size_t n);
+int announce_events(const struct announce_codec *codec, const struct event *events, size_t n);
 
 #endif

@@ -26,11 +26,15 @@ struct child_exit {
 };
 
 /* Start argv[0] (searched in PATH) with standard output and error on out_fd (-1:
- * ioscope's own), default signal dispositions and mask.  detached (the console):
- * stdin from /dev/null and a process group of its own, so that it neither reads
- * the keys nor gets the terminal's signals; else stdin is kept.  A command that
- * cannot be executed is an error (err names it), as a shell says it. */
-struct child *child_spawn(char *const argv[], int out_fd, bool detached, struct error *err);
+ * ioscope's own), default signal dispositions and mask, in a process group of its own
+ * (its pid), with ioscope as the subreaper of all it starts (descendants.h) and SIGTERM
+ * as its parent-death signal, so that a kill -9 of ioscope does not leave it running;
+ * call it from the main thread, whose end that signal follows.  Standard input is
+ * /dev/null unless keep_stdin, and also then when it is a terminal: the command is
+ * not the terminal's foreground job, and a read would stop it (SIGTTIN).  A command
+ * that cannot be executed is an error (err names it), as a shell says it.  One
+ * command at a time: another's orphans would be taken for this one's. */
+struct child *child_spawn(char *const argv[], int out_fd, bool keep_stdin, struct error *err);
 /* The pidfd: readable once the command has exited.  -1 after child_reap. */
 int child_fd(const struct child *c);
 pid_t child_pid(const struct child *c);
@@ -38,9 +42,27 @@ bool child_running(const struct child *c);
 /* Collect the exit once child_fd is readable: 1 reaped (*out filled), 0 still
  * running, -1 error (err). */
 int child_reap(struct child *c, struct child_exit *out, struct error *err);
-/* Pass a signal on (SIGINT, SIGTERM while ioscope is asked to stop). */
+/* Pass a signal on (SIGINT, SIGTERM while ioscope is asked to stop) to the command's
+ * process group, while the command has not been reaped. */
 void child_signal(struct child *c, int sig);
-/* Stop a command still running (SIGTERM, after a second SIGKILL) and reap it; free. */
+/* Reap the command's orphans (adopted by ioscope) that exited, so that none stays a
+ * zombie while the watch goes on; call it after each sample. */
+void child_reap_orphans(struct child *c);
+
+/* What stopping the command's processes found. */
+struct child_stop {
+	size_t left_behind;       /* still running after the command itself had exited */
+	size_t unstoppable;       /* still running after SIGKILL (uninterruptible sleep) */
+	pid_t first_unstoppable;
+};
+/* Stop every process of the command still running, the command included, whatever
+ * group or session it moved to: SIGTERM (and SIGCONT, for a stopped one), a second
+ * to end, then SIGKILL until none is left (3 s at most); the command is reaped. */
+void child_stop(struct child *c, struct child_stop *st);
+/* What to tell after child_stop: that the command left processes running (stopped), or
+ * that some would not die; false when there is nothing to tell. */
+bool child_stop_note(const struct child_stop *st, char *buf, size_t len);
+/* child_stop, then free. */
 void child_free(struct child *c);
 
 /* The events that mark it (kind run, by ioscope): the start carries the command

@@ -36,9 +36,6 @@ int columns_parse(const char *text, const struct column_def **out, size_t max, s
 		  struct error *err);
 /* The figure a cell shows (NaN when the interval had no rate). */
 double column_value(const struct column_def *c, const struct device_rates *r);
-/* Right-aligned text of a number in width cells: 2 decimals as iostat when they fit,
- * fewer, then k/M/G suffixes; "-" for NaN. */
-void column_format_number(double v, int width, char *buf, size_t len);
 void column_format(const struct column_def *c, const struct device_rates *r, char *buf, size_t len);
 
 #endif

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "error.h"
 #include "events.h"
@@ -163,6 +164,12 @@ bool control_name_valid(const char *name);
 /* The whole disk a kernel name belongs to: itself for a disk, the parent for a
  * partition (*is_partition set true); -1 when neither exists under ROOT/sys/block. */
 int control_disk_of(const char *root, const char *name, char *disk, size_t len, bool *is_partition);
+/* The validated kernel name of the block device numbered rdev (/sys/dev/block/MAJ:MIN). */
+int control_block_name(dev_t rdev, char *name, size_t len, struct error *err);
+/* A device argument (name or /dev path) to the validated kernel name of a disk or a
+ * partition (*is_partition). */
+int control_block_resolve(const char *root, const char *arg, char *name, size_t len,
+			  bool *is_partition, struct error *err);
 /* A device argument (name or /dev path) to a validated whole-disk kernel name. */
 int control_device_resolve(const char *root, const char *arg, char *name, size_t len,
 			   struct error *err);
@@ -270,6 +277,9 @@ const char *control_verdict_text(enum control_verdict v);
  * top mount at this mount point (id < 0). */
 int control_mount_find(const char *root, int id, const char *mountpoint, struct control_mount *out,
 		       struct error *err);
+/* The id of the mount whose root fd is (statx STATX_MNT_ID); -1 with err ("PATH: not a
+ * mount point") when fd is not a mount's root. */
+int control_mount_root_id(int fd, const char *path, int *id, struct error *err);
 /* Every mount, in mountinfo order; *out is malloc'ed (free it). */
 int control_mounts_read(const char *root, struct control_mount **out, size_t *n, struct error *err);
 /* The kernel name of the device behind a mount (by device number, else its /dev
@@ -296,6 +306,8 @@ void control_kmsg_end(struct control_kmsg *k, const char *device, const char *fs
 
 /* Result helpers. */
 void control_result_init(struct control_result *r);
+/* Release an allocated result and what its events own; NULL is fine. */
+void control_result_free(struct control_result *r);
 void control_result_line(struct control_result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The kernel's messages of a filesystem context (fsopen/fsconfig), "e ext4: Unknown

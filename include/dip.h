@@ -1,6 +1,8 @@
-/* dip.h - the dip explanation (issue 10): when a watched device's throughput falls
+/* dip.h - the dip explanation (issue 10, 24): when a watched device's throughput falls
  * below half its median over the previous 10 s for two samples or more while it still
- * has work, an event of kind `dip` whose reasons rank the signals that moved with it.
+ * has work of its own (requests in flight, blocked tasks attributed to it), an event of
+ * kind `dip` whose reasons name first a change or mark on the device made in the 10 s
+ * before, then rank the signals of that device that moved with it.
  *
  * One place for every view: the session runs the detector on live samples and logs
  * the event when it is made; a replay hands the logged one back and the session never
@@ -23,16 +25,27 @@
 #define DIP_AUTO_UTIL 5.0      /* none named: whole disks busier than this, % */
 #define DIP_RING 128           /* samples kept per device (10 s at 0.08 s and slower) */
 #define DIP_REASONS_MAX 4      /* reasons listed, best first */
+#define DIP_CAUSES_KEPT 32     /* changes and marks remembered (those of the window count) */
 
 /* What one interval shows about one device (and the system), for now and for "was". */
 struct dip_signals {
 	double kBs, util;
+	double await;                  /* ms, reads and writes together; have_await: any done */
+	bool have_await;
 	double commit_ms;              /* largest journal commit time of its filesystems */
 	double log_forces, log_sleeps; /* xfs: log forces/s, forces that slept + log-space sleeps/s */
 	double log_used_pct;
 	double psi_some;               /* PSI io some avg10 */
-	double blocked;                /* tasks in D (tasks data), -1: not read */
+	double blocked;                /* tasks in D attributed to the device, -1: not read */
 	bool have_commit, have_log, have_log_used;
+};
+
+/* A change or mark the detector was told of (dip_detector_note): a dip that starts in the
+ * DIP_WINDOW_S seconds after it, on its device, names it first. */
+struct dip_cause {
+	double t;                       /* monotonic seconds */
+	char device[DEV_NAME_MAX];      /* "": every device (a user mark, a watched command) */
+	char label[128];                /* "nr_requests 256→4", "mark \"backup\"" */
 };
 
 /* What the reason providers look at: the device, its figures now and before. */
@@ -42,14 +55,20 @@ struct dip_context {
 	const struct device_rates *dev;
 	const struct why_rates *why;
 	const struct dip_signals *now, *was;    /* was: medians of the window before */
+	double baseline;                /* the median kB/s the dip fell from */
+	double start;                   /* monotonic seconds of the dip's first low sample */
+	const bool *mine;               /* per kept blocked task: attributed to the device */
+	uint32_t nmine;
+	const struct dip_cause *causes; /* the window's, newest first */
+	size_t ncauses;
 };
 
 struct dip_reason {
 	double score;                   /* ranks the reasons: how far the signal moved */
-	char text[160];
+	char text[200];
 };
 
-/* A source of reasons: one row per signal (blocked tasks, journals, dirty, PSI). */
+/* A source of reasons: one row per signal (changes, blocked tasks, journals, dirty, PSI). */
 struct dip_provider {
 	const char *name;
 	/* the device still has work by this signal (NULL: never says so) */
@@ -65,6 +84,9 @@ struct dip_detector *dip_detector_new(void);
 void dip_detector_free(struct dip_detector *d);
 /* Forget every device (a replay's seek). */
 void dip_detector_clear(struct dip_detector *d);
+/* A change or mark of the session (any kind; those that can cause a dip are kept): at is
+ * the snapshot it came with, to find the device of a mount event. */
+void dip_detector_note(struct dip_detector *d, const struct snapshot *at, const struct event *ev);
 
 struct dip_input {
 	const struct snapshot *snap;        /* the later snapshot */

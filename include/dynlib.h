@@ -26,5 +26,12 @@ struct dynlib_symbol {
  * the loader's reason, or the first missing function. */
 int dynlib_load(const char *soname, const struct dynlib_symbol *symbols, size_t n, void *table,
 		struct error *err);
+/* The same for the library open on fd (checked there: trusted_file.h), loaded through
+ * /proc/self/fd/N, so that nothing put at its name after the check is loaded; path is
+ * for messages.  The loader knows the library by that name from then on, and a later
+ * dlopen of the same name gets it back whatever file the number is by then: load only
+ * one library this way (the tracer, which is loaded again as the same file). */
+int dynlib_load_fd(int fd, const char *path, const struct dynlib_symbol *symbols, size_t n,
+		   void *table, struct error *err);
 
 #endif

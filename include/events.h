@@ -1,8 +1,20 @@
 /* events.h - changes between two snapshots (and user marks, and our own changes).
  *
  * An event is what the console draws as a mark on the graphs and what the
- * recorder logs: time, object, key, old and new value, and for changes ioscope
- * made itself, the result.
+ * recorder logs (docs/session-log.md, "event"): time, object, key, old and new
+ * value, who made it, and for changes ioscope made itself, the result.
+ *
+ * It is a small fixed record (a head of short fields and pointers, checked to stay
+ * at most 512 bytes) and a payload: its texts, and for a scheduler switch the
+ * settings it reset, in one heap block the event owns (NULL when every text is
+ * empty), so a list copies what an event holds, not every field at its largest.
+ *
+ * Ownership: an event filled by event_init(), event_own(), event_copy(), a setter,
+ * events_diff() or a parser owns its payload; event_free() releases it.  A struct
+ * assignment moves an event (forget the source, do not free it); event_copy()
+ * duplicates one.  Functions that fill an event overwrite it without releasing
+ * what it held.  An event handed out as a view (replay_event_get(): texts kept by
+ * the replay) owns nothing: event_free() is harmless, event_copy() keeps it.
  */
 #ifndef IOSCOPE_EVENTS_H
 #define IOSCOPE_EVENTS_H
@@ -14,12 +26,12 @@
 #include "snapshot.h"
 
 enum event_kind {
-	EVENT_SCHEDULER,      /* object: disk, key "scheduler" */
+	EVENT_SCHEDULER,      /* object: disk, key "scheduler"; resets: what the switch reset */
 	EVENT_TUNABLE,        /* object: disk, key "nr_requests" / "iosched.NAME" ... */
 	EVENT_WRITE_CACHE,    /* object: disk, key "write_cache" */
 	EVENT_MOUNT_OPTIONS,  /* object: mount point, key "mount_opts" / "super_opts" */
 	EVENT_MOUNT_ADDED,    /* object: mount point, key "mount", new: "SOURCE TYPE OPTS" */
-	EVENT_MOUNT_REMOVED,
+	EVENT_MOUNT_REMOVED,  /* object: mount point, key "mount", old: "SOURCE TYPE OPTS" */
 	EVENT_DEVICE_ADDED,   /* object: device, key "device" */
 	EVENT_DEVICE_REMOVED,
 	EVENT_USER_MARK,      /* object "user", key "mark", new: the text */
@@ -47,25 +59,56 @@ struct event_reset {
 	bool had_old, has_new;
 };
 
+/* The longest texts, in bytes with the NUL: a longer one is cut (as it always was,
+ * so that a log written with it replays the same). */
+#define EVENT_OBJECT_MAX MOUNT_PATH_MAX
+#define EVENT_VALUE_MAX MOUNT_OPTS_MAX
+#define EVENT_RESULT_MAX 256
+#define EVENT_BY_MAX 16
 #define EVENT_REASONS_MAX 512
+
+/* Every field has one meaning, whatever the kind (the enum above says what each kind
+ * puts in them).  The texts are never NULL: "" is none. */
 struct event {
-	struct timespec wall;
-	struct timespec mono;
+	struct timespec wall;    /* CLOCK_REALTIME when it happened (observed: the sample that saw it) */
+	struct timespec mono;    /* CLOCK_MONOTONIC then (a fixture's uptime) */
 	enum event_kind kind;
-	char object[MOUNT_PATH_MAX];
-	char key[SETTING_KEY_MAX];
-	char old_value[MOUNT_OPTS_MAX];
-	char new_value[MOUNT_OPTS_MAX];
-	char result[256];     /* for changes made by ioscope: "ok", "accepted, not applied", kernel message; "" when observed */
-	char by[16];          /* "observed" or "ioscope" */
-	/* EVENT_SCHEDULER only: the settings the switch reset, in key order (one change,
-	 * one mark).  Past EVENT_RESETS_MAX they are counted in resets_dropped. */
+	char key[SETTING_KEY_MAX];  /* what of the object: a setting's name, "mount", "mark"... */
+	char by[EVENT_BY_MAX];   /* who: "observed" (found by comparing samples) or "ioscope" */
+	/* In the payload: */
+	const char *object;      /* what it happened to: a device's kernel name, a mount point,
+				    or "user", "system", "run", "matrix", "trace" */
+	const char *old_value;   /* the value before, as text */
+	const char *new_value;   /* the value after, as text (a mark's text, a command line) */
+	const char *result;      /* what ioscope says came of it: the outcome of a change it made
+				    ("ok", "accepted, not applied", a kernel message), a run's or a
+				    matrix step's figures; "" when observed */
+	const char *reasons;     /* EVENT_DIP: the signals that moved with it, ranked, one a line */
+	/* EVENT_SCHEDULER: the settings the switch reset, in key order (one change, one
+	 * mark); past EVENT_RESETS_MAX they are only counted in resets_dropped. */
+	const struct event_reset *resets;
 	size_t nresets, resets_dropped;
-	struct event_reset resets[EVENT_RESETS_MAX];
-	/* EVENT_DIP only: the signals that moved with it, ranked, one a line ("" none). */
-	char reasons[EVENT_REASONS_MAX];
+	void *payload;           /* owned: the block the texts and resets above are in, or NULL */
 };
 
+/* Empty: every text "", no resets, owning nothing. */
+void event_init(struct event *ev);
+/* Release the payload; ev is then empty (event_init). */
+void event_free(struct event *ev);
+/* *dst (overwritten) becomes a copy of *src that owns its own payload.  -1 on
+ * ENOMEM: dst has src's head and empty texts. */
+int event_copy(struct event *dst, const struct event *src);
+/* Set one text (printf format), cut to its maximum above.  -1 on ENOMEM: unchanged. */
+int event_set_object(struct event *ev, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int event_set_old_value(struct event *ev, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int event_set_new_value(struct event *ev, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int event_set_result(struct event *ev, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A list owns its events.  Clearing it frees them and keeps room for
+ * EVENT_LIST_KEEP: the room a burst took is given back. */
+#define EVENT_LIST_KEEP 64
 struct event_list {
 	struct event *items;
 	size_t count, cap;
@@ -74,8 +117,8 @@ struct event_list {
 void event_list_init(struct event_list *l);
 void event_list_free(struct event_list *l);
 void event_list_clear(struct event_list *l);
-struct event *event_list_add(struct event_list *l);   /* zeroed; NULL on ENOMEM */
-/* *ev cleared to one of ioscope's own events (by "ioscope"), stamped now. */
+struct event *event_list_add(struct event_list *l);   /* empty (event_init); NULL on ENOMEM */
+/* *ev (overwritten) one of ioscope's own events (by "ioscope"), stamped now. */
 void event_own(struct event *ev, enum event_kind kind, const char *object, const char *key);
 
 /* Append to *out every change from prev to cur, stamped with cur's times.
@@ -86,7 +129,7 @@ int events_diff(struct event_list *out, const struct snapshot *prev, const struc
  * ioscope made itself and logged when it made it: the diff of the next sample sees
  * it again, and it must be marked once. */
 bool event_echoes(const struct event *observed, const struct event *own);
-/* Remove from *l every observed event that echoes one of own[0..nown). */
+/* Remove (and free) from *l every observed event that echoes one of own[0..nown). */
 void events_drop_echoes(struct event_list *l, const struct event *own, size_t nown);
 
 /* ioscope's own changes of the last two samples, to drop their echoes: a change is
@@ -110,24 +153,28 @@ void echo_filter_sample(struct echo_filter *f, struct event_list *events, size_t
  * wbt_lat_usec (which bfq turns off). */
 bool event_key_is_reset(const char *key);
 /* Add one reset to a scheduler event (old / new NULL: absent).  Past
- * EVENT_RESETS_MAX it is only counted. */
+ * EVENT_RESETS_MAX (or out of memory) it is only counted. */
 void event_add_reset(struct event *ev, const char *key, const char *old_value,
 		     const char *new_value);
 /* The resets of a switch from `before` to `after` (both sorted by key) into ev. */
 void event_resets_between(struct event *ev, const struct disk_settings *before,
 			  const struct disk_settings *after);
-/* Add a reason to a dip event (ranked: in the order added); false when full. */
+/* Add a reason to a dip event (ranked: in the order added); false when full (or
+ * out of memory). */
 bool event_add_reason(struct event *ev, const char *reason);
 /* Reason i of a dip event into buf; false past the last. */
 bool event_reason(const struct event *ev, size_t i, char *buf, size_t len);
 /* "nr_requests 64→256, iosched.fifo_batch 16→-" ("-": absent); "" when none. */
 void event_resets_text(const struct event *ev, char *buf, size_t len);
 
-/* An event of a session log and the sample it came with. */
+/* An event of a session log and the sample it came with.  The event is a view: its
+ * texts are the replay's (valid while it is open), its resets those below (so a
+ * replay_event is not copied); event_copy() it to keep it. */
 struct replay_event {
 	size_t sample;            /* 0-based index of the sample it belongs to */
 	bool derivable;           /* events_diff finds it again by comparing snapshots */
 	struct event event;
+	struct event_reset resets[EVENT_RESETS_MAX];
 };
 
 const char *event_kind_name(enum event_kind kind);

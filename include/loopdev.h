@@ -5,8 +5,11 @@
 #ifndef IOSCOPE_LOOPDEV_H
 #define IOSCOPE_LOOPDEV_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
+#include "error.h"
 #include "snapshot.h"
 
 /* ROOT/sys/block/NAME/loop/{backing_file,dio,offset,sizelimit}; on the live system
@@ -19,5 +22,19 @@ void loop_backing_read(const char *root, const char *name, struct loop_backing *
  * d is not a loop device with a file. */
 void loop_backing_describe(const struct device *d, const struct snapshot *s, char *buf,
 			   size_t len);
+
+/* What a live loop device stands on, from the kernel itself (LOOP_GET_STATUS64 on
+ * /dev/NAME, which needs root): the backing file's st_dev and st_ino, or the block device
+ * it is.  Not from backing_file's path: that names the file only until someone renames
+ * it, and a deleted file has none. */
+struct loop_identity {
+	bool attached;          /* false: nothing behind it */
+	bool on_block_device;   /* the backing file is a block device: rdev */
+	dev_t rdev;
+	dev_t dev;              /* the backing file's st_dev and st_ino */
+	ino_t ino;
+};
+/* 0 (out->attached false when nothing is attached), -1 with err. */
+int loop_identity_read(const char *name, struct loop_identity *out, struct error *err);
 
 #endif

@@ -1,5 +1,6 @@
-/* matrix.h - `ioscope matrix`: one command run under every scheduler x mount-option set
- * x cache state of a device, repeated, watched and recorded (docs/experiments.md).
+/* matrix.h - `ioscope matrix`: one command run under every filesystem x scheduler x
+ * mount-option set x cache state of a device, repeated, watched and recorded
+ * (docs/experiments.md).
  *
  *   matrix_options.c  the command line, checked before anything is touched
  *   matrix.c          the experiment: cells, repeats, restoring the device, outputs
@@ -19,29 +20,47 @@
 #include "replay.h"
 #include "snapshot.h"
 
+#define MATRIX_MAX_FS 6
+#define MATRIX_FS_NAME_MAX 16
 #define MATRIX_MAX_SCHEDS 8
 #define MATRIX_MAX_OPTSETS 16
+/* The cells of one matrix, every dimension multiplied (checked when parsed). */
 #define MATRIX_MAX_CELLS (MATRIX_MAX_SCHEDS * MATRIX_MAX_OPTSETS * 2)
+#define MATRIX_MAX_PHASES 6      /* a run cut by the command's own marks */
+#define MATRIX_PHASE_LABEL_MAX 32
 #define MATRIX_MAX_REPEAT 100
 #define MATRIX_SCHED_MAX 32
 #define MATRIX_NOISY_COV 0.035   /* the Phoronix Test Suite's rule */
 
 enum matrix_cache { MATRIX_COLD = 1, MATRIX_HOT = 2, MATRIX_BOTH = 3 };
 
+/* A filesystem of the matrix: --fs NAME=CMD, or --mkfs CMD (its name then the type
+ * found on the device), or in remount mode the one mounted. */
+struct matrix_fs_opt {
+	char name[MATRIX_FS_NAME_MAX];  /* "" until found (--mkfs, remount mode) */
+	const char *mkfs;               /* NULL: remount mode */
+};
+
 struct matrix_opts {
 	const char *device;             /* --device, as given */
 	const char *mount;              /* --mount DIR */
 	const char *mkfs;               /* --mkfs CMD; NULL: remount the existing filesystem */
 	const char *destroy_data_on;    /* --destroy-data-on DEV */
+	struct matrix_fs_opt fs[MATRIX_MAX_FS];   /* --fs, or the one --mkfs / remount */
+	size_t nfs;                     /* at least 1 once parsed */
+	bool fs_given;                  /* --fs (the outer dimension named) */
 	char scheds[MATRIX_MAX_SCHEDS][MATRIX_SCHED_MAX];
 	size_t nscheds;                 /* 0: the device's current scheduler */
-	char optsets[MATRIX_MAX_OPTSETS][MOUNT_OPTS_MAX];
+	char optsets[MATRIX_MAX_OPTSETS][MOUNT_OPTS_MAX];   /* without a NAME: prefix */
+	char optset_fs[MATRIX_MAX_OPTSETS][MATRIX_FS_NAME_MAX];   /* "": every filesystem */
 	size_t noptsets;                /* at least 1: "defaults" */
 	enum matrix_cache cache;
 	int repeat, max_repeat;
 	const char *probe;              /* --probe PATH */
 	const char *out;                /* --out PREFIX */
-	bool has_baseline;              /* --baseline SCHED:OPTS */
+	bool has_baseline;              /* --baseline [FS:]SCHED:OPTS */
+	const char *baseline_arg;
+	char baseline_fs[MATRIX_FS_NAME_MAX];   /* "": the first filesystem */
 	char baseline_sched[MATRIX_SCHED_MAX];
 	char baseline_opts[MOUNT_OPTS_MAX];
 	char **command;                 /* after --, NULL-terminated */
@@ -52,19 +71,31 @@ struct matrix_opts {
 int matrix_options_parse(struct matrix_opts *o, int argc, char **argv, struct error *err);
 void matrix_usage(FILE *out);
 
+/* A part of a run: from a mark the command made (`ioscope mark TEXT`) to the next
+ * one or its exit. */
+struct matrix_phase {
+	char label[MATRIX_PHASE_LABEL_MAX];
+	double seconds;
+};
+
 struct matrix_run {
 	double elapsed_s;       /* start to exit */
 	double writeback_s;     /* syncfs of the mount right after the exit */
-	double read_MB, written_MB;   /* /proc/PID/io of the command and its children */
+	double read_MB, written_MB;   /* the device's diskstats from the start to the exit */
+	double cmd_read_MB, cmd_written_MB;   /* /proc/PID/io of the command and its children */
 	double cpu_s;           /* user + system, rusage */
 	double probe_p50_us, probe_p99_us;   /* NAN: no probe */
 	int exit;               /* exit status, 128 + N for signal N, -1 not run */
+	int interrupted;        /* the signal that stopped the matrix during the run; 0: none */
+	struct matrix_phase phases[MATRIX_MAX_PHASES];
+	size_t nphases;
 	char log[512];          /* the session log of this run */
 	bool fio;               /* fio's JSON found on the command's output */
 	double fio_bw_MBps, fio_iops, fio_clat_p99_us;
 };
 
 struct matrix_cell {
+	size_t fs;                    /* index into matrix_result.fs */
 	char sched[MATRIX_SCHED_MAX];
 	char options[MOUNT_OPTS_MAX];
 	enum matrix_cache cache;      /* MATRIX_COLD or MATRIX_HOT */
@@ -75,28 +106,54 @@ struct matrix_cell {
 	bool noisy;                   /* CoV still above MATRIX_NOISY_COV after max-repeat */
 };
 
+/* A filesystem as the matrix ran it, with the probe's latency on it with no load. */
+struct matrix_fs {
+	char name[MATRIX_FS_NAME_MAX];
+	char mkfs[256];               /* "" remount mode */
+	char fstype[32];              /* what the kernel mounted; "" not yet */
+	double idle_p50_us, idle_p99_us;   /* NAN: none */
+};
+
 struct matrix_result {
 	struct replay_machine machine;
 	char device[DEV_NAME_MAX];
-	char fstype[32];
 	char mount[MOUNT_PATH_MAX];
+	struct matrix_fs fs[MATRIX_MAX_FS];
+	size_t nfs;
 	char command[1024];
 	char tunables[512];           /* the device's queue settings, "nr_requests=64 ..." */
 	struct matrix_cell cells[MATRIX_MAX_CELLS];
 	size_t ncells;
 	size_t baseline;              /* index of the baseline cell */
-	double idle_p50_us, idle_p99_us;   /* probe with no load; NAN: none */
+	char probe[256];              /* --probe as given; "" none */
 	char status[256];             /* "" complete, else why it stopped */
 };
 
-/* Cells in order: scheduler, then option set, then cold before hot. */
+/* Cells in order: filesystem, scheduler, option set (those of every filesystem and the
+ * filesystem's own, as given), cold before hot.  r->fs from o->fs. */
 void matrix_cells_plan(struct matrix_result *r, const struct matrix_opts *o,
 		       const char *current_sched);
+/* How many cells o makes (the options' check). */
+size_t matrix_cells_count(const struct matrix_opts *o);
+/* Whether option set i applies to filesystem fs. */
+bool matrix_optset_applies(const struct matrix_opts *o, size_t i, const char *fs);
 
 /* matrix_stats.c */
 void matrix_cell_stats(struct matrix_cell *c);
 bool matrix_cell_is_noisy(const struct matrix_cell *c);
 double matrix_run_MBps(const struct matrix_run *run);
+/* Mean over the runs that exited 0 of the double at offset off of struct matrix_run
+ * (NAN values left out); NAN when none. */
+double matrix_cell_mean(const struct matrix_cell *c, size_t off);
+#define MATRIX_CELL_MEAN(c, field) matrix_cell_mean(c, offsetof(struct matrix_run, field))
+/* Runs that exited 0 / that a signal to the matrix interrupted. */
+size_t matrix_cell_good_runs(const struct matrix_cell *c);
+size_t matrix_cell_interrupted_runs(const struct matrix_cell *c);
+/* The mean seconds of the phase labelled `label` over the good runs; NAN when none. */
+double matrix_cell_phase_mean(const struct matrix_cell *c, const char *label);
+/* "ext4 bfq noatime cold" */
+void matrix_cell_name(const struct matrix_result *r, const struct matrix_cell *c, char *buf,
+		      size_t len);
 /* p-th percentile (0..100) of v[0..n) (sorted in place), NAN when n == 0. */
 double matrix_percentile(double *v, size_t n, double p);
 /* fio's --output-format=json at path (anything before the first '{' skipped): summed

@@ -7,11 +7,25 @@
 #include <time.h>
 
 #include "control.h"
+#include "control_experiment.h"
 #include "matrix.h"
 #include "matrix_status.h"
 #include "session.h"
 
 #define MATRIX_IOSCHED_MAX 14
+
+/* Where --probe reads (matrix_probe.c). */
+enum matrix_probe_place {
+	MATRIX_PROBE_NONE,
+	MATRIX_PROBE_FIXED,      /* started once: the device itself, or any path in remount mode */
+	MATRIX_PROBE_IN_MOUNT,   /* under --mount with --mkfs/--fs: made after every mount */
+};
+
+/* A mark the command made during its run (`ioscope mark`), to cut the run into phases. */
+struct matrix_mark {
+	char label[MATRIX_PHASE_LABEL_MAX];
+	struct timespec mono;
+};
 
 /* The device as the matrix found it, to put back. */
 struct matrix_device_state {
@@ -29,7 +43,7 @@ struct matrix_ctx {
 	const struct matrix_opts *o;
 	struct matrix_result *r;
 	char name[DEV_NAME_MAX];        /* the device's kernel name */
-	char mount[PATH_MAX];           /* --mount, resolved */
+	struct control_mountpoint mount;   /* --mount, opened (include/control_experiment.h) */
 	char prefix[PATH_MAX];          /* --out, absolute */
 	struct matrix_device_state before;
 	struct source *src;
@@ -37,7 +51,7 @@ struct matrix_ctx {
 	int sigfd;
 	int stop_signal;                /* the signal that stops the matrix; 0: none */
 	bool failed;                    /* a step failed: stop, restore, write what there is */
-	bool mounted_by_us;             /* mkfs mode: our mount is at ctx->mount */
+	bool mounted_by_us;             /* mkfs mode: our mount is on ctx->mount */
 	const char *remounted;          /* remount mode: the option set applied now, or NULL */
 	bool tty;                       /* progress as one updating line */
 	struct timespec started;
@@ -45,11 +59,23 @@ struct matrix_ctx {
 	double run_seconds;             /* of the runs done, for the estimate */
 	size_t cell, repeat;            /* where it is, 0-based */
 	bool probe_on;
+	enum matrix_probe_place probe_place;
+	char probe_rel[PATH_MAX];       /* MATRIX_PROBE_IN_MOUNT: the directory under the mount */
 	double probe_us[4096];          /* the probe's samples during the current run */
 	size_t nprobe;
+	struct matrix_claim *claim;     /* its claim on the device (matrix_claim.c) */
+	struct announce_listener *announce;   /* `ioscope mark` from the command, `set` */
+	bool running;                   /* the command runs: its marks are kept */
+	struct timespec run_exited;     /* the exit's time: the last phase ends there */
+	struct matrix_mark marks[MATRIX_MAX_PHASES];
+	size_t nmarks;
+	uint64_t io_read_sectors, io_written_sectors;   /* the device's, at the start */
+	bool io_started;
 };
 
 /* matrix_device.c */
+/* The type the kernel mounted; it names a filesystem made by --mkfs or found mounted. */
+void matrix_fs_found(struct matrix_fs *fs, const char *fstype);
 int matrix_device_save(struct matrix_ctx *m, struct error *err);
 int matrix_device_checks(struct matrix_ctx *m, struct error *err);
 void matrix_device_restore(struct matrix_ctx *m);
@@ -70,6 +96,36 @@ void matrix_mark_end(struct matrix_ctx *m);
 /* A control result's events into the session; its lines on stderr when it failed. */
 void matrix_control_events(struct matrix_ctx *m, const struct control_result *r);
 
+/* matrix_claim.c: the file in the runtime directory that names the device's state while
+ * a matrix changes it, so that the next matrix after a kill -9 says how to put it back. */
+/* Reads an earlier matrix's claim on the device; -1 (err) when that matrix still runs. */
+int matrix_claim_open(struct matrix_ctx *m, struct error *err);
+/* After matrix_device_save: -1 (err) when an earlier matrix was killed and the device is
+ * not as it found it; else the claim is ours (written when the directory allows). */
+int matrix_claim_take(struct matrix_ctx *m, struct error *err);
+/* After a refusal: how to put the device back as an earlier, killed matrix found it. */
+void matrix_claim_advise(const struct matrix_ctx *m);
+/* After the device is put back: our claim removed. */
+void matrix_claim_release(struct matrix_ctx *m);
+void matrix_claim_free(struct matrix_ctx *m);
+/* matrix_probe.c: the probe, where it may be, and the idle baseline per filesystem. */
+/* --probe checked against the mode (setup); 0, or -1 with err (bad usage). */
+int matrix_probe_check(struct matrix_ctx *m, struct error *err);
+/* A probe not on the filesystem under test: started once (open_session). */
+void matrix_probe_open(struct matrix_ctx *m);
+/* After a mount the matrix made: a probe under --mount started on it. */
+void matrix_probe_mounted(struct matrix_ctx *m);
+/* Before the unmount: that probe stopped (its working set keeps the mount busy). */
+void matrix_probe_unmounting(struct matrix_ctx *m);
+/* The probe's latency with no load on filesystem c->fs, once per filesystem. */
+void matrix_probe_baseline(struct matrix_ctx *m, const struct matrix_cell *c);
+
+/* matrix_io.c: what a run moved on the device, and the phases its marks cut. */
+/* A sample right before the command starts, its counters kept. */
+void matrix_io_begin(struct matrix_ctx *m);
+/* After the exit's sample: run's read_MB, written_MB and phases. */
+void matrix_io_end(struct matrix_ctx *m, struct matrix_run *run);
+
 /* matrix_exec.c: the runner. */
 /* One run of the command, sampled and recorded meanwhile; run filled.  0 done (any
  * exit status), -1 stopped (signal) or failed (m->failed). */
@@ -78,6 +134,8 @@ int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct ma
 int matrix_exec_sync(struct matrix_ctx *m, struct matrix_run *run);
 /* Keep sampling for `seconds` (the idle probe). */
 int matrix_exec_idle(struct matrix_ctx *m, double seconds);
+/* One sample now (the step that ends or begins a phase), outside the timer. */
+void matrix_exec_sample(struct matrix_ctx *m);
 /* Where it stands (cell, repeat, elapsed, the estimate of the time left). */
 void matrix_status_of(const struct matrix_ctx *m, enum matrix_state state, struct matrix_status *s);
 /* That as the progress line on stderr (one updating line on a terminal). */

@@ -8,6 +8,7 @@
 #include "events.h"
 #include "jsonw.h"
 #include "rates.h"
+#include "selection.h"
 #include "snapshot.h"
 
 /* One interval as batch mode prints it.  shown[i] says whether rates->devices[i]
@@ -19,6 +20,8 @@ struct interval_view {
 	const bool *shown;
 	bool with_tasks;                  /* --tasks: blocked tasks and per-process I/O */
 	const struct why_rates *why;      /* dirty limits, journals, cgroups; NULL: none */
+	const struct selection *sel;      /* the named devices (--tasks shows theirs first);
+					     NULL: none named */
 };
 
 void output_text(FILE *out, const struct interval_view *v);

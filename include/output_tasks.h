@@ -6,10 +6,14 @@
 #include <stdio.h>
 
 #include "jsonw.h"
+#include "selection.h"
 #include "snapshot.h"
 
-/* "tasks": {...}, or null when the sample has none (a recording made without). */
+/* "tasks": {...}, or null when the sample has none (a recording made without).  Every
+ * blocked task and process with the devices it is attributed to (attribution.h). */
 void output_json_tasks(struct jsonw *w, const struct snapshot *snap);
-void output_text_tasks(FILE *out, const struct snapshot *snap);
+/* With devices named (sel not NULL nor empty), their blocked tasks and processes first,
+ * the others summed up in a line each: elsewhere, not attributed. */
+void output_text_tasks(FILE *out, const struct snapshot *snap, const struct selection *sel);
 
 #endif

@@ -52,6 +52,9 @@ struct probe *probe_start(const char *path, double interval, bool exec, struct e
 int probe_take(struct probe *p, struct probe_samples *out);
 /* What the probe reads: "/dev/loop0 (O_DIRECT)"; for messages. */
 const char *probe_describe(const struct probe *p);
+/* What the user should hear about how it runs, "" nothing: --probe-exec starts
+ * /bin/true, not a copy in the probed directory, and why. */
+const char *probe_notice(const struct probe *p);
 void probe_stop(struct probe *p);
 
 /* p-th percentile (0..100) of v[0..n) by nearest rank, after sorting a copy; 0 when n

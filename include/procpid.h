@@ -1,4 +1,5 @@
-/* procpid.h - parsers of one task's /proc files: stat, io, wchan, stack.
+/* procpid.h - parsers of one task's /proc files: stat, io, wchan, stack, syscall, fdinfo
+ * and the lines of mountinfo.
  *
  * Pure functions on the text read, so they are tested on fixtures; the walk over /proc
  * that reads the files is proctasks.c.  A comm may hold anything but NUL (spaces and
@@ -40,5 +41,24 @@ void procpid_parse_wchan(const char *text, size_t len, char *out, size_t outlen)
  * "jbd2_log_wait_commit"), at most max; how many. */
 size_t procpid_parse_stack(const char *text, size_t len, char (*frames)[TASK_FRAME_MAX],
 			   size_t max);
+
+#define PROCPID_SYSCALL_ARGS 6
+/* /proc/PID/task/TID/syscall, "NR ARG0 .. ARG5 SP PC" with the arguments in hex: the
+ * number and the arguments.  false for "running", "-1 SP PC" (not in a system call:
+ * a page fault, a kernel thread) or anything else. */
+bool procpid_parse_syscall(const char *text, size_t len, long *nr,
+			   uint64_t args[PROCPID_SYSCALL_ARGS]);
+/* The mnt_id line of /proc/PID/fdinfo/N: the mount the file was opened through. */
+bool procpid_parse_fdinfo_mnt(const char *text, size_t len, uint32_t *mnt_id);
+
+/* What the attribution needs of one mountinfo line: "36 35 98:0 / /mnt rw - ext4 ...". */
+struct procpid_mount {
+	uint32_t id;
+	uint32_t major, minor;        /* the filesystem's device number (st_dev of its files) */
+	char mountpoint[512];         /* unescaped */
+	char fstype[32];
+};
+/* 0, or -1 when the line is not a mountinfo line (or its mount point does not fit). */
+int procpid_parse_mount(const char *line, size_t len, struct procpid_mount *out);
 
 #endif

@@ -3,7 +3,8 @@
  *
  * Per sample it lists /proc once and reads each process's stat and io; a process with
  * more than one thread also has its threads' stat read (a thread's state is its own).
- * Only tasks in D state have their wchan (and, with CAP_SYS_ADMIN, their stack) read.
+ * Only tasks in D state have their wchan (and, with CAP_SYS_ADMIN, their stack) read,
+ * and for user tasks the device of the file their system call's descriptor names.
  * What it keeps between samples: each process's counters (for the differences) and
  * when each blocked task was first seen blocked.
  */
@@ -17,6 +18,7 @@
 #include <time.h>
 
 #include "error.h"
+#include "procfiles.h"
 #include "procpid.h"
 #include "tasks.h"
 
@@ -39,6 +41,7 @@ struct proctasks {
 	struct proctasks_user *users;   /* prefix/etc/passwd, read on first need */
 	size_t nusers;
 	bool users_loaded;
+	struct procfiles files;         /* the devices of files tasks work on */
 	char buf[4096];
 };
 

@@ -10,6 +10,7 @@
 #include "snapshot.h"
 
 struct recorder;
+struct sink;   /* sink.h */
 
 enum recorder_mode {
 	RECORDER_NEW,      /* --record: an existing file is refused, never truncated */
@@ -37,6 +38,8 @@ int recorder_write_event(struct recorder *rec, const struct event *ev, struct er
 const char *recorder_failure(const struct recorder *rec);
 const char *recorder_path(const struct recorder *rec);
 void recorder_close(struct recorder *rec);
+/* The recorder as a session's output (sink.h): its close is recorder_close.  NULL: NULL. */
+struct sink *recorder_sink(struct recorder *rec);
 
 /* A source that reads a session log back (src/record/replay.c). */
 #include "source.h"

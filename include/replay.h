@@ -96,7 +96,8 @@ size_t replay_tell(const struct replay *r);
 int replay_seek(struct replay *r, size_t i);
 
 /* The events of the log, in file order (samples ascending), kept compact (a few dozen
- * bytes each) and decoded one at a time: replay_event_get() fills *out, -1 when i is
+ * bytes each) and decoded one at a time: replay_event_get() fills *out with a view
+ * (its texts are the replay's: nothing to free, event_copy() to keep), -1 when i is
  * out of range; replay_event_sample() is the sample of event i (SIZE_MAX: none). */
 size_t replay_event_count(const struct replay *r);
 size_t replay_event_sample(const struct replay *r, size_t i);

@@ -8,6 +8,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "child.h"
@@ -23,9 +24,11 @@ struct run_watch {
 	char output[PATH_MAX];       /* where its stdout/stderr go; "" inherited */
 	double linger;               /* seconds after exit; < 0: until the user quits */
 	bool linger_writeback;       /* and until dirty+writeback are under the threshold */
+	int (*dirty_threshold_kb)(uint64_t *kb);   /* as run_watch_opts */
 	bool exited, stopping;
 	struct timespec exited_at;   /* CLOCK_MONOTONIC */
 	struct child_exit exit;
+	struct child_stop stopped;   /* what run_watch_close found still running */
 };
 
 struct run_watch_opts {
@@ -34,6 +37,9 @@ struct run_watch_opts {
 	bool to_file;                /* the console: never onto the screen */
 	double linger;               /* < 0: the default */
 	bool console;
+	/* Reads the writeback threshold (src/sources: dirty_background_threshold_kb), so
+	 * core reads no /proc/sys itself; NULL: the linger does not wait for writeback. */
+	int (*dirty_threshold_kb)(uint64_t *kb);
 };
 
 /* Spawn the command; *start is its start event.  -1 with err (nothing runs: the
@@ -46,13 +52,17 @@ int run_watch_start(struct run_watch *w, const struct run_watch_opts *o, struct 
 int run_watch_fd(const struct run_watch *w);
 /* When run_watch_fd is readable: 1 it exited (*exit_ev is the event), 0 not yet, -1 error. */
 int run_watch_collect(struct run_watch *w, struct event *exit_ev, struct error *err);
-/* ioscope is asked to stop (a signal): passed on to the command, no linger after it.
+/* ioscope is asked to stop (a signal): passed on to the command's process group, no
+ * linger after it.
  * false when the command is no longer running (stop now). */
 bool run_watch_stop(struct run_watch *w, int sig);
 /* After a sample: true once the command has exited and the linger is over. */
 bool run_watch_done(const struct run_watch *w, const struct snapshot *cur);
 /* The exit status ioscope returns: the command's (128+N for a signal). */
 int run_watch_status(const struct run_watch *w);
+/* After a sample: the command's orphans that exited are reaped (child_reap_orphans). */
+void run_watch_reap(struct run_watch *w);
+/* Stops whatever of the command still runs (child_stop: its whole tree), and frees it. */
 void run_watch_close(struct run_watch *w);
 
 #endif

@@ -1,11 +1,11 @@
 /* session.h - the one per-sample pipeline: source -> snapshot -> events (diff,
  * those the source hands back, ioscope's own, echoes dropped) -> rates -> history
- * -> recorder.  The console, batch mode, --replay and reports all step a session;
+ * -> sink (sink.h: the recorder).  The console, batch mode, --replay and reports all step a session;
  * nothing else calls events_diff() or rates_compute().
  *
  * A session owns the previous and current snapshot, the events of the latest step,
  * the rates between the two snapshots, the history (when asked for) and the
- * selection (the devices named).  It does not own the source or the recorders.
+ * selection (the devices named).  It does not own the source or the sinks.
  */
 #ifndef IOSCOPE_SESSION_H
 #define IOSCOPE_SESSION_H
@@ -17,8 +17,8 @@
 #include "events.h"
 #include "history.h"
 #include "rates.h"
-#include "recorder.h"
 #include "selection.h"
+#include "sink.h"
 #include "snapshot.h"
 #include "source.h"
 
@@ -74,15 +74,16 @@ int session_add_own_event(struct session *s, const struct event *ev, struct erro
  * copy and the recording and the views have it once.  -1 on ENOMEM. */
 int session_queue_event(struct session *s, const struct event *ev);
 
-/* Recording: start writes the header (with the selection) and the latest sample
- * at once.  The recorder stays the caller's to close; stop hands it back. */
-int session_record_start(struct session *s, struct recorder *rec, struct error *err);
+/* Recording: the output (sink.h: a recorder's is recorder_sink) gets the selection and
+ * the latest sample at once, then every step's.  It stays the caller's to close; stop
+ * hands it back. */
+int session_record_start(struct session *s, struct sink *rec, struct error *err);
 void session_record_pause(struct session *s);
 void session_record_resume(struct session *s);
-struct recorder *session_record_stop(struct session *s);
+struct sink *session_record_stop(struct session *s);
 bool session_recording(const struct session *s);        /* writing now */
-/* The recorder writing now (NULL: none), for its failure state. */
-struct recorder *session_recorder(const struct session *s);
+/* The output writing now (NULL: none), for its failure state (sink_failure). */
+struct sink *session_record_sink(const struct session *s);
 bool session_record_paused(const struct session *s);
 /* The last recording failure since asked (true, err set), then forgotten. */
 bool session_record_error(struct session *s, struct error *err);

@@ -70,6 +70,8 @@ int session_log_format_sample(const struct snapshot *snap, struct jsonw *w);
 /* The probe record that follows a sample with snap->probe (docs/session-log.md). */
 int session_log_format_probe(const struct snapshot *snap, struct jsonw *w);
 json_object *session_log_event(const struct event *ev, uint64_t seq);
+/* An announcement (announce.h) is one event record: this codec writes and reads it. */
+extern const struct announce_codec session_log_announce_codec;
 /* Append the `tasks` record of snap (nothing when snap->tasks is NULL), one line, to w;
  * -1 on ENOMEM (session_log_tasks.c). */
 int session_log_format_tasks(const struct snapshot *snap, struct jsonw *w);
@@ -90,6 +92,21 @@ bool session_mounts_equal(const struct snapshot *a, const struct snapshot *b);
 /* A probe record into *out (its old values replaced). */
 struct probe_samples;
 int session_log_parse_probe(json_object *o, struct probe_samples *out, struct error *err);
+/* A whole line as one JSON value, nothing but blanks after it; NULL (err) when not. */
+json_object *session_log_parse_line(json_tokener *tok, const char *text, size_t len,
+				    struct error *err);
+/* Line 1, the next line s gives (a fresh scanner), parsed as the log's header into *m
+ * and *state (session_log_parse_header), *line its place.  -1 with err naming name and
+ * why the file is not a session log this version reads (src/record/session_log_header.c):
+ * empty, a first line over 1 MiB, torn, not JSON, not a header, a newer version. */
+struct line_scanner;
+struct scanned_line;
+int session_log_read_header(struct line_scanner *s, json_tokener *tok, const char *name,
+			    struct replay_machine *m, struct snapshot *state,
+			    struct scanned_line *line, struct error *err);
+/* The same check on the file open at fd (read with pread from offset 0): 0 when it
+ * begins with a header this version reads. */
+int session_log_check_header(int fd, const char *name, struct error *err);
 /* Checks format and version, fills *m and the device list and mounts of *state. */
 int session_log_parse_header(json_object *o, struct replay_machine *m, struct snapshot *state,
 			     struct error *err);
@@ -107,7 +124,8 @@ int session_log_parse_why(json_object *o, struct snapshot *out, struct error *er
 /* A `trace` record into out->trace (replacing it). */
 int session_log_parse_trace(json_object *o, struct snapshot *out, struct error *err);
 /* 0, -1 when malformed (err set), or 1 for an event kind this version does not know
- * (err holds the kind's name): readers skip it silently. */
+ * (err holds the kind's name): readers skip it silently.  *ev is overwritten and,
+ * whatever the result, the caller's to event_free(). */
 int session_log_parse_event(json_object *o, struct event *ev, struct error *err);
 /* A `tasks` record into a new *out (the old one freed); -1 when malformed (err set). */
 int session_log_parse_tasks(json_object *o, struct tasks_sample **out, struct error *err);

@@ -113,9 +113,12 @@ bool source_diskstats_notice(const struct source *src, bool verbose, uint64_t sa
 struct source *source_live_new(const char *root, double interval, struct error *err);
 /* A live source's responsiveness probe (include/probe.h): every `interval` seconds one
  * 4 KiB read of `path` that reaches the device, timed; with exec, a cold program start
- * too.  Its samples come with each snapshot (snapshot.probe).  -1 with err. */
+ * too.  Its samples come with each snapshot (snapshot.probe).  path NULL: the probe
+ * stopped (a matrix unmounting the filesystem it reads).  -1 with err. */
 int source_live_probe(struct source *src, const char *path, double interval, bool exec,
 		      struct error *err);
+/* What the probe has to tell the user, "" nothing (probe_notice). */
+const char *source_live_probe_notice(const struct source *src);
 
 /* Block until the next sample is due (uses wait_fd). -1 on error (EINTR included:
  * the caller checks its signal flags). */

@@ -31,6 +31,19 @@ enum task_role {
 	TASK_ROLE_WRITEBACK,    /* kernel threads kworker/... (flush-MAJ:MIN), flush-... */
 };
 
+/* The device a file is on, as the tasks sub-sampler read it: numbers only.  Which disk
+ * that is, through partitions and loop devices, is the attribution's (attribution.h). */
+enum task_file_kind {
+	TASK_FILE_NONE = 0,     /* not known: no descriptor, not readable, not on a device */
+	TASK_FILE_ON_FS,        /* a file of the filesystem whose device number this is (st_dev) */
+	TASK_FILE_BLOCKDEV,     /* the block device itself, opened directly (st_rdev) */
+};
+struct task_file {
+	uint8_t kind;                      /* enum task_file_kind */
+	uint32_t major, minor;
+};
+#define TASK_IO_FILES 4         /* distinct devices of a listed process's open files */
+
 struct blocked_task {
 	int32_t pid, tid;
 	char comm[TASK_COMM_MAX];          /* the thread's comm */
@@ -40,9 +53,14 @@ struct blocked_task {
 					      samples); its snapshot's mono - since = seconds */
 	uint8_t nframes;                   /* 0: no stack (not permitted, or not read) */
 	char stack[TASK_STACK_FRAMES][TASK_FRAME_MAX];   /* "jbd2_log_wait_commit", ... */
+	struct task_file waits;            /* the file of the descriptor its system call was
+					      given (user tasks; kernel threads are known by
+					      their names) */
 };
 
-/* One process's I/O over the interval (differences of /proc/PID/io and stat field 42). */
+/* One process's I/O over the interval: differences of the sum of its live threads'
+ * /proc/PID/task/TID/io (not /proc/PID/io, which adds the totals of every child it
+ * reaped) and of stat field 42. */
 struct task_io {
 	int32_t pid;
 	uint32_t uid;
@@ -52,6 +70,8 @@ struct task_io {
 	uint64_t read_bytes, write_bytes, cancelled_write_bytes;
 	uint64_t syscr, syscw;
 	uint64_t blkio_ticks;              /* delayacct_blkio_ticks; meaningful if delayacct */
+	uint8_t nfiles;                    /* the devices of its open files, distinct */
+	struct task_file files[TASK_IO_FILES];
 };
 
 struct tasks_sample {
@@ -74,10 +94,28 @@ struct task_io_rates {
 	double rkB_s, wkB_s, cancelled_wkB_s, syscr_s, syscw_s, iodelay_pct;
 };
 
+/* What a wait channel means, in the users' words (one row per channel, docs/metrics.md
+ * "Wait channels in words"): a row with frames applies only to a task whose stack was
+ * read and has one of them (percpu_rwsem_wait is a frozen filesystem in sb_start_write,
+ * which is inlined into the callers listed). */
+#define WCHAN_WORDS_FRAMES 12
+struct wchan_words {
+	const char *wchan;
+	const char *words;
+	const char *frames[WCHAN_WORDS_FRAMES];   /* NULL ends; none: the channel alone */
+};
+extern const struct wchan_words tasks_wchan_words[];
+extern const size_t tasks_wchan_words_count;
+/* The words of a blocked task's wait ("filesystem frozen"), NULL for a channel not in
+ * the table (said as it is). */
+const char *blocked_task_words(const struct blocked_task *b);
+
 /* The blocked tasks that wait on one wait channel. */
 #define TASKS_COMMS_MAX 160
 struct tasks_group {
 	char wchan[TASK_WCHAN_MAX];        /* "" : unknown */
+	const char *words;                 /* what every task of it waits for, NULL: not known
+					      (blocked_task_words) */
 	uint32_t count;
 	double max_seconds;                /* the longest blocked of them */
 	char comms[TASKS_COMMS_MAX];       /* "tar, 11 kworker": processes, then kernel
@@ -103,7 +141,14 @@ const char *task_role_name(enum task_role r);        /* "", "journal", "writebac
  * groups into out, the number of groups there are returned.  mono_ns is the snapshot's. */
 size_t tasks_blocked_groups(const struct tasks_sample *t, uint64_t mono_ns,
 			    struct tasks_group *out, size_t max);
-/* "12 tasks in jbd2_log_wait_commit (tar, 11 kworker)", "1 task in ? (dd)". */
+/* The same over the blocked tasks i with keep[i] (keep NULL: all of them). */
+size_t tasks_blocked_groups_of(const struct tasks_sample *t, uint64_t mono_ns, const bool *keep,
+			       struct tasks_group *out, size_t max);
+/* How a task is named in a summary: a kernel thread by the part of its name before its
+ * '/' (kworker/u8:2+flush-7:0 is a kworker), a process by its comm. */
+void tasks_summary_name(const char *comm, bool kthread, char out[TASK_COMM_MAX]);
+/* "12 tasks in jbd2_log_wait_commit, waiting for a journal commit (tar, 11 kworker)",
+ * "1 task in ? (dd)". */
 void tasks_group_text(const struct tasks_group *g, char *buf, size_t len);
 
 /* A snapshot's mono time as blocked_task_seconds() and tasks_blocked_groups() take it. */
@@ -115,5 +160,6 @@ static inline uint64_t tasks_mono_ns(const struct timespec *mono)
 /* What every view says once when a figure is missing, and how to get it. */
 extern const char tasks_delayacct_note[];    /* delay accounting off: no iodelay */
 extern const char tasks_stack_note[];        /* no CAP_SYS_ADMIN: no stacks */
+extern const char tasks_attribution_note[];  /* not root: others' tasks not attributed */
 
 #endif

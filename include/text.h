@@ -12,7 +12,9 @@
  * controls U+0080-U+009F (in UTF-8, C2 80-C2 9F; one '?' each) and every byte that is not
  * part of valid UTF-8 (a lone 0x9b is CSI to an 8-bit terminal).  '?' rather than \xNN
  * keeps columns and buffer sizes as they were.  JSON output keeps valid UTF-8 as it is and
- * writes U+FFFD for a byte that is not (utf8.h).
+ * writes U+FFFD for a byte that is not (utf8.h); a session log is JSON, so its replay reads
+ * U+FFFD where the live run had such a byte, and U+FFFD is therefore a '?' too: live and
+ * replayed text print the same.
  */
 #ifndef IOSCOPE_TEXT_H
 #define IOSCOPE_TEXT_H

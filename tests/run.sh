@@ -1,7 +1,8 @@
 #!/bin/bash
-# Runs every test: the cmocka unit suites (built under ASan+UBSan) and the end-to-end
-# scripts in tests/e2e (real binary, real kernel, loop devices, tmux).  T=pattern
-# keeps only the tests whose file name contains it.  Last line: N passed, N failed.
+# Runs every test: the cmocka unit suites (built under ASan+UBSan), each libFuzzer
+# target once over its corpus, and the end-to-end scripts in tests/e2e (real binary,
+# real kernel, loop devices, tmux).  T=pattern keeps only the tests whose file name
+# contains it.  Last line: N passed, N failed[, N skipped].
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -30,6 +31,43 @@ run_unit() {
 		printf '%s\n' "$out" | grep -v '^\[ \(RUN\|       OK\) ' | tail -40
 	fi
 	printf 'unit %-28s %3d passed %3d failed %3d skipped\n' "$(basename "$bin")" "$p" "$f" "$s"
+}
+
+# A fuzz target run once over each input of its corpus (tests/fuzz/corpus/NAME), seconds:
+# what fuzzing once found stays fixed.  Searching for new inputs is `make fuzz`'s job.
+# Without the target (clang cannot link one here) it is skipped, saying why.
+fuzz_runtime=""   # "ok", or why clang cannot link a target here; asked once
+skip_fuzz() {
+	local name=$1 bin=$2 why
+	[ -n "$fuzz_runtime" ] || fuzz_runtime=$(tests/fuzz/runtime.sh && echo ok)
+	why=$fuzz_runtime
+	[ "$why" = ok ] && why="not built (make $bin)"
+	skipped=$((skipped + 1))
+	echo "skip $name: $why"
+	printf 'fuzz %-28s %3d passed %3d failed %3d skipped\n' "$name" 0 0 1
+}
+
+run_fuzz() {
+	local src=$1 name bin out rc inputs=() f
+	name=$(basename "$src" .c)
+	bin=$BUILD/fuzz/$name
+	[ -x "$bin" ] || { skip_fuzz "$name" "$bin"; return; }
+	for f in "tests/fuzz/corpus/${name#fuzz_}"/*; do [ -f "$f" ] && inputs+=("$f"); done
+	if [ ${#inputs[@]} -eq 0 ]; then
+		out="no input in tests/fuzz/corpus/${name#fuzz_}" rc=1
+	else
+		out=$("$bin" -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$BUILD/fuzz/$name-" \
+			"${inputs[@]}" 2>&1); rc=$?
+	fi
+	if [ "$rc" -ne 0 ]; then
+		failed=$((failed + 1))
+		failures+=("$name")
+		printf '%s\n' "$out" | tail -40
+	else
+		passed=$((passed + 1))
+	fi
+	printf 'fuzz %-28s %3d passed %3d failed %3d skipped %3d inputs\n' "$name" \
+		$((rc == 0)) $((rc != 0)) 0 ${#inputs[@]}
 }
 
 # The e2e scripts run JOBS at a time (default: one more than the CPUs; they mostly wait
@@ -74,6 +112,9 @@ e2e_reap() {
 for bin in "$BUILD"/san/tests/test_*; do
 	[ -x "$bin" ] || continue
 	case "$(basename "$bin")" in *"$pattern"*) run_unit "$bin" ;; esac
+done
+for src in tests/fuzz/fuzz_*.c; do
+	case "$(basename "$src" .c)" in *"$pattern"*) run_fuzz "$src" ;; esac
 done
 alone=()
 for script in tests/e2e/test_*.sh; do

@@ -11,5 +11,11 @@ summary() { local name=$1; shift; echo "$name: $*"; }
 need_dir() {
 	[ $# -ge 1 ] && [ -d "$1" ] || { echo "usage: $USAGE" >&2; exit 2; }
 }
+# mark TEXT: a mark in every running ioscope of this user (the matrix or `ioscope run`
+# recording this workload); without one, said on stderr and the workload goes on
+mark() {
+	"${IOSCOPE_BIN:-ioscope}" mark -- "$1" >/dev/null 2>&1 ||
+		echo "mark: no running ioscope took the mark '$1'" >&2
+}
 # files and bytes under a tree
 tree_size() { find "$1" -type f -printf '%s\n' | awk '{ n++; b += $1 } END { printf "files=%d bytes=%d", n, b }'; }

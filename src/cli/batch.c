@@ -14,11 +14,13 @@
 
 #include "announce.h"
 #include "commands.h"
+#include "dirty_threshold.h"
 #include "output.h"
 #include "prom_sink.h"
 #include "rates.h"
 #include "run_watch.h"
 #include "session.h"
+#include "session_log.h"
 #include "stop_signals.h"
 #include "text.h"
 
@@ -81,9 +83,8 @@ static int select_events(struct batch *b)
 		if (!session_event_selected(b->session, &all->items[i]))
 			continue;
 		struct event *e = event_list_add(&b->shown_events);
-		if (!e)
+		if (!e || event_copy(e, &all->items[i]) < 0)
 			return -1;
-		*e = all->items[i];
 	}
 	return 0;
 }
@@ -96,8 +97,10 @@ static void say_tasks_notes(struct batch *b, const struct snapshot *snap)
 		return;
 	if (!t->delayacct && !b->said_delayacct)
 		fprintf(stderr, "ioscope: %s\n", tasks_delayacct_note);
-	if (!t->stack_readable && !b->said_stack)
+	if (!t->stack_readable && !b->said_stack) {
 		fprintf(stderr, "ioscope: %s\n", tasks_stack_note);
+		fprintf(stderr, "ioscope: %s\n", tasks_attribution_note);
+	}
 	b->said_delayacct |= !t->delayacct;
 	b->said_stack |= !t->stack_readable;
 }
@@ -123,7 +126,7 @@ static int prom_baseline(struct batch *b)
 	}
 	const struct snapshot *snap = session_snapshot(b->session);
 	struct rates none = { .wall = snap->wall, .seq = snap->seq };
-	struct interval_view v = { &none, snap, NULL, b->shown, false, NULL };
+	struct interval_view v = { &none, snap, NULL, b->shown, false, NULL, NULL };
 	return prom_emit(b, &v, true);
 }
 
@@ -134,7 +137,8 @@ static int emit(struct batch *b)
 		return -1;
 	}
 	struct interval_view v = { session_rates(b->session), session_snapshot(b->session),
-				   &b->shown_events, b->shown, b->opts->tasks, session_why(b->session) };
+				   &b->shown_events, b->shown, b->opts->tasks, session_why(b->session),
+				   session_selection(b->session) };
 	say_tasks_notes(b, v.snap);
 	if (b->prom)    /* --format prometheus, --textfile, --listen: nothing else */
 		return prom_emit(b, &v, false);
@@ -163,7 +167,7 @@ static void announce_open(struct batch *b)
 {
 	struct error err;
 	if (b->src->live)
-		b->announce = announce_listen(&err);   /* without it, such changes are "observed" */
+		b->announce = announce_listen(&session_log_announce_codec, &err);   /* without it, such changes are "observed" */
 }
 
 /* Kept until the next sample, which carries them as its own events (so its echo
@@ -181,6 +185,9 @@ static int announce_into_sample(struct batch *b)
 		if (session_queue_event(b->session, &b->announced.items[i]) < 0)
 			return -1;
 	event_list_clear(&b->announced);
+	char note[160];
+	if (announce_interval_end(b->announce, note, sizeof note))
+		fprintf(stderr, "ioscope: %s\n", note);
 	return 0;
 }
 
@@ -191,14 +198,17 @@ static int run_start(struct batch *b)
 	struct error err = { "" };
 	struct event start;
 	struct run_watch_opts o = { .command = b->opts->command, .output_path = b->opts->output_path,
-				    .linger = b->opts->linger };
+				    .linger = b->opts->linger,
+				    .dirty_threshold_kb = dirty_background_threshold_kb };
 	int rc = run_watch_start(&b->run, &o, &start, &err);
 	if (rc < 0) {
 		text_printf(stderr, "ioscope: run: %s\n", err.msg);
 		return rc == RUN_WATCH_REFUSED ? 1 : 127;
 	}
 	b->running = true;
-	return session_queue_event(b->session, &start) < 0 ? 1 : 0;
+	rc = session_queue_event(b->session, &start) < 0 ? 1 : 0;
+	event_free(&start);
+	return rc;
 }
 
 static void run_collect(struct batch *b)
@@ -210,6 +220,17 @@ static void run_collect(struct batch *b)
 		text_printf(stderr, "ioscope: run: %s\n", err.msg);
 	if (r > 0 && session_queue_event(b->session, &ev) < 0)
 		fprintf(stderr, "ioscope: out of memory: the exit is not marked\n");
+	if (r > 0)
+		event_free(&ev);
+}
+
+/* Whatever of the command still runs is stopped, and said. */
+static void run_close(struct run_watch *w)
+{
+	char note[256];
+	run_watch_close(w);
+	if (child_stop_note(&w->stopped, note, sizeof note))
+		fprintf(stderr, "ioscope: run: %s\n", note);
 }
 
 /* A signal ends the run, or with a command still running, is passed on to it and
@@ -287,6 +308,8 @@ static int run_loop(struct batch *b)
 			return r < 0 ? 1 : 0;
 		if (emit(b) < 0 || record_check(b) < 0)
 			return 1;
+		if (b->running)
+			run_watch_reap(&b->run);
 		if (b->running && run_watch_done(&b->run, session_snapshot(b->session)))
 			return 0;
 	}
@@ -314,7 +337,7 @@ static int start(struct batch *b)
 		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 2;
 	}
-	if (b->rec && session_record_start(b->session, b->rec, &err) < 0) {
+	if (b->rec && session_record_start(b->session, recorder_sink(b->rec), &err) < 0) {
 		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 1;
 	}
@@ -365,7 +388,7 @@ int batch_run(const struct options *opts, struct source *src, struct recorder *r
 		status = run_watch_status(&b.run);
 out:
 	if (b.running)
-		run_watch_close(&b.run);
+		run_close(&b.run);
 	if (b.sigfd >= 0)
 		close(b.sigfd);
 	announce_close(b.announce);

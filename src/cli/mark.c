@@ -11,6 +11,7 @@
 
 #include "announce.h"
 #include "commands.h"
+#include "session_log.h"
 
 static int usage(FILE *out, int status)
 {
@@ -41,12 +42,16 @@ int cmd_mark(int argc, char **argv)
 		return usage(stderr, 2);
 	struct event ev;
 	event_own(&ev, EVENT_USER_MARK, "user", "mark");
-	join(argc - first, argv + first, ev.new_value, sizeof ev.new_value);
+	char text[EVENT_VALUE_MAX];
+	join(argc - first, argv + first, text, sizeof text);
+	event_set_new_value(&ev, "%s", text);
 	if (!ev.new_value[0]) {
 		fprintf(stderr, "ioscope mark: give the TEXT of the mark\n");
+		event_free(&ev);
 		return 2;
 	}
-	int reached = announce_events(&ev, 1);
+	int reached = announce_events(&session_log_announce_codec, &ev, 1);
+	event_free(&ev);
 	if (reached == 0) {
 		fprintf(stderr, "ioscope mark: no running ioscope of this user (uid %u) to mark\n",
 			(unsigned)geteuid());

@@ -15,38 +15,70 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "announce.h"
 #include "commands.h"
 #include "control.h"
 #include "machine.h"
 #include "matrix_ctx.h"
+#include "session_log.h"
 #include "text.h"
 
 
+
+static void plan_fs(struct matrix_result *r, const struct matrix_opts *o)
+{
+	r->nfs = o->nfs;
+	for (size_t f = 0; f < o->nfs; f++) {
+		struct matrix_fs *fs = &r->fs[f];
+		memset(fs, 0, sizeof *fs);
+		snprintf(fs->name, sizeof fs->name, "%s", o->fs[f].name);
+		snprintf(fs->mkfs, sizeof fs->mkfs, "%s", o->fs[f].mkfs ? o->fs[f].mkfs : "");
+		fs->idle_p50_us = fs->idle_p99_us = NAN;
+	}
+}
+
+static bool is_baseline(const struct matrix_opts *o, const struct matrix_cell *c,
+			const char *fs)
+{
+	return o->has_baseline && strcmp(c->sched, o->baseline_sched) == 0 &&
+	       strcmp(c->options, o->baseline_opts) == 0 &&
+	       (!o->baseline_fs[0] || strcmp(fs, o->baseline_fs) == 0);
+}
+
+/* The cells of filesystem f under one scheduler: its option sets, cold before hot. */
+static void plan_sets(struct matrix_result *r, const struct matrix_opts *o, size_t f,
+		      const char *sched, bool *found)
+{
+	for (size_t i = 0; i < o->noptsets; i++)
+		for (int cache = MATRIX_COLD; cache <= MATRIX_HOT; cache++) {
+			if (!(o->cache & cache) || !matrix_optset_applies(o, i, o->fs[f].name))
+				continue;
+			struct matrix_cell *c = &r->cells[r->ncells];
+			memset(c, 0, sizeof *c);
+			c->fs = f;
+			snprintf(c->sched, sizeof c->sched, "%s", sched);
+			snprintf(c->options, sizeof c->options, "%s", o->optsets[i]);
+			c->cache = (enum matrix_cache)cache;
+			c->elapsed_mean_s = c->elapsed_sd_s = NAN;
+			if (!*found && is_baseline(o, c, o->fs[f].name)) {
+				r->baseline = r->ncells;
+				*found = true;
+			}
+			r->ncells++;
+		}
+}
 
 void matrix_cells_plan(struct matrix_result *r, const struct matrix_opts *o,
 		       const char *current_sched)
 {
 	size_t nscheds = o->nscheds ? o->nscheds : 1;
+	bool found = false;
+	plan_fs(r, o);
 	r->ncells = 0;
 	r->baseline = 0;
-	for (size_t s = 0; s < nscheds; s++)
-		for (size_t i = 0; i < o->noptsets; i++)
-			for (int cache = MATRIX_COLD; cache <= MATRIX_HOT; cache++) {
-				if (!(o->cache & cache))
-					continue;
-				struct matrix_cell *c = &r->cells[r->ncells];
-				memset(c, 0, sizeof *c);
-				snprintf(c->sched, sizeof c->sched, "%s",
-					 o->nscheds ? o->scheds[s] : current_sched);
-				snprintf(c->options, sizeof c->options, "%s", o->optsets[i]);
-				c->cache = (enum matrix_cache)cache;
-				c->elapsed_mean_s = c->elapsed_sd_s = NAN;
-				if (o->has_baseline && r->baseline == 0 &&
-				    strcmp(c->sched, o->baseline_sched) == 0 &&
-				    strcmp(c->options, o->baseline_opts) == 0)
-					r->baseline = r->ncells;
-				r->ncells++;
-			}
+	for (size_t f = 0; f < o->nfs; f++)
+		for (size_t s = 0; s < nscheds; s++)
+			plan_sets(r, o, f, o->nscheds ? o->scheds[s] : current_sched, &found);
 }
 
 static int open_log(struct matrix_ctx *m, struct matrix_run *run)
@@ -55,7 +87,7 @@ static int open_log(struct matrix_ctx *m, struct matrix_run *run)
 	snprintf(run->log, sizeof run->log, "%s-c%02zu-r%zu.log", m->prefix, m->cell + 1,
 		 m->repeat + 1);
 	struct recorder *rec = recorder_open(run->log, RECORDER_NEW, false, &err);
-	if (!rec || session_record_start(m->session, rec, &err) < 0) {
+	if (!rec || session_record_start(m->session, recorder_sink(rec), &err) < 0) {
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 		recorder_close(rec);
 		run->log[0] = '\0';
@@ -66,21 +98,47 @@ static int open_log(struct matrix_ctx *m, struct matrix_run *run)
 
 static void close_log(struct matrix_ctx *m)
 {
-	recorder_close(session_record_stop(m->session));
+	sink_close(session_record_stop(m->session));
 }
 
-/* The steps before the command; 0, 1 refused, -1 failed. */
+/* The steps before the command; 0, 1 refused, -1 failed.  The probe's idle baseline
+ * is taken on the filesystem under test: in remount mode before the first cell's
+ * options, else once the first fresh one of its kind is mounted (matrix_probe.c). */
 static int prepare(struct matrix_ctx *m, struct matrix_cell *c)
 {
-	matrix_mark(m, "cell", "cell %zu/%zu repeat %zu: %s %s %s", m->cell + 1, m->r->ncells,
-		    m->repeat + 1, c->sched, c->options, matrix_cache_name(c->cache));
+	char name[MOUNT_OPTS_MAX + 128];
+	matrix_cell_name(m->r, c, name, sizeof name);
+	matrix_mark(m, "cell", "cell %zu/%zu repeat %zu: %s", m->cell + 1, m->r->ncells,
+		    m->repeat + 1, name);
+	bool fresh = m->o->fs[c->fs].mkfs != NULL;
+	if (!fresh)
+		matrix_probe_baseline(m, c);
 	int rc = matrix_step_filesystem(m, c);
+	if (rc == 0 && fresh) {
+		matrix_probe_mounted(m);
+		matrix_probe_baseline(m, c);
+	}
+	if (rc == 0 && m->stop_signal)
+		rc = -1;
+	setenv("IOSCOPE_FS", m->r->fs[c->fs].name, 1);   /* --mkfs: known once made */
 	if (rc == 0)
 		rc = matrix_step_scheduler(m, c);
 	if (rc == 0)
 		rc = matrix_step_cache(m, c);
 	if (rc > 0)
 		matrix_mark(m, "refused", "%s", c->refused);
+	return rc;
+}
+
+/* The command, bracketed by samples: the device's counters at its start and exit. */
+static int run_command(struct matrix_ctx *m, struct matrix_cell *c, struct matrix_run *run)
+{
+	matrix_io_begin(m);
+	int rc = matrix_exec_run(m, c, run);
+	if (run->exit >= 0) {
+		matrix_io_end(m, run);
+		run->interrupted = m->stop_signal;
+	}
 	return rc;
 }
 
@@ -96,12 +154,13 @@ static int one_run(struct matrix_ctx *m, struct matrix_cell *c)
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	int rc = prepare(m, c);
-	if (rc == 0 && matrix_exec_run(m, c, run) == 0)
+	if (rc == 0 && run_command(m, c, run) == 0)
 		rc = matrix_exec_sync(m, run);
 	else if (rc == 0)
 		rc = -1;
 	if (rc == 0 || run->exit >= 0)
 		c->nruns++;
+	matrix_probe_unmounting(m);
 	if (matrix_step_unmount(m) < 0)
 		rc = -1;
 	close_log(m);
@@ -143,24 +202,8 @@ static int run_cell(struct matrix_ctx *m, struct matrix_cell *c)
 	return rc;
 }
 
-/* With a probe: its latency with nothing else running, what the runs are compared to. */
-static void idle_probe(struct matrix_ctx *m)
-{
-	if (!m->probe_on)
-		return;
-	m->nprobe = 0;
-	matrix_mark(m, "idle", "probe with no load");
-	if (matrix_exec_idle(m, 10.0) < 0)
-		return;
-	double v[4096];
-	memcpy(v, m->probe_us, m->nprobe * sizeof v[0]);
-	m->r->idle_p50_us = matrix_percentile(v, m->nprobe, 50);
-	m->r->idle_p99_us = matrix_percentile(v, m->nprobe, 99);
-}
-
 static void run_cells(struct matrix_ctx *m)
 {
-	idle_probe(m);
 	for (m->cell = 0; m->cell < m->r->ncells && !m->stop_signal && !m->failed; m->cell++)
 		if (run_cell(m, &m->r->cells[m->cell]) < 0)
 			break;
@@ -170,6 +213,18 @@ static void run_cells(struct matrix_ctx *m)
 	else if (m->failed)
 		snprintf(m->r->status, sizeof m->r->status, "stopped by a failure in cell %zu (see "
 			 "its log)", m->cell + 1);
+}
+
+/* The command finds this ioscope in $IOSCOPE_BIN, to mark its phases (`$IOSCOPE_BIN mark
+ * rmtree`) with the binary that runs the matrix, wherever PATH leads. */
+static void export_self(void)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		setenv("IOSCOPE_BIN", self, 1);
+	}
 }
 
 static int absolute_prefix(struct matrix_ctx *m, struct error *err)
@@ -191,12 +246,12 @@ static void describe(struct matrix_ctx *m)
 	struct matrix_result *r = m->r;
 	machine_describe(&r->machine);
 	snprintf(r->device, sizeof r->device, "%s", m->name);
-	snprintf(r->mount, sizeof r->mount, "%s", m->mount);
+	snprintf(r->mount, sizeof r->mount, "%s", m->mount.path);
+	snprintf(r->probe, sizeof r->probe, "%s", m->o->probe ? m->o->probe : "");
 	size_t used = 0;
 	for (int i = 0; i < m->o->ncommand; i++)
 		used = text_appendf(r->command, sizeof r->command, used, "%s%s", i ? " " : "",
 				    m->o->command[i]);
-	r->idle_p50_us = r->idle_p99_us = NAN;
 }
 
 /* Everything that can be refused before the device is touched.  Exit status or 0. */
@@ -204,19 +259,25 @@ static int setup(struct matrix_ctx *m, struct error *err)
 {
 	if (control_device_resolve(NULL, m->o->device, m->name, sizeof m->name, err) < 0)
 		return 2;
-	if (!realpath(m->o->mount, m->mount))
-		return error_errno(err, m->o->mount, errno), 2;
+	if (control_mountpoint_open(&m->mount, m->o->mount, err) < 0)
+		return 2;
+	if (matrix_probe_check(m, err) < 0)
+		return 2;
 	if (absolute_prefix(m, err) < 0)
 		return 2;
 	if (geteuid() != 0)
 		return error_set(err, "a matrix makes filesystems, mounts, switches schedulers and "
 				 "drops caches: run it as root"), 1;
+	if (matrix_claim_open(m, err) < 0)
+		return 1;
 	if (matrix_device_checks(m, err) < 0)
 		return strstr(err->msg, "in use") ? 1 : 2;
-	if (matrix_device_save(m, err) < 0)
+	if (matrix_device_save(m, err) < 0 || matrix_claim_take(m, err) < 0)
 		return 1;
-	describe(m);
 	matrix_cells_plan(m->r, m->o, m->before.sched);
+	if (m->before.mounted)   /* remount mode: the filesystem found there */
+		matrix_fs_found(&m->r->fs[0], m->before.mount.fstype);
+	describe(m);
 	m->runs_planned = m->r->ncells * (size_t)m->o->repeat;
 	return 0;
 }
@@ -232,12 +293,9 @@ static int open_session(struct matrix_ctx *m, struct error *err)
 	char *names[] = { m->name };
 	if (session_select(m->session, names, 1, err) < 0)
 		return -1;
-	if (m->o->probe) {
-		struct error why = { "" };
-		m->probe_on = source_live_probe(m->src, m->o->probe, 1.0, false, &why) == 0;
-		if (!m->probe_on)
-			text_printf(stderr, "ioscope matrix: no probe: %s\n", why.msg);
-	}
+	matrix_probe_open(m);
+	struct error ignored;
+	m->announce = announce_listen(&session_log_announce_codec, &ignored);   /* without it, the command's marks are lost */
 	return 0;
 }
 
@@ -263,17 +321,22 @@ static int matrix_main(struct matrix_ctx *m)
 	int status = setup(m, &err);
 	if (status) {
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+		matrix_claim_advise(m);
 		return status;
 	}
 	if (open_session(m, &err) < 0 || matrix_exec_signals(m) < 0) {
+		matrix_claim_release(m);   /* nothing was changed yet */
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg[0] ? err.msg : "signalfd failed");
 		return 1;
 	}
-	setenv("IOSCOPE_MOUNT", m->mount, 1);
+	setenv("IOSCOPE_MOUNT", m->mount.path, 1);
+	export_self();
 	m->tty = isatty(STDERR_FILENO);
 	clock_gettime(CLOCK_MONOTONIC, &m->started);
 	run_cells(m);
 	matrix_device_restore(m);
+	if (!m->mounted_by_us)
+		matrix_claim_release(m);   /* else kept: the next matrix says how to unmount it */
 	matrix_mark_end(m);   /* after the device is put back: a console stops showing progress */
 	if (m->tty)
 		matrix_progress(m, true);
@@ -291,18 +354,22 @@ int cmd_matrix(int argc, char **argv)
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 		return 2;
 	}
-	struct matrix_ctx m = { .o = &o, .sigfd = -1 };
+	struct matrix_ctx m = { .o = &o, .sigfd = -1,
+				.mount = { .dir = -1, .root = -1, .mnt_id = -1 } };
 	m.r = calloc(1, sizeof *m.r);
 	if (!m.r)
 		return fprintf(stderr, "ioscope matrix: out of memory\n"), 1;
 	int status = matrix_main(&m);
 	if (m.session)
-		recorder_close(session_record_stop(m.session));
+		sink_close(session_record_stop(m.session));
 	session_close(m.session);
 	if (m.src)
 		source_destroy(m.src);
 	if (m.sigfd >= 0)
 		close(m.sigfd);
+	announce_close(m.announce);
+	control_mountpoint_close(&m.mount);
+	matrix_claim_free(&m);
 	free(m.r);
 	return status;
 }

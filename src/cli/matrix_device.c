@@ -9,6 +9,7 @@
 #include "announce.h"
 #include "control_experiment.h"
 #include "matrix_ctx.h"
+#include "session_log.h"
 #include "text.h"
 
 static void mark_event(struct matrix_ctx *m, enum matrix_state state, const char *step,
@@ -16,14 +17,17 @@ static void mark_event(struct matrix_ctx *m, enum matrix_state state, const char
 {
 	struct event ev;
 	event_own(&ev, EVENT_RUN, "matrix", step);
-	snprintf(ev.new_value, sizeof ev.new_value, "%s", text);
+	event_set_new_value(&ev, "%s", text);
 	struct matrix_status where;
 	matrix_status_of(m, state, &where);
-	matrix_status_format(&where, ev.result, sizeof ev.result);
+	char progress[EVENT_RESULT_MAX];
+	matrix_status_format(&where, progress, sizeof progress);
+	event_set_result(&ev, "%s", progress);
 	struct error err = { "" };
 	if (m->session && session_add_own_event(m->session, &ev, &err) < 0)
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
-	announce_events(&ev, 1);   /* a console watching meanwhile marks the step too */
+	announce_events(&session_log_announce_codec, &ev, 1);   /* a console watching meanwhile marks the step too */
+	event_free(&ev);
 }
 
 void matrix_mark(struct matrix_ctx *m, const char *step, const char *fmt, ...)
@@ -54,7 +58,7 @@ void matrix_control_events(struct matrix_ctx *m, const struct control_result *r)
 		if (session_add_own_event(m->session, &r->events[i], &err) < 0)
 			text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 	/* as `ioscope set` does: running instances log these changes as ioscope's */
-	announce_events(r->events, r->nevents);
+	announce_events(&session_log_announce_codec, r->events, r->nevents);
 }
 
 static void save_iosched(struct matrix_ctx *m, struct control_dev *d)
@@ -152,21 +156,10 @@ static int check_plan(struct matrix_ctx *m, struct error *err)
 	return rc;
 }
 
-/* --mkfs wipes the device: a loop device (its data is a file), or one the user named
- * twice; never one that is mounted or held. */
+/* --mkfs wipes the device and what it stands on: control_mkfs_check says whether it may. */
 static int check_mkfs(struct matrix_ctx *m, struct error *err)
 {
-	if (!control_device_is_loop(m->name)) {
-		char again[DEV_NAME_MAX];
-		struct error why;
-		if (!m->o->destroy_data_on ||
-		    control_device_resolve(NULL, m->o->destroy_data_on, again, sizeof again, &why) < 0 ||
-		    strcmp(again, m->name) != 0)
-			return error_set(err, "--mkfs would destroy the data on %s, which is not a loop "
-					 "device: name it again with --destroy-data-on %s to do that",
-					 m->name, m->name);
-	}
-	return control_device_check_free(m->name, err);
+	return control_mkfs_check(m->name, m->o->destroy_data_on, err);
 }
 
 /* Without --mkfs the filesystem at --mount must be on the device. */
@@ -174,14 +167,15 @@ static int check_mounted(struct matrix_ctx *m, struct error *err)
 {
 	char dev[DEV_NAME_MAX], disk[DEV_NAME_MAX];
 	bool part;
-	if (control_mount_find(NULL, -1, m->mount, &m->before.mount, err) < 0)
+	int id;
+	if (control_mount_root_id(m->mount.dir, m->mount.path, &id, err) < 0 ||
+	    control_mount_find(NULL, id, NULL, &m->before.mount, err) < 0)
 		return -1;
 	if (!control_mount_device(NULL, &m->before.mount, dev, sizeof dev) ||
 	    control_disk_of(NULL, dev, disk, sizeof disk, &part) < 0 || strcmp(disk, m->name) != 0)
 		return error_set(err, "%s is not a filesystem of %s (give --mkfs to make one)",
-				 m->mount, m->name);
+				 m->mount.path, m->name);
 	m->before.mounted = true;
-	snprintf(m->r->fstype, sizeof m->r->fstype, "%s", m->before.mount.fstype);
 	return 0;
 }
 
@@ -189,7 +183,7 @@ int matrix_device_checks(struct matrix_ctx *m, struct error *err)
 {
 	if (check_plan(m, err) < 0)
 		return -1;
-	return m->o->mkfs ? check_mkfs(m, err) : check_mounted(m, err);
+	return m->o->fs[0].mkfs ? check_mkfs(m, err) : check_mounted(m, err);
 }
 
 static int refuse(struct matrix_cell *c, const char *msg)
@@ -221,25 +215,36 @@ static int apply_plan(struct matrix_ctx *m, struct matrix_cell *c, struct contro
 	int status = control_apply(p, res);
 	matrix_control_events(m, res);
 	int rc = status ? refuse(c, refusal_of(res)) : 0;
-	free(res);
+	control_result_free(res);
 	return rc;
+}
+
+void matrix_fs_found(struct matrix_fs *fs, const char *fstype)
+{
+	snprintf(fs->fstype, sizeof fs->fstype, "%s", fstype);
+	if (!fs->name[0])
+		snprintf(fs->name, sizeof fs->name, "%s", fstype);
 }
 
 static int fresh_filesystem(struct matrix_ctx *m, struct matrix_cell *c)
 {
 	struct error err = { "" };
-	matrix_mark(m, "mkfs", "%s /dev/%s", m->o->mkfs, m->name);
-	if (control_mkfs(m->o->mkfs, m->name, &err) < 0 ||
-	    control_fstype(m->name, m->r->fstype, sizeof m->r->fstype, &err) < 0) {
+	struct matrix_fs *fs = &m->r->fs[c->fs];
+	const char *mkfs = m->o->fs[c->fs].mkfs;
+	char fstype[sizeof fs->fstype];
+	matrix_mark(m, "mkfs", "%s /dev/%s", mkfs, m->name);
+	if (control_mkfs(mkfs, m->name, &err) < 0 ||
+	    control_fstype(m->name, fstype, sizeof fstype, &err) < 0) {
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 		matrix_mark(m, "failed", "%s", err.msg);
 		return m->failed = true, -1;
 	}
+	matrix_fs_found(fs, fstype);
 	struct control_result *res = malloc(sizeof *res);
 	if (!res)
 		return m->failed = true, -1;
 	control_result_init(res);
-	int rc = control_mount_new(m->name, m->r->fstype, m->mount, c->options, res, &err);
+	int rc = control_mount_new(m->name, fs->fstype, &m->mount, c->options, res, &err);
 	if (rc == 0)
 		m->mounted_by_us = true;
 	matrix_control_events(m, res);
@@ -247,8 +252,21 @@ static int fresh_filesystem(struct matrix_ctx *m, struct matrix_cell *c)
 		rc = refuse(c, refusal_of(res));
 	else if (rc < 0)
 		rc = refuse(c, err.msg);
-	free(res);
+	control_result_free(res);
 	return rc;
+}
+
+/* A remount of the filesystem checked at the start, found again by its path: that path
+ * may lead elsewhere now (a directory on it renamed), and then it is refused. */
+static int plan_remount(struct matrix_ctx *m, struct control_plan *p, const char *options,
+			struct error *err)
+{
+	if (control_plan_remount(p, m->mount.path, options, err) < 0)
+		return -1;
+	if (p->mount.id != m->before.mount.id)
+		return error_set(err, "%s: a different filesystem is mounted there now",
+				 m->mount.path);
+	return 0;
 }
 
 static int remount(struct matrix_ctx *m, struct matrix_cell *c)
@@ -260,7 +278,7 @@ static int remount(struct matrix_ctx *m, struct matrix_cell *c)
 		return m->failed = true, -1;
 	struct error err = { "" };
 	int rc;
-	if (control_plan_remount(p, m->mount, c->options, &err) < 0) {
+	if (plan_remount(m, p, c->options, &err) < 0) {
 		matrix_mark(m, "refused", "remount %s: %s", c->options, err.msg);
 		rc = refuse(c, err.msg);
 	} else {
@@ -273,7 +291,7 @@ static int remount(struct matrix_ctx *m, struct matrix_cell *c)
 
 int matrix_step_filesystem(struct matrix_ctx *m, struct matrix_cell *c)
 {
-	return m->o->mkfs ? fresh_filesystem(m, c) : remount(m, c);
+	return m->o->fs[c->fs].mkfs ? fresh_filesystem(m, c) : remount(m, c);
 }
 
 int matrix_step_scheduler(struct matrix_ctx *m, struct matrix_cell *c)
@@ -306,18 +324,53 @@ int matrix_step_cache(struct matrix_ctx *m, struct matrix_cell *c)
 	return 0;
 }
 
+/* The unmount as a mount removed by ioscope, and a sample that sees it gone: the next
+ * run's fresh mount is then a mount in its log, not a remount of this one. */
+static void unmounted(struct matrix_ctx *m)
+{
+	struct event ev;
+	event_own(&ev, EVENT_MOUNT_REMOVED, m->mount.path, "mount");
+	event_set_old_value(&ev, "/dev/%s", m->name);
+	event_set_result(&ev, "ok");
+	struct error err = { "" };
+	if (session_add_own_event(m->session, &ev, &err) < 0)
+		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+	announce_events(&session_log_announce_codec, &ev, 1);
+	event_free(&ev);
+	matrix_exec_sample(m);
+}
+
+/* The command's processes are gone by now (child_stop); one outside it may still use
+ * the filesystem: detached then, said, and the device stays in use until it lets go. */
+static int unmount_busy(struct matrix_ctx *m, const struct error *busy)
+{
+	struct error err = { "" };
+	if (control_umount_detach(&m->mount, &err) < 0)
+		return -1;
+	text_printf(stderr, "ioscope matrix: %s: detached instead (MNT_DETACH); /dev/%s stays in "
+		    "use until the processes using it let go\n", busy->msg, m->name);
+	m->mounted_by_us = false;
+	matrix_mark(m, "umount", "%s (detached: busy)", m->mount.path);
+	unmounted(m);
+	return 0;
+}
+
 int matrix_step_unmount(struct matrix_ctx *m)
 {
 	if (!m->mounted_by_us)
 		return 0;
 	struct error err = { "" };
-	if (control_umount(m->mount, &err) < 0) {
+	bool refused = control_umount(&m->mount, &err) < 0;
+	if (refused && unmount_busy(m, &err) < 0) {
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 		matrix_mark(m, "failed", "umount: %s", err.msg);
 		return m->failed = true, -1;
 	}
-	m->mounted_by_us = false;
-	matrix_mark(m, "umount", "%s", m->mount);
+	if (!refused) {
+		m->mounted_by_us = false;
+		matrix_mark(m, "umount", "%s", m->mount.path);
+		unmounted(m);
+	}
 	return 0;
 }
 
@@ -355,7 +408,7 @@ void matrix_options_undo(struct matrix_ctx *m)
 	m->remounted = NULL;
 	struct control_plan *p = malloc(sizeof *p);
 	struct matrix_cell scratch;
-	if (p && used && control_plan_remount(p, m->mount, back, &err) == 0)
+	if (p && used && plan_remount(m, p, back, &err) == 0)
 		apply_plan(m, &scratch, p);
 	else if (used)
 		text_printf(stderr, "ioscope matrix: could not put back %s: %s\n", back, err.msg);

@@ -1,7 +1,8 @@
 /* matrix_exec.c - the runner of `ioscope matrix`: one command as a child (child.h, as
  * `ioscope run` starts it), waited for through its pidfd while the session samples on
  * its timer, so the run's log has every sample and every mark in order.  A signal
- * (Ctrl-C) is passed on to the command, and the matrix stops after it. */
+ * (Ctrl-C) is passed on to the command's process group, and the matrix stops after it;
+ * whatever the command left running is stopped before the sync and the unmount. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -17,6 +18,7 @@
 #include "child.h"
 #include "probe.h"
 #include "matrix_ctx.h"
+#include "session_log.h"
 #include "text.h"
 #include "stop_signals.h"
 
@@ -67,7 +69,8 @@ void matrix_status_of(const struct matrix_ctx *m, enum matrix_state state, struc
 	}
 }
 
-/* "cell 2/4 repeat 1/3  mq-deadline noatime cold  elapsed 0:42  left ~1:24" */
+/* "cell 2/4 repeat 1/3  elapsed 0:42  left ~1:24  ext4 mq-deadline noatime cold": the
+ * cell's name last, where a terminal's 79 columns may cut it */
 void matrix_progress(struct matrix_ctx *m, bool done)
 {
 	struct matrix_status s;
@@ -76,14 +79,14 @@ void matrix_progress(struct matrix_ctx *m, bool done)
 	clock_text(s.elapsed_s, el, sizeof el);
 	if (s.eta_s >= 0)
 		clock_text(s.eta_s, left, sizeof left);
-	const struct matrix_cell *c = &m->r->cells[s.cell - 1];
-	char line[512];
+	char name[MOUNT_OPTS_MAX + 128];
+	matrix_cell_name(m->r, &m->r->cells[s.cell - 1], name, sizeof name);
+	char line[MOUNT_OPTS_MAX + 256];
 	if (done)
 		snprintf(line, sizeof line, "matrix: %zu runs done in %s", m->runs_done, el);
 	else
-		snprintf(line, sizeof line, "matrix: cell %ld/%ld repeat %ld/%ld  %s %s %s  elapsed %s"
-			 "  left ~%s", s.cell, s.cells, s.run, s.runs, c->sched, c->options,
-			 matrix_cache_name(c->cache), el, left);
+		snprintf(line, sizeof line, "matrix: cell %ld/%ld repeat %ld/%ld  elapsed %s  left ~%s"
+			 "  %s", s.cell, s.cells, s.run, s.runs, el, left, name);
 	if (m->tty) {
 		/* the line's text escaped; the carriage return and erase-to-end are ours */
 		fputc('\r', stderr);
@@ -128,7 +131,7 @@ static int sample(struct matrix_ctx *m, int timerfd)
 
 /* A sample at a step that ends a phase (the exit, the end of the write-back), so that
  * the log brackets even a run shorter than the interval. */
-static void extra_sample(struct matrix_ctx *m)
+void matrix_exec_sample(struct matrix_ctx *m)
 {
 	struct error err = { "" };
 	if (session_step(m->session, &err) < 0) {
@@ -136,6 +139,27 @@ static void extra_sample(struct matrix_ctx *m)
 		m->failed = true;
 	}
 	probe_collect(m);
+}
+
+/* Announcements (`ioscope mark` from the command, `ioscope set` from a shell) logged as
+ * they come; the command's marks kept to cut its run into phases. */
+static void take_announcements(struct matrix_ctx *m)
+{
+	struct event_list got;
+	event_list_init(&got);
+	announce_take_events(m->announce, &got);   /* out of memory: those are lost */
+	for (size_t i = 0; i < got.count; i++) {
+		const struct event *ev = &got.items[i];
+		struct error err = { "" };
+		if (session_add_own_event(m->session, ev, &err) < 0)
+			text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+		if (ev->kind != EVENT_USER_MARK || !m->running || m->nmarks == MATRIX_MAX_PHASES)
+			continue;
+		struct matrix_mark *k = &m->marks[m->nmarks++];
+		snprintf(k->label, sizeof k->label, "%s", ev->new_value);
+		k->mono = ev->mono;
+	}
+	event_list_free(&got);
 }
 
 static void take_signal(struct matrix_ctx *m, struct child *c)
@@ -157,21 +181,26 @@ static int wait_sampling(struct matrix_ctx *m, struct child *c, double until,
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
-		struct pollfd fds[3] = { { .fd = m->sigfd, .events = POLLIN },
+		struct pollfd fds[4] = { { .fd = m->sigfd, .events = POLLIN },
 					 { .fd = m->src->ops->wait_fd(m->src), .events = POLLIN },
-					 { .fd = child_fd(c), .events = POLLIN } };
+					 { .fd = child_fd(c), .events = POLLIN },
+					 { .fd = announce_fd(m->announce), .events = POLLIN } };
 		int timeout = c ? -1 : (int)fmax(0, (until - seconds_since(&t0)) * 1000);
-		int n = poll(fds, 3, timeout);
+		int n = poll(fds, 4, timeout);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return m->failed = true, -1;
 		if (fds[0].revents & POLLIN)
 			take_signal(m, c);
+		if (fds[3].revents & POLLIN)
+			take_announcements(m);
 		if (!c && (m->stop_signal || seconds_since(&t0) >= until))
 			return 0;
 		if ((fds[1].revents & POLLIN) && sample(m, fds[1].fd) < 0)
 			return -1;
+		if (c && (fds[1].revents & POLLIN))
+			child_reap_orphans(c);
 		struct error err = { "" };
 		if (c && (fds[2].revents & POLLIN)) {
 			int r = child_reap(c, x, &err);
@@ -194,21 +223,19 @@ static int open_output(struct matrix_ctx *m, char *path, size_t len)
 	return fd;
 }
 
-/* The command starts in the mount point with the cell in its environment. */
-static struct child *spawn_in_mount(struct matrix_ctx *m, const struct matrix_cell *c, int out,
-				    struct error *err)
+/* argv started in the mount point (its descriptor: the path is not looked up again);
+ * keep_stdin as child_spawn's (the command keeps ioscope's input, sync has none). */
+static struct child *spawn_in_mount(struct matrix_ctx *m, char *const argv[], int out,
+				    bool keep_stdin, struct error *err)
 {
-	char cell[MOUNT_OPTS_MAX + 64];
-	snprintf(cell, sizeof cell, "%s:%s:%s", c->sched, c->options, matrix_cache_name(c->cache));
-	setenv("IOSCOPE_CELL", cell, 1);
 	int here = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (here < 0 || chdir(m->mount) < 0) {
-		error_errno(err, m->mount, errno);
+	if (here < 0 || fchdir(control_mountpoint_cwd(&m->mount)) < 0) {
+		error_errno(err, here < 0 ? "." : m->mount.path, errno);
 		if (here >= 0)
 			close(here);
 		return NULL;
 	}
-	struct child *ch = child_spawn(m->o->command, out, false, err);
+	struct child *ch = child_spawn(argv, out, keep_stdin, err);
 	if (fchdir(here) < 0 && ch) {
 		error_errno(err, "the working directory", errno);
 		child_free(ch);
@@ -218,14 +245,39 @@ static struct child *spawn_in_mount(struct matrix_ctx *m, const struct matrix_ce
 	return ch;
 }
 
+/* The command, with the cell in its environment. */
+static struct child *spawn_command(struct matrix_ctx *m, const struct matrix_cell *c, int out,
+				   struct error *err)
+{
+	char cell[MOUNT_OPTS_MAX + 64];
+	snprintf(cell, sizeof cell, "%s:%s:%s", c->sched, c->options, matrix_cache_name(c->cache));
+	setenv("IOSCOPE_CELL", cell, 1);
+	return spawn_in_mount(m, m->o->command, out, true, err);
+}
+
 static void run_figures(struct matrix_run *run, const struct child_exit *x)
 {
 	run->exit = x->exit_code;
 	run->elapsed_s = x->elapsed;
 	run->cpu_s = (double)x->ru.ru_utime.tv_sec + x->ru.ru_utime.tv_usec / 1e6 +
 		     (double)x->ru.ru_stime.tv_sec + x->ru.ru_stime.tv_usec / 1e6;
-	run->read_MB = x->have_io ? (double)x->read_bytes / 1e6 : NAN;
-	run->written_MB = x->have_io ? (double)x->write_bytes / 1e6 : NAN;
+	run->cmd_read_MB = x->have_io ? (double)x->read_bytes / 1e6 : NAN;
+	run->cmd_written_MB = x->have_io ? (double)x->write_bytes / 1e6 : NAN;
+}
+
+/* What the command left running (or all of it, when the matrix stops) is stopped, so
+ * that the unmount finds the filesystem free; marked when there was any. */
+static void stop_the_rest(struct matrix_ctx *m, struct child *ch)
+{
+	struct child_stop st;
+	char note[256];
+	child_stop(ch, &st);
+	child_free(ch);
+	if (!child_stop_note(&st, note, sizeof note))
+		return;
+	text_printf(stderr, "ioscope matrix: %s\n", note);
+	if (st.left_behind)
+		matrix_mark(m, "stopped", "%s", note);
 }
 
 int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct matrix_run *run)
@@ -236,7 +288,7 @@ int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct ma
 	if (out < 0)
 		return m->failed = true, -1;
 	m->nprobe = 0;
-	struct child *ch = spawn_in_mount(m, c, out, &err);
+	struct child *ch = spawn_command(m, c, out, &err);
 	close(out);
 	if (!ch) {
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
@@ -244,20 +296,23 @@ int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct ma
 		return m->failed = true, -1;
 	}
 	struct event ev;
-	memset(&ev, 0, sizeof ev);
 	child_start_event(ch, m->o->command, outpath, &ev);
+	m->nmarks = 0;
+	m->running = true;
 	if (session_add_own_event(m->session, &ev, &err) < 0)
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
-	announce_events(&ev, 1);
+	announce_events(&session_log_announce_codec, &ev, 1);
+	event_free(&ev);
 	struct child_exit x;
 	memset(&x, 0, sizeof x);
 	int rc = wait_sampling(m, ch, 0, &x);
 	if (rc == 0) {
-		memset(&ev, 0, sizeof ev);
 		child_exit_event(&x, &ev);
+		m->run_exited = ev.mono;
 		session_add_own_event(m->session, &ev, &err);
-		announce_events(&ev, 1);
-		extra_sample(m);
+		announce_events(&session_log_announce_codec, &ev, 1);
+		event_free(&ev);
+		matrix_exec_sample(m);
 		run_figures(run, &x);
 		double probe[4096];
 		memcpy(probe, m->probe_us, m->nprobe * sizeof probe[0]);
@@ -265,16 +320,17 @@ int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct ma
 		run->probe_p99_us = matrix_percentile(probe, m->nprobe, 99);
 		matrix_fio_parse(outpath, run);
 	}
-	child_free(ch);
+	m->running = false;
+	stop_the_rest(m, ch);
 	return rc == 0 && !m->stop_signal ? 0 : -1;
 }
 
 int matrix_exec_sync(struct matrix_ctx *m, struct matrix_run *run)
 {
-	char *argv[] = { "sync", "-f", m->mount, NULL };
+	char *argv[] = { "sync", "-f", ".", NULL };   /* in the mount point */
 	struct error err = { "" };
-	matrix_mark(m, "sync", "sync -f %s", m->mount);
-	struct child *ch = child_spawn(argv, -1, false, &err);
+	matrix_mark(m, "sync", "sync -f %s", m->mount.path);
+	struct child *ch = spawn_in_mount(m, argv, -1, false, &err);
 	if (!ch) {
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 		return m->failed = true, -1;
@@ -286,7 +342,7 @@ int matrix_exec_sync(struct matrix_ctx *m, struct matrix_run *run)
 		return -1;
 	run->writeback_s = x.elapsed;
 	matrix_mark(m, "synced", "%.3f s", x.elapsed);
-	extra_sample(m);
+	matrix_exec_sample(m);
 	return x.exit_code == 0 ? 0 : (m->failed = true, -1);
 }
 

@@ -13,20 +13,7 @@
 
 /* ---- shared figures ---- */
 
-static double run_mean(const struct matrix_cell *c, size_t off)
-{
-	double sum = 0;
-	size_t n = 0;
-	for (size_t i = 0; i < c->nruns; i++) {
-		double v = *(const double *)((const char *)&c->runs[i] + off);
-		if (c->runs[i].exit == 0 && isfinite(v)) {
-			sum += v;
-			n++;
-		}
-	}
-	return n ? sum / (double)n : NAN;
-}
-#define CELL_MEAN(c, field) run_mean(c, offsetof(struct matrix_run, field))
+#define CELL_MEAN(c, field) MATRIX_CELL_MEAN(c, field)
 
 static double cell_MBps(const struct matrix_cell *c)
 {
@@ -34,11 +21,30 @@ static double cell_MBps(const struct matrix_cell *c)
 	return c->elapsed_mean_s > 0 ? moved / c->elapsed_mean_s : NAN;
 }
 
-static size_t good_runs(const struct matrix_cell *c)
+static const struct matrix_fs *cell_fs(const struct matrix_result *r, const struct matrix_cell *c)
+{
+	return &r->fs[c->fs < r->nfs ? c->fs : 0];
+}
+
+/* The labels of the phases the runs were cut into, in order of first appearance. */
+#define PHASE_COLUMNS 5
+static void add_labels(const struct matrix_run *run, const char *labels[PHASE_COLUMNS], size_t *n)
+{
+	for (size_t p = 0; p < run->nphases; p++) {
+		size_t j = 0;
+		while (j < *n && strcmp(labels[j], run->phases[p].label) != 0)
+			j++;
+		if (j == *n && *n < PHASE_COLUMNS)
+			labels[(*n)++] = run->phases[p].label;
+	}
+}
+
+static size_t phase_labels(const struct matrix_result *r, const char *labels[PHASE_COLUMNS])
 {
 	size_t n = 0;
-	for (size_t i = 0; i < c->nruns; i++)
-		n += c->runs[i].exit == 0;
+	for (size_t i = 0; i < r->ncells; i++)
+		for (size_t k = 0; k < r->cells[i].nruns; k++)
+			add_labels(&r->cells[i].runs[k], labels, &n);
 	return n;
 }
 
@@ -84,6 +90,21 @@ static void text_wrapped(FILE *out, const char *head, const char *value)
 	wrap(out, head, "          ", value);
 }
 
+/* One line per filesystem: how it was made, or that it was found mounted. */
+static void text_filesystems(FILE *out, const struct matrix_result *r)
+{
+	for (size_t i = 0; i < r->nfs; i++) {
+		const struct matrix_fs *fs = &r->fs[i];
+		char line[512];
+		if (fs->mkfs[0])
+			snprintf(line, sizeof line, "%s: %s", fs->name[0] ? fs->name : "?", fs->mkfs);
+		else
+			snprintf(line, sizeof line, "%s: mounted at the start, remounted per cell",
+				 fs->name[0] ? fs->name : "?");
+		text_wrapped(out, i ? "          " : "fs:       ", line);
+	}
+}
+
 static void text_header(FILE *out, const struct matrix_result *r)
 {
 	const struct replay_machine *mc = &r->machine;
@@ -91,25 +112,27 @@ static void text_header(FILE *out, const struct matrix_result *r)
 		    mc->kernel, mc->arch, mc->cpus, (double)mc->mem_total_kb / 1048576.0);
 	if (mc->cpu_model[0])
 		text_printf(out, "cpu:      %.68s\n", mc->cpu_model);
-	text_printf(out, "device:   %s, %s on %.52s\n", r->device, r->fstype[0] ? r->fstype : "?",
-		    r->mount);
+	text_printf(out, "device:   %s on %.60s\n", r->device, r->mount);
+	text_filesystems(out, r);
 	text_wrapped(out, "tunables: ", r->tunables);
 	text_wrapped(out, "command:  ", r->command);
-	char p50[16], p99[16];
-	fmt_num(p50, sizeof p50, r->idle_p50_us, 0);
-	fmt_num(p99, sizeof p99, r->idle_p99_us, 0);
-	if (isfinite(r->idle_p50_us))
-		text_printf(out, "probe:    idle p50 %s us, p99 %s us (columns: x idle)\n", p50, p99);
-	else
+	if (r->probe[0]) {
+		char line[512];
+		snprintf(line, sizeof line, "%s, idle on each filesystem (table below)", r->probe);
+		text_wrapped(out, "probe:    ", line);
+	} else {
 		text_printf(out, "probe:    none\n");
-	if (r->ncells)
-		text_printf(out, "baseline: cell %zu (%s %s %s)\n", r->baseline + 1,
-			    r->cells[r->baseline].sched, r->cells[r->baseline].options,
-			    matrix_cache_name(r->cells[r->baseline].cache));
+	}
+	if (r->ncells) {
+		char name[MOUNT_OPTS_MAX + 128];
+		matrix_cell_name(r, &r->cells[r->baseline], name, sizeof name);
+		char line[MOUNT_OPTS_MAX + 160];
+		snprintf(line, sizeof line, "cell %zu (%s)", r->baseline + 1, name);
+		text_wrapped(out, "baseline: ", line);
+	}
 	if (r->status[0])
 		text_printf(out, "PARTIAL:  %.68s\n", r->status);
-	fputs("\n # scheduler   options      cache  n  elapsed s    MB/s  wb s  p50x  p99x ratio\n",
-	      out);
+	fputs("\n # fs      scheduler   options      cache  n  elapsed s    MB/s  wb s ratio\n", out);
 }
 
 /* A refusal, wrapped under its cell. */
@@ -118,39 +141,112 @@ static void text_refused(FILE *out, const char *msg)
 	wrap(out, "             refused: ", "                      ", msg);
 }
 
+/* Under a cell: the runs left out, and why. */
+static void text_left_out(FILE *out, const struct matrix_cell *c)
+{
+	size_t good = matrix_cell_good_runs(c), stopped = matrix_cell_interrupted_runs(c);
+	size_t failed = c->nruns - good - stopped;
+	int sig = 0;
+	for (size_t i = 0; i < c->nruns && !sig; i++)
+		sig = c->runs[i].exit != 0 ? c->runs[i].interrupted : 0;
+	if (failed)
+		fprintf(out, "%4s%zu of %zu runs failed (exit status not 0; left out)\n", "", failed,
+			c->nruns);
+	if (stopped)
+		fprintf(out, "%4s%zu of %zu runs interrupted by signal %d (left out)\n", "", stopped,
+			c->nruns, sig);
+}
+
 static void text_cell(FILE *out, const struct matrix_result *r, size_t i)
 {
 	const struct matrix_cell *c = &r->cells[i];
-	char sched[16], opts[32];
+	char fs[16], sched[16], opts[32];
+	text_escape(cell_fs(r, c)->name, fs, sizeof fs);
 	text_escape(c->sched, sched, sizeof sched);
 	text_escape(c->options, opts, sizeof opts);
 	bool long_opts = strlen(c->options) > 12;
-	fprintf(out, "%2zu %-11.11s %-12.12s %-4s", i + 1, sched, long_opts ? "(below)" : opts,
-		matrix_cache_name(c->cache));
+	fprintf(out, "%2zu %-7.7s %-11.11s %-12.12s %-4s", i + 1, fs, sched,
+		long_opts ? "(below)" : opts, matrix_cache_name(c->cache));
 	if (c->refused[0]) {
 		fputs("\n", out);
 		text_refused(out, c->refused);
 	} else {
-		char el[24], mean[16], sd[16], mbs[16], wb[16], p50[16], p99[16], ratio[16];
+		char el[24], mean[16], sd[16], mbs[16], wb[16], ratio[16];
 		fmt_num(mean, sizeof mean, c->elapsed_mean_s, 2);
 		fmt_num(sd, sizeof sd, c->elapsed_sd_s, 2);
 		snprintf(el, sizeof el, "%s±%s", mean, sd);
 		fmt_num(mbs, sizeof mbs, cell_MBps(c), 1);
 		fmt_num(wb, sizeof wb, CELL_MEAN(c, writeback_s), 2);
-		fmt_ratio(p50, sizeof p50, CELL_MEAN(c, probe_p50_us), r->idle_p50_us);
-		fmt_ratio(p99, sizeof p99, CELL_MEAN(c, probe_p99_us), r->idle_p99_us);
 		fmt_ratio(ratio, sizeof ratio, c->elapsed_mean_s, r->cells[r->baseline].elapsed_mean_s);
 		/* "±" is two bytes and one column */
-		fprintf(out, " %2zu%c %12s %6s %5s %5s %5s %5s\n", good_runs(c), c->noisy ? '!' : ' ',
-			el, mbs, wb, p50, p99, ratio);
+		fprintf(out, " %2zu%c %12s %6s %5s %5s\n", matrix_cell_good_runs(c),
+			c->noisy ? '!' : ' ', el, mbs, wb, ratio);
 	}
 	if (long_opts) {
 		char full[MOUNT_OPTS_MAX];
 		fprintf(out, "%4s%.76s\n", "", text_escape(c->options, full, sizeof full));
 	}
-	if (good_runs(c) < c->nruns)
-		fprintf(out, "%4s%zu of %zu runs failed (exit status not 0; left out)\n", "",
-			c->nruns - good_runs(c), c->nruns);
+	text_left_out(out, c);
+}
+
+static void text_cell_head(FILE *out, const struct matrix_result *r, size_t i)
+{
+	char fs[16];
+	text_escape(cell_fs(r, &r->cells[i])->name, fs, sizeof fs);
+	fprintf(out, "%2zu %-7.7s", i + 1, fs);
+}
+
+/* The probe in milliseconds, idle (on the cell's filesystem) and during the runs, then
+ * as a ratio to idle. */
+static void text_probe(FILE *out, const struct matrix_result *r)
+{
+	if (!r->probe[0])
+		return;
+	fprintf(out, "\n%-10s %9s %7s %9s %7s %6s %6s\n", "probe, ms", "idle p50", "p99",
+		"run p50", "p99", "p50x", "p99x");
+	for (size_t i = 0; i < r->ncells; i++) {
+		const struct matrix_cell *c = &r->cells[i];
+		const struct matrix_fs *fs = cell_fs(r, c);
+		if (c->refused[0])
+			continue;
+		double p50 = CELL_MEAN(c, probe_p50_us), p99 = CELL_MEAN(c, probe_p99_us);
+		char ip50[16], ip99[16], rp50[16], rp99[16], x50[16], x99[16];
+		fmt_num(ip50, sizeof ip50, fs->idle_p50_us / 1000, 3);
+		fmt_num(ip99, sizeof ip99, fs->idle_p99_us / 1000, 3);
+		fmt_num(rp50, sizeof rp50, p50 / 1000, 3);
+		fmt_num(rp99, sizeof rp99, p99 / 1000, 3);
+		fmt_ratio(x50, sizeof x50, p50, fs->idle_p50_us);
+		fmt_ratio(x99, sizeof x99, p99, fs->idle_p99_us);
+		text_cell_head(out, r, i);
+		fprintf(out, " %9s %7s %9s %7s %6s %6s\n", ip50, ip99, rp50, rp99, x50, x99);
+	}
+}
+
+/* The phases the command's marks cut its runs into, mean seconds each. */
+static void text_phases(FILE *out, const struct matrix_result *r)
+{
+	const char *labels[PHASE_COLUMNS];
+	size_t n = phase_labels(r, labels);
+	if (!n)
+		return;
+	fprintf(out, "\n%-10s", "phases, s");
+	for (size_t k = 0; k < n; k++) {
+		char l[MATRIX_PHASE_LABEL_MAX * 4];
+		text_escape(labels[k], l, sizeof l);
+		fprintf(out, " %9.9s", l);
+	}
+	fputs("\n", out);
+	for (size_t i = 0; i < r->ncells; i++) {
+		if (r->cells[i].refused[0])
+			continue;
+		text_cell_head(out, r, i);
+		for (size_t k = 0; k < n; k++) {
+			char v[16];
+			fmt_num(v, sizeof v, matrix_cell_phase_mean(&r->cells[i], labels[k]), 2);
+			fprintf(out, " %9s", v);
+		}
+		fputs("\n", out);
+	}
 }
 
 static void text_fio(FILE *out, const struct matrix_result *r)
@@ -161,9 +257,10 @@ static void text_fio(FILE *out, const struct matrix_result *r)
 		if (!c->nruns || !c->runs[0].fio)
 			continue;
 		if (!any)
-			fputs("\nfio      MB/s       IOPS  clat p99 us\n", out);
+			fputs("\nfio             MB/s       IOPS  clat p99 us\n", out);
 		any = true;
-		fprintf(out, "%2zu %9.1f %10.0f %12.0f\n", i + 1, CELL_MEAN(c, fio_bw_MBps),
+		text_cell_head(out, r, i);
+		fprintf(out, " %9.1f %10.0f %12.0f\n", CELL_MEAN(c, fio_bw_MBps),
 			CELL_MEAN(c, fio_iops), CELL_MEAN(c, fio_clat_p99_us));
 	}
 }
@@ -176,10 +273,19 @@ int matrix_write_text(FILE *out, const struct matrix_result *r)
 		text_cell(out, r, i);
 		noisy |= r->cells[i].noisy;
 	}
+	text_probe(out, r);
+	text_phases(out, r);
 	text_fio(out, r);
-	fputs("\nn: runs measured; elapsed: mean ± sd of the command; MB/s: its reads and writes\n"
-	      "per second; wb s: sync after it exited; p50x, p99x: probe latency / idle;\n"
-	      "ratio: elapsed / the baseline's.\n", out);
+	fputs("\nn: runs measured; elapsed: mean ± sd of the command; MB/s: read + written on\n"
+	      "the device (its diskstats from the start to the exit) per second; wb s: sync\n"
+	      "after it exited; ratio: elapsed / the baseline's.\n", out);
+	if (r->probe[0])
+		fputs("probe: 4 KiB reads timed, p50 and p99 in ms idle on the cell's filesystem and\n"
+		      "during its runs, then as a ratio to idle.\n", out);
+	const char *labels[PHASE_COLUMNS];
+	if (phase_labels(r, labels))
+		fputs("phases: the command's own marks (ioscope mark) cut each run; mean seconds.\n",
+		      out);
 	if (noisy)
 		fputs("!: still noisy (elapsed varies more than 3.5%) after --max-repeat runs.\n", out);
 	return ferror(out) ? -1 : 0;
@@ -195,17 +301,44 @@ static void csv_num(FILE *out, double v)
 		fputs(",", out);
 }
 
-static void csv_run(FILE *out, const struct matrix_cell *c, size_t i, const struct matrix_run *run,
+#define CSV_HEADER "cell,fs,scheduler,options,cache,refused,run,elapsed_s,writeback_s,read_MB," \
+		   "written_MB,MBps,command_read_MB,command_written_MB,cpu_s,probe_p50_us," \
+		   "probe_p99_us,idle_probe_p50_us,idle_probe_p99_us,exit,interrupted,log," \
+		   "fio_bw_MBps,fio_iops,fio_clat_p99_us,elapsed_mean_s,elapsed_sd_s,noisy,phases"
+#define CSV_CELL_FIELDS 6   /* cell .. refused: the fields a refused cell's row has */
+
+/* "untar=12.3;rmtree=3.4" */
+static void csv_phases(FILE *out, const struct matrix_run *run)
+{
+	char text[MATRIX_MAX_PHASES * (MATRIX_PHASE_LABEL_MAX + 24)] = "";
+	size_t used = 0;
+	for (size_t p = 0; p < run->nphases; p++)
+		used = text_appendf(text, sizeof text, used, "%s%s=%.6g", p ? ";" : "",
+				    run->phases[p].label, run->phases[p].seconds);
+	fputc(',', out);
+	csv_put(out, text);
+}
+
+static void csv_run(FILE *out, const struct matrix_result *r, size_t i, const struct matrix_run *run,
 		    size_t k)
 {
+	const struct matrix_cell *c = &r->cells[i];
+	const struct matrix_fs *fs = cell_fs(r, c);
 	fprintf(out, "%zu,", i + 1);
+	csv_put(out, fs->name);
+	fputc(',', out);
 	csv_put(out, c->sched);
 	fputc(',', out);
 	csv_put(out, c->options);
 	fprintf(out, ",%s,", matrix_cache_name(c->cache));
 	csv_put(out, c->refused);
 	if (!run) {
-		fputs(",,,,,,,,,,,,,,,,,\n", out);
+		size_t fields = 1;
+		for (const char *h = CSV_HEADER; *h; h++)
+			fields += *h == ',';
+		for (size_t f = CSV_CELL_FIELDS; f < fields; f++)
+			fputc(',', out);
+		fputc('\n', out);
 		return;
 	}
 	fprintf(out, ",%zu", k + 1);
@@ -214,30 +347,37 @@ static void csv_run(FILE *out, const struct matrix_cell *c, size_t i, const stru
 	csv_num(out, run->read_MB);
 	csv_num(out, run->written_MB);
 	csv_num(out, matrix_run_MBps(run));
+	csv_num(out, run->cmd_read_MB);
+	csv_num(out, run->cmd_written_MB);
 	csv_num(out, run->cpu_s);
 	csv_num(out, run->probe_p50_us);
 	csv_num(out, run->probe_p99_us);
+	csv_num(out, fs->idle_p50_us);
+	csv_num(out, fs->idle_p99_us);
 	fprintf(out, ",%d,", run->exit);
+	if (run->interrupted)
+		fprintf(out, "%d", run->interrupted);
+	fputc(',', out);
 	csv_put(out, run->log);
 	csv_num(out, run->fio ? run->fio_bw_MBps : NAN);
 	csv_num(out, run->fio ? run->fio_iops : NAN);
 	csv_num(out, run->fio ? run->fio_clat_p99_us : NAN);
 	csv_num(out, c->elapsed_mean_s);
 	csv_num(out, c->elapsed_sd_s);
-	fprintf(out, ",%d\n", c->noisy);
+	fprintf(out, ",%d", c->noisy);
+	csv_phases(out, run);
+	fputc('\n', out);
 }
 
 int matrix_write_csv(FILE *out, const struct matrix_result *r)
 {
-	fputs("cell,scheduler,options,cache,refused,run,elapsed_s,writeback_s,read_MB,written_MB,"
-	      "MBps,cpu_s,probe_p50_us,probe_p99_us,exit,log,fio_bw_MBps,fio_iops,"
-	      "fio_clat_p99_us,elapsed_mean_s,elapsed_sd_s,noisy\n", out);
+	fputs(CSV_HEADER "\n", out);
 	for (size_t i = 0; i < r->ncells; i++) {
 		const struct matrix_cell *c = &r->cells[i];
 		if (!c->nruns)
-			csv_run(out, c, i, NULL, 0);
+			csv_run(out, r, i, NULL, 0);
 		for (size_t k = 0; k < c->nruns; k++)
-			csv_run(out, c, i, &c->runs[k], k);
+			csv_run(out, r, i, &c->runs[k], k);
 	}
 	return ferror(out) ? -1 : 0;
 }
@@ -269,8 +409,21 @@ static json_object *json_run(const struct matrix_run *run)
 	json_object_object_add(o, "probe_p50_us", jnum(run->probe_p50_us));
 	json_object_object_add(o, "probe_p99_us", jnum(run->probe_p99_us));
 	json_object_object_add(o, "exit", json_object_new_int(run->exit));
+	json_object *stopped = run->interrupted ? json_object_new_int(run->interrupted) : NULL;
+	json_object_object_add(o, "interrupted", stopped);
 	json_object_object_add(o, "log", json_object_new_string(run->log));
 	json_object_object_add(o, "cpu_s", jnum(run->cpu_s));
+	json_object_object_add(o, "MBps", jnum(matrix_run_MBps(run)));
+	json_object_object_add(o, "command_read_MB", jnum(run->cmd_read_MB));
+	json_object_object_add(o, "command_written_MB", jnum(run->cmd_written_MB));
+	json_object *phases = json_object_new_array();
+	for (size_t i = 0; i < run->nphases; i++) {
+		json_object *p = json_object_new_object();
+		json_object_object_add(p, "mark", json_object_new_string(run->phases[i].label));
+		json_object_object_add(p, "elapsed_s", jnum(run->phases[i].seconds));
+		json_object_array_add(phases, p);
+	}
+	json_object_object_add(o, "phases", phases);
 	if (run->fio) {
 		json_object *f = json_object_new_object();
 		json_object_object_add(f, "bw_MBps", jnum(run->fio_bw_MBps));
@@ -281,9 +434,18 @@ static json_object *json_run(const struct matrix_run *run)
 	return o;
 }
 
-static json_object *json_cell(const struct matrix_cell *c)
+static json_object *json_idle(const struct matrix_fs *fs)
 {
 	json_object *o = json_object_new_object();
+	json_object_object_add(o, "p50_us", jnum(fs->idle_p50_us));
+	json_object_object_add(o, "p99_us", jnum(fs->idle_p99_us));
+	return o;
+}
+
+static json_object *json_cell(const struct matrix_result *r, const struct matrix_cell *c)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "fs", json_object_new_string(cell_fs(r, c)->name));
 	json_object_object_add(o, "scheduler", json_object_new_string(c->sched));
 	json_object_object_add(o, "options", json_object_new_string(c->options));
 	json_object_object_add(o, "cache", json_object_new_string(matrix_cache_name(c->cache)));
@@ -295,7 +457,23 @@ static json_object *json_cell(const struct matrix_cell *c)
 	json_object_object_add(o, "elapsed_mean_s", jnum(c->elapsed_mean_s));
 	json_object_object_add(o, "elapsed_sd_s", jnum(c->elapsed_sd_s));
 	json_object_object_add(o, "noisy", json_object_new_boolean(c->noisy));
+	json_object_object_add(o, "idle_probe", json_idle(cell_fs(r, c)));
 	return o;
+}
+
+static json_object *json_filesystems(const struct matrix_result *r)
+{
+	json_object *a = json_object_new_array();
+	for (size_t i = 0; i < r->nfs; i++) {
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "name", json_object_new_string(r->fs[i].name));
+		const char *mkfs = r->fs[i].mkfs;
+		json_object_object_add(o, "mkfs", mkfs[0] ? json_object_new_string(mkfs) : NULL);
+		json_object_object_add(o, "fstype", json_object_new_string(r->fs[i].fstype));
+		json_object_object_add(o, "idle_probe", json_idle(&r->fs[i]));
+		json_object_array_add(a, o);
+	}
+	return a;
 }
 
 static json_object *json_machine(const struct replay_machine *m)
@@ -315,22 +493,26 @@ int matrix_write_json(FILE *out, const struct matrix_result *r)
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "machine", json_machine(&r->machine));
 	json_object_object_add(o, "device", json_object_new_string(r->device));
-	json_object_object_add(o, "fstype", json_object_new_string(r->fstype));
+	json_object_object_add(o, "fstype", json_object_new_string(r->nfs ? r->fs[0].fstype : ""));
+	json_object_object_add(o, "filesystems", json_filesystems(r));
 	json_object_object_add(o, "mount", json_object_new_string(r->mount));
+	json_object_object_add(o, "probe", r->probe[0] ? json_object_new_string(r->probe) : NULL);
 	json_object_object_add(o, "tunables", json_object_new_string(r->tunables));
 	json_object_object_add(o, "command", json_object_new_string(r->command));
 	json_object *cells = json_object_new_array();
 	for (size_t i = 0; i < r->ncells; i++)
-		json_object_array_add(cells, json_cell(&r->cells[i]));
+		json_object_array_add(cells, json_cell(r, &r->cells[i]));
 	json_object_object_add(o, "cells", cells);
 	json_object *b = json_object_new_object();
 	json_object_object_add(b, "cell", json_object_new_int((int)r->baseline));
 	if (r->ncells) {
-		json_object_object_add(b, "scheduler", json_object_new_string(r->cells[r->baseline].sched));
-		json_object_object_add(b, "options", json_object_new_string(r->cells[r->baseline].options));
+		const struct matrix_cell *c = &r->cells[r->baseline];
+		json_object_object_add(b, "fs", json_object_new_string(cell_fs(r, c)->name));
+		json_object_object_add(b, "scheduler", json_object_new_string(c->sched));
+		json_object_object_add(b, "options", json_object_new_string(c->options));
+		json_object_object_add(b, "idle_probe_p50_us", jnum(cell_fs(r, c)->idle_p50_us));
+		json_object_object_add(b, "idle_probe_p99_us", jnum(cell_fs(r, c)->idle_p99_us));
 	}
-	json_object_object_add(b, "idle_probe_p50_us", jnum(r->idle_p50_us));
-	json_object_object_add(b, "idle_probe_p99_us", jnum(r->idle_p99_us));
 	json_object_object_add(o, "baseline", b);
 	json_object_object_add(o, "complete", json_object_new_boolean(!r->status[0]));
 	if (r->status[0])

@@ -52,6 +52,58 @@ double matrix_run_MBps(const struct matrix_run *run)
 	return (run->read_MB + run->written_MB) / run->elapsed_s;
 }
 
+double matrix_cell_mean(const struct matrix_cell *c, size_t off)
+{
+	double sum = 0;
+	size_t n = 0;
+	for (size_t i = 0; i < c->nruns; i++) {
+		double v = *(const double *)((const char *)&c->runs[i] + off);
+		if (c->runs[i].exit == 0 && isfinite(v)) {
+			sum += v;
+			n++;
+		}
+	}
+	return n ? sum / (double)n : NAN;
+}
+
+size_t matrix_cell_good_runs(const struct matrix_cell *c)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < c->nruns; i++)
+		n += c->runs[i].exit == 0;
+	return n;
+}
+
+size_t matrix_cell_interrupted_runs(const struct matrix_cell *c)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < c->nruns; i++)
+		n += c->runs[i].exit != 0 && c->runs[i].interrupted;
+	return n;
+}
+
+double matrix_cell_phase_mean(const struct matrix_cell *c, const char *label)
+{
+	double sum = 0;
+	size_t n = 0;
+	for (size_t i = 0; i < c->nruns; i++)
+		for (size_t k = 0; c->runs[i].exit == 0 && k < c->runs[i].nphases; k++)
+			if (strcmp(c->runs[i].phases[k].label, label) == 0) {
+				sum += c->runs[i].phases[k].seconds;
+				n++;
+				break;
+			}
+	return n ? sum / (double)n : NAN;
+}
+
+void matrix_cell_name(const struct matrix_result *r, const struct matrix_cell *c, char *buf,
+		      size_t len)
+{
+	const char *fs = c->fs < r->nfs ? r->fs[c->fs].name : "";
+	snprintf(buf, len, "%s%s%s %s %s", fs, fs[0] ? " " : "", c->sched, c->options,
+		 matrix_cache_name(c->cache));
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attribution.h"
 #include "prom_writer.h"
 #include "text.h"
 #include "why.h"
@@ -176,6 +177,32 @@ void prom_emit_tasks_blocked(struct prom_ctx *c)
 	for (int i = 0; i < n; i++)
 		prom_sample(c, "", &(struct label){ "wchan", top[i].name }, 1, top[i].count);
 	prom_sample(c, "", &(struct label){ "wchan", "other" }, 1, other);
+}
+
+/* Per shown disk, the blocked tasks attributed to it (attribution.h): a task on a loop
+ * device counts for the disk under it too.  0 for a disk with none, so the series stay. */
+void prom_emit_disk_tasks_blocked(struct prom_ctx *c)
+{
+	const struct snapshot *s = c->v->snap;
+	const struct tasks_sample *t = s->tasks;
+	if (!c->v->with_tasks || !t)
+		return;
+	struct attribution *of = calloc(t->nkept ? t->nkept : 1, sizeof *of);
+	if (!of) {
+		c->b->failed = true;
+		return;
+	}
+	for (size_t i = 0; i < t->nkept; i++)
+		attribution_of_blocked(s, &t->blocked[i], &of[i]);
+	for (size_t d = 0; d < s->ndevices; d++) {
+		if (!c->v->shown[d] || s->devices[d].is_partition)
+			continue;
+		uint32_t n = 0;
+		for (size_t i = 0; i < t->nkept; i++)
+			n += attribution_serves(&of[i], s, s->devices[d].name);
+		prom_sample(c, "", &(struct label){ "device", s->devices[d].name }, 1, n);
+	}
+	free(of);
 }
 
 /* ---- dips ---- */

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "columns.h"
+#include "numfmt.h"
 #include "output.h"
 #include "output_tasks.h"
 #include "probe.h"
@@ -62,7 +62,7 @@ static const int op_widths[6] = { 8, 9, 7, 6, 7, 7 };
 static void put_num(FILE *out, double v, int width)
 {
 	char buf[32];
-	column_format_number(v, width, buf, sizeof buf);
+	numfmt_fit(v, width, buf, sizeof buf);
 	fprintf(out, " %*s", width, buf);
 }
 
@@ -91,7 +91,7 @@ static void put_count(FILE *out, uint64_t n, int width)
 {
 	char buf[32];
 	if (snprintf(buf, sizeof buf, "%llu", (unsigned long long)n) > width)
-		column_format_number((double)n, width, buf, sizeof buf);
+		numfmt_fit((double)n, width, buf, sizeof buf);
 	fprintf(out, " %*s", width, buf);
 }
 
@@ -167,7 +167,7 @@ static void put_whole(FILE *out, double v, int width, bool first)
 	char buf[32];
 	int n = snprintf(buf, sizeof buf, "%.0f", v);
 	if (n > width && v >= 1000)
-		column_format_number(round(v), width, buf, sizeof buf);
+		numfmt_fit(round(v), width, buf, sizeof buf);
 	fprintf(out, "%s%*s", first ? "" : " ", width, buf);
 }
 
@@ -232,7 +232,7 @@ void output_text(FILE *out, const struct interval_view *v)
 			print_device(out, &v->rates->devices[i]);
 	print_vm(out, &v->rates->vm);
 	if (v->with_tasks)
-		output_text_tasks(out, v->snap);
+		output_text_tasks(out, v->snap, v->sel);
 	output_text_why(out, v->why);
 	if (v->snap->probe)
 		print_probe(out, v->snap->probe);

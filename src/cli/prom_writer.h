@@ -49,6 +49,7 @@ void prom_emit_journal_counter(struct prom_ctx *c);
 /* f->which: enum journal_figure, times f->scale */
 void prom_emit_journal_gauge(struct prom_ctx *c);
 void prom_emit_tasks_blocked(struct prom_ctx *c);
+void prom_emit_disk_tasks_blocked(struct prom_ctx *c);
 void prom_emit_dips(struct prom_ctx *c);
 void prom_emit_last_dip(struct prom_ctx *c);
 void prom_emit_probe_read(struct prom_ctx *c);

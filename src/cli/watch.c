@@ -25,6 +25,9 @@ int watch_run(const struct options *opts)
 		source_destroy(src);
 		return 1;
 	}
+	/* the console says it in its footer (console_run) */
+	if (opts->batch && source_live_probe_notice(src)[0])
+		text_printf(stderr, "ioscope: probe: %s\n", source_live_probe_notice(src));
 	/* Refused before anything is sampled or recorded; the console turns it on itself, and
 	 * goes on without it when refused (console_run). */
 	if (opts->trace && opts->batch && source_trace(src, true, &err) < 0) {

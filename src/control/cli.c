@@ -136,7 +136,7 @@ static int run_plan(const struct control_plan *p, bool yes, bool events)
 		return 1;
 	}
 	int status = control_apply(p, r);
-	announce_events(r->events, r->nevents);   /* running instances log them as ours */
+	announce_events(&session_log_announce_codec, r->events, r->nevents);   /* running instances log them as ours */
 	for (size_t i = 0; i < r->nlines; i++)
 		text_printf(stdout, "%s\n", r->lines[i]);
 	if (events)
@@ -144,7 +144,7 @@ static int run_plan(const struct control_plan *p, bool yes, bool events)
 	fflush(stdout);
 	if (status)
 		fprintf(stderr, "ioscope: not every change was applied (see above)\n");
-	free(r);
+	control_result_free(r);
 	return status ? 1 : 0;
 }
 

@@ -89,6 +89,21 @@ int control_disk_of(const char *root, const char *name, char *disk, size_t len, 
 	return 0;
 }
 
+int control_block_name(dev_t rdev, char *name, size_t len, struct error *err)
+{
+	char link[64], target[PATH_MAX];
+	snprintf(link, sizeof link, "/sys/dev/block/%u:%u", major(rdev), minor(rdev));
+	ssize_t n = readlink(link, target, sizeof target - 1);
+	if (n < 0)
+		return error_errno(err, link, errno);
+	target[n] = '\0';
+	const char *base = strrchr(target, '/');
+	kname_from_sysfs(base ? base + 1 : target, name, len);
+	if (!control_name_valid(name))
+		return error_set(err, "%s: kernel name '%s' is not usable", link, name);
+	return 0;
+}
+
 /* /dev/whatever -> the kernel name of the block device it is (by device number). */
 static int name_from_node(const char *arg, char *name, size_t len, struct error *err)
 {
@@ -97,23 +112,13 @@ static int name_from_node(const char *arg, char *name, size_t len, struct error 
 		return error_errno(err, arg, errno);
 	if (!S_ISBLK(st.st_mode))
 		return error_set(err, "%s: not a block device", arg);
-	char link[64], target[PATH_MAX];
-	snprintf(link, sizeof link, "/sys/dev/block/%u:%u", major(st.st_rdev), minor(st.st_rdev));
-	ssize_t n = readlink(link, target, sizeof target - 1);
-	if (n < 0)
-		return error_errno(err, link, errno);
-	target[n] = '\0';
-	const char *base = strrchr(target, '/');
-	kname_from_sysfs(base ? base + 1 : target, name, len);
-	if (!control_name_valid(name))
-		return error_set(err, "%s: kernel name '%s' is not usable", arg, name);
-	return 0;
+	return control_block_name(st.st_rdev, name, len, err);
 }
 
-int control_device_resolve(const char *root, const char *arg, char *name, size_t len,
-			   struct error *err)
+int control_block_resolve(const char *root, const char *arg, char *name, size_t len, bool *part,
+			  struct error *err)
 {
-	char kname[DEV_NAME_MAX];
+	char kname[DEV_NAME_MAX], disk[DEV_NAME_MAX];
 	root = root ? root : "";
 	if (arg[0] == '/') {
 		if (root[0])
@@ -127,11 +132,25 @@ int control_device_resolve(const char *root, const char *arg, char *name, size_t
 		return error_set(
 			err, "'%s' is not a device: give a kernel name (loop0) or /dev path", arg);
 	}
-	bool part;
-	if (control_disk_of(root, kname, name, len, &part) < 0)
+	if (control_disk_of(root, kname, disk, sizeof disk, part) < 0)
 		return error_set(err, "no block device '%s' in %s/sys/block", kname, root);
-	if (part)
+	snprintf(name, len, "%s", kname);
+	return 0;
+}
+
+int control_device_resolve(const char *root, const char *arg, char *name, size_t len,
+			   struct error *err)
+{
+	char kname[DEV_NAME_MAX];
+	bool part;
+	if (control_block_resolve(root, arg, kname, sizeof kname, &part, err) < 0)
+		return -1;
+	if (part) {
+		char disk[DEV_NAME_MAX] = "?";
+		control_disk_of(root, kname, disk, sizeof disk, &part);
 		return error_set(err, "%s is a partition; queue settings belong to its disk %s",
-				 kname, name);
+				 kname, disk);
+	}
+	snprintf(name, len, "%s", kname);
 	return 0;
 }

@@ -1,10 +1,10 @@
 /* experiment.c - the privileged steps of `ioscope matrix` (include/control_experiment.h).
  *
- * A fresh filesystem is made only on a device the caller has checked (a loop device or
- * one named twice, docs/experiments.md); here the device must at least be free: not
- * mounted, not held by dm/md, and exclusively openable.  A mount is built with the new
- * mount API so that each option the kernel refuses is named with its words, as on
- * remount.
+ * A fresh filesystem is made only on a device control_mkfs_check allowed
+ * (src/control/mkfs_check.c, docs/experiments.md): free (not mounted, not held by dm/md,
+ * exclusively openable), and so is everything it stands on.  A mount is built with the
+ * new mount API so that each option the kernel refuses is named with its words, as on
+ * remount, and is moved onto the mount point's descriptor (src/control/mountpoint.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "control_experiment.h"
+#include "kname.h"
 
 bool control_device_is_loop(const char *name)
 {
@@ -43,7 +44,7 @@ static bool dir_has_entries(const char *path)
 	return any;
 }
 
-/* A mount whose device is the disk or one of its partitions. */
+/* A mount whose device is name, or a partition of it. */
 static int check_not_mounted(const char *name, struct error *err)
 {
 	struct control_mount *m;
@@ -57,7 +58,7 @@ static int check_not_mounted(const char *name, struct error *err)
 		if (!control_mount_device(NULL, &m[i], dev, sizeof dev) ||
 		    control_disk_of(NULL, dev, disk, sizeof disk, &part) < 0)
 			continue;
-		if (strcmp(disk, name) == 0)
+		if (strcmp(disk, name) == 0 || strcmp(dev, name) == 0)
 			r = error_set(err, "/dev/%s is in use: %s is mounted on %s", name, dev,
 				      m[i].mountpoint);
 	}
@@ -71,8 +72,9 @@ int control_device_check_free(const char *name, struct error *err)
 		return error_set(err, "'%s' is not a device name", name);
 	if (check_not_mounted(name, err) < 0)
 		return -1;
-	char path[PATH_MAX];
-	snprintf(path, sizeof path, "/sys/block/%s/holders", name);
+	char path[PATH_MAX], sysname[DEV_NAME_MAX];
+	kname_to_sysfs(name, sysname, sizeof sysname);
+	snprintf(path, sizeof path, "/sys/class/block/%s/holders", sysname);
 	if (dir_has_entries(path))
 		return error_set(err, "/dev/%s is in use: %s is not empty (dm, md, ...)", name,
 				 path);
@@ -232,7 +234,32 @@ static int configure(int fsfd, const char *dev, const struct control_mount_opt *
 	return 0;
 }
 
-static void mount_now(const char *dev, const char *fstype, const char *dir,
+/* The detached mount onto the directory mp holds: its root kept for the command. */
+static void attach(int mfd, struct control_mountpoint *mp, struct mount_call *c)
+{
+	unsigned flags = MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH;
+	if (move_mount(mfd, "", mp->dir, "", flags) < 0) {
+		c->failed = "move_mount";
+		c->errnum = errno;
+		return;
+	}
+	struct error ignored;
+	mp->root = fcntl(mfd, F_DUPFD_CLOEXEC, 0);
+	int e = errno;
+	if (mp->root >= 0 && control_mount_root_id(mp->root, mp->path, &mp->mnt_id, &ignored) == 0)
+		return;
+	/* mounted, but it could not be found again: detached at once, through its root */
+	c->failed = mp->root < 0 ? "dup" : "statx";
+	c->errnum = mp->root < 0 ? e : EIO;
+	if (mp->root >= 0)
+		close(mp->root);
+	mp->root = mp->mnt_id = -1;
+	char at[32];
+	snprintf(at, sizeof at, "/proc/self/fd/%d", mfd);
+	umount2(at, MNT_DETACH);
+}
+
+static void mount_now(const char *dev, const char *fstype, struct control_mountpoint *mp,
 		      const struct control_mount_opt *opts, size_t n, struct control_result *r,
 		      struct mount_call *c)
 {
@@ -252,10 +279,7 @@ static void mount_now(const char *dev, const char *fstype, const char *dir,
 			c->failed = "fsmount";
 			c->errnum = errno;
 		} else {
-			if (move_mount(mfd, "", AT_FDCWD, dir, MOVE_MOUNT_F_EMPTY_PATH) < 0) {
-				c->failed = "move_mount";
-				c->errnum = errno;
-			}
+			attach(mfd, mp, c);
 			close(mfd);
 		}
 	}
@@ -265,25 +289,29 @@ static void mount_now(const char *dev, const char *fstype, const char *dir,
 
 /* What the kernel shows now, as the sampler's diff will say it ("SOURCE TYPE SUPER_OPTS",
  * so its echo is dropped), the per-mount flags in the result. */
-static void read_back(struct event *ev, const char *dir)
+static void read_back(struct event *ev, int mnt_id)
 {
 	struct control_mount m;
 	struct error err;
-	if (control_mount_find(NULL, -1, dir, &m, &err) < 0) {
-		snprintf(ev->result, sizeof ev->result, "ok (not read back: %s)", err.msg);
+	if (control_mount_find(NULL, mnt_id, NULL, &m, &err) < 0) {
+		event_set_result(ev, "ok (not read back: %s)", err.msg);
 		return;
 	}
-	snprintf(ev->new_value, sizeof ev->new_value, "%s %s %s", m.source, m.fstype, m.super_opts);
-	snprintf(ev->result, sizeof ev->result, "ok; mount options %s", m.mount_opts);
+	event_set_new_value(ev, "%s %s %s", m.source, m.fstype, m.super_opts);
+	event_set_result(ev, "ok; mount options %s", m.mount_opts);
 }
 
-int control_mount_new(const char *name, const char *fstype, const char *dir, const char *options,
-		      struct control_result *r, struct error *err)
+int control_mount_new(const char *name, const char *fstype, struct control_mountpoint *mp,
+		      const char *options, struct control_result *r, struct error *err)
 {
 	struct control_mount_opt opts[CONTROL_MAX_ITEMS];
 	size_t n = 0;
 	if (!control_name_valid(name))
 		return error_set(err, "'%s' is not a device name", name);
+	if (mp->mnt_id >= 0)
+		return error_set(err, "%s: already mounted on", mp->path);
+	if (strcmp(mp->path, "/") == 0)
+		return error_set(err, "/: the root directory is not covered by a fresh filesystem");
 	if (!no_options(options) &&
 	    control_mount_opts_parse(opts, CONTROL_MAX_ITEMS, &n, options, "", err) < 0)
 		return -1;
@@ -292,33 +320,26 @@ int control_mount_new(const char *name, const char *fstype, const char *dir, con
 	struct mount_call c = { .msg = "" };
 	struct control_kmsg k;
 	control_kmsg_begin(&k);
-	mount_now(dev, fstype, dir, opts, n, r, &c);
+	mount_now(dev, fstype, mp, opts, n, r, &c);
 	char kmsg[256];
 	control_kmsg_end(&k, name, fstype, r, kmsg, sizeof kmsg);
 	if (c.errnum && !c.msg[0])
 		snprintf(c.msg, sizeof c.msg, "%s", kmsg[0] ? kmsg : strerror(c.errnum));
-	struct event *ev = control_result_event(r, EVENT_MOUNT_ADDED, dir, "mount");
+	struct event *ev = control_result_event(r, EVENT_MOUNT_ADDED, mp->path, "mount");
 	if (ev)
-		snprintf(ev->new_value, sizeof ev->new_value, "%s %s %s", dev, fstype,
-			 no_options(options) ? "defaults" : options);
+		event_set_new_value(ev, "%s %s %s", dev, fstype,
+				    no_options(options) ? "defaults" : options);
 	if (!c.errnum) {
-		control_result_line(r, "mounted %s on %s (%s)", dev, dir,
+		control_result_line(r, "mounted %s on %s (%s)", dev, mp->path,
 				    no_options(options) ? "defaults" : options);
 		if (ev)
-			read_back(ev, dir);
+			read_back(ev, mp->mnt_id);
 		return r->status = 0;
 	}
 	control_result_line(r, "refused: %s (%s: %s)", c.msg, c.failed, strerror(c.errnum));
 	if (ev)
-		snprintf(ev->result, sizeof ev->result, "refused: %s", c.msg);
+		event_set_result(ev, "refused: %s", c.msg);
 	return r->status = 1;
-}
-
-int control_umount(const char *dir, struct error *err)
-{
-	if (umount2(dir, UMOUNT_NOFOLLOW) < 0)
-		return error_errno(err, dir, errno);
-	return 0;
 }
 
 int control_drop_caches(struct error *err)

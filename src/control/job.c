@@ -52,7 +52,7 @@ struct control_job *control_job_start(const struct control_plan *p, struct error
 	close(job->pipe[0]);
 	close(job->pipe[1]);
 fail:
-	free(job->result);
+	control_result_free(job->result);
 	free(job);
 	return NULL;
 }

@@ -169,9 +169,9 @@ static void fill_event(struct event *ev, const char *old, const char *now, const
 {
 	if (!ev)
 		return;
-	snprintf(ev->old_value, sizeof ev->old_value, "%s", old);
-	snprintf(ev->new_value, sizeof ev->new_value, "%s", now);
-	snprintf(ev->result, sizeof ev->result, "%s", result);
+	event_set_old_value(ev, "%s", old);
+	event_set_new_value(ev, "%s", now);
+	event_set_result(ev, "%s", result);
 }
 
 /* The value just before the write: the plan's may be stale when someone else changed
@@ -283,8 +283,8 @@ static void recheck_all(const struct control_dev *d, const struct control_plan *
 		if (done[i].event == SIZE_MAX)
 			continue;
 		struct event *ev = &r->events[done[i].event];
-		snprintf(ev->new_value, sizeof ev->new_value, "%s", now);
-		snprintf(ev->result, sizeof ev->result, "%s", why);
+		event_set_new_value(ev, "%s", now);
+		event_set_result(ev, "%s", why);
 	}
 }
 

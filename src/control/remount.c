@@ -19,25 +19,28 @@
 
 #include "control.h"
 
+int control_mount_root_id(int fd, const char *path, int *id, struct error *err)
+{
+	struct statx stx;
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) < 0)
+		return error_errno(err, path, errno);
+	if ((stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
+	    !(stx.stx_attributes & STATX_ATTR_MOUNT_ROOT))
+		return error_set(err, "%s: not a mount point", path);
+	*id = (int)stx.stx_mnt_id;
+	return 0;
+}
+
 /* The mount root at real, opened without following a final symlink; its mount id. */
 static int open_mount(const char *real, int *id, struct error *err)
 {
 	int fd = open(real, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return error_errno(err, real, errno);
-	struct statx stx;
-	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) < 0) {
-		error_errno(err, real, errno);
+	if (control_mount_root_id(fd, real, id, err) < 0) {
 		close(fd);
 		return -1;
 	}
-	if ((stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
-	    !(stx.stx_attributes & STATX_ATTR_MOUNT_ROOT)) {
-		error_set(err, "%s: not a mount point", real);
-		close(fd);
-		return -1;
-	}
-	*id = (int)stx.stx_mnt_id;
 	return fd;
 }
 
@@ -179,9 +182,9 @@ static void add_event(struct control_result *r, const struct control_plan *p, co
 	struct event *ev = control_result_event(r, EVENT_MOUNT_OPTIONS, p->mount.mountpoint, key);
 	if (!ev)
 		return;
-	snprintf(ev->old_value, sizeof ev->old_value, "%s", before);
-	snprintf(ev->new_value, sizeof ev->new_value, "%s", after);
-	snprintf(ev->result, sizeof ev->result, "%s", result);
+	event_set_old_value(ev, "%s", before);
+	event_set_new_value(ev, "%s", after);
+	event_set_result(ev, "%s", result);
 }
 
 static void report(const struct control_plan *p, const struct control_mount *after,

@@ -1,6 +1,7 @@
 /* result.c - what a change did: events for the graphs and the log, lines for people. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "control.h"
@@ -8,6 +9,13 @@
 void control_result_init(struct control_result *r)
 {
 	memset(r, 0, sizeof *r);
+}
+
+void control_result_free(struct control_result *r)
+{
+	for (size_t i = 0; r && i < r->nevents; i++)
+		event_free(&r->events[i]);
+	free(r);
 }
 
 void control_result_line(struct control_result *r, const char *fmt, ...)

@@ -24,14 +24,15 @@
 #include "json_text.h"
 #include "announce.h"
 #include "runtime_dir.h"
-#include "session_log.h"
 
 #define SOCKET_SUFFIX ".sock"
 
 struct announce_listener {
 	int dirfd;
 	int sock;
+	const struct announce_codec *codec;
 	char name[32];
+	size_t taken, dropped;   /* in this interval: events handed out, announcements past the cap */
 	char buf[ANNOUNCE_MSG_MAX];
 };
 
@@ -96,13 +97,14 @@ static int bind_own(struct announce_listener *l, struct error *err)
 	return 0;
 }
 
-struct announce_listener *announce_listen(struct error *err)
+struct announce_listener *announce_listen(const struct announce_codec *codec, struct error *err)
 {
 	struct announce_listener *l = calloc(1, sizeof *l);
 	if (!l) {
 		error_set(err, "out of memory");
 		return NULL;
 	}
+	l->codec = codec;
 	l->sock = -1;
 	l->dirfd = runtime_dir_open(true, err);
 	if (l->dirfd < 0 || bind_own(l, err) < 0) {
@@ -147,9 +149,12 @@ static bool sender_allowed(struct msghdr *msg)
 	return false;
 }
 
-/* One message -> one event; false when it is not an event record we accept. */
-static bool parse_message(const char *text, size_t len, struct event *ev)
+/* One message -> one event (*ev, to event_free either way); false when it is not an
+ * event record we accept. */
+static bool parse_message(const struct announce_codec *codec, const char *text, size_t len,
+			  struct event *ev)
 {
+	event_init(ev);
 	json_tokener *tok = json_tokener_new();
 	if (!tok)
 		return false;
@@ -157,9 +162,7 @@ static bool parse_message(const char *text, size_t len, struct event *ev)
 	bool whole = json_tokener_get_error(tok) == json_tokener_success &&
 		     json_tokener_get_parse_end(tok) == len;
 	json_tokener_free(tok);
-	struct error err;
-	bool ok = o && whole && session_record_type(o) == RECORD_EVENT &&
-		  session_log_parse_event(o, ev, &err) == 0 && strcmp(ev->by, "ioscope") == 0;
+	bool ok = o && whole && codec->decode(o, ev) && strcmp(ev->by, "ioscope") == 0;
 	json_object_put(o);
 	if (ok && ev->mono.tv_sec == 0 && ev->mono.tv_nsec == 0) {
 		clock_gettime(CLOCK_MONOTONIC, &ev->mono);   /* unstamped: it happens now */
@@ -196,16 +199,37 @@ int announce_take_events(struct announce_listener *l, struct event_list *out)
 	int added = 0;
 	size_t len;
 	while (l && receive(l, &len)) {
-		struct event ev;
-		if (!parse_message(l->buf, len, &ev))
+		if (l->taken == ANNOUNCE_TAKE_MAX) {
+			l->dropped++;   /* read all the same: a full queue would keep poll() awake */
 			continue;
+		}
+		struct event ev;
+		if (!parse_message(l->codec, l->buf, len, &ev)) {
+			event_free(&ev);
+			continue;
+		}
 		struct event *slot = event_list_add(out);
-		if (!slot)
+		if (!slot) {
+			event_free(&ev);
 			return -1;
-		*slot = ev;
+		}
+		*slot = ev;   /* moved */
+		l->taken++;
 		added++;
 	}
 	return added;
+}
+
+bool announce_interval_end(struct announce_listener *l, char *note, size_t len)
+{
+	if (!l)
+		return false;
+	size_t dropped = l->dropped;
+	l->taken = l->dropped = 0;
+	if (dropped)
+		snprintf(note, len, "%zu announcement%s dropped: at most %d are taken in one "
+			 "interval", dropped, dropped == 1 ? "" : "s", ANNOUNCE_TAKE_MAX);
+	return dropped > 0;
 }
 
 /* ---- sending ---- */
@@ -248,7 +272,7 @@ static int send_all(int dirfd, const char *const *msgs, size_t n)
 	return reached;
 }
 
-int announce_events(const struct event *events, size_t n)
+int announce_events(const struct announce_codec *codec, const struct event *events, size_t n)
 {
 	struct error err;
 	if (n == 0)
@@ -261,7 +285,7 @@ int announce_events(const struct event *events, size_t n)
 	const char **msgs = calloc(n, sizeof *msgs);
 	size_t built = 0;
 	for (; objs && texts && msgs && built < n; built++) {
-		objs[built] = session_log_event(&events[built], 0);
+		objs[built] = codec->encode(&events[built]);
 		texts[built] = json_text_of(objs[built], JSON_TEXT_LINE);
 		msgs[built] = texts[built].text;
 		if (!msgs[built])

@@ -5,6 +5,11 @@
  * /proc/PID/io is read while it is a zombie, before wait4 reaps it: the kernel
  * has by then added the I/O of every descendant it waited for, and wait4 gives
  * the rusage of the same set.
+ *
+ * The command starts in a process group of its own, with ioscope as the subreaper of
+ * its tree, so that stopping it stops everything it started (descendants.h): a signal
+ * passed on goes to the group, and what is left when ioscope ends is stopped whatever
+ * group or session it moved to.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,11 +19,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "child.h"
+#include "descendants.h"
 
 #ifndef P_PIDFD
 #define P_PIDFD 3
@@ -37,8 +44,17 @@ static double since(const struct timespec *t0)
 	return (double)(now.tv_sec - t0->tv_sec) + (now.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
+/* In the forked child, on a failure before exec: its errno to the parent. */
+static void report_failure(int report_fd)
+{
+	int e = errno;
+	(void)!write(report_fd, &e, sizeof e);
+	_exit(127);
+}
+
 /* In the forked child: only async-signal-safe calls until exec. */
-static void exec_child(char *const argv[], int out_fd, bool detached, int report_fd)
+static void exec_child(char *const argv[], int out_fd, bool stdin_null, pid_t parent,
+		       int report_fd)
 {
 	sigset_t none;
 	sigemptyset(&none);
@@ -47,17 +63,17 @@ static void exec_child(char *const argv[], int out_fd, bool detached, int report
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
-	int null = detached ? open("/dev/null", O_RDONLY) : -1;
-	if (detached && (setpgid(0, 0) < 0 || null < 0 || dup2(null, STDIN_FILENO) < 0)) {
-		int e = errno;
-		(void)!write(report_fd, &e, sizeof e);
-		_exit(127);
-	}
-	if (out_fd >= 0 && (dup2(out_fd, STDOUT_FILENO) < 0 || dup2(out_fd, STDERR_FILENO) < 0)) {
-		int e = errno;
-		(void)!write(report_fd, &e, sizeof e);
-		_exit(127);
-	}
+	/* a group of its own, for signals to reach all it starts; and a SIGTERM when
+	 * ioscope dies without a word (kill -9), not a command running on unwatched */
+	if (setpgid(0, 0) < 0 || prctl(PR_SET_PDEATHSIG, SIGTERM) < 0)
+		report_failure(report_fd);
+	if (getppid() != parent)
+		_exit(127);   /* ioscope died before the line above */
+	int null = stdin_null ? open("/dev/null", O_RDONLY) : -1;
+	if (stdin_null && (null < 0 || dup2(null, STDIN_FILENO) < 0))
+		report_failure(report_fd);
+	if (out_fd >= 0 && (dup2(out_fd, STDOUT_FILENO) < 0 || dup2(out_fd, STDERR_FILENO) < 0))
+		report_failure(report_fd);
 	execvp(argv[0], argv);
 	int e = errno;
 	(void)!write(report_fd, &e, sizeof e);
@@ -75,7 +91,7 @@ static int exec_result(int report_fd)
 	return n == (ssize_t)sizeof e ? e : 0;
 }
 
-struct child *child_spawn(char *const argv[], int out_fd, bool detached, struct error *err)
+struct child *child_spawn(char *const argv[], int out_fd, bool keep_stdin, struct error *err)
 {
 	int report[2];
 	struct child *c = calloc(1, sizeof *c);
@@ -89,10 +105,16 @@ struct child *child_spawn(char *const argv[], int out_fd, bool detached, struct 
 		free(c);
 		return NULL;
 	}
+	/* a group of its own is not the terminal's foreground job: a read of the
+	 * terminal would stop it (SIGTTIN) */
+	bool stdin_null = !keep_stdin || isatty(STDIN_FILENO);
+	pid_t parent = getpid();
+	/* orphans of the command come to ioscope, not to init: found when it ends */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	clock_gettime(CLOCK_MONOTONIC, &c->started);
 	c->pid = fork();
 	if (c->pid == 0)
-		exec_child(argv, out_fd, detached, report[1]);
+		exec_child(argv, out_fd, stdin_null, parent, report[1]);
 	close(report[1]);
 	int e = c->pid < 0 ? errno : exec_result(report[0]);
 	close(report[0]);
@@ -175,23 +197,111 @@ int child_reap(struct child *c, struct child_exit *out, struct error *err)
 
 void child_signal(struct child *c, int sig)
 {
+	/* the group id cannot be taken by another process while its leader is not reaped */
 	if (child_running(c))
-		syscall(SYS_pidfd_send_signal, c->pidfd, sig, NULL, 0);
+		killpg(c->pid, sig);
+}
+
+void child_reap_orphans(struct child *c)
+{
+	descendants_reap(child_running(c) ? c->pid : 0);
+}
+
+#define STOP_GRACE_MS 1000   /* from SIGTERM to SIGKILL */
+#define STOP_KILL_MS 3000    /* then SIGKILL again while any is left, so long at most */
+#define STOP_POLL_MS 20
+
+static void sleep_ms(long ms)
+{
+	struct timespec t = { ms / 1000, ms % 1000 * 1000000L };
+	while (nanosleep(&t, &t) < 0 && errno == EINTR)
+		;
+}
+
+/* The command, once it has exited, reaped: its figures are not wanted any more. */
+static void collect_quietly(struct child *c)
+{
+	siginfo_t info;
+	memset(&info, 0, sizeof info);
+	if (child_running(c) &&
+	    waitid((idtype_t)P_PIDFD, (id_t)c->pidfd, &info, WEXITED | WNOHANG) == 0 &&
+	    info.si_pid != 0) {
+		close(c->pidfd);
+		c->pidfd = -1;
+	}
+}
+
+/* The command's processes still running, the command itself included. */
+static size_t still_running(struct child *c, struct proc_row *rows)
+{
+	collect_quietly(c);
+	descendants_reap(child_running(c) ? c->pid : 0);   /* it is collected above only */
+	return descendants_find(c->pid, rows, DESCENDANTS_MAX);
+}
+
+/* The group while its leader is not reaped (a fork in flight gets it too), and each
+ * process found outside it. */
+static void signal_all(struct child *c, const struct proc_row *rows, size_t n, int sig)
+{
+	bool group = child_running(c);
+	if (group)
+		killpg(c->pid, sig);
+	descendants_signal(rows, n, group ? c->pid : 0, sig);
+}
+
+void child_stop(struct child *c, struct child_stop *st)
+{
+	memset(st, 0, sizeof *st);
+	struct proc_row *rows = c ? malloc(DESCENDANTS_MAX * sizeof *rows) : NULL;
+	if (!rows) {
+		if (c && child_running(c))   /* out of memory: the group at least */
+			killpg(c->pid, SIGKILL);
+		return;
+	}
+	bool exited = !child_running(c);
+	size_t n = still_running(c, rows);
+	st->left_behind = exited ? n : 0;
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (n) {
+		signal_all(c, rows, n, SIGTERM);
+		signal_all(c, rows, n, SIGCONT);   /* a stopped one gets it too */
+	}
+	while (n && since(&t0) * 1000 < STOP_GRACE_MS) {
+		sleep_ms(STOP_POLL_MS);
+		n = still_running(c, rows);
+	}
+	while (n && since(&t0) * 1000 < STOP_GRACE_MS + STOP_KILL_MS) {
+		signal_all(c, rows, n, SIGKILL);
+		sleep_ms(STOP_POLL_MS);
+		n = still_running(c, rows);
+	}
+	st->unstoppable = n;
+	st->first_unstoppable = n ? rows[0].pid : 0;
+	free(rows);
+}
+
+bool child_stop_note(const struct child_stop *st, char *buf, size_t len)
+{
+	if (st->unstoppable)
+		snprintf(buf, len, "%zu process%s of the command still run%s after SIGKILL (pid "
+			 "%ld first; in uninterruptible sleep?)", st->unstoppable,
+			 st->unstoppable > 1 ? "es" : "", st->unstoppable > 1 ? "" : "s",
+			 (long)st->first_unstoppable);
+	else if (st->left_behind)
+		snprintf(buf, len, "the command left %zu process%s running: stopped them",
+			 st->left_behind, st->left_behind > 1 ? "es" : "");
+	return st->unstoppable || st->left_behind;
 }
 
 void child_free(struct child *c)
 {
 	if (!c)
 		return;
-	if (child_running(c)) {
-		/* asked to stop while it runs: a second to finish on SIGTERM, then SIGKILL */
-		struct pollfd p = { .fd = c->pidfd, .events = POLLIN };
-		child_signal(c, SIGTERM);
-		if (poll(&p, 1, 1000) <= 0)
-			child_signal(c, SIGKILL);
-		waitpid(c->pid, NULL, 0);
-		close(c->pidfd);
-	}
+	struct child_stop st;
+	child_stop(c, &st);
+	if (child_running(c))
+		close(c->pidfd);   /* it would not die: init reaps it once ioscope is gone */
 	free(c);
 }
 
@@ -219,9 +329,11 @@ void child_start_event(const struct child *c, char *const argv[], const char *ou
 {
 	stamp(ev);
 	snprintf(ev->key, sizeof ev->key, "start");
-	join_argv(argv, ev->new_value, sizeof ev->new_value);
-	snprintf(ev->result, sizeof ev->result, "pid=%ld%s%s", (long)c->pid,
-		 output && output[0] ? " output=" : "", output ? output : "");
+	char command[EVENT_VALUE_MAX];
+	join_argv(argv, command, sizeof command);
+	event_set_new_value(ev, "%s", command);
+	event_set_result(ev, "pid=%ld%s%s", (long)c->pid, output && output[0] ? " output=" : "",
+			 output ? output : "");
 }
 
 static double tv_seconds(const struct timeval *tv)
@@ -234,21 +346,21 @@ void child_exit_event(const struct child_exit *x, struct event *ev)
 	stamp(ev);
 	snprintf(ev->key, sizeof ev->key, "exit");
 	if (x->signal)
-		snprintf(ev->new_value, sizeof ev->new_value, "signal %d (%.2f s)", x->signal,
-			 x->elapsed);
+		event_set_new_value(ev, "signal %d (%.2f s)", x->signal, x->elapsed);
 	else
-		snprintf(ev->new_value, sizeof ev->new_value, "%d (%.2f s)", x->exit_code,
-			 x->elapsed);
-	int n = snprintf(ev->result, sizeof ev->result,
+		event_set_new_value(ev, "%d (%.2f s)", x->exit_code, x->elapsed);
+	char result[EVENT_RESULT_MAX];
+	int n = snprintf(result, sizeof result,
 			 "status=%d elapsed_s=%.3f user_s=%.3f sys_s=%.3f maxrss_kb=%ld",
 			 x->exit_code, x->elapsed, tv_seconds(&x->ru.ru_utime),
 			 tv_seconds(&x->ru.ru_stime), x->ru.ru_maxrss);
-	if (x->have_io && n > 0 && (size_t)n < sizeof ev->result)
-		snprintf(ev->result + n, sizeof ev->result - (size_t)n,
+	if (x->have_io && n > 0 && (size_t)n < sizeof result)
+		snprintf(result + n, sizeof result - (size_t)n,
 			 " read_bytes=%" PRIu64 " write_bytes=%" PRIu64
 			 " cancelled_write_bytes=%" PRIu64 " rchar=%" PRIu64 " wchar=%" PRIu64,
 			 x->read_bytes, x->write_bytes, x->cancelled_write_bytes, x->rchar,
 			 x->wchar);
+	event_set_result(ev, "%s", result);
 }
 
 int child_output_open(const char *path, char *name, size_t len, struct error *err)

@@ -3,14 +3,17 @@
  * Per tracked device a ring of the last samples' signals.  A sample below half the
  * median throughput of the DIP_WINDOW_S seconds before starts a streak (the median
  * and the other signals' medians are kept as "was"); DIP_MIN_SAMPLES such samples in
- * a row, each while the device still has work, make one event.  The streak ends
- * when throughput is back above half the median.
+ * a row, each while the device still has work of its own, make one event.  The streak
+ * ends when throughput is back above half the median.  Only what is the device's counts:
+ * its requests in flight and the blocked tasks attributed to it (attribution.h); a task
+ * stuck on another disk is neither work nor a reason.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "attribution.h"
 #include "dip.h"
 #include "tasks.h"
 
@@ -29,6 +32,7 @@ struct dip_track {
 	int low;                      /* samples of the streak so far */
 	bool reported;                /* the streak has its event */
 	double baseline;              /* median kB/s when the streak began */
+	double start;                 /* the first low sample with work (monotonic s) */
 	struct dip_signals was;
 	bool seen;                    /* in the latest step */
 };
@@ -36,6 +40,8 @@ struct dip_track {
 struct dip_detector {
 	struct dip_track *tracks;
 	size_t n, cap;
+	struct dip_cause causes[DIP_CAUSES_KEPT];   /* a ring, the newest at head - 1 */
+	size_t cause_head, ncauses;
 };
 
 struct dip_detector *dip_detector_new(void)
@@ -53,6 +59,41 @@ void dip_detector_free(struct dip_detector *d)
 void dip_detector_clear(struct dip_detector *d)
 {
 	d->n = 0;
+	d->ncauses = 0;
+}
+
+/* Changes of a device or its filesystems, and marks that concern every device. */
+static bool can_cause(enum event_kind k)
+{
+	switch (k) {
+	case EVENT_SCHEDULER: case EVENT_TUNABLE: case EVENT_WRITE_CACHE:
+	case EVENT_MOUNT_OPTIONS: case EVENT_MOUNT_ADDED: case EVENT_MOUNT_REMOVED:
+	case EVENT_USER_MARK: case EVENT_RUN:
+		return true;
+	default:
+		return false;
+	}
+}
+
+void dip_detector_note(struct dip_detector *d, const struct snapshot *at, const struct event *ev)
+{
+	if (!can_cause(ev->kind))
+		return;
+	struct dip_cause *c = &d->causes[d->cause_head];
+	d->cause_head = (d->cause_head + 1) % DIP_CAUSES_KEPT;
+	if (d->ncauses < DIP_CAUSES_KEPT)
+		d->ncauses++;
+	memset(c, 0, sizeof *c);
+	c->t = timespec_seconds(&ev->mono);
+	selection_event_device(at, NULL, ev, c->device, sizeof c->device);
+	char label[sizeof c->label];
+	event_label(ev, label, sizeof label);
+	if (ev->kind == EVENT_USER_MARK)
+		snprintf(c->label, sizeof c->label, "mark \"%.100s\"", label);
+	else if (ev->kind == EVENT_RUN)
+		snprintf(c->label, sizeof c->label, "run %s", label);
+	else
+		snprintf(c->label, sizeof c->label, "%s", label);
 }
 
 void dip_format_mbs(double kBs, char *buf, size_t len)
@@ -123,12 +164,6 @@ static size_t journal_reasons(const struct dip_context *c, struct dip_reason *ou
 	return k;
 }
 
-static bool dirty_has_work(const struct dip_context *c)
-{
-	const struct why_rates *y = c->why;
-	return y && y->have_dirty && y->dirty_kb + y->writeback_kb > y->background_kb;
-}
-
 static size_t dirty_reasons(const struct dip_context *c, struct dip_reason *out, size_t max)
 {
 	const struct why_rates *y = c->why;
@@ -150,21 +185,98 @@ static size_t dirty_reasons(const struct dip_context *c, struct dip_reason *out,
 	return 1;
 }
 
+/* Two significant digits below 10 ms: a loop device's 0.04 ms is not "0.0". */
+static void format_await(double ms, char *buf, size_t len)
+{
+	snprintf(buf, len, ms >= 10 ? "%.0f" : ms >= 1 ? "%.1f" : "%.2f", ms);
+}
+
+/* "await 0.3→9.1 ms" (the window's median, then now), "await 9.1 ms" with none before. */
+static void await_text(const struct dip_context *c, char *buf, size_t len)
+{
+	char now[32], was[32];
+	buf[0] = '\0';
+	if (!c->now->have_await)
+		return;
+	format_await(c->now->await, now, sizeof now);
+	format_await(c->was->await, was, sizeof was);
+	if (c->was->have_await)
+		snprintf(buf, len, "await %s→%s ms", was, now);
+	else
+		snprintf(buf, len, "await %s ms", now);
+}
+
 static bool queue_has_work(const struct dip_context *c)
 {
 	return c->dev->in_flight > 0;
 }
 
+/* "4 requests in flight (queue full: nr_requests 4), util 80%, await 0.3→9.1 ms" */
 static size_t queue_reasons(const struct dip_context *c, struct dip_reason *out, size_t max)
 {
 	const struct device_rates *d = c->dev;
-	double await = fmax(d->r_await, d->w_await);
 	if (!max || !d->valid || d->in_flight == 0)
 		return 0;
-	snprintf(out->text, sizeof out->text, "%llu requests in flight, util %.0f%%, await %.0f ms",
-		 (unsigned long long)d->in_flight, d->util, await);
-	out->score = d->util >= 90 ? 1.5 : 0.5;
+	const struct device *dev = snapshot_find_device(c->snap, c->device);
+	const char *nr = dev ? device_setting(dev, "nr_requests") : NULL;
+	char full[64] = "", await[64];
+	if (nr && strtoull(nr, NULL, 10) > 0 && d->in_flight >= strtoull(nr, NULL, 10))
+		snprintf(full, sizeof full, " (queue full: nr_requests %s)", nr);
+	await_text(c, await, sizeof await);
+	snprintf(out->text, sizeof out->text, "%llu request%s in flight%s, util %.0f%%%s%s",
+		 (unsigned long long)d->in_flight, d->in_flight == 1 ? "" : "s", full, d->util,
+		 await[0] ? ", " : "", await);
+	out->score = d->util >= 90 || full[0] ? 1.5 : 0.5;
 	return 1;
+}
+
+/* ---- causes: a change or mark on the device in the window before the dip ---- */
+
+static void format_seconds(double s, char *buf, size_t len)
+{
+	snprintf(buf, len, s < 0.95 ? "%.1f s" : "%.0f s", s < 0 ? 0 : s);
+}
+
+/* The causes of one moment (within a second before the latest, causes[from]) into text,
+ * in the order they were made: "2 s after nr_requests 256→4, max_sectors_kb 512→4"; how
+ * many there were. */
+static size_t moment_text(const struct dip_context *c, size_t from, char *buf, size_t len)
+{
+	char ago[32];
+	size_t k = from + 1;
+	while (k < c->ncauses && c->causes[from].t - c->causes[k].t < 1.0)
+		k++;
+	format_seconds(c->start - c->causes[from].t, ago, sizeof ago);
+	size_t used = (size_t)snprintf(buf, len, "%s after", ago);
+	for (size_t i = k; i-- > from && used < len;)
+		used += (size_t)snprintf(buf + used, len - used, "%s %s", i + 1 < k ? "," : "",
+					 c->causes[i].label);
+	return k - from;
+}
+
+/* First the latest moment with the figures before and after: "2 s after [change]: 118→12
+ * MB/s, await 0.3→9.1 ms"; then an earlier one of the window, if any, by itself. */
+static size_t cause_reasons(const struct dip_context *c, struct dip_reason *out, size_t max)
+{
+	size_t k = 0, at = 0;
+	while (k < max && k < 2 && at < c->ncauses) {
+		char moment[160];
+		size_t used = moment_text(c, at, moment, sizeof moment);
+		if (k == 0) {
+			char was[32], now[32], await[64];
+			dip_format_mbs(c->baseline, was, sizeof was);
+			dip_format_mbs(c->now->kBs, now, sizeof now);
+			await_text(c, await, sizeof await);
+			snprintf(out[k].text, sizeof out[k].text, "%s: %s→%s MB/s%s%s", moment, was, now,
+				 await[0] ? ", " : "", await);
+		} else {
+			snprintf(out[k].text, sizeof out[k].text, "%s", moment);
+		}
+		out[k].score = 1000 - (double)k;   /* before every signal: the cause comes first */
+		k++;
+		at += used;
+	}
+	return k;
 }
 
 static size_t psi_reasons(const struct dip_context *c, struct dip_reason *out, size_t max)
@@ -180,19 +292,20 @@ static size_t psi_reasons(const struct dip_context *c, struct dip_reason *out, s
 
 static bool tasks_has_work(const struct dip_context *c)
 {
-	return c->snap->tasks && c->snap->tasks->nblocked > 0;
+	return c->nmine > 0;
 }
 
-/* "14 tasks in jbd2_log_wait_commit (tar, 13 kworker)": the groups by wait channel,
- * most tasks first; first when more tasks are blocked than before. */
+/* "14 tasks in jbd2_log_wait_commit (tar, 13 kworker)": the groups by wait channel of
+ * the tasks attributed to the device, most tasks first; first when more are blocked
+ * than before. */
 static size_t tasks_reasons(const struct dip_context *c, struct dip_reason *out, size_t max)
 {
 	const struct tasks_sample *t = c->snap->tasks;
-	if (!t || !t->nblocked || !max)
+	if (!t || !c->nmine || !max)
 		return 0;
 	struct tasks_group g[3];
-	size_t n = tasks_blocked_groups(t, tasks_mono_ns(&c->snap->mono), g, 3);
-	double score = t->nblocked > c->was->blocked ? 5 : 1.5;
+	size_t n = tasks_blocked_groups_of(t, tasks_mono_ns(&c->snap->mono), c->mine, g, 3);
+	double score = c->nmine > c->was->blocked ? 5 : 1.5;
 	size_t k = 0;
 	for (; k < n && k < 3 && k < max; k++, score *= 0.8) {
 		tasks_group_text(&g[k], out[k].text, sizeof out[k].text);
@@ -203,9 +316,10 @@ static size_t tasks_reasons(const struct dip_context *c, struct dip_reason *out,
 
 /* One row per signal. */
 const struct dip_provider dip_providers[] = {
+	{ "cause", NULL, cause_reasons },
 	{ "tasks", tasks_has_work, tasks_reasons },
 	{ "journal", NULL, journal_reasons },
-	{ "dirty", dirty_has_work, dirty_reasons },
+	{ "dirty", NULL, dirty_reasons },
 	{ "queue", queue_has_work, queue_reasons },
 	{ "psi", NULL, psi_reasons },
 };
@@ -244,13 +358,16 @@ static void journal_signals(struct dip_signals *s, const struct why_rates *y,
 }
 
 static void signals_of(struct dip_signals *s, const struct dip_input *in,
-		       const struct device_rates *d)
+		       const struct device_rates *d, uint32_t nmine)
 {
 	memset(s, 0, sizeof *s);
 	s->kBs = d->rkB_s + d->wkB_s;
 	s->util = d->util;
+	double ios = d->r_s + d->w_s;
+	s->have_await = ios > 0;
+	s->await = ios > 0 ? (d->r_await * d->r_s + d->w_await * d->w_s) / ios : 0;
 	s->psi_some = in->rates->vm.have_psi ? in->rates->vm.psi_some_avg10 : 0;
-	s->blocked = in->snap->tasks ? (double)in->snap->tasks->nblocked : -1;
+	s->blocked = in->snap->tasks ? (double)nmine : -1;
 	journal_signals(s, in->why, in->snap, d->name);
 }
 
@@ -305,6 +422,12 @@ static double window_medians(const struct dip_entry **e, size_t n, struct dip_si
 			v[m++] = e[i]->s.commit_ms;
 	was->have_commit = m > 0;
 	was->commit_ms = m ? median(v, m) : 0;
+	m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (e[i]->s.have_await)
+			v[m++] = e[i]->s.await;
+	was->have_await = m > 0;
+	was->await = m ? median(v, m) : 0;
 	return was->kBs;
 }
 
@@ -369,8 +492,45 @@ static bool has_work(const struct dip_context *c)
 	return false;
 }
 
-static int make_event(const struct dip_context *c, double baseline, const struct snapshot *snap,
-		      struct event_list *out)
+/* Whether a change on `device` is one of the dip device's: the device, a filesystem on it
+ * or on a partition of it, or a disk under it (a loop device's backing). */
+static bool cause_on(const struct snapshot *s, const struct attribution *chain, const char *device)
+{
+	if (!device[0])
+		return true;   /* a user mark, a watched command: every device's */
+	for (size_t i = 0; i < chain->n; i++)
+		if (snapshot_on_disk(s, device, chain->devices[i]))
+			return true;
+	return false;
+}
+
+/* The causes of the window before the dip's start on its device, newest first. */
+static size_t window_causes(const struct dip_detector *d, const struct snapshot *s,
+			    const char *device, double start, struct dip_cause *out)
+{
+	struct attribution chain;
+	attribution_of_device(s, device, &chain);
+	if (!chain.n)   /* a device the snapshot does not describe: itself */
+		snprintf(chain.devices[chain.n++], sizeof chain.devices[0], "%s", device);
+	size_t n = 0;
+	for (size_t i = 0; i < d->ncauses; i++) {
+		const struct dip_cause *c =
+			&d->causes[(d->cause_head + DIP_CAUSES_KEPT - 1 - i) % DIP_CAUSES_KEPT];
+		if (c->t > start + 1e-6 || c->t <= start - DIP_WINDOW_S || !cause_on(s, &chain, c->device))
+			continue;
+		out[n++] = *c;
+	}
+	/* newest first by their times: announced changes can come in after a later one */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && out[j - 1].t < out[j].t; j--) {
+			struct dip_cause tmp = out[j];
+			out[j] = out[j - 1];
+			out[j - 1] = tmp;
+		}
+	return n;
+}
+
+static int make_event(const struct dip_context *c, struct event_list *out)
 {
 	struct dip_reason r[16];
 	size_t n = 0;
@@ -381,12 +541,15 @@ static int make_event(const struct dip_context *c, double baseline, const struct
 	if (!ev)
 		return -1;
 	ev->kind = EVENT_DIP;
-	ev->wall = snap->wall;
-	ev->mono = snap->mono;
-	snprintf(ev->object, sizeof ev->object, "%s", c->device);
+	ev->wall = c->snap->wall;
+	ev->mono = c->snap->mono;
+	event_set_object(ev, "%s", c->device);
 	snprintf(ev->key, sizeof ev->key, "throughput");
-	dip_format_mbs(baseline, ev->old_value, sizeof ev->old_value);
-	dip_format_mbs(c->now->kBs, ev->new_value, sizeof ev->new_value);
+	char mbs[EVENT_VALUE_MAX];
+	dip_format_mbs(c->baseline, mbs, sizeof mbs);
+	event_set_old_value(ev, "%s", mbs);
+	dip_format_mbs(c->now->kBs, mbs, sizeof mbs);
+	event_set_new_value(ev, "%s", mbs);
 	snprintf(ev->by, sizeof ev->by, "observed");
 	for (size_t i = 0; i < n && i < DIP_REASONS_MAX; i++)
 		event_add_reason(ev, r[i].text);
@@ -403,16 +566,35 @@ static bool watched(const struct dip_input *in, const struct device_rates *d)
 	return false;
 }
 
+/* The blocked tasks of a sample, attributed once per step for every device. */
+struct dip_tasks {
+	struct attribution *of;       /* per kept blocked task */
+	bool *mine;                   /* scratch: those of the device at hand */
+	size_t n;
+};
+
+/* mine[] for device; how many. */
+static uint32_t tasks_of_device(struct dip_tasks *dt, const struct snapshot *s, const char *device)
+{
+	uint32_t n = 0;
+	for (size_t i = 0; i < dt->n; i++) {
+		dt->mine[i] = attribution_serves(&dt->of[i], s, device);
+		n += dt->mine[i];
+	}
+	return n;
+}
+
 /* One device, one interval: 1 when a dip is complete, 0 not, -1 ENOMEM. */
-static int step_device(struct dip_detector *det, const struct dip_input *in,
+static int step_device(struct dip_detector *det, const struct dip_input *in, struct dip_tasks *dt,
 		       const struct device_rates *d, double now, struct event_list *out)
 {
 	struct dip_track *t = track_of(det, d->name);
 	if (!t)
 		return -1;
 	t->seen = true;
+	uint32_t nmine = tasks_of_device(dt, in->snap, d->name);
 	struct dip_signals s;
-	signals_of(&s, in, d);
+	signals_of(&s, in, d, nmine);
 	const struct dip_entry *e[DIP_RING];
 	size_t n = window(t, now, e);
 	int made = 0;
@@ -430,11 +612,18 @@ static int step_device(struct dip_detector *det, const struct dip_input *in,
 		}
 	}
 	if (t->baseline > 0 && s.kBs < t->baseline / 2) {
-		struct dip_context c = { d->name, in->snap, d, in->why, &s, &t->was };
+		struct dip_context c = { .device = d->name, .snap = in->snap, .dev = d, .why = in->why,
+					 .now = &s, .was = &t->was, .baseline = t->baseline,
+					 .mine = dt->mine, .nmine = nmine };
 		if (has_work(&c)) {
-			t->low++;
+			if (t->low++ == 0)
+				t->start = now;
 			if (t->low >= DIP_MIN_SAMPLES && !t->reported) {
-				made = make_event(&c, t->baseline, in->snap, out);
+				struct dip_cause causes[DIP_CAUSES_KEPT];
+				c.start = t->start;
+				c.causes = causes;
+				c.ncauses = window_causes(det, in->snap, d->name, t->start, causes);
+				made = make_event(&c, out);
 				t->reported = made > 0;
 			}
 		} else {
@@ -460,23 +649,38 @@ static void drop_unseen(struct dip_detector *d)
 	d->n = k;
 }
 
+static int dip_tasks_attribute(struct dip_tasks *dt, const struct snapshot *s)
+{
+	const struct tasks_sample *t = s->tasks;
+	dt->n = t ? t->nkept : 0;
+	dt->of = calloc(dt->n ? dt->n : 1, sizeof *dt->of);
+	dt->mine = calloc(dt->n ? dt->n : 1, sizeof *dt->mine);
+	if (!dt->of || !dt->mine)
+		return -1;
+	for (size_t i = 0; i < dt->n; i++)
+		attribution_of_blocked(s, &t->blocked[i], &dt->of[i]);
+	return 0;
+}
+
 int dip_detector_step(struct dip_detector *d, const struct dip_input *in, struct event_list *out)
 {
 	if (!rates_have_interval(in->rates))
 		return 0;
 	double now = timespec_seconds(&in->snap->mono);
-	int made = 0;
+	struct dip_tasks dt = { NULL, NULL, 0 };
+	int made = dip_tasks_attribute(&dt, in->snap);
 	for (size_t i = 0; i < d->n; i++)
 		d->tracks[i].seen = false;
-	for (size_t i = 0; i < in->rates->ndevices; i++) {
+	for (size_t i = 0; made >= 0 && i < in->rates->ndevices; i++) {
 		const struct device_rates *r = &in->rates->devices[i];
 		if (!r->valid || !watched(in, r))
 			continue;
-		int rc = step_device(d, in, r, now, out);
-		if (rc < 0)
-			return -1;
-		made += rc;
+		int rc = step_device(d, in, &dt, r, now, out);
+		made = rc < 0 ? -1 : made + rc;
 	}
-	drop_unseen(d);
+	free(dt.of);
+	free(dt.mine);
+	if (made >= 0)
+		drop_unseen(d);
 	return made;
 }

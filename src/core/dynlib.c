@@ -3,20 +3,38 @@
 #include <string.h>
 
 #include "dynlib.h"
+#include "trusted_file.h"
 
-int dynlib_load(const char *soname, const struct dynlib_symbol *symbols, size_t n, void *table,
-		struct error *err)
+/* name: what the loader opens; shown: what messages call it */
+static int load(const char *name, const char *shown, const struct dynlib_symbol *symbols,
+		size_t n, void *table, struct error *err)
 {
-	void *lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+	void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
 	if (!lib) {
 		const char *why = dlerror();
-		return error_set(err, "%s", why ? why : soname);
+		if (name == shown)
+			return error_set(err, "%s", why ? why : shown);
+		return error_set(err, "%s: %s", shown, why ? why : "cannot be loaded");
 	}
 	for (size_t i = 0; i < n; i++) {
 		void *fn = dlsym(lib, symbols[i].name);
 		if (!fn)
-			return error_set(err, "%s: no function %s", soname, symbols[i].name);
+			return error_set(err, "%s: no function %s", shown, symbols[i].name);
 		memcpy((char *)table + symbols[i].offset, &fn, sizeof fn);
 	}
 	return 0;
+}
+
+int dynlib_load(const char *soname, const struct dynlib_symbol *symbols, size_t n, void *table,
+		struct error *err)
+{
+	return load(soname, soname, symbols, n, table, err);
+}
+
+int dynlib_load_fd(int fd, const char *path, const struct dynlib_symbol *symbols, size_t n,
+		   void *table, struct error *err)
+{
+	char self[TRUSTED_FD_PATH_MAX];
+	trusted_fd_path(fd, self);
+	return load(self, path, symbols, n, table, err);
 }

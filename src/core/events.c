@@ -1,4 +1,5 @@
 /* events.c - what changed between two snapshots, whoever changed it. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,20 +8,174 @@
 #include "events.h"
 #include "rates.h"
 
+/* ---- the payload: texts and resets in one block the event owns ---- */
+
+enum event_text { TEXT_OBJECT, TEXT_OLD, TEXT_NEW, TEXT_RESULT, TEXT_REASONS, TEXT_COUNT };
+
+static const size_t text_max[TEXT_COUNT] = {
+	[TEXT_OBJECT] = EVENT_OBJECT_MAX, [TEXT_OLD] = EVENT_VALUE_MAX,
+	[TEXT_NEW] = EVENT_VALUE_MAX, [TEXT_RESULT] = EVENT_RESULT_MAX,
+	[TEXT_REASONS] = EVENT_REASONS_MAX,
+};
+
+/* What goes into a payload: an event's parts, some of them replaced. */
+struct event_parts {
+	const char *text[TEXT_COUNT];
+	const struct event_reset *resets;
+	size_t nresets;
+	const struct event_reset *extra;   /* one more reset after them, or NULL */
+};
+
+static struct event_parts parts_of(const struct event *ev)
+{
+	return (struct event_parts){
+		.text = { ev->object, ev->old_value, ev->new_value, ev->result, ev->reasons },
+		.resets = ev->resets, .nresets = ev->nresets,
+	};
+}
+
+static const char **text_field(struct event *ev, enum event_text t)
+{
+	const char **field[TEXT_COUNT] = { &ev->object, &ev->old_value, &ev->new_value,
+					   &ev->result, &ev->reasons };
+	return field[t];
+}
+
+static size_t text_len(const struct event_parts *p, enum event_text t)
+{
+	return p->text[t] ? strnlen(p->text[t], text_max[t] - 1) : 0;
+}
+
+/* A new payload for ev from p (which may point into ev's old one, released after):
+ * resets first (aligned as malloc aligns), then the texts that are not empty, each
+ * cut to its maximum.  Nothing to hold: no block. */
+static int pack(struct event *ev, const struct event_parts *p)
+{
+	size_t nresets = p->nresets + (p->extra != NULL), size = nresets * sizeof(struct event_reset);
+	size_t len[TEXT_COUNT];
+	for (int t = 0; t < TEXT_COUNT; t++) {
+		len[t] = text_len(p, (enum event_text)t);
+		size += len[t] ? len[t] + 1 : 0;
+	}
+	char *block = size ? malloc(size) : NULL;
+	if (size && !block)
+		return -1;
+	struct event_reset *resets = (struct event_reset *)block;
+	if (p->nresets)
+		memcpy(resets, p->resets, p->nresets * sizeof *resets);
+	if (p->extra)
+		resets[p->nresets] = *p->extra;
+	size_t at = nresets * sizeof *resets;
+	for (int t = 0; t < TEXT_COUNT; t++) {
+		*text_field(ev, (enum event_text)t) = len[t] ? block + at : "";
+		if (!len[t])
+			continue;
+		memcpy(block + at, p->text[t], len[t]);
+		block[at + len[t]] = '\0';
+		at += len[t] + 1;
+	}
+	ev->resets = nresets ? resets : NULL;
+	ev->nresets = nresets;
+	free(ev->payload);
+	ev->payload = block;
+	return 0;
+}
+
+void event_init(struct event *ev)
+{
+	memset(ev, 0, sizeof *ev);
+	for (int t = 0; t < TEXT_COUNT; t++)
+		*text_field(ev, (enum event_text)t) = "";
+}
+
+void event_free(struct event *ev)
+{
+	free(ev->payload);
+	event_init(ev);
+}
+
+int event_copy(struct event *dst, const struct event *src)
+{
+	struct event_parts p = parts_of(src);
+	*dst = *src;
+	dst->payload = NULL;   /* src's, not to be released by pack() */
+	if (pack(dst, &p) == 0)
+		return 0;
+	event_init(dst);
+	dst->wall = src->wall;
+	dst->mono = src->mono;
+	dst->kind = src->kind;
+	memcpy(dst->key, src->key, sizeof dst->key);
+	memcpy(dst->by, src->by, sizeof dst->by);
+	return -1;
+}
+
+/* The texts are formatted first: an argument may be one of ev's own texts. */
+static int set_text(struct event *ev, enum event_text t, const char *fmt, va_list ap)
+{
+	char text[EVENT_VALUE_MAX];   /* the largest of text_max */
+	vsnprintf(text, text_max[t] < sizeof text ? text_max[t] : sizeof text, fmt, ap);
+	struct event_parts p = parts_of(ev);
+	p.text[t] = text;
+	return pack(ev, &p);
+}
+
+int event_set_object(struct event *ev, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = set_text(ev, TEXT_OBJECT, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int event_set_old_value(struct event *ev, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = set_text(ev, TEXT_OLD, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int event_set_new_value(struct event *ev, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = set_text(ev, TEXT_NEW, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int event_set_result(struct event *ev, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = set_text(ev, TEXT_RESULT, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* ---- a dip's reasons ---- */
+
 /* Reasons are kept one a line: a reason never holds a control character (they are
  * made printable when added). */
 bool event_add_reason(struct event *ev, const char *reason)
 {
 	size_t used = strlen(ev->reasons), n = strlen(reason);
-	if (n == 0 || used + (used > 0) + n >= sizeof ev->reasons)
+	if (n == 0 || used + (used > 0) + n >= EVENT_REASONS_MAX)
 		return false;
-	char *p = ev->reasons + used;
+	char reasons[EVENT_REASONS_MAX];
+	memcpy(reasons, ev->reasons, used);
+	char *p = reasons + used;
 	if (used)
 		*p++ = '\n';
 	for (size_t i = 0; i < n; i++)
 		p[i] = (unsigned char)reason[i] < 0x20 || reason[i] == 0x7f ? '?' : reason[i];
 	p[n] = '\0';
-	return true;
+	struct event_parts parts = parts_of(ev);
+	parts.text[TEXT_REASONS] = reasons;
+	return pack(ev, &parts) == 0;
 }
 
 bool event_reason(const struct event *ev, size_t i, char *buf, size_t len)
@@ -85,13 +240,24 @@ void event_list_init(struct event_list *l)
 
 void event_list_free(struct event_list *l)
 {
+	for (size_t i = 0; i < l->count; i++)
+		event_free(&l->items[i]);
 	free(l->items);
 	event_list_init(l);
 }
 
 void event_list_clear(struct event_list *l)
 {
+	for (size_t i = 0; i < l->count; i++)
+		event_free(&l->items[i]);
 	l->count = 0;
+	if (l->cap <= EVENT_LIST_KEEP)
+		return;
+	struct event *v = realloc(l->items, EVENT_LIST_KEEP * sizeof *v);
+	if (!v)
+		return;   /* kept as it is: still a list */
+	l->items = v;
+	l->cap = EVENT_LIST_KEEP;
 }
 
 struct event *event_list_add(struct event_list *l)
@@ -105,17 +271,17 @@ struct event *event_list_add(struct event_list *l)
 		l->cap = cap;
 	}
 	struct event *ev = &l->items[l->count++];
-	memset(ev, 0, sizeof *ev);
+	event_init(ev);
 	return ev;
 }
 
 void event_own(struct event *ev, enum event_kind kind, const char *object, const char *key)
 {
-	memset(ev, 0, sizeof *ev);
+	event_init(ev);
 	clock_gettime(CLOCK_REALTIME, &ev->wall);
 	clock_gettime(CLOCK_MONOTONIC, &ev->mono);
 	ev->kind = kind;
-	snprintf(ev->object, sizeof ev->object, "%s", object);
+	event_set_object(ev, "%s", object);
 	snprintf(ev->key, sizeof ev->key, "%s", key);
 	snprintf(ev->by, sizeof ev->by, "ioscope");
 }
@@ -129,12 +295,10 @@ static int add(struct event_list *out, const struct snapshot *cur, enum event_ki
 	ev->wall = cur->wall;
 	ev->mono = cur->mono;
 	ev->kind = kind;
-	snprintf(ev->object, sizeof ev->object, "%s", object);
 	snprintf(ev->key, sizeof ev->key, "%s", key);
-	snprintf(ev->old_value, sizeof ev->old_value, "%s", old_value);
-	snprintf(ev->new_value, sizeof ev->new_value, "%s", new_value);
 	snprintf(ev->by, sizeof ev->by, "observed");
-	return 1;
+	struct event_parts p = { .text = { object, old_value, new_value } };
+	return pack(ev, &p) < 0 ? -1 : 1;   /* the list frees what it holds */
 }
 
 static enum event_kind setting_kind(const char *key)
@@ -154,17 +318,17 @@ bool event_key_is_reset(const char *key)
 void event_add_reset(struct event *ev, const char *key, const char *old_value,
 		     const char *new_value)
 {
-	if (ev->nresets == EVENT_RESETS_MAX) {
+	struct event_reset r;
+	memset(&r, 0, sizeof r);
+	snprintf(r.key, sizeof r.key, "%s", key);
+	r.had_old = old_value != NULL;
+	r.has_new = new_value != NULL;
+	snprintf(r.old_value, sizeof r.old_value, "%s", old_value ? old_value : "");
+	snprintf(r.new_value, sizeof r.new_value, "%s", new_value ? new_value : "");
+	struct event_parts p = parts_of(ev);
+	p.extra = &r;
+	if (ev->nresets == EVENT_RESETS_MAX || pack(ev, &p) < 0)
 		ev->resets_dropped++;
-		return;
-	}
-	struct event_reset *r = &ev->resets[ev->nresets++];
-	memset(r, 0, sizeof *r);
-	snprintf(r->key, sizeof r->key, "%s", key);
-	r->had_old = old_value != NULL;
-	r->has_new = new_value != NULL;
-	snprintf(r->old_value, sizeof r->old_value, "%s", old_value ? old_value : "");
-	snprintf(r->new_value, sizeof r->new_value, "%s", new_value ? new_value : "");
 }
 
 /* Walk two key-sorted settings lists together: fn(key, old or NULL, new or NULL) for
@@ -416,8 +580,10 @@ void events_drop_echoes(struct event_list *l, const struct event *own, size_t no
 		bool echo = false;
 		for (size_t j = 0; j < nown && !echo; j++)
 			echo = event_echoes(&l->items[i], &own[j]);
-		if (!echo)
-			l->items[kept++] = l->items[i];
+		if (echo)
+			event_free(&l->items[i]);
+		else
+			l->items[kept++] = l->items[i];   /* moved */
 	}
 	l->count = kept;
 }
@@ -448,7 +614,7 @@ void echo_filter_remember(struct echo_filter *f, const struct event *ev)
 	struct event *kept = event_list_add(&f->own);
 	if (!kept)
 		return;   /* out of memory: at worst a change is marked twice */
-	*kept = *ev;
+	event_copy(kept, ev);
 	f->fresh++;
 }
 
@@ -458,6 +624,8 @@ void echo_filter_sample(struct echo_filter *f, struct event_list *events, size_t
 		echo_filter_remember(f, &events->items[i]);
 	events_drop_echoes(events, f->own.items, f->own.count);
 	size_t old = f->own.count - f->fresh;
+	for (size_t i = 0; i < old; i++)
+		event_free(&f->own.items[i]);
 	if (old && f->fresh)
 		memmove(f->own.items, f->own.items + old, f->fresh * sizeof *f->own.items);
 	f->own.count = f->fresh;
@@ -528,6 +696,18 @@ out:
 	free(n);
 }
 
+/* "start tar x", "exit 0 (2.1 s)"; a matrix step whose text begins with its key says it
+ * once: "cell 2/4 repeat 1: ...", "sync -f /mnt/t", not "cell cell 2/4 ...". */
+static void run_label(const struct event *ev, char *buf, size_t len)
+{
+	size_t k = strlen(ev->key);
+	if (k && strncmp(ev->new_value, ev->key, k) == 0 &&
+	    (ev->new_value[k] == ' ' || ev->new_value[k] == '\0'))
+		snprintf(buf, len, "%s", ev->new_value);
+	else
+		snprintf(buf, len, "%s %s", ev->key, ev->new_value);
+}
+
 void event_label(const struct event *ev, char *buf, size_t len)
 {
 	char diff[MOUNT_OPTS_MAX];
@@ -572,7 +752,7 @@ void event_label(const struct event *ev, char *buf, size_t len)
 		snprintf(buf, len, "trace %s", ev->new_value);   /* "trace on" */
 		break;
 	case EVENT_RUN:
-		snprintf(buf, len, "%s %s", ev->key, ev->new_value);   /* "start tar x", "exit 0 (2.1 s)" */
+		run_label(ev, buf, len);
 		break;
 	default:
 		snprintf(buf, len, "%s %s→%s", ev->key, ev->old_value, ev->new_value);

@@ -2,7 +2,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dirty_threshold.h"
 #include "run_watch.h"
 
 int run_watch_start(struct run_watch *w, const struct run_watch_opts *o, struct event *start,
@@ -11,13 +10,14 @@ int run_watch_start(struct run_watch *w, const struct run_watch_opts *o, struct 
 	memset(w, 0, sizeof *w);
 	w->linger = o->linger >= 0 ? o->linger : o->console ? -1 : RUN_LINGER_BATCH;
 	w->linger_writeback = o->linger < 0 && !o->console;
+	w->dirty_threshold_kb = o->dirty_threshold_kb;
 	int fd = -1;
 	if (o->output_path || o->to_file) {
 		fd = child_output_open(o->output_path, w->output, sizeof w->output, err);
 		if (fd < 0)
 			return RUN_WATCH_REFUSED;
 	}
-	w->child = child_spawn(o->command, fd, o->console, err);
+	w->child = child_spawn(o->command, fd, !o->console, err);
 	if (fd >= 0)
 		close(fd);
 	if (!w->child)
@@ -53,10 +53,11 @@ bool run_watch_stop(struct run_watch *w, int sig)
 	return true;
 }
 
-static bool writeback_pending(const struct snapshot *cur)
+static bool writeback_pending(const struct run_watch *w, const struct snapshot *cur)
 {
 	uint64_t threshold;
-	if (!cur->vm.have_meminfo || dirty_background_threshold_kb(&threshold) < 0)
+	if (!cur->vm.have_meminfo || !w->dirty_threshold_kb ||
+	    w->dirty_threshold_kb(&threshold) < 0)
 		return false;
 	return cur->vm.dirty + cur->vm.writeback > threshold;
 }
@@ -72,7 +73,7 @@ bool run_watch_done(const struct run_watch *w, const struct snapshot *cur)
 	double after = timespec_diff(&now, &w->exited_at);
 	if (w->linger < 0 || after < w->linger)
 		return false;
-	return !w->linger_writeback || after >= RUN_LINGER_WRITEBACK_MAX || !writeback_pending(cur);
+	return !w->linger_writeback || after >= RUN_LINGER_WRITEBACK_MAX || !writeback_pending(w, cur);
 }
 
 int run_watch_status(const struct run_watch *w)
@@ -80,8 +81,14 @@ int run_watch_status(const struct run_watch *w)
 	return w->exited ? w->exit.exit_code : 1;
 }
 
+void run_watch_reap(struct run_watch *w)
+{
+	child_reap_orphans(w->child);
+}
+
 void run_watch_close(struct run_watch *w)
 {
+	child_stop(w->child, &w->stopped);
 	child_free(w->child);
 	w->child = NULL;
 }

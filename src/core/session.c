@@ -2,7 +2,7 @@
  *
  * Per step: read into the older snapshot and swap; the diff of the two; the
  * events the source hands back (a replay's marks and ioscope's changes); drop the
- * echoes of ioscope's own changes; rates; history; recorder.  This is the only
+ * echoes of ioscope's own changes; rates; history; the sink (the recorder).  This is the only
  * place that derives events and rates from samples.
  */
 #include <stdint.h>
@@ -29,8 +29,8 @@ struct session {
 	struct trace_history *trace_hist;   /* with the history: the heat map's histograms */
 	size_t hist_capacity;
 	struct selection sel;
-	struct recorder *rec;       /* writing */
-	struct recorder *held;      /* paused */
+	struct sink *rec;           /* the recording's output (sink.h), writing */
+	struct sink *held;          /* paused */
 	bool record_failed;
 	struct error record_err;
 	size_t index;               /* the sample last read, recordings only */
@@ -95,10 +95,18 @@ static int take_queued(struct session *s)
 		struct event *e = event_list_add(&s->events);
 		if (!e)
 			return -1;
-		*e = s->queued.items[i];
+		*e = s->queued.items[i];   /* moved */
+		event_init(&s->queued.items[i]);
 	}
 	event_list_clear(&s->queued);
 	return 0;
+}
+
+/* The sample's changes and marks, for the dip detector: a dip that follows one names it. */
+static void note_causes(struct session *s)
+{
+	for (size_t i = 0; !source_can_seek(s->src) && i < s->events.count; i++)
+		dip_detector_note(s->dips, &s->cur, &s->events.items[i]);
 }
 
 /* A recording hands back the dips it logged (source take_events): never a second. */
@@ -119,6 +127,7 @@ static int derive(struct session *s, bool have_prev)
 	if (source_take_events(s->src, &s->events) < 0 || take_queued(s) < 0)
 		return -1;
 	echo_filter_sample(&s->echoes, &s->events, derived);
+	note_causes(s);
 	if (have_prev) {
 		if (rates_compute(&s->rates, &s->prev, &s->cur) < 0)
 			return -1;
@@ -164,7 +173,7 @@ int session_step(struct session *s, struct error *err)
 	if (derive(s, have_prev) < 0)
 		return error_set(err, "out of memory");
 	struct error rerr;
-	if (s->rec && recorder_write(s->rec, &s->cur, &s->events, &rerr) < 0)
+	if (s->rec && s->rec->ops->on_sample(s->rec, &s->cur, &s->events, &rerr) < 0)
 		record_failed(s, &rerr);
 	return 1;
 }
@@ -232,31 +241,32 @@ int session_queue_event(struct session *s, const struct event *ev)
 	struct event *kept = event_list_add(&s->queued);
 	if (!kept)
 		return -1;
-	*kept = *ev;
-	return 0;
+	return event_copy(kept, ev);
 }
 
 int session_add_own_event(struct session *s, const struct event *ev, struct error *err)
 {
 	note_own_change(s, ev);
 	echo_filter_remember(&s->echoes, ev);
+	dip_detector_note(s->dips, &s->cur, ev);
 	int rc = 0;
 	if (s->hist && history_add_event(s->hist, ev) < 0)
 		rc = error_set(err, "out of memory: event not kept");
-	if (s->rec && recorder_write_event(s->rec, ev, err) < 0)
+	if (s->rec && s->rec->ops->on_event(s->rec, ev, err) < 0)
 		rc = -1;
 	return rc;
 }
 
 /* ---- recording ---- */
 
-int session_record_start(struct session *s, struct recorder *rec, struct error *err)
+int session_record_start(struct session *s, struct sink *rec, struct error *err)
 {
-	recorder_set_selection(rec, &s->sel);
+	if (rec->ops->on_start)
+		rec->ops->on_start(rec, &s->sel);
 	s->rec = rec;
 	s->held = NULL;
 	/* the sample on screen opens the log: the recording starts now, not a tick later */
-	if (s->have_cur && recorder_write(rec, &s->cur, &s->events, err) < 0)
+	if (s->have_cur && rec->ops->on_sample(rec, &s->cur, &s->events, err) < 0)
 		return -1;
 	return 0;
 }
@@ -277,15 +287,15 @@ void session_record_resume(struct session *s)
 	}
 }
 
-struct recorder *session_record_stop(struct session *s)
+struct sink *session_record_stop(struct session *s)
 {
-	struct recorder *r = s->rec ? s->rec : s->held;
+	struct sink *r = s->rec ? s->rec : s->held;
 	s->rec = s->held = NULL;
 	return r;
 }
 
 bool session_recording(const struct session *s) { return s->rec != NULL; }
-struct recorder *session_recorder(const struct session *s) { return s->rec; }
+struct sink *session_record_sink(const struct session *s) { return s->rec; }
 bool session_record_paused(const struct session *s) { return s->held != NULL; }
 
 bool session_record_error(struct session *s, struct error *err)
@@ -379,7 +389,7 @@ int session_seek(struct session *s, size_t target, size_t window, struct error *
 		return -1;
 	if (first && source_read(s->src, &s->cur, err) == 1)
 		s->have_cur = true;
-	struct recorder *rec = s->rec;
+	struct sink *rec = s->rec;
 	s->rec = NULL;   /* what was recorded once is not written again */
 	int rc = 0;
 	for (;;) {

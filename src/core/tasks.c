@@ -12,6 +12,48 @@ const char tasks_delayacct_note[] =
 const char tasks_stack_note[] =
 	"kernel stacks of blocked tasks are not shown: reading /proc/PID/stack needs "
 	"CAP_SYS_ADMIN (run ioscope as root)";
+const char tasks_attribution_note[] =
+	"what another user's blocked task waits on is read as root only: such tasks are "
+	"not attributed to a device";
+
+/* The wait channels people meet when a disk is slow, said as what they mean. */
+const struct wchan_words tasks_wchan_words[] = {
+	{ "add_transaction_credits", "journal full, waiting for log space", { NULL } },
+	{ "__jbd2_log_wait_for_space", "journal full, waiting for log space", { NULL } },
+	{ "jbd2_log_wait_commit", "waiting for a journal commit", { NULL } },
+	{ "xlog_grant_head_wait", "xfs log full", { NULL } },
+	{ "balance_dirty_pages", "throttled, dirty above the limit", { NULL } },
+	{ "blk_mq_get_tag", "queue full, all nr_requests in use", { NULL } },
+	{ "rq_qos_wait", "held back by writeback throttling (wbt)", { NULL } },
+	{ "folio_wait_bit", "waiting for a page under writeback", { NULL } },
+	{ "folio_wait_writeback", "waiting for a page under writeback", { NULL } },
+	{ "percpu_rwsem_wait", "filesystem frozen",
+	  { "__sb_start_write", "sb_start_write", "mnt_want_write", "mnt_want_write_file",
+	    "vfs_write", "vfs_writev", "vfs_fallocate", "do_truncate", "vfs_truncate",
+	    "vfs_iter_write", "file_start_write", NULL } },
+	{ "reclaim_throttle", "memory reclaim throttling", { NULL } },
+};
+const size_t tasks_wchan_words_count = sizeof tasks_wchan_words / sizeof tasks_wchan_words[0];
+
+static bool stack_has(const struct blocked_task *b, const char *const *frames)
+{
+	for (size_t i = 0; i < b->nframes && i < TASK_STACK_FRAMES; i++)
+		for (size_t k = 0; k < WCHAN_WORDS_FRAMES && frames[k]; k++)
+			if (strcmp(b->stack[i], frames[k]) == 0)
+				return true;
+	return false;
+}
+
+const char *blocked_task_words(const struct blocked_task *b)
+{
+	for (size_t i = 0; i < tasks_wchan_words_count; i++) {
+		const struct wchan_words *w = &tasks_wchan_words[i];
+		if (strcmp(w->wchan, b->wchan) != 0)
+			continue;
+		return !w->frames[0] || stack_has(b, w->frames) ? w->words : NULL;
+	}
+	return NULL;
+}
 
 struct tasks_sample *tasks_sample_new(void)
 {
@@ -123,18 +165,16 @@ const char *task_role_name(enum task_role r)
 	}
 }
 
-/* How a task is named in a group's summary: a kernel thread by the part before its
- * '/' (kworker/u8:2+flush-7:0 is a kworker), a process by its comm. */
 struct comm_count {
 	char name[TASK_COMM_MAX];
 	bool kthread;
 	uint32_t count;
 };
 
-static void summary_name(const struct blocked_task *b, char *out)
+void tasks_summary_name(const char *comm, bool kthread, char out[TASK_COMM_MAX])
 {
-	snprintf(out, TASK_COMM_MAX, "%s", b->comm);
-	if (b->kthread)
+	snprintf(out, TASK_COMM_MAX, "%s", comm);
+	if (kthread)
 		out[strcspn(out, "/")] = '\0';
 }
 
@@ -148,17 +188,17 @@ static int comm_count_cmp(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-/* Count the comms of the tasks in wchan into counts (at most max names). */
-static size_t count_comms(const struct tasks_sample *t, const char *wchan,
+/* Count the comms of the kept tasks in wchan into counts (at most max names). */
+static size_t count_comms(const struct tasks_sample *t, const bool *keep, const char *wchan,
 			  struct comm_count *counts, size_t max)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < t->nkept; i++) {
 		const struct blocked_task *b = &t->blocked[i];
-		if (strcmp(b->wchan, wchan) != 0)
+		if ((keep && !keep[i]) || strcmp(b->wchan, wchan) != 0)
 			continue;
 		char name[TASK_COMM_MAX];
-		summary_name(b, name);
+		tasks_summary_name(b->comm, b->kthread, name);
 		size_t j = 0;
 		while (j < n && !(counts[j].kthread == b->kthread && !strcmp(counts[j].name, name)))
 			j++;
@@ -184,10 +224,10 @@ static void append(char *buf, size_t len, const char *text)
 
 #define SUMMARY_NAMES 16
 
-static void group_comms(const struct tasks_sample *t, struct tasks_group *g)
+static void group_comms(const struct tasks_sample *t, const bool *keep, struct tasks_group *g)
 {
 	struct comm_count counts[SUMMARY_NAMES];
-	size_t n = count_comms(t, g->wchan, counts, SUMMARY_NAMES);
+	size_t n = count_comms(t, keep, g->wchan, counts, SUMMARY_NAMES);
 	g->comms[0] = '\0';
 	for (size_t i = 0; i < n; i++) {
 		char item[TASK_COMM_MAX + 16];
@@ -213,20 +253,26 @@ static int group_cmp(const void *pa, const void *pb)
 }
 
 /* The distinct wait channels of the kept blocked tasks, with their counts. */
-static size_t distinct_wchans(const struct tasks_sample *t, uint64_t mono_ns,
+static size_t distinct_wchans(const struct tasks_sample *t, uint64_t mono_ns, const bool *keep,
 			      struct tasks_group *groups)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < t->nkept; i++) {
 		const struct blocked_task *b = &t->blocked[i];
+		if (keep && !keep[i])
+			continue;
 		size_t j = 0;
 		while (j < n && strcmp(groups[j].wchan, b->wchan) != 0)
 			j++;
+		const char *words = blocked_task_words(b);
 		if (j == n) {
 			memset(&groups[n], 0, sizeof groups[n]);
 			snprintf(groups[n].wchan, sizeof groups[n].wchan, "%s", b->wchan);
+			groups[n].words = words;
 			n++;
 		}
+		if (groups[j].words != words)   /* said only when it is every task's */
+			groups[j].words = NULL;
 		groups[j].count++;
 		double s = blocked_task_seconds(b, mono_ns);
 		if (s > groups[j].max_seconds)
@@ -235,26 +281,33 @@ static size_t distinct_wchans(const struct tasks_sample *t, uint64_t mono_ns,
 	return n;
 }
 
-size_t tasks_blocked_groups(const struct tasks_sample *t, uint64_t mono_ns,
-			    struct tasks_group *out, size_t max)
+size_t tasks_blocked_groups_of(const struct tasks_sample *t, uint64_t mono_ns, const bool *keep,
+			       struct tasks_group *out, size_t max)
 {
 	if (!t || !t->nkept)
 		return 0;
 	struct tasks_group *groups = malloc(t->nkept * sizeof *groups);
 	if (!groups)
 		return 0;
-	size_t n = distinct_wchans(t, mono_ns, groups);
+	size_t n = distinct_wchans(t, mono_ns, keep, groups);
 	qsort(groups, n, sizeof *groups, group_cmp);
 	for (size_t i = 0; i < n && i < max; i++) {
 		out[i] = groups[i];
-		group_comms(t, &out[i]);
+		group_comms(t, keep, &out[i]);
 	}
 	free(groups);
 	return n;
 }
 
+size_t tasks_blocked_groups(const struct tasks_sample *t, uint64_t mono_ns,
+			    struct tasks_group *out, size_t max)
+{
+	return tasks_blocked_groups_of(t, mono_ns, NULL, out, max);
+}
+
 void tasks_group_text(const struct tasks_group *g, char *buf, size_t len)
 {
-	snprintf(buf, len, "%u %s in %s (%s)", g->count, g->count == 1 ? "task" : "tasks",
-		 g->wchan[0] ? g->wchan : "?", g->comms);
+	snprintf(buf, len, "%u %s in %s%s%s (%s)", g->count, g->count == 1 ? "task" : "tasks",
+		 g->wchan[0] ? g->wchan : "?", g->words ? ", " : "", g->words ? g->words : "",
+		 g->comms);
 }

@@ -5,23 +5,36 @@
 #include "text.h"
 #include "utf8.h"
 
+static bool is_c1_control(const unsigned char *p)
+{
+	return p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f;   /* U+0080-U+009F */
+}
+
+/* U+FFFD is what the JSON writers put for a byte that is not UTF-8 (utf8.h), so a replay
+ * reads it where the live run had that byte: both are '?', and the two print the same. */
+static bool is_replacement(const unsigned char *p)
+{
+	return p[0] == 0xef && p[1] == 0xbf && p[2] == 0xbd;
+}
+
 /* Length of the valid, non-control UTF-8 sequence at p; 0 when p starts something a
- * terminal could act on (C0, DEL, a C1 control, a malformed or overlong sequence). */
+ * terminal could act on (C0, DEL, a C1 control, a malformed or overlong sequence) or
+ * U+FFFD. */
 static size_t printable_sequence(const unsigned char *p)
 {
 	if (p[0] >= 0x20 && p[0] < 0x7f)
 		return 1;
 	if (p[0] < 0x80)
 		return 0;   /* C0 and DEL */
-	if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
-		return 0;   /* C1 controls: U+0080-U+009F */
+	if (is_c1_control(p) || is_replacement(p))
+		return 0;
 	return utf8_sequence_length(p);
 }
 
-/* How many input bytes a '?' stands for: a C1 control in UTF-8 is one character. */
+/* How many input bytes a '?' stands for: a C1 control or U+FFFD is one character. */
 static size_t unprintable_length(const unsigned char *p)
 {
-	return p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f ? 2 : 1;
+	return is_c1_control(p) ? 2 : is_replacement(p) ? 3 : 1;
 }
 
 char *text_escape(const char *s, char *out, size_t len)

@@ -3,6 +3,8 @@
  * Each kind is a row of codecs[]: its magic, its library, and a loop that feeds the
  * library chunks of the file and writes what comes out.  The libraries' own headers
  * give the prototypes (__typeof__), so calls through the loaded tables are checked.
+ * What comes out passes pipe_write, the one place that checks it before it is written:
+ * the limits (log_limits.h), the room of the spool (log_spool.h), and line 1.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,31 +13,38 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <lzma.h>
 #include <zlib.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include "dynlib.h"
+#include "line_scanner.h"
 #include "log_decompress.h"
+#include "log_spool.h"
 #include "progress.h"
+#include "session_log.h"
 
 #define CHUNK (256u << 10)
 #define XZ_MEMLIMIT (1ull << 30)   /* xz -9 needs 65 MiB; a crafted header may ask for more */
 
 /* Where a decompression stands: the files, the buffers, what to say. */
 struct pipe {
-	int in, out;
-	const char *name;
+	int in;
+	const char *name, *codec;
+	struct log_spool spool;
+	struct log_limits limits;
 	uint64_t read, size, written;
 	unsigned char *inbuf, *outbuf;
 	struct progress pg;
 	bool at_end;            /* the whole input has been read */
 	bool out_full;          /* the last output filled the buffer: more may be pending */
-	bool fatal;             /* not the data's fault: nothing is kept */
+	bool fatal;             /* not the data's fault, or not a log: nothing is kept */
+	bool lead_seen;         /* line 1's first byte other than a blank came out */
+	bool header_seen;       /* line 1 came out whole and is a session-log header */
 };
 
 /* The next chunk of input: its length, 0 at the end, -1 on a read error (err). */
@@ -55,20 +64,80 @@ static ssize_t pipe_read(struct pipe *p, struct error *err)
 	return n;
 }
 
+static int refuse_expansion(const struct pipe *p, uint64_t cap, struct error *err)
+{
+	char cap_text[32], max_text[32], in_text[32];
+	log_size_format(cap, cap_text, sizeof cap_text);
+	log_size_format(p->limits.max_bytes, max_text, sizeof max_text);
+	log_size_format(p->size > p->read ? p->size : p->read, in_text, sizeof in_text);
+	return error_set(err, "%s: it expands past %s, far more than a session log does: refused "
+			 "(limits: %s=%s, and %s=%llu times the %s compressed; raise them if "
+			 "the log is genuine)", p->codec, cap_text, LOG_LIMIT_BYTES_ENV, max_text,
+			 LOG_LIMIT_RATIO_ENV, (unsigned long long)p->limits.max_ratio, in_text);
+}
+
+/* Checks before any of the output is written: it does not expand past the limits, there is
+ * room for it, and line 1 may still be a header.  -1 (err, fatal) stops the decompression. */
+static int pipe_check(struct pipe *p, const unsigned char *buf, size_t len, struct error *err)
+{
+	uint64_t cap = log_limits_cap(&p->limits, p->size > p->read ? p->size : p->read);
+	if (p->written + len > cap)
+		return refuse_expansion(p, cap, err);
+	if (log_spool_check_room(&p->spool, p->codec, p->written, len, err) < 0)
+		return -1;
+	for (size_t i = 0; !p->lead_seen && i < len; i++) {
+		if (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r')
+			continue;
+		/* a newline: line 1 is whole, and looked at after the write */
+		p->lead_seen = true;
+		if (buf[i] != '{' && buf[i] != '\n')
+			return error_set(err, "%s: line 1 (offset 0): not an ioscope session log "
+					 "(it does not begin with '{'): decompression stopped",
+					 p->codec);
+	}
+	return 0;
+}
+
+/* Line 1, as soon as it is whole (or too long to be a header), is looked at as the
+ * replay will: a file that is not a session log stops here, not gigabytes later. */
+static int pipe_check_header(struct pipe *p, const unsigned char *buf, size_t len,
+			     struct error *err)
+{
+	if (p->header_seen || (!memchr(buf, '\n', len) && p->written < LINE_SCANNER_MAX))
+		return 0;
+	struct error why;
+	if (session_log_check_header(p->spool.fd, p->codec, &why) < 0)
+		return error_set(err, "%s: decompression stopped", why.msg);
+	p->header_seen = true;
+	return 0;
+}
+
 static int pipe_write(struct pipe *p, const unsigned char *buf, size_t len, struct error *err)
 {
 	p->out_full = len == CHUNK;
-	while (len > 0) {
-		ssize_t n = write(p->out, buf, len);
+	if (len == 0)
+		return 0;
+	if (pipe_check(p, buf, len, err) < 0) {
+		p->fatal = true;
+		return -1;
+	}
+	const unsigned char *at = buf;
+	for (size_t left = len; left > 0;) {
+		ssize_t n = write(p->spool.fd, at, left);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
 			p->fatal = true;
-			return error_set(err, "decompressing into a temporary file: %s", strerror(errno));
+			return error_set(err, "%s: decompressing into a temporary file in %s: %s",
+					 p->codec, p->spool.where, strerror(errno));
 		}
-		buf += n;
-		len -= (size_t)n;
+		at += n;
+		left -= (size_t)n;
 		p->written += (uint64_t)n;
+	}
+	if (pipe_check_header(p, buf, len, err) < 0) {
+		p->fatal = true;
+		return -1;
 	}
 	return 0;
 }
@@ -170,7 +239,7 @@ static int run_xz(struct pipe *p, void *lib, struct error *err)
 
 #define ZSTD_FUNCTIONS(X)                                                                          \
 	X(ZSTD_createDStream) X(ZSTD_initDStream) X(ZSTD_decompressStream) X(ZSTD_freeDStream)   \
-	X(ZSTD_isError) X(ZSTD_getErrorName)
+	X(ZSTD_isError) X(ZSTD_getErrorName) X(ZSTD_getErrorCode)
 struct zstd_lib {
 	ZSTD_FUNCTIONS(FIELD)
 };
@@ -186,6 +255,11 @@ static int zstd_step(struct pipe *p, const struct zstd_lib *z, ZSTD_DStream *ds,
 	}
 	ZSTD_outBuffer out = { p->outbuf, CHUNK, 0 };
 	*hint = z->ZSTD_decompressStream(ds, &out, in);
+	/* zstd --long=31 needs a 2 GiB window; the library refuses over 128 MiB unless told */
+	if (z->ZSTD_isError(*hint) &&
+	    z->ZSTD_getErrorCode(*hint) == ZSTD_error_frameParameter_windowTooLarge)
+		return error_set(err, "%s (it was compressed with --long): decompress it by hand, "
+				 "zstd -d --long=31 %s", z->ZSTD_getErrorName(*hint), p->name);
 	if (z->ZSTD_isError(*hint))
 		return error_set(err, "%s", z->ZSTD_getErrorName(*hint));
 	return pipe_write(p, p->outbuf, out.pos, err);
@@ -257,19 +331,6 @@ const char *log_compression(int fd)
 	return c ? c->name : NULL;
 }
 
-/* An unlinked file for the decompressed log: on disk when it can be, since a
- * week's log is gigabytes. */
-static int temp_file(struct error *err)
-{
-	const char *dir = secure_getenv("TMPDIR");
-	int fd = open(dir && dir[0] ? dir : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd < 0)
-		fd = memfd_create("ioscope-log", MFD_CLOEXEC);
-	if (fd < 0)
-		error_errno(err, "a temporary file for the decompressed log", errno);
-	return fd;
-}
-
 static int decompress(const struct codec *c, struct pipe *p, struct error *err)
 {
 	union {
@@ -293,8 +354,8 @@ static int decompress(const struct codec *c, struct pipe *p, struct error *err)
 	return rc;
 }
 
-int log_decompress(int fd, const char *name, char *warning, size_t warning_len,
-		   struct error *err)
+int log_decompress(int fd, const char *name, const struct log_limits *limits, char *warning,
+		   size_t warning_len, struct error *err)
 {
 	if (warning_len)
 		warning[0] = '\0';
@@ -302,23 +363,23 @@ int log_decompress(int fd, const char *name, char *warning, size_t warning_len,
 	if (!c)
 		return fd;
 	struct stat st;
-	struct pipe p = { .in = fd, .name = name };
+	struct pipe p = { .in = fd, .name = name, .codec = c->name, .limits = *limits };
 	p.size = fstat(fd, &st) == 0 ? (uint64_t)st.st_size : 0;
 	if (lseek(fd, 0, SEEK_SET) < 0)
 		return error_errno(err, name, errno);
-	if ((p.out = temp_file(err)) < 0)
+	if (log_spool_open(&p.spool, name, c->name, err) < 0)
 		return -1;
 	progress_begin(&p.pg, stderr, name);
 	struct error why = { "" };
 	int rc = decompress(c, &p, &why);
 	progress_end(&p.pg);
 	if (rc < 0 && (p.fatal || p.written == 0)) {
-		close(p.out);
+		close(p.spool.fd);
 		return p.fatal ? error_set(err, "%s: %s", name, why.msg)
 			       : error_set(err, "%s: %s: %s", name, c->name, why.msg);
 	}
 	if (rc < 0)
 		snprintf(warning, warning_len, "%s: %s: %s: the %llu bytes of the log before it are read",
 			 name, c->name, why.msg, (unsigned long long)p.written);
-	return p.out;
+	return p.spool.fd;
 }

@@ -17,11 +17,14 @@
 #include <unistd.h>
 
 #include "json_text.h"
+#include "log_decompress.h"
 #include "machine.h"
 #include "recorder.h"
 #include "session_log.h"
+#include "sink.h"
 
 struct recorder {
+	struct sink sink;        /* first: the session's view of it (recorder_sink) */
 	int fd;
 	bool sync;
 	bool regular;            /* a regular file: locked, cut back after a torn write */
@@ -131,6 +134,24 @@ static void check_last_byte(struct recorder *rec)
 		rec->newline_first = last != '\n';
 }
 
+/* A session added to what is not a session log (a compressed log, any other file) could
+ * never be read back: refused before the first sample, the file untouched. */
+static int check_appendable(struct recorder *rec, struct error *err)
+{
+	if (!rec->regular || rec->created || rec->size == 0)
+		return 0;
+	const char *codec = log_compression(rec->fd);
+	if (codec)
+		return error_set(err, "%s is %s-compressed: a session appended to it could "
+				 "never be read back; decompress it first, or record to a new "
+				 "file", rec->path, codec);
+	struct error why;
+	if (session_log_check_header(rec->fd, rec->path, &why) < 0)
+		return error_set(err, "%s; a session appended to it could never be read back: "
+				 "record to a new file", why.msg);
+	return 0;
+}
+
 static int open_output(struct recorder *rec, enum recorder_mode mode, struct error *err)
 {
 	if (strcmp(rec->path, "-") == 0) {
@@ -143,7 +164,7 @@ static int open_output(struct recorder *rec, enum recorder_mode mode, struct err
 	int r = open_new(rec, err);
 	if (r == -2)
 		r = open_existing(rec, mode, err);
-	if (r < 0 || lock_file(rec, err) < 0)
+	if (r < 0 || lock_file(rec, err) < 0 || check_appendable(rec, err) < 0)
 		return -1;
 	check_last_byte(rec);
 	return 0;
@@ -374,9 +395,8 @@ int recorder_write_event(struct recorder *rec, const struct event *ev, struct er
 		return 0;
 	if (!rec->started) {
 		struct event *copy = event_list_add(&rec->early);
-		if (!copy)
+		if (!copy || event_copy(copy, ev) < 0)
 			return error_set(err, "%s: out of memory", rec->path);
-		*copy = *ev;
 		return 0;
 	}
 	rec->len = 0;
@@ -422,4 +442,53 @@ void recorder_close(struct recorder *rec)
 	jsonw_free(&rec->line);
 	free(rec->path);
 	free(rec);
+}
+
+/* ---- the recorder as a session's sink (sink.h) ---- */
+
+static struct recorder *of_sink(const struct sink *sink)
+{
+	return (struct recorder *)sink;   /* the first member */
+}
+
+static void sink_start(struct sink *sink, const struct selection *sel)
+{
+	recorder_set_selection(of_sink(sink), sel);
+}
+
+static int sink_sample(struct sink *sink, const struct snapshot *snap,
+		       const struct event_list *events, struct error *err)
+{
+	return recorder_write(of_sink(sink), snap, events, err);
+}
+
+static int sink_event(struct sink *sink, const struct event *ev, struct error *err)
+{
+	return recorder_write_event(of_sink(sink), ev, err);
+}
+
+static const char *sink_failed(const struct sink *sink)
+{
+	return recorder_failure(of_sink(sink));
+}
+
+static void sink_closed(struct sink *sink)
+{
+	recorder_close(of_sink(sink));
+}
+
+static const struct sink_ops recorder_sink_ops = {
+	.on_start = sink_start,
+	.on_sample = sink_sample,
+	.on_event = sink_event,
+	.failure = sink_failed,
+	.close = sink_closed,
+};
+
+struct sink *recorder_sink(struct recorder *rec)
+{
+	if (!rec)
+		return NULL;
+	rec->sink.ops = &recorder_sink_ops;
+	return &rec->sink;
 }

@@ -42,10 +42,11 @@ struct attached_entry {
 	bool damaged;               /* failed to parse when read (warned once) */
 };
 
-/* An event of the index: ~40 bytes and its strings, where a struct event is 3 KB
+/* An event of the index: ~40 bytes and its strings, where a struct event was 3 KB
  * (a day of hot-plug churn, 380k events, took 1.2 GB).  The strings (object, key,
  * old, new, result, by) follow each other NUL-terminated in events_text; a later
- * field is one more string at the end. */
+ * field is one more string at the end.  replay_event_get() points a view's texts at
+ * them. */
 struct event_entry {
 	uint64_t text;              /* offset of its strings in events_text */
 	int64_t mono, wall;
@@ -134,29 +135,9 @@ static void *grow(void *arr, size_t *cap, size_t need, size_t size)
 	return v;
 }
 
-/* A whole line as one JSON value, nothing but blanks after it; NULL when not. */
 static json_object *parse_line(struct replay *r, const char *text, size_t len, struct error *err)
 {
-	if (len > INT32_MAX) {
-		error_set(err, "line too long");
-		return NULL;
-	}
-	json_tokener_reset(r->tok);
-	json_object *o = json_tokener_parse_ex(r->tok, text, (int)len);
-	enum json_tokener_error e = json_tokener_get_error(r->tok);
-	if (!o || e != json_tokener_success) {
-		json_object_put(o);
-		error_set(err, "not a JSON record (%s)",
-			  e == json_tokener_continue ? "it ends early" : json_tokener_error_desc(e));
-		return NULL;
-	}
-	for (size_t i = json_tokener_get_parse_end(r->tok); i < len; i++)
-		if (!strchr(" \t\r", text[i])) {
-			json_object_put(o);
-			error_set(err, "not a JSON record (garbage after it at byte %zu)", i);
-			return NULL;
-		}
-	return o;
+	return session_log_parse_line(r->tok, text, len, err);
 }
 
 /* ---- the index scan ---- */
@@ -363,27 +344,31 @@ static bool fold_old_reset(struct replay *r, const struct event *ev)
 	if (e->sample != (r->nsamples ? r->nsamples - 1 : 0) || e->kind != EVENT_SCHEDULER)
 		return false;
 	/* Packed: decode the switch, add the reset, pack it again (over its old strings
-	 * when they are the last packed, as they are unless events came out of order). */
-	struct replay_event *sw = malloc(sizeof *sw);
-	if (!sw)
-		return false;
-	replay_event_get(r, r->nevents - 1, sw);
-	bool same = strcmp(sw->event.object, ev->object) == 0 && strcmp(sw->event.by, ev->by) == 0;
+	 * when they are the last packed, as they are unless events came out of order).
+	 * The decoded view's texts are the ones packed over: a copy of it is packed. */
+	struct replay_event *view = malloc(sizeof *view);
+	struct event sw;
+	event_init(&sw);
+	bool same = false;
+	if (view && replay_event_get(r, r->nevents - 1, view) == 0 &&
+	    event_copy(&sw, &view->event) == 0)
+		same = strcmp(sw.object, ev->object) == 0 && strcmp(sw.by, ev->by) == 0;
 	if (same) {
-		event_add_reset(&sw->event, ev->key, ev->old_value[0] ? ev->old_value : NULL,
+		event_add_reset(&sw, ev->key, ev->old_value[0] ? ev->old_value : NULL,
 				ev->new_value[0] ? ev->new_value : NULL);
 		size_t len = r->events_text_len;
 		uint64_t text;
 		if (e->text == r->last_text)
 			r->events_text_len = e->text;
-		if (pack_strings(r, &sw->event, &text) < 0) {
+		if (pack_strings(r, &sw, &text) < 0) {
 			r->events_text_len = len;   /* the old strings are still there */
 			same = false;               /* kept as a tunable event then */
 		} else {
-			*e = event_entry_of(&sw->event, text, e->sample, e->derivable);
+			*e = event_entry_of(&sw, text, e->sample, e->derivable);
 		}
 	}
-	free(sw);
+	event_free(&sw);
+	free(view);
 	return same;
 }
 
@@ -414,22 +399,20 @@ static int store_event(struct replay *r, const struct event *ev)
 static int add_event(struct replay *r, json_object *o, const struct scanned_line *l)
 {
 	struct error err;
-	struct event *ev = malloc(sizeof *ev);   /* 4 KB: not on every caller's stack */
-	if (!ev)
-		return -1;
-	int rc = session_log_parse_event(o, ev, &err);
+	struct event ev;
+	int rc = session_log_parse_event(o, &ev, &err);
 	if (rc < 0)
 		warn(r, l->number, l->offset, "event skipped: %s", err.msg);
 	else if (rc > 0)
 		count_skipped(&r->skipped.event_kinds, err.msg);
-	if (rc != 0 || fold_old_reset(r, ev)) {
-		free(ev);
+	if (rc != 0 || fold_old_reset(r, &ev)) {
+		event_free(&ev);
 		return 0;
 	}
-	r->switch_without_resets = ev->kind == EVENT_SCHEDULER &&
+	r->switch_without_resets = ev.kind == EVENT_SCHEDULER &&
 				   !json_object_object_get_ex(o, "resets", NULL);
-	rc = store_event(r, ev);
-	free(ev);
+	rc = store_event(r, &ev);
+	event_free(&ev);
 	return rc;
 }
 
@@ -566,27 +549,8 @@ static int index_line(struct replay *r, const struct scanned_line *l)
 static int read_header(struct replay *r, struct line_scanner *s, struct error *err)
 {
 	struct scanned_line l;
-	int errnum = 0;
-	int rc = line_scanner_next(s, &l, &errnum);
-	if (rc < 0)
-		return error_errno(err, r->name, errnum);
-	if (rc == 0)
-		return error_set(err, "%s: empty file, not an ioscope session log", r->name);
-	if (l.too_long)
-		return error_set(err, "%s: line 1: not an ioscope session log (no header)", r->name);
-	struct error perr;
-	json_object *o = parse_line(r, l.text, l.len, &perr);
-	if (!o) {
-		if (!l.complete && l.len > 0 && l.text[0] == '{')
-			return error_set(err, "%s: line 1: the header is incomplete (the recording "
-					 "stopped while writing it)", r->name);
-		return error_set(err, "%s: line 1 (offset 0): not an ioscope session log: %s",
-				 r->name, perr.msg);
-	}
-	rc = session_log_parse_header(o, &r->machine, &r->header, &perr);
-	json_object_put(o);
-	if (rc < 0)
-		return error_set(err, "%s: line 1 (offset 0): %s", r->name, perr.msg);
+	if (session_log_read_header(s, r->tok, r->name, &r->machine, &r->header, &l, err) < 0)
+		return -1;
 	/* states[0] stands for the header, which is kept parsed. */
 	return add_state(r, &l, RECORD_HEADER) < 0 ? error_set(err, "%s: out of memory", r->name) : 0;
 }
@@ -660,7 +624,10 @@ struct replay *replay_open(const char *path, struct error *err)
 		return NULL;
 	}
 	char damage[1024];
-	int log_fd = log_decompress(fd, path, damage, sizeof damage, err);
+	struct log_limits limits;
+	int log_fd = log_limits_from_env(&limits, err) < 0
+			     ? -1
+			     : log_decompress(fd, path, &limits, damage, sizeof damage, err);
 	if (log_fd != fd)
 		close(fd);
 	if (log_fd < 0)
@@ -902,28 +869,37 @@ static const char *unpack(const char *text, char *field, size_t len)
 	return text + strlen(text) + 1;
 }
 
+/* The next packed string, as it is: the view's texts are the replay's. */
+static const char *unpack_view(const char *text, const char **field)
+{
+	*field = text;
+	return text + strlen(text) + 1;
+}
+
 int replay_event_get(const struct replay *r, size_t i, struct replay_event *out)
 {
 	if (i >= r->nevents)
 		return -1;
 	const struct event_entry *e = &r->events[i];
 	struct event *ev = &out->event;
+	event_init(ev);
 	out->sample = e->sample;
 	out->derivable = e->derivable;
 	ev->kind = (enum event_kind)e->kind;
 	ev->mono = ns_to_timespec(e->mono);
 	ev->wall = ns_to_timespec(e->wall);
 	const char *t = r->events_text + e->text;
-	t = unpack(t, ev->object, sizeof ev->object);
+	t = unpack_view(t, &ev->object);
 	t = unpack(t, ev->key, sizeof ev->key);
-	t = unpack(t, ev->old_value, sizeof ev->old_value);
-	t = unpack(t, ev->new_value, sizeof ev->new_value);
-	t = unpack(t, ev->result, sizeof ev->result);
+	t = unpack_view(t, &ev->old_value);
+	t = unpack_view(t, &ev->new_value);
+	t = unpack_view(t, &ev->result);
 	t = unpack(t, ev->by, sizeof ev->by);
+	ev->resets = e->nresets ? out->resets : NULL;
 	ev->nresets = e->nresets;
 	ev->resets_dropped = e->resets_dropped;
 	for (size_t k = 0; k < e->nresets; k++) {
-		struct event_reset *x = &ev->resets[k];
+		struct event_reset *x = &out->resets[k];
 		int flags = *t - '0';
 		x->had_old = flags & 1;
 		x->has_new = flags & 2;
@@ -931,7 +907,7 @@ int replay_event_get(const struct replay *r, size_t i, struct replay_event *out)
 		t = unpack(t, x->old_value, sizeof x->old_value);
 		t = unpack(t, x->new_value, sizeof x->new_value);
 	}
-	unpack(t, ev->reasons, sizeof ev->reasons);
+	unpack_view(t, &ev->reasons);
 	return 0;
 }
 

@@ -81,11 +81,10 @@ static int replay_source_take_events(struct source *src, struct event_list *out)
 		if (ev->derivable)
 			continue;
 		struct event *e = event_list_add(out);
-		if (!e) {
+		if (!e || event_copy(e, &ev->event) < 0) {
 			free(ev);
 			return -1;
 		}
-		*e = ev->event;
 		added++;
 	}
 	free(ev);

@@ -1,7 +1,14 @@
 /* report_compare.c - `ioscope compare A.log B.log [--phase N]`: two sessions side by side
  * (before and after a kernel upgrade, or a setting), phase by phase, with the differences
  * in percent (docs/reports.md, "compare").  A phase of A is aligned with the phase of B
- * opened by the same marks (same labels), else with the phase of B in the same place. */
+ * opened by the same marks (same labels), else with the phase of B in the same place.
+ *
+ * Devices are paired, not matched by name: ext4 on loop0 against xfs on loop1 is the
+ * classic question.  A log made for one device (a matrix run's, a recording of one
+ * device) has it as its device under test, and two such logs are paired on them;
+ * --pair A_DEV=B_DEV pairs by hand; else the devices of A are paired with those of B of
+ * the same name.  The header sets the pairs' settings side by side
+ * (compare_settings.h). */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,18 +16,43 @@
 #include <string.h>
 
 #include "commands.h"
+#include "compare_settings.h"
 #include "report_phases.h"
 #include "text.h"
+
+#define COMPARE_MAX_PAIRS 16     /* given with --pair */
+/* A session shorter than this many times the default --min-phase is short: its phases
+ * are all short ones, and both short, they are compared (an interactive session). */
+#define SHORT_SESSION_PHASES 10
+#define COMPARE_EVERY_PHASE 1e-9   /* a --min-phase no phase is under */
 
 struct side {
 	struct report rep;
 	struct phase_plan plan;
 	char **keys;                 /* per phase: its opening marks' labels */
+	struct compare_state state;  /* its settings, for the header */
+	bool have_state;
+};
+
+struct pair {
+	char a[DEV_NAME_MAX], b[DEV_NAME_MAX];
+};
+
+struct compare_args {
+	const char *devices;
+	long only;
+	double min_phase;            /* 0: not given */
+	struct pair *pairs;          /* --pair, then the pairs compared (one per device of A) */
+	size_t npairs;
+	bool paired_by_hand;
+	bool both_short;             /* short phases compared by default */
+	double short_under;          /* seconds: what a short session is under */
 };
 
 static void compare_usage(FILE *out)
 {
-	fputs("usage: ioscope compare A.log B.log [--phase N] [--devices DEV,...] [--min-phase SEC]\n"
+	fputs("usage: ioscope compare A.log B.log [--phase N] [--devices DEV,...]\n"
+	      "                       [--pair A_DEV=B_DEV]... [--min-phase SEC]\n"
 	      "two recorded sessions side by side, phase by phase, differences in percent.\n"
 	      "See ioscope(1), REPORTS.\n", out);
 }
@@ -43,13 +75,22 @@ static char *phase_key(const struct report *rep, const struct phase *p, struct r
 	return text;
 }
 
-static int side_open(struct side *s, const char *path, const char *devices, double min_phase,
-		     struct error *err)
+/* An unknown device is said with the log it is not in. */
+static int side_open(struct side *s, const char *path, const char *devices, struct error *err)
 {
-	s->rep = (struct report){ .path = path, .min_phase = min_phase };
+	s->rep = (struct report){ .path = path };
 	int status = report_open(&s->rep, devices, err);
-	if (status)
-		return status;
+	if (status == 2) {
+		struct error why = *err;
+		error_set(err, "%s: %s", path, why.msg);
+	}
+	return status;
+}
+
+/* Its phases (rep.min_phase decided) and their keys, and its settings. */
+static int side_build(struct side *s, double min_phase, struct error *err)
+{
+	s->rep.min_phase = min_phase;
 	if (report_phases_build(&s->rep, &s->plan, err) < 0)
 		return 1;
 	struct replay_event *ev = malloc(sizeof *ev);
@@ -59,11 +100,16 @@ static int side_open(struct side *s, const char *path, const char *devices, doub
 			break;
 	bool ok = ev && s->keys && (s->plan.n == 0 || s->keys[s->plan.n - 1]);
 	free(ev);
-	return ok ? 0 : (error_set(err, "out of memory"), 1);
+	if (!ok)
+		return error_set(err, "out of memory"), 1;
+	s->have_state = true;   /* initialised by the read: freed whatever it gives */
+	return compare_state_read(&s->rep, &s->state, err) < 0 ? 1 : 0;
 }
 
 static void side_close(struct side *s)
 {
+	if (s->have_state)
+		compare_state_free(&s->state);
 	for (size_t i = 0; s->keys && i < s->plan.n; i++)
 		free(s->keys[i]);
 	free(s->keys);
@@ -108,15 +154,21 @@ static void figure_row(FILE *out, const char *device, const char *name, bool hav
 		fprintf(out, " %11s\n", "-");
 }
 
-static void device_figures(FILE *out, const char *name, struct phase_device *x,
+/* The rows of one pair: A's device named on the first, B's on the second when it is
+ * another device. */
+static void device_figures(FILE *out, const struct pair *pr, struct phase_device *x,
 			   struct phase_device *y)
 {
+	char other[DEV_NAME_MAX + 2] = "";
+	if (strcmp(pr->a, pr->b) != 0)
+		snprintf(other, sizeof other, "B %s", pr->b);
+	const char *name = pr->a;
 	bool a = x && x->dt > 0, b = y && y->dt > 0;
 	bool ab = a && x->busy_dt > 0, bb = b && y->busy_dt > 0;
 	bool aw = a && x->nawaits, bw = b && y->nawaits;
 	figure_row(out, name, "MB moved", a, a ? (x->rkb + x->wkb) / 1024 : 0, b,
 		   b ? (y->rkb + y->wkb) / 1024 : 0, 1);
-	figure_row(out, "", "MB/s mean", a, a ? (x->rkb + x->wkb) / 1024 / x->dt : 0, b,
+	figure_row(out, other, "MB/s mean", a, a ? (x->rkb + x->wkb) / 1024 / x->dt : 0, b,
 		   b ? (y->rkb + y->wkb) / 1024 / y->dt : 0, 1);
 	figure_row(out, "", "MB/s busy", ab, ab ? (x->busy_rkb + x->busy_wkb) / 1024 / x->busy_dt : 0,
 		   bb, bb ? (y->busy_rkb + y->busy_wkb) / 1024 / y->busy_dt : 0, 1);
@@ -157,8 +209,8 @@ static void phase_heading(FILE *out, const struct phase *p, const char *which, c
 	report_print_wrapped(out, head, 5, line);
 }
 
-static void compare_phase(FILE *out, struct side *a, struct side *b, size_t i, size_t j,
-			  bool by_mark)
+static void compare_phase(FILE *out, struct side *a, struct side *b, const struct compare_args *o,
+			  size_t i, size_t j, bool by_mark)
 {
 	struct phase *pa = &a->plan.phases[i], *pb = j == SIZE_MAX ? NULL : &b->plan.phases[j];
 	fprintf(out, "\nPhase %zu of A", i + 1);
@@ -175,9 +227,11 @@ static void compare_phase(FILE *out, struct side *a, struct side *b, size_t i, s
 		return;
 	}
 	fprintf(out, "  %-8s %-14s %11s %11s %11s\n", "device", "figure", "A", "B", "B vs A");
-	for (size_t k = 0; k < a->rep.ndevices; k++) {
-		int kb = report_device_index(&b->rep, a->rep.devices[k]);
-		device_figures(out, a->rep.devices[k], &pa->dev[k], pb && kb >= 0 ? &pb->dev[kb] : NULL);
+	for (size_t k = 0; k < o->npairs; k++) {
+		int ka = report_device_index(&a->rep, o->pairs[k].a);
+		int kb = report_device_index(&b->rep, o->pairs[k].b);
+		device_figures(out, &o->pairs[k], ka >= 0 ? &pa->dev[ka] : NULL,
+			       pb && kb >= 0 ? &pb->dev[kb] : NULL);
 	}
 	for (size_t k = 0; pb && k < a->rep.ndevices; k++) {
 		int kb = report_device_index(&b->rep, a->rep.devices[k]);
@@ -187,7 +241,24 @@ static void compare_phase(FILE *out, struct side *a, struct side *b, size_t i, s
 	}
 }
 
-static void compare_heading(FILE *out, const struct side *a, const struct side *b)
+/* Which phases are compared, and why. */
+static void min_phase_line(FILE *out, const struct side *a, const struct compare_args *o)
+{
+	char min[32], under[32];
+	report_duration(o->both_short ? report_min_phase_default(&a->rep) : a->plan.min_phase, min,
+			sizeof min);
+	report_duration(o->short_under, under, sizeof under);
+	fputs("\n", out);
+	if (o->both_short)
+		fprintf(out, "  Short phases compared: both sessions last under %s (--min-phase %s\n"
+			"  leaves out the phases under %s).\n", under, min, min);
+	else
+		fprintf(out, "  Phases under %s are not compared (--min-phase%s).\n", min,
+			o->min_phase > 0 ? "" : ", its default");
+}
+
+static void compare_heading(FILE *out, const struct side *a, const struct side *b,
+			    const struct compare_args *o)
 {
 	const struct replay_machine *ma = replay_machine(a->rep.replay);
 	const struct replay_machine *mb = replay_machine(b->rep.replay);
@@ -203,10 +274,14 @@ static void compare_heading(FILE *out, const struct side *a, const struct side *
 	report_local_time(&wb, true, tb, sizeof tb);
 	fprintf(out, "  %-10s %-32s %s\n", "recorded", ta, tb);
 	fprintf(out, "  %-10s %-32zu %zu\n", "phases", a->plan.n, b->plan.n);
+	for (size_t k = 0; k < o->npairs; k++)
+		compare_settings_print(out, &a->state, o->pairs[k].a, &b->state, o->pairs[k].b);
+	min_phase_line(out, a, o);
 }
 
-static int compare(FILE *out, struct side *a, struct side *b, long only)
+static int compare(FILE *out, struct side *a, struct side *b, const struct compare_args *o)
 {
+	long only = o->only;
 	bool *used = calloc(b->plan.n + 1, sizeof *used), *by_mark = calloc(a->plan.n + 1, sizeof *by_mark);
 	size_t *match = calloc(a->plan.n + 1, sizeof *match);
 	if (!used || !by_mark || !match) {
@@ -216,10 +291,10 @@ static int compare(FILE *out, struct side *a, struct side *b, long only)
 		return -1;
 	}
 	align(a, b, match, by_mark, used);
-	compare_heading(out, a, b);
+	compare_heading(out, a, b, o);
 	for (size_t i = 0; i < a->plan.n; i++)
 		if (only < 0 || (size_t)only == i + 1)
-			compare_phase(out, a, b, i, match[i], by_mark[i]);
+			compare_phase(out, a, b, o, i, match[i], by_mark[i]);
 	for (size_t j = 0; only < 0 && j < b->plan.n; j++)
 		if (!used[j])
 			fprintf(out, "\nPhase %zu of B: no phase of A to align it with\n", j + 1);
@@ -229,52 +304,157 @@ static int compare(FILE *out, struct side *a, struct side *b, long only)
 	return 0;
 }
 
-int cmd_compare(int argc, char **argv)
+static int add_pair(struct compare_args *o, const char *a, const char *b)
+{
+	struct pair *p = realloc(o->pairs, (o->npairs + 1) * sizeof *p);
+	if (!p)
+		return -1;
+	o->pairs = p;
+	snprintf(p[o->npairs].a, DEV_NAME_MAX, "%s", a);
+	snprintf(p[o->npairs].b, DEV_NAME_MAX, "%s", b);
+	o->npairs++;
+	return 0;
+}
+
+/* --pair A_DEV=B_DEV */
+static int parse_pair(struct compare_args *o, const char *arg, struct error *err)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg || !eq[1] || (size_t)(eq - arg) >= DEV_NAME_MAX ||
+	    strlen(eq + 1) >= DEV_NAME_MAX || strchr(arg, ','))
+		return error_set(err, "invalid --pair '%s': give A_DEV=B_DEV (loop0=loop1)", arg);
+	if (o->npairs == COMPARE_MAX_PAIRS)
+		return error_set(err, "--pair: at most %d", COMPARE_MAX_PAIRS);
+	char a[DEV_NAME_MAX];
+	snprintf(a, sizeof a, "%.*s", (int)(eq - arg), arg);
+	o->paired_by_hand = true;
+	return add_pair(o, a, eq + 1) < 0 ? error_set(err, "out of memory") : 0;
+}
+
+/* 0 parsed, 1 --help, -1 bad usage (err). */
+static int parse_args(int argc, char **argv, struct compare_args *o, struct error *err)
 {
 	static const struct option longopts[] = {
 		{ "phase", required_argument, NULL, 'p' }, { "devices", required_argument, NULL, 'd' },
-		{ "min-phase", required_argument, NULL, 'm' }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ "min-phase", required_argument, NULL, 'm' },
+		{ "pair", required_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
-	const char *devices = NULL;
-	long only = -1;
-	double min_phase = 0;
-	struct error err = { "" };
 	opterr = 0;
 	optind = 1;
 	int c;
-	while ((c = getopt_long(argc, argv, "d:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:h", longopts, NULL)) != -1 && !err->msg[0]) {
 		char *end;
 		switch (c) {
 		case 'p':
-			only = strtol(optarg, &end, 10);
-			if (*end || end == optarg || only < 1)
-				error_set(&err, "invalid phase '%s': give its number (1, 2, ...)", optarg);
+			o->only = strtol(optarg, &end, 10);
+			if (*end || end == optarg || o->only < 1)
+				error_set(err, "invalid phase '%s': give its number (1, 2, ...)", optarg);
 			break;
-		case 'd': devices = optarg; break;
-		case 'm': report_parse_seconds(optarg, &min_phase, &err); break;
-		case 'h': compare_usage(stdout); return 0;
-		default: error_set(&err, "unknown option '%s' (see ioscope compare --help)", argv[optind - 1]);
+		case 'd': o->devices = optarg; break;
+		case 'm': report_parse_seconds(optarg, &o->min_phase, err); break;
+		case 'P': parse_pair(o, optarg, err); break;
+		case 'h': compare_usage(stdout); return 1;
+		default:
+			error_set(err, "unknown option '%s' (see ioscope compare --help)",
+				  argv[optind - 1]);
 		}
 	}
-	if (!err.msg[0] && optind != argc - 2)
-		error_set(&err, "compare: give two session logs");
-	if (err.msg[0]) {
-		text_printf(stderr, "ioscope: %s\n", err.msg);
-		compare_usage(stderr);
-		return 2;
+	if (!err->msg[0] && optind != argc - 2)
+		error_set(err, "compare: give two session logs");
+	if (!err->msg[0] && o->devices && o->npairs)
+		error_set(err, "compare: give --devices or --pair, not both");
+	return err->msg[0] ? -1 : 0;
+}
+
+/* The devices of one side named by the pairs: "loop0,loop2". */
+static void pair_devices(const struct compare_args *o, bool b_side, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < o->npairs; i++)
+		used = text_appendf(buf, len, used, "%s%s", i ? "," : "",
+				    b_side ? o->pairs[i].b : o->pairs[i].a);
+}
+
+/* Without --pair: each log's one device under test, else A's devices by name.  -1 on
+ * ENOMEM. */
+static int plan_pairs(struct compare_args *o, const struct side *a, const struct side *b)
+{
+	if (o->paired_by_hand)
+		return 0;
+	const struct replay_machine *ma = replay_machine(a->rep.replay);
+	const struct replay_machine *mb = replay_machine(b->rep.replay);
+	if (!o->devices && ma->nselection == 1 && mb->nselection == 1)
+		return add_pair(o, ma->selection[0], mb->selection[0]);
+	for (size_t k = 0; k < a->rep.ndevices; k++)
+		if (add_pair(o, a->rep.devices[k], a->rep.devices[k]) < 0)
+			return -1;
+	return 0;
+}
+
+static double session_seconds(const struct report *rep)
+{
+	struct timespec from = replay_sample_wall(rep->replay, rep->first);
+	struct timespec to = replay_sample_wall(rep->replay, rep->last);
+	return timespec_diff(&to, &from);
+}
+
+/* --min-phase, or by default: every phase when both sessions are short. */
+static double min_phase_of(struct compare_args *o, const struct side *a, const struct side *b)
+{
+	o->short_under = SHORT_SESSION_PHASES *
+			 fmax(report_min_phase_default(&a->rep), report_min_phase_default(&b->rep));
+	if (o->min_phase > 0)
+		return o->min_phase;
+	o->both_short = session_seconds(&a->rep) < o->short_under &&
+			session_seconds(&b->rep) < o->short_under;
+	return o->both_short ? COMPARE_EVERY_PHASE : 0;
+}
+
+static int compare_sessions(struct compare_args *o, struct side *a, struct side *b,
+			    const char *path_a, const char *path_b, struct error *err)
+{
+	char devs_a[COMPARE_MAX_PAIRS * DEV_NAME_MAX], devs_b[sizeof devs_a];
+	pair_devices(o, false, devs_a, sizeof devs_a);
+	pair_devices(o, true, devs_b, sizeof devs_b);
+	int status = side_open(a, path_a, o->npairs ? devs_a : o->devices, err);
+	if (status == 0)
+		status = side_open(b, path_b, o->npairs ? devs_b : o->devices, err);
+	if (status)
+		return status;
+	if (plan_pairs(o, a, b) < 0)
+		return error_set(err, "out of memory"), 1;
+	double min_phase = min_phase_of(o, a, b);
+	status = side_build(a, min_phase, err);
+	if (status == 0)
+		status = side_build(b, min_phase, err);
+	if (status == 0 && o->only > (long)a->plan.n)
+		status = (error_set(err, "phase %ld: %s has %zu", o->only, a->rep.path, a->plan.n), 2);
+	if (status == 0 && (compare(stdout, a, b, o) < 0 || fflush(stdout) != 0 || ferror(stdout)))
+		status = (error_set(err, "standard output: write error"), 1);
+	return status;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct compare_args o = { .only = -1 };
+	struct error err = { "" };
+	int r = parse_args(argc, argv, &o, &err);
+	if (r != 0) {
+		if (r < 0) {
+			text_printf(stderr, "ioscope: %s\n", err.msg);
+			compare_usage(stderr);
+		}
+		free(o.pairs);
+		return r < 0 ? 2 : 0;
 	}
 	struct side a = { .keys = NULL }, b = { .keys = NULL };
-	int status = side_open(&a, argv[optind], devices, min_phase, &err);
-	if (status == 0)
-		status = side_open(&b, argv[optind + 1], devices, min_phase, &err);
-	if (status == 0 && only > (long)a.plan.n)
-		status = (error_set(&err, "phase %ld: %s has %zu", only, a.rep.path, a.plan.n), 2);
-	if (status == 0 && (compare(stdout, &a, &b, only) < 0 || fflush(stdout) != 0 || ferror(stdout)))
-		status = (error_set(&err, "standard output: write error"), 1);
+	int status = compare_sessions(&o, &a, &b, argv[optind], argv[optind + 1], &err);
 	if (status)
 		text_printf(stderr, "ioscope: %s\n", err.msg);
 	side_close(&a);
 	side_close(&b);
+	free(o.pairs);
 	return status;
 }

@@ -126,6 +126,7 @@ void report_mark_label(const struct event *ev, char *buf, size_t len)
 		snprintf(buf, len, "%s", label);
 		break;
 	}
-	if (ev->result[0] && strlen(buf) + 3 < len)
+	/* a run's result is figures or a matrix's progress, not the verdict of a change */
+	if (ev->result[0] && ev->kind != EVENT_RUN && strlen(buf) + 3 < len)
 		snprintf(buf + strlen(buf), len - strlen(buf), " (%s)", ev->result);
 }

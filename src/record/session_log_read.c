@@ -559,11 +559,25 @@ static int parse_reasons(json_object *o, struct event *ev, struct error *err)
 	return 0;
 }
 
+/* An event's text member (absent: ""), cut as set_text cuts it. */
+static int opt_text(json_object *o, const char *key, struct event *ev,
+		    int (*set)(struct event *, const char *, ...), struct error *err)
+{
+	json_object *v = json_member(o, key);
+	if (!v)
+		return 0;
+	if (!json_object_is_type(v, json_type_string))
+		return error_set(err, "\"%s\" is not a string", key);
+	if (set(ev, "%s", json_object_get_string(v)) < 0)
+		return error_set(err, "out of memory");
+	return 0;
+}
+
 int session_log_parse_event(json_object *o, struct event *ev, struct error *err)
 {
 	json_object *kind = json_member(o, "kind");
 	int64_t mono = 0, wall = 0;
-	memset(ev, 0, sizeof *ev);
+	event_init(ev);
 	if (!json_object_is_type(kind, json_type_string))
 		return error_set(err, "an event without a \"kind\"");
 	int k = event_kind_from_name(json_object_get_string(kind));
@@ -574,11 +588,11 @@ int session_log_parse_event(json_object *o, struct event *ev, struct error *err)
 	}
 	ev->kind = (enum event_kind)k;
 	if (opt_i64(o, "mono", &mono, err) < 0 || opt_i64(o, "wall", &wall, err) < 0 ||
-	    opt_str(o, "object", ev->object, sizeof ev->object, err) < 0 ||
+	    opt_text(o, "object", ev, event_set_object, err) < 0 ||
 	    opt_str(o, "key", ev->key, sizeof ev->key, err) < 0 ||
-	    opt_str(o, "old", ev->old_value, sizeof ev->old_value, err) < 0 ||
-	    opt_str(o, "new", ev->new_value, sizeof ev->new_value, err) < 0 ||
-	    opt_str(o, "result", ev->result, sizeof ev->result, err) < 0 ||
+	    opt_text(o, "old", ev, event_set_old_value, err) < 0 ||
+	    opt_text(o, "new", ev, event_set_new_value, err) < 0 ||
+	    opt_text(o, "result", ev, event_set_result, err) < 0 ||
 	    opt_str(o, "by", ev->by, sizeof ev->by, err) < 0 || parse_resets(o, ev, err) < 0 ||
 	    parse_reasons(o, ev, err) < 0)
 		return -1;

@@ -27,6 +27,18 @@ static void key_bool(struct jsonw *w, const char *key, bool v)
 	jsonw_bool(w, v);
 }
 
+/* "fs 7:4" (a file on the filesystem of device 7:4), "dev 7:0" (the block device). */
+static const char *const file_kinds[] = { [TASK_FILE_ON_FS] = "fs", [TASK_FILE_BLOCKDEV] = "dev" };
+
+static void put_file(struct jsonw *w, const struct task_file *f)
+{
+	char text[48];
+	snprintf(text, sizeof text, "%s %u:%u", file_kinds[f->kind == TASK_FILE_BLOCKDEV ?
+							   TASK_FILE_BLOCKDEV : TASK_FILE_ON_FS],
+		 (unsigned)f->major, (unsigned)f->minor);
+	jsonw_string(w, text);
+}
+
 static void put_blocked(struct jsonw *w, const struct blocked_task *b)
 {
 	jsonw_object_begin(w);
@@ -42,6 +54,10 @@ static void put_blocked(struct jsonw *w, const struct blocked_task *b)
 		for (size_t i = 0; i < b->nframes && i < TASK_STACK_FRAMES; i++)
 			jsonw_string(w, b->stack[i]);
 		jsonw_array_end(w);
+	}
+	if (b->waits.kind != TASK_FILE_NONE) {
+		jsonw_key(w, "waits");
+		put_file(w, &b->waits);
 	}
 	jsonw_object_end(w);
 }
@@ -60,6 +76,13 @@ static void put_io(struct jsonw *w, const struct task_io *io)
 	key_uint(w, "syscr", io->syscr);
 	key_uint(w, "syscw", io->syscw);
 	key_uint(w, "blkio_ticks", io->blkio_ticks);
+	if (io->nfiles) {
+		jsonw_key(w, "files");
+		jsonw_array_begin(w);
+		for (size_t i = 0; i < io->nfiles && i < TASK_IO_FILES; i++)
+			put_file(w, &io->files[i]);
+		jsonw_array_end(w);
+	}
 	jsonw_object_end(w);
 }
 
@@ -163,6 +186,45 @@ static int parse_stack(json_object *o, struct blocked_task *b, struct error *err
 	return 0;
 }
 
+static int parse_file(json_object *v, struct task_file *f, struct error *err)
+{
+	const char *text = json_object_is_type(v, json_type_string) ? json_object_get_string(v)
+								     : NULL;
+	char kind[4];
+	unsigned major, minor;
+	int end = 0;
+	memset(f, 0, sizeof *f);
+	if (!text || strspn(text, "fsdev 0123456789:") != strlen(text) ||
+	    sscanf(text, "%3s %u:%u%n", kind, &major, &minor, &end) != 3 || text[end] != '\0')
+		return error_set(err, "tasks: a file device is not \"fs|dev MAJ:MIN\"");
+	if (strcmp(kind, file_kinds[TASK_FILE_ON_FS]) == 0)
+		f->kind = TASK_FILE_ON_FS;
+	else if (strcmp(kind, file_kinds[TASK_FILE_BLOCKDEV]) == 0)
+		f->kind = TASK_FILE_BLOCKDEV;
+	else
+		return error_set(err, "tasks: a file device is not \"fs|dev MAJ:MIN\"");
+	f->major = major;
+	f->minor = minor;
+	return 0;
+}
+
+static int parse_files(json_object *o, struct task_io *io, struct error *err)
+{
+	json_object *a = json_member(o, "files");
+	if (!a)
+		return 0;
+	if (!json_object_is_type(a, json_type_array) ||
+	    json_object_array_length(a) > TASK_IO_FILES)
+		return error_set(err, "tasks: \"files\" is not an array of at most %d devices",
+				 TASK_IO_FILES);
+	for (size_t i = 0; i < json_object_array_length(a); i++) {
+		if (parse_file(json_object_array_get_idx(a, i), &io->files[i], err) < 0)
+			return -1;
+		io->nfiles = (uint8_t)(i + 1);
+	}
+	return 0;
+}
+
 static int parse_blocked(json_object *o, struct blocked_task *b, struct error *err)
 {
 	if (need_pid(o, "pid", &b->pid, err) < 0 || need_pid(o, "tid", &b->tid, err) < 0 ||
@@ -170,6 +232,9 @@ static int parse_blocked(json_object *o, struct blocked_task *b, struct error *e
 	    need_str(o, "wchan", b->wchan, sizeof b->wchan, err) < 0 ||
 	    need_bool(o, "kthread", &b->kthread, err) < 0 ||
 	    need_u64(o, "since", UINT64_MAX, &b->since_ns, err) < 0)
+		return -1;
+	json_object *waits = json_member(o, "waits");
+	if (waits && parse_file(waits, &b->waits, err) < 0)
 		return -1;
 	return parse_stack(o, b, err);
 }
@@ -189,7 +254,7 @@ static int parse_io(json_object *o, struct task_io *io, struct error *err)
 	for (size_t i = 0; i < sizeof counters / sizeof counters[0]; i++)
 		if (need_u64(o, counters[i].key, UINT64_MAX, counters[i].at, err) < 0)
 			return -1;
-	return 0;
+	return parse_files(o, io, err);
 }
 
 static json_object *need_array(json_object *o, const char *key, size_t max, struct error *err)

@@ -370,8 +370,14 @@ int source_live_probe(struct source *src, const char *path, double interval, boo
 	if (src->ops != &live_ops || !src->live)
 		return error_set(err, "the probe needs the live kernel");
 	probe_stop(ls->probe);
-	ls->probe = probe_start(path, interval, exec, err);
-	return ls->probe ? 0 : -1;
+	ls->probe = path ? probe_start(path, interval, exec, err) : NULL;
+	return ls->probe || !path ? 0 : -1;
+}
+
+const char *source_live_probe_notice(const struct source *src)
+{
+	const struct live_source *ls = (const struct live_source *)src;
+	return src->ops == &live_ops && ls->probe ? probe_notice(ls->probe) : "";
 }
 
 static bool is_dir(const char *path)

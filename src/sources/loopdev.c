@@ -8,12 +8,15 @@
  * mount table knows.  Under a fixture root the file is not on this machine, so only
  * what sysfs says is read.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <linux/loop.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -81,4 +84,30 @@ void loop_backing_read(const char *root, const char *name, struct loop_backing *
 	out->sizelimit = read_loop_u64(root, sysname, "sizelimit");
 	if (!root[0])
 		backing_device(out);
+}
+
+int loop_identity_read(const char *name, struct loop_identity *out, struct error *err)
+{
+	memset(out, 0, sizeof *out);
+	size_t digits = strspn(name + (strncmp(name, "loop", 4) ? 0 : 4), "0123456789");
+	if (strncmp(name, "loop", 4) != 0 || digits == 0 || digits > 10 || name[4 + digits])
+		return error_set(err, "'%s' is not the name of a loop device", name);
+	char path[32];
+	snprintf(path, sizeof path, "/dev/%s", name);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return error_errno(err, path, errno);
+	struct loop_info64 info;
+	int rc = ioctl(fd, LOOP_GET_STATUS64, &info);
+	int e = errno;
+	close(fd);
+	if (rc < 0)
+		return e == ENXIO ? 0 : error_errno(err, path, e);
+	out->attached = true;
+	/* the kernel encodes them as glibc's makedev does (new_encode_dev) */
+	out->on_block_device = info.lo_rdevice != 0;
+	out->rdev = (dev_t)info.lo_rdevice;
+	out->dev = (dev_t)info.lo_device;
+	out->ino = (ino_t)info.lo_inode;
+	return 0;
 }

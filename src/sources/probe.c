@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "probe.h"
+#include "trusted_file.h"
 
 #define EXEC_PROGRAM "/bin/true"
 
@@ -34,8 +35,8 @@ struct probe {
 	int fd;                      /* the working set, O_DIRECT when it was accepted */
 	bool direct;
 	uint64_t size;               /* bytes of the working set */
-	char exec_path[4096];        /* --probe-exec: the program started cold; "" off */
-	char made_exec[4096];        /* a copy of it we made (removed at stop); "" none */
+	int exec_fd;                 /* --probe-exec: the program started cold; -1 off */
+	struct error exec_notice;    /* why it is not a copy in the probed directory; "" */
 	char what[4200];
 	struct timespec period;
 	void *buf;
@@ -107,21 +108,20 @@ static void probe_read(struct probe *p)
 	record(p, false, n == PROBE_READ_SIZE, us_between(&t0, &t1));
 }
 
-/* The program's pages are dropped first, so that its start reads them again. */
+/* Started through the descriptor opened at start, never by a name (which another user
+ * could have changed since: trusted_file.h); its pages are dropped first, so that its
+ * start reads them again. */
 static void probe_exec(struct probe *p)
 {
-	int fd = open(p->exec_path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		fdatasync(fd);
-		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-		close(fd);
-	}
-	char *argv[] = { p->exec_path, NULL };
+	posix_fadvise(p->exec_fd, 0, 0, POSIX_FADV_DONTNEED);
+	char self[TRUSTED_FD_PATH_MAX];
+	trusted_fd_path(p->exec_fd, self);
+	char *argv[] = { "true", NULL };
 	struct timespec t0, t1;
 	pid_t pid;
 	int status = 0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	bool ok = posix_spawn(&pid, p->exec_path, NULL, NULL, argv, environ) == 0 &&
+	bool ok = posix_spawn(&pid, self, NULL, NULL, argv, environ) == 0 &&
 		  waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	record(p, true, ok, us_between(&t0, &t1));
@@ -148,7 +148,7 @@ static void *probe_main(void *arg)
 		if (!wait_until(p, &next))
 			return NULL;
 		probe_read(p);
-		if (p->exec_path[0])
+		if (p->exec_fd >= 0)
 			probe_exec(p);
 		struct timespec now;
 		clock_gettime(CLOCK_MONOTONIC, &now);
@@ -159,13 +159,29 @@ static void *probe_main(void *arg)
 
 /* ---- the working set ---- */
 
-static int open_direct(struct probe *p, const char *path, struct error *err)
+/* The working set opened again through fd, never by its name: in a directory another user
+ * can write, the name may be theirs by now (a FIFO hangs the open, a symlink points
+ * anywhere). */
+static int open_direct(struct probe *p, int fd, const char *path, struct error *err)
 {
-	p->fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC | O_NOCTTY);
+	p->fd = trusted_fd_reopen(fd, O_RDONLY | O_DIRECT | O_CLOEXEC | O_NOCTTY);
 	p->direct = p->fd >= 0;
 	if (p->fd < 0 && errno == EINVAL)   /* tmpfs and others refuse O_DIRECT */
-		p->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		p->fd = trusted_fd_reopen(fd, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	return p->fd < 0 ? error_errno(err, path, errno) : 0;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	for (size_t done = 0; done < len;) {
+		ssize_t n = write(fd, buf + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? errno : ENOSPC;
+		done += (size_t)n;
+	}
+	return 0;
 }
 
 static int fill(int fd, const char *path, struct error *err)
@@ -173,76 +189,67 @@ static int fill(int fd, const char *path, struct error *err)
 	char block[65536];
 	for (size_t i = 0; i < sizeof block; i++)
 		block[i] = (char)(i * 131 + (i >> 8));   /* not zeros: nothing may elide it */
-	for (size_t done = 0; done < PROBE_WORKING_SET;) {
-		ssize_t n = write(fd, block, sizeof block);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return error_errno(err, path, n < 0 ? errno : ENOSPC);
-		done += (size_t)n;
+	for (size_t done = 0; done < PROBE_WORKING_SET; done += sizeof block) {
+		int errnum = write_all(fd, block, sizeof block);
+		if (errnum)
+			return error_errno(err, path, errnum);
 	}
 	return fsync(fd) < 0 ? error_errno(err, path, errno) : 0;
 }
 
-/* A directory: a working-set file of our own, written once and removed at once (it
- * lives on while open, and nothing is left behind by a crash). */
-static int make_working_set(struct probe *p, const char *dir, struct error *err)
+/* A file of ours in a directory: written, opened again through its descriptor, and
+ * unlinked at once.  It lives on while open, nothing is left behind by a crash, and
+ * nobody can put something else in its place. */
+struct own_file {
+	int dirfd;
+	char name[64];
+	char path[4200];
+	int fd;              /* write-only */
+};
+
+/* Made new, never through a symlink. */
+static int own_file_create(struct own_file *f, int dirfd, const char *dir, const char *suffix,
+			   mode_t mode, struct error *err)
 {
-	char path[4096];
-	snprintf(path, sizeof path, "%s/.ioscope-probe-%ld", dir, (long)getpid());
-	int wfd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (wfd < 0)
-		return error_errno(err, path, errno);
-	int rc = fill(wfd, path, err);
+	f->dirfd = dirfd;
+	snprintf(f->name, sizeof f->name, ".ioscope-probe-%ld%s", (long)getpid(), suffix);
+	snprintf(f->path, sizeof f->path, "%s/%s", dir, f->name);
+	f->fd = openat(dirfd, f->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+	return f->fd < 0 ? error_errno(err, f->path, errno) : 0;
+}
+
+static void own_file_unlink(struct own_file *f)
+{
+	unlinkat(f->dirfd, f->name, 0);
+	close(f->fd);
+}
+
+/* A directory: a 16 MiB working set of our own. */
+static int make_working_set(struct probe *p, int dirfd, const char *dir, struct error *err)
+{
+	struct own_file f;
+	if (own_file_create(&f, dirfd, dir, "", 0600, err) < 0)
+		return -1;
+	int rc = fill(f.fd, f.path, err);
 	if (rc == 0)
-		rc = open_direct(p, path, err);
-	unlink(path);
-	close(wfd);
+		rc = open_direct(p, f.fd, f.path, err);
+	own_file_unlink(&f);
 	p->size = PROBE_WORKING_SET;
 	return rc;
 }
 
-static int copy_program(struct probe *p, const char *dir)
+/* fd: path opened O_PATH, st: its fstat */
+static int open_working_set(struct probe *p, int fd, const struct stat *st, const char *path,
+			    struct error *err)
 {
-	snprintf(p->made_exec, sizeof p->made_exec, "%s/.ioscope-probe-%ld.exec", dir,
-		 (long)getpid());
-	int in = open(EXEC_PROGRAM, O_RDONLY | O_CLOEXEC);
-	int out = open(p->made_exec, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0700);
-	char buf[65536];
-	ssize_t n = 0;
-	while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof buf)) > 0)
-		if (write(out, buf, (size_t)n) != n) {
-			n = -1;
-			break;
-		}
-	bool ok = in >= 0 && out >= 0 && n == 0 && fsync(out) == 0;
-	if (in >= 0)
-		close(in);
-	if (out >= 0)
-		close(out);
-	if (!ok) {
-		if (out >= 0)
-			unlink(p->made_exec);
-		p->made_exec[0] = '\0';
-		return -1;
-	}
-	snprintf(p->exec_path, sizeof p->exec_path, "%s", p->made_exec);
-	return 0;
-}
-
-static int open_working_set(struct probe *p, const char *path, struct error *err)
-{
-	struct stat st;
-	if (stat(path, &st) < 0)
-		return error_errno(err, path, errno);
-	if (S_ISDIR(st.st_mode))
-		return make_working_set(p, path, err);
-	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+	if (S_ISDIR(st->st_mode))
+		return make_working_set(p, fd, path, err);
+	if (!S_ISREG(st->st_mode) && !S_ISBLK(st->st_mode))
 		return error_set(err, "%s: not a file, a directory or a block device", path);
-	if (open_direct(p, path, err) < 0)
+	if (open_direct(p, fd, path, err) < 0)
 		return -1;
-	uint64_t size = (uint64_t)st.st_size;
-	if (S_ISBLK(st.st_mode) && ioctl(p->fd, BLKGETSIZE64, &size) < 0)
+	uint64_t size = (uint64_t)st->st_size;
+	if (S_ISBLK(st->st_mode) && ioctl(p->fd, BLKGETSIZE64, &size) < 0)
 		return error_errno(err, path, errno);
 	p->size = size;
 	if (p->size < PROBE_READ_SIZE)
@@ -250,12 +257,67 @@ static int open_working_set(struct probe *p, const char *path, struct error *err
 	return 0;
 }
 
+/* ---- the program started cold (--probe-exec) ---- */
+
+static int copy_bytes(int in, int out, const char *path, struct error *err)
+{
+	char buf[65536];
+	ssize_t n;
+	off_t off = 0;
+	while ((n = pread(in, buf, sizeof buf, off)) > 0) {
+		int errnum = write_all(out, buf, (size_t)n);
+		if (errnum)
+			return error_errno(err, path, errnum);
+		off += n;
+	}
+	if (n < 0)
+		return error_errno(err, EXEC_PROGRAM, errno);
+	return fsync(out) < 0 ? error_errno(err, path, errno) : 0;
+}
+
+/* A copy of the program in the probed directory, so that its start reads that disk.  Its
+ * read-only descriptor (a program open for writing cannot be started), or -1 with err. */
+static int copy_program(int prog, int dirfd, const char *dir, struct error *err)
+{
+	struct own_file f;
+	if (own_file_create(&f, dirfd, dir, ".exec", 0700, err) < 0)
+		return -1;
+	int ro = -1;
+	if (copy_bytes(prog, f.fd, f.path, err) == 0 &&
+	    (ro = trusted_fd_reopen(f.fd, O_RDONLY | O_CLOEXEC)) < 0)
+		error_errno(err, f.path, errno);
+	own_file_unlink(&f);
+	return ro;
+}
+
+/* The program, opened once: a copy in the probed directory (dirfd; -1: the probe reads a
+ * file or a device) when nobody but root and us can change that directory, else
+ * /bin/true itself, and exec_notice says why.  Whoever can write the directory (its
+ * owner, anyone when it is shared and not sticky) must have no say in what root runs. */
+static int open_program(struct probe *p, int dirfd, const char *dir, struct error *err)
+{
+	p->exec_fd = trusted_file_open(EXEC_PROGRAM, err);
+	if (p->exec_fd < 0 || dirfd < 0)
+		return p->exec_fd < 0 ? -1 : 0;
+	struct error why;
+	int copy = trusted_dir_check(dirfd, dir, &why) < 0 ? -1
+		 : copy_program(p->exec_fd, dirfd, dir, &why);
+	if (copy < 0) {
+		error_set(&p->exec_notice, "--probe-exec: %s: no program is run from there; %s "
+			  "is timed instead (from its own disk)", why.msg, EXEC_PROGRAM);
+		return 0;
+	}
+	close(p->exec_fd);
+	p->exec_fd = copy;
+	return 0;
+}
+
 static void free_probe(struct probe *p)
 {
 	if (p->fd >= 0)
 		close(p->fd);
-	if (p->made_exec[0])
-		unlink(p->made_exec);
+	if (p->exec_fd >= 0)
+		close(p->exec_fd);
 	probe_samples_free(&p->pending);
 	pthread_cond_destroy(&p->wake);
 	pthread_mutex_destroy(&p->lock);
@@ -282,18 +344,26 @@ struct probe *probe_start(const char *path, double interval, bool exec, struct e
 		return NULL;
 	}
 	p->fd = -1;
+	p->exec_fd = -1;
 	p->period.tv_sec = (time_t)interval;
 	p->period.tv_nsec = (long)((interval - (double)p->period.tv_sec) * 1e9);
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now);
 	p->rng = (uint64_t)now.tv_nsec * 0x9E3779B97F4A7C15ULL ^ (uint64_t)getpid() ^ 1;
-	if (open_working_set(p, path, err) < 0) {
+	/* path is looked up once: what follows goes through this descriptor */
+	int at = open(path, O_PATH | O_CLOEXEC);
+	struct stat st;
+	int ok = at >= 0 && fstat(at, &st) == 0 ? 0 : error_errno(err, path, errno);
+	if (ok == 0)
+		ok = open_working_set(p, at, &st, path, err);
+	if (ok == 0 && exec)
+		ok = open_program(p, S_ISDIR(st.st_mode) ? at : -1, path, err);
+	if (at >= 0)
+		close(at);
+	if (ok < 0) {
 		free_probe(p);
 		return NULL;
 	}
-	struct stat st;
-	if (exec && !(stat(path, &st) == 0 && S_ISDIR(st.st_mode) && copy_program(p, path) == 0))
-		snprintf(p->exec_path, sizeof p->exec_path, "%s", EXEC_PROGRAM);
 	snprintf(p->what, sizeof p->what, "%s (%s)", path, p->direct ? "O_DIRECT" : "fadvise");
 	/* Made with every signal blocked, as the HTTP server's: SIGTERM and SIGINT must reach
 	 * batch mode's signalfd, not kill the process from this thread. */
@@ -327,6 +397,11 @@ int probe_take(struct probe *p, struct probe_samples *out)
 const char *probe_describe(const struct probe *p)
 {
 	return p->what;
+}
+
+const char *probe_notice(const struct probe *p)
+{
+	return p->exec_notice.msg;
 }
 
 void probe_stop(struct probe *p)

@@ -1,9 +1,11 @@
-/* procpid.c - parsers of /proc/PID/{stat,io,wchan,stack} (procpid.h). */
+/* procpid.c - parsers of /proc/PID/{stat,io,wchan,stack,syscall,fdinfo,mountinfo}
+ * (procpid.h). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mountinfo.h"
 #include "procpid.h"
 
 /* A decimal number at *p (after spaces); advances p.  false when there is none. */
@@ -177,4 +179,124 @@ size_t procpid_parse_stack(const char *text, size_t len, char (*frames)[TASK_FRA
 		line = le + 1;
 	}
 	return n;
+}
+
+/* A hexadecimal "0x..." (or bare) number at *p after spaces; advances p. */
+static bool take_hex(const char **p, const char *end, uint64_t *out)
+{
+	const char *s = *p;
+	while (s < end && *s == ' ')
+		s++;
+	if (end - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	uint64_t v = 0;
+	const char *digits = s;
+	for (; s < end && isxdigit((unsigned char)*s); s++) {
+		if (v >> 60)
+			return false;
+		v = v << 4 | (uint64_t)(isdigit((unsigned char)*s) ? *s - '0'
+								 : tolower((unsigned char)*s) - 'a' + 10);
+	}
+	if (s == digits || (s < end && *s != ' ' && *s != '\n'))
+		return false;
+	*p = s;
+	*out = v;
+	return true;
+}
+
+bool procpid_parse_syscall(const char *text, size_t len, long *nr,
+			   uint64_t args[PROCPID_SYSCALL_ARGS])
+{
+	const char *p = text, *end = text + len;
+	uint64_t v;
+	if (len && text[0] == '-')
+		return false;   /* -1: blocked outside a system call */
+	if (!take_number(&p, end, &v) || v > 1u << 20)
+		return false;
+	for (int i = 0; i < PROCPID_SYSCALL_ARGS; i++)
+		if (!take_hex(&p, end, &args[i]))
+			return false;
+	*nr = (long)v;
+	return true;
+}
+
+bool procpid_parse_fdinfo_mnt(const char *text, size_t len, uint32_t *mnt_id)
+{
+	const char *end = text + len;
+	for (const char *line = text; line < end;) {
+		const char *nl = memchr(line, '\n', (size_t)(end - line));
+		const char *le = nl ? nl : end;
+		uint64_t v;
+		if ((size_t)(le - line) > 7 && memcmp(line, "mnt_id:", 7) == 0) {
+			const char *p = line + 7;
+			while (p < le && *p == '\t')
+				p++;
+			if (!take_number(&p, le, &v) || v > UINT32_MAX)
+				return false;
+			*mnt_id = (uint32_t)v;
+			return true;
+		}
+		line = le + 1;
+	}
+	return false;
+}
+
+/* The next field of a mountinfo line (fields are separated by one space). */
+static bool next_field(const char **p, const char *end, const char **field, size_t *n)
+{
+	const char *s = *p;
+	if (s >= end)
+		return false;
+	const char *sp = memchr(s, ' ', (size_t)(end - s));
+	*field = s;
+	*n = (size_t)((sp ? sp : end) - s);
+	*p = sp ? sp + 1 : end;
+	return *n > 0;
+}
+
+/* A decimal that is all of [s, end), at most UINT32_MAX. */
+static bool whole_u32(const char *s, const char *end, uint32_t *out)
+{
+	uint64_t v;
+	const char *p = s;
+	if (s == end || !isdigit((unsigned char)*s) || !take_number(&p, end, &v) || p != end ||
+	    v > UINT32_MAX)
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
+static bool parse_devno(const char *f, size_t n, uint32_t *major, uint32_t *minor)
+{
+	const char *colon = memchr(f, ':', n);
+	return colon && whole_u32(f, colon, major) && whole_u32(colon + 1, f + n, minor);
+}
+
+int procpid_parse_mount(const char *line, size_t len, struct procpid_mount *out)
+{
+	const char *p = line, *end = line + len, *f;
+	size_t n;
+	uint64_t id;
+	memset(out, 0, sizeof *out);
+	if (len && line[len - 1] == '\n')
+		end--;
+	if (!take_number(&p, end, &id) || id > UINT32_MAX || p >= end || *p++ != ' ')
+		return -1;
+	out->id = (uint32_t)id;
+	if (!next_field(&p, end, &f, &n) || !next_field(&p, end, &f, &n) ||
+	    !parse_devno(f, n, &out->major, &out->minor) || !next_field(&p, end, &f, &n) ||
+	    !next_field(&p, end, &f, &n) ||
+	    mountinfo_unescape(f, n, out->mountpoint, sizeof out->mountpoint) < 0)
+		return -1;
+	/* optional fields until the lone "-", then the filesystem type */
+	while (next_field(&p, end, &f, &n))
+		if (n == 1 && f[0] == '-')
+			break;
+	if (!next_field(&p, end, &f, &n))
+		return -1;
+	if (n >= sizeof out->fstype)
+		n = sizeof out->fstype - 1;
+	memcpy(out->fstype, f, n);
+	out->fstype[n] = '\0';
+	return 0;
 }

@@ -1,10 +1,13 @@
 /* proctasks.c - the tasks sub-sampler: blocked tasks and per-process I/O from /proc.
  *
  * Cost is what matters here: a machine has a thousand sleeping processes for every one
- * doing I/O.  Per process: one read of stat and one of io (open, read, close: /proc
- * files of a pid cannot be kept open for a thousand pids).  Threads are listed only for
- * processes with more than one; wchan and stack are read only for tasks in D state; a
- * process's owner (one fstatat) only for the twenty in the I/O list.
+ * doing I/O.  Per process: one read of stat and one of its thread's io (open, read,
+ * close: /proc files of a pid cannot be kept open for a thousand pids).  Threads are
+ * listed only for processes with more than one; wchan, stack and the file a system call
+ * waits on are read only for tasks in D state; a process's owner (one fstatat) and the
+ * devices of its open files only for the twenty in the I/O list.
+ *
+ * The files' devices are procfiles.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -104,6 +107,7 @@ static int open_tree(struct proctasks *p, const char *prefix, struct error *err)
 		closedir(p->procdir);
 	p->procdir = d;
 	p->procfd = fd;
+	procfiles_init(&p->files, fd, prefix != NULL);
 	char *copy = prefix ? strdup(prefix) : NULL;
 	if (prefix && !copy)
 		return error_set(err, "out of memory");
@@ -141,6 +145,7 @@ void proctasks_close(struct proctasks *p)
 	free(p->cur);
 	free(p->seen);
 	free(p->users);
+	procfiles_close(&p->files);
 	memset(p, 0, sizeof *p);
 	p->procfd = -1;
 }
@@ -192,13 +197,17 @@ static void read_wait(struct proctasks *p, int32_t pid, int32_t tid, struct bloc
 {
 	char rel[64];
 	snprintf(rel, sizeof rel, "%d/task/%d/wchan", pid, tid);
-	ssize_t n = read_rel(p, rel, p->buf, sizeof p->buf);
-	if (n > 0)
-		procpid_parse_wchan(p->buf, (size_t)n, b->wchan, sizeof b->wchan);
+	/* "0" when it was woken just then (a task in D between two waits, a journal thread
+	 * going round its loop): read once more before it is "?" */
+	for (int tries = 0; tries < 2 && !b->wchan[0]; tries++) {
+		ssize_t n = read_rel(p, rel, p->buf, sizeof p->buf);
+		if (n > 0)
+			procpid_parse_wchan(p->buf, (size_t)n, b->wchan, sizeof b->wchan);
+	}
 	if (!p->stack_allowed)
 		return;
 	snprintf(rel, sizeof rel, "%d/task/%d/stack", pid, tid);
-	n = read_rel(p, rel, p->buf, sizeof p->buf);
+	ssize_t n = read_rel(p, rel, p->buf, sizeof p->buf);
 	if (n > 0)
 		b->nframes = (uint8_t)procpid_parse_stack(p->buf, (size_t)n, b->stack,
 							  TASK_STACK_FRAMES);
@@ -221,12 +230,32 @@ static int add_blocked(struct proctasks *p, struct tasks_sample *t, int32_t pid,
 	b->kthread = st->flags & PROCPID_PF_KTHREAD;
 	b->since_ns = seen_since(p, st->pid, mono_ns);
 	read_wait(p, pid, st->pid, b);
+	if (!b->kthread)
+		procfiles_waited(&p->files, pid, st->pid, &b->waits);
 	return 0;
 }
 
-/* The threads of a multi-threaded process other than its leader (read already). */
+/* Add one thread's /proc/PID/task/TID/io to sum; false when it cannot be read. */
+static bool add_thread_io(struct proctasks *p, int32_t pid, int32_t tid, struct procpid_io *sum)
+{
+	char rel[64];
+	struct procpid_io io;
+	snprintf(rel, sizeof rel, "%d/task/%d/io", pid, tid);
+	ssize_t n = read_rel(p, rel, p->buf, sizeof p->buf);
+	if (n <= 0 || procpid_parse_io(p->buf, (size_t)n, &io) < 0)
+		return false;
+	sum->syscr += io.syscr;
+	sum->syscw += io.syscw;
+	sum->read_bytes += io.read_bytes;
+	sum->write_bytes += io.write_bytes;
+	sum->cancelled_write_bytes += io.cancelled_write_bytes;
+	return true;
+}
+
+/* The threads of a multi-threaded process other than its leader (read already): their
+ * state, and their io added to the process's. */
 static int scan_threads(struct proctasks *p, struct tasks_sample *t, int32_t pid,
-			uint64_t mono_ns)
+			uint64_t mono_ns, struct proctasks_proc *proc)
 {
 	char rel[64];
 	snprintf(rel, sizeof rel, "%d/task", pid);
@@ -251,6 +280,8 @@ static int scan_threads(struct proctasks *p, struct tasks_sample *t, int32_t pid
 		struct procpid_stat st;
 		if (n <= 0 || procpid_parse_stat(p->buf, (size_t)n, &st) < 0)
 			continue;
+		if (proc->has_io)
+			add_thread_io(p, pid, tid, &proc->io);
 		if (st.state == 'D')
 			rc = add_blocked(p, t, pid, &st, mono_ns);
 	}
@@ -304,13 +335,12 @@ static int scan_process(struct proctasks *p, struct tasks_sample *t, int32_t pid
 	snprintf(proc->comm, sizeof proc->comm, "%s", st.comm);
 	t->nprocs++;
 	t->nthreads++;
+	/* /proc/PID/io would add what every reaped child did: the threads' own io only */
+	proc->has_io = add_thread_io(p, pid, pid, &proc->io);
 	if (st.state == 'D' && add_blocked(p, t, pid, &st, mono_ns) < 0)
 		return -1;
-	if (st.num_threads > 1 && scan_threads(p, t, pid, mono_ns) < 0)
+	if (st.num_threads > 1 && scan_threads(p, t, pid, mono_ns, proc) < 0)
 		return -1;
-	snprintf(rel, sizeof rel, "%d/io", pid);
-	n = read_rel(p, rel, p->buf, sizeof p->buf);
-	proc->has_io = n > 0 && procpid_parse_io(p->buf, (size_t)n, &proc->io) == 0;
 	return 0;
 }
 
@@ -450,6 +480,15 @@ static void user_name(struct proctasks *p, uint32_t uid, char *out, size_t len)
 	snprintf(out, len, "%u", uid);
 }
 
+/* The devices of the listed processes' open files (kernel threads have none). */
+static void read_open_files(struct proctasks *p, struct tasks_sample *t)
+{
+	for (size_t i = 0; i < t->nio; i++)
+		if (!t->io[i].kthread)
+			t->io[i].nfiles = procfiles_open(&p->files, t->io[i].pid, t->io[i].files,
+							 TASK_IO_FILES);
+}
+
 static void name_owners(struct proctasks *p, struct tasks_sample *t)
 {
 	for (size_t i = 0; i < t->nio; i++) {
@@ -478,6 +517,7 @@ int proctasks_sample(struct proctasks *p, uint64_t mono_ns, struct tasks_sample 
 	if (!t)
 		return error_set(err, "out of memory");
 	t->clk_tck = (uint32_t)p->clk_tck;
+	procfiles_new_sample(&p->files);
 	t->delayacct = proctasks_delayacct(p->prefix);
 	t->stack_readable = p->stack_allowed;
 	if (scan_all(p, t, mono_ns) < 0 || remember_blocked(p, t) < 0) {
@@ -490,6 +530,7 @@ int proctasks_sample(struct proctasks *p, uint64_t mono_ns, struct tasks_sample 
 		t->interval_ns = mono_ns - p->last_mono_ns;
 		rank_io(p, t);
 		name_owners(p, t);
+		read_open_files(p, t);
 	}
 	struct proctasks_proc *swap = p->prev;
 	size_t swapcap = p->capprev;

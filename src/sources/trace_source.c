@@ -6,12 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "dynlib.h"
 #include "trace_source.h"
+#include "trusted_file.h"
 
 #define TRACER_SO "ioscope-trace.so"
 /* The running kernel's types, which the BPF programs are relocated against (CO-RE). */
@@ -61,32 +61,39 @@ bool trace_privileged(void)
 	return has_cap(data, CAP_SYS_ADMIN) || (has_cap(data, 39) && has_cap(data, 38));
 }
 
-/* A tracer next to the running binary (the build tree) is used only when nobody else
- * could have put it there: owned by us or root, writable by nobody else, since it
- * runs with our privileges. */
-static bool trusted(const char *path)
-{
-	struct stat st;
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
-		return false;
-	return (st.st_uid == 0 || st.st_uid == geteuid()) && !(st.st_mode & (S_IWGRP | S_IWOTH));
-}
-
-/* Next to /proc/self/exe, else the installed one. */
-static void tracer_path(char *path, size_t len)
+/* The tracer runs with our privileges, so it is opened once, checked on that descriptor
+ * (ours or root's, writable by nobody else: trusted_file.h) and loaded through it: a name
+ * changed after the check loads nothing else.  Next to /proc/self/exe (the build tree)
+ * when that one passes, else the installed one, which must pass too.  The descriptor,
+ * its path in path, or -1 with err. */
+static int open_tracer(char *path, size_t len, struct error *err)
 {
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	char *slash = NULL;
 	if (n > 0) {
 		exe[n] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			if (snprintf(path, len, "%s/%s", exe, TRACER_SO) < (int)len && trusted(path))
-				return;
-		}
+		slash = strrchr(exe, '/');
 	}
+	struct error beside = { "" };
+	int fd = -1;
+	if (slash) {
+		*slash = '\0';
+		if (snprintf(path, len, "%s/%s", exe, TRACER_SO) < (int)len)
+			fd = trusted_file_open(path, &beside);
+		if (fd < 0 && errno == ENOENT)
+			beside.msg[0] = '\0';
+	}
+	if (fd >= 0)
+		return fd;
 	snprintf(path, len, "%s/%s", IOSCOPE_LIBDIR, TRACER_SO);
+	struct error installed;
+	fd = trusted_file_open(path, &installed);
+	if (fd < 0 && beside.msg[0])   /* why the one beside ioscope was not taken, too */
+		error_set(err, "%s; %s", beside.msg, installed.msg);
+	else if (fd < 0)
+		*err = installed;
+	return fd;
 }
 
 struct trace_source *trace_source_open(struct error *err)
@@ -111,9 +118,13 @@ struct trace_source *trace_source_open(struct error *err)
 		return NULL;
 	}
 	char path[PATH_MAX + 32];
-	tracer_path(path, sizeof path);
-	if (dynlib_load(path, tracer_symbols, sizeof tracer_symbols / sizeof tracer_symbols[0],
-			&t->lib, err) < 0) {
+	int fd = open_tracer(path, sizeof path, err);
+	int rc = fd < 0 ? -1 : dynlib_load_fd(fd, path, tracer_symbols,
+					      sizeof tracer_symbols / sizeof tracer_symbols[0],
+					      &t->lib, err);
+	if (fd >= 0)
+		close(fd);
+	if (rc < 0) {
 		free(t);
 		return NULL;
 	}

@@ -97,8 +97,9 @@ static void mark_done(struct console *c, const char *text, void *arg)
 		return;
 	struct event ev;
 	event_own(&ev, EVENT_USER_MARK, "user", "mark");
-	snprintf(ev.new_value, sizeof ev.new_value, "%s", text);
+	event_set_new_value(&ev, "%s", text);
 	console_add_event(c, &ev);
+	event_free(&ev);
 }
 
 void action_mark(struct console *c)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "columns.h"
+#include "numfmt.h"
 
 #define M(n, f, w, l, h) { n, n, COLUMN_METRIC, offsetof(struct device_rates, f), 1.0, w, l, h }
 #define MB(n, f, h) { n, n, COLUMN_METRIC, offsetof(struct device_rates, f), 1.0 / 1024, 6, LOAD_NONE, h }
@@ -87,37 +88,6 @@ double column_value(const struct column_def *c, const struct device_rates *r)
 	}
 }
 
-static bool fits(char *buf, size_t len, int width, const char *fmt, int prec, double v,
-		 const char *suffix)
-{
-	int n = snprintf(buf, len, fmt, prec, v, suffix);
-	return n >= 0 && n <= width && (size_t)n < len;
-}
-
-void column_format_number(double v, int width, char *buf, size_t len)
-{
-	if (isnan(v)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	/* the precision that fits, guessed from the magnitude: one snprintf as a rule */
-	double a = fabs(v);
-	int int_digits = (a < 1 ? 1 : (int)floor(log10(a)) + 1) + (v < 0);
-	int guess = width - int_digits - 1;
-	for (int prec = guess > 2 ? 2 : guess < 0 ? 0 : guess; prec >= 0; prec--)
-		if (fits(buf, len, width, "%.*f%s", prec, v, ""))
-			return;
-	static const char *const suffix[] = { "k", "M", "G", "T", "P" };
-	double s = v;
-	for (size_t i = 0; i < sizeof suffix / sizeof suffix[0]; i++) {
-		s /= 1000;
-		for (int prec = 1; prec >= 0; prec--)
-			if (fits(buf, len, width, "%.*f%s", prec, s, suffix[i]))
-				return;
-	}
-	snprintf(buf, len, "%.*s", width, "+++++++++");
-}
-
 void column_format(const struct column_def *c, const struct device_rates *r, char *buf, size_t len)
 {
 	if (c->kind == COLUMN_SCHEDULER) {
@@ -127,8 +97,8 @@ void column_format(const struct column_def *c, const struct device_rates *r, cha
 	if (c->kind == COLUMN_IN_FLIGHT) {
 		int n = snprintf(buf, len, "%llu", (unsigned long long)r->in_flight);
 		if (n > c->width)
-			column_format_number((double)r->in_flight, c->width, buf, len);
+			numfmt_fit((double)r->in_flight, c->width, buf, len);
 		return;
 	}
-	column_format_number(column_value(c, r), c->width, buf, len);
+	numfmt_fit(column_value(c, r), c->width, buf, len);
 }

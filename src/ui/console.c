@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "session_log.h"
 #include "console_state.h"
 #include "text.h"
 
@@ -62,7 +63,7 @@ static void announce_open(struct console *c)
 {
 	struct error err;
 	if (c->src->live)
-		c->announce = announce_listen(&err);   /* without it, such changes are "observed" */
+		c->announce = announce_listen(&session_log_announce_codec, &err);   /* without it, such changes are "observed" */
 }
 
 /* As the dialogs' changes: ioscope's, so the next sample's echo of them is dropped. */
@@ -75,6 +76,14 @@ static void on_announced(struct console *c)
 	for (size_t i = 0; i < got.count; i++)
 		console_add_event(c, &got.items[i]);
 	event_list_free(&got);
+}
+
+/* After a sample: say what a burst of announcements cost (announce.h). */
+static void announce_interval_note(struct console *c)
+{
+	char note[160];
+	if (announce_interval_end(c->announce, note, sizeof note))
+		console_message(c, true, "%s", note);
 }
 
 /* ---- `ioscope run`: the command watched (run_watch.h) ---- */
@@ -92,6 +101,7 @@ static int run_start(struct console *c, struct error *err)
 	c->run_started = console_now();
 	console_add_event(c, &start);
 	console_message(c, false, "running %s: output in %s", start.new_value, c->run.output);
+	event_free(&start);
 	return 0;
 }
 
@@ -108,12 +118,17 @@ static void on_run_exit(struct console *c)
 	console_add_event(c, &ev);
 	console_message(c, false, "%s exited: %s%s", c->opts->command[0], ev.new_value,
 			c->run.linger < 0 ? "; q quits" : "");
+	event_free(&ev);
 }
 
-/* After a sample: the linger after the exit is over (--linger). */
+/* After a sample: the command's orphans that exited reaped; the linger after the exit
+ * is over (--linger). */
 static void run_check_done(struct console *c)
 {
-	if (c->run_active && run_watch_done(&c->run, console_latest(c)))
+	if (!c->run_active)
+		return;
+	run_watch_reap(&c->run);
+	if (run_watch_done(&c->run, console_latest(c)))
 		c->running = false;
 }
 
@@ -177,6 +192,7 @@ static int take_sample(struct console *c)
 	/* a scrolled-back view stays on the moment it shows */
 	if (had_rates && c->scroll_back && !c->frozen)
 		c->scroll_back++;
+	announce_interval_note(c);
 	struct error err;
 	if (session_record_error(c->session, &err))
 		console_message(c, true, "recording: %s", err.msg);
@@ -647,7 +663,7 @@ int console_run(const struct options *o, struct source *src, struct recorder *re
 		status = 2;
 	}
 	c.rec = rec;
-	if (status == 0 && rec && session_record_start(c.session, rec, &err) < 0)
+	if (status == 0 && rec && session_record_start(c.session, recorder_sink(rec), &err) < 0)
 		console_message(&c, true, "recording: %s", err.msg);
 	int run_rc = status == 0 && o->command ? run_start(&c, &err) : 0;
 	if (run_rc < 0) {
@@ -674,6 +690,8 @@ int console_run(const struct options *o, struct source *src, struct recorder *re
 	/* --tasks: processes read all along (the D-tasks graph), not only under the why pane */
 	if (o->tasks && source_set_tasks(src, true, &err) < 0)
 		console_message(&c, true, "processes: %s", err.msg);
+	if (source_live_probe_notice(src)[0])
+		console_message(&c, true, "probe: %s", source_live_probe_notice(src));
 	console_build_rows(&c);
 	console_select_busiest(&c);
 	console_redraw(&c);
@@ -681,10 +699,13 @@ int console_run(const struct options *o, struct source *src, struct recorder *re
 	status = c.exit_status;
 	if (c.run_active && status == 0 && !c.have_fatal)
 		status = run_watch_status(&c.run);   /* the command's, as a shell gives it */
-	bool fatal = c.have_fatal;
+	bool fatal = c.have_fatal, ran = c.run_active;
 	struct error fatal_err = c.fatal;
 	console_cleanup(&c);
 	if (fatal)
 		text_printf(stderr, "ioscope: %s\n", fatal_err.msg);
+	char note[256];
+	if (ran && child_stop_note(&c.run.stopped, note, sizeof note))
+		fprintf(stderr, "ioscope: run: %s\n", note);   /* the screen is the shell's again */
 	return status;
 }

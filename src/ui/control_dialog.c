@@ -13,6 +13,7 @@
 
 #include "announce.h"
 #include "control_ui.h"
+#include "session_log.h"
 
 #define BOX_MAX_W 100
 
@@ -136,7 +137,7 @@ static void finish(struct console *c, struct control_dialog *d)
 	}
 	for (size_t i = 0; i < d->result->nevents; i++)
 		console_add_event(c, &d->result->events[i]);
-	announce_events(d->result->events, d->result->nevents);   /* other instances watching */
+	announce_events(&session_log_announce_codec, d->result->events, d->result->nevents);   /* other instances watching */
 	char what[256];
 	control_plan_describe(d->plan, what, sizeof what);
 	bool unasked = d->plan->nrisks > 0 && c->opts->yes;
@@ -502,8 +503,8 @@ static void dialog_free(void *state)
 	struct control_dialog *d = state;
 	/* the console is closing with a change in flight: wait for it, it cannot be undone */
 	if (d->job)
-		free(control_job_finish(d->job));
-	free(d->result);
+		control_result_free(control_job_finish(d->job));
+	control_result_free(d->result);
 	free(d->plan);
 	free(d);
 }

@@ -45,7 +45,7 @@ static int decode(const char *text, int w, wchar_t *out, int max, int *cells)
 			memset(&st, 0, sizeof st);
 		}
 		int cw = wcwidth(wc);
-		if (cw < 0) {
+		if (cw < 0 || wc == 0xfffd) {   /* U+FFFD: a replayed invalid byte (text.h) */
 			wc = L'?';
 			cw = 1;
 		}

@@ -72,7 +72,7 @@ static void frame_header(const struct console *c, struct frame *f)
 	f->frozen = c->frozen;
 	f->ended = console_ended(c);
 	f->live = c->src->live;   /* as console_controls_enabled() */
-	f->rec_failure = recorder_failure(session_recorder(c->session));
+	f->rec_failure = sink_failure(session_record_sink(c->session));
 	f->recording = session_recording(c->session);
 	f->rec_paused = record_key_paused(c);
 	f->rec_path = record_key_path(c);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "numfmt.h"
 #include "pane.h"
 #include "text.h"
 
@@ -135,7 +136,7 @@ static void number(const struct line_writer *lw, char *buf, size_t len, double v
 	if (isnan(v))
 		snprintf(buf, len, "-");
 	else if (lw->compact && v >= 99999.5)
-		column_format_number(v, 5, buf, len);
+		numfmt_fit(v, 5, buf, len);
 	else
 		snprintf(buf, len, "%.0f", v);
 }

@@ -46,7 +46,7 @@ static void start_done(struct console *c, const char *path, void *arg)
 	}
 	c->recording.own = rec;
 	snprintf(c->recording.path, sizeof c->recording.path, "%s", path);
-	if (session_record_start(c->session, rec, &err) < 0) {
+	if (session_record_start(c->session, recorder_sink(rec), &err) < 0) {
 		console_message(c, true, "recording: %s", err.msg);
 		return;
 	}

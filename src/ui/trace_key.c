@@ -12,9 +12,10 @@ static void trace_event(struct console *c, bool on)
 {
 	struct event ev;
 	event_own(&ev, EVENT_TRACE, "trace", "trace");
-	snprintf(ev.old_value, sizeof ev.old_value, "%s", on ? "off" : "on");
-	snprintf(ev.new_value, sizeof ev.new_value, "%s", on ? "on" : "off");
+	event_set_old_value(&ev, "%s", on ? "off" : "on");
+	event_set_new_value(&ev, "%s", on ? "on" : "off");
 	console_add_event(c, &ev);
+	event_free(&ev);
 }
 
 void action_trace(struct console *c)

@@ -1,6 +1,8 @@
 /* why_lines.c - the why pane's text (why_lines.h): the blocked-task groups, the dirty
  * line with its limits, the journals of the selected device's filesystems and the
  * processes by I/O, from the frame's snapshot (tasks) and why figures (session_why).
+ * With a device selected, its blocked tasks and processes (attribution.h) come first and
+ * the others are a line each: elsewhere, not attributed.
  *
  * The short figures come before the process list, which can be long: on a short
  * terminal the processes give way first (why_text_fit), never the dirty line.
@@ -10,7 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "attribution.h"
 #include "columns.h"
+#include "numfmt.h"
 #include "tasks.h"
 #include "text.h"
 #include "why_lines.h"
@@ -88,13 +92,25 @@ static void flow_add(struct flow *fl, const char *sep, const char *piece)
 
 /* ---- blocked tasks ---- */
 
-static void blocked_lines(struct why_text *t, const struct tasks_sample *s, uint64_t mono)
+/* "blocked: 3 tasks in D state (of 412 processes)", or for the selected device "blocked
+ * on loop0: 1 task in D state (of 412 processes; 2 more elsewhere or not attributed)",
+ * then its tasks by wait channel and a line for each of the others. */
+static void blocked_lines(struct why_text *t, const struct tasks_sample *s,
+			  const struct tasks_split *sp, const char *selected, uint64_t mono)
 {
-	addf(t, WP_BLOCKED, s->nblocked ? TR_WARNING : TR_NORMAL,
-	     "blocked: %u task%s in D state (of %u processes)", s->nblocked,
-	     s->nblocked == 1 ? "" : "s", s->nprocs);
+	uint32_t mine = selected[0] ? sp->blocked[SIDE_MINE] : s->nblocked;
+	struct why_line *l = add(t, WP_BLOCKED, mine ? TR_WARNING : TR_NORMAL);
+	if (l) {
+		size_t used = text_appendf(l->text, sizeof l->text, 0, "blocked%s%s: %u task%s in D "
+					   "state (of %u processes", selected[0] ? " on " : "",
+					   selected, mine, mine == 1 ? "" : "s", s->nprocs);
+		if (s->nblocked > mine)
+			used = text_appendf(l->text, sizeof l->text, used, "; %u more elsewhere or "
+					    "not attributed", s->nblocked - mine);
+		text_appendf(l->text, sizeof l->text, used, ")");
+	}
 	struct tasks_group g[WHY_GROUPS_MAX];
-	size_t n = tasks_blocked_groups(s, mono, g, WHY_GROUPS_MAX);
+	size_t n = tasks_blocked_groups_of(s, mono, sp->mine, g, WHY_GROUPS_MAX);
 	for (size_t i = 0; i < n && i < WHY_GROUPS_MAX; i++) {
 		char group[TASKS_COMMS_MAX + TASK_WCHAN_MAX + 32];
 		tasks_group_text(&g[i], group, sizeof group);
@@ -102,9 +118,18 @@ static void blocked_lines(struct why_text *t, const struct tasks_sample *s, uint
 	}
 	if (n > WHY_GROUPS_MAX)
 		addf(t, WP_GROUP, TR_DIM, "  and %zu more wait channels", n - WHY_GROUPS_MAX);
+	for (int side = SIDE_ELSEWHERE; selected[0] && side < SIDE_COUNT; side++) {
+		char line[WHY_LINE_MAX];
+		tasks_split_blocked_text(sp, s, (enum attribution_side)side, line, sizeof line);
+		if (line[0])
+			addf(t, WP_GROUP, TR_DIM, "  %s", line);
+	}
 	if (s->nblocked && !s->stack_readable)
 		addf(t, WP_NOTE, TR_DIM, "no kernel stacks: /proc/PID/stack needs CAP_SYS_ADMIN "
 		     "(run ioscope as root)");
+	if (selected[0] && sp->blocked[SIDE_UNATTRIBUTED] && !s->stack_readable)
+		addf(t, WP_NOTE, TR_DIM, "not attributed: what another user's task waits on is "
+		     "read as root only");
 }
 
 /* ---- dirty memory against the kernel's limits ---- */
@@ -209,12 +234,13 @@ static void journals(struct why_text *t, const struct frame *f, const struct why
 static void num(char *buf, size_t len, double v, int width)
 {
 	char cell[32];
-	column_format_number(v, width, cell, sizeof cell);
+	numfmt_fit(v, width, cell, sizeof cell);
 	size_t used = strlen(buf);
 	snprintf(buf + used, len - used, " %*s", width, cell);
 }
 
-static void io_lines(struct why_text *t, const struct tasks_sample *s)
+static void io_lines(struct why_text *t, const struct tasks_sample *s,
+		     const struct tasks_split *sp, const char *selected)
 {
 	if (!s->delayacct)
 		addf(t, WP_NOTE, TR_DIM, "delay accounting is off: no dly%% (sysctl "
@@ -225,10 +251,13 @@ static void io_lines(struct why_text *t, const struct tasks_sample *s)
 	}
 	addf(t, WP_PROC_HEAD, TR_TABLE_HEADER, "%7s %-8s %-15s %8s %8s %7s %5s", "PID", "USER",
 	     "COMM", "rkB/s", "wkB/s", "cwkB/s", "dly%");
-	if (!s->nio)
-		addf(t, WP_PROC_HEAD, TR_DIM, "no process read or wrote");
+	if (!sp->processes[SIDE_MINE])
+		addf(t, WP_PROC_HEAD, TR_DIM, "no process read or wrote%s%s", selected[0] ? " on " : "",
+		     selected);
 	for (size_t i = 0; i < s->nio; i++) {
 		const struct task_io *io = &s->io[i];
+		if (sp->io_side[i] != SIDE_MINE)
+			continue;
 		struct task_io_rates r;
 		task_io_rates(s, io, &r);
 		struct why_line *l = add(t, WP_PROC, TR_NORMAL);
@@ -244,6 +273,12 @@ static void io_lines(struct why_text *t, const struct tasks_sample *s)
 		if (*role)
 			text_appendf(l->text, sizeof l->text, strlen(l->text), " %s", role);
 	}
+	for (int side = SIDE_ELSEWHERE; selected[0] && side < SIDE_COUNT; side++) {
+		char line[WHY_LINE_MAX];
+		tasks_split_io_text(sp, s, (enum attribution_side)side, line, sizeof line);
+		if (line[0])
+			addf(t, WP_PROC, TR_DIM, "%s", line);
+	}
 }
 
 void why_text_build(struct why_text *t, const struct frame *f, int width)
@@ -251,8 +286,15 @@ void why_text_build(struct why_text *t, const struct frame *f, int width)
 	memset(t->hidden, 0, sizeof t->hidden);
 	t->n = 0;
 	const struct snapshot *s = f->snap;
-	if (s && s->tasks)
-		blocked_lines(t, s->tasks, tasks_mono_ns(&s->mono));
+	struct selection sel = { .n = 0 };
+	if (f->selected[0])
+		selection_add(&sel, f->selected);
+	struct tasks_split sp = { 0 };
+	bool split = s && s->tasks && tasks_split_build(&sp, s, &sel) == 0;
+	if (split)
+		blocked_lines(t, s->tasks, &sp, f->selected, tasks_mono_ns(&s->mono));
+	else if (s && s->tasks)
+		addf(t, WP_BLOCKED, TR_WARNING, "blocked tasks: out of memory");
 	else
 		addf(t, WP_BLOCKED, TR_DIM, "%s", f->live
 			     ? "blocked tasks and processes: from the next sample"
@@ -266,8 +308,9 @@ void why_text_build(struct why_text *t, const struct frame *f, int width)
 			     ? "dirty limits and journals: from the next sample"
 			     : "no dirty limits or journals in this recording (an older ioscope)");
 	}
-	if (s && s->tasks)
-		io_lines(t, s->tasks);
+	if (split)
+		io_lines(t, s->tasks, &sp, f->selected);
+	tasks_split_free(&sp);
 }
 
 /* ---- fitting ---- */

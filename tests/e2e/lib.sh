@@ -18,6 +18,17 @@ mkdir -m 700 "$TMP/run"
 export XDG_RUNTIME_DIR="$TMP/run"
 
 at_exit() { printf '%s\n' "$*" >>"$_CLEANUPS"; }
+
+# wait_socket PID: until instance PID listens in the runtime directory (its socket is there)
+wait_socket() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[ -S "$XDG_RUNTIME_DIR/ioscope/$1.sock" ] && return 0
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
 _run_cleanups() {
 	local cmd
 	while IFS= read -r cmd; do eval "$cmd" >/dev/null 2>&1; done < <(tac "$_CLEANUPS" 2>/dev/null)
@@ -35,6 +46,17 @@ check() { local n=$1; shift; if "$@"; then ok "$n"; else fail "$n" "command fail
 clean_stderr() { ! grep -qE 'Sanitizer|runtime error' "$1"; }
 
 is_root() { [ "$(id -u)" = 0 ]; }
+# needs NAME CMD...: skip the whole test, naming the command, when one it runs is not
+# installed (`make check` installs the test packages only when run as root).
+needs() {
+	local name=$1 cmd
+	shift
+	for cmd; do
+		command -v "$cmd" >/dev/null 2>&1 && continue
+		skip "$name" "$cmd not installed (make test-deps as root installs it)"
+		exit 0
+	done
+}
 
 # system_disk: a whole disk of this machine that no test made (the one under /, else the
 # first real disk in /proc/diskstats): vda here, nvme0n1 or sda elsewhere.  Only watched.
@@ -90,6 +112,34 @@ make_fs() {
 	echo "$mnt"
 }
 
+# hold_exclusively NAME: another process holds /dev/NAME open with O_EXCL (as a mount
+# does) until release_hold; what it said in $TMP/holder.out.
+hold_exclusively() {
+	python3 -c 'import os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL)
+print("held", flush=True)
+time.sleep(60)' "/dev/$1" >"$TMP/holder.out" 2>&1 &
+	HOLDER_PID=$!
+	at_exit "kill $HOLDER_PID"
+	for _ in $(seq 50); do grep -q held "$TMP/holder.out" && break; sleep 0.1; done
+}
+release_hold() { kill "$HOLDER_PID" 2>/dev/null; wait "$HOLDER_PID" 2>/dev/null; }
+
+# Sleeps only this test runs, `sleep ${MARK}N` (9 and our pid): pgrep -f finds them and
+# nothing else.  marked [PATTERN]: their pids (N matching PATTERN); wait_marked PATTERN
+# COUNT: until COUNT of them run (15 s at most); KILL_MARKED: a cleanup that kills them.
+MARK="9$$"
+KILL_MARKED="kill -KILL \$(pgrep -f '^sleep ${MARK}') 2>/dev/null; sleep 0.2"
+marked() { pgrep -f "^sleep ${MARK}${1:-}" | tr '\n' ' '; }
+wait_marked() {
+	local i
+	for ((i = 0; i < 150; i++)); do
+		[ "$(pgrep -fc "^sleep ${MARK}$1")" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # bg CMD... : start a background job that is killed at exit; its pid is in $BG_PID.
 bg() { "$@" & BG_PID=$!; at_exit "kill $BG_PID; wait $BG_PID"; }
 
@@ -97,4 +147,14 @@ bg() { "$@" & BG_PID=$!; at_exit "kill $BG_PID; wait $BG_PID"; }
 steady_writer() {
 	local name=$1 seconds=${2:-60}
 	bg timeout "$seconds" bash -c "while :; do dd if=/dev/zero of=/dev/$name bs=64k count=256 oflag=direct status=none; done"
+}
+
+# A writer that rewrites 4 KiB of FILE every 10 ms (pwrite on one descriptor: frozen, it
+# blocks in the write itself), in the background like bg; its pid is in $BG_PID.
+pwrite_loop() {
+	bg python3 -c 'import os, sys, time
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT, 0o600)
+while True:
+    os.pwrite(fd, b"x" * 4096, 0)
+    time.sleep(0.01)' "$1"
 }

@@ -14,6 +14,11 @@ tests/e2e/test_report_golden.sh), the way the recorder writes them:
                                   then a user mark "untar" at a sample and slower reads (a
                                   failed one, a read stalled at a sample), then a mark "sync"
                                   inside an interval and a phase whose probe records are empty
+  report_log_gen.py pair-a FILE   a 20 s recording made for loop0 alone (selection), ext4 on
+                                  it, mq-deadline: a command started (run start), a mark
+                                  "rmtree" half way, its exit; for `ioscope compare` across
+                                  devices and filesystems
+  report_log_gen.py pair-b FILE   the same on loop1 with xfs and bfq, slower
 
 The checked-in logs are this script's output; change both together."""
 import json, sys
@@ -31,14 +36,14 @@ def items(read_ahead="128", nr="64" ):
             "write_cache": "write back"}
 
 
-def loop0(sched, read_ahead="128"):
+def loop0(sched, read_ahead="128", name="loop0", minor=0):
     line = "none mq-deadline kyber bfq".replace(sched, f"[{sched}]")
     it = items(read_ahead, "64" if sched == "bfq" else "256")
     if sched == "mq-deadline":
         it["iosched.fifo_batch"] = "16"
     elif sched == "bfq":
         it["iosched.slice_idle"] = "8"
-    return {"name": "loop0", "major": 7, "minor": 0, "partition": False, "parent": "",
+    return {"name": name, "major": 7, "minor": minor, "partition": False, "parent": "",
             "dm_name": "", "model": "", "serial": "",
             "settings": {"present": True, "scheduler_line": line, "scheduler": sched,
                          "rotational": 1, "items": dict(sorted(it.items()))},
@@ -70,9 +75,11 @@ def mounts(nobarrier, extra):
 
 
 class Log:
-    def __init__(self, path, host):
+    def __init__(self, path, host, dev="loop0", selection=()):
         self.out = open(path, "w")
         self.host = host
+        self.dev = dev
+        self.selection = list(selection)
         self.c = [0] * 17          # loop0's counters
         self.vm = [100000] * 12 + [2, 0]
         self.state = None
@@ -82,7 +89,7 @@ class Log:
         self.out.write(dumps({"type": "header", "format": "ioscope-session-log", "version": 1,
                               "ioscope": "0.1.0", "host": self.host, "kernel": "6.18.0",
                               "kernel_version": "#1 SMP", "arch": "x86_64", "cpu_model": "Test CPU",
-                              "cpus": 2, "mem_total_kb": 8000000, "started": W0, "selection": [],
+                              "cpus": 2, "mem_total_kb": 8000000, "started": W0, "selection": self.selection,
                               "devices": devices, "mounts": mnts}) + "\n")
         self.state = (dumps(devices), dumps(mnts))
 
@@ -108,7 +115,7 @@ class Log:
         mono, wall = self.times(k)
         devs = [{"name": "vda", "nf": 20, "c": [500, 0, 8000, 100]},
                 {"name": "vda1", "nf": 20, "c": [500, 0, 8000, 100]},
-                {"name": "loop0", "nf": 20, "c": list(self.c), "inflight": [0, 2]}]
+                {"name": self.dev, "nf": 20, "c": list(self.c), "inflight": [0, 2]}]
         self.out.write('{"type":"sample","seq":%d,"mono":%d,"wall":%d,"devices":%s,"vm":%s}\n'
                        % (k + 1, mono, wall, dumps(devs),
                           dumps({"stat": self.vm, "vmstat": [0, 0, 0, 0],
@@ -193,6 +200,33 @@ def probe(path):
             log.event(k, "mark", "user", "mark", "", "sync", by="user", at=400_000_000)
 
 
+def pair(path, which):
+    """A command on one device: loop0 (ext4, mq-deadline) or loop1 (xfs, bfq, slower)."""
+    a = which == "a"
+    dev, minor, sched = ("loop0", 0, "mq-deadline") if a else ("loop1", 1, "bfq")
+    mnt = {"major": 7, "minor": minor, "disk": dev, "source": "/dev/" + dev,
+           "mountpoint": "/mnt/a" if a else "/mnt/b", "fstype": "ext4" if a else "xfs",
+           "mount_opts": "rw,relatime",
+           "super_opts": "rw" if a else "rw,attr2,inode64,logbufs=8,logbsize=32k,noquota"}
+    root = mounts(False, False)[:1]
+    log = Log(path, "bench", dev, [dev])
+    devices = VDA + [loop0(sched, name=dev, minor=minor)]
+    log.header(devices, root + [mnt])
+    for k in range(21):
+        busy = 2 <= k < 18
+        rmtree = k >= 12
+        w = (30 if rmtree else 120) * (1.0 if a else 0.8) if busy else 0
+        log.sample(k, devices, root + [mnt], w, 0, (4 if a else 6) + k % 3, 800 if busy else 10)
+        if k == 1:
+            log.event(k, "run", "run", "start", "", "workloads/untar-rmtree.sh .", by="ioscope",
+                      result="pid=4242 output=/tmp/run.out", at=500_000_000)
+        if k == 12:
+            log.event(k, "mark", "user", "mark", "", "rmtree", by="ioscope")
+        if k == 18:
+            log.event(k, "run", "run", "exit", "", "0 (16.50 s)", by="ioscope",
+                      result="status=0 elapsed_s=16.500", at=0)
+
+
 def day(path):
     log = Log(path, "day")
     log.step = 10
@@ -219,5 +253,7 @@ if __name__ == "__main__":
         day(out)
     elif what == "probe":
         probe(out)
+    elif what in ("pair-a", "pair-b"):
+        pair(out, what[-1])
     else:
-        sys.exit("usage: report_log_gen.py phases|other|day|probe FILE")
+        sys.exit("usage: report_log_gen.py phases|other|day|probe|pair-a|pair-b FILE")

@@ -4,6 +4,7 @@
 # that goes back, a cciss disk whose name has a '/', and a disk re-created under its name.
 # Every figure is compared with a value computed by hand from docs/metrics.md.
 . "$(dirname "$0")/lib.sh"
+needs "batch edge cases" python3
 F="$IOSCOPE_TOP/tests/fixtures/edge"
 DEVS="sda sdb sdc cciss/c0d0 cciss/c0d0p1 vdf"
 

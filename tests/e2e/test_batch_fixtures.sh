@@ -3,6 +3,7 @@
 # for each diskstats layout, counter wrap, reset, hot-add/vanish, zero interval and a tree
 # without sys/ or PSI. Numbered trees are consumed without sleeping and end the run.
 . "$(dirname "$0")/lib.sh"
+needs "batch on fixture trees" python3
 F="$IOSCOPE_TOP/tests/fixtures"
 
 for fx in layout14 layout18 layout20 wrap32 reset hotplug zero-interval tiny-interval vm-round; do

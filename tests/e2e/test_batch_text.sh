@@ -4,6 +4,7 @@
 # wide it is (the `wide` fixture: 123456 r/s, 250000 kB/s out, 1.5M context switches).
 # UPDATE_GOLDEN=1 rewrites the golden files from the current output (review the diff).
 . "$(dirname "$0")/lib.sh"
+needs "batch text" python3
 F="$IOSCOPE_TOP/tests/fixtures"
 
 # the wall clock of a --root run is today's: the only thing that differs between runs

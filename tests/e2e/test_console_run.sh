@@ -3,6 +3,7 @@
 # (never onto the screen), its start and exit are marks, the console stays after the exit
 # until q (or --linger), and ioscope exits with the command's status.  The probe has a graph.
 . "$(dirname "$0")/lib.sh"
+needs "console run" python3
 . "$(dirname "$0")/console_lib.sh"
 command -v tmux >/dev/null || { skip "console run" "needs tmux"; exit 0; }
 
@@ -46,3 +47,21 @@ wait_screen "probe" 5 && ok "the probe has a graph (Tab)" || fail "the probe has
 wait_screen '^EXIT=[0-9]+' 10
 screen | grep -q '^EXIT=0' && clean_stderr "$CONSOLE_STDERR" && grep -qx chosen "$TMP/chosen.out" \
 	&& ok "--linger ends the console after the exit" || fail "--linger ends the console after the exit" "$(show_screen; cat "$CONSOLE_STDERR")"
+
+# q while the command runs: its background job and a daemon it started (setsid) go with
+# it (issue 23).
+at_exit "$KILL_MARKED"
+console_send -l clear
+console_send Enter
+wait_gone '^EXIT=' 5
+console_run run -i 0.2 -- sh -c "'sleep ${MARK}1 & setsid sleep ${MARK}2 & sleep ${MARK}3'"
+wait_marked '' 3
+running=$(pgrep -fc "^sleep ${MARK}")
+wait_screen "RUN " 8
+console_send q
+wait_screen '^EXIT=[0-9]+' 10
+left=$(marked)
+[ "$running" = 3 ] && screen | grep -q '^EXIT=' && [ -z "$left" ] && clean_stderr "$CONSOLE_STDERR" \
+	&& ok "q stops the command's background job and its daemon too" \
+	|| fail "q stops the command's background job and its daemon too" \
+		"running=$running left: ${left:-none} $(show_screen; cat "$CONSOLE_STDERR")"

@@ -7,17 +7,6 @@ is_root || { skip "announcements" "needs root for a loop device"; exit 0; }
 
 RUNDIR="$XDG_RUNTIME_DIR/ioscope"
 
-# wait_socket PID: until the instance listens (its socket is there)
-wait_socket() {
-	local i
-	for ((i = 0; i < 100; i++)); do
-		[ -S "$RUNDIR/$1.sock" ] && return 0
-		kill -0 "$1" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
-
 # A socket file nobody listens on (what a kill -9 leaves behind).
 dead_socket() { python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.bind(sys.argv[1])' "$1"; }
 

@@ -4,6 +4,7 @@
 # 200 MB the issue allows (a struct event per event took 1.5 GB here).  Measured on the
 # optimised binary: the sanitizers' shadow memory would measure themselves.
 . "$(dirname "$0")/lib.sh"
+needs "hostile churn" python3
 here=$(dirname "$0")
 limit_kb=$((100 * 1024))
 python3 "$here/hostile_log_gen.py" "$TMP" 380000 || { fail "generate the churn log"; exit 1; }

@@ -4,6 +4,7 @@
 # Every replay and report exits cleanly under the sanitizers, every JSON line parses,
 # no text output carries a byte a terminal would act on or a forged line.
 . "$(dirname "$0")/lib.sh"
+needs "hostile logs" python3
 here=$(dirname "$0")
 python3 "$here/hostile_log_gen.py" "$TMP" || { fail "generate hostile logs"; exit 1; }
 

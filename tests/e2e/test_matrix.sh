@@ -1,10 +1,11 @@
 #!/bin/bash
 # ioscope matrix (issue 12, docs/experiments.md) on loop devices: a 2 schedulers x 2 mount
 # options matrix of a small untar with --mkfs, cold, repeat 1 (four cells, every mark in
-# order in every run's log); a refused option (ext4 data=journal on remount) is a cell,
-# not an abort; the device's scheduler, tunables and options are as before afterwards,
-# also after SIGINT in the middle (remount mode, and --mkfs mode: its mount undone); --mkfs
-# on a mounted device is refused.
+# order in every run's log, each fresh mount a mount and no remount of the previous
+# cell's); a refused option (ext4 data=journal on remount) is a cell, not an abort; the
+# device's scheduler, tunables and options are as before afterwards, also after SIGINT in
+# the middle (remount mode, the run "interrupted by signal 2"; --mkfs mode: its mount
+# undone); --mkfs on a mounted device is refused.
 . "$(dirname "$0")/lib.sh"
 if ! is_root; then skip "matrix" "needs root (loop devices, mkfs, mount)"; exit 0; fi
 
@@ -50,7 +51,7 @@ PY
 python3 - "$TMP/r1.json" "$TMP/m1" >"$TMP/marks.out" 2>&1 <<'PY' && ok "every run's log has every mark in order" || fail "every run's log has every mark in order" "$(tail -c 600 "$TMP/marks.out")"
 import json, sys
 want = ["run:cell", "run:mkfs", "mount_added:mount", "scheduler:scheduler", "run:drop_caches",
-        "run:start", "run:exit", "run:sync", "run:synced", "run:umount"]
+        "run:start", "run:exit", "run:sync", "run:synced", "run:umount", "mount_removed:mount"]
 for c in json.load(open(sys.argv[1]))["cells"]:
     log = c["runs"][0]["log"]
     marks = [r["kind"] + ":" + r["key"] for r in map(json.loads, open(log)) if r.get("type") == "event" and r.get("by") == "ioscope"]
@@ -59,9 +60,10 @@ for c in json.load(open(sys.argv[1]))["cells"]:
     assert len(samples) >= 2, log
     m = [r for r in map(json.loads, open(log)) if r.get("type") == "event" and r["kind"] == "mount_added" and r["by"] == "ioscope"][0]
     assert m["result"].startswith("ok; mount options ") and (c["options"] == "defaults" or c["options"] in m["result"]), m
-    # the sampler's copy of our mount is dropped as an echo (another test's mounts, made
-    # meanwhile on this machine, are rightly observed)
-    observed = [r for r in map(json.loads, open(log)) if r.get("type") == "event" and r["kind"] == "mount_added" and r["by"] == "observed" and r["object"] == sys.argv[2]]
+    # the sampler's copy of our mount and unmount is dropped as an echo, and a fresh
+    # mount is a mount, not a remount diff against the previous cell's (another test's
+    # mounts, made meanwhile on this machine, are rightly observed)
+    observed = [r for r in map(json.loads, open(log)) if r.get("type") == "event" and r["kind"] in ("mount_added", "mount_options", "mount_removed") and r["by"] == "observed" and r["object"] == sys.argv[2]]
     assert not observed, observed
 PY
 kill -INT $watch_pid; wait $watch_pid
@@ -81,12 +83,12 @@ after=$(queue_state "$dev")
 	&& ok "scheduler and tunables as before, nothing left mounted" \
 	|| fail "scheduler and tunables as before, nothing left mounted" "$before | $after"
 lines=$(wc -l <"$TMP/r1.csv")
-[ "$lines" -eq 5 ] && head -1 "$TMP/r1.csv" | grep -q '^cell,scheduler,options,cache,refused,run,elapsed_s' \
+[ "$lines" -eq 5 ] && head -1 "$TMP/r1.csv" | grep -q '^cell,fs,scheduler,options,cache,refused,run,elapsed_s' \
 	&& ok "csv: a header and one row per run" || fail "csv: a header and one row per run" "$lines lines"
 file_ok=$(python3 -c "import sys; print(open(sys.argv[1],'rb').read(8) == b'\x89PNG\r\n\x1a\n')" "$TMP/r1.png" 2>/dev/null)
 [ "$file_ok" = True ] && ok "png written" || fail "png written"
 wide=$(LC_ALL=C.UTF-8 awk 'length($0) > 80' "$TMP/r1.txt")
-[ -z "$wide" ] && grep -q '^ 4 bfq  *noatime  *cold *1 ' "$TMP/r1.txt" \
+[ -z "$wide" ] && grep -q '^ 4 ext4  *bfq  *noatime  *cold *1 ' "$TMP/r1.txt" \
 	&& ok "text result fits 80 columns with one row per cell" || fail "text result fits 80 columns with one row per cell" "$(cat "$TMP/r1.txt")"
 grep -q 'matrix: cell 1/4 repeat 1/1' "$TMP/r1.stderr" && ok "progress as plain lines when stderr is not a terminal" \
 	|| fail "progress as plain lines when stderr is not a terminal" "$(head -3 "$TMP/r1.stderr")"
@@ -131,6 +133,10 @@ wait $pid; rc=$?
 [ $rc -eq 130 ] && sanitizer_clean "$TMP/r3.stderr" && [ -f "$TMP/r3.txt" ] && grep -q PARTIAL "$TMP/r3.txt" \
 	&& ok "SIGINT: exit 130 with the partial results written" \
 	|| fail "SIGINT: exit 130 with the partial results written" "rc=$rc $(tail -3 "$TMP/r3.stderr")"
+grep -q '^    1 of 1 runs interrupted by signal 2 (left out)$' "$TMP/r3.txt" && ! grep -q 'runs failed' "$TMP/r3.txt" \
+	&& python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))["cells"][0]["runs"][0]; sys.exit(r["interrupted"] != 2)' "$TMP/r3.json" \
+	&& ok "SIGINT: the run stopped is interrupted by signal 2, not failed" \
+	|| fail "SIGINT: the run stopped is interrupted by signal 2, not failed" "$(cat "$TMP/r3.txt")"
 [[ "$during" == *"[bfq]"*noatime* ]] && [ "$qbefore" = "$(queue_state "$dev2")" ] && [ "$mbefore" = "$(mount_state "$mnt2")" ] \
 	&& ok "SIGINT: scheduler, tunables and options put back" \
 	|| fail "SIGINT: scheduler, tunables and options put back" "during: $during after: $(queue_state "$dev2") $(mount_state "$mnt2")"
@@ -179,3 +185,131 @@ at_exit "umount '$TMP/m6'"
 	&& ok "SIGINT mid --mkfs matrix: exit 130, its filesystem unmounted, scheduler and tunables put back" \
 	|| fail "SIGINT mid --mkfs matrix: exit 130, its filesystem unmounted, scheduler and tunables put back" \
 		"rc=$rc mounted during: $mounted during: $during after: $(queue_state "$dev") $(grep " $TMP/m6 " /proc/self/mountinfo) $(tail -3 "$TMP/r7.stderr")"
+
+# ---- 7: SIGTERM while the command has a background job and a daemon (issue 23) ----
+# Cleanups run last first: each mount's is followed by KILL_MARKED (lib.sh), so that our
+# sleeps are gone before the unmount.
+qbefore7=$(queue_state "$dev")
+mkdir "$TMP/m7"
+at_exit "umount -l '$TMP/m7'"
+at_exit "$KILL_MARKED"
+"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m7" --mkfs 'mkfs.ext4 -q -F' --schedulers bfq \
+	--repeat 1 --out "$TMP/r8" -- sh -c "sleep ${MARK}1 & setsid sleep ${MARK}2 & sleep ${MARK}3" \
+	>/dev/null 2>"$TMP/r8.stderr" &
+pid=$!
+wait_marked '[123]' 3
+kill -TERM $pid
+wait $pid; rc=$?
+left=$(marked '[123]')
+[ $rc -eq 143 ] && sanitizer_clean "$TMP/r8.stderr" && [ -z "$left" ] \
+	&& ! grep -q " $TMP/m7 " /proc/self/mountinfo && [ "$qbefore7" = "$(queue_state "$dev")" ] \
+	&& ok "SIGTERM mid matrix: the command's background job and daemon stopped, the filesystem unmounted" \
+	|| fail "SIGTERM mid matrix: the command's background job and daemon stopped, the filesystem unmounted" \
+		"rc=$rc left: ${left:-none} $(grep " $TMP/m7 " /proc/self/mountinfo) $(tail -3 "$TMP/r8.stderr")"
+"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m7" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
+	--out "$TMP/r9" -- true >/dev/null 2>"$TMP/r9.stderr"
+rc=$?
+[ $rc -eq 0 ] && sanitizer_clean "$TMP/r9.stderr" && ok "the next matrix on that device works" \
+	|| fail "the next matrix on that device works" "rc=$rc $(tail -3 "$TMP/r9.stderr")"
+
+# ---- 8: a process outside the command keeps the filesystem busy: detached, said ----
+mkdir "$TMP/m8"
+at_exit "umount -l '$TMP/m8'"
+at_exit "$KILL_MARKED"
+"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m8" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
+	--out "$TMP/r10" -- sh -c 'touch ready; for i in $(seq 1200); do [ -e held ] && break; sleep 0.05; done' \
+	>/dev/null 2>"$TMP/r10.stderr" &
+pid=$!
+for _ in $(seq 600); do [ -e "$TMP/m8/ready" ] && break; sleep 0.1; done
+# the holder is this script's, not the command's: ioscope must not touch it
+(cd "$TMP/m8" && touch held && exec sleep "${MARK}4") &
+holder=$!
+at_exit "kill -KILL $holder"
+wait $pid; rc=$?
+holding=$(marked 4)
+[ $rc -eq 0 ] && sanitizer_clean "$TMP/r10.stderr" && [ -n "$holding" ] \
+	&& grep -q "m8: Device or resource busy: detached instead (MNT_DETACH); /dev/$dev stays in use" "$TMP/r10.stderr" \
+	&& ! grep -q " $TMP/m8 " /proc/self/mountinfo \
+	&& ok "a filesystem busy with another's process: detached (MNT_DETACH), said, that process left alone" \
+	|| fail "a filesystem busy with another's process: detached (MNT_DETACH), said, that process left alone" \
+		"rc=$rc holder: ${holding:-gone} $(cat "$TMP/r10.stderr")"
+kill -KILL $holder
+wait $holder 2>/dev/null
+# the device is free once the last user of the detached filesystem is gone
+for _ in $(seq 50); do python3 -c 'import os,sys; os.close(os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL))' "/dev/$dev" 2>/dev/null && break; sleep 0.1; done
+
+# ---- 9: kill -9 mid matrix: the next one says how to put the device back ----
+# killed NAME MARKN MATRIX-ARGS...: a matrix of `sleep ${MARK}MARKN` killed with SIGKILL while
+# that runs (its pid in $killed_pid); its command must not outlive it (parent-death signal).
+killed() {
+	local name=$1 n=$2 ran left; shift 2
+	"$IOSCOPE" matrix "$@" --repeat 1 -- sleep "${MARK}$n" >/dev/null 2>"$TMP/killed.stderr" &
+	killed_pid=$!
+	wait_marked "$n" 1; ran=$(marked "$n")
+	kill -KILL $killed_pid
+	wait $killed_pid 2>/dev/null
+	for _ in $(seq 30); do [ -z "$(marked "$n")" ] && break; sleep 0.1; done
+	left=$(marked "$n")
+	[ -n "$ran" ] && [ -z "$left" ] && ok "$name: the command does not outlive a kill -9 of the matrix" \
+		|| fail "$name: the command does not outlive a kill -9 of the matrix" \
+			"ran: ${ran:-never} left: ${left:-none} $(cat "$TMP/killed.stderr")"
+}
+# put_back NAME STDERR: runs the lines the refusal in STDERR says (indented by two), ok when
+# there are some and they all succeed.
+put_back() {
+	sed -n 's/^  //p' "$2" | sed "s|^ioscope |'$IOSCOPE' |" >"$TMP/putback.sh"
+	if [ -s "$TMP/putback.sh" ] && sh -e "$TMP/putback.sh" >"$TMP/putback.out" 2>&1; then
+		ok "$1: what it says runs"
+	else
+		fail "$1: what it says runs" "$(cat "$TMP/putback.sh" "$TMP/putback.out")"
+	fi
+}
+# again OUT MATRIX-ARGS...: the next matrix on the device (`true`, once); its status in $rc,
+# "sanitizer" added when it reported.
+again() {
+	local out=$1; shift
+	"$IOSCOPE" matrix "$@" --repeat 1 --out "$out" -- true >/dev/null 2>"$out.stderr"
+	rc=$?
+	sanitizer_clean "$out.stderr" || rc="$rc sanitizer"
+}
+echo kyber >/sys/block/$dev/queue/scheduler
+qbefore9=$(queue_state "$dev")
+mkdir "$TMP/m9"
+at_exit "umount -l '$TMP/m9'"
+at_exit "$KILL_MARKED"
+killed "--mkfs" 5 --device "$dev" --mount "$TMP/m9" --mkfs 'mkfs.ext4 -q -F' --schedulers bfq \
+	--out "$TMP/r11"
+again "$TMP/r12" --device "$dev" --mount "$TMP/m9" --mkfs 'mkfs.ext4 -q -F'
+[ "$rc" = 1 ] \
+	&& grep -q "an earlier matrix on $dev (pid $killed_pid) ended without putting it back" "$TMP/r12.stderr" \
+	&& grep -qx "  umount '$TMP/m9'" "$TMP/r12.stderr" \
+	&& grep -q "^  ioscope set $dev scheduler=kyber nr_requests=" "$TMP/r12.stderr" \
+	&& ok "after a kill -9 the next matrix refuses the device and says how to put it back" \
+	|| fail "after a kill -9 the next matrix refuses the device and says how to put it back" \
+		"rc=$rc $(cat "$TMP/r12.stderr")"
+put_back "--mkfs" "$TMP/r12.stderr"
+again "$TMP/r13" --device "$dev" --mount "$TMP/m9" --mkfs 'mkfs.ext4 -q -F'
+[ "$rc" = 0 ] && [ "$qbefore9" = "$(queue_state "$dev")" ] \
+	&& ok "done as it says, the device is taken again and put back as found" \
+	|| fail "done as it says, the device is taken again and put back as found" \
+		"rc=$rc $(tail -3 "$TMP/r13.stderr")"
+
+# ---- 10: the same in remount mode: the mount options and the queue put back as said ----
+qbefore10=$(queue_state "$dev2") mbefore10=$(mount_state "$mnt2")
+killed "remount mode" 6 --device "$dev2" --mount "$mnt2" --schedulers bfq --mount-options noatime \
+	--out "$TMP/r14"
+during10=$(mount_state "$mnt2")
+again "$TMP/r15" --device "$dev2" --mount "$mnt2"
+[ "$rc" = 1 ] && [[ "$during10" == *noatime* ]] \
+	&& grep -q "^  ioscope remount '$mnt2' " "$TMP/r15.stderr" \
+	&& grep -q "^  ioscope set $dev2 scheduler=mq-deadline nr_requests=" "$TMP/r15.stderr" \
+	&& ok "remount mode: after a kill -9 the next matrix says how to put options and queue back" \
+	|| fail "remount mode: after a kill -9 the next matrix says how to put options and queue back" \
+		"rc=$rc during: $during10 $(cat "$TMP/r15.stderr")"
+put_back "remount mode" "$TMP/r15.stderr"
+again "$TMP/r16" --device "$dev2" --mount "$mnt2"
+[ "$rc" = 0 ] && [ "$qbefore10" = "$(queue_state "$dev2")" ] \
+	&& [ "$mbefore10" = "$(mount_state "$mnt2")" ] \
+	&& ok "remount mode: done as it says, the device is taken again" \
+	|| fail "remount mode: done as it says, the device is taken again" \
+		"rc=$rc $(queue_state "$dev2") $(mount_state "$mnt2") $(tail -3 "$TMP/r16.stderr")"

@@ -109,17 +109,11 @@ rc=$?
 umount "$TMP/mounted"
 
 # held open exclusively by another process: refused, the data kept
-python3 -c 'import os, sys, time
-fd = os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL)
-print("held", flush=True)
-time.sleep(60)' "/dev/$dev" >"$TMP/holder.out" 2>&1 &
-holder=$!
-at_exit "kill $holder"
-for _ in $(seq 50); do grep -q held "$TMP/holder.out" && break; sleep 0.1; done
+hold_exclusively "$dev"
 "$IOSCOPE" matrix --device "$dev" --mount "$TMP/m" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
 	--destroy-data-on "/dev/$dev" --out "$TMP/e" -- true >/dev/null 2>"$TMP/e.stderr"
 rc=$?
-kill $holder 2>/dev/null; wait $holder 2>/dev/null
+release_hold
 mount "/dev/$dev" "$TMP/mounted" && at_exit "umount '$TMP/mounted'"
 [ $rc -eq 1 ] && grep -q "is in use (the kernel refuses an exclusive open)" "$TMP/e.stderr" \
 	&& [ "$(cat "$TMP/mounted/keep" 2>/dev/null)" = precious ] \

@@ -5,6 +5,7 @@
 # the samples before the range.  (How long that takes is measured by `make bench`, part r,
 # not here: this machine is shared and a timed test would fail under load.)
 . "$(dirname "$0")/lib.sh"
+needs "index" python3 strace
 [ -x "$IOSCOPE_OPT" ] || { skip "index" "no optimised binary at $IOSCOPE_OPT (make all)"; exit 0; }
 free_mb=$(df -Pm "$TMP" | awk 'NR == 2 { print $4 }')
 [ "$free_mb" -gt 1500 ] || { skip "index" "needs 1.5 GB free in $TMP"; exit 0; }

@@ -5,6 +5,7 @@
 # down to its first sample, where the first mark is listed.  No root needed: the log is
 # generated (tests/e2e/session_log_gen.py, the generator of the replay index's benchmark).
 . "$(dirname "$0")/lib.sh"
+needs "long replay" python3
 . "$(dirname "$0")/console_lib.sh"
 command -v tmux >/dev/null || { skip "long replay" "tmux not installed"; exit 0; }
 

@@ -6,6 +6,7 @@
 # after a sample (record types "sketch" and "hist", an event of kind "spike": names no version uses): skipped silently,
 # said with --verbose, and the rest reads exactly as without them.
 . "$(dirname "$0")/lib.sh"
+needs "old logs" python3
 L=$IOSCOPE_TOP/tests/fixtures/logs
 
 # run NAME CMD...: stdout to $TMP/NAME.out, stderr to $TMP/NAME.err; ok when exit 0

@@ -4,6 +4,7 @@
 # log cut short keeps what came out, with a warning; a damaged one is refused by name.
 # Long work shows its progress on a terminal's stderr, and only there.
 . "$(dirname "$0")/lib.sh"
+needs "compressed logs" python3 xz gzip zstd
 
 python3 "$IOSCOPE_TOP/tests/e2e/session_log_gen.py" 600 3 "$TMP/s.log"
 "$IOSCOPE" report -f csv "$TMP/s.log" >"$TMP/plain.csv" 2>"$TMP/err" \

@@ -4,9 +4,12 @@
 # beginning at its mark, with the straddling interval left out and said; a user mark
 # inside an interval; a short phase flagged and left out of the comparison; a loop
 # device's backing chain; --all and --min-phase; a day-long log, generated here (too
-# big to check in: tests/e2e/report_log_gen.py wrote the checked-in logs too).
+# big to check in: tests/e2e/report_log_gen.py wrote the checked-in logs too); compare:
+# phases aligned, short sessions' short phases compared, two logs of one device each
+# (ext4 on loop0, xfs on loop1) paired with their settings side by side, --pair.
 # UPDATE_GOLDEN=1 rewrites the golden files from the current output (review the diff).
 . "$(dirname "$0")/lib.sh"
+needs "report golden files" python3
 L="$IOSCOPE_TOP/tests/fixtures/logs"
 G="$IOSCOPE_TOP/tests/fixtures/golden"
 export TZ=UTC
@@ -45,6 +48,18 @@ golden probe full "$IOSCOPE" report report-probe.log
 golden probe.csv full "$IOSCOPE" report report-probe.log -f csv
 golden probe.json full "$IOSCOPE" report report-probe.log -f json
 golden compare-phase full "$IOSCOPE" compare report-phases.log report-other.log --phase 5
+golden compare-minphase full "$IOSCOPE" compare report-phases.log report-other.log --min-phase 10s
+# across devices and filesystems (report_log_gen.py pair-a, pair-b): each log was recorded
+# for one device, ext4 on loop0 and xfs on loop1; paired on them, settings side by side
+golden compare-pair full "$IOSCOPE" compare report-pair-a.log report-pair-b.log
+golden compare-pair-hand full "$IOSCOPE" compare report-pair-a.log report-pair-b.log --pair loop0=vda --phase 2
+"$IOSCOPE" compare report-pair-a.log report-pair-b.log --pair loop0=sdz >/dev/null 2>"$TMP/pz.err"
+[ $? = 2 ] && grep -q "report-pair-b.log: unknown device 'sdz'" "$TMP/pz.err" \
+	&& ok "compare: --pair with a device B has not is bad usage, naming the log" \
+	|| fail "compare: --pair with a device B has not is bad usage, naming the log" "$(cat "$TMP/pz.err")"
+"$IOSCOPE" compare report-pair-a.log report-pair-b.log --pair loop0 >/dev/null 2>"$TMP/pb.err"
+[ $? = 2 ] && grep -q "invalid --pair 'loop0'" "$TMP/pb.err" && ok "compare: --pair without = is bad usage" \
+	|| fail "compare: --pair without = is bad usage" "$(cat "$TMP/pb.err")"
 "$IOSCOPE" compare report-phases.log report-other.log --phase 9 >/dev/null 2>"$TMP/c9.err"
 [ $? = 2 ] && grep -q "phase 9: report-phases.log has 6" "$TMP/c9.err" \
 	&& ok "compare: a phase that is not there is bad usage" || fail "compare: a phase that is not there is bad usage" "$(cat "$TMP/c9.err")"
@@ -67,6 +82,17 @@ has phases "  sched bfq, nr_requests 64                   2       26s       80.0
 has compare "Phase 2 of A and phase 2 of B (aligned by their marks)" "compare: phases aligned by their marks"
 has compare "Phase 3 of A: no phase of B to align it with" "compare: a phase only A has"
 has compare-phase "           MB/s busy            250.0       275.0      +10.0%" "compare: differences in percent"
+has compare "  Short phases compared: both sessions last under 1m40s (--min-phase 10s" "compare: short sessions compare their short phases, and say so"
+has compare "  A 12:00:48 (4.0s), after remount /mnt/bench +nobarrier" "compare: a short phase of short sessions is compared"
+has compare-minphase "  short: not compared (--min-phase)" "compare: --min-phase leaves short phases out"
+has compare-minphase "  Phases under 10s are not compared (--min-phase)." "compare: --min-phase is said"
+has compare-pair "  device     loop0                            loop1" "compare: the devices under test paired"
+has compare-pair "  fs         ext4                             xfs" "compare: both filesystems"
+has compare-pair "  scheduler  mq-deadline                      bfq" "compare: both schedulers"
+has compare-pair "  tunables   nr_requests=256                  nr_requests=64" "compare: a tunable that differs"
+has compare-pair "  B loop1  MB/s mean            111.0        88.8      -20.0%" "compare: B's device named, its figures"
+has compare-pair "  A 12:00:12 (6.0s), after mark: rmtree" "compare: the mark's phase"
+has compare-pair-hand "  device     loop0                            vda" "compare: --pair pairs by hand"
 has phases-all "  / on vda1, ext4: rw,relatime; superblock rw,errors=remount-ro" "--all lists every mount"
 has probe "  probe    read   n 40     p50     2.733  p99     4.833  max     4.833 ms" "text: probe percentiles of a phase"
 has probe.csv "phase,1796040005.000000,2026-11-30 12:00:05,10.400000," "csv: a row per phase"

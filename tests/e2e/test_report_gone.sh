@@ -3,6 +3,7 @@
 # disk, sdac, appears at sample 5 and is gone from sample 15 on.  Every device of the
 # recording seen in the range is reported, gone by its end or not, and -d accepts it.
 . "$(dirname "$0")/lib.sh"
+needs "report on gone devices" python3
 GEN="$(dirname "$0")/session_log_gen.py"
 python3 "$GEN" 20 3 "$TMP/storm.log" 15 5 || { fail "generate the log"; exit 0; }
 python3 "$GEN" 20 3 "$TMP/gone.log" 10 || { fail "generate the log"; exit 0; }

@@ -5,6 +5,7 @@
 # cairo: the plot formats must say so and exit 1 without leaving an output file,
 # and every other command, the text, CSV and JSON reports included, must still run.
 . "$(dirname "$0")/lib.sh"
+needs "report without cairo" python3
 
 "$IOSCOPE" --batch -i 0.05 -c 4 -f json --record "$TMP/s.log" >/dev/null 2>"$TMP/err"
 check "recorded" test $? -eq 0

@@ -5,6 +5,7 @@
 # used at run time.  --version, --help, report and --replay read no device: no
 # /sys/block, no udev database, no uevent socket; a live one-sample batch does.
 . "$(dirname "$0")/lib.sh"
+needs "start-up libraries" python3
 
 not_linked='cairo|pixman|fontconfig|freetype|png|xcb|X11|Xrender|expat|brotli|udev|systemd|proc2|gcrypt|lzma|zstd|lz4|bpf|elf|microhttpd|gnutls'
 for bin in "$IOSCOPE_OPT" "$IOSCOPE"; do
@@ -40,12 +41,19 @@ grep -q "libmicrohttpd.so.12" <<<"$l" && ! grep -q "^exit" <<<"$l" && ok "--list
 	fail "--listen loads libmicrohttpd" "$l"
 p=$(loaded "$IOSCOPE_OPT" report "$TMP/s.log" --format png -o "$TMP/r.png")
 grep -q "libcairo.so.2" <<<"$p" && ok "report --format png loads cairo" || fail "report --format png loads cairo" "$p"
-# libbpf (and libelf) come with ioscope-trace.so, opened by --trace only.
+# libbpf (and libelf) come with ioscope-trace.so, opened by --trace only.  The tracer is
+# loaded through the descriptor it was checked on (docs/security.md), so the loader calls
+# it /proc/self/fd/N: libbpf must be needed by that library.
 if "$IOSCOPE_OPT" --version | grep -q "tracing (--trace): built in" && [ "$(id -u)" = 0 ]; then
-	t=$(loaded "$IOSCOPE_OPT" --batch --trace -i 0.01 -c 1 -f json)
-	grep -q "libbpf.so" <<<"$t" && grep -q "ioscope-trace.so" <<<"$t" &&
+	LD_DEBUG=files LD_DEBUG_OUTPUT="$TMP/ld" "$IOSCOPE_OPT" --batch --trace -i 0.01 -c 1 \
+		-f json >/dev/null 2>"$TMP/err"
+	t=$(sed -n 's/.*file=\([^ ]*\) \[0\];  \(needed\|dynamically loaded\) by \([^ ]*\).*/\1 \2 \3/p' \
+		"$TMP"/ld.* | sort -u)
+	rm -f "$TMP"/ld.*
+	tracer=$(awk '$2 == "dynamically" && $1 ~ "^/proc/self/fd/" { print $1 }' <<<"$t")
+	[ -n "$tracer" ] && grep -q "^libbpf.so[^ ]* needed $tracer\$" <<<"$t" &&
 		ok "--batch --trace loads libbpf through ioscope-trace.so" ||
-		fail "--batch --trace loads libbpf through ioscope-trace.so" "$t"
+		fail "--batch --trace loads libbpf through ioscope-trace.so" "$(tr '\n' ' ' <<<"$t")"
 else
 	skip "--trace loads libbpf" "tracing compiled out, or not root"
 fi

@@ -4,6 +4,7 @@
 # in ui_layers.py; here they also run on copies of src/ui with a pane calling back into
 # the console and with a cycle put in on purpose, to show they can fail.
 . "$(dirname "$0")/lib.sh"
+needs "ui layers" python3
 check_py="$IOSCOPE_TOP/tests/e2e/ui_layers.py"
 
 out=$(python3 "$check_py" "$IOSCOPE_TOP/src/ui" "$IOSCOPE_TOP/include" "$IOSCOPE_TOP/docs/console.md")

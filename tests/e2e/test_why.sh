@@ -5,6 +5,7 @@
 # our own: a file-creation loop with fsync moves the jbd2 figures on ext4 and the log figures
 # on xfs, and a replay of the recording gives the same figures byte for byte.
 . "$(dirname "$0")/lib.sh"
+needs "why" python3
 F="$IOSCOPE_TOP/tests/fixtures"
 
 # ---- the fixture tree ----

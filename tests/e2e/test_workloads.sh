@@ -1,8 +1,9 @@
 #!/bin/bash
 # The workloads shipped in workloads/: each does its job on a loop ext4, prints one
-# summary line, cleans up what it made (rmtree.sh: only trees a workload made), and
-# changes no setting (the recording of `ioscope run` holds no scheduler, tunable or
-# mount-option event).  Tiny scales: this checks the scripts, it times nothing.
+# summary line, cleans up what it made (rmtree.sh: only trees a workload made;
+# untar-rmtree.sh: its own tree, with a mark before each half), and changes no setting
+# (the recording of `ioscope run` holds no scheduler, tunable or mount-option event).
+# Tiny scales: this checks the scripts, it times nothing.
 . "$(dirname "$0")/lib.sh"
 is_root || { skip "workloads" "needs root for a loop device"; exit 0; }
 W="$IOSCOPE_TOP/workloads"
@@ -26,6 +27,18 @@ out=$("$W/rmtree.sh" "$mnt" 2>&1); rc=$?
 	|| fail "rmtree.sh removes the tree, nothing else" "rc=$rc $out $(ls -la "$mnt")"
 out=$("$W/rmtree.sh" "$mnt" 2>&1); rc=$?
 [ $rc = 1 ] && ok "rmtree.sh with no workload tree says so" || fail "rmtree.sh with no workload tree says so" "$out"
+# the pair on one tree, a mark before each: the recording has both as phases
+"$IOSCOPE" run --batch -i 0.5 --linger 0 --record "$TMP/pair.log" --output "$TMP/pair.out" \
+	-- env IOSCOPE_BIN="$IOSCOPE" "$W/untar-rmtree.sh" "$mnt" >/dev/null 2>"$TMP/pair.err"
+rc=$?
+marks=$(python3 -c 'import json, sys
+print(" ".join(r["new"] for r in map(json.loads, open(sys.argv[1])) if r["type"] == "event" and r["kind"] == "mark"))' "$TMP/pair.log")
+[ $rc = 0 ] && [ "$marks" = "untar rmtree" ] && grep -q '^untar: ' "$TMP/pair.out" \
+	&& grep -qE '^rmtree: .* trees=1 files=[1-9]' "$TMP/pair.out" && [ -z "$(ls "$mnt" | grep untar)" ] \
+	&& [ "$(cat "$mnt/keep/file")" = precious ] \
+	&& ok "untar-rmtree.sh: untar then rm -rf of that tree, a mark before each" \
+	|| fail "untar-rmtree.sh: untar then rm -rf of that tree, a mark before each" \
+		"rc=$rc marks='$marks' $(cat "$TMP/pair.out" "$TMP/pair.err")"
 out=$("$W/compilebench.sh" "$mnt" 1 2>&1); rc=$?
 [ $rc = 0 ] && grep -qE '^compilebench: round=1 files=[1-9][0-9]* .*create_s=.* patch_s=.* compile_s=.* read_s=.* delete_s=' <<<"$out" \
 	&& ok "compilebench.sh" || fail "compilebench.sh" "rc=$rc $out"
@@ -34,10 +47,13 @@ out=$("$W/smallfiles.sh" "$mnt" 2 1 2>&1); rc=$?
 	&& ok "smallfiles.sh" || fail "smallfiles.sh" "rc=$rc $out"
 [ "$(ls -A "$mnt" | grep -v -e lost+found -e keep)" = "" ] && ok "workloads leave nothing behind" \
 	|| fail "workloads leave nothing behind" "$(ls -la "$mnt")"
-python3 - "$TMP/untar.log" <<'PY'
+# its own device's and mount's settings: `ioscope run` records every device, and other
+# tests switch their loop devices' schedulers meanwhile
+python3 - "$TMP/untar.log" "$dev" "$mnt" <<'PY'
 import json, sys
 evs = [r for r in map(json.loads, open(sys.argv[1], errors="surrogateescape")) if r["type"] == "event"]
-bad = [e for e in evs if e["kind"] in ("scheduler", "tunable", "write_cache", "mount_options")]
+bad = [e for e in evs if e["kind"] in ("scheduler", "tunable", "write_cache", "mount_options")
+       and e["object"] in sys.argv[2:]]
 ok = not bad and [e["key"] for e in evs if e["kind"] == "run"] == ["start", "exit"]
 print(("ok " if ok else "not ok ") + "the workload changes no setting" + ("" if ok else f": {evs}"))
 PY

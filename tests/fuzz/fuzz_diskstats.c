@@ -18,13 +18,32 @@ static struct sampler sampler;
 static struct snapshot reused;
 static bool sampler_ready;
 
+/* A name becomes a path under /sys/block: '/' only between components (cciss/c0d0),
+ * none of them empty, "." or "..", and no blank or control byte anywhere. */
+static bool name_is_path_safe(const char *name)
+{
+	size_t len = strlen(name);
+	if (len == 0 || len >= DEV_NAME_MAX)
+		return false;
+	for (const char *c = name; *c; c++)
+		if ((unsigned char)*c < 0x21 || *c == 0x7f)
+			return false;
+	for (const char *part = name;; ) {
+		size_t n = strcspn(part, "/");
+		if (n == 0 || (n == 1 && part[0] == '.') || (n == 2 && part[0] == '.' && part[1] == '.'))
+			return false;
+		if (part[n] == '\0')
+			return true;
+		part += n + 1;
+	}
+}
+
 static void check(const struct snapshot *s)
 {
 	for (size_t i = 0; i < s->ndevices; i++) {
 		const struct device *d = &s->devices[i];
 		int nf = d->counters.nfields;
-		if (d->name[0] == '\0' || strlen(d->name) >= DEV_NAME_MAX || strchr(d->name, '/') ||
-		    (nf != 14 && nf != 18 && nf != 20))
+		if (!name_is_path_safe(d->name) || (nf != 14 && nf != 18 && nf != 20))
 			__builtin_trap();
 		if (nf < 18 && (d->counters.dc_ios || d->counters.fl_ios))
 			__builtin_trap();

@@ -220,7 +220,7 @@ static void test_apply_reads_back(void **state)
 	assert_true(r->events[0].wall.tv_sec > 0);
 	assert_true(r->nlines >= 2);
 	assert_non_null(strstr(r->lines[0], "256 -> 64"));
-	free(r);
+	control_result_free(r);
 }
 
 static void test_job_off_main_loop(void **state)
@@ -240,7 +240,7 @@ static void test_job_off_main_loop(void **state)
 	assert_int_equal(r->nevents, 1);
 	assert_string_equal(r->events[0].key, "iosched.fifo_batch");
 	assert_string_equal(r->events[0].new_value, "4");
-	free(r);
+	control_result_free(r);
 	assert_string_equal(get("sys/block/loop9/queue/iosched/fifo_batch"), "4");
 }
 

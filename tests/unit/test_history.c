@@ -146,12 +146,12 @@ static void test_events_kept(void **state)
 	struct device_rates d[1];
 	double w[1] = { 1 };
 	struct event ev;
-	memset(&ev, 0, sizeof ev);
+	event_init(&ev);
 	ev.kind = EVENT_SCHEDULER;
-	snprintf(ev.object, sizeof ev.object, "loop0");
+	event_set_object(&ev, "loop0");
 	snprintf(ev.key, sizeof ev.key, "scheduler");
-	snprintf(ev.old_value, sizeof ev.old_value, "mq-deadline");
-	snprintf(ev.new_value, sizeof ev.new_value, "bfq");
+	event_set_old_value(&ev, "mq-deadline");
+	event_set_new_value(&ev, "bfq");
 	snprintf(ev.by, sizeof ev.by, "observed");
 	assert_int_equal(history_add_event(h, &ev), 0);   /* before any sample: at 0 */
 	make_rates(&r, d, 1, w, 1000);
@@ -177,6 +177,7 @@ static void test_events_kept(void **state)
 	assert_int_equal(history_mark_get(h, 0)->n, 0);
 	assert_int_equal(history_mark_number(h, 1), 2);
 	history_free(h);
+	event_free(&ev);
 }
 
 int main(void)

@@ -69,14 +69,15 @@ static void test_resize_keeps_the_newest(void **state)
 	(void)state;
 	struct history *h = history_new(HISTORY_MIN_CAPACITY);
 	struct event ev;
-	memset(&ev, 0, sizeof ev);
+	event_init(&ev);
 	ev.kind = EVENT_USER_MARK;
-	snprintf(ev.new_value, sizeof ev.new_value, "start");
+	event_set_new_value(&ev, "start");
 	for (uint64_t n = 0; n < 5000; n++) {
 		append_n(h, n);
 		if (n == 10)
 			assert_int_equal(history_add_event(h, &ev), 0);
 	}
+	event_free(&ev);
 	assert_int_equal(history_oldest(h), 5000 - 3600);
 	/* longer: nothing comes back, and the ring has room for more */
 	assert_int_equal(history_resize(h, 7200), 0);
@@ -117,11 +118,12 @@ static void test_start_at(void **state)
 	history_start_at(h, 500);
 	assert_int_equal(history_count(h), 500);
 	struct event ev;
-	memset(&ev, 0, sizeof ev);
+	event_init(&ev);
 	ev.kind = EVENT_USER_MARK;
-	snprintf(ev.new_value, sizeof ev.new_value, "early");
+	event_set_new_value(&ev, "early");
 	assert_int_equal(history_add_event_at(h, &ev, 20), 0);
 	assert_int_equal(history_add_event(h, &ev), 0);   /* before any sample: the first to come */
+	event_free(&ev);
 	for (uint64_t n = 500; n < 4500; n++)
 		append_n(h, n);
 	assert_int_equal(history_oldest(h), 4500 - 3600);

@@ -10,6 +10,7 @@
 
 #include "columns.h"
 #include "keys.h"
+#include "numfmt.h"
 
 static void go_top(void)
 {
@@ -141,21 +142,21 @@ static void test_number_format(void **state)
 {
 	(void)state;
 	char buf[32];
-	column_format_number(0, 6, buf, sizeof buf);
+	numfmt_fit(0, 6, buf, sizeof buf);
 	assert_string_equal(buf, "0.00");
-	column_format_number(123.456, 6, buf, sizeof buf);
+	numfmt_fit(123.456, 6, buf, sizeof buf);
 	assert_string_equal(buf, "123.46");
-	column_format_number(1234.5, 6, buf, sizeof buf);
+	numfmt_fit(1234.5, 6, buf, sizeof buf);
 	assert_string_equal(buf, "1234.5");
-	column_format_number(123456, 6, buf, sizeof buf);
+	numfmt_fit(123456, 6, buf, sizeof buf);
 	assert_string_equal(buf, "123456");
-	column_format_number(1234567, 6, buf, sizeof buf);
+	numfmt_fit(1234567, 6, buf, sizeof buf);
 	assert_string_equal(buf, "1235k");
-	column_format_number(1234567, 5, buf, sizeof buf);
+	numfmt_fit(1234567, 5, buf, sizeof buf);
 	assert_string_equal(buf, "1235k");
-	column_format_number(12345678, 5, buf, sizeof buf);
+	numfmt_fit(12345678, 5, buf, sizeof buf);
 	assert_string_equal(buf, "12.3M");
-	column_format_number(100, 5, buf, sizeof buf);
+	numfmt_fit(100, 5, buf, sizeof buf);
 	assert_string_equal(buf, "100.0");
 }
 

@@ -1,7 +1,9 @@
 /* ioscope matrix: the command line, a cell's figures, fio's JSON and the text result
- * (golden file tests/fixtures/matrix/result.txt; UPDATE_GOLDEN=1 rewrites it). */
+ * (golden file tests/fixtures/matrix/result.txt; UPDATE_GOLDEN=1 rewrites it), the
+ * filesystems as a dimension, the CSV's columns and the JSON's shape. */
 #include "unit.h"
 
+#include <json-c/json.h>
 #include <math.h>
 #include <string.h>
 
@@ -64,6 +66,97 @@ static void test_options(void **state)
 		assert_int_equal(parse(&o, bad[i]), -1);
 }
 
+/* --fs: the outer dimension; a set "NAME:opts" for that filesystem only. */
+static void test_filesystems(void **state)
+{
+	(void)state;
+	struct matrix_opts o;
+	const char *args[] = { "--device", "loop3", "--mount", "/mnt", "--mount-options",
+			       "defaults;xfs:logbsize=256k;context=a:b", "--fs", "ext4=mkfs.ext4 -q -F",
+			       "--fs", "xfs=mkfs.xfs -q -f", "--schedulers", "mq-deadline,bfq",
+			       "--baseline", "xfs:bfq:logbsize=256k", "--", "true", NULL };
+	assert_int_equal(parse(&o, args), 0);
+	assert_int_equal(o.nfs, 2);
+	assert_string_equal(o.fs[1].name, "xfs");
+	assert_string_equal(o.fs[1].mkfs, "mkfs.xfs -q -f");
+	assert_string_equal(o.optsets[1], "logbsize=256k");   /* the prefix taken off */
+	assert_string_equal(o.optset_fs[1], "xfs");
+	assert_string_equal(o.optsets[2], "context=a:b");     /* an option, not a name */
+	assert_string_equal(o.optset_fs[2], "");
+	assert_true(matrix_optset_applies(&o, 1, "xfs"));
+	assert_false(matrix_optset_applies(&o, 1, "ext4"));
+	assert_string_equal(o.baseline_fs, "xfs");
+	/* ext4: 2 sets, xfs: 3 sets; x 2 schedulers, cold */
+	assert_int_equal(matrix_cells_count(&o), 10);
+
+	struct matrix_result *r = calloc(1, sizeof *r);
+	matrix_cells_plan(r, &o, "none");
+	assert_int_equal(r->ncells, 10);
+	assert_int_equal(r->nfs, 2);
+	assert_string_equal(r->fs[0].name, "ext4");
+	assert_int_equal(r->cells[3].fs, 0);              /* ext4 bfq context=a:b */
+	assert_string_equal(r->cells[3].sched, "bfq");
+	assert_int_equal(r->cells[4].fs, 1);              /* xfs first */
+	assert_string_equal(r->cells[5].options, "logbsize=256k");
+	assert_int_equal(r->baseline, 8);                 /* xfs bfq logbsize=256k */
+	assert_true(isnan(r->fs[1].idle_p50_us));
+	char name[256];
+	matrix_cell_name(r, &r->cells[8], name, sizeof name);
+	assert_string_equal(name, "xfs bfq logbsize=256k cold");
+	free(r);
+
+	/* --mkfs alone: one filesystem, named when made */
+	const char *mkfs[] = { "--device", "loop3", "--mount", "/mnt", "--mkfs", "mkfs.ext4 -F",
+			       "--", "true", NULL };
+	assert_int_equal(parse(&o, mkfs), 0);
+	assert_int_equal(o.nfs, 1);
+	assert_false(o.fs_given);
+	assert_string_equal(o.fs[0].mkfs, "mkfs.ext4 -F");
+
+	const char *bad[][16] = {
+		{ "--device", "l", "--mount", "/m", "--fs", "xfs", "--", "true", NULL },      /* no = */
+		{ "--device", "l", "--mount", "/m", "--fs", "=mkfs.xfs", "--", "true", NULL },
+		{ "--device", "l", "--mount", "/m", "--fs", "XFS=mkfs.xfs", "--", "true", NULL },
+		{ "--device", "l", "--mount", "/m", "--fs", "a=x", "--fs", "a=y", "--", "true", NULL },
+		{ "--device", "l", "--mount", "/m", "--fs", "a=x", "--mkfs", "y", "--", "true", NULL },
+		/* a set for a filesystem not given */
+		{ "--device", "l", "--mount", "/m", "--fs", "a=x", "--mount-options", "b:noatime",
+		  "--", "true", NULL },
+		/* filesystem b has no set */
+		{ "--device", "l", "--mount", "/m", "--fs", "a=x", "--fs", "b=y", "--mount-options",
+		  "a:noatime", "--", "true", NULL },
+		/* the baseline is not a cell: xfs has no such set */
+		{ "--device", "l", "--mount", "/m", "--fs", "a=x", "--fs", "xfs=y", "--mount-options",
+		  "defaults;a:noatime", "--baseline", "xfs:none:noatime", "--", "true", NULL },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct error err = { "" };
+		char *argv[16] = { "matrix" };
+		int argc = 1;
+		for (const char *const *a = bad[i]; *a; a++)
+			argv[argc++] = (char *)*a;
+		if (matrix_options_parse(&o, argc, argv, &err) != -1)
+			fail_msg("case %zu parsed", i);
+	}
+
+	/* too many cells: 6 filesystems x 8 schedulers x 16 sets x 2 > the limit */
+	char *many[64] = { "matrix", "--device", "l", "--mount", "/m", "--cache", "both",
+			   "--schedulers", "a,b,c,d,e,f,g,h", "--mount-options",
+			   "a;b;c;d;e;f;g;h;i;j;k;l;m;n;o;p" };
+	int argc = 11;
+	char fs[6][16];
+	for (int i = 0; i < 6; i++) {
+		snprintf(fs[i], sizeof fs[i], "f%d=mkfs", i);
+		many[argc++] = "--fs";
+		many[argc++] = fs[i];
+	}
+	many[argc++] = "--";
+	many[argc++] = "true";
+	struct error err = { "" };
+	assert_int_equal(matrix_options_parse(&o, argc, many, &err), -1);
+	assert_non_null(strstr(err.msg, "cells: at most"));
+}
+
 static void test_stats(void **state)
 {
 	(void)state;
@@ -109,6 +202,8 @@ static void fill_run(struct matrix_run *run, double elapsed, double p50, double 
 	run->writeback_s = elapsed / 4;
 	run->read_MB = 1.5;
 	run->written_MB = 98.5;
+	run->cmd_read_MB = 250;       /* the tarball, read from another disk */
+	run->cmd_written_MB = 60;
 	run->probe_p50_us = p50;
 	run->probe_p99_us = p99;
 	run->exit = 0;
@@ -127,18 +222,29 @@ static struct matrix_result *fixed_result(void)
 	m->cpus = 8;
 	m->mem_total_kb = 16 * 1048576;
 	snprintf(r->device, sizeof r->device, "sdb");
-	snprintf(r->fstype, sizeof r->fstype, "ext4");
 	snprintf(r->mount, sizeof r->mount, "/mnt/test");
+	snprintf(r->probe, sizeof r->probe, "/mnt/test/probe");
+	r->nfs = 2;
+	snprintf(r->fs[0].name, sizeof r->fs[0].name, "ext4");
+	snprintf(r->fs[0].fstype, sizeof r->fs[0].fstype, "ext4");
+	snprintf(r->fs[0].mkfs, sizeof r->fs[0].mkfs, "mkfs.ext4 -q -F -E lazy_itable_init=0");
+	r->fs[0].idle_p50_us = 100;
+	r->fs[0].idle_p99_us = 400;
+	snprintf(r->fs[1].name, sizeof r->fs[1].name, "xfs");
+	snprintf(r->fs[1].fstype, sizeof r->fs[1].fstype, "xfs");
+	snprintf(r->fs[1].mkfs, sizeof r->fs[1].mkfs, "mkfs.xfs -q -f");
+	r->fs[1].idle_p50_us = 250;
+	r->fs[1].idle_p99_us = NAN;
 	snprintf(r->tunables, sizeof r->tunables, "scheduler=mq-deadline nr_requests=64 "
 		 "read_ahead_kb=128 write_cache=write back iosched.fifo_batch=16 "
 		 "iosched.read_expire=500 iosched.write_expire=5000");
 	snprintf(r->command, sizeof r->command, "sh -c \"tar xf /srv/linux.tar\x1b[2J\"");
-	r->idle_p50_us = 100;
-	r->idle_p99_us = 400;
-	const char *sched[] = { "mq-deadline", "mq-deadline", "bfq", "none" };
-	const char *opts[] = { "defaults", "data=journal", "noatime,commit=60,barrier=0", "noatime" };
-	for (size_t i = 0; i < 4; i++) {
+	const char *sched[] = { "mq-deadline", "mq-deadline", "bfq", "none", "bfq" };
+	const char *opts[] = { "defaults", "data=journal", "noatime,commit=60,barrier=0", "noatime",
+			       "defaults" };
+	for (size_t i = 0; i < 5; i++) {
 		struct matrix_cell *c = &r->cells[i];
+		c->fs = i == 4;
 		snprintf(c->sched, sizeof c->sched, "%s", sched[i]);
 		snprintf(c->options, sizeof c->options, "%s", opts[i]);
 		c->cache = MATRIX_COLD;
@@ -160,24 +266,46 @@ static struct matrix_result *fixed_result(void)
 	r->cells[3].runs[0].fio_iops = 30123;
 	r->cells[3].runs[0].fio_clat_p99_us = 2345;
 	r->cells[3].nruns = 2;
-	r->ncells = 4;
-	for (size_t i = 0; i < 4; i++) {
+	/* xfs: phases cut by the command's marks, and a run Ctrl-C stopped */
+	for (size_t k = 0; k < 2; k++) {
+		struct matrix_run *run = &r->cells[4].runs[k];
+		fill_run(run, 20.0 + (double)k, 500, 4000);
+		run->nphases = 2;
+		snprintf(run->phases[0].label, sizeof run->phases[0].label, "untar");
+		run->phases[0].seconds = 15.0 + (double)k;
+		snprintf(run->phases[1].label, sizeof run->phases[1].label, "rmtree");
+		run->phases[1].seconds = 4.5;
+	}
+	fill_run(&r->cells[4].runs[2], 3.0, 500, 4000);
+	r->cells[4].runs[2].exit = 130;
+	r->cells[4].runs[2].interrupted = 2;
+	r->cells[4].nruns = 3;
+	r->ncells = 5;
+	for (size_t i = 0; i < 5; i++) {
 		matrix_cell_stats(&r->cells[i]);
 		r->cells[i].noisy = matrix_cell_is_noisy(&r->cells[i]);
 	}
-	snprintf(r->status, sizeof r->status, "interrupted by signal 2 in cell 4");
+	snprintf(r->status, sizeof r->status, "interrupted by signal 2 in cell 5");
 	return r;
+}
+
+/* What one of the writers makes of r (malloc'ed). */
+static char *written(int (*write)(FILE *, const struct matrix_result *),
+		     const struct matrix_result *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(write(f, r), 0);
+	fclose(f);
+	return buf;
 }
 
 static void test_text_golden(void **state)
 {
 	(void)state;
 	struct matrix_result *r = fixed_result();
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(matrix_write_text(f, r), 0);
-	fclose(f);
+	char *buf = written(matrix_write_text, r);
 	const char *path = fixture_path("matrix/result.txt");
 	if (getenv("UPDATE_GOLDEN")) {
 		FILE *g = fopen(path, "w");
@@ -195,15 +323,26 @@ static void test_text_golden(void **state)
 	free(r);
 }
 
+/* o[key] (o[key][sub]) as a number, NAN when null or missing. */
+static double jpath_double(json_object *o, const char *key, const char *sub)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(o, key, &v) || (sub && !json_object_object_get_ex(v, sub, &v)))
+		return NAN;
+	return v ? json_object_get_double(v) : NAN;
+}
+
+static const char *jpath_string(json_object *o, const char *key)
+{
+	json_object *v;
+	return json_object_object_get_ex(o, key, &v) ? json_object_get_string(v) : "";
+}
+
 static void test_json_shape(void **state)
 {
 	(void)state;
 	struct matrix_result *r = fixed_result();
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(matrix_write_json(f, r), 0);
-	fclose(f);
+	char *buf = written(matrix_write_json, r);
 	if (!strstr(buf, "\"elapsed_mean_s\": 10.2"))
 		fputs(buf, stderr);
 	assert_non_null(strstr(buf, "\"refused\": \"EXT4-fs (sdb): Cannot change"));
@@ -211,6 +350,70 @@ static void test_json_shape(void **state)
 	assert_non_null(strstr(buf, "\"probe_p50_us\": null"));
 	assert_non_null(strstr(buf, "\"elapsed_mean_s\": 10.2"));
 	assert_non_null(strstr(buf, "\"complete\": false"));
+	/* per cell: its filesystem and that filesystem's idle probe */
+	json_object *root = json_tokener_parse(buf), *cells, *fss;
+	assert_true(json_object_object_get_ex(root, "cells", &cells));
+	assert_true(json_object_object_get_ex(root, "filesystems", &fss));
+	assert_int_equal(json_object_array_length(fss), 2);
+	json_object *xfs = json_object_array_get_idx(cells, 4), *ext4 = json_object_array_get_idx(cells, 0);
+	assert_string_equal(jpath_string(xfs, "fs"), "xfs");
+	assert_string_equal(jpath_string(ext4, "fs"), "ext4");
+	assert_true(jpath_double(ext4, "idle_probe", "p99_us") == 400);
+	assert_true(jpath_double(xfs, "idle_probe", "p50_us") == 250);
+	assert_true(isnan(jpath_double(xfs, "idle_probe", "p99_us")));   /* null */
+	json_object *runs, *run, *phases;
+	assert_true(json_object_object_get_ex(xfs, "runs", &runs));
+	run = json_object_array_get_idx(runs, 0);
+	assert_true(jpath_double(run, "command_read_MB", NULL) == 250);
+	assert_true(jpath_double(run, "read_MB", NULL) == 1.5);
+	assert_true(json_object_object_get_ex(run, "phases", &phases));
+	assert_string_equal(jpath_string(json_object_array_get_idx(phases, 1), "mark"), "rmtree");
+	assert_true(jpath_double(json_object_array_get_idx(phases, 1), "elapsed_s", NULL) == 4.5);
+	assert_true(jpath_double(json_object_array_get_idx(runs, 2), "interrupted", NULL) == 2);
+	assert_true(isnan(jpath_double(run, "interrupted", NULL)));
+	json_object_put(root);
+	free(buf);
+	free(r);
+}
+
+/* Fields of a CSV line, commas in quotes not counted. */
+static size_t csv_fields(const char *line)
+{
+	size_t fields = 1;
+	bool quoted = false;
+	for (const char *p = line; *p; p++) {
+		if (*p == '"')
+			quoted = !quoted;
+		fields += *p == ',' && !quoted;
+	}
+	return fields;
+}
+
+/* Every row has the header's fields, a refused cell's too; the fs and the command's own
+ * I/O in their columns. */
+static void test_csv(void **state)
+{
+	(void)state;
+	struct matrix_result *r = fixed_result();
+	char *buf = written(matrix_write_csv, r);
+	size_t header = 0, rows = 0;
+	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"), rows++) {
+		if (!rows)
+			header = csv_fields(line);
+		assert_int_equal(csv_fields(line), header);
+		if (rows == 0)
+			assert_non_null(strstr(line, "cell,fs,scheduler,"));
+		if (rows == 1)   /* the device's MB/s, then the command's own bytes */
+			assert_non_null(strstr(line, "1,ext4,mq-deadline,defaults,cold,,1,10,2.5,1.5,98.5,10,"
+						     "250,60,"));
+		if (rows == 9)
+			assert_non_null(strstr(line, "5,xfs,bfq,"));
+		if (rows == 9)
+			assert_non_null(strstr(line, ",untar=15;rmtree=4.5"));
+		if (rows == 11)
+			assert_non_null(strstr(line, ",130,2,/srv/x-c01-r1.log,"));
+	}
+	assert_int_equal(rows, 12);   /* the header, 2 + 1 refused + 3 + 2 + 3 runs */
 	free(buf);
 	free(r);
 }
@@ -220,6 +423,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_options), cmocka_unit_test(test_stats), cmocka_unit_test(test_fio),
 		cmocka_unit_test(test_text_golden), cmocka_unit_test(test_json_shape),
+		cmocka_unit_test(test_filesystems), cmocka_unit_test(test_csv),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -111,13 +111,14 @@ static void test_marks_scroll_and_click(void **state)
 	for (int i = 0; i < 10; i++) {
 		assert_int_equal(history_append(h, &r), 0);
 		struct event ev;
-		memset(&ev, 0, sizeof ev);
+		event_init(&ev);
 		ev.kind = EVENT_USER_MARK;
-		snprintf(ev.object, sizeof ev.object, "user");
+		event_set_object(&ev, "user");
 		snprintf(ev.key, sizeof ev.key, "mark");
-		snprintf(ev.new_value, sizeof ev.new_value, "note %d", i + 1);
+		event_set_new_value(&ev, "note %d", i + 1);
 		snprintf(ev.by, sizeof ev.by, "ioscope");
 		assert_int_equal(history_add_event(h, &ev), 0);
+		event_free(&ev);
 	}
 	struct frame f;
 	memset(&f, 0, sizeof f);

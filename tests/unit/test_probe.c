@@ -104,7 +104,7 @@ static void test_run_events(void **state)
 	char label[256];
 	snprintf(ev.by, sizeof ev.by, "ioscope");
 	snprintf(ev.key, sizeof ev.key, "start");
-	snprintf(ev.new_value, sizeof ev.new_value, "tar xf linux.tar");
+	event_set_new_value(&ev, "tar xf linux.tar");
 	event_label(&ev, label, sizeof label);
 	assert_string_equal(label, "start tar xf linux.tar");
 	assert_string_equal(event_kind_name(EVENT_RUN), "run");
@@ -114,6 +114,7 @@ static void test_run_events(void **state)
 	echo_filter_remember(&f, &ev);
 	assert_int_equal(f.own.count, 0);
 	echo_filter_free(&f);
+	event_free(&ev);
 }
 
 int main(void)

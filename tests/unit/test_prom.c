@@ -105,7 +105,7 @@ static struct fixture *fixture_new(void)
 	assert_int_equal(rates_compute(&f->rates, &f->prev, &f->cur), 0);
 	event_list_init(&f->events);
 	f->shown[0] = true;
-	f->v = (struct interval_view){ &f->rates, &f->cur, &f->events, f->shown, false, NULL };
+	f->v = (struct interval_view){ &f->rates, &f->cur, &f->events, f->shown, false, NULL, NULL };
 	return f;
 }
 
@@ -123,7 +123,7 @@ static struct event *add_event(struct fixture *f, enum event_kind k, const char 
 	struct event *e = event_list_add(&f->events);
 	e->kind = k;
 	e->wall.tv_sec = 1700000000;
-	snprintf(e->object, sizeof e->object, "%s", object);
+	event_set_object(e, "%s", object);
 	snprintf(e->by, sizeof e->by, "%s", by);
 	return e;
 }

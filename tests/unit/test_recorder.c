@@ -27,9 +27,9 @@ static void record_run(const char *path, bool sync)
 	snapshot_init(&cur);
 	event_list_init(&events);
 	struct event mark = { .kind = EVENT_USER_MARK };
-	snprintf(mark.object, sizeof mark.object, "user");
+	event_set_object(&mark, "user");
 	snprintf(mark.key, sizeof mark.key, "mark");
-	snprintf(mark.new_value, sizeof mark.new_value, "before the first sample");
+	event_set_new_value(&mark, "before the first sample");
 	assert_int_equal(recorder_write_event(rec, &mark, &err), 0);
 	for (unsigned k = 1; k <= NSAMPLES; k++) {
 		fixture_snapshot(&cur, k);
@@ -38,7 +38,7 @@ static void record_run(const char *path, bool sync)
 			assert_true(events_diff(&events, &prev, &cur) >= 0);
 		assert_int_equal(recorder_write(rec, &cur, &events, &err), 0);
 		if (k == 5) {
-			snprintf(mark.new_value, sizeof mark.new_value, "after sample 5");
+			event_set_new_value(&mark, "after sample 5");
 			mark.wall = cur.wall;
 			assert_int_equal(recorder_write_event(rec, &mark, &err), 0);
 		}
@@ -48,6 +48,7 @@ static void record_run(const char *path, bool sync)
 	snapshot_free(&prev);
 	snapshot_free(&cur);
 	event_list_free(&events);
+	event_free(&mark);
 }
 
 static void test_round_trip_is_exact(void **state)
@@ -272,10 +273,11 @@ static void test_failed_writes_keep_events(void **state)
 	assert_non_null(strstr(recorder_failure(rec), path));
 	struct event mark = { .kind = EVENT_USER_MARK, .mono = cur.mono, .wall = cur.wall };
 	mark.mono.tv_nsec += 1000;
-	snprintf(mark.object, sizeof mark.object, "user");
+	event_set_object(&mark, "user");
 	snprintf(mark.key, sizeof mark.key, "mark");
-	snprintf(mark.new_value, sizeof mark.new_value, "while full");
+	event_set_new_value(&mark, "while full");
 	assert_int_equal(recorder_write_event(rec, &mark, &err), -1);
+	event_free(&mark);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
 	fixture_snapshot(&cur, 5);
 	assert_int_equal(recorder_write(rec, &cur, NULL, &err), 0);
@@ -302,12 +304,26 @@ static void test_failed_writes_keep_events(void **state)
 	unlink(path);
 }
 
+/* One session of one sample recorded to path (a new file). */
+static void record_one(const char *path, struct snapshot *s)
+{
+	struct error err = { "" };
+	struct recorder *rec = recorder_open(path, RECORDER_NEW, false, &err);
+	assert_non_null(rec);
+	assert_int_equal(recorder_write(rec, s, NULL, &err), 0);
+	recorder_close(rec);
+}
+
 /* --record never truncates; --record-append adds a session after a torn line. */
 static void test_existing_file_refused_or_appended(void **state)
 {
 	(void)state;
 	const char *path = temp_log("existing");
-	FILE *f = fopen(path, "w");
+	struct snapshot s;
+	snapshot_init(&s);
+	fixture_snapshot(&s, 1);
+	record_one(path, &s);
+	FILE *f = fopen(path, "a");
 	assert_non_null(f);
 	fputs("{\"torn", f);
 	fclose(f);
@@ -319,20 +335,51 @@ static void test_existing_file_refused_or_appended(void **state)
 	/* a second recorder on the same file is refused while the first holds it */
 	assert_null(recorder_open(path, RECORDER_APPEND, false, &err));
 	assert_non_null(strstr(err.msg, "another ioscope is recording to it"));
-	struct snapshot s;
-	snapshot_init(&s);
-	fixture_snapshot(&s, 1);
 	assert_int_equal(recorder_write(rec, &s, NULL, &err), 0);
 	recorder_close(rec);
 	snapshot_free(&s);
 	char buf[32] = "";
 	f = fopen(path, "r");
 	assert_non_null(f);
-	assert_non_null(fgets(buf, sizeof buf, f));
-	assert_string_equal(buf, "{\"torn\n");
+	char *line = NULL;
+	size_t cap = 0;
+	while (getline(&line, &cap, f) > 0 && strcmp(line, "{\"torn\n") != 0)
+		;
+	assert_string_equal(line, "{\"torn\n");
 	assert_non_null(fgets(buf, sizeof buf, f));
 	assert_memory_equal(buf, "{\"type\":\"header\"", 16);
+	free(line);
 	fclose(f);
+	unlink(path);
+}
+
+/* --record-append onto what no replay reads (a torn header, a text file) is refused, the
+ * file untouched: the session would never be read back. */
+static void test_append_refused_onto_what_is_not_a_log(void **state)
+{
+	(void)state;
+	static const char *const contents[] = { "{\"type\":\"hea", "notes\nmore notes\n",
+						"\x28\xb5\x2f\xfd compressed" };
+	static const char *const reasons[] = { "the header is incomplete",
+					       "not an ioscope session log", "zstd-compressed" };
+	const char *path = temp_log("not-a-log");
+	for (size_t i = 0; i < sizeof contents / sizeof contents[0]; i++) {
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(contents[i], f);
+		fclose(f);
+		struct error err = { "" };
+		assert_null(recorder_open(path, RECORDER_APPEND, false, &err));
+		assert_non_null(strstr(err.msg, reasons[i]));
+		assert_non_null(strstr(err.msg, "could never be read back"));
+		char buf[64] = "";
+		f = fopen(path, "r");
+		assert_non_null(f);
+		size_t n = fread(buf, 1, sizeof buf - 1, f);
+		fclose(f);
+		assert_int_equal(n, strlen(contents[i]));
+		assert_string_equal(buf, contents[i]);
+	}
 	unlink(path);
 }
 
@@ -341,7 +388,7 @@ static void test_resets_round_trip(void **state)
 {
 	(void)state;
 	struct event ev = { .kind = EVENT_SCHEDULER };
-	snprintf(ev.object, sizeof ev.object, "loop0");
+	event_set_object(&ev, "loop0");
 	snprintf(ev.key, sizeof ev.key, "scheduler");
 	snprintf(ev.by, sizeof ev.by, "observed");
 	event_add_reset(&ev, "iosched.fifo_batch", "16", NULL);
@@ -361,14 +408,18 @@ static void test_resets_round_trip(void **state)
 	assert_string_equal(back.resets[1].new_value, "8");
 	assert_string_equal(back.resets[2].old_value, "64");
 	json_object_put(o);
+	event_free(&ev);
+	event_free(&back);
 	/* damaged resets are an error, an unknown kind a skip */
 	json_object *bad = json_tokener_parse("{\"type\":\"event\",\"kind\":\"scheduler\","
 					      "\"resets\":{\"nr_requests\":[\"64\"]}}");
 	assert_int_equal(session_log_parse_event(bad, &back, &err), -1);
+	event_free(&back);
 	json_object_put(bad);
 	json_object *later = json_tokener_parse("{\"type\":\"event\",\"kind\":\"spike\"}");
 	assert_int_equal(session_log_parse_event(later, &back, &err), 1);
 	assert_string_equal(err.msg, "spike");
+	event_free(&back);
 	json_object_put(later);
 }
 
@@ -382,6 +433,7 @@ int main(void)
 		cmocka_unit_test(test_write_error_is_reported),
 		cmocka_unit_test(test_failed_writes_keep_events),
 		cmocka_unit_test(test_existing_file_refused_or_appended),
+		cmocka_unit_test(test_append_refused_onto_what_is_not_a_log),
 		cmocka_unit_test(test_resets_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

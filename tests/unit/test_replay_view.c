@@ -105,9 +105,9 @@ static const char *session_log(void)
 			e->kind = EVENT_USER_MARK;
 			e->wall = s.wall;
 			e->mono = s.mono;
-			snprintf(e->object, sizeof e->object, "user");
+			event_set_object(e, "user");
 			snprintf(e->key, sizeof e->key, "mark");
-			snprintf(e->new_value, sizeof e->new_value, "started rm -rf");
+			event_set_new_value(e, "started rm -rf");
 			snprintf(e->by, sizeof e->by, "ioscope");
 		}
 		assert_int_equal(recorder_write(rec, &s, &evs, &err), 0);

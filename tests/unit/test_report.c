@@ -33,22 +33,24 @@ static const char *record_fixture_log(void)
 		assert_int_equal(recorder_write(rec, &cur, &events, &err), 0);
 		if (k == 2) {   /* ioscope switches vda; sample 3 sees the switch again */
 			struct event sw = { .kind = EVENT_SCHEDULER, .wall = cur.wall, .mono = cur.mono };
-			snprintf(sw.object, sizeof sw.object, "vda");
+			event_set_object(&sw, "vda");
 			snprintf(sw.key, sizeof sw.key, "scheduler");
-			snprintf(sw.old_value, sizeof sw.old_value, "mq-deadline");
-			snprintf(sw.new_value, sizeof sw.new_value, "bfq");
-			snprintf(sw.result, sizeof sw.result, "ok");
+			event_set_old_value(&sw, "mq-deadline");
+			event_set_new_value(&sw, "bfq");
+			event_set_result(&sw, "ok");
 			snprintf(sw.by, sizeof sw.by, "ioscope");
 			event_add_reset(&sw, "nr_requests", "256", "64");   /* as control reads back */
 			assert_int_equal(recorder_write_event(rec, &sw, &err), 0);
+			event_free(&sw);
 		}
 		if (k == 6) {
 			struct event mark = { .kind = EVENT_USER_MARK, .wall = cur.wall, .mono = cur.mono };
-			snprintf(mark.object, sizeof mark.object, "user");
+			event_set_object(&mark, "user");
 			snprintf(mark.key, sizeof mark.key, "mark");
-			snprintf(mark.new_value, sizeof mark.new_value, "started the copy");
+			event_set_new_value(&mark, "started the copy");
 			snprintf(mark.by, sizeof mark.by, "user");
 			assert_int_equal(recorder_write_event(rec, &mark, &err), 0);
+			event_free(&mark);
 		}
 		snapshot_swap(&prev, &cur);
 	}
@@ -225,19 +227,21 @@ static void test_times_and_labels(void **state)
 	report_duration(7380, buf, sizeof buf);
 	assert_string_equal(buf, "2h03m");
 	struct event ev = { .kind = EVENT_MOUNT_OPTIONS };
-	snprintf(ev.object, sizeof ev.object, "/home");
-	snprintf(ev.old_value, sizeof ev.old_value, "rw,nobarrier");
-	snprintf(ev.new_value, sizeof ev.new_value, "rw,barrier");
+	event_set_object(&ev, "/home");
+	event_set_old_value(&ev, "rw,nobarrier");
+	event_set_new_value(&ev, "rw,barrier");
 	report_mark_label(&ev, buf, sizeof buf);
 	assert_string_equal(buf, "remount /home +barrier -nobarrier");
-	ev = (struct event){ .kind = EVENT_TUNABLE };
-	snprintf(ev.object, sizeof ev.object, "sda");
+	event_free(&ev);
+	ev.kind = EVENT_TUNABLE;
+	event_set_object(&ev, "sda");
 	snprintf(ev.key, sizeof ev.key, "nr_requests");
-	snprintf(ev.old_value, sizeof ev.old_value, "64");
-	snprintf(ev.new_value, sizeof ev.new_value, "128");
-	snprintf(ev.result, sizeof ev.result, "ok");
+	event_set_old_value(&ev, "64");
+	event_set_new_value(&ev, "128");
+	event_set_result(&ev, "ok");
 	report_mark_label(&ev, buf, sizeof buf);
 	assert_string_equal(buf, "sda nr_requests 64→128 (ok)");
+	event_free(&ev);
 }
 
 static void test_bad_usage(void **state)

@@ -88,13 +88,14 @@ static void test_own_change_marked_once(void **state)
 	struct session *s = open_on(src, HISTORY_MIN_CAPACITY);
 	assert_int_equal(session_step(s, &err), 1);
 	struct event own = { .kind = EVENT_SCHEDULER };
-	snprintf(own.object, sizeof own.object, "vdb");
+	event_set_object(&own, "vdb");
 	snprintf(own.key, sizeof own.key, "scheduler");
-	snprintf(own.old_value, sizeof own.old_value, "mq-deadline");
-	snprintf(own.new_value, sizeof own.new_value, "bfq");
+	event_set_old_value(&own, "mq-deadline");
+	event_set_new_value(&own, "bfq");
 	snprintf(own.by, sizeof own.by, "ioscope");
-	snprintf(own.result, sizeof own.result, "ok");
+	event_set_result(&own, "ok");
 	assert_int_equal(session_add_own_event(s, &own, &err), 0);
+	event_free(&own);
 	assert_int_equal(session_step(s, &err), 1);
 	assert_null(find_event(s, "vdb", "scheduler"));
 	size_t scheds = 0;
@@ -131,19 +132,19 @@ static const char *write_log(const char *tag, bool select_loop7, bool drop_selec
 			struct event *e = event_list_add(&evs);
 			e->kind = EVENT_USER_MARK;
 			e->wall = snap.wall;
-			snprintf(e->object, sizeof e->object, "user");
+			event_set_object(e, "user");
 			snprintf(e->key, sizeof e->key, "mark");
-			snprintf(e->new_value, sizeof e->new_value, "look here");
+			event_set_new_value(e, "look here");
 			snprintf(e->by, sizeof e->by, "ioscope");
 		}
 		if (k == 3) {   /* what a live session logs: the diff's scheduler event */
 			struct event *e = event_list_add(&evs);
 			e->kind = EVENT_SCHEDULER;
 			e->wall = snap.wall;
-			snprintf(e->object, sizeof e->object, "vda");
+			event_set_object(e, "vda");
 			snprintf(e->key, sizeof e->key, "scheduler");
-			snprintf(e->old_value, sizeof e->old_value, "mq-deadline");
-			snprintf(e->new_value, sizeof e->new_value, "bfq");
+			event_set_old_value(e, "mq-deadline");
+			event_set_new_value(e, "bfq");
 			snprintf(e->by, sizeof e->by, "observed");
 		}
 		assert_int_equal(recorder_write(rec, &snap, &evs, &err), 0);

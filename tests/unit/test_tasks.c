@@ -6,11 +6,15 @@
 #include <math.h>
 #include <string.h>
 
+#include <sys/syscall.h>
+
+#include "procfiles.h"
 #include "proctasks.h"
 #include "procpid.h"
 #include "session_log.h"
 #include "snapshot.h"
 #include "sources_helpers.h"
+#include "syscall_file.h"
 #include "tasks.h"
 
 /* A stat line with the given fields; the rest zero, field 42 = blkio. */
@@ -87,6 +91,73 @@ static void test_parse_io_wchan_stack(void **state)
 	assert_string_equal(frames[3], "do_fsync");
 }
 
+static void test_parse_syscall_fdinfo_mount(void **state)
+{
+	(void)state;
+	long nr;
+	uint64_t a[PROCPID_SYSCALL_ARGS];
+	const char *w = "1 0x3 0x7f2f9311f000 0x40000 0x7f2f931d94f0 0xffffffff 0x0 0x7ffd 0x7f2f\n";
+	assert_true(procpid_parse_syscall(w, strlen(w), &nr, a));
+	assert_int_equal(nr, 1);
+	assert_int_equal(a[0], 3);
+	assert_int_equal(a[1], 0x7f2f9311f000ull);
+	assert_int_equal(a[4], 0xffffffffull);
+	assert_false(procpid_parse_syscall("running\n", 8, &nr, a));
+	assert_false(procpid_parse_syscall("-1 0x7ffd 0x7f2f\n", 17, &nr, a));
+	assert_false(procpid_parse_syscall("1 0x3 0x4\n", 10, &nr, a));     /* cut short */
+
+	uint32_t id;
+	const char *fi = "pos:\t524288\nflags:\t0140001\nmnt_id:\t47\nino:\t131\n";
+	assert_true(procpid_parse_fdinfo_mnt(fi, strlen(fi), &id));
+	assert_int_equal(id, 47);
+	assert_false(procpid_parse_fdinfo_mnt("pos:\t0\n", 7, &id));
+
+	struct procpid_mount m;
+	const char *line = "47 26 7:4 / /tmp/a\\040b rw,relatime shared:5 master:1 - xfs /dev/loop4 rw\n";
+	assert_int_equal(procpid_parse_mount(line, strlen(line), &m), 0);
+	assert_int_equal(m.id, 47);
+	assert_int_equal(m.major, 7);
+	assert_int_equal(m.minor, 4);
+	assert_string_equal(m.mountpoint, "/tmp/a b");
+	assert_string_equal(m.fstype, "xfs");
+	const char *bad[] = { "47 26 7x4 / /a rw - xfs x rw", "47 26 7:4 / /a rw xfs", "x 26 7:4 / /a rw - xfs" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		assert_int_equal(procpid_parse_mount(bad[i], strlen(bad[i]), &m), -1);
+
+	/* which argument names the file: write's descriptor, openat's path and directory */
+	struct syscall_file f;
+	assert_true(syscall_file_args(SYS_write, &f));
+	assert_int_equal(f.fd, 0);
+	assert_true(syscall_file_args(SYS_openat, &f));
+	assert_int_equal(f.fd, -1);
+	assert_int_equal(f.dirfd, 0);
+	assert_int_equal(f.path, 1);
+	assert_true(syscall_file_args(SYS_umount2, &f));
+	assert_int_equal(f.path, 0);
+	assert_false(syscall_file_args(SYS_sync, &f));
+}
+
+/* A path is looked up lexically in the mount table: the longest mount point that is a
+ * leading directory of it, the later of two on one point. */
+static void test_path_to_mount(void **state)
+{
+	(void)state;
+	char p[64];
+	snprintf(p, sizeof p, "/a//b/./c/../d/");
+	procfiles_normalize(p);
+	assert_string_equal(p, "/a/b/d");
+	snprintf(p, sizeof p, "/../..");
+	procfiles_normalize(p);
+	assert_string_equal(p, "/");
+	struct procpid_mount v[4] = { { .id = 1, .mountpoint = "/" }, { .id = 2, .mountpoint = "/mnt/x" },
+				      { .id = 3, .mountpoint = "/mnt/xy" }, { .id = 4, .mountpoint = "/mnt/x" } };
+	assert_int_equal(procfiles_mount_of_path(v, 4, "/mnt/x/f")->id, 4);
+	assert_int_equal(procfiles_mount_of_path(v, 4, "/mnt/x")->id, 4);
+	assert_int_equal(procfiles_mount_of_path(v, 4, "/mnt/xyz")->id, 1);
+	assert_int_equal(procfiles_mount_of_path(v, 4, "/mnt/xy/z")->id, 3);
+	assert_null(procfiles_mount_of_path(v + 1, 1, "/etc"));
+}
+
 /* --- the sub-sampler on a fixture tree --- */
 
 static char tree[64];
@@ -106,13 +177,30 @@ static void put_stat(const char *rel, int pid, const char *comm, char state, uns
 	put(rel, line);
 }
 
-static void put_io(int pid, unsigned long long rd, unsigned long long wr, unsigned long long sc)
+/* A thread's own io (/proc/PID/task/TID/io). */
+static void put_thread_io(int pid, int tid, unsigned long long rd, unsigned long long wr,
+			  unsigned long long sc)
 {
 	char rel[64], text[512];
-	snprintf(rel, sizeof rel, "proc/%d/io", pid);
+	snprintf(rel, sizeof rel, "proc/%d/task/%d/io", pid, tid);
 	snprintf(text, sizeof text, "rchar: 0\nwchar: 0\nsyscr: %llu\nsyscw: %llu\n"
 		 "read_bytes: %llu\nwrite_bytes: %llu\ncancelled_write_bytes: 0\n", sc, sc, rd, wr);
 	put(rel, text);
+}
+
+static void put_io(int pid, unsigned long long rd, unsigned long long wr, unsigned long long sc)
+{
+	put_thread_io(pid, pid, rd, wr, sc);
+}
+
+/* A symbolic link rel -> target in the tree (a /proc/PID/fd/N). */
+static void put_link(const char *rel, const char *target)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", tree, rel);
+	put(rel, "");
+	unlink(path);
+	assert_int_equal(symlink(target, path), 0);
 }
 
 /* pid 10 dd (sleeping, writing), pid 20 jbd2/loop0-8 (kernel thread, D), pid 30 tar with
@@ -216,6 +304,94 @@ static void test_sampler_fixture(void **state)
 	proctasks_close(&p);
 }
 
+/* A shell that waited for its dd: /proc/PID/io adds the child's 200 MB to the shell's
+ * own bytes when it reaps it (issue 24).  The sampler sums the threads' own io, which
+ * never have the child's: the shell did nothing, and its two threads' bytes add up. */
+static void test_sampler_reaped_child(void **state)
+{
+	(void)state;
+	struct proctasks p;
+	struct error err;
+	struct tasks_sample *t = NULL;
+	put("proc/sys/kernel/task_delayacct", "1\n");
+	put_stat("proc/50/stat", 50, "bash", 'S', 0, 1, 0);
+	put("proc/50/io", "rchar: 0\nwchar: 0\nsyscr: 1\nsyscw: 1\nread_bytes: 0\n"
+	    "write_bytes: 4096\ncancelled_write_bytes: 0\n");
+	put_thread_io(50, 50, 0, 4096, 1);
+	put_stat("proc/60/stat", 60, "fio", 'S', 0, 2, 0);
+	put_stat("proc/60/task/61/stat", 61, "fio", 'S', 0, 2, 0);
+	put_thread_io(60, 60, 0, 0, 0);
+	put_thread_io(60, 61, 0, 0, 0);
+	assert_int_equal(proctasks_open(&p, tree, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 1000000000ull, &t, &err), 0);
+	/* the child is reaped: the process total jumps by 200 MiB, the thread's does not */
+	put("proc/50/io", "rchar: 0\nwchar: 0\nsyscr: 1\nsyscw: 1\nread_bytes: 0\n"
+	    "write_bytes: 209719296\ncancelled_write_bytes: 0\n");
+	put_thread_io(60, 60, 0, 1 << 20, 1);
+	put_thread_io(60, 61, 0, 2 << 20, 1);
+	assert_int_equal(proctasks_sample(&p, 2000000000ull, &t, &err), 0);
+	assert_int_equal(t->nio, 1);              /* the shell moved nothing */
+	assert_int_equal(t->io[0].pid, 60);
+	assert_int_equal(t->io[0].write_bytes, 3 << 20);   /* both threads */
+	tasks_sample_free(t);
+	proctasks_close(&p);
+}
+
+/* A blocked writer's system call names its file by descriptor; the file's mount (fdinfo's
+ * mnt_id) is found in mountinfo, whose device number is what the sample keeps.  A listed
+ * process has the devices of its open files, each once; pipes are none. */
+static void test_sampler_files(void **state)
+{
+	(void)state;
+	struct proctasks p;
+	struct error err;
+	struct tasks_sample *t = NULL;
+	put("proc/sys/kernel/task_delayacct", "1\n");
+	put("proc/self/mountinfo", "26 1 254:1 / / rw - ext4 /dev/vda1 rw\n"
+	    "47 26 7:4 / /mnt/x\\040y rw,relatime shared:1 - xfs /dev/loop4 rw\n");
+	put_stat("proc/70/stat", 70, "dd", 'D', 0, 1, 0);
+	put_io(70, 0, 0, 0);
+	put("proc/70/task/70/wchan", "percpu_rwsem_wait");
+	put("proc/70/task/70/syscall", "1 0x3 0x7f2f9311f000 0x40000 0x0 0xffffffff 0x0 "
+	    "0x7ffde3545388 0x7f2f932b8350\n");
+	put_link("proc/70/task/70/fd/3", "/mnt/x y/f");
+	put("proc/70/task/70/fdinfo/3", "pos:\t0\nflags:\t0100001\nmnt_id:\t47\nino:\t131\n");
+	put_stat("proc/80/stat", 80, "tar", 'S', 0, 1, 0);
+	put_io(80, 0, 0, 0);
+	put_link("proc/80/fd/0", "pipe:[1234]");
+	put_link("proc/80/fd/4", "/mnt/x y/a");
+	put("proc/80/fdinfo/4", "pos:\t0\nflags:\t01\nmnt_id:\t47\n");
+	put_link("proc/80/fd/5", "/mnt/x y/b");
+	put("proc/80/fdinfo/5", "pos:\t0\nflags:\t01\nmnt_id:\t47\n");
+	put_link("proc/80/fd/6", "/etc/passwd");
+	put("proc/80/fdinfo/6", "pos:\t0\nflags:\t0\nmnt_id:\t26\n");
+	assert_int_equal(proctasks_open(&p, tree, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 1000000000ull, &t, &err), 0);
+	const struct blocked_task *b = find_blocked(t, 70);
+	assert_non_null(b);
+	assert_int_equal(b->waits.kind, TASK_FILE_ON_FS);
+	assert_int_equal(b->waits.major, 7);
+	assert_int_equal(b->waits.minor, 4);
+	put_io(80, 0, 8192, 2);
+	assert_int_equal(proctasks_sample(&p, 2000000000ull, &t, &err), 0);
+	assert_int_equal(t->nio, 1);
+	assert_int_equal(t->io[0].nfiles, 2);
+	bool loop4 = false, vda1 = false;
+	for (size_t i = 0; i < t->io[0].nfiles; i++) {
+		const struct task_file *f = &t->io[0].files[i];
+		assert_int_equal(f->kind, TASK_FILE_ON_FS);
+		loop4 |= f->major == 7 && f->minor == 4;
+		vda1 |= f->major == 254 && f->minor == 1;
+	}
+	assert_true(loop4 && vda1);
+	/* not in a system call that names a file (a page fault): nothing */
+	put("proc/70/task/70/syscall", "-1 0x7ffde3545388 0x7f2f932b8350\n");
+	assert_int_equal(proctasks_sample(&p, 3000000000ull, &t, &err), 0);
+	assert_int_equal(find_blocked(t, 70)->waits.kind, TASK_FILE_NONE);
+	tasks_sample_free(t);
+	proctasks_close(&p);
+}
+
 /* --- grouping --- */
 
 static void add(struct tasks_sample *t, int tid, const char *comm, bool kthread,
@@ -247,7 +423,8 @@ static void test_groups(void **state)
 	assert_int_equal(n, 3);
 	char text[256];
 	tasks_group_text(&g[0], text, sizeof text);
-	assert_string_equal(text, "12 tasks in jbd2_log_wait_commit (tar, 11 kworker)");
+	assert_string_equal(text, "12 tasks in jbd2_log_wait_commit, waiting for a journal commit "
+			    "(tar, 11 kworker)");
 	assert_true(fabs(g[0].max_seconds - 2.5) < 1e-9);
 	tasks_group_text(&g[1], text, sizeof text);
 	assert_string_equal(text, "2 tasks in percpu_rwsem_wait (2 dd)");
@@ -262,6 +439,86 @@ static void test_groups(void **state)
 	assert_int_equal(task_role("kworker/u8:1+flush-7:0", true), TASK_ROLE_WRITEBACK);
 	assert_int_equal(task_role("jbd2/loop0-8", false), TASK_ROLE_PROCESS);   /* a fake */
 	tasks_sample_free(t);
+}
+
+/* --- wait channels in words --- */
+
+static const char *words_of(const char *wchan, const char *frame)
+{
+	static struct blocked_task b;
+	memset(&b, 0, sizeof b);
+	snprintf(b.wchan, sizeof b.wchan, "%s", wchan);
+	if (frame) {
+		snprintf(b.stack[0], sizeof b.stack[0], "%s", wchan);
+		snprintf(b.stack[1], sizeof b.stack[1], "%s", frame);
+		b.nframes = 2;
+	}
+	return blocked_task_words(&b);
+}
+
+/* One line per row of the table (docs/metrics.md, "Wait channels in words"); a channel
+ * not in it is said as it is. */
+static void test_wchan_words(void **state)
+{
+	(void)state;
+	assert_string_equal(words_of("add_transaction_credits", NULL), "journal full, waiting for log space");
+	assert_string_equal(words_of("__jbd2_log_wait_for_space", NULL), "journal full, waiting for log space");
+	assert_string_equal(words_of("jbd2_log_wait_commit", NULL), "waiting for a journal commit");
+	assert_string_equal(words_of("xlog_grant_head_wait", NULL), "xfs log full");
+	assert_string_equal(words_of("balance_dirty_pages", NULL), "throttled, dirty above the limit");
+	assert_string_equal(words_of("blk_mq_get_tag", NULL), "queue full, all nr_requests in use");
+	assert_string_equal(words_of("rq_qos_wait", NULL), "held back by writeback throttling (wbt)");
+	assert_string_equal(words_of("folio_wait_bit", NULL), "waiting for a page under writeback");
+	assert_string_equal(words_of("folio_wait_writeback", NULL), "waiting for a page under writeback");
+	assert_string_equal(words_of("percpu_rwsem_wait", "vfs_write"), "filesystem frozen");
+	assert_string_equal(words_of("percpu_rwsem_wait", "mnt_want_write"), "filesystem frozen");
+	assert_string_equal(words_of("reclaim_throttle", NULL), "memory reclaim throttling");
+	assert_int_equal(tasks_wchan_words_count, 11);
+	/* percpu_rwsem_wait is more than sb_start_write: without its frames, no words */
+	assert_null(words_of("percpu_rwsem_wait", NULL));
+	assert_null(words_of("percpu_rwsem_wait", "cgroup_threadgroup_change_begin"));
+	assert_null(words_of("do_sys_poll", NULL));
+	assert_null(words_of("", NULL));
+
+	/* a group says them when they are every task's */
+	struct tasks_sample *t = tasks_sample_new();
+	add(t, 5, "dd", false, "percpu_rwsem_wait", 0);
+	snprintf(t->blocked[0].stack[0], TASK_FRAME_MAX, "vfs_write");
+	t->blocked[0].nframes = 1;
+	add(t, 6, "tar", false, "jbd2_log_wait_commit", 0);
+	struct tasks_group g[4];
+	char text[256];
+	assert_int_equal(tasks_blocked_groups(t, 0, g, 4), 2);
+	tasks_group_text(&g[0], text, sizeof text);
+	assert_string_equal(text, "1 task in jbd2_log_wait_commit, waiting for a journal commit (tar)");
+	tasks_group_text(&g[1], text, sizeof text);
+	assert_string_equal(text, "1 task in percpu_rwsem_wait, filesystem frozen (dd)");
+	add(t, 7, "cat", false, "percpu_rwsem_wait", 0);          /* no stack: not known */
+	assert_int_equal(tasks_blocked_groups(t, 0, g, 4), 2);
+	tasks_group_text(&g[0], text, sizeof text);
+	assert_string_equal(text, "2 tasks in percpu_rwsem_wait (cat, dd)");
+	tasks_sample_free(t);
+}
+
+/* The table in docs/metrics.md is the code's, row for row. */
+static void test_wchan_words_documented(void **state)
+{
+	(void)state;
+	const char *top = getenv("IOSCOPE_TOP");
+	char path[4096];
+	snprintf(path, sizeof path, "%s/docs/metrics.md", top ? top : ".");
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	static char doc[1 << 20];
+	doc[fread(doc, 1, sizeof doc - 1, f)] = '\0';
+	fclose(f);
+	for (size_t i = 0; i < tasks_wchan_words_count; i++) {
+		char row[256];
+		snprintf(row, sizeof row, "| `%s` | %s |", tasks_wchan_words[i].wchan,
+			 tasks_wchan_words[i].words);
+		if (!strstr(doc, row))
+			fail_msg("docs/metrics.md has no row %s", row);
+	}
 }
 
 /* --- the session log record --- */
@@ -291,6 +548,10 @@ static void test_log_round_trip(void **state)
 				     .blkio_ticks = 5 };
 	t->io[1] = (struct task_io){ .pid = 20, .comm = "jbd2/loop0-8", .user = "root",
 				     .kthread = true, .cancelled_write_bytes = 7 };
+	t->blocked[0].waits = (struct task_file){ TASK_FILE_ON_FS, 0, 45 };   /* btrfs: 0:45 */
+	t->io[0].nfiles = 2;
+	t->io[0].files[0] = (struct task_file){ TASK_FILE_BLOCKDEV, 7, 0 };
+	t->io[0].files[1] = (struct task_file){ TASK_FILE_ON_FS, 259, 4294967295u };
 	struct jsonw w;
 	jsonw_init(&w);
 	assert_int_equal(session_log_format_tasks(&s, &w), 0);
@@ -317,6 +578,16 @@ static void test_log_round_trip(void **state)
 	assert_int_equal(session_log_parse_tasks(o, &back, &err), -1);
 	assert_non_null(strstr(err.msg, "io"));
 	json_object_put(o);
+	/* a file device that is not "fs|dev MAJ:MIN" is refused */
+	assert_non_null(strstr(w.buf, "\"waits\":\"fs 0:45\""));
+	assert_non_null(strstr(w.buf, "\"files\":[\"dev 7:0\",\"fs 259:4294967295\"]"));
+	char *bad = strdup(w.buf);
+	memcpy(strstr(bad, "fs 0:45"), "xx 0:45", 7);
+	o = json_tokener_parse(bad);
+	assert_int_equal(session_log_parse_tasks(o, &back, &err), -1);
+	assert_non_null(strstr(err.msg, "MAJ:MIN"));
+	json_object_put(o);
+	free(bad);
 	tasks_sample_free(back);
 	jsonw_free(&w);
 
@@ -336,8 +607,14 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_stat),
 		cmocka_unit_test(test_parse_io_wchan_stack),
+		cmocka_unit_test(test_parse_syscall_fdinfo_mount),
+		cmocka_unit_test(test_path_to_mount),
 		cmocka_unit_test_setup_teardown(test_sampler_fixture, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_sampler_reaped_child, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_sampler_files, tree_setup, tree_teardown),
 		cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_wchan_words),
+		cmocka_unit_test(test_wchan_words_documented),
 		cmocka_unit_test(test_log_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "text.h"
+#include "utf8.h"
 
 static void expect_escaped(const char *in, const char *want)
 {
@@ -30,6 +31,24 @@ static void test_escape(void **state)
 	expect_escaped("surrogate \xed\xa0\x80", "surrogate ?" "?" "?");
 	expect_escaped("cut \xe2\x86", "cut ?" "?");
 	expect_escaped("emoji \xf0\x9f\x98\x80", "emoji \xf0\x9f\x98\x80");
+	/* U+FFFD is how a session log keeps a byte that was not UTF-8: '?' as that byte is */
+	expect_escaped("replaced \xef\xbf\xbd!", "replaced ?!");
+}
+
+/* The same name live (its raw bytes) and replayed (what the JSON writers made of them)
+ * prints the same: one rule, not '?' live and U+FFFD in a replay. */
+static void test_escape_live_and_replayed(void **state)
+{
+	(void)state;
+	const char *live = "bad\xff\xfe-name\x80";
+	size_t len;
+	const char *json = utf8_json_repair(live, strlen(live), &len);
+	assert_non_null(json);
+	assert_true(json != live);
+	char a[64], b[64];
+	assert_string_equal(text_escape(live, a, sizeof a), "bad?" "?-name?");
+	assert_string_equal(text_escape(json, b, sizeof b), a);
+	free((void *)json);
 }
 
 static void test_escape_bounded(void **state)
@@ -90,6 +109,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_escape_live_and_replayed),
 		cmocka_unit_test(test_escape_bounded),
 		cmocka_unit_test(test_printf),
 		cmocka_unit_test(test_printf_long),

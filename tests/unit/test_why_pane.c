@@ -32,10 +32,18 @@ static void setup(struct fixture *x)
 	snapshot_init(&x->snap);
 	struct device *d = snapshot_add_device(&x->snap);
 	snprintf(d->name, sizeof d->name, "vdb");
+	d->major = 252;
+	d->minor = 16;
 	d = snapshot_add_device(&x->snap);
 	snprintf(d->name, sizeof d->name, "vdb1");
 	snprintf(d->parent, sizeof d->parent, "vdb");
 	d->is_partition = true;
+	d->major = 252;
+	d->minor = 17;
+	d = snapshot_add_device(&x->snap);
+	snprintf(d->name, sizeof d->name, "loop3");
+	d->major = 7;
+	d->minor = 3;
 	x->snap.why = &x->raw;
 	x->why.have_dirty = x->why.have_dirty_rates = true;
 	x->why.dirty_kb = 10240;
@@ -98,22 +106,30 @@ static void test_dirty_and_journals(void **state)
 	teardown(&x);
 }
 
+/* A tasks sample of one second, read as root with delay accounting on. */
+static struct tasks_sample *with_tasks(struct fixture *x)
+{
+	struct tasks_sample *s = x->snap.tasks = tasks_sample_new();
+	assert_non_null(s);
+	s->interval_ns = 1000000000;
+	s->delayacct = s->stack_readable = true;
+	return s;
+}
+
 static void test_short_pane_hides_processes_first(void **state)
 {
 	(void)state;
 	static struct fixture x;
 	static struct why_text t;
 	setup(&x);
-	struct tasks_sample *s = x.snap.tasks = tasks_sample_new();
-	assert_non_null(s);
-	s->interval_ns = 1000000000;
-	s->delayacct = true;
-	s->stack_readable = true;
+	struct tasks_sample *s = with_tasks(&x);
 	s->nio = 12;
 	for (size_t i = 0; i < s->nio; i++) {
 		s->io[i].pid = (int32_t)(100 + i);
 		snprintf(s->io[i].comm, sizeof s->io[i].comm, "w%zu", i);
 		s->io[i].write_bytes = 4096 * (20 - i);
+		s->io[i].nfiles = 1;
+		s->io[i].files[0] = (struct task_file){ TASK_FILE_ON_FS, 252, 17 };   /* vdb1 */
 	}
 	why_text_build(&t, &x.f, 78);
 	size_t all = t.n;
@@ -137,11 +153,61 @@ static void test_short_pane_hides_processes_first(void **state)
 	teardown(&x);
 }
 
+static void blocked(struct tasks_sample *s, int tid, const char *comm, const char *wchan,
+		    unsigned major, unsigned minor)
+{
+	struct blocked_task *b = tasks_sample_add_blocked(s);
+	assert_non_null(b);
+	b->pid = b->tid = tid;
+	snprintf(b->comm, sizeof b->comm, "%s", comm);
+	snprintf(b->wchan, sizeof b->wchan, "%s", wchan);
+	b->waits = (struct task_file){ major ? TASK_FILE_ON_FS : TASK_FILE_NONE, major, minor };
+	s->nblocked++;
+}
+
+/* "Why vdb" is vdb's (issue 24): its blocked tasks and processes, then a line for the
+ * rest, each where it is; without a selected device everything, as before. */
+static void test_selected_device_first(void **state)
+{
+	(void)state;
+	static struct fixture x;
+	static struct why_text t;
+	setup(&x);
+	struct tasks_sample *s = with_tasks(&x);
+	s->nprocs = 300;
+	blocked(s, 10, "tar", "jbd2_log_wait_commit", 252, 17);
+	blocked(s, 11, "dd", "percpu_rwsem_wait", 7, 3);
+	blocked(s, 12, "umount", "percpu_rwsem_wait", 7, 3);
+	blocked(s, 13, "sync", "sync_inodes_sb", 0, 0);
+	s->nio = 2;
+	s->io[0] = (struct task_io){ .pid = 11, .comm = "dd", .write_bytes = 8 << 20, .nfiles = 1,
+				     .files = { { TASK_FILE_ON_FS, 7, 3 } } };
+	s->io[1] = (struct task_io){ .pid = 10, .comm = "tar", .write_bytes = 1 << 20, .nfiles = 1,
+				     .files = { { TASK_FILE_ON_FS, 252, 17 } } };
+	why_text_build(&t, &x.f, 100);
+	assert_string_equal(t.lines[0].text, "blocked on vdb: 1 task in D state (of 300 processes; "
+			    "3 more elsewhere or not attributed)");
+	assert_non_null(find(&t, "1 task in jbd2_log_wait_commit, waiting for a journal commit (tar)"));
+	assert_null(find(&t, "in percpu_rwsem_wait"));
+	assert_string_equal(find(&t, "elsewhere: 2"), "  elsewhere: 2 blocked (dd on loop3, umount on loop3)");
+	assert_string_equal(find(&t, "not attributed:"), "  not attributed: 1 blocked (sync)");
+	assert_non_null(find(&t, " tar "));
+	assert_null(find(&t, " dd "));
+	assert_string_equal(find(&t, "elsewhere: 1"), "elsewhere: 1 process, 8.0 MB/s (dd on loop3)");
+	x.f.selected = "";
+	why_text_build(&t, &x.f, 100);
+	assert_string_equal(t.lines[0].text, "blocked: 4 tasks in D state (of 300 processes)");
+	assert_non_null(find(&t, "2 tasks in percpu_rwsem_wait (dd, umount)"));
+	assert_null(find(&t, "elsewhere"));
+	teardown(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dirty_and_journals),
 		cmocka_unit_test(test_short_pane_hides_processes_first),
+		cmocka_unit_test(test_selected_device_first),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,26 @@
+/* dirpath.h - a directory that root acts on (mounts onto, runs a command in), opened one
+ * component at a time so that no symlink another user owns is followed on the way.
+ *
+ * realpath() and every path-taking syscall follow a symlink wherever it is: a link planted
+ * at /tmp/bench -> /etc makes "mount on /tmp/bench" cover /etc.  dirpath_open opens each
+ * component with O_PATH|O_NOFOLLOW below the previous one's descriptor; a symlink is
+ * followed only when root owns it (only root could have put it there: /var/run -> /run),
+ * its target read from the link's own descriptor, so the link checked is the link read.
+ * The caller keeps the descriptor and does not use the path again.
+ */
+#ifndef IOSCOPE_DIRPATH_H
+#define IOSCOPE_DIRPATH_H
+
+#include <stddef.h>
+
+#include "error.h"
+
+/* An O_PATH|O_DIRECTORY descriptor of the directory at path (relative: to the working
+ * directory), or -1 with err: a component missing or not a directory, a symlink not
+ * owned by root ("PATH is a symlink owned by uid N, not root: refused ...", or "PATH:
+ * passes through LINK, a symlink owned by ..."), more than 40 symlinks. */
+int dirpath_open(const char *path, struct error *err);
+/* The path the kernel gives the descriptor now (/proc/self/fd/FD); -1 when it has none. */
+int dirpath_of_fd(int fd, char *buf, size_t len);
+
+#endif

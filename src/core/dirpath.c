@@ -1,0 +1,140 @@
+/* dirpath.c - a directory opened one component at a time (include/dirpath.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dirpath.h"
+
+#define DIRPATH_MAX_LINKS 40   /* as the kernel's own walk (ELOOP) */
+
+int dirpath_of_fd(int fd, char *buf, size_t len)
+{
+	char link[32];
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(link, buf, len - 1);
+	if (n <= 0 || (size_t)n >= len - 1)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+/* Where a walk stands: the directory reached and what is left to resolve. */
+struct walk {
+	int dirfd;
+	char todo[PATH_MAX];   /* the path, rewritten when a symlink is followed */
+	const char *rest;      /* in todo: what is left */
+	int links;
+	const char *path;      /* as given, for messages */
+};
+
+/* The next component into comp (slashes skipped); false when none is left. */
+static bool next_component(struct walk *w, char *comp, size_t len, bool *too_long)
+{
+	const char *p = w->rest + strspn(w->rest, "/");
+	size_t n = strcspn(p, "/");
+	w->rest = p + n;
+	*too_long = n >= len;
+	if (n == 0 || *too_long)
+		return false;
+	memcpy(comp, p, n);
+	comp[n] = '\0';
+	return true;
+}
+
+/* The symlink's target followed by what was left after it becomes what is left; an
+ * absolute target starts again at /. */
+static int follow_link(struct walk *w, int link)
+{
+	char target[PATH_MAX], joined[PATH_MAX];
+	ssize_t n = readlinkat(link, "", target, sizeof target - 1);
+	if (n <= 0)
+		return n < 0 ? -1 : (errno = ENOENT, -1);
+	target[n] = '\0';
+	int len = snprintf(joined, sizeof joined, "%s/%s", target, w->rest);
+	if (len < 0 || (size_t)len >= sizeof joined)
+		return errno = ENAMETOOLONG, -1;
+	if (target[0] == '/') {
+		int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (root < 0)
+			return -1;
+		close(w->dirfd);
+		w->dirfd = root;
+	}
+	memcpy(w->todo, joined, (size_t)len + 1);
+	w->rest = w->todo;
+	return 0;
+}
+
+static int refuse_link(const struct walk *w, const char *comp, uid_t uid, struct error *err)
+{
+	char dir[PATH_MAX], link[PATH_MAX + NAME_MAX + 2];
+	if (dirpath_of_fd(w->dirfd, dir, sizeof dir) < 0)
+		snprintf(dir, sizeof dir, "?");
+	snprintf(link, sizeof link, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", comp);
+	if (strcmp(link, w->path) == 0)
+		return error_set(err, "%s is a symlink owned by uid %u, not root: refused (its "
+				 "owner could point it anywhere)", w->path, (unsigned)uid);
+	return error_set(err, "%s: passes through %s, a symlink owned by uid %u, not root: "
+			 "refused (its owner could point it anywhere)", w->path, link,
+			 (unsigned)uid);
+}
+
+/* One component: into a directory, or through a symlink root owns.  0, or -1 with err. */
+static int step(struct walk *w, const char *comp, struct error *err)
+{
+	int fd = openat(w->dirfd, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		return error_errno(err, w->path, e);
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(w->dirfd);
+		w->dirfd = fd;
+		return 0;
+	}
+	int rc = 0;
+	if (!S_ISLNK(st.st_mode))
+		rc = error_errno(err, w->path, ENOTDIR);
+	else if (st.st_uid != 0)
+		rc = refuse_link(w, comp, st.st_uid, err);
+	else if (++w->links > DIRPATH_MAX_LINKS)
+		rc = error_errno(err, w->path, ELOOP);
+	else if (follow_link(w, fd) < 0)
+		rc = error_errno(err, w->path, errno);
+	close(fd);
+	return rc;
+}
+
+int dirpath_open(const char *path, struct error *err)
+{
+	struct walk w = { .path = path };
+	char comp[NAME_MAX + 1];
+	if (!path[0])
+		return error_set(err, "(empty path): no such directory");
+	if (strlen(path) >= sizeof w.todo)
+		return error_errno(err, path, ENAMETOOLONG);
+	snprintf(w.todo, sizeof w.todo, "%s", path);
+	w.rest = w.todo;
+	w.dirfd = open(path[0] == '/' ? "/" : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (w.dirfd < 0)
+		return error_errno(err, path[0] == '/' ? "/" : ".", errno);
+	bool too_long;
+	int rc = 0;
+	while (rc == 0 && next_component(&w, comp, sizeof comp, &too_long))
+		rc = step(&w, comp, err);
+	if (rc == 0 && too_long)
+		rc = error_errno(err, path, ENAMETOOLONG);
+	if (rc < 0) {
+		close(w.dirfd);
+		return -1;
+	}
+	return w.dirfd;
+}
