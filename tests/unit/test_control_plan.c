@@ -337,7 +337,10 @@ static void test_knob_apply(void **state)
 	assert_string_equal(r->events[1].key, "bdi.max_ratio_fine");
 	assert_string_equal(r->events[1].new_value, "500000");
 	assert_string_equal(r->events[1].by, "ioscope");
-	/* the coarse ratio is written, the event is the fine one the sampler watches */
+	/* the coarse ratio is written, the event is the fine one the sampler watches; a
+	 * result owns its events' texts: each apply gets its own */
+	control_result_free(r);
+	assert_non_null(r = malloc(sizeof *r));
 	assert_int_equal(plan(&p, "loop9", "bdi.max_ratio=60", NULL, &err), 0);
 	assert_int_equal(control_apply(&p, r), 0);
 	assert_string_equal(get("sys/class/bdi/7:9/max_ratio"), "60");
@@ -349,11 +352,13 @@ static void test_knob_apply(void **state)
 	assert_string_equal(get("sys/block/loop9/queue/nomerges"), "0");
 	assert_string_equal(get("sys/class/bdi/7:9/min_ratio"), "10");
 
+	control_result_free(r);
+	assert_non_null(r = malloc(sizeof *r));
 	assert_int_equal(plan(&p, "loop9", "loop.dio=1", NULL, &err), 0);
 	assert_int_equal(control_apply(&p, r), 1);
 	assert_non_null(strstr(r->lines[0], "--root tree has no /dev/loop9"));
 	assert_string_equal(get("sys/block/loop9/loop/dio"), "0");
-	free(r);
+	control_result_free(r);
 }
 
 static void test_describe(void **state)
