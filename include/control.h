@@ -34,11 +34,15 @@
 
 enum control_target { CONTROL_DEVICE, CONTROL_MOUNT };
 
-/* One validated write to /sys/block/NAME/queue/... */
+/* One validated write to a file below /sys/block/NAME (or LOOP_SET_DIRECT_IO). */
 struct control_assign {
 	char key[SETTING_KEY_MAX];   /* "scheduler", "nr_requests", "iosched.fifo_batch", ... */
 	char value[SETTING_VAL_MAX]; /* exactly what will be written */
 	char old[SETTING_VAL_MAX];   /* when planned; "" when the file does not exist yet */
+	/* The setting the sampler sees change, whose event this is: key itself, but for a
+	 * bdi limit the ratio the kernel keeps (bdi.max_bytes and bdi.max_ratio are
+	 * bdi.max_ratio_fine where the kernel has it: docs/sources.md). */
+	char watch[SETTING_KEY_MAX];
 };
 
 enum control_opt_scope {
@@ -126,8 +130,26 @@ struct control_result *control_job_finish(struct control_job *job);
  * *current gets the bracketed one's index (-1 if none).  Returns how many. */
 size_t control_scheduler_names(const char *line, char names[][CONTROL_SCHED_NAME], size_t max,
 			       int *current);
-/* Keys `ioscope set` accepts besides iosched.NAME, NULL-terminated. */
-extern const char *const control_device_keys[];
+/* The keys `ioscope set` knows (docs/control.md): how each is written, what it accepts. */
+enum control_write {
+	CONTROL_WRITE_SYSFS,    /* one write(2) to its file (sysfs_setting_rel) */
+	CONTROL_WRITE_LOOP_DIO, /* LOOP_SET_DIRECT_IO on /dev/NAME */
+	CONTROL_READ_ONLY,      /* watched and shown, never written: `why` says why */
+};
+struct control_limits;
+struct control_key {
+	const char *key;        /* "wbt_lat_usec"; "iosched." stands for every iosched.NAME */
+	const char *range;      /* what is accepted, for --help, show and the docs */
+	enum control_write write;
+	int (*check)(const struct control_limits *lim, const char *key, const char *value,
+		     char *out, size_t outlen, struct error *err);
+	const char *why;        /* CONTROL_READ_ONLY: why ioscope does not set it */
+};
+extern const struct control_key control_keys[];   /* ends with a NULL key */
+/* The row of key (any iosched.NAME: the "iosched." row), or NULL. */
+const struct control_key *control_key_find(const char *key);
+/* "scheduler, nr_requests, ..., iosched.NAME, ..., loop.dio": the keys set accepts. */
+void control_keys_list(char *buf, size_t len);
 /* Options known to be accepted on remount by fstype ("" or unknown: the generic
  * ones), NULL-terminated; for completion only - any option may be tried. */
 const char *const *control_mount_option_names(const char *fstype);
@@ -155,6 +177,7 @@ int control_device_resolve(const char *root, const char *arg, char *name, size_t
 /* An open /sys/block/NAME: every file below it is opened without following symlinks. */
 struct control_dev {
 	int dirfd;
+	int bdifd;                 /* its bdi/ (the kernel's link, followed once); -1: none */
 	char name[DEV_NAME_MAX];
 	char path[MOUNT_PATH_MAX]; /* ROOT/sys/block/NAME, for messages */
 };
@@ -167,6 +190,8 @@ int control_dev_read(const struct control_dev *d, const char *rel, char *buf, si
 int control_dev_write(const struct control_dev *d, const char *rel, const char *value,
 		      struct error *err);
 bool control_dev_exists(const struct control_dev *d, const char *rel);
+/* The caller may write rel (faccessat W_OK with the effective ids). */
+bool control_dev_writable(const struct control_dev *d, const char *rel);
 
 /* What the kernel allows for the queue tunables of one device. */
 struct control_limits {
@@ -177,9 +202,35 @@ struct control_limits {
 	long queue_depth;       /* tag set depth: nr_requests max with none; -1 unknown */
 	long max_hw_sectors_kb; /* -1 unknown */
 	long page_kb;
+	/* The bdi's dirty limits in millionths of the dirty limit (the *_ratio_fine files, or
+	 * the whole percent x 10000 where the kernel has only those); -1: no such file. */
+	bool bdi_fine;          /* the kernel has the fine ratios, bdi/max_ratio_fine (6.2+) */
+	long bdi_min, bdi_max;
+	long bdi_min_others;    /* every other bdi's minimum added up; -1 unknown */
 };
+#define CONTROL_BDI_RATIO_FINE_MAX 1000000   /* 100 % (mm/backing-dev.c BDI_RATIO_SCALE) */
 #define CONTROL_NR_REQUESTS_MIN 4          /* BLKDEV_MIN_RQ; the kernel raises smaller values */
 #define CONTROL_NR_REQUESTS_SCHED_MAX 2048 /* MAX_SCHED_RQ with an elevator */
+
+/* The file below /sys/block/NAME key is written to and read from ("queue/scheduler",
+ * "bdi/max_ratio", "loop/dio"); false for an unknown key. */
+bool control_key_rel(const char *key, char *rel, size_t len);
+
+/* A disk's own dirty limits (src/control/bdi_limits.c). */
+/* Its limits now and the other devices' minimums into lim (root: a --root tree). */
+void control_bdi_limits_read(const struct control_dev *d, const char *root,
+			     struct control_limits *lim);
+/* The setting the sampler sees change when key is written: the ratio the kernel keeps
+ * for a bdi limit (docs/sources.md), else key itself. */
+void control_bdi_watch(const struct control_limits *lim, const char *key, char *watch,
+		       size_t len);
+/* The plan's limits together: the minimum not above the maximum, all devices'
+ * minimums under 100 %.  -1 with the reason. */
+int control_bdi_check(const struct control_plan *p, const struct control_limits *lim,
+		      struct error *err);
+/* Orders the plan's minimum and maximum so that no write meets a state the kernel
+ * refuses (the minimum first when the new maximum is below the minimum now). */
+void control_bdi_order(struct control_plan *p, const struct control_limits *lim);
 
 /* Parse "KEY=VALUE" into key and value; -1 on syntax errors and unknown keys. */
 int control_assignment_split(const char *arg, char *key, size_t klen, char *value, size_t vlen,
@@ -191,6 +242,11 @@ int control_value_check(const struct control_limits *lim, const char *key, const
 /* Known iosched tunables of a scheduler, for checking iosched.NAME when the same
  * command switches to that scheduler; NULL when the scheduler is not known. */
 const char *const *control_iosched_names(const char *scheduler);
+
+/* LOOP_SET_DIRECT_IO with value "1" or "0" on the verified /dev/NAME
+ * (src/control/loop_dio.c).  -1 with errno preserved and err. */
+int control_loop_set_dio(const struct control_dev *d, const char *root, const char *value,
+			 struct error *err);
 
 /* control_apply for each target. */
 int control_apply_device(const struct control_plan *p, struct control_result *r);

@@ -17,12 +17,6 @@
  * is false for anything but a loop device with a file attached. */
 void loop_backing_read(const char *root, const char *name, struct loop_backing *out);
 
-/* loop/dio changes without a uevent (losetup --direct-io, LOOP_SET_DIRECT_IO), so the
- * sampler keeps it open and reads it every sample: -1 when NAME has no loop/dio. */
-int loop_dio_open(const char *root, const char *name);
-/* 1 on, 0 off, -1 unreadable. */
-int loop_dio_pread(int fd);
-
 /* "/var/tmp/disk.img on vda1 (ext4 /var), direct I/O off": the file, the disk and
  * filesystem holding it (from the mounts of s, when known), and dio.  "" when
  * d is not a loop device with a file. */

@@ -70,6 +70,11 @@ double report_min_phase_default(const struct report *rep);
 /* p-th percentile (nearest rank) of v[0..n) (sorted in place); NAN when n is 0. */
 double report_percentile(double *v, size_t n, double p);
 
+/* "sched mq-deadline→bfq, loop.dio 0→1": the settings whose values differ between two
+ * setting states (phase_device.state; "-": absent), "" when none; malloc'ed, NULL on
+ * ENOMEM. */
+char *report_state_difference(const char *a, const char *b);
+
 /* The comparison table: one row per distinct setting state of each reported device. */
 void report_comparison(const struct report *rep, const struct phase_plan *plan, FILE *out);
 

@@ -21,8 +21,12 @@ struct tracked_device {
 	struct device_info info;
 	bool has_sysfs;
 	struct sysfs_disk sysfs;
-	int loop_dio_fd;               /* loop/dio of an attached loop device, else -1 */
 };
+
+/* Live, a disk's knobs (SYSFS_KNOB: docs/sources.md) are read every 5 s, and at once
+ * after a scheduler switch or a uevent of a loop device: they change rarely, and
+ * reading them every sample would double its cost (docs/performance.md). */
+#define SAMPLER_KNOB_PERIOD_NS 5000000000ull
 
 struct sampler {
 	char *prefix;                  /* NULL: the live kernel */
@@ -53,5 +57,7 @@ int sampler_open(struct sampler *s, const char *prefix, struct error *err);
 /* Fill devices, mounts and vm of *out (times and seq are the caller's). */
 int sampler_sample(struct sampler *s, struct snapshot *out, struct error *err);
 void sampler_close(struct sampler *s);
+/* The next sample reads every setting of disk (knobs included: ioscope changed one). */
+void sampler_settings_changed(struct sampler *s, const char *disk);
 
 #endif

@@ -163,6 +163,11 @@ const struct device *snapshot_find_device(const struct snapshot *s, const char *
 bool snapshot_on_disk(const struct snapshot *s, const char *name, const char *disk);
 /* Value of a setting, or NULL. */
 const char *device_setting(const struct device *d, const char *key);
+/* Where a setting comes from, to group settings where people read them: the queue's
+ * (no prefix), its scheduler's, the bdi's dirty limits, a loop device's. */
+enum setting_group { SETTING_QUEUE, SETTING_IOSCHED, SETTING_BDI, SETTING_LOOP, SETTING_GROUPS };
+enum setting_group setting_group_of(const char *key);
+const char *setting_group_prefix(enum setting_group g);   /* "", "iosched.", "bdi.", "loop." */
 /* Same scheduler, rotational and items (the in-flight gauges aside). */
 bool disk_settings_equal(const struct disk_settings *a, const struct disk_settings *b);
 /* Replace the settings list (deep copy); -1 on ENOMEM. */

@@ -80,6 +80,11 @@ struct source_ops {
 	 * with them): sample blocked tasks and per-process I/O (snapshot.tasks) from the
 	 * next read on, or stop (--tasks, the console's why pane). */
 	int (*set_tasks)(struct source *src, bool on, struct error *err);
+	/* Optional (NULL: every read reads every setting): ioscope just changed a setting of
+	 * this disk, so the next read reads all of them (a live source reads some only every
+	 * few seconds, docs/sources.md), and the diff sees the change while the echo filter
+	 * still knows it. */
+	void (*settings_changed)(struct source *src, const char *disk);
 };
 
 struct source {
@@ -122,6 +127,11 @@ int source_wait(struct source *src, struct error *err);
 static inline int source_read(struct source *s, struct snapshot *o, struct error *e) { return s->ops->read(s, o, e); }
 static inline int source_take_events(struct source *s, struct event_list *o) { return s->ops->take_events ? s->ops->take_events(s, o) : 0; }
 static inline void source_watch(struct source *s, const struct selection *sel) { if (s->ops->watch) s->ops->watch(s, sel); }
+static inline void source_settings_changed(struct source *s, const char *disk)
+{
+	if (s->ops->settings_changed)
+		s->ops->settings_changed(s, disk);
+}
 static inline void source_destroy(struct source *s) { if (s) s->ops->destroy(s); }
 static inline int source_set_tasks(struct source *s, bool on, struct error *e) { return s->ops->set_tasks ? s->ops->set_tasks(s, on, e) : 0; }
 int source_trace(struct source *s, bool on, struct error *err);

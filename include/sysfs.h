@@ -13,14 +13,41 @@
 
 #define SYSFS_ELEVATORS_SEEN 8
 
+/* How often a setting file is read (docs/sources.md, "Per disk, from sysfs"). */
+enum sysfs_cadence {
+	SYSFS_EVERY_READ,   /* every sample */
+	SYSFS_KNOB,         /* every sample of a fixture tree; live, on the knob cadence */
+	SYSFS_SHOWN,        /* never sampled, only shown by `ioscope show`: a figure derived
+			       from another setting and the moving dirty limit, no setting */
+};
+
+/* A setting read from one file below /sys/block/NAME: the table that says which
+ * keys ioscope watches (besides iosched.*, the files of queue/iosched/), where each
+ * is read from, and how often.  The control module writes the same files. */
+struct sysfs_setting_file {
+	const char *key;             /* settings item: "wbt_lat_usec", "bdi.max_ratio" */
+	const char *rel;             /* below /sys/block/NAME: "queue/wbt_lat_usec" */
+	enum sysfs_cadence cadence;
+	const char *finer;           /* left out where this file exists: one kernel value */
+	bool loop_only;              /* only for a loop device with a file (loop/ exists) */
+};
+extern const struct sysfs_setting_file sysfs_setting_files[];
+extern const size_t sysfs_nsetting_files;
+/* The row of key, or NULL (iosched.* has none). */
+const struct sysfs_setting_file *sysfs_setting_find(const char *key);
+/* The file below /sys/block/NAME a key is read from: the row's, or queue/iosched/NAME
+ * for iosched.NAME; false for a key ioscope does not read. */
+bool sysfs_setting_rel(const char *key, char *rel, size_t len);
+
 struct sysfs_file {
 	int fd;
 	char key[SETTING_KEY_MAX];   /* "nr_requests", "iosched.fifo_batch" ... */
+	bool iosched;                /* a file of queue/iosched/: gone with its elevator */
+	bool knob;                   /* read on the knob cadence (SYSFS_KNOB) */
 };
 
-/* One disk's open settings files.  files[] is in key order: iosched.* (sorted),
- * then max_sectors_kb, nr_requests, read_ahead_kb, write_cache - the order the
- * snapshot wants, so a sample never sorts. */
+/* One disk's open settings files.  files[] is in key order, the order the snapshot
+ * wants, so a sample never sorts. */
 struct sysfs_disk {
 	char *dir;                   /* ROOT/sys/block/NAME */
 	int scheduler_fd, rotational_fd, inflight_fd, size_fd;
@@ -28,7 +55,7 @@ struct sysfs_disk {
 	bool have_last;
 	uint64_t *generations;       /* shared counter for disk_settings.generation; NULL: 0 */
 	struct sysfs_file *files;
-	size_t nfiles, niosched;
+	size_t nfiles;
 	char iosched_of[32];         /* scheduler whose queue/iosched files are open */
 	struct {                     /* per elevator: tunables of its whole listing */
 		char elevator[32];
@@ -36,8 +63,13 @@ struct sysfs_disk {
 	} seen[SYSFS_ELEVATORS_SEEN];
 	size_t nseen;
 	uint32_t recreations;        /* times the disk was found re-created (ENODEV) */
+	/* The knob cadence: SYSFS_KNOB files are read when knobs_due_ns (CLOCK_MONOTONIC)
+	 * has passed, then every knob_period_ns; 0: every read.  Given between reads
+	 * from the last full read's values. */
+	uint64_t knob_period_ns, knob_first_ns, knobs_due_ns;
+	bool reading_knobs;          /* this read reads them (due, or forced) */
+	bool no_medium;              /* the last read found size 0 */
 };
-
 /* True when ROOT/sys/block/NAME exists (whole disks; partitions have none). */
 bool sysfs_is_disk(const char *root, const char *name);
 
@@ -52,6 +84,14 @@ int sysfs_disk_open(struct sysfs_disk *d, const char *root, const char *name, st
  * -1 only on ENOMEM. */
 int sysfs_disk_read(struct sysfs_disk *d, struct disk_settings *out, struct error *err);
 void sysfs_disk_close(struct sysfs_disk *d);
+/* Read the SYSFS_KNOB files every period_ns, the first time first_ns after the first
+ * read (spreading disks over the period); period 0: every read (the default). */
+void sysfs_disk_knob_cadence(struct sysfs_disk *d, uint64_t period_ns, uint64_t first_ns);
+/* The next read reads the knobs too (ioscope changed one). */
+void sysfs_disk_knobs_now(struct sysfs_disk *d);
+/* The next read lists the files again and reads them all: the device changed in a way
+ * that may add or remove some (a loop device attached to another file). */
+void sysfs_disk_read_all_next(struct sysfs_disk *d);
 
 /* Pure value parsers (tests, fuzzing). */
 /* Copy a value as the kernel printed it, trailing whitespace removed, control

@@ -33,6 +33,23 @@ static void time_value(struct jsonw *w, const char *key, const struct timespec *
 	jsonw_number_text(w, buf);
 }
 
+/* "settings": {KEY: VALUE, ...}: every setting of a whole disk as the kernel printed it
+ * (docs/sources.md), null for a partition or a disk without any. */
+static void settings_object(struct jsonw *w, const struct device *d)
+{
+	jsonw_key(w, "settings");
+	if (!d->settings.has_settings) {
+		jsonw_null(w);
+		return;
+	}
+	jsonw_object_begin(w);
+	for (size_t i = 0; i < d->settings.nitems; i++) {
+		jsonw_key(w, d->settings.items[i].key);
+		jsonw_string(w, d->settings.items[i].value);
+	}
+	jsonw_object_end(w);
+}
+
 static void device_object(struct jsonw *w, const struct device_rates *r,
 			  const struct interval_view *v, size_t index)
 {
@@ -51,8 +68,10 @@ static void device_object(struct jsonw *w, const struct device_rates *r,
 		jsonw_string(w, r->scheduler);
 	else
 		jsonw_null(w);
-	if (index < v->snap->ndevices)
+	if (index < v->snap->ndevices) {
+		settings_object(w, &v->snap->devices[index]);
 		output_json_trace(w, v->snap, &v->snap->devices[index], v->rates->interval);
+	}
 	jsonw_object_end(w);
 }
 

@@ -270,17 +270,25 @@ static bool setting_number(const char *s, double *out)
 	return true;
 }
 
-static void emit_queue_settings(struct prom_ctx *c)
+/* The settings of the shown disks, one family says which (`which`): SETTINGS_NUMBERS, the
+ * value of ioscope_disk_queue_setting; SETTINGS_WORDS, the others but write_cache (its own
+ * family) as the label of an info ("write back", a loop device's backing file). */
+enum { SETTINGS_NUMBERS, SETTINGS_WORDS };
+
+static void emit_settings(struct prom_ctx *c)
 {
 	for (size_t i = 0; i < c->v->snap->ndevices; i++) {
 		const struct device *d = shown_device(c, i);
 		for (size_t k = 0; d && k < d->settings.nitems; k++) {
 			const struct setting *s = &d->settings.items[k];
 			double v;
-			if (!setting_number(s->value, &v))
+			bool number = setting_number(s->value, &v);
+			if (number != (c->f->which == SETTINGS_NUMBERS) ||
+			    (!number && strcmp(s->key, "write_cache") == 0))
 				continue;
-			struct label l[] = { { "device", d->name }, { "name", s->key } };
-			prom_sample(c, "", l, 2, v);
+			struct label l[] = { { "device", d->name }, { "name", s->key },
+					     { "value", s->value } };
+			prom_sample(c, "", l, number ? 2 : 3, number ? v : 1);
 		}
 	}
 }
@@ -458,8 +466,11 @@ const struct prom_family prom_families[] = {
 	{ "ioscope_disk_scheduler_info", PROM_GAUGE,
 	  "I/O schedulers a disk offers, 1 for the active one", emit_scheduler, NULL, 0, 0 },
 	{ "ioscope_disk_queue_setting", PROM_GAUGE,
-	  "Numeric queue and iosched tunables, as /sys/block/DEV/queue gives them",
-	  emit_queue_settings, NULL, 0, 0 },
+	  "Numeric settings of a disk as sysfs gives them: queue and iosched tunables, bdi limits, "
+	  "a loop device's", emit_settings, NULL, 0, SETTINGS_NUMBERS },
+	{ "ioscope_disk_setting_info", PROM_INFO,
+	  "Settings of a disk that are no number (a loop device's backing file)",
+	  emit_settings, NULL, 0, SETTINGS_WORDS },
 	{ "ioscope_disk_write_cache_info", PROM_INFO, "The disk's write cache mode",
 	  emit_write_cache, NULL, 0, 0 },
 	{ "ioscope_disk_rotational", PROM_GAUGE, "1 for a rotational disk, 0 otherwise",

@@ -63,12 +63,15 @@ static int parse_args(int argc, char **argv, struct cli_args *a, bool allow_root
 
 static void usage(FILE *out, const char *cmd)
 {
-	if (strcmp(cmd, "set") == 0)
-		fprintf(out,
-			"usage: ioscope set [--yes] [--events] [--root DIR] DEVICE KEY=VALUE...\n"
-			"  keys: scheduler, nr_requests, read_ahead_kb, max_sectors_kb,\n"
-			"        write_cache (\"write back\"|\"write through\"), iosched.NAME\n");
-	else if (strcmp(cmd, "remount") == 0)
+	if (strcmp(cmd, "set") == 0) {
+		fputs("usage: ioscope set [--yes] [--events] [--root DIR] DEVICE KEY=VALUE...\n"
+		      "  keys (see ioscope(1), CHANGING SETTINGS):\n", out);
+		for (const struct control_key *k = control_keys; k->key; k++)
+			if (k->write != CONTROL_READ_ONLY)
+				fprintf(out, "    %-20s %s\n",
+					strcmp(k->key, "iosched.") == 0 ? "iosched.NAME" : k->key,
+					k->range);
+	} else if (strcmp(cmd, "remount") == 0)
 		fprintf(out, "usage: ioscope remount [--yes] [--events] MOUNTPOINT OPTIONS\n"
 			     "  OPTIONS: comma list of opt, +opt, -opt, opt=value\n"
 			     "  e.g. ioscope remount /mnt noatime,commit=30\n");

@@ -10,11 +10,18 @@
 #include "sysfs.h"
 #include "text.h"
 
-/* The allowed range next to the values set checks: what `ioscope set` would accept. */
+static int cmp_settings(const void *a, const void *b)
+{
+	return strcmp(((const struct setting *)a)->key, ((const struct setting *)b)->key);
+}
+
+/* What `ioscope set` would accept, next to the value: the range the kernel allows here
+ * for nr_requests and max_sectors_kb, the key's range otherwise, or why it is not set. */
 static void range_note(const struct control_dev *d, const struct disk_settings *ds, const char *key,
 		       char *note, size_t len)
 {
 	char v[32];
+	const struct control_key *k = control_key_find(key);
 	note[0] = '\0';
 	if (strcmp(key, "nr_requests") == 0 && strcmp(ds->scheduler, "none") != 0 &&
 	    ds->scheduler[0])
@@ -27,32 +34,66 @@ static void range_note(const struct control_dev *d, const struct disk_settings *
 	else if (strcmp(key, "max_sectors_kb") == 0 &&
 		 control_dev_read(d, "queue/max_hw_sectors_kb", v, sizeof v, NULL) == 0)
 		snprintf(note, len, "   (max_hw_sectors_kb %s; 0 = default)", v);
+	else if (k && k->write == CONTROL_READ_ONLY)
+		snprintf(note, len, "   (read-only here: %s)", k->why);
+	else if (k && strncmp(key, "iosched.", 8) != 0 && strcmp(key, "write_cache") != 0 &&
+		 strcmp(key, "read_ahead_kb") != 0)
+		snprintf(note, len, "   (%s)", k->range);
 }
 
-/* Settings as the sampler reads them (src/sources/sysfs.c): queue keys, then iosched.* */
+/* The settings as the sampler reads them (src/sources/sysfs.c) and the bdi's limits in
+ * bytes, which it does not (they move with the dirty limit), in key order. */
+static int shown_settings(const char *root, const char *disk, const struct control_dev *d,
+			  struct disk_settings *ds, struct error *err)
+{
+	struct sysfs_disk sd;
+	memset(ds, 0, sizeof *ds);
+	if (sysfs_disk_open(&sd, root, disk, err) == 0)
+		sysfs_disk_read(&sd, ds, err);
+	sysfs_disk_close(&sd);
+	struct setting extra[4];
+	size_t n = 0;
+	for (size_t i = 0; i < sysfs_nsetting_files && n < 4; i++) {
+		const struct sysfs_setting_file *f = &sysfs_setting_files[i];
+		if (f->cadence != SYSFS_SHOWN ||
+		    control_dev_read(d, f->rel, extra[n].value, sizeof extra[n].value, NULL) < 0)
+			continue;
+		snprintf(extra[n++].key, sizeof extra[0].key, "%s", f->key);
+	}
+	struct setting *all = realloc(ds->items, (ds->nitems + n + 1) * sizeof *all);
+	if (!all)
+		return error_set(err, "out of memory");
+	memcpy(all + ds->nitems, extra, n * sizeof *extra);
+	ds->items = all;
+	ds->nitems += n;
+	qsort(ds->items, ds->nitems, sizeof *ds->items, cmp_settings);
+	return 0;
+}
+
+/* Settings by where they come from (setting_group_of), each with what `set` accepts. */
 static int show_device(FILE *out, const char *root, const char *disk)
 {
 	struct control_dev d;
-	struct sysfs_disk sd;
 	struct disk_settings ds;
 	struct error err = { "" };
 	if (control_dev_open(&d, root, disk, &err) < 0) {
 		text_printf(stderr, "ioscope show: %s\n", err.msg);
 		return 1;
 	}
-	memset(&ds, 0, sizeof ds);
-	if (sysfs_disk_open(&sd, root, disk, &err) == 0)
-		sysfs_disk_read(&sd, &ds, &err);
-	sysfs_disk_close(&sd);
+	if (shown_settings(root, disk, &d, &ds, &err) < 0) {
+		text_printf(stderr, "ioscope show: %s\n", err.msg);
+		control_dev_close(&d);
+		return 1;
+	}
 	text_printf(out, "%s\n", disk);
 	text_printf(out, "  %-26s %s\n", "scheduler",
 		ds.scheduler_line[0] ? ds.scheduler_line : "(none)");
-	for (int pass = 0; pass < 2; pass++)
+	for (int g = 0; g < SETTING_GROUPS; g++)
 		for (size_t i = 0; i < ds.nitems; i++) {
 			const struct setting *s = &ds.items[i];
-			if ((strncmp(s->key, "iosched.", 8) == 0) != (pass == 1))
+			if ((int)setting_group_of(s->key) != g)
 				continue;
-			char note[96];
+			char note[192];
 			range_note(&d, &ds, s->key, note, sizeof note);
 			text_printf(out, "  %-26s %s%s\n", s->key, s->value, note);
 		}

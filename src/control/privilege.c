@@ -21,13 +21,32 @@ static bool has_cap_sys_admin(void)
 static const char *file_of(const struct control_assign *a, bool switching, char *rel, size_t len)
 {
 	/* the tunables of a scheduler being switched to do not exist yet */
-	if (strncmp(a->key, "iosched.", 8) == 0 && !switching)
-		snprintf(rel, len, "queue/iosched/%s", a->key + 8);
-	else if (strncmp(a->key, "iosched.", 8) == 0)
+	if (strncmp(a->key, "iosched.", 8) == 0 && switching)
 		snprintf(rel, len, "queue/scheduler");
 	else
-		snprintf(rel, len, "queue/%s", a->key);
+		control_key_rel(a->key, rel, len);
 	return rel;
+}
+
+static int check_item(const struct control_dev *d, const struct control_plan *p,
+		      const struct control_assign *a, bool switching, struct error *err)
+{
+	char rel[SETTING_KEY_MAX + 16];
+	if (strcmp(a->key, "loop.dio") == 0) {
+		if (has_cap_sys_admin())
+			return 0;
+		return error_set(err,
+				 "changing loop.dio of %s needs CAP_SYS_ADMIN (LOOP_SET_DIRECT_IO "
+				 "on /dev/%s): run ioscope as root (watching works without it)",
+				 p->device, p->device);
+	}
+	file_of(a, switching, rel, sizeof rel);
+	if (control_dev_writable(d, rel))
+		return 0;
+	return error_set(err,
+			 "changing %s of %s needs root: %s/%s is not writable for uid %u "
+			 "(watching works without it)",
+			 a->key, p->device, d->path, rel, (unsigned)geteuid());
 }
 
 static int check_device(const struct control_plan *p, struct error *err)
@@ -41,16 +60,8 @@ static int check_device(const struct control_plan *p, struct error *err)
 		    strcmp(p->items[i].value, p->items[i].old) != 0)
 			switching = true;
 	int r = 0;
-	for (size_t i = 0; i < p->nitems && r == 0; i++) {
-		char rel[SETTING_KEY_MAX + 16];
-		file_of(&p->items[i], switching, rel, sizeof rel);
-		if (faccessat(d.dirfd, rel, W_OK, AT_EACCESS | AT_SYMLINK_NOFOLLOW) == 0)
-			continue;
-		r = error_set(err,
-			      "changing %s of %s needs root: %s/%s is not writable for uid %u "
-			      "(watching works without it)",
-			      p->items[i].key, p->device, d.path, rel, (unsigned)geteuid());
-	}
+	for (size_t i = 0; i < p->nitems && r == 0; i++)
+		r = check_item(&d, p, &p->items[i], switching, err);
 	control_dev_close(&d);
 	return r;
 }

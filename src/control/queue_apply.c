@@ -1,8 +1,9 @@
-/* queue_apply.c - writing queue settings, reading every one back, one event each.
+/* queue_apply.c - writing a disk's settings, reading every one back, one event each.
  *
  * "Accepted" is not "applied": some drivers take a write and keep their value, the
  * kernel rounds read_ahead_kb to pages and clamps iosched values.  The event's new
- * value is always what the kernel shows afterwards.
+ * value is always what the kernel shows afterwards, of the setting the sampler watches
+ * (a bdi limit written in bytes or whole percent is the ratio it keeps).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -15,9 +16,9 @@
 #include "control.h"
 #include "sysfs.h"
 
-/* Every writable queue value, as the sampler reads them (src/sources/sysfs.c): a
- * write can change others as a side effect - a scheduler switch resets nr_requests
- * and the iosched tunables, max_sectors_kb and write_cache writes recompute
+/* Every setting, as the sampler reads them (src/sources/sysfs.c): a write can change
+ * others as a side effect - a scheduler switch resets nr_requests, the iosched tunables
+ * and (bfq) wbt_lat_usec, max_sectors_kb and write_cache writes recompute
  * read_ahead_kb. */
 static void state_read(const struct control_dev *d, const char *root, struct disk_settings *s)
 {
@@ -50,7 +51,7 @@ __attribute__((format(printf, 3, 4))) static void appendf(char *buf, size_t len,
 
 /* One line per value that changed besides the one written, and the same list for
  * the event (cut short with "..." when it does not fit its 256 bytes). */
-static void report_side_effects(const char *written, const char *verb,
+static void report_side_effects(const char *written, const char *watched, const char *verb,
 				const struct disk_settings *before,
 				const struct disk_settings *after, struct control_result *r,
 				char *summary, size_t len)
@@ -59,7 +60,8 @@ static void report_side_effects(const char *written, const char *verb,
 	for (size_t i = 0; i < before->nitems; i++) {
 		const char *key = before->items[i].key, *was = before->items[i].value;
 		const char *now = state_get(after, key);
-		if (strcmp(key, written) == 0 || (now && strcmp(now, was) == 0))
+		if (strcmp(key, written) == 0 || strcmp(key, watched) == 0 ||
+		    (now && strcmp(now, was) == 0))
 			continue;
 		control_result_line(r, "  %s %s: %s -> %s", verb, key, was, now ? now : "(gone)");
 		appendf(list, sizeof list, "%s%s %s -> %s", list[0] ? ", " : "", key, was,
@@ -67,7 +69,8 @@ static void report_side_effects(const char *written, const char *verb,
 	}
 	for (size_t i = 0; i < after->nitems; i++) {
 		const char *key = after->items[i].key;
-		if (strcmp(key, written) == 0 || state_get(before, key))
+		if (strcmp(key, written) == 0 || strcmp(key, watched) == 0 ||
+		    state_get(before, key))
 			continue;
 		control_result_line(r, "  %s %s: (new) -> %s", verb, key, after->items[i].value);
 		appendf(list, sizeof list, "%s%s - -> %s", list[0] ? ", " : "", key,
@@ -107,24 +110,51 @@ static int read_back(const struct control_dev *d, const char *key, const char *r
 }
 
 /* The kernel says only EINVAL; say what it means for this key. */
-static void refusal_text(const char *key, const char *value, int errnum, char *buf, size_t len)
+static void refusal_text(const char *key, const char *value, int errnum, const char *why,
+			 char *buf, size_t len)
 {
+	static const struct {
+		const char *key, *hint;
+	} einval[] = {
+		{ "nr_requests", "; allowed: 4..queue depth with none, 4..2048 with a scheduler" },
+		{ "max_sectors_kb", "; allowed: page size..max_hw_sectors_kb, 0 = default" },
+		{ "iosched.", "; out of range for this scheduler" },
+		{ "bdi.max_", "; the maximum cannot go below the minimum or past the dirty limit" },
+		{ "bdi.min_", "; the minimum cannot go above the maximum, and all devices' "
+			      "minimums together stay under 100 %" },
+		{ "loop.dio", "; the backing file's filesystem or block size does not allow "
+			      "direct I/O" },
+		{ "wbt_lat_usec", "; this queue has no writeback throttling" },
+	};
 	const char *hint = "";
-	if (errnum == EINVAL && strcmp(key, "nr_requests") == 0)
-		hint = "; allowed: 4..queue depth with none, 4..2048 with a scheduler";
-	else if (errnum == EINVAL && strcmp(key, "max_sectors_kb") == 0)
-		hint = "; allowed: page size..max_hw_sectors_kb, 0 = default";
-	else if (errnum == EINVAL && strncmp(key, "iosched.", 8) == 0)
-		hint = "; out of range for this scheduler";
-	else if (errnum == EACCES || errnum == EPERM)
+	for (size_t i = 0; errnum == EINVAL && i < sizeof einval / sizeof einval[0]; i++)
+		if (strncmp(key, einval[i].key, strlen(einval[i].key)) == 0)
+			hint = einval[i].hint;
+	if (errnum == EACCES || errnum == EPERM)
 		hint = "; needs root";
-	snprintf(buf, len, "refused: %s=%s: %s%s", key, value, strerror(errnum), hint);
+	snprintf(buf, len, "refused: %s=%s: %s%s", key, value, why, hint);
+}
+
+/* A value that asks the kernel for its default, which reads back as a number. */
+static bool to_default(const struct control_assign *a)
+{
+	return (strcmp(a->key, "max_sectors_kb") == 0 && strcmp(a->value, "0") == 0) ||
+	       (strcmp(a->key, "wbt_lat_usec") == 0 && strcmp(a->value, "-1") == 0);
+}
+
+/* bdi.max_bytes and min_bytes are kept as a ratio of the dirty limit of the moment:
+ * they read back near what was written, never exactly, and move with memory. */
+static bool in_bytes(const struct control_assign *a)
+{
+	return strncmp(a->key, "bdi.", 4) == 0 && strstr(a->key, "_bytes") != NULL;
 }
 
 static void verdict_text(const struct control_assign *a, const char *now, char *buf, size_t len)
 {
-	if (strcmp(a->key, "max_sectors_kb") == 0 && strcmp(a->value, "0") == 0)
-		snprintf(buf, len, "ok (0: back to the default, %s)", now);
+	if (to_default(a))
+		snprintf(buf, len, "ok (%s: back to the default, %s)", a->value, now);
+	else if (in_bytes(a))
+		snprintf(buf, len, "ok (%s now; the dirty limit moves with memory)", now);
 	else if (strcmp(now, a->value) == 0 && strcmp(now, a->old) == 0)
 		snprintf(buf, len, "ok (unchanged: already %s)", now);
 	else if (strcmp(now, a->value) == 0)
@@ -161,48 +191,70 @@ struct applied {
 	size_t event;                /* index in r->events, or SIZE_MAX */
 };
 
-static void queue_rel(const char *key, char *rel, size_t len)
+/* One write: the file, or the loop device's ioctl.  -1 with errno. */
+static int write_setting(const struct control_dev *d, const char *root,
+			 const struct control_assign *a, const char *rel, struct error *err)
 {
-	if (strncmp(key, "iosched.", 8) == 0)
-		snprintf(rel, len, "queue/iosched/%s", key + 8);
-	else
-		snprintf(rel, len, "queue/%s", key);
+	if (strcmp(a->key, "loop.dio") == 0)
+		return control_loop_set_dio(d, root, a->value, err);
+	return control_dev_write(d, rel, a->value, err);
+}
+
+/* " (bdi.max_ratio_fine 1000000 -> 500000)": the watched setting, when another was written. */
+static void watched_change(const struct control_assign *a, const struct disk_settings *before,
+			   const struct disk_settings *after, char *buf, size_t len)
+{
+	const char *was = state_get(before, a->watch), *now = state_get(after, a->watch);
+	buf[0] = '\0';
+	if (strcmp(a->watch, a->key) != 0 && (was || now))
+		snprintf(buf, len, " (%s %s -> %s)", a->watch, was ? was : "-", now ? now : "-");
 }
 
 static int apply_one(const struct control_dev *d, const char *root,
 		     const struct control_assign *planned, struct control_result *r,
 		     struct applied *done)
 {
-	char rel[SETTING_KEY_MAX + 16], now[SETTING_VAL_MAX], summary[256];
+	char rel[SETTING_KEY_MAX + 16], now[SETTING_VAL_MAX], summary[256], watched[192];
 	struct error err = { "" };
 	struct control_assign a;
 	struct disk_settings before, after;
 	state_read(d, root, &before);
 	current_value(&before, planned, &a);
-	queue_rel(a.key, rel, sizeof rel);
-	struct event *ev = control_result_event(r, kind_of(a.key), d->name, a.key);
+	control_key_rel(a.key, rel, sizeof rel);
+	struct event *ev = control_result_event(r, kind_of(a.key), d->name, a.watch);
+	const char *watch_was = state_get(&before, a.watch);
+	char event_old[SETTING_VAL_MAX];
+	snprintf(event_old, sizeof event_old, "%s", watch_was ? watch_was : a.old);
 	done->event = ev ? (size_t)(ev - r->events) : SIZE_MAX;
 	done->now[0] = '\0';
-	if (control_dev_write(d, rel, a.value, &err) < 0) {
-		refusal_text(a.key, a.value, errno, summary, sizeof summary);
+	if (write_setting(d, root, &a, rel, &err) < 0) {
+		/* a file's write says only errno; the ioctl's steps say which failed */
+		int errnum = errno;
+		refusal_text(a.key, a.value, errnum,
+			     strcmp(a.key, "loop.dio") == 0 ? err.msg : strerror(errnum), summary,
+			     sizeof summary);
 		control_result_line(r, "%s %s: %s -> %s: %s", d->name, a.key, a.old, a.value,
 				    summary);
-		fill_event(ev, a.old, a.old, summary);
+		fill_event(ev, event_old, event_old, summary);
 		free(before.items);
 		return -1;
 	}
 	if (read_back(d, a.key, rel, now, sizeof now) < 0)
 		snprintf(now, sizeof now, "?");
-	snprintf(done->now, sizeof done->now, "%s", now);
 	verdict_text(&a, now, summary, sizeof summary);
-	control_result_line(r, "%s %s: %s -> %s: %s", d->name, a.key, a.old[0] ? a.old : "-", now,
-			    summary);
-	bool to_default = strcmp(a.key, "max_sectors_kb") == 0 && strcmp(a.value, "0") == 0;
-	bool applied = strcmp(now, a.value) == 0 || strcmp(now, a.old) != 0 || to_default;
 	state_read(d, root, &after);
-	report_side_effects(a.key, strcmp(a.key, "scheduler") == 0 ? "reset" : "also changed",
-			    &before, &after, r, summary, sizeof summary);
-	fill_event(ev, a.old, now, summary);
+	watched_change(&a, &before, &after, watched, sizeof watched);
+	control_result_line(r, "%s %s: %s -> %s: %s%s", d->name, a.key, a.old[0] ? a.old : "-",
+			    now, summary, watched);
+	bool applied = strcmp(now, a.value) == 0 || strcmp(now, a.old) != 0 || to_default(&a) ||
+		       in_bytes(&a);
+	/* what the last write's recheck compares: the watched setting */
+	const char *watch_now = strcmp(a.watch, a.key) == 0 ? now : state_get(&after, a.watch);
+	snprintf(done->now, sizeof done->now, "%s", watch_now ? watch_now : "");
+	report_side_effects(a.key, a.watch,
+			    strcmp(a.key, "scheduler") == 0 ? "reset" : "also changed", &before,
+			    &after, r, summary, sizeof summary);
+	fill_event(ev, event_old, watch_now ? watch_now : now, summary);
 	if (ev && ev->kind == EVENT_SCHEDULER)
 		event_resets_between(ev, &before, &after);
 	free(before.items);
@@ -210,17 +262,18 @@ static int apply_one(const struct control_dev *d, const char *root,
 	return applied ? 0 : -1;
 }
 
-/* After the last write, every key written is read again: a later write may have
- * undone an earlier one (a kernel whose side effects the plan's order does not
- * know).  What is not in effect is reported not applied, and its event says so. */
+/* After the last write, every key written is read again (the setting it changed, for a
+ * bdi limit the ratio): a later write may have undone an earlier one (a kernel whose side
+ * effects the plan's order does not know).  What is not in effect is reported not
+ * applied, and its event says so. */
 static void recheck_all(const struct control_dev *d, const struct control_plan *p,
 			const struct applied *done, size_t n, struct control_result *r)
 {
 	char rel[SETTING_KEY_MAX + 16], now[SETTING_VAL_MAX], why[256];
 	for (size_t i = 0; i < n; i++) {
 		const struct control_assign *a = &p->items[i];
-		queue_rel(a->key, rel, sizeof rel);
-		if (!done[i].now[0] || read_back(d, a->key, rel, now, sizeof now) < 0 ||
+		control_key_rel(a->watch, rel, sizeof rel);
+		if (!done[i].now[0] || read_back(d, a->watch, rel, now, sizeof now) < 0 ||
 		    strcmp(now, done[i].now) == 0)
 			continue;
 		snprintf(why, sizeof why, "not applied: %s after the last write (a later write "

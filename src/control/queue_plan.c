@@ -16,7 +16,8 @@ static long read_long(const struct control_dev *d, const char *rel)
 	return end == buf ? -1 : v;
 }
 
-static int read_limits(const struct control_dev *d, struct control_limits *lim, struct error *err)
+static int read_limits(const struct control_dev *d, const char *root, struct control_limits *lim,
+		       struct error *err)
 {
 	char line[SCHED_LINE_MAX];
 	memset(lim, 0, sizeof *lim);
@@ -32,14 +33,19 @@ static int read_limits(const struct control_dev *d, struct control_limits *lim, 
 	lim->max_hw_sectors_kb = read_long(d, "queue/max_hw_sectors_kb");
 	long page = sysconf(_SC_PAGESIZE);
 	lim->page_kb = page > 0 ? page / 1024 : 4;
+	control_bdi_limits_read(d, root, lim);
 	return 0;
 }
 
 /* The order the kernel needs, so that no write undoes an earlier one: a scheduler
- * switch resets nr_requests and iosched.*, so it goes first; nr_requests next (it
- * resizes the scheduler's tags); max_sectors_kb and write_cache update the queue
- * limits, after which the kernel recomputes read_ahead_kb (write_cache="write
- * through" puts a loop device's back to 2560), so read_ahead_kb goes last.
+ * switch resets nr_requests, iosched.* and (to or from bfq) wbt_lat_usec, so it goes
+ * first; nr_requests next (it resizes the scheduler's tags); max_sectors_kb and
+ * write_cache update the queue limits, and so do add_random and iostats (queue features
+ * on recent kernels), after which the kernel recomputes read_ahead_kb (write_cache="write
+ * through" or add_random=1 put a loop device's back to 2560), so read_ahead_kb goes last
+ * among the queue's; the other knobs, iosched.* and loop.dio between (loop.dio leaves
+ * read_ahead_kb alone).  The bdi's limits touch no queue setting: after, the maximum
+ * before the minimum (control_bdi_order swaps them when it must).
  * control_apply_device reads every key back after the last write all the same. */
 static int write_rank(const char *key)
 {
@@ -48,10 +54,14 @@ static int write_rank(const char *key)
 	};
 	if (strcmp(key, "read_ahead_kb") == 0)
 		return 5;
+	if (strncmp(key, "bdi.max_", 8) == 0)
+		return 6;
+	if (strncmp(key, "bdi.", 4) == 0)
+		return 7;
 	for (int i = 0; i < 4; i++)
 		if (strcmp(key, order[i]) == 0)
 			return i;
-	return 4;   /* iosched.* */
+	return 4;   /* iosched.*, the queue's knobs, loop.dio */
 }
 
 static void sort_items(struct control_plan *p)
@@ -68,9 +78,10 @@ static void sort_items(struct control_plan *p)
 static int split_all(struct control_plan *p, char *const *args, size_t n,
 		     char values[][SETTING_VAL_MAX], struct error *err)
 {
+	char keys[1024];
+	control_keys_list(keys, sizeof keys);
 	if (n == 0)
-		return error_set(err, "nothing to set: give KEY=VALUE (scheduler, nr_requests, "
-				      "read_ahead_kb, max_sectors_kb, write_cache, iosched.NAME)");
+		return error_set(err, "nothing to set: give KEY=VALUE (%s)", keys);
 	if (n > CONTROL_MAX_ITEMS)
 		return error_set(err, "too many settings (at most %d at once)", CONTROL_MAX_ITEMS);
 	for (size_t i = 0; i < n; i++) {
@@ -95,12 +106,58 @@ static const char *find_value(const struct control_plan *p, char values[][SETTIN
 	return NULL;
 }
 
-static void queue_rel(const char *key, char *rel, size_t len)
+/* The file of a key other than scheduler and iosched.* must be there: a kernel or a
+ * device without it (wbt_lat_usec before 4.10, bdi/max_ratio_fine before 6.2, loop.dio
+ * of a disk that is no loop device) cannot take it. */
+static int check_present(const struct control_dev *d, const struct control_assign *a,
+			 const char *rel, struct error *err)
 {
-	if (strncmp(key, "iosched.", 8) == 0)
-		snprintf(rel, len, "queue/iosched/%s", key + 8);
-	else
-		snprintf(rel, len, "queue/%s", key);
+	if (control_dev_exists(d, rel))
+		return 0;
+	if (strcmp(a->key, "loop.dio") == 0)
+		return error_set(err, "loop.dio: %s is not a loop device with a file attached",
+				 d->name);
+	return error_set(err,
+			 "%s: %s has no %s (not on this kernel or device; see `ioscope show %s`)",
+			 a->key, d->name, rel, d->name);
+}
+
+/* One limit given once: bdi.max_ratio, max_ratio_fine and max_bytes set the same one. */
+static int check_same_setting(const struct control_plan *p, size_t i, struct error *err)
+{
+	for (size_t j = 0; j < i; j++)
+		if (strcmp(p->items[j].watch, p->items[i].watch) == 0)
+			return error_set(err, "%s and %s set the same limit: give one of them",
+					 p->items[j].key, p->items[i].key);
+	return 0;
+}
+
+static int check_one(struct control_plan *p, size_t i, const struct control_dev *d,
+		     const struct control_limits *lim, bool switching, struct error *err)
+{
+	struct control_assign *a = &p->items[i];
+	char rel[SETTING_KEY_MAX + 16];
+	control_key_rel(a->key, rel, sizeof rel);
+	control_bdi_watch(lim, a->key, a->watch, sizeof a->watch);
+	if (check_same_setting(p, i, err) < 0)
+		return -1;
+	bool iosched = strncmp(a->key, "iosched.", 8) == 0;
+	if (iosched && switching && !control_iosched_names(lim->target_scheduler))
+		return error_set(err,
+				 "%s: tunables of %s are not known before switching to it; "
+				 "set the scheduler first, then %s in a second command",
+				 a->key, lim->target_scheduler, a->key);
+	if (iosched && !switching && !control_dev_exists(d, rel))
+		return error_set(err, "%s: %s has no such tunable (see `ioscope show %s`)",
+				 a->key, lim->scheduler, d->name);
+	if (!iosched && check_present(d, a, rel, err) < 0)
+		return -1;
+	a->old[0] = '\0';
+	if (!(iosched && switching) && control_dev_read(d, rel, a->old, sizeof a->old, err) < 0)
+		return -1;
+	if (strcmp(a->key, "scheduler") == 0)
+		snprintf(a->old, sizeof a->old, "%s", lim->scheduler);
+	return 0;
 }
 
 static int check_all(struct control_plan *p, const struct control_dev *d,
@@ -117,25 +174,10 @@ static int check_all(struct control_plan *p, const struct control_dev *d,
 	bool switching = strcmp(lim->target_scheduler, lim->scheduler) != 0;
 	for (size_t i = 0; i < p->nitems; i++) {
 		struct control_assign *a = &p->items[i];
-		if (control_value_check(lim, a->key, values[i], a->value, sizeof a->value, err) < 0)
+		if (control_value_check(lim, a->key, values[i], a->value, sizeof a->value,
+					err) < 0 ||
+		    check_one(p, i, d, lim, switching, err) < 0)
 			return -1;
-		char rel[SETTING_KEY_MAX + 16];
-		queue_rel(a->key, rel, sizeof rel);
-		bool iosched = strncmp(a->key, "iosched.", 8) == 0;
-		if (iosched && switching && !control_iosched_names(lim->target_scheduler))
-			return error_set(err,
-					 "%s: tunables of %s are not known before switching to it; "
-					 "set the scheduler first, then %s in a second command",
-					 a->key, lim->target_scheduler, a->key);
-		if (iosched && !switching && !control_dev_exists(d, rel))
-			return error_set(err, "%s: %s has no such tunable (see `ioscope show %s`)",
-					 a->key, lim->scheduler, d->name);
-		a->old[0] = '\0';
-		if (!(iosched && switching) &&
-		    control_dev_read(d, rel, a->old, sizeof a->old, err) < 0)
-			return -1;
-		if (strcmp(a->key, "scheduler") == 0)
-			snprintf(a->old, sizeof a->old, "%s", lim->scheduler);
 	}
 	return 0;
 }
@@ -158,11 +200,13 @@ int control_plan_device(struct control_plan *p, const char *root, const char *de
 		goto out;
 	if (control_dev_open(&d, p->root, p->device, err) < 0)
 		goto out;
-	if (read_limits(&d, &lim, err) == 0 && check_all(p, &d, &lim, values, err) == 0)
+	if (read_limits(&d, p->root, &lim, err) == 0 && check_all(p, &d, &lim, values, err) == 0 &&
+	    control_bdi_check(p, &lim, err) == 0)
 		r = 0;
 	control_dev_close(&d);
 	if (r == 0) {
 		sort_items(p);
+		control_bdi_order(p, &lim);
 		control_risks_device(p);
 	}
 out:

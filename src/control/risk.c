@@ -4,6 +4,8 @@
  *  - write_cache to "write through" on a queue the kernel believes has a volatile
  *    cache: the kernel stops sending cache flushes (Documentation/block/queue-sysfs);
  *  - ro on a filesystem with files open for writing;
+ *  - a loop device's direct I/O, on or off: it changes how the device caches its file
+ *    while it may be mounted (a risk of its own, asked every time);
  *  - anything on the filesystem that holds /, or on the disks under it.
  */
 #include <dirent.h>
@@ -100,8 +102,49 @@ static bool device_holds_root(const char *root, const char *disk)
 	return disk_under(root, top, disk, 0);
 }
 
+/* ", mounted on /mnt" (the first mount of the disk or a partition of it), or "". */
+static void mounted_on(const char *root, const char *disk, char *buf, size_t len)
+{
+	struct control_mount *all;
+	size_t n;
+	buf[0] = '\0';
+	if (control_mounts_read(root, &all, &n, NULL) < 0)
+		return;
+	for (size_t i = 0; i < n && !buf[0]; i++) {
+		char name[DEV_NAME_MAX], owner[DEV_NAME_MAX];
+		bool part;
+		if (control_mount_device(root, &all[i], name, sizeof name) &&
+		    control_disk_of(root, name, owner, sizeof owner, &part) == 0 &&
+		    strcmp(owner, disk) == 0)
+			snprintf(buf, len, ", mounted on %s", all[i].mountpoint);
+	}
+	free(all);
+}
+
+static void loop_dio_risk(struct control_plan *p, const struct control_assign *a)
+{
+	if (strcmp(a->key, "loop.dio") != 0 || strcmp(a->value, a->old) == 0)
+		return;
+	char where[MOUNT_PATH_MAX + 32];
+	mounted_on(p->root, p->device, where, sizeof where);
+	if (strcmp(a->value, "1") == 0)
+		control_add_risk(p,
+				 "loop.dio=1 changes how %s%s caches its file: its I/O bypasses "
+				 "the page cache of the filesystem under it (flushed first), and "
+				 "the queue is frozen meanwhile",
+				 p->device, where);
+	else
+		control_add_risk(p,
+				 "loop.dio=0 changes how %s%s caches its file: its I/O goes "
+				 "through the page cache of the filesystem under it again (cached "
+				 "twice, written back later), and the queue is frozen meanwhile",
+				 p->device, where);
+}
+
 void control_risks_device(struct control_plan *p)
 {
+	for (size_t i = 0; i < p->nitems; i++)
+		loop_dio_risk(p, &p->items[i]);
 	for (size_t i = 0; i < p->nitems; i++) {
 		const struct control_assign *a = &p->items[i];
 		if (strcmp(a->key, "write_cache") == 0 && strcmp(a->value, "write through") == 0 &&

@@ -3,7 +3,9 @@
  * The directory itself is the kernel's symlink /sys/block/NAME -> ../devices/...;
  * below it every component is resolved with openat2(RESOLVE_BENEATH |
  * RESOLVE_NO_SYMLINKS), so a path built from a validated name can never be
- * redirected anywhere else.
+ * redirected anywhere else.  bdi/ is the kernel's other link, to the disk's backing
+ * device (/sys/devices/virtual/bdi/MAJ:MIN): it is followed once when the device is
+ * opened, checked to be on sysfs (live), and "bdi/FILE" is resolved beneath it.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -12,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "control.h"
@@ -34,9 +37,33 @@ static void full_path(const struct control_dev *d, const char *rel, char *buf, s
 	snprintf(buf, len, "%s/%s", d->path, rel);
 }
 
+/* The directory rel is resolved beneath, and rel from there: bdi/FILE beneath bdi/. */
+static int dir_of(const struct control_dev *d, const char **rel)
+{
+	if (strncmp(*rel, "bdi/", 4) != 0)
+		return d->dirfd;
+	*rel += 4;
+	if (d->bdifd < 0)
+		errno = ENOENT;
+	return d->bdifd;
+}
+
+#define SYSFS_MAGIC_NUMBER 0x62656572   /* linux/magic.h SYSFS_MAGIC */
+
+static int open_bdi(const struct control_dev *d, bool live)
+{
+	int fd = openat(d->dirfd, "bdi", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct statfs fs;
+	if (fd >= 0 && live && (fstatfs(fd, &fs) < 0 || fs.f_type != SYSFS_MAGIC_NUMBER)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int control_dev_open(struct control_dev *d, const char *root, const char *name, struct error *err)
 {
-	d->dirfd = -1;
+	d->dirfd = d->bdifd = -1;
 	if (!control_name_valid(name))
 		return error_set(err, "'%s' is not a kernel device name", name);
 	snprintf(d->name, sizeof d->name, "%s", name);
@@ -46,6 +73,7 @@ int control_dev_open(struct control_dev *d, const char *root, const char *name, 
 	d->dirfd = open(d->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (d->dirfd < 0)
 		return error_errno(err, d->path, errno);
+	d->bdifd = open_bdi(d, !(root && root[0]));
 	return 0;
 }
 
@@ -53,12 +81,15 @@ void control_dev_close(struct control_dev *d)
 {
 	if (d->dirfd >= 0)
 		close(d->dirfd);
-	d->dirfd = -1;
+	if (d->bdifd >= 0)
+		close(d->bdifd);
+	d->dirfd = d->bdifd = -1;
 }
 
 bool control_dev_exists(const struct control_dev *d, const char *rel)
 {
-	int fd = open_beneath(d->dirfd, rel, O_PATH);
+	int dir = dir_of(d, &rel);
+	int fd = dir < 0 ? -1 : open_beneath(dir, rel, O_PATH);
 	if (fd < 0)
 		return false;
 	close(fd);
@@ -70,7 +101,8 @@ int control_dev_read(const struct control_dev *d, const char *rel, char *buf, si
 {
 	char path[MOUNT_PATH_MAX + 64];
 	full_path(d, rel, path, sizeof path);
-	int fd = open_beneath(d->dirfd, rel, O_RDONLY);
+	int dir = dir_of(d, &rel);
+	int fd = dir < 0 ? -1 : open_beneath(dir, rel, O_RDONLY);
 	if (fd < 0)
 		return error_errno(err, path, errno);
 	ssize_t n = pread(fd, buf, len - 1, 0);
@@ -90,7 +122,8 @@ int control_dev_write(const struct control_dev *d, const char *rel, const char *
 	char path[MOUNT_PATH_MAX + 64];
 	full_path(d, rel, path, sizeof path);
 	/* O_TRUNC: sysfs ignores it; a fixture tree of plain files needs it */
-	int fd = open_beneath(d->dirfd, rel, O_WRONLY | O_TRUNC);
+	int dir = dir_of(d, &rel);
+	int fd = dir < 0 ? -1 : open_beneath(dir, rel, O_WRONLY | O_TRUNC);
 	if (fd < 0) {
 		int saved = errno;
 		error_errno(err, path, saved);
@@ -108,4 +141,10 @@ int control_dev_write(const struct control_dev *d, const char *rel, const char *
 		return -1;
 	}
 	return 0;
+}
+
+bool control_dev_writable(const struct control_dev *d, const char *rel)
+{
+	int dir = dir_of(d, &rel);
+	return dir >= 0 && faccessat(dir, rel, W_OK, AT_EACCESS | AT_SYMLINK_NOFOLLOW) == 0;
 }

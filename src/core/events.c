@@ -306,9 +306,13 @@ static enum event_kind setting_kind(const char *key)
 	return strcmp(key, "write_cache") == 0 ? EVENT_WRITE_CACHE : EVENT_TUNABLE;
 }
 
+/* bfq turns writeback throttling off and a switch away from it back on, unless it was
+ * set by hand (block/blk-wbt.c wbt_disable_default, wbt_enable_default): wbt_lat_usec
+ * changes with the switch. */
 bool event_key_is_reset(const char *key)
 {
-	return strncmp(key, "iosched.", 8) == 0 || strcmp(key, "nr_requests") == 0;
+	return strncmp(key, "iosched.", 8) == 0 || strcmp(key, "nr_requests") == 0 ||
+	       strcmp(key, "wbt_lat_usec") == 0;
 }
 
 void event_add_reset(struct event *ev, const char *key, const char *old_value,

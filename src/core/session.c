@@ -227,8 +227,17 @@ bool session_event_selected(const struct session *s, const struct event *ev)
 	return selection_covers_event(&s->sel, &s->cur, s->have_rates ? &s->prev : NULL, ev);
 }
 
+/* A setting of a disk ioscope changed: the source reads them all at the next sample. */
+static void note_own_change(struct session *s, const struct event *ev)
+{
+	if (ev->kind == EVENT_SCHEDULER || ev->kind == EVENT_TUNABLE ||
+	    ev->kind == EVENT_WRITE_CACHE)
+		source_settings_changed(s->src, ev->object);
+}
+
 int session_queue_event(struct session *s, const struct event *ev)
 {
+	note_own_change(s, ev);
 	struct event *kept = event_list_add(&s->queued);
 	if (!kept)
 		return -1;
@@ -237,6 +246,7 @@ int session_queue_event(struct session *s, const struct event *ev)
 
 int session_add_own_event(struct session *s, const struct event *ev, struct error *err)
 {
+	note_own_change(s, ev);
 	echo_filter_remember(&s->echoes, ev);
 	dip_detector_note(s->dips, &s->cur, ev);
 	int rc = 0;

@@ -190,6 +190,24 @@ const char *device_setting(const struct device *d, const char *key)
 	return NULL;
 }
 
+static const char *const group_prefixes[SETTING_GROUPS] = {
+	[SETTING_QUEUE] = "", [SETTING_IOSCHED] = "iosched.", [SETTING_BDI] = "bdi.",
+	[SETTING_LOOP] = "loop.",
+};
+
+const char *setting_group_prefix(enum setting_group g)
+{
+	return (unsigned)g < SETTING_GROUPS ? group_prefixes[g] : "";
+}
+
+enum setting_group setting_group_of(const char *key)
+{
+	for (int g = SETTING_IOSCHED; g < SETTING_GROUPS; g++)
+		if (strncmp(key, group_prefixes[g], strlen(group_prefixes[g])) == 0)
+			return (enum setting_group)g;
+	return SETTING_QUEUE;
+}
+
 double timespec_seconds(const struct timespec *t)
 {
 	return (double)t->tv_sec + (double)t->tv_nsec / 1e9;

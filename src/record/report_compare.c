@@ -181,6 +181,22 @@ static void device_figures(FILE *out, const struct pair *pr, struct phase_device
 	figure_row(out, "", "%util mean", a, a ? x->util_s / x->dt : 0, b, b ? y->util_s / y->dt : 0, 1);
 }
 
+/* "  settings loop0: loop.dio 0→1, wbt_lat_usec 2000→0" when the two phases' setting
+ * states of a device differ (every setting a report compares, docs/reports.md), nothing
+ * otherwise. */
+static void setting_difference(FILE *out, const char *device, const char *a, const char *b)
+{
+	if (!a || !b)
+		return;
+	char *diff = report_state_difference(a, b);
+	if (diff && diff[0]) {
+		char line[DEV_NAME_MAX + 16];
+		snprintf(line, sizeof line, "  settings %s: ", device);
+		report_print_wrapped(out, line, 4, diff);
+	}
+	free(diff);
+}
+
 static void phase_heading(FILE *out, const struct phase *p, const char *which, const char *key)
 {
 	char from[32], span[32];
@@ -217,6 +233,16 @@ static void compare_phase(FILE *out, struct side *a, struct side *b, const struc
 		int kb = report_device_index(&b->rep, o->pairs[k].b);
 		device_figures(out, &o->pairs[k], ka >= 0 ? &pa->dev[ka] : NULL,
 			       pb && kb >= 0 ? &pb->dev[kb] : NULL);
+	}
+	/* A pair of two devices differs in their mounts and backing files in every phase, and
+	 * the header already sets their settings side by side: only a device compared with
+	 * itself gets the line. */
+	for (size_t k = 0; pb && k < o->npairs; k++) {
+		int ka = report_device_index(&a->rep, o->pairs[k].a);
+		int kb = report_device_index(&b->rep, o->pairs[k].b);
+		if (ka >= 0 && kb >= 0 && strcmp(o->pairs[k].a, o->pairs[k].b) == 0)
+			setting_difference(out, o->pairs[k].a, pa->dev[ka].state,
+					   pb->dev[kb].state);
 	}
 }
 

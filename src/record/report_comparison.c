@@ -126,7 +126,8 @@ static int row_add(struct state_row *r, const struct phase_device *s)
 	if (!a)
 		return -1;
 	r->awaits = a;
-	memcpy(r->awaits + r->nawaits, s->awaits, s->nawaits * sizeof *a);
+	if (s->nawaits)   /* an idle phase has none, and no array */
+		memcpy(r->awaits + r->nawaits, s->awaits, s->nawaits * sizeof *a);
 	r->nawaits += s->nawaits;
 	r->phases++;
 	r->dt += s->dt;
@@ -205,6 +206,34 @@ static void device_comparison(const struct report *rep, const struct phase_plan 
 	free(rows);
 	free(which);
 	free(states);
+}
+
+char *report_state_difference(const char *a, const char *b)
+{
+	char *text = NULL, key[LABEL_MAX], mine[LABEL_MAX], other[LABEL_MAX];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	bool any = false;
+	/* a's keys that b lacks or has otherwise, then the keys only b has */
+	for (int side = 0; side < 2; side++) {
+		const char *from = side ? b : a, *to = side ? a : b;
+		for (const char *line = from; *line;) {
+			snprintf(key, sizeof key, "%.*s", (int)strcspn(line, "=\n"), line);
+			line += strcspn(line, "\n");
+			line += *line == '\n';
+			state_value(from, key, mine, sizeof mine);
+			bool there = state_value(to, key, other, sizeof other);
+			if ((side == 1 && there) || (there && strcmp(mine, other) == 0))
+				continue;
+			fprintf(f, "%s%s %s→%s", any ? ", " : "", key, side ? "-" : mine,
+				side ? mine : there ? other : "-");
+			any = true;
+		}
+	}
+	fclose(f);
+	return text;
 }
 
 void report_comparison(const struct report *rep, const struct phase_plan *plan, FILE *out)

@@ -344,8 +344,16 @@ static void live_watch(struct source *src, const struct selection *sel)
 		why_sampler_watch(&ls->sampler.why, sel);
 }
 
+static void live_settings_changed(struct source *src, const char *disk)
+{
+	struct live_source *ls = (struct live_source *)src;
+	if (ls->sampler_open)
+		sampler_settings_changed(&ls->sampler, disk);
+}
+
 static const struct source_ops live_ops = {
 	.watch = live_watch,
+	.settings_changed = live_settings_changed,
 	.read = live_read,
 	.wait_fd = live_wait_fd,
 	.set_interval = live_set_interval,

@@ -65,25 +65,6 @@ static void backing_device(struct loop_backing *l)
 	kname_from_sysfs(base ? base + 1 : target, l->disk, sizeof l->disk);
 }
 
-int loop_dio_open(const char *root, const char *name)
-{
-	char path[PATH_MAX], sysname[DEV_NAME_MAX];
-	kname_to_sysfs(name, sysname, sizeof sysname);
-	if (path_format(path, sizeof path, "%s/sys/block/%s/loop/dio", root ? root : "",
-			sysname) < 0)
-		return -1;
-	return regular_file_openat(AT_FDCWD, path, O_RDONLY);
-}
-
-int loop_dio_pread(int fd)
-{
-	char buf[16], v[8];
-	ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
-	if (n <= 0 || sysfs_parse_value(buf, (size_t)n, v, sizeof v) <= 0)
-		return -1;
-	return sysfs_parse_bool(v);
-}
-
 void loop_backing_read(const char *root, const char *name, struct loop_backing *out)
 {
 	memset(out, 0, sizeof *out);

@@ -1,12 +1,11 @@
 /* sampler.c - one sample of one tree, through descriptors kept open.
  *
  * Per sample: one pread of /proc/diskstats (more only past a page), the three
- * counter files through libproc2 (or our readers), one pread of pressure/io,
- * per whole disk one pread of each sysfs settings file, per attached loop device
- * one of loop/dio (it changes without a uevent), and the mount table
- * (parsed again only when its text changed).  Devices are described (sysfs, udev
- * database) only when the diskstats names change or a block uevent arrives.  The
- * output snapshot's arrays are reused, so a steady sample allocates nothing.
+ * counter files through our readers, one pread of pressure/io, per whole disk one
+ * pread of each sysfs settings file (live, the knobs only on their cadence: sysfs.h),
+ * and the mount table (parsed again only when its text changed).  Devices are described
+ * (sysfs, udev database) only when the diskstats names change or a block uevent arrives.
+ * The output snapshot's arrays are reused, so a steady sample allocates nothing.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,7 +14,6 @@
 #include <unistd.h>
 
 #include "diskstats.h"
-#include "loopdev.h"
 #include "mountinfo.h"
 #include "sampler.h"
 
@@ -59,18 +57,8 @@ static int resize_mounts(struct snapshot *s, size_t n)
 	return 0;
 }
 
-static void close_loop_dio(struct tracked_device *t, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (t[i].loop_dio_fd >= 0)
-			close(t[i].loop_dio_fd);
-		t[i].loop_dio_fd = -1;
-	}
-}
-
 static void close_tracked(struct sampler *s)
 {
-	close_loop_dio(s->tracked, s->ntracked);
 	for (size_t i = 0; i < s->ntracked; i++)
 		if (s->tracked[i].has_sysfs)
 			sysfs_disk_close(&s->tracked[i].sysfs);
@@ -158,6 +146,28 @@ static struct tracked_device *take_old(struct tracked_device *old, size_t n, boo
 	return NULL;
 }
 
+/* A rescan follows a block uevent, and a loop device sends one when it is attached,
+ * detached, resized or made read-only.  Which device the uevent was for is not known:
+ * a loop device attached, detached or given another file lists its files again (its
+ * loop/ group is new or gone); every loop device with a file reads its knobs (its size
+ * and read-only flag may have changed).  Loop devices with a file are few. */
+static void loop_uevent(struct sysfs_disk *sd, const struct loop_backing *was,
+			const struct loop_backing *now)
+{
+	if (was->present != now->present || strcmp(was->file, now->file) != 0 ||
+	    was->offset != now->offset || was->sizelimit != now->sizelimit)
+		sysfs_disk_read_all_next(sd);
+	else if (now->present)
+		sysfs_disk_knobs_now(sd);
+}
+
+/* The first knob read of disk i of n, spread over the period so that the disks' knobs
+ * are not all read in the same sample. */
+static uint64_t knob_offset(size_t i, size_t n)
+{
+	return SAMPLER_KNOB_PERIOD_NS / (n ? n : 1) * (i + 1);
+}
+
 /* Follow the new set of names: keep the open sysfs files of disks we knew,
  * open those of new disks, close those of vanished ones. */
 static int rescan(struct sampler *s, const struct snapshot *out, struct error *err)
@@ -170,15 +180,14 @@ static int rescan(struct sampler *s, const struct snapshot *out, struct error *e
 		free(taken);
 		return error_set(err, "out of memory");
 	}
-	close_loop_dio(s->tracked, s->ntracked);
 	for (size_t i = 0; i < n; i++) {
-		nt[i].loop_dio_fd = -1;
 		snprintf(nt[i].info.name, sizeof nt[i].info.name, "%s", out->devices[i].name);
 		struct tracked_device *o = take_old(s->tracked, s->ntracked, taken,
 						    out->devices[i].name);
 		if (o && o->has_sysfs) {
 			nt[i].sysfs = o->sysfs;
 			nt[i].has_sysfs = true;
+			nt[i].info.loop = o->info.loop;   /* to tell a loop device changed */
 		}
 	}
 	for (size_t i = 0; i < s->ntracked; i++)
@@ -196,15 +205,19 @@ static int rescan(struct sampler *s, const struct snapshot *out, struct error *e
 		infos[i] = nt[i].info;
 	devices_describe(&s->catalog, infos, n);
 	for (size_t i = 0; i < n; i++) {
+		struct loop_backing was = nt[i].info.loop;
 		nt[i].info = infos[i];
-		if (nt[i].info.loop.present)
-			nt[i].loop_dio_fd = loop_dio_open(s->prefix, nt[i].info.name);
+		if (nt[i].has_sysfs)
+			loop_uevent(&nt[i].sysfs, &was, &nt[i].info.loop);
 		if (nt[i].info.is_disk && !nt[i].has_sysfs) {
 			if (sysfs_disk_open(&nt[i].sysfs, s->prefix, nt[i].info.name, err) < 0) {
 				free(infos);
 				return -1;
 			}
 			nt[i].sysfs.generations = &s->generations;
+			if (!s->prefix)
+				sysfs_disk_knob_cadence(&nt[i].sysfs, SAMPLER_KNOB_PERIOD_NS,
+							knob_offset(i, n));
 			nt[i].has_sysfs = true;
 		} else if (!nt[i].info.is_disk && nt[i].has_sysfs) {
 			sysfs_disk_close(&nt[i].sysfs);
@@ -256,8 +269,6 @@ static int fill_device(struct device *d, struct tracked_device *t, struct error 
 	memcpy(d->dm_name, in->dm_name, sizeof d->dm_name);
 	memcpy(d->model, in->model, sizeof d->model);
 	memcpy(d->serial, in->serial, sizeof d->serial);
-	if (t->loop_dio_fd >= 0)
-		t->info.loop.dio = loop_dio_pread(t->loop_dio_fd);
 	d->loop = in->loop;
 	if (!t->has_sysfs) {
 		d->instance = 0;
@@ -266,7 +277,19 @@ static int fill_device(struct device *d, struct tracked_device *t, struct error 
 	}
 	int r = sysfs_disk_read(&t->sysfs, &d->settings, err);
 	d->instance = t->sysfs.recreations;
+	/* loop/dio changes with no uevent (losetup --direct-io): the setting read this
+	 * sample is the one to describe the device with */
+	const char *dio = d->loop.present ? device_setting(d, "loop.dio") : NULL;
+	if (dio)
+		d->loop.dio = sysfs_parse_bool(dio);
 	return r;
+}
+
+void sampler_settings_changed(struct sampler *s, const char *disk)
+{
+	for (size_t i = 0; i < s->ntracked; i++)
+		if (s->tracked[i].has_sysfs && strcmp(s->tracked[i].info.name, disk) == 0)
+			sysfs_disk_knobs_now(&s->tracked[i].sysfs);
 }
 
 /* ---- mounts --------------------------------------------------------------- */

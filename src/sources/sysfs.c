@@ -13,17 +13,65 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kname.h"
 #include "procfile.h"
 #include "sysfs.h"
 
-/* In key order; "iosched.*" sorts before all of them. */
-static const char *const queue_keys[] = {
-	"max_sectors_kb", "nr_requests", "read_ahead_kb", "write_cache",
+/* In key order.  Every sample: what a benchmark of the disk depends on and changes
+ * most (and loop/dio, which `losetup --direct-io` changes without a uevent).  The
+ * knobs (SYSFS_KNOB) change rarely; live, they are read on the knob cadence, which
+ * keeps a sample's cost (docs/performance.md).  bdi/max_bytes and min_bytes are
+ * max_ratio and min_ratio times the dirty limit of the moment (mm/page-writeback.c
+ * bdi_get_bytes): they move with free memory every second, and a write to them sets
+ * the ratio, so the ratio is what is watched.  Where the kernel has *_ratio_fine
+ * (6.2+), the coarse ratio is the same value in whole percent: only the fine one is
+ * read, so that one change is one event. */
+const struct sysfs_setting_file sysfs_setting_files[] = {
+	{ "add_random", "queue/add_random", SYSFS_KNOB, NULL, false },
+	{ "bdi.max_bytes", "bdi/max_bytes", SYSFS_SHOWN, NULL, false },
+	{ "bdi.max_ratio", "bdi/max_ratio", SYSFS_KNOB, "bdi/max_ratio_fine", false },
+	{ "bdi.max_ratio_fine", "bdi/max_ratio_fine", SYSFS_KNOB, NULL, false },
+	{ "bdi.min_bytes", "bdi/min_bytes", SYSFS_SHOWN, NULL, false },
+	{ "bdi.min_ratio", "bdi/min_ratio", SYSFS_KNOB, "bdi/min_ratio_fine", false },
+	{ "bdi.min_ratio_fine", "bdi/min_ratio_fine", SYSFS_KNOB, NULL, false },
+	{ "bdi.strict_limit", "bdi/strict_limit", SYSFS_KNOB, NULL, false },
+	{ "io_poll", "queue/io_poll", SYSFS_KNOB, NULL, false },
+	{ "io_poll_delay", "queue/io_poll_delay", SYSFS_KNOB, NULL, false },
+	{ "iostats", "queue/iostats", SYSFS_KNOB, NULL, false },
+	{ "loop.backing_file", "loop/backing_file", SYSFS_KNOB, NULL, true },
+	{ "loop.dio", "loop/dio", SYSFS_EVERY_READ, NULL, true },
+	{ "loop.ro", "ro", SYSFS_KNOB, NULL, true },
+	{ "loop.sectors", "size", SYSFS_KNOB, NULL, true },
+	{ "max_sectors_kb", "queue/max_sectors_kb", SYSFS_EVERY_READ, NULL, false },
+	{ "nomerges", "queue/nomerges", SYSFS_KNOB, NULL, false },
+	{ "nr_requests", "queue/nr_requests", SYSFS_EVERY_READ, NULL, false },
+	{ "read_ahead_kb", "queue/read_ahead_kb", SYSFS_EVERY_READ, NULL, false },
+	{ "rq_affinity", "queue/rq_affinity", SYSFS_KNOB, NULL, false },
+	{ "wbt_lat_usec", "queue/wbt_lat_usec", SYSFS_KNOB, NULL, false },
+	{ "write_cache", "queue/write_cache", SYSFS_EVERY_READ, NULL, false },
 };
-#define NQUEUE_KEYS (sizeof queue_keys / sizeof queue_keys[0])
+const size_t sysfs_nsetting_files = sizeof sysfs_setting_files / sizeof sysfs_setting_files[0];
+
+const struct sysfs_setting_file *sysfs_setting_find(const char *key)
+{
+	for (size_t i = 0; i < sysfs_nsetting_files; i++)
+		if (strcmp(sysfs_setting_files[i].key, key) == 0)
+			return &sysfs_setting_files[i];
+	return NULL;
+}
+
+bool sysfs_setting_rel(const char *key, char *rel, size_t len)
+{
+	const struct sysfs_setting_file *f = sysfs_setting_find(key);
+	int n = f ? snprintf(rel, len, "%s", f->rel)
+		  : strncmp(key, "iosched.", 8) == 0 && key[8]
+			? snprintf(rel, len, "queue/iosched/%s", key + 8)
+			: -1;
+	return n > 0 && (size_t)n < len;
+}
 
 #define VALUE_BUF 512
 
@@ -200,11 +248,69 @@ static void free_names(char **names, size_t n)
 	free(names);
 }
 
-/* (Re)build files[]: iosched.* of the scheduler now active, then the queue keys. */
+static int cmp_files(const void *a, const void *b)
+{
+	return strcmp(((const struct sysfs_file *)a)->key, ((const struct sysfs_file *)b)->key);
+}
+
+/* The directories the rows' files are in, opened once per listing: the disk's, queue/,
+ * loop/ (no link followed) and bdi/, the kernel's own link (to /sys/devices/virtual/bdi/
+ * MAJ:MIN), followed as /sys/block/NAME is.  -1 for one that is not there. */
+struct setting_dirs {
+	int disk, queue, bdi, loop;
+	bool loop_attached;          /* loop/backing_file: a loop device with a file */
+};
+
+static void setting_dirs_open(struct setting_dirs *dirs, int dfd, int qfd)
+{
+	dirs->disk = dfd;
+	dirs->queue = qfd;
+	dirs->bdi = dfd < 0 ? -1 : procfile_openat(dfd, "bdi", O_RDONLY | O_DIRECTORY);
+	dirs->loop = dfd < 0 ? -1 : procfile_openat(dfd, "loop", O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+	dirs->loop_attached = dirs->loop >= 0 &&
+			      faccessat(dirs->loop, "backing_file", F_OK, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+static void setting_dirs_close(struct setting_dirs *dirs)
+{
+	close_fd(&dirs->bdi);
+	close_fd(&dirs->loop);
+}
+
+/* The directory of a row's path ("bdi/max_ratio": bdi/), and the name in it. */
+static int dir_of(const struct setting_dirs *dirs, const char *rel, const char **name)
+{
+	const char *slash = strchr(rel, '/');
+	*name = slash ? slash + 1 : rel;
+	if (!slash)
+		return dirs->disk;
+	size_t n = (size_t)(slash - rel);
+	return strncmp(rel, "queue", n) == 0 ? dirs->queue
+	       : strncmp(rel, "bdi", n) == 0 ? dirs->bdi
+	       : strncmp(rel, "loop", n) == 0 ? dirs->loop
+					       : -1;
+}
+
+/* A row's file, its last component opened without following a link; -1 when the row
+ * does not apply to this disk. */
+static int open_row(const struct setting_dirs *dirs, const struct sysfs_setting_file *row)
+{
+	const char *name;
+	if (row->loop_only && !dirs->loop_attached)
+		return -1;
+	int finer = row->finer ? dir_of(dirs, row->finer, &name) : -1;
+	if (finer >= 0 && faccessat(finer, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
+		return -1;
+	int dir = dir_of(dirs, row->rel, &name);
+	return dir < 0 ? -1 : open_attr(dir, name);
+}
+
+/* (Re)build files[]: iosched.* of the scheduler now active and the table's rows that
+ * this disk has, sorted by key. */
 static int open_settings(struct sysfs_disk *d, const char *active, struct error *err)
 {
 	close_files(d, 0);
-	d->nfiles = d->niosched = 0;
+	d->nfiles = 0;
 	snprintf(d->iosched_of, sizeof d->iosched_of, "%s", active);
 
 	int dfd = procfile_openat(AT_FDCWD, d->dir, O_RDONLY | O_DIRECTORY);
@@ -212,7 +318,7 @@ static int open_settings(struct sysfs_disk *d, const char *active, struct error 
 	size_t nsched = 0;
 	char **sched = qfd < 0 ? NULL : list_iosched(qfd, &nsched);
 
-	struct sysfs_file *v = realloc(d->files, (nsched + NQUEUE_KEYS + 1) * sizeof *v);
+	struct sysfs_file *v = realloc(d->files, (nsched + sysfs_nsetting_files + 1) * sizeof *v);
 	if (!v) {
 		free_names(sched, nsched);
 		if (qfd >= 0)
@@ -229,16 +335,27 @@ static int open_settings(struct sysfs_disk *d, const char *active, struct error 
 		struct sysfs_file *f = &d->files[d->nfiles];
 		snprintf(f->key, sizeof f->key, "iosched.%s", sched[i]);
 		snprintf(rel, sizeof rel, "iosched/%s", sched[i]);
+		f->iosched = true;
+		f->knob = false;
 		if ((f->fd = open_attr(qfd, rel)) >= 0)
 			d->nfiles++;
 	}
-	d->niosched = d->nfiles;
-	for (size_t i = 0; i < NQUEUE_KEYS && qfd >= 0; i++) {
+	struct setting_dirs dirs;
+	setting_dirs_open(&dirs, dfd, qfd);
+	for (size_t i = 0; i < sysfs_nsetting_files && dfd >= 0; i++) {
+		const struct sysfs_setting_file *row = &sysfs_setting_files[i];
 		struct sysfs_file *f = &d->files[d->nfiles];
-		snprintf(f->key, sizeof f->key, "%s", queue_keys[i]);
-		if ((f->fd = open_attr(qfd, queue_keys[i])) >= 0)
+		if (row->cadence == SYSFS_SHOWN)
+			continue;
+		snprintf(f->key, sizeof f->key, "%s", row->key);
+		f->iosched = false;
+		f->knob = row->cadence == SYSFS_KNOB;
+		if ((f->fd = open_row(&dirs, row)) >= 0)
 			d->nfiles++;
 	}
+	setting_dirs_close(&dirs);
+	if (d->nfiles)
+		qsort(d->files, d->nfiles, sizeof *d->files, cmp_files);
 	free_names(sched, nsched);
 	if (qfd >= 0)
 		close(qfd);
@@ -281,7 +398,7 @@ static void close_all(struct sysfs_disk *d)
 	close_fd(&d->size_fd);
 	d->have_last = false;
 	d->files = NULL;
-	d->nfiles = d->niosched = 0;
+	d->nfiles = 0;
 	d->iosched_of[0] = '\0';
 }
 
@@ -347,26 +464,50 @@ static bool is_iosched_key(const char *key)
 	return strncmp(key, "iosched.", 8) == 0;
 }
 
-/* Read files[] into out->items.  1 when an iosched file has vanished (the
- * scheduler changed between our reads), else 0; -1 on ENOMEM. */
+/* A knob's value between its reads: the last full read's (both lists are in key
+ * order, *cursor walks d->last once per read); NULL when it had none. */
+static const char *last_value(const struct sysfs_disk *d, const char *key, size_t *cursor)
+{
+	const struct disk_settings *l = &d->last;
+	while (d->have_last && *cursor < l->nitems && strcmp(l->items[*cursor].key, key) < 0)
+		(*cursor)++;
+	if (!d->have_last || *cursor == l->nitems || strcmp(l->items[*cursor].key, key) != 0)
+		return NULL;
+	return l->items[*cursor].value;
+}
+
+/* Read files[] into out->items (the knobs only when d->reading_knobs, or when the
+ * last read had none of theirs).  1 when an iosched file has vanished (the scheduler
+ * changed between our reads), else 0; -1 on ENOMEM.  Another file gone (ENODEV: a loop
+ * device detached, its loop/ group removed) makes the next read list the files again. */
 static int read_items(struct sysfs_disk *d, struct disk_settings *out, struct error *err)
 {
 	if (ensure_items(out, d->nfiles, err) < 0)
 		return -1;
 	char buf[VALUE_BUF];
-	size_t n = 0;
+	size_t n = 0, cursor = 0;
 	for (size_t i = 0; i < d->nfiles; i++) {
-		ssize_t len = read_attr(d->files[i].fd, buf, sizeof buf);
+		const struct sysfs_file *f = &d->files[i];
+		const char *v =
+			f->knob && !d->reading_knobs ? last_value(d, f->key, &cursor) : NULL;
+		if (v) {   /* a file new since the last read (none there) is read now */
+			struct setting *s = &out->items[n++];
+			memcpy(s->key, f->key, sizeof s->key);
+			snprintf(s->value, sizeof s->value, "%s", v);
+			continue;
+		}
+		ssize_t len = read_attr(f->fd, buf, sizeof buf);
 		if (len < 0) {
-			if (i < d->niosched && (errno == ENODEV || errno == ENOENT) &&
-			    d->files[i].fd >= 0) {
+			if (f->iosched && (errno == ENODEV || errno == ENOENT) && f->fd >= 0) {
 				out->nitems = n;
 				return 1;
 			}
+			if (errno == ENODEV)
+				d->iosched_of[0] = '\1';
 			continue;
 		}
 		struct setting *s = &out->items[n++];
-		memcpy(s->key, d->files[i].key, sizeof s->key);
+		memcpy(s->key, f->key, sizeof s->key);
 		sysfs_parse_value(buf, (size_t)len, s->value, sizeof s->value);
 	}
 	out->nitems = n;
@@ -443,7 +584,9 @@ static const char *elevator_of_tunable(const char *name)
 /* An iosched file that belongs to another elevator than `active`. */
 static bool has_foreign_tunable(const struct disk_settings *st, const char *active)
 {
-	for (size_t i = 0; i < st->nitems && is_iosched_key(st->items[i].key); i++) {
+	for (size_t i = 0; i < st->nitems; i++) {
+		if (!is_iosched_key(st->items[i].key))
+			continue;
 		const char *owner = elevator_of_tunable(st->items[i].key + 8);
 		if (owner && strcmp(owner, active) != 0)
 			return true;
@@ -454,8 +597,8 @@ static bool has_foreign_tunable(const struct disk_settings *st, const char *acti
 static size_t count_iosched(const struct disk_settings *st)
 {
 	size_t n = 0;
-	while (n < st->nitems && is_iosched_key(st->items[n].key))
-		n++;
+	for (size_t i = 0; i < st->nitems; i++)
+		n += is_iosched_key(st->items[i].key);
 	return n;
 }
 
@@ -538,6 +681,10 @@ static int read_consistent(struct sysfs_disk *d, struct disk_settings *out, stru
 			n = read_attr(d->scheduler_fd, buf, sizeof buf);
 		}
 		read_scheduler(out, n, buf);
+		/* A switch changes more than its tunables (to bfq and back: wbt_lat_usec):
+		 * read the knobs with it, so that the diff finds them in the same sample. */
+		if (d->have_last && strcmp(out->scheduler, d->last.scheduler) != 0)
+			d->reading_knobs = true;
 		if (strcmp(out->scheduler, d->iosched_of) != 0 &&
 		    open_settings(d, out->scheduler, err) < 0)
 			return -1;
@@ -576,17 +723,66 @@ static int read_full(struct sysfs_disk *d, struct disk_settings *out, struct err
 	return 0;
 }
 
+void sysfs_disk_knob_cadence(struct sysfs_disk *d, uint64_t period_ns, uint64_t first_ns)
+{
+	d->knob_period_ns = period_ns;
+	d->knob_first_ns = first_ns;
+}
+
+void sysfs_disk_knobs_now(struct sysfs_disk *d)
+{
+	d->reading_knobs = true;
+}
+
+void sysfs_disk_read_all_next(struct sysfs_disk *d)
+{
+	d->iosched_of[0] = '\1';
+	d->reading_knobs = true;
+}
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* The knobs are due: every read without a cadence, else when their time came. */
+static uint64_t knobs_begin(struct sysfs_disk *d)
+{
+	uint64_t now = d->knob_period_ns ? monotonic_ns() : 0;
+	if (!d->knob_period_ns || !d->have_last || now >= d->knobs_due_ns)
+		d->reading_knobs = true;
+	return now;
+}
+
+static void knobs_end(struct sysfs_disk *d, uint64_t now)
+{
+	if (d->reading_knobs && d->knob_period_ns) {
+		d->knobs_due_ns = now + (d->knob_first_ns ? d->knob_first_ns : d->knob_period_ns);
+		d->knob_first_ns = 0;
+	}
+	d->reading_knobs = false;
+}
+
 int sysfs_disk_read(struct sysfs_disk *d, struct disk_settings *out, struct error *err)
 {
 	int medium = d->have_last ? medium_state(d) : 0;
 	if (medium < 0 && reopen(d, err) < 0)
 		return -1;
 	if (medium > 0) {
+		d->no_medium = true;
 		if (out->generation && out->generation == d->last.generation)
 			return 0;   /* out holds these settings already */
 		return settings_copy(out, &d->last, err);
 	}
+	if (d->no_medium) {   /* a loop device attached again: maybe its loop/ group is new */
+		d->no_medium = false;
+		sysfs_disk_read_all_next(d);
+	}
+	uint64_t now = knobs_begin(d);
 	int r = read_full(d, out, err);
+	knobs_end(d, now);
 	if (r < 0)
 		return -1;
 	if (r > 0 || (d->have_last && disk_settings_equal(out, &d->last))) {

@@ -67,17 +67,20 @@ void action_tunables(struct console *c)
 	char title[128];
 	snprintf(title, sizeof title, "Tunables of %s (%s)", dev->name, dev->settings.scheduler);
 	struct control_dialog *d = control_dialog_new(CD_TUNABLE, c->opts->root, dev->name, title);
-	/* queue keys first, then the scheduler's; write_cache has its own key */
-	for (int pass = 0; d && pass < 2; pass++)
+	/* what `set` can write, in the order of its table (write_cache has its own key) */
+	for (const struct control_key *k = control_keys; d && k->key; k++) {
+		if (k->write == CONTROL_READ_ONLY || strcmp(k->key, "scheduler") == 0 ||
+		    strcmp(k->key, "write_cache") == 0)
+			continue;
 		for (size_t i = 0; i < dev->settings.nitems; i++) {
 			const struct setting *s = &dev->settings.items[i];
-			bool iosched = strncmp(s->key, "iosched.", 8) == 0;
-			if (iosched != (pass == 1) || strcmp(s->key, "write_cache") == 0)
+			if (control_key_find(s->key) != k)
 				continue;
 			char label[128];
 			snprintf(label, sizeof label, "%-28s %s", s->key, s->value);
 			control_dialog_add_item(d, label, s->key, s->value);
 		}
+	}
 	open_dialog(c, d);
 }
 

@@ -1,7 +1,7 @@
 /* detail.c - the selected device in full: identity, rotational, write cache, the
- * scheduler line as the kernel prints it, queue and iosched tunables, what a loop
- * device is backed by, and each filesystem mounted from it with its type, mount flags
- * and filesystem options. */
+ * scheduler line as the kernel prints it, queue and iosched tunables, the bdi's dirty
+ * limits, a loop device's own settings and what it is backed by, and each filesystem
+ * mounted from it with its type, mount flags and filesystem options. */
 #include <stdio.h>
 #include <string.h>
 
@@ -60,20 +60,25 @@ static const char *rotational_text(int r)
 	return r < 0 ? "unknown" : r ? "yes" : "no";
 }
 
-static void settings_line(struct pane_writer *pw, const struct device *d, bool iosched)
+/* The settings by where they come from (setting_group_of), each group on lines of its
+ * own.  The write cache has its own item, and a loop device's file and direct I/O are in
+ * its backing line. */
+static void settings_line(struct pane_writer *pw, const struct device *d, enum setting_group g)
 {
+	static const char *const labels[SETTING_GROUPS] = { "queue", "iosched", "bdi", "loop" };
+	const char *prefix = setting_group_prefix(g);
 	bool any = false;
 	for (size_t i = 0; i < d->settings.nitems; i++) {
 		const struct setting *s = &d->settings.items[i];
-		bool is_iosched = strncmp(s->key, "iosched.", 8) == 0;
-		if (is_iosched != iosched || strcmp(s->key, "write_cache") == 0)
+		if (setting_group_of(s->key) != g || strcmp(s->key, "write_cache") == 0 ||
+		    strcmp(s->key, "loop.backing_file") == 0 || strcmp(s->key, "loop.dio") == 0)
 			continue;
 		if (!any) {
 			newline(pw);
-			label(pw, iosched ? "iosched" : "queue", 10);
+			label(pw, labels[g], 10);
 			any = true;
 		}
-		item(pw, iosched ? s->key + 8 : s->key, s->value, 10);
+		item(pw, s->key + strlen(prefix), s->value, 10);
 	}
 }
 
@@ -207,8 +212,8 @@ static void detail_draw(const struct frame *f, const struct rect *r)
 		newline(&pw);
 		label(&pw, "scheduler", 10);
 		text(&pw, TR_HEADER_VALUE, q->settings.scheduler_line[0] ? q->settings.scheduler_line : "-");
-		settings_line(&pw, q, false);
-		settings_line(&pw, q, true);
+		for (int g = 0; g < SETTING_GROUPS; g++)
+			settings_line(&pw, q, (enum setting_group)g);
 	} else {
 		newline(&pw);
 		text(&pw, TR_DIM, "no queue settings known for this device");

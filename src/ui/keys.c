@@ -96,7 +96,7 @@ const struct console_binding console_bindings[] = {
 	/* changing settings (src/ui/control_*.c): the selected device, a partition's disk */
 	{ { 'S' }, "S", "scheduler picker: the queue's list, the current one marked", "Sched", "Settings",
 	  KEYF_CONTROL, ACT(UA_SCHEDULER, 0) },
-	{ { 'T' }, "T", "tunables editor: nr_requests, read_ahead_kb, max_sectors_kb, iosched.*", NULL,
+	{ { 'T' }, "T", "tunables editor: queue, iosched.*, bdi.* limits, loop.dio", NULL,
 	  "Settings", KEYF_CONTROL, ACT(UA_TUNABLES, 0) },
 	{ { 'w' }, "w", "write cache: write back or write through", NULL, "Settings", KEYF_CONTROL,
 	  ACT(UA_WRITE_CACHE, 0) },

@@ -68,15 +68,20 @@ system_disk() {
 	awk '$3 !~ /^(loop|ram|zram|dm-|md|sr)/ { if (system("test -e /sys/block/" $3) == 0) { print $3; exit } }' /proc/diskstats
 }
 
-# Loop devices are reused after detach with the queue settings their last user left:
-# put back what this one had, for the next test that gets it.
+# Loop devices are reused after detach with the queue settings their last user left, and
+# their bdi (its dirty limits) lives as long as the device: put back what this one had, for
+# the next test that gets it.  The minimum before the maximum (lowered first, raised last
+# would need both orders; tests only raise the maximum back and lower the minimum).
 restore_queue() {
-	local q=/sys/block/$1/queue k cmd=""
-	for k in scheduler write_cache max_sectors_kb read_ahead_kb nr_requests; do
+	local b=/sys/block/$1 k cmd=""
+	for k in queue/scheduler queue/write_cache queue/max_sectors_kb queue/nr_requests \
+		 queue/wbt_lat_usec queue/nomerges queue/rq_affinity queue/add_random queue/iostats \
+		 queue/read_ahead_kb bdi/strict_limit bdi/min_ratio_fine bdi/max_ratio_fine; do
 		local v
-		v=$(cat "$q/$k")
-		[ "$k" = scheduler ] && v=$(sed -n 's/.*\[\(.*\)\].*/\1/p' <<<"$v")
-		cmd="$cmd echo '$v' >$q/$k;"
+		[ -e "$b/$k" ] || continue
+		v=$(cat "$b/$k")
+		[ "$k" = queue/scheduler ] && v=$(sed -n 's/.*\[\(.*\)\].*/\1/p' <<<"$v")
+		cmd="$cmd echo '$v' >$b/$k;"
 	done
 	at_exit "$cmd"
 }

@@ -10,7 +10,7 @@ python3 - "$json" <<'PY' && ok "json keys are iostat -x and vmstat names" || fai
 import json, sys
 lines = sys.argv[1].strip().split("\n")
 assert len(lines) == 3, len(lines)
-dev_keys = "r/s rkB/s rrqm/s %rrqm r_await rareq-sz w/s wkB/s wrqm/s %wrqm w_await wareq-sz d/s dkB/s drqm/s %drqm d_await dareq-sz f/s f_await aqu-sz %util in_flight scheduler".split()
+dev_keys = "r/s rkB/s rrqm/s %rrqm r_await rareq-sz w/s wkB/s wrqm/s %wrqm w_await wareq-sz d/s dkB/s drqm/s %drqm d_await dareq-sz f/s f_await aqu-sz %util in_flight scheduler settings".split()
 vm_keys = ("r b swpd free buff cache si so bi bo in cs us sy id wa st dirty writeback "
            "dirty_threshold dirty_background_threshold dirty_freerun dirtied written").split()
 for l in lines:
@@ -20,8 +20,9 @@ for l in lines:
     assert o["devices"], "no devices"
     for name, d in o["devices"].items():
         assert list(d) == dev_keys, (name, list(d))
-        for k in dev_keys[:-2]:
+        for k in dev_keys[:-3]:
             assert d[k] is None or d[k] >= 0, (k, d[k])
+        assert d["settings"] is None or all(type(v) is str for v in d["settings"].values()), d
     assert list(o["vm"]) == vm_keys, list(o["vm"])
     assert o["psi_io"] is None or set(o["psi_io"]) == {"some_avg10", "full_avg10", "some_us", "full_us"}
 PY

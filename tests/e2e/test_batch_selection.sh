@@ -15,7 +15,10 @@ LOG=$TMP/a.log
 
 "$IOSCOPE" --batch -f text -i 0.3 -c 8 --record "$LOG" "$A" >"$TMP/out.txt" 2>"$TMP/err" &
 pid=$!
-sleep 0.8
+# the changes must come after the baseline sample: on a busy machine the first one takes a
+# while (every disk's files are opened and read)
+for _ in $(seq 100); do grep -q '"type":"sample"' "$LOG" 2>/dev/null && break; sleep 0.05; done
+sleep 0.3
 echo kyber >"/sys/block/$B/queue/scheduler"
 sleep 0.4
 ra=$(cat "/sys/block/$A/queue/read_ahead_kb")

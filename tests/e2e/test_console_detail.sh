@@ -1,6 +1,7 @@
 #!/bin/bash
 # The detail pane on a real loop device carrying ext4: the mount's two option lines are
-# labelled (mount flags, the filesystem's options), and the loop device's backing is
+# labelled (mount flags, the filesystem's options), the queue's knobs, the bdi's limits and
+# the loop device's own settings are in groups of their own, and the loop device's backing is
 # shown: the file, the disk and filesystem holding it, direct I/O, followed live when
 # losetup --direct-io changes it (no uevent says so).  A partition shows its disk's.
 . "$(dirname "$0")/lib.sh"
@@ -24,6 +25,15 @@ screen_check "detail: the loop device's backing file" "backing +$(re_escape "$im
 screen_check "detail: the disk and filesystem holding it" "^.* +on $holder \\($fstype [^)]*\\), direct I/O off"
 screen_check "detail: mount flags labelled" "^.* {12}mount flags +rw,"
 screen_check "detail: filesystem options labelled" "^.* {12}fs options +r[ow]"
+# issue 25: the queue's knobs, the bdi's limits and the loop device's own settings, each
+# group labelled (on kernels that have the files)
+if [ -e "/sys/block/$dev/queue/wbt_lat_usec" ] && [ -e "/sys/block/$dev/bdi/max_ratio_fine" ]; then
+	screen_check "detail: the queue's knobs" "wbt_lat_usec $(cat /sys/block/$dev/queue/wbt_lat_usec)( |$)"
+	screen_check "detail: the bdi's limits labelled" "bdi +max_ratio_fine $(cat /sys/block/$dev/bdi/max_ratio_fine)"
+	screen_check "detail: the loop device's own labelled" "loop +ro 0 +sectors $(cat /sys/block/$dev/size)"
+else
+	skip "detail: the knobs" "this kernel lacks wbt_lat_usec or the fine bdi ratios"
+fi
 if losetup --direct-io=on "/dev/$dev" 2>/dev/null; then
 	screen_check "detail: direct I/O followed live" "on $holder .*, direct I/O on" 5
 else

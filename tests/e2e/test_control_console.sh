@@ -1,9 +1,9 @@
 #!/bin/bash
 # The console's control keys driven through tmux on a loop device with an ext4 fs
 # (mounted nosuid,nodev) under a writer: the scheduler picker switches the scheduler
-# and a mark appears; the tunables editor refuses junk and sets a value; the write
-# cache choice asks before "write through"; the mount-options editor completes an
-# option and remounts without dropping nosuid,nodev.
+# and a mark appears; the tunables editor refuses junk and sets a value, and asks before
+# a loop device's direct I/O; the write cache choice asks before "write through"; the
+# mount-options editor completes an option and remounts without dropping nosuid,nodev.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/console_lib.sh"
 
@@ -99,6 +99,28 @@ keys w
 keys Up Enter
 wait_for "write through -> write back: ok" >/dev/null
 check write_cache_back test "$(cat $Q/write_cache)" = "write back"
+keys Escape
+
+# --- loop.dio (issue 25): the tunables editor's last row, a risk of its own (the device is
+# mounted): it asks, "n" changes nothing, "y" applies it through LOOP_SET_DIRECT_IO ---
+at_exit "losetup --direct-io=off /dev/$L"
+keys T
+wait_for "Tunables of $L" >/dev/null
+keys End Enter
+check dio_edit_line wait_for "loop.dio ="
+keys C-u 1 Enter
+check dio_confirm_shows_reason wait_for "loop.dio=1 changes how"
+keys n
+check dio_declined_unchanged test "$(cat /sys/block/$L/loop/dio)" = 0
+keys T
+wait_for "Tunables of $L" >/dev/null
+keys End Enter
+wait_for "loop.dio =" >/dev/null
+keys C-u 1 Enter
+wait_for "loop.dio=1 changes how" >/dev/null
+keys y
+check dio_applied wait_for "loop.dio: 0 -> 1: ok"
+check dio_readback test "$(cat /sys/block/$L/loop/dio)" = 1
 keys Escape
 
 # --- mount options editor: completion, remount, nothing else dropped ---

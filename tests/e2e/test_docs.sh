@@ -20,6 +20,26 @@ for cmd in set remount show report matrix; do
 	grep -q "^.Cm $cmd" man/ioscope.1 && grep -q "ioscope $cmd" <("$IOSCOPE" --help) \
 		&& ok "subcommand $cmd documented" || fail "subcommand $cmd documented"
 done
+# Every key `set` takes and every setting `show` lists (a tree with every knob file,
+# tests/fixtures/knobs) is in docs/control.md and the man page (issue 25).
+# Without groff (an optional test package) the source is searched (less strict).
+if command -v groff >/dev/null; then
+	man_text=$(LC_ALL=C.UTF-8 groff -mandoc -Tutf8 man/ioscope.1 2>/dev/null | col -b)
+else
+	man_text=$(sed 's/\\&//g' man/ioscope.1)
+fi
+keys=$("$IOSCOPE" set --help | awk '/^    [a-z]/ { print $1 }')
+for d in vdb sdc loop7; do
+	keys+=" $("$IOSCOPE" show --root tests/fixtures/knobs/2 "$d" | awk '/^  [a-z]/ { print $1 }')"
+done
+missing=""
+for key in $(tr ' ' '\n' <<<"$keys" | grep -v '^iosched\.[a-z]' | sort -u); do
+	[ "$key" = rotational ] && continue   # a property, not a setting
+	grep -q "\`$key\`" docs/control.md && grep -qiF "$key" <<<"$man_text" || missing="$missing $key"
+done
+grep -qw wbt_lat_usec <<<"$keys" && grep -qw loop.dio <<<"$keys" && grep -qw bdi.max_bytes <<<"$keys" \
+	&& [ -z "$missing" ] && ok "every setting key is in docs/control.md and the man page" \
+	|| fail "every setting key is in docs/control.md and the man page" "missing:$missing"
 if command -v groff >/dev/null; then
 	warn=$(LC_ALL=C.UTF-8 groff -ww -mandoc -Tutf8 -z man/ioscope.1 2>&1)
 	[ -z "$warn" ] && ok "man page renders without warnings" || fail "man page renders without warnings" "$warn"

@@ -6,7 +6,8 @@
 # device's backing chain; --all and --min-phase; a day-long log, generated here (too
 # big to check in: tests/e2e/report_log_gen.py wrote the checked-in logs too); compare:
 # phases aligned, short sessions' short phases compared, two logs of one device each
-# (ext4 on loop0, xfs on loop1) paired with their settings side by side, --pair.
+# (ext4 on loop0, xfs on loop1) paired with their settings side by side, --pair; a phase's
+# settings line only for a device paired with itself.
 # UPDATE_GOLDEN=1 rewrites the golden files from the current output (review the diff).
 . "$(dirname "$0")/lib.sh"
 needs "report golden files" python3
@@ -53,6 +54,17 @@ golden compare-minphase full "$IOSCOPE" compare report-phases.log report-other.l
 # for one device, ext4 on loop0 and xfs on loop1; paired on them, settings side by side
 golden compare-pair full "$IOSCOPE" compare report-pair-a.log report-pair-b.log
 golden compare-pair-hand full "$IOSCOPE" compare report-pair-a.log report-pair-b.log --pair loop0=vda --phase 2
+# vda has another nr_requests in B, but each is paired with another device: no phase
+# compares vda of A with vda of B
+sed '1s/"nr_requests":"256"/"nr_requests":"64"/' report-pair-b.log >"$TMP/pair-vda.log"
+"$IOSCOPE" compare report-pair-a.log "$TMP/pair-vda.log" --pair loop0=vda --pair vda=loop1 \
+	>"$TMP/pv.txt" 2>"$TMP/pv.err"
+rc=$?
+[ $rc = 0 ] && [ ! -s "$TMP/pv.err" ] && grep -q "^  B loop1 " "$TMP/pv.txt" \
+	&& ! grep -q "settings vda" "$TMP/pv.txt" \
+	&& ok "compare: a device's settings line is against the device it is paired with" \
+	|| fail "compare: a device's settings line is against the device it is paired with" \
+		"exit $rc: $(cat "$TMP/pv.err"; grep settings "$TMP/pv.txt")"
 "$IOSCOPE" compare report-pair-a.log report-pair-b.log --pair loop0=sdz >/dev/null 2>"$TMP/pz.err"
 [ $? = 2 ] && grep -q "report-pair-b.log: unknown device 'sdz'" "$TMP/pz.err" \
 	&& ok "compare: --pair with a device B has not is bad usage, naming the log" \

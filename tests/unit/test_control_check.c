@@ -149,6 +149,78 @@ static void test_assignment_split(void **state)
 		-1);
 }
 
+
+/* The knobs' ranges (issue 25): what the kernel would take and quietly map, clamp or
+ * ignore is refused with the range; wbt's -1 asks for the default. */
+static void test_knob_values(void **state)
+{
+	(void)state;
+	char out[SETTING_VAL_MAX];
+	struct error err = { "" };
+	assert_int_equal(check("none", "wbt_lat_usec", "0", out, &err), 0);
+	assert_int_equal(check("none", "wbt_lat_usec", "-1", out, &err), 0);
+	assert_string_equal(out, "-1");
+	assert_int_equal(check("none", "wbt_lat_usec", "9223372036854775", out, &err), 0);
+	assert_int_equal(check("none", "wbt_lat_usec", "9223372036854776", out, &err), -1);
+	assert_non_null(strstr(err.msg, "-1 = the default"));
+	assert_int_equal(check("none", "wbt_lat_usec", "-2", out, &err), -1);
+	assert_int_equal(check("none", "nomerges", "2", out, &err), 0);
+	assert_int_equal(check("none", "nomerges", "3", out, &err), -1);   /* the kernel: 1 */
+	assert_non_null(strstr(err.msg, "0..2"));
+	assert_int_equal(check("none", "rq_affinity", "2", out, &err), 0);
+	assert_int_equal(check("none", "rq_affinity", "3", out, &err), -1);
+	assert_int_equal(check("none", "add_random", "1", out, &err), 0);
+	assert_int_equal(check("none", "add_random", "2", out, &err), -1);
+	assert_int_equal(check("none", "iostats", "0", out, &err), 0);
+	assert_int_equal(check("none", "iostats", "yes", out, &err), -1);
+	assert_int_equal(check("none", "bdi.strict_limit", "1", out, &err), 0);
+	assert_int_equal(check("none", "bdi.strict_limit", "2", out, &err), -1);
+	assert_int_equal(check("none", "bdi.max_ratio", "100", out, &err), 0);
+	assert_int_equal(check("none", "bdi.max_ratio", "101", out, &err), -1);
+	assert_non_null(strstr(err.msg, "0..100"));
+	assert_int_equal(check("none", "bdi.min_ratio_fine", "1000000", out, &err), 0);
+	assert_int_equal(check("none", "bdi.min_ratio_fine", "1000001", out, &err), -1);
+	assert_int_equal(check("none", "bdi.max_bytes", "1073741824", out, &err), 0);
+	assert_int_equal(check("none", "bdi.max_bytes", "1G", out, &err), -1);
+	assert_int_equal(check("none", "loop.dio", "on", out, &err), 0);
+	assert_string_equal(out, "1");
+	assert_int_equal(check("none", "loop.dio", "0", out, &err), 0);
+	assert_string_equal(out, "0");
+	assert_int_equal(check("none", "loop.dio", "2", out, &err), -1);
+	assert_int_equal(check("none", "io_poll", "1", out, &err), -1);   /* watched only */
+}
+
+/* Every key set takes is in the table with its range, and the watched-only ones are
+ * refused by name with the reason. */
+static void test_knob_keys(void **state)
+{
+	(void)state;
+	char key[SETTING_KEY_MAX], value[SETTING_VAL_MAX];
+	struct error err = { "" };
+	const char *settable[] = { "wbt_lat_usec=0", "nomerges=1", "rq_affinity=1", "add_random=0",
+				   "iostats=1", "bdi.strict_limit=1", "bdi.max_ratio=50",
+				   "bdi.max_ratio_fine=1", "bdi.max_bytes=1", "bdi.min_ratio=1",
+				   "bdi.min_ratio_fine=1", "bdi.min_bytes=1", "loop.dio=1" };
+	for (size_t i = 0; i < sizeof settable / sizeof settable[0]; i++)
+		assert_int_equal(control_assignment_split(settable[i], key, sizeof key, value,
+							  sizeof value, &err), 0);
+	const char *watched[] = { "io_poll=1", "io_poll_delay=0", "loop.backing_file=/x",
+				  "loop.ro=1", "loop.sectors=8" };
+	for (size_t i = 0; i < sizeof watched / sizeof watched[0]; i++) {
+		assert_int_equal(control_assignment_split(watched[i], key, sizeof key, value,
+							  sizeof value, &err), -1);
+		assert_non_null(strstr(err.msg, "watched, not set"));
+	}
+	assert_int_equal(control_assignment_split("bogus=1", key, sizeof key, value, sizeof value,
+						  &err), -1);
+	assert_non_null(strstr(err.msg, "wbt_lat_usec"));
+	assert_non_null(strstr(err.msg, "bdi.max_ratio"));
+	assert_non_null(strstr(err.msg, "loop.dio"));
+	for (const struct control_key *k = control_keys; k->key; k++)
+		assert_true(k->range[0] && (k->write == CONTROL_READ_ONLY ? k->why != NULL
+									  : k->check != NULL));
+}
+
 static void test_scheduler_names(void **state)
 {
 	(void)state;
@@ -211,6 +283,8 @@ int main(void)
 		cmocka_unit_test(test_scheduler_must_be_listed),
 		cmocka_unit_test(test_iosched_values),
 		cmocka_unit_test(test_assignment_split),
+		cmocka_unit_test(test_knob_values),
+		cmocka_unit_test(test_knob_keys),
 		cmocka_unit_test(test_scheduler_names),
 		cmocka_unit_test(test_name_validation),
 	};

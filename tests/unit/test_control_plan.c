@@ -61,6 +61,30 @@ static int setup(void **state)
 	put("sys/block/vda/queue/scheduler", "none [mq-deadline]");
 	put("sys/block/vda/queue/nr_requests", "256");
 	put("sys/block/vda/vda1/partition", "1");
+	/* the knobs (issue 25): loop9 a 6.18 kernel's loop device, sdc an old kernel's disk */
+	put("sys/block/loop9/queue/wbt_lat_usec", "2000");
+	put("sys/block/loop9/queue/nomerges", "0");
+	put("sys/block/loop9/queue/rq_affinity", "1");
+	put("sys/block/loop9/queue/io_poll", "0");
+	put("sys/class/bdi/7:9/max_ratio", "100");
+	put("sys/class/bdi/7:9/max_ratio_fine", "1000000");
+	put("sys/class/bdi/7:9/min_ratio", "10");
+	put("sys/class/bdi/7:9/min_ratio_fine", "100000");
+	put("sys/class/bdi/7:9/max_bytes", "4939546624");
+	put("sys/class/bdi/7:9/strict_limit", "0");
+	put("sys/class/bdi/8:32/max_ratio", "100");
+	put("sys/class/bdi/8:32/min_ratio", "80");
+	char link[256];
+	snprintf(link, sizeof link, "%s/sys/block/loop9/bdi", root);
+	if (symlink("../../class/bdi/7:9", link) < 0)
+		return -1;
+	snprintf(link, sizeof link, "%s/sys/block/sdc/bdi", root);
+	put("sys/block/sdc/queue/scheduler", "noop deadline [cfq]");
+	if (symlink("../../class/bdi/8:32", link) < 0)
+		return -1;
+	put("sys/block/loop9/loop/backing_file", "/var/tmp/l9.img");
+	put("sys/block/loop9/loop/dio", "0");
+	put("sys/block/loop9/dev", "7:9");
 	put("proc/self/mountinfo", "1 0 254:1 / / rw,relatime - ext4 /dev/vda1 rw\n"
 				   "2 1 7:9 / /mnt rw,nosuid - xfs /dev/loop9 rw,inode64");
 	return 0;
@@ -242,6 +266,101 @@ static void test_cli_exit_codes(void **state)
 	assert_int_equal(cmd_show(4, show_bad), 2);
 }
 
+
+/* Issue 25: the knobs plan with their file on this device (absent: refused, not
+ * written), each bdi limit given once, as the ratio the sampler watches, the minimum
+ * never above the maximum nor all minimums at 100 %, and in an order the kernel takes. */
+static void test_knob_plans(void **state)
+{
+	(void)state;
+	struct control_plan p;
+	struct error err = { "" };
+	assert_int_equal(plan(&p, "loop9", "wbt_lat_usec=-1", "nomerges=2", &err), 0);
+	assert_string_equal(p.items[0].watch, p.items[0].key);
+	assert_int_equal(plan(&p, "sdc", "wbt_lat_usec=5000", NULL, &err), -1);
+	assert_non_null(strstr(err.msg, "sdc has no queue/wbt_lat_usec"));
+	assert_int_equal(plan(&p, "loop9", "bdi.max_ratio=50", NULL, &err), 0);
+	assert_string_equal(p.items[0].watch, "bdi.max_ratio_fine");
+	assert_string_equal(p.items[0].old, "100");
+	assert_int_equal(plan(&p, "loop9", "bdi.max_bytes=1073741824", NULL, &err), 0);
+	assert_string_equal(p.items[0].watch, "bdi.max_ratio_fine");
+	assert_int_equal(plan(&p, "sdc", "bdi.max_ratio=90", NULL, &err), 0);
+	assert_string_equal(p.items[0].watch, "bdi.max_ratio");   /* no fine file there */
+	assert_int_equal(plan(&p, "sdc", "bdi.max_ratio_fine=5", NULL, &err), -1);
+	assert_int_equal(plan(&p, "loop9", "bdi.max_ratio=50", "bdi.max_bytes=1", &err), -1);
+	assert_non_null(strstr(err.msg, "same limit"));
+	/* the minimum of loop9 is 10 %: a maximum under it alone is refused, with a lower
+	 * minimum it is planned minimum first */
+	assert_int_equal(plan(&p, "loop9", "bdi.max_ratio=5", NULL, &err), -1);
+	assert_non_null(strstr(err.msg, "above the maximum (5 %)"));
+	assert_int_equal(plan(&p, "loop9", "bdi.max_ratio=5", "bdi.min_ratio=2", &err), 0);
+	assert_string_equal(p.items[0].key, "bdi.min_ratio");
+	assert_string_equal(p.items[1].key, "bdi.max_ratio");
+	assert_int_equal(plan(&p, "loop9", "bdi.min_ratio=15", "bdi.max_ratio=40", &err), 0);
+	assert_string_equal(p.items[0].key, "bdi.max_ratio");
+	/* sdc's minimum is 80 %: loop9's cannot reach 20 % */
+	assert_int_equal(plan(&p, "loop9", "bdi.min_ratio_fine=200000", NULL, &err), -1);
+	assert_non_null(strstr(err.msg, "the others hold 80 %"));
+	assert_int_equal(plan(&p, "loop9", "bdi.min_ratio_fine=199999", NULL, &err), 0);
+	assert_int_equal(plan(&p, "loop9", "io_poll=1", NULL, &err), -1);
+	assert_non_null(strstr(err.msg, "watched"));
+	assert_int_equal(plan(&p, "vda", "loop.dio=1", NULL, &err), -1);
+	assert_non_null(strstr(err.msg, "not a loop device"));
+	/* direct I/O asks, every time it changes, and says where the device is mounted */
+	assert_int_equal(plan(&p, "loop9", "loop.dio=on", NULL, &err), 0);
+	assert_string_equal(p.items[0].value, "1");
+	assert_int_equal(p.nrisks, 1);
+	assert_non_null(strstr(p.risks[0], "loop.dio=1"));
+	assert_non_null(strstr(p.risks[0], "mounted on /mnt"));
+	assert_int_equal(plan(&p, "loop9", "loop.dio=off", NULL, &err), 0);
+	assert_int_equal(p.nrisks, 0);   /* already off */
+}
+
+/* A knob written reads back, its event is the watched setting's, by ioscope; a plan
+ * refused leaves every file as it was; direct I/O needs the device node a tree lacks. */
+static void test_knob_apply(void **state)
+{
+	(void)state;
+	struct control_plan p;
+	struct error err = { "" };
+	struct control_result *r = malloc(sizeof *r);
+	assert_non_null(r);
+	assert_int_equal(plan(&p, "loop9", "wbt_lat_usec=5000", "bdi.max_ratio_fine=500000", &err),
+			 0);
+	assert_int_equal(control_apply(&p, r), 0);
+	assert_string_equal(get("sys/block/loop9/queue/wbt_lat_usec"), "5000");
+	assert_string_equal(get("sys/class/bdi/7:9/max_ratio_fine"), "500000");
+	assert_int_equal(r->nevents, 2);
+	assert_string_equal(r->events[0].key, "wbt_lat_usec");
+	assert_string_equal(r->events[0].old_value, "2000");
+	assert_string_equal(r->events[0].new_value, "5000");
+	assert_string_equal(r->events[1].key, "bdi.max_ratio_fine");
+	assert_string_equal(r->events[1].new_value, "500000");
+	assert_string_equal(r->events[1].by, "ioscope");
+	/* the coarse ratio is written, the event is the fine one the sampler watches; a
+	 * result owns its events' texts: each apply gets its own */
+	control_result_free(r);
+	assert_non_null(r = malloc(sizeof *r));
+	assert_int_equal(plan(&p, "loop9", "bdi.max_ratio=60", NULL, &err), 0);
+	assert_int_equal(control_apply(&p, r), 0);
+	assert_string_equal(get("sys/class/bdi/7:9/max_ratio"), "60");
+	assert_string_equal(r->events[0].key, "bdi.max_ratio_fine");
+
+	char *refused[] = { "set", "--root", root, "loop9",
+			    "nomerges=1", "bdi.min_ratio=70", NULL };
+	assert_int_equal(cmd_set(6, refused), 2);
+	assert_string_equal(get("sys/block/loop9/queue/nomerges"), "0");
+	assert_string_equal(get("sys/class/bdi/7:9/min_ratio"), "10");
+
+	control_result_free(r);
+	assert_non_null(r = malloc(sizeof *r));
+	assert_int_equal(plan(&p, "loop9", "loop.dio=1", NULL, &err), 0);
+	assert_int_equal(control_apply(&p, r), 1);
+	assert_non_null(strstr(r->lines[0], "--root tree has no /dev/loop9"));
+	assert_string_equal(get("sys/block/loop9/loop/dio"), "0");
+	control_result_free(r);
+}
+
 static void test_describe(void **state)
 {
 	(void)state;
@@ -264,6 +383,8 @@ int main(void)
 		cmocka_unit_test(test_job_off_main_loop),
 		cmocka_unit_test(test_cli_exit_codes),
 		cmocka_unit_test(test_describe),
+		cmocka_unit_test(test_knob_plans),
+		cmocka_unit_test(test_knob_apply),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -255,7 +255,8 @@ static void test_live_loop_scheduler_switch(void **state)
 	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
 	assert_string_equal(st.scheduler, "none");
 	assert_string_equal(value_of(&st, "read_ahead_kb"), "512");
-	assert_string_equal(st.items[0].key, "max_sectors_kb");   /* no iosched.* left */
+	for (size_t i = 0; i < st.nitems; i++)   /* no iosched.* left */
+		assert_int_not_equal(strncmp(st.items[i].key, "iosched.", 8), 0);
 	sysfs_disk_close(&d);
 	free_settings(&st);
 	close(lfd);
@@ -384,6 +385,191 @@ static void test_torn_switch_keeps_last_settings(void **state)
 	free_settings(&st);
 }
 
+
+/* The knobs of tests/fixtures/knobs: every file of a 6.18 kernel on vdb, an old
+ * kernel's few on sdc (absent, not zero), a loop device's own on loop7, all in key
+ * order with the iosched tunables among them. */
+static void test_knob_files(void **state)
+{
+	struct sysfs_disk d;
+	struct disk_settings st = { 0 };
+	struct error err;
+	assert_int_equal(sysfs_disk_open(&d, fixture_path("knobs/1"), "vdb", &err), 0);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_sorted(&st);
+	assert_string_equal(value_of(&st, "wbt_lat_usec"), "2000");
+	assert_string_equal(value_of(&st, "nomerges"), "0");
+	assert_string_equal(value_of(&st, "rq_affinity"), "1");
+	assert_string_equal(value_of(&st, "add_random"), "0");
+	assert_string_equal(value_of(&st, "iostats"), "1");
+	assert_string_equal(value_of(&st, "io_poll_delay"), "-1");
+	assert_string_equal(value_of(&st, "bdi.max_ratio_fine"), "1000000");
+	assert_string_equal(value_of(&st, "bdi.strict_limit"), "0");
+	assert_string_equal(value_of(&st, "iosched.fifo_batch"), "16");
+	assert_null(value_of(&st, "bdi.max_ratio"));   /* the fine one is the same value */
+	assert_null(value_of(&st, "bdi.max_bytes"));   /* moves with the dirty limit */
+	assert_null(value_of(&st, "loop.ro"));         /* not a loop device */
+	sysfs_disk_close(&d);
+	free_settings(&st);
+
+	assert_int_equal(sysfs_disk_open(&d, fixture_path("knobs/1"), "sdc", &err), 0);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_sorted(&st);
+	assert_string_equal(value_of(&st, "bdi.max_ratio"), "100");
+	assert_string_equal(value_of(&st, "bdi.min_ratio"), "0");
+	assert_null(value_of(&st, "bdi.max_ratio_fine"));
+	assert_null(value_of(&st, "bdi.strict_limit"));
+	assert_null(value_of(&st, "wbt_lat_usec"));
+	assert_null(value_of(&st, "io_poll_delay"));
+	sysfs_disk_close(&d);
+	free_settings(&st);
+
+	assert_int_equal(sysfs_disk_open(&d, fixture_path("knobs/2"), "loop7", &err), 0);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_sorted(&st);
+	assert_string_equal(value_of(&st, "loop.backing_file"), "/var/tmp/bench.img");
+	assert_string_equal(value_of(&st, "loop.dio"), "1");
+	assert_string_equal(value_of(&st, "loop.ro"), "1");
+	assert_string_equal(value_of(&st, "loop.sectors"), "262144");
+	sysfs_disk_close(&d);
+	free_settings(&st);
+}
+
+static void put_setting(const char *root, const char *rel, const char *text)
+{
+	char p[4096];
+	snprintf(p, sizeof p, "%s/sys/block/sdx/%s", root, rel);
+	write_file(p, text);
+}
+
+/* With a knob cadence, a knob is read when it is due (given from the last read in
+ * between), at once after a scheduler switch and when asked to; the settings read
+ * every sample are read every sample. */
+static void test_knob_cadence(void **state)
+{
+	char root[512];
+	snprintf(root, sizeof root, "%s/cadence", tmpdir);
+	make_disk(root, "[none] mq-deadline\n", NULL);
+	put_setting(root, "queue/wbt_lat_usec", "2000\n");
+	put_setting(root, "bdi/strict_limit", "0\n");
+	struct sysfs_disk d;
+	struct disk_settings st = { 0 };
+	struct error err;
+	assert_int_equal(sysfs_disk_open(&d, root, "sdx", &err), 0);
+	sysfs_disk_knob_cadence(&d, 3600000000000ull, 3600000000000ull);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);   /* the first read is whole */
+	assert_string_equal(value_of(&st, "wbt_lat_usec"), "2000");
+
+	put_setting(root, "queue/wbt_lat_usec", "0\n");
+	put_setting(root, "bdi/strict_limit", "1\n");
+	put_setting(root, "queue/nr_requests", "32\n");
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_string_equal(value_of(&st, "nr_requests"), "32");
+	assert_string_equal(value_of(&st, "wbt_lat_usec"), "2000");   /* not due */
+	assert_string_equal(value_of(&st, "bdi.strict_limit"), "0");
+	assert_sorted(&st);
+
+	sysfs_disk_read_all_next(&d);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_string_equal(value_of(&st, "wbt_lat_usec"), "0");
+	assert_string_equal(value_of(&st, "bdi.strict_limit"), "1");
+
+	/* bfq turns writeback throttling off with the switch: one sample sees both */
+	const char *deadline[] = { "fifo_batch", NULL };
+	put_setting(root, "queue/wbt_lat_usec", "75000\n");
+	make_disk(root, "none [mq-deadline]\n", deadline);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_string_equal(st.scheduler, "mq-deadline");
+	assert_string_equal(value_of(&st, "wbt_lat_usec"), "75000");
+
+	/* a knob file that appears is read at once, not left out until it is due */
+	put_setting(root, "queue/nomerges", "1\n");
+	sysfs_disk_read_all_next(&d);   /* as a rescan does: list again */
+	put_setting(root, "queue/wbt_lat_usec", "1\n");
+	d.reading_knobs = false;        /* listed, but the knobs not due */
+	d.iosched_of[0] = '\1';
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_string_equal(value_of(&st, "nomerges"), "1");
+	assert_string_equal(value_of(&st, "wbt_lat_usec"), "75000");
+	sysfs_disk_close(&d);
+	free_settings(&st);
+}
+
+/* A loop device with nothing attached has no loop/ group; attached later (its size
+ * is no longer 0), its files are listed and read. */
+static void test_loop_attached_later(void **state)
+{
+	char root[512], p[4096];
+	snprintf(root, sizeof root, "%s/attach", tmpdir);
+	make_disk(root, "[none] mq-deadline\n", NULL);
+	put_setting(root, "size", "0\n");
+	put_setting(root, "ro", "0\n");
+	struct sysfs_disk d;
+	struct disk_settings st = { 0 };
+	struct error err;
+	assert_int_equal(sysfs_disk_open(&d, root, "sdx", &err), 0);
+	sysfs_disk_knob_cadence(&d, 3600000000000ull, 3600000000000ull);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_null(value_of(&st, "loop.dio"));
+	assert_null(value_of(&st, "loop.ro"));   /* loop.* only with a file attached */
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);   /* no medium: the last */
+	put_setting(root, "loop/backing_file", "/srv/a.img\n");
+	put_setting(root, "loop/dio", "1\n");
+	put_setting(root, "size", "2048\n");
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_string_equal(value_of(&st, "loop.backing_file"), "/srv/a.img");
+	assert_string_equal(value_of(&st, "loop.dio"), "1");
+	assert_string_equal(value_of(&st, "loop.ro"), "0");
+	assert_string_equal(value_of(&st, "loop.sectors"), "2048");
+	assert_sorted(&st);
+	snprintf(p, sizeof p, "%s/sys/block/sdx/loop", root);
+	rm_tree(p);   /* detached and attached again in between: the group's files are new */
+	put_setting(root, "loop/backing_file", "/srv/b.img\n");
+	put_setting(root, "loop/dio", "0\n");
+	sysfs_disk_read_all_next(&d);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_string_equal(value_of(&st, "loop.backing_file"), "/srv/b.img");
+	assert_string_equal(value_of(&st, "loop.dio"), "0");
+	sysfs_disk_close(&d);
+	free_settings(&st);
+}
+
+/* The real kernel's knobs on a loop device of our own, and a change of one read back. */
+static void test_live_loop_knobs(void **state)
+{
+	char name[32], p[4096], img[4096];
+	int lfd = loopdev_create(tmpdir, 16, name, sizeof name);
+	if (lfd < 0) {
+		skip();
+		return;
+	}
+	struct sysfs_disk d;
+	struct disk_settings st = { 0 };
+	struct error err;
+	assert_int_equal(sysfs_disk_open(&d, NULL, name, &err), 0);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_sorted(&st);
+	snprintf(img, sizeof img, "%s/loop.img", tmpdir);
+	assert_string_equal(value_of(&st, "loop.backing_file"), img);
+	assert_string_equal(value_of(&st, "loop.dio"), "0");
+	assert_string_equal(value_of(&st, "loop.sectors"), "32768");
+	assert_non_null(value_of(&st, "nomerges"));
+	assert_non_null(value_of(&st, "rq_affinity"));
+	assert_true(value_of(&st, "bdi.max_ratio") || value_of(&st, "bdi.max_ratio_fine"));
+	assert_false(value_of(&st, "bdi.max_ratio") && value_of(&st, "bdi.max_ratio_fine"));
+	const char *was = value_of(&st, "nomerges");
+	char old[16];
+	snprintf(old, sizeof old, "%s", was);
+	snprintf(p, sizeof p, "/sys/block/%s/queue/nomerges", name);
+	assert_int_equal(write_attr(p, strcmp(old, "2") == 0 ? "1" : "2"), 0);
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_string_equal(value_of(&st, "nomerges"), strcmp(old, "2") == 0 ? "1" : "2");
+	assert_int_equal(write_attr(p, old), 0);
+	sysfs_disk_close(&d);
+	free_settings(&st);
+	close(lfd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -396,6 +582,10 @@ int main(void)
 		cmocka_unit_test(test_no_medium_reads_only_size),
 		cmocka_unit_test(test_generations),
 		cmocka_unit_test(test_torn_switch_keeps_last_settings),
+		cmocka_unit_test(test_knob_files),
+		cmocka_unit_test(test_knob_cadence),
+		cmocka_unit_test(test_loop_attached_later),
+		cmocka_unit_test(test_live_loop_knobs),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
