@@ -20,6 +20,7 @@
 struct phase_device {
 	double dt, busy_dt;            /* seconds of intervals with figures / busy ones */
 	double rkb, wkb, ios, flushes, util_s;
+	double edge_rkb, edge_wkb;     /* in the interval left out at its opening mark */
 	double busy_rkb, busy_wkb, busy_ios;
 	double rpeak, wpeak, iops_peak;
 	bool have_flush;
@@ -46,9 +47,17 @@ struct phase {
 	struct probe_samples *probe;   /* the probe's samples in it; NULL: none */
 };
 
+/* One reported device over the whole report: what the phases hold plus what moved in
+ * the intervals left out at their marks is what the device's counters moved. */
+struct phase_total {
+	double rkb, wkb;
+	double between_rkb, between_wkb;
+};
+
 struct phase_plan {
 	struct phase *phases;
 	size_t n;
+	struct phase_total *totals;    /* one per reported device */
 	double min_phase;              /* seconds */
 	size_t current;                /* the phase report_phases_add() fills */
 };
@@ -64,6 +73,12 @@ int report_phases_add(struct phase_plan *plan, const struct report *rep,
 /* Plans and walks the whole report. */
 int report_phases_build(struct report *rep, struct phase_plan *plan, struct error *err);
 void report_phases_free(struct phase_plan *plan, const struct report *rep);
+
+/* kB device k moved in the intervals left out at phase i's edges: the one its opening
+ * mark falls in and the one the next phase's mark falls in. */
+double report_phase_edge_kb(const struct phase_plan *plan, size_t i, size_t k);
+/* Whether most of phase i's I/O on device k is in its left-out edges, not in it. */
+bool report_phase_mostly_edges(const struct phase_plan *plan, size_t i, size_t k);
 
 /* --min-phase's default: 10 s or 5 intervals, whichever is longer. */
 double report_min_phase_default(const struct report *rep);

@@ -126,7 +126,8 @@ static int row_add(struct state_row *r, const struct phase_device *s)
 	if (!a)
 		return -1;
 	r->awaits = a;
-	memcpy(r->awaits + r->nawaits, s->awaits, s->nawaits * sizeof *a);
+	if (s->nawaits)   /* an idle phase has none, and no array */
+		memcpy(r->awaits + r->nawaits, s->awaits, s->nawaits * sizeof *a);
 	r->nawaits += s->nawaits;
 	r->phases++;
 	r->dt += s->dt;

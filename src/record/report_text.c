@@ -357,6 +357,27 @@ static void print_phase_trace(const struct text_report *t, const struct phase *p
 	}
 }
 
+/* A phase whose device moved more in the intervals left out at its edges than within
+ * it (a dd right after its mark) says so: its own figures are not the work. */
+static void print_edges(const struct text_report *t, size_t k, FILE *out)
+{
+	const struct phase_plan *plan = &t->plan;
+	const struct phase *p = &plan->phases[k];
+	for (size_t i = 0; i < t->rep->ndevices; i++) {
+		if (!report_phase_mostly_edges(plan, k, i))
+			continue;
+		bool start = p->dev[i].edge_rkb + p->dev[i].edge_wkb > 0;
+		bool end = report_phase_edge_kb(plan, k, i) > p->dev[i].edge_rkb + p->dev[i].edge_wkb;
+		char line[256];
+		snprintf(line, sizeof line, "%s moved %.1f MiB in the interval%s left out at this "
+			 "phase's %s, more than the %.1f MiB within it", t->rep->devices[i],
+			 report_phase_edge_kb(plan, k, i) / 1024, start && end ? "s" : "",
+			 start && end ? "start and end" : start ? "start" : "end",
+			 (p->dev[i].rkb + p->dev[i].wkb) / 1024);
+		report_print_wrapped(out, "  ", 4, line);
+	}
+}
+
 static void print_phase(const struct text_report *t, size_t k, FILE *out)
 {
 	struct phase *p = &t->plan.phases[k];
@@ -375,6 +396,7 @@ static void print_phase(const struct text_report *t, size_t k, FILE *out)
 	for (size_t i = 0; i < p->nlisted; i++)
 		print_event_line(t, p->listed[i], "during", out);
 	phase_figures(t, p, out);
+	print_edges(t, k, out);
 	print_phase_trace(t, p, out);
 	report_probe_print(out, p->probe);
 }
@@ -508,6 +530,22 @@ static void phases_heading(const struct text_report *t, FILE *out)
 	free(text);
 }
 
+/* What moved in the phases and between them adds up to what the counters moved. */
+static void totals_section(const struct text_report *t, FILE *out)
+{
+	const struct report *rep = t->rep;
+	fprintf(out, "\nTotals (MiB; between: in the intervals left out at the marks)\n");
+	fprintf(out, "  %-8s %10s %10s %10s  %10s %10s %10s\n", "", "read", "in phases",
+		"between", "written", "in phases", "between");
+	for (size_t i = 0; i < rep->ndevices; i++) {
+		const struct phase_total *s = &t->plan.totals[i];
+		text_printf(out, "  %-8s", rep->devices[i]);
+		fprintf(out, " %10.1f %10.1f %10.1f  %10.1f %10.1f %10.1f\n", s->rkb / 1024,
+			(s->rkb - s->between_rkb) / 1024, s->between_rkb / 1024, s->wkb / 1024,
+			(s->wkb - s->between_wkb) / 1024, s->between_wkb / 1024);
+	}
+}
+
 static void print_tables(struct text_report *t, FILE *out)
 {
 	for (size_t b = 0; b < t->ntables; b++) {
@@ -538,6 +576,7 @@ int report_text(struct report *rep, FILE *out, struct error *err)
 		phases_heading(&t, out);
 		for (size_t k = 0; k < t.plan.n; k++)
 			print_phase(&t, k, out);
+		totals_section(&t, out);
 		report_comparison(rep, &t.plan, out);
 		print_tables(&t, out);
 	}

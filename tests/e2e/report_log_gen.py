@@ -14,6 +14,9 @@ tests/e2e/test_report_golden.sh), the way the recorder writes them:
                                   then a user mark "untar" at a sample and slower reads (a
                                   failed one, a read stalled at a sample), then a mark "sync"
                                   inside an interval and a phase whose probe records are empty
+  report_log_gen.py dd-mark FILE  25 s of loop0 at 1 s, idle but for a mark "dd" 0.1 s after
+                                  sample 10 and 64 MiB written within that interval (`ioscope
+                                  mark dd; dd ... oflag=direct`): all of it between the phases
   report_log_gen.py pair-a FILE   a 20 s recording made for loop0 alone (selection), ext4 on
                                   it, mq-deadline: a command started (run start), a mark
                                   "rmtree" half way, its exit; for `ioscope compare` across
@@ -227,6 +230,19 @@ def pair(path, which):
                       result="status=0 elapsed_s=16.500", at=0)
 
 
+def dd_mark(path):
+    """`ioscope mark dd; dd ... count=64 oflag=direct` at 1 s: every byte of the dd is in the
+    interval the mark falls in, left out of both phases."""
+    log = Log(path, "bench")
+    log.header(VDA + [loop0("mq-deadline")], mounts(False, False))
+    for k in range(25):
+        dd = k == 11
+        log.sample(k, VDA + [loop0("mq-deadline")], mounts(False, False), 64 if dd else 0, 0,
+                   3, 400 if dd else 10)
+        if k == 10:
+            log.event(k, "mark", "user", "mark", "", "dd", by="user", at=100_000_000)
+
+
 def day(path):
     log = Log(path, "day")
     log.step = 10
@@ -253,7 +269,9 @@ if __name__ == "__main__":
         day(out)
     elif what == "probe":
         probe(out)
+    elif what == "dd-mark":
+        dd_mark(out)
     elif what in ("pair-a", "pair-b"):
         pair(out, what[-1])
     else:
-        sys.exit("usage: report_log_gen.py phases|other|day|probe|pair-a|pair-b FILE")
+        sys.exit("usage: report_log_gen.py phases|other|day|probe|dd-mark|pair-a|pair-b FILE")

@@ -39,6 +39,9 @@ golden() {
 
 cd "$L" || exit 1   # the report names the log as given
 golden phases full "$IOSCOPE" report report-phases.log
+# `ioscope mark dd; dd ... count=64 oflag=direct` at 1 s (report_log_gen.py dd-mark): the
+# dd's 64 MiB are in the interval the mark falls in, between the phases, and said
+golden dd-mark full "$IOSCOPE" report report-dd-mark.log
 golden phases-all full "$IOSCOPE" report report-phases.log --all --min-phase 3s
 # compare: report-other.log is the same run 10% faster and without the user mark, so its
 # phases align by their marks, and the mark's phase of A has no partner
@@ -93,6 +96,8 @@ has compare-pair "  tunables   nr_requests=256                  nr_requests=64" 
 has compare-pair "  B loop1  MB/s mean            111.0        88.8      -20.0%" "compare: B's device named, its figures"
 has compare-pair "  A 12:00:12 (6.0s), after mark: rmtree" "compare: the mark's phase"
 has compare-pair-hand "  device     loop0                            vda" "compare: --pair pairs by hand"
+has dd-mark "  loop0           0.0        0.0        0.0        64.0        0.0       64.0" "the dd's 64 MiB between the phases"
+has dd-mark "  loop0 moved 64.0 MiB in the interval left out at this phase's start, more than" "a phase says its I/O is at its edge"
 has phases-all "  / on vda1, ext4: rw,relatime; superblock rw,errors=remount-ro" "--all lists every mount"
 has probe "  probe    read   n 40     p50     2.733  p99     4.833  max     4.833 ms" "text: probe percentiles of a phase"
 has probe.csv "phase,1796040005.000000,2026-11-30 12:00:05,10.400000," "csv: a row per phase"
