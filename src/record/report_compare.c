@@ -1,7 +1,8 @@
 /* report_compare.c - `ioscope compare A.log B.log [--phase N]`: two sessions side by side
  * (before and after a kernel upgrade, or a setting), phase by phase, with the differences
- * in percent (docs/reports.md, "compare").  A phase of A is aligned with the phase of B
- * opened by the same marks (same labels), else with the phase of B in the same place.
+ * in percent (docs/reports.md, "compare").  A phase of A is paired with the phase of B
+ * opened by the same marks (same labels; a repeated label by its ordinal), and a phase
+ * without a partner is listed as unpaired.
  *
  * Devices are paired, not matched by name: ext4 on loop0 against xfs on loop1 is the
  * classic question.  A log made for one device (a matrix run's, a recording of one
@@ -30,6 +31,8 @@ struct side {
 	struct report rep;
 	struct phase_plan plan;
 	char **keys;                 /* per phase: its opening marks' labels */
+	size_t *ordinal;             /* per phase: 1 + the earlier phases with its key */
+	char **shown;                /* per phase: its key, "#2" after it when a key repeats */
 	struct compare_state state;  /* its settings, for the header */
 	bool have_state;
 };
@@ -53,7 +56,9 @@ static void compare_usage(FILE *out)
 {
 	fputs("usage: ioscope compare A.log B.log [--phase N] [--devices DEV,...]\n"
 	      "                       [--pair A_DEV=B_DEV]... [--min-phase SEC]\n"
-	      "two recorded sessions side by side, phase by phase, differences in percent.\n"
+	      "two recorded sessions side by side, phase by phase, differences in percent;\n"
+	      "phases paired by the labels of their marks, a repeated one by its ordinal\n"
+	      "(mark: step#2), the others listed as unpaired.\n"
 	      "See ioscope(1), REPORTS.\n", out);
 }
 
@@ -112,28 +117,59 @@ static void side_close(struct side *s)
 		compare_state_free(&s->state);
 	for (size_t i = 0; s->keys && i < s->plan.n; i++)
 		free(s->keys[i]);
+	for (size_t i = 0; s->shown && i < s->plan.n; i++)
+		free(s->shown[i]);
 	free(s->keys);
+	free(s->shown);
+	free(s->ordinal);
 	report_phases_free(&s->plan, &s->rep);
 	report_close(&s->rep);
 }
 
-/* match[i]: the phase of b aligned with phase i of a (SIZE_MAX: none); first those
- * opened by the same marks, then, among the rest, the phase in the same place. */
-static void align(const struct side *a, const struct side *b, size_t *match, bool *by_mark,
-		  bool *used)
+static size_t key_count(const struct side *s, const char *key)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->plan.n; i++)
+		n += strcmp(s->keys[i], key) == 0;
+	return n;
+}
+
+/* Each phase's ordinal among those its side has with its key, and the key as shown: with
+ * the ordinal ("mark: step#2") when either side has the key more than once.  -1 on ENOMEM. */
+static int name_phases(struct side *s, const struct side *other)
+{
+	s->ordinal = calloc(s->plan.n + 1, sizeof *s->ordinal);
+	s->shown = calloc(s->plan.n + 1, sizeof *s->shown);
+	if (!s->ordinal || !s->shown)
+		return -1;
+	for (size_t i = 0; i < s->plan.n; i++) {
+		s->ordinal[i] = 1;
+		for (size_t j = 0; j < i; j++)
+			s->ordinal[i] += strcmp(s->keys[j], s->keys[i]) == 0;
+		bool repeated = key_count(s, s->keys[i]) > 1 || key_count(other, s->keys[i]) > 1;
+		int rc = repeated ? asprintf(&s->shown[i], "%s#%zu", s->keys[i], s->ordinal[i])
+				  : asprintf(&s->shown[i], "%s", s->keys[i]);
+		if (rc < 0) {
+			s->shown[i] = NULL;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* match[i]: the phase of b paired with phase i of a (SIZE_MAX: none): the one opened by
+ * marks of the same labels, a repeated label by its ordinal (the second "step" of A with
+ * the second of B).  Never by position: an extra phase on one side would shift every pair
+ * after it. */
+static void pair_phases(const struct side *a, const struct side *b, size_t *match, bool *used)
 {
 	for (size_t i = 0; i < a->plan.n; i++) {
 		match[i] = SIZE_MAX;
-		by_mark[i] = false;
-		for (size_t j = 0; a->keys[i][0] && j < b->plan.n && match[i] == SIZE_MAX; j++)
-			if (!used[j] && strcmp(a->keys[i], b->keys[j]) == 0) {
-				match[i] = j;
-				by_mark[i] = used[j] = true;
-			}
+		for (size_t j = 0; j < b->plan.n && match[i] == SIZE_MAX; j++)
+			if (!used[j] && a->ordinal[i] == b->ordinal[j] &&
+			    strcmp(a->keys[i], b->keys[j]) == 0)
+				used[match[i] = j] = true;
 	}
-	for (size_t i = 0; i < a->plan.n; i++)
-		if (match[i] == SIZE_MAX && i < b->plan.n && !used[i])
-			used[match[i] = i] = true;
 }
 
 static void figure_row(FILE *out, const char *device, const char *name, bool have_a, double va,
@@ -194,19 +230,27 @@ static void phase_heading(FILE *out, const struct phase *p, const char *which, c
 	report_print_wrapped(out, head, 5, line);
 }
 
-static void compare_phase(FILE *out, struct side *a, struct side *b, const struct compare_args *o,
-			  size_t i, size_t j, bool by_mark)
+/* A phase of one side that the other has no partner for. */
+static void unpaired_phase(FILE *out, const struct side *s, size_t i, const char *which,
+			   const char *other)
 {
-	struct phase *pa = &a->plan.phases[i], *pb = j == SIZE_MAX ? NULL : &b->plan.phases[j];
-	fprintf(out, "\nPhase %zu of A", i + 1);
-	if (pb)
-		fprintf(out, " and phase %zu of B (aligned by %s)\n", j + 1,
-			by_mark ? "their marks" : "order");
-	else
-		fprintf(out, ": no phase of B to align it with\n");
-	phase_heading(out, pa, "A", a->keys[i]);
-	if (pb)
-		phase_heading(out, pb, "B", b->keys[j]);
+	fprintf(out, "\nPhase %zu of %s: unpaired, %s has no phase opened by %s\n", i + 1, which,
+		other, s->keys[i][0] ? "the same marks" : "no mark");
+	phase_heading(out, &s->plan.phases[i], which, s->shown[i]);
+}
+
+static void compare_phase(FILE *out, struct side *a, struct side *b, const struct compare_args *o,
+			  size_t i, size_t j)
+{
+	if (j == SIZE_MAX) {
+		unpaired_phase(out, a, i, "A", "B");
+		return;
+	}
+	struct phase *pa = &a->plan.phases[i], *pb = &b->plan.phases[j];
+	fprintf(out, "\nPhase %zu of A and phase %zu of B (%s)\n", i + 1, j + 1,
+		a->keys[i][0] ? "paired by their marks" : "paired: the first, opened by no mark");
+	phase_heading(out, pa, "A", a->shown[i]);
+	phase_heading(out, pb, "B", b->shown[j]);
 	if (pa->is_short || (pb && pb->is_short)) {
 		fprintf(out, "  short: not compared (--min-phase)\n");
 		return;
@@ -216,7 +260,7 @@ static void compare_phase(FILE *out, struct side *a, struct side *b, const struc
 		int ka = report_device_index(&a->rep, o->pairs[k].a);
 		int kb = report_device_index(&b->rep, o->pairs[k].b);
 		device_figures(out, &o->pairs[k], ka >= 0 ? &pa->dev[ka] : NULL,
-			       pb && kb >= 0 ? &pb->dev[kb] : NULL);
+			       kb >= 0 ? &pb->dev[kb] : NULL);
 	}
 }
 
@@ -236,8 +280,24 @@ static void min_phase_line(FILE *out, const struct side *a, const struct compare
 			o->min_phase > 0 ? "" : ", its default");
 }
 
+/* How the phases were paired, and how many were not. */
+static void pairing_line(FILE *out, const struct side *a, const struct side *b, const size_t *match,
+			 const bool *used)
+{
+	size_t pairs = 0, only_b = 0;
+	for (size_t i = 0; i < a->plan.n; i++)
+		pairs += match[i] != SIZE_MAX;
+	for (size_t j = 0; j < b->plan.n; j++)
+		only_b += !used[j];
+	char line[256];
+	snprintf(line, sizeof line, "%zu by the labels of the marks that open them (a label "
+		 "repeated: by its ordinal, as step#2); unpaired: %zu of A, %zu of B", pairs,
+		 a->plan.n - pairs, only_b);
+	report_print_wrapped(out, "  paired     ", 13, line);
+}
+
 static void compare_heading(FILE *out, const struct side *a, const struct side *b,
-			    const struct compare_args *o)
+			    const struct compare_args *o, const size_t *match, const bool *used)
 {
 	const struct replay_machine *ma = replay_machine(a->rep.replay);
 	const struct replay_machine *mb = replay_machine(b->rep.replay);
@@ -253,6 +313,7 @@ static void compare_heading(FILE *out, const struct side *a, const struct side *
 	report_local_time(&wb, true, tb, sizeof tb);
 	fprintf(out, "  %-10s %-32s %s\n", "recorded", ta, tb);
 	fprintf(out, "  %-10s %-32zu %zu\n", "phases", a->plan.n, b->plan.n);
+	pairing_line(out, a, b, match, used);
 	for (size_t k = 0; k < o->npairs; k++)
 		compare_settings_print(out, &a->state, o->pairs[k].a, &b->state, o->pairs[k].b);
 	min_phase_line(out, a, o);
@@ -261,24 +322,22 @@ static void compare_heading(FILE *out, const struct side *a, const struct side *
 static int compare(FILE *out, struct side *a, struct side *b, const struct compare_args *o)
 {
 	long only = o->only;
-	bool *used = calloc(b->plan.n + 1, sizeof *used), *by_mark = calloc(a->plan.n + 1, sizeof *by_mark);
+	bool *used = calloc(b->plan.n + 1, sizeof *used);
 	size_t *match = calloc(a->plan.n + 1, sizeof *match);
-	if (!used || !by_mark || !match) {
+	if (!used || !match || name_phases(a, b) < 0 || name_phases(b, a) < 0) {
 		free(used);
-		free(by_mark);
 		free(match);
 		return -1;
 	}
-	align(a, b, match, by_mark, used);
-	compare_heading(out, a, b, o);
+	pair_phases(a, b, match, used);
+	compare_heading(out, a, b, o, match, used);
 	for (size_t i = 0; i < a->plan.n; i++)
 		if (only < 0 || (size_t)only == i + 1)
-			compare_phase(out, a, b, o, i, match[i], by_mark[i]);
+			compare_phase(out, a, b, o, i, match[i]);
 	for (size_t j = 0; only < 0 && j < b->plan.n; j++)
 		if (!used[j])
-			fprintf(out, "\nPhase %zu of B: no phase of A to align it with\n", j + 1);
+			unpaired_phase(out, b, j, "B", "A");
 	free(used);
-	free(by_mark);
 	free(match);
 	return 0;
 }

@@ -17,6 +17,10 @@ tests/e2e/test_report_golden.sh), the way the recorder writes them:
   report_log_gen.py dd-mark FILE  25 s of loop0 at 1 s, idle but for a mark "dd" 0.1 s after
                                   sample 10 and 64 MiB written within that interval (`ioscope
                                   mark dd; dd ... oflag=direct`): all of it between the phases
+  report_log_gen.py steps FILE    marks "read" (64 MiB read) and "write" (128 MiB written),
+                                  twice, 12 s each; steps-extra: the same with a second
+                                  "write" phase after the first, for `ioscope compare`'s
+                                  pairing by label and ordinal
   report_log_gen.py pair-a FILE   a 20 s recording made for loop0 alone (selection), ext4 on
                                   it, mq-deadline: a command started (run start), a mark
                                   "rmtree" half way, its exit; for `ioscope compare` across
@@ -243,6 +247,25 @@ def dd_mark(path):
             log.event(k, "mark", "user", "mark", "", "dd", by="user", at=100_000_000)
 
 
+def steps(path, extra):
+    """Marks "read" (64 MiB read) and "write" (128 MiB written), twice, each on a sample,
+    12 s apart; extra: a second "write" right after the first (a retry), one more phase."""
+    log = Log(path, "bench-extra" if extra else "bench")
+    log.header(VDA + [loop0("mq-deadline")], mounts(False, False))
+    plan = ["read", "write"] + (["write"] if extra else []) + ["read", "write"]
+    marks = {2 + 12 * i: text for i, text in enumerate(plan)}
+    text = None
+    for k in range(3 + 12 * len(plan)):
+        if k in marks:
+            text = marks[k]
+        busy = text and 1 <= (k - 2) % 12 <= 8
+        r, w = (8, 0) if text == "read" else (0, 16)
+        log.sample(k, VDA + [loop0("mq-deadline")], mounts(False, False), w if busy else 0,
+                   r if busy else 0, 3, 300 if busy else 10)
+        if k in marks:
+            log.event(k, "mark", "user", "mark", "", text, by="user")
+
+
 def day(path):
     log = Log(path, "day")
     log.step = 10
@@ -271,7 +294,9 @@ if __name__ == "__main__":
         probe(out)
     elif what == "dd-mark":
         dd_mark(out)
+    elif what in ("steps", "steps-extra"):
+        steps(out, what == "steps-extra")
     elif what in ("pair-a", "pair-b"):
         pair(out, what[-1])
     else:
-        sys.exit("usage: report_log_gen.py phases|other|day|probe|dd-mark|pair-a|pair-b FILE")
+        sys.exit("usage: report_log_gen.py phases|other|day|probe|dd-mark|steps|steps-extra|pair-a|pair-b FILE")

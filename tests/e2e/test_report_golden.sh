@@ -50,6 +50,9 @@ golden compare full "$IOSCOPE" compare report-phases.log report-other.log
 golden probe full "$IOSCOPE" report report-probe.log
 golden probe.csv full "$IOSCOPE" report report-probe.log -f csv
 golden probe.json full "$IOSCOPE" report report-probe.log -f json
+# repeated mark texts, one more "write" phase in B (report_log_gen.py steps, steps-extra):
+# paired by label and ordinal (write#2 with write#2), B's third write unpaired, and said
+golden compare-steps full "$IOSCOPE" compare report-steps.log report-steps-extra.log
 golden compare-phase full "$IOSCOPE" compare report-phases.log report-other.log --phase 5
 golden compare-minphase full "$IOSCOPE" compare report-phases.log report-other.log --min-phase 10s
 # across devices and filesystems (report_log_gen.py pair-a, pair-b): each log was recorded
@@ -82,8 +85,13 @@ has phases "Phase 4 of 6: 12:00:48 - 12:00:52 (4.0s), short: under 10s, not comp
 has phases "  during 12:00:58 mount /mnt/ro" "a mount is listed inside its phase, not a cut"
 has phases "backed by /var/tmp/bench.img on vda1 (ext4 /), direct I/O off" "the loop device's backing chain"
 has phases "  sched bfq, nr_requests 64                   2       26s       80.0      26.00" "one comparison row per setting state"
-has compare "Phase 2 of A and phase 2 of B (aligned by their marks)" "compare: phases aligned by their marks"
-has compare "Phase 3 of A: no phase of B to align it with" "compare: a phase only A has"
+has compare "Phase 2 of A and phase 2 of B (paired by their marks)" "compare: phases paired by their marks"
+has compare "Phase 3 of A: unpaired, B has no phase opened by the same marks" "compare: a phase only A has"
+has compare-steps "  paired     5 by the labels of the marks that open them (a label repeated: by" "compare: the header says how phases were paired"
+has compare-steps "             its ordinal, as step#2); unpaired: 0 of A, 1 of B" "compare: the header counts the unpaired"
+has compare-steps "Phase 5 of A and phase 4 of B (paired by their marks)" "compare: the second write of A with the second of B"
+has compare-steps "  A 12:00:38 (12s), after mark: write#2" "compare: a repeated label shown with its ordinal"
+has compare-steps "Phase 6 of B: unpaired, A has no phase opened by the same marks" "compare: B's extra phase listed as unpaired"
 has compare-phase "           MB/s busy            250.0       275.0      +10.0%" "compare: differences in percent"
 has compare "  Short phases compared: both sessions last under 1m40s (--min-phase 10s" "compare: short sessions compare their short phases, and say so"
 has compare "  A 12:00:48 (4.0s), after remount /mnt/bench +nobarrier" "compare: a short phase of short sessions is compared"
