@@ -19,6 +19,9 @@
 /* One reported device over one phase. */
 struct phase_device {
 	double dt, busy_dt;            /* seconds of intervals with figures / busy ones */
+	double active_dt;              /* seconds from the first to the last interval with I/O */
+	double idle_since_active;      /* seconds of idle intervals since the last with I/O */
+	double longest_dt;             /* the longest interval: how far one's placement moves */
 	double rkb, wkb, ios, flushes, util_s;
 	double edge_rkb, edge_wkb;     /* in the interval left out at its opening mark */
 	double busy_rkb, busy_wkb, busy_ios;
@@ -84,6 +87,12 @@ bool report_phase_mostly_edges(const struct phase_plan *plan, size_t i, size_t k
 double report_min_phase_default(const struct report *rep);
 /* p-th percentile (nearest rank) of v[0..n) (sorted in place); NAN when n is 0. */
 double report_percentile(double *v, size_t n, double p);
+
+/* MiB/s over the active span: from the first interval with I/O to the last. */
+double report_active_mbps(const struct phase_device *s);
+/* The range a rate over t seconds of whole intervals can have when one interval more or
+ * less of its span falls at its edges (a burst straddling a sample): [lo, hi]. */
+void report_rate_range(double amount, double t, double one_interval, double *lo, double *hi);
 
 /* The comparison table: one row per distinct setting state of each reported device. */
 void report_comparison(const struct report *rep, const struct phase_plan *plan, FILE *out);

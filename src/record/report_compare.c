@@ -172,49 +172,117 @@ static void pair_phases(const struct side *a, const struct side *b, size_t *matc
 	}
 }
 
-static void figure_row(FILE *out, const char *device, const char *name, bool have_a, double va,
-		       bool have_b, double vb, int prec)
+/* A figure of one side, and the range one interval's placement allows it: a burst that
+ * straddles a sample spans one interval more (or one less), one at a phase's edge is left
+ * out of it.  lo == hi == v: exact. */
+struct figure {
+	bool have;
+	double v, lo, hi;
+};
+
+static struct figure exact(bool have, double v)
+{
+	return (struct figure){ have && isfinite(v), v, v, v };
+}
+
+/* amount over t seconds of whole intervals, the longest one_interval long */
+static struct figure rate(bool have, double amount, double t, double one_interval)
+{
+	struct figure f = { have && t > 0, t > 0 ? amount / t : 0, 0, 0 };
+	if (f.have)
+		report_rate_range(amount, t, one_interval, &f.lo, &f.hi);
+	return f;
+}
+
+static double rounded(double v, int prec)
+{
+	double scale = pow(10, prec);
+	return round(v * scale) / scale;
+}
+
+/* B's difference from A in percent of the figures as printed (so that the reader gets the
+ * same from them), "~" before it when one interval's placement can explain it. */
+static void difference(FILE *out, struct figure a, struct figure b, int prec)
+{
+	double va = rounded(a.v, prec), vb = rounded(b.v, prec);
+	if (!a.have || !b.have || va == 0) {
+		fprintf(out, " %11s\n", "-");
+		return;
+	}
+	double pct = rounded((vb - va) / fabs(va) * 100, 1);
+	/* one interval placed otherwise on one side would give the other's figure */
+	bool placement = (b.v >= a.lo && b.v <= a.hi) || (a.v >= b.lo && a.v <= b.hi);
+	char text[32];
+	if (pct == 0)
+		snprintf(text, sizeof text, "0.0%%");
+	else
+		snprintf(text, sizeof text, "%s%+.1f%%", placement ? "~" : "", pct);
+	fprintf(out, " %11s\n", text);
+}
+
+static void figure_row(FILE *out, const char *device, const char *name, struct figure a,
+		       struct figure b, int prec)
 {
 	text_printf(out, "  %-8s %-14s", device, name);
-	if (have_a && isfinite(va))
-		fprintf(out, " %11.*f", prec, va);
+	if (a.have)
+		fprintf(out, " %11.*f", prec, a.v);
 	else
 		fprintf(out, " %11s", "-");
-	if (have_b && isfinite(vb))
-		fprintf(out, " %11.*f", prec, vb);
+	if (b.have)
+		fprintf(out, " %11.*f", prec, b.v);
 	else
 		fprintf(out, " %11s", "-");
-	if (have_a && have_b && isfinite(va) && isfinite(vb) && va != 0)
-		fprintf(out, " %+10.1f%%\n", (vb - va) / fabs(va) * 100);
-	else
-		fprintf(out, " %11s\n", "-");
+	difference(out, a, b, prec);
+}
+
+/* MiB moved, and as much again as moved in the intervals left out at the phase's edges:
+ * part of that may be the phase's. */
+static struct figure moved(const struct phase_plan *plan, size_t i, int k)
+{
+	if (k < 0 || plan->phases[i].dev[k].dt <= 0)
+		return exact(false, 0);
+	const struct phase_device *s = &plan->phases[i].dev[k];
+	struct figure f = exact(true, (s->rkb + s->wkb) / 1024);
+	f.hi += report_phase_edge_kb(plan, i, (size_t)k) / 1024;
+	return f;
 }
 
 /* The rows of one pair: A's device named on the first, B's on the second when it is
- * another device. */
-static void device_figures(FILE *out, const struct pair *pr, struct phase_device *x,
-			   struct phase_device *y)
+ * another device.  The figures that do not hinge on a threshold lead: MiB moved, MiB/s
+ * over the active span (first to last interval with I/O); then the busy ones. */
+static void device_figures(FILE *out, const struct pair *pr, const struct phase_plan *pa,
+			   size_t i, int ka, const struct phase_plan *pb, size_t j, int kb)
 {
 	char other[DEV_NAME_MAX + 2] = "";
 	if (strcmp(pr->a, pr->b) != 0)
 		snprintf(other, sizeof other, "B %s", pr->b);
-	const char *name = pr->a;
+	struct phase_device *x = ka >= 0 ? &pa->phases[i].dev[ka] : NULL;
+	struct phase_device *y = kb >= 0 ? &pb->phases[j].dev[kb] : NULL;
 	bool a = x && x->dt > 0, b = y && y->dt > 0;
-	bool ab = a && x->busy_dt > 0, bb = b && y->busy_dt > 0;
+	bool aa = a && x->active_dt > 0, ba = b && y->active_dt > 0;
 	bool aw = a && x->nawaits, bw = b && y->nawaits;
-	figure_row(out, name, "MB moved", a, a ? (x->rkb + x->wkb) / 1024 : 0, b,
-		   b ? (y->rkb + y->wkb) / 1024 : 0, 1);
-	figure_row(out, other, "MB/s mean", a, a ? (x->rkb + x->wkb) / 1024 / x->dt : 0, b,
-		   b ? (y->rkb + y->wkb) / 1024 / y->dt : 0, 1);
-	figure_row(out, "", "MB/s busy", ab, ab ? (x->busy_rkb + x->busy_wkb) / 1024 / x->busy_dt : 0,
-		   bb, bb ? (y->busy_rkb + y->busy_wkb) / 1024 / y->busy_dt : 0, 1);
-	figure_row(out, "", "IOPS busy", ab, ab ? x->busy_ios / x->busy_dt : 0, bb,
-		   bb ? y->busy_ios / y->busy_dt : 0, 0);
-	figure_row(out, "", "await p50 ms", aw, aw ? report_percentile(x->awaits, x->nawaits, 50) : 0,
-		   bw, bw ? report_percentile(y->awaits, y->nawaits, 50) : 0, 2);
-	figure_row(out, "", "await p95 ms", aw, aw ? report_percentile(x->awaits, x->nawaits, 95) : 0,
-		   bw, bw ? report_percentile(y->awaits, y->nawaits, 95) : 0, 2);
-	figure_row(out, "", "%util mean", a, a ? x->util_s / x->dt : 0, b, b ? y->util_s / y->dt : 0, 1);
+	double ia = a ? x->longest_dt : 0, ib = b ? y->longest_dt : 0;
+	figure_row(out, pr->a, "MiB moved", moved(pa, i, ka), moved(pb, j, kb), 1);
+	figure_row(out, other, "MiB/s active", rate(aa, aa ? (x->rkb + x->wkb) / 1024 : 0,
+		   aa ? x->active_dt : 0, ia), rate(ba, ba ? (y->rkb + y->wkb) / 1024 : 0,
+		   ba ? y->active_dt : 0, ib), 1);
+	struct figure sa = exact(aa, aa ? x->active_dt : 0), sb = exact(ba, ba ? y->active_dt : 0);
+	sa.lo -= ia, sa.hi += ia, sb.lo -= ib, sb.hi += ib;
+	figure_row(out, "", "active s", sa, sb, 1);
+	figure_row(out, "", "MiB/s busy", rate(a && x->busy_dt > 0, a ? (x->busy_rkb + x->busy_wkb) / 1024 : 0,
+		   a ? x->busy_dt : 0, ia), rate(b && y->busy_dt > 0,
+		   b ? (y->busy_rkb + y->busy_wkb) / 1024 : 0, b ? y->busy_dt : 0, ib), 1);
+	figure_row(out, "", "IOPS busy", rate(a && x->busy_dt > 0, a ? x->busy_ios : 0,
+		   a ? x->busy_dt : 0, ia), rate(b && y->busy_dt > 0, b ? y->busy_ios : 0,
+		   b ? y->busy_dt : 0, ib), 0);
+	figure_row(out, "", "await p50 ms",
+		   exact(aw, aw ? report_percentile(x->awaits, x->nawaits, 50) : 0),
+		   exact(bw, bw ? report_percentile(y->awaits, y->nawaits, 50) : 0), 2);
+	figure_row(out, "", "await p95 ms",
+		   exact(aw, aw ? report_percentile(x->awaits, x->nawaits, 95) : 0),
+		   exact(bw, bw ? report_percentile(y->awaits, y->nawaits, 95) : 0), 2);
+	figure_row(out, "", "%util mean", exact(a, a ? x->util_s / x->dt : 0),
+		   exact(b, b ? y->util_s / y->dt : 0), 1);
 }
 
 static void phase_heading(FILE *out, const struct phase *p, const char *which, const char *key)
@@ -259,8 +327,7 @@ static void compare_phase(FILE *out, struct side *a, struct side *b, const struc
 	for (size_t k = 0; k < o->npairs; k++) {
 		int ka = report_device_index(&a->rep, o->pairs[k].a);
 		int kb = report_device_index(&b->rep, o->pairs[k].b);
-		device_figures(out, &o->pairs[k], ka >= 0 ? &pa->dev[ka] : NULL,
-			       kb >= 0 ? &pb->dev[kb] : NULL);
+		device_figures(out, &o->pairs[k], &a->plan, i, ka, &b->plan, j, kb);
 	}
 }
 
@@ -314,6 +381,10 @@ static void compare_heading(FILE *out, const struct side *a, const struct side *
 	fprintf(out, "  %-10s %-32s %s\n", "recorded", ta, tb);
 	fprintf(out, "  %-10s %-32zu %zu\n", "phases", a->plan.n, b->plan.n);
 	pairing_line(out, a, b, match, used);
+	report_print_wrapped(out, "  figures    ", 13, "MiB moved and MiB/s over the active span (first to "
+			     "last interval with I/O) lead, then the busy figures (intervals at %util "
+			     "above 5); ~: a difference that one interval's placement can explain (a "
+			     "burst straddling a sample, I/O at a phase's edge), not a finding");
 	for (size_t k = 0; k < o->npairs; k++)
 		compare_settings_print(out, &a->state, o->pairs[k].a, &b->state, o->pairs[k].b);
 	min_phase_line(out, a, o);

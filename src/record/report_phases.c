@@ -57,6 +57,17 @@ double report_percentile(double *v, size_t n, double p)
 	return v[rank ? rank - 1 : 0];
 }
 
+double report_active_mbps(const struct phase_device *s)
+{
+	return s->active_dt > 0 ? (s->rkb + s->wkb) / 1024 / s->active_dt : 0;
+}
+
+void report_rate_range(double amount, double t, double one_interval, double *lo, double *hi)
+{
+	*lo = amount / (t + one_interval);
+	*hi = t > one_interval ? amount / (t - one_interval) : INFINITY;
+}
+
 /* ---- planning ---- */
 
 /* Where a cutting event begins its phase: the first interval wholly after it, the
@@ -246,6 +257,13 @@ static int accumulate(struct phase_device *s, const struct device_rates *r, doub
 		return 0;
 	double iops = r->r_s + r->w_s + r->d_s;
 	s->dt += dt;
+	s->longest_dt = fmax(s->longest_dt, dt);
+	if (r->rkB_s + r->wkB_s > 0) {
+		s->active_dt += (s->active_dt > 0 ? s->idle_since_active : 0) + dt;
+		s->idle_since_active = 0;
+	} else {
+		s->idle_since_active += dt;
+	}
 	s->rkb += r->rkB_s * dt;
 	s->wkb += r->wkB_s * dt;
 	s->ios += iops * dt;

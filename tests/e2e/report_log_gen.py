@@ -21,6 +21,11 @@ tests/e2e/test_report_golden.sh), the way the recorder writes them:
                                   twice, 12 s each; steps-extra: the same with a second
                                   "write" phase after the first, for `ioscope compare`'s
                                   pairing by label and ordinal
+  report_log_gen.py low-util FILE four phases cut by nr_requests changes seen at samples,
+                                  each writing 64 MiB at 4.5 %util (never busy)
+  report_log_gen.py straddle-a FILE, straddle-b FILE  128 MiB written after a mark "dd":
+                                  over four intervals in A, straddling the samples over five
+                                  in B
   report_log_gen.py pair-a FILE   a 20 s recording made for loop0 alone (selection), ext4 on
                                   it, mq-deadline: a command started (run start), a mark
                                   "rmtree" half way, its exit; for `ioscope compare` across
@@ -266,6 +271,39 @@ def steps(path, extra):
             log.event(k, "mark", "user", "mark", "", text, by="user")
 
 
+def low_util(path):
+    """Four phases cut by nr_requests changes seen at samples (64, 128, 256, 512), each
+    writing 64 MiB at 8 MiB/s and 4.5 %util: below the busy threshold."""
+    log = Log(path, "bench")
+    def devices(nr):
+        d = loop0("mq-deadline")
+        d["settings"]["items"]["nr_requests"] = nr
+        return VDA + [d]
+    nrs = ["64", "128", "256", "512"]
+    log.header(devices(nrs[0]), mounts(False, False))
+    for k in range(48):
+        p = k // 12
+        busy = 2 <= k % 12 <= 9
+        log.sample(k, devices(nrs[p]), mounts(False, False), 8 if busy else 0, 0, 3,
+                   45 if busy else 0)
+        if k and k % 12 == 0:
+            log.event(k, "tunable", "loop0", "nr_requests", nrs[p - 1], nrs[p])
+
+
+def straddle(path, which):
+    """The same 128 MiB written after a mark "dd": in A over four intervals, in B straddling
+    the samples (a quarter of a second later), over five."""
+    log = Log(path, "bench" if which == "a" else "bench-later")
+    log.header(VDA + [loop0("mq-deadline")], mounts(False, False))
+    burst = [32, 32, 32, 32] if which == "a" else [16, 32, 32, 32, 16]
+    for k in range(21):
+        w = burst[k - 6] if 6 <= k < 6 + len(burst) else 0
+        log.sample(k, VDA + [loop0("mq-deadline")], mounts(False, False), w, 0, 3,
+                   w * 25 if w else 10)
+        if k == 5:
+            log.event(k, "mark", "user", "mark", "", "dd", by="user")
+
+
 def day(path):
     log = Log(path, "day")
     log.step = 10
@@ -294,9 +332,13 @@ if __name__ == "__main__":
         probe(out)
     elif what == "dd-mark":
         dd_mark(out)
+    elif what == "low-util":
+        low_util(out)
+    elif what in ("straddle-a", "straddle-b"):
+        straddle(out, what[-1])
     elif what in ("steps", "steps-extra"):
         steps(out, what == "steps-extra")
     elif what in ("pair-a", "pair-b"):
         pair(out, what[-1])
     else:
-        sys.exit("usage: report_log_gen.py phases|other|day|probe|dd-mark|steps|steps-extra|pair-a|pair-b FILE")
+        sys.exit("usage: report_log_gen.py phases|other|day|probe|dd-mark|steps|steps-extra|low-util|straddle-a|straddle-b|pair-a|pair-b FILE")

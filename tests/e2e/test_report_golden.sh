@@ -53,6 +53,12 @@ golden probe.json full "$IOSCOPE" report report-probe.log -f json
 # repeated mark texts, one more "write" phase in B (report_log_gen.py steps, steps-extra):
 # paired by label and ordinal (write#2 with write#2), B's third write unpaired, and said
 golden compare-steps full "$IOSCOPE" compare report-steps.log report-steps-extra.log
+# four phases writing 64 MiB each at 4.5 %util (report_log_gen.py low-util): never busy,
+# yet the comparison table has their MiB and MiB/s over the active span
+golden low-util cut "$IOSCOPE" report report-low-util.log
+# the same 128 MiB over four intervals in A, straddling the samples over five in B
+# (report_log_gen.py straddle-a, -b): the differences one interval explains are marked ~
+golden compare-straddle full "$IOSCOPE" compare report-straddle-a.log report-straddle-b.log
 golden compare-phase full "$IOSCOPE" compare report-phases.log report-other.log --phase 5
 golden compare-minphase full "$IOSCOPE" compare report-phases.log report-other.log --min-phase 10s
 # across devices and filesystems (report_log_gen.py pair-a, pair-b): each log was recorded
@@ -84,7 +90,7 @@ has phases "  left out 12:00:19 - 12:00:20: the change happened within this inte
 has phases "Phase 4 of 6: 12:00:48 - 12:00:52 (4.0s), short: under 10s, not compared" "a short phase is flagged"
 has phases "  during 12:00:58 mount /mnt/ro" "a mount is listed inside its phase, not a cut"
 has phases "backed by /var/tmp/bench.img on vda1 (ext4 /), direct I/O off" "the loop device's backing chain"
-has phases "  sched bfq, nr_requests 64                   2       26s       80.0      26.00" "one comparison row per setting state"
+has phases "  sched bfq, nr_requests 64           2    26s   1680.0    64.6    80.0   26.00" "one comparison row per setting state, MiB and MiB/s active first"
 has compare "Phase 2 of A and phase 2 of B (paired by their marks)" "compare: phases paired by their marks"
 has compare "Phase 3 of A: unpaired, B has no phase opened by the same marks" "compare: a phase only A has"
 has compare-steps "  paired     5 by the labels of the marks that open them (a label repeated: by" "compare: the header says how phases were paired"
@@ -92,7 +98,8 @@ has compare-steps "             its ordinal, as step#2); unpaired: 0 of A, 1 of 
 has compare-steps "Phase 5 of A and phase 4 of B (paired by their marks)" "compare: the second write of A with the second of B"
 has compare-steps "  A 12:00:38 (12s), after mark: write#2" "compare: a repeated label shown with its ordinal"
 has compare-steps "Phase 6 of B: unpaired, A has no phase opened by the same marks" "compare: B's extra phase listed as unpaired"
-has compare-phase "           MB/s busy            250.0       275.0      +10.0%" "compare: differences in percent"
+has compare-phase "  loop0    MiB moved           2000.0      2200.0      +10.0%" "compare: differences in percent"
+has compare-phase "           MiB/s busy           250.0       275.0     ~+10.0%" "compare: a difference one interval can explain in 10 s is marked ~"
 has compare "  Short phases compared: both sessions last under 1m40s (--min-phase 10s" "compare: short sessions compare their short phases, and say so"
 has compare "  A 12:00:48 (4.0s), after remount /mnt/bench +nobarrier" "compare: a short phase of short sessions is compared"
 has compare-minphase "  short: not compared (--min-phase)" "compare: --min-phase leaves short phases out"
@@ -101,7 +108,10 @@ has compare-pair "  device     loop0                            loop1" "compare:
 has compare-pair "  fs         ext4                             xfs" "compare: both filesystems"
 has compare-pair "  scheduler  mq-deadline                      bfq" "compare: both schedulers"
 has compare-pair "  tunables   nr_requests=256                  nr_requests=64" "compare: a tunable that differs"
-has compare-pair "  B loop1  MB/s mean            111.0        88.8      -20.0%" "compare: B's device named, its figures"
+has compare-pair "  B loop1  MiB/s active         111.0        88.8      -20.0%" "compare: B's device named, its figures"
+has low-util "                                      1    11s     64.0     8.0       -    3.00" "comparison table: a phase never busy still has MiB and MiB/s active"
+has compare-straddle "           MiB/s active          32.0        25.6     ~-20.0%" "compare: a burst straddling samples is no finding"
+has compare-straddle "  loop0    MiB moved            128.0       128.0        0.0%" "compare: the same MiB moved, 0.0% without a sign"
 has compare-pair "  A 12:00:12 (6.0s), after mark: rmtree" "compare: the mark's phase"
 has compare-pair-hand "  device     loop0                            vda" "compare: --pair pairs by hand"
 has dd-mark "  loop0           0.0        0.0        0.0        64.0        0.0       64.0" "the dd's 64 MiB between the phases"
