@@ -247,6 +247,50 @@ static struct figure moved(const struct phase_plan *plan, size_t i, int k)
 	return f;
 }
 
+/* One figure of a side for figure_row(); s NULL (a device the phase does not have) or
+ * without intervals: no figure. */
+static struct figure active_mbps(const struct phase_device *s)
+{
+	bool have = s && s->dt > 0 && s->active_dt > 0;
+	return have ? rate(true, (s->rkb + s->wkb) / 1024, s->active_dt, s->longest_dt)
+		    : exact(false, 0);
+}
+
+static struct figure active_seconds(const struct phase_device *s)
+{
+	if (!s || s->dt <= 0 || s->active_dt <= 0)
+		return exact(false, 0);
+	struct figure f = exact(true, s->active_dt);
+	f.lo -= s->longest_dt;
+	f.hi += s->longest_dt;
+	return f;
+}
+
+static struct figure busy_mbps(const struct phase_device *s)
+{
+	bool have = s && s->dt > 0 && s->busy_dt > 0;
+	return have ? rate(true, (s->busy_rkb + s->busy_wkb) / 1024, s->busy_dt, s->longest_dt)
+		    : exact(false, 0);
+}
+
+static struct figure busy_iops(const struct phase_device *s)
+{
+	bool have = s && s->dt > 0 && s->busy_dt > 0;
+	return have ? rate(true, s->busy_ios, s->busy_dt, s->longest_dt) : exact(false, 0);
+}
+
+static struct figure await_ms(struct phase_device *s, double p)
+{
+	bool have = s && s->dt > 0 && s->nawaits;
+	return exact(have, have ? report_percentile(s->awaits, s->nawaits, p) : 0);
+}
+
+static struct figure util_mean(const struct phase_device *s)
+{
+	bool have = s && s->dt > 0;
+	return exact(have, have ? s->util_s / s->dt : 0);
+}
+
 /* The rows of one pair: A's device named on the first, B's on the second when it is
  * another device.  The figures that do not hinge on a threshold lead: MiB moved, MiB/s
  * over the active span (first to last interval with I/O); then the busy ones. */
@@ -258,37 +302,21 @@ static void device_figures(FILE *out, const struct pair *pr, const struct phase_
 		snprintf(other, sizeof other, "B %s", pr->b);
 	struct phase_device *x = ka >= 0 ? &pa->phases[i].dev[ka] : NULL;
 	struct phase_device *y = kb >= 0 ? &pb->phases[j].dev[kb] : NULL;
-	bool a = x && x->dt > 0, b = y && y->dt > 0;
-	bool aa = a && x->active_dt > 0, ba = b && y->active_dt > 0;
-	bool aw = a && x->nawaits, bw = b && y->nawaits;
-	double ia = a ? x->longest_dt : 0, ib = b ? y->longest_dt : 0;
 	figure_row(out, pr->a, "MiB moved", moved(pa, i, ka), moved(pb, j, kb), 1);
-	figure_row(out, other, "MiB/s active", rate(aa, aa ? (x->rkb + x->wkb) / 1024 : 0,
-		   aa ? x->active_dt : 0, ia), rate(ba, ba ? (y->rkb + y->wkb) / 1024 : 0,
-		   ba ? y->active_dt : 0, ib), 1);
-	struct figure sa = exact(aa, aa ? x->active_dt : 0), sb = exact(ba, ba ? y->active_dt : 0);
-	sa.lo -= ia, sa.hi += ia, sb.lo -= ib, sb.hi += ib;
-	figure_row(out, "", "active s", sa, sb, 1);
-	figure_row(out, "", "MiB/s busy", rate(a && x->busy_dt > 0, a ? (x->busy_rkb + x->busy_wkb) / 1024 : 0,
-		   a ? x->busy_dt : 0, ia), rate(b && y->busy_dt > 0,
-		   b ? (y->busy_rkb + y->busy_wkb) / 1024 : 0, b ? y->busy_dt : 0, ib), 1);
-	figure_row(out, "", "IOPS busy", rate(a && x->busy_dt > 0, a ? x->busy_ios : 0,
-		   a ? x->busy_dt : 0, ia), rate(b && y->busy_dt > 0, b ? y->busy_ios : 0,
-		   b ? y->busy_dt : 0, ib), 0);
-	figure_row(out, "", "await p50 ms",
-		   exact(aw, aw ? report_percentile(x->awaits, x->nawaits, 50) : 0),
-		   exact(bw, bw ? report_percentile(y->awaits, y->nawaits, 50) : 0), 2);
-	figure_row(out, "", "await p95 ms",
-		   exact(aw, aw ? report_percentile(x->awaits, x->nawaits, 95) : 0),
-		   exact(bw, bw ? report_percentile(y->awaits, y->nawaits, 95) : 0), 2);
-	figure_row(out, "", "%util mean", exact(a, a ? x->util_s / x->dt : 0),
-		   exact(b, b ? y->util_s / y->dt : 0), 1);
+	figure_row(out, other, "MiB/s active", active_mbps(x), active_mbps(y), 1);
+	figure_row(out, "", "active s", active_seconds(x), active_seconds(y), 1);
+	figure_row(out, "", "MiB/s busy", busy_mbps(x), busy_mbps(y), 1);
+	figure_row(out, "", "IOPS busy", busy_iops(x), busy_iops(y), 0);
+	figure_row(out, "", "await p50 ms", await_ms(x, 50), await_ms(y, 50), 2);
+	figure_row(out, "", "await p95 ms", await_ms(x, 95), await_ms(y, 95), 2);
+	figure_row(out, "", "%util mean", util_mean(x), util_mean(y), 1);
 }
 
-static void phase_heading(FILE *out, const struct phase *p, const char *which, const char *key)
+static void phase_heading(FILE *out, const struct side *s, const struct phase *p,
+			  const char *which, const char *key)
 {
 	char from[32], span[32];
-	report_local_time(&p->from, false, from, sizeof from);
+	report_clock(&s->rep, &p->from, from, sizeof from);
 	report_duration(timespec_diff(&p->to, &p->from), span, sizeof span);
 	char line[MOUNT_OPTS_MAX + 128];
 	snprintf(line, sizeof line, "%s (%s)%s%s%s", from, span, p->is_short ? ", short" : "",
@@ -304,7 +332,7 @@ static void unpaired_phase(FILE *out, const struct side *s, size_t i, const char
 {
 	fprintf(out, "\nPhase %zu of %s: unpaired, %s has no phase opened by %s\n", i + 1, which,
 		other, s->keys[i][0] ? "the same marks" : "no mark");
-	phase_heading(out, &s->plan.phases[i], which, s->shown[i]);
+	phase_heading(out, s, &s->plan.phases[i], which, s->shown[i]);
 }
 
 static void compare_phase(FILE *out, struct side *a, struct side *b, const struct compare_args *o,
@@ -317,8 +345,8 @@ static void compare_phase(FILE *out, struct side *a, struct side *b, const struc
 	struct phase *pa = &a->plan.phases[i], *pb = &b->plan.phases[j];
 	fprintf(out, "\nPhase %zu of A and phase %zu of B (%s)\n", i + 1, j + 1,
 		a->keys[i][0] ? "paired by their marks" : "paired: the first, opened by no mark");
-	phase_heading(out, pa, "A", a->shown[i]);
-	phase_heading(out, pb, "B", b->shown[j]);
+	phase_heading(out, a, pa, "A", a->shown[i]);
+	phase_heading(out, b, pb, "B", b->shown[j]);
 	if (pa->is_short || (pb && pb->is_short)) {
 		fprintf(out, "  short: not compared (--min-phase)\n");
 		return;
@@ -381,10 +409,11 @@ static void compare_heading(FILE *out, const struct side *a, const struct side *
 	fprintf(out, "  %-10s %-32s %s\n", "recorded", ta, tb);
 	fprintf(out, "  %-10s %-32zu %zu\n", "phases", a->plan.n, b->plan.n);
 	pairing_line(out, a, b, match, used);
-	report_print_wrapped(out, "  figures    ", 13, "MiB moved and MiB/s over the active span (first to "
-			     "last interval with I/O) lead, then the busy figures (intervals at %util "
-			     "above 5); ~: a difference that one interval's placement can explain (a "
-			     "burst straddling a sample, I/O at a phase's edge), not a finding");
+	report_print_wrapped(out, "  figures    ", 13,
+			     "MiB moved and MiB/s over the active span (first to last interval "
+			     "with I/O) lead, then the busy figures (intervals at %util above 5); "
+			     "~: a difference that one interval's placement can explain (a burst "
+			     "straddling a sample, I/O at a phase's edge), not a finding");
 	for (size_t k = 0; k < o->npairs; k++)
 		compare_settings_print(out, &a->state, o->pairs[k].a, &b->state, o->pairs[k].b);
 	min_phase_line(out, a, o);

@@ -17,10 +17,14 @@ tests/e2e/test_report_golden.sh), the way the recorder writes them:
   report_log_gen.py dd-mark FILE  25 s of loop0 at 1 s, idle but for a mark "dd" 0.1 s after
                                   sample 10 and 64 MiB written within that interval (`ioscope
                                   mark dd; dd ... oflag=direct`): all of it between the phases
+  report_log_gen.py dd-mark-half FILE  the same at 0.5 s: the mark 0.1 s after sample 21, the
+                                  dd over that interval and the next two (times with tenths)
   report_log_gen.py steps FILE    marks "read" (64 MiB read) and "write" (128 MiB written),
                                   twice, 12 s each; steps-extra: the same with a second
                                   "write" phase after the first, for `ioscope compare`'s
                                   pairing by label and ordinal
+  report_log_gen.py close-marks FILE  marks 0.3 s after samples 5 and 6: a phase without an
+                                  interval of its own
   report_log_gen.py low-util FILE four phases cut by nr_requests changes seen at samples,
                                   each writing 64 MiB at 4.5 %util (never busy)
   report_log_gen.py straddle-a FILE, straddle-b FILE  128 MiB written after a mark "dd":
@@ -106,7 +110,8 @@ class Log:
         self.state = (dumps(devices), dumps(mnts))
 
     def times(self, k):
-        return T0 + k * self.step * 1_000_000_000, W0 + k * self.step * 1_000_000_000
+        ns = round(k * self.step * 1_000_000_000)
+        return T0 + ns, W0 + ns
 
     def sample(self, k, devices, mnts, mbps_w, mbps_r, await_ms, util_ms):
         if dumps(devices) != self.state[0]:
@@ -116,7 +121,7 @@ class Log:
         self.state = (dumps(devices), dumps(mnts))
         if k:
             wios, rios = int(mbps_w * 8 * self.step), int(mbps_r * 8 * self.step)  # 128 KiB each
-            util_ms *= self.step
+            util_ms = int(util_ms * self.step)
             c = self.c
             c[0] += rios; c[2] += rios * 256; c[3] += rios * await_ms // 2
             c[4] += wios; c[6] += wios * 256; c[7] += wios * await_ms
@@ -239,17 +244,32 @@ def pair(path, which):
                       result="status=0 elapsed_s=16.500", at=0)
 
 
-def dd_mark(path):
+def dd_mark(path, step=1):
     """`ioscope mark dd; dd ... count=64 oflag=direct` at 1 s: every byte of the dd is in the
-    interval the mark falls in, left out of both phases."""
+    interval the mark falls in, left out of both phases.  At 0.5 s (step): the mark 0.1 s
+    after sample 20, the dd over that interval and the next two (2, 32 and 30 MiB)."""
+    log = Log(path, "bench")
+    log.step = step
+    log.header(VDA + [loop0("mq-deadline")], mounts(False, False))
+    at = 10 if step == 1 else 20
+    burst = {at + 1: 64} if step == 1 else {at + 1: 4, at + 2: 64, at + 3: 60}
+    for k in range(25 if step == 1 else 50):
+        w = burst.get(k, 0)
+        log.sample(k, VDA + [loop0("mq-deadline")], mounts(False, False), w, 0,
+                   3, 400 if w else 10)
+        if k == at:
+            log.event(k, "mark", "user", "mark", "", "dd", by="user", at=100_000_000)
+
+
+def close_marks(path):
+    """Marks "a" and "b" 0.3 s after samples 5 and 6: the phase "a" opens has no interval of
+    its own (its one interval is left out at "b")."""
     log = Log(path, "bench")
     log.header(VDA + [loop0("mq-deadline")], mounts(False, False))
-    for k in range(25):
-        dd = k == 11
-        log.sample(k, VDA + [loop0("mq-deadline")], mounts(False, False), 64 if dd else 0, 0,
-                   3, 400 if dd else 10)
-        if k == 10:
-            log.event(k, "mark", "user", "mark", "", "dd", by="user", at=100_000_000)
+    for k in range(15):
+        log.sample(k, VDA + [loop0("mq-deadline")], mounts(False, False), 8, 0, 3, 300)
+        if k in (5, 6):
+            log.event(k, "mark", "user", "mark", "", "ab"[k - 5], by="user", at=300_000_000)
 
 
 def steps(path, extra):
@@ -332,6 +352,10 @@ if __name__ == "__main__":
         probe(out)
     elif what == "dd-mark":
         dd_mark(out)
+    elif what == "dd-mark-half":
+        dd_mark(out, 0.5)
+    elif what == "close-marks":
+        close_marks(out)
     elif what == "low-util":
         low_util(out)
     elif what in ("straddle-a", "straddle-b"):
@@ -341,4 +365,4 @@ if __name__ == "__main__":
     elif what in ("pair-a", "pair-b"):
         pair(out, what[-1])
     else:
-        sys.exit("usage: report_log_gen.py phases|other|day|probe|dd-mark|steps|steps-extra|low-util|straddle-a|straddle-b|pair-a|pair-b FILE")
+        sys.exit("usage: report_log_gen.py phases|other|day|probe|dd-mark|dd-mark-half|steps|steps-extra|close-marks|low-util|straddle-a|straddle-b|pair-a|pair-b FILE")

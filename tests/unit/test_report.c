@@ -226,8 +226,15 @@ static void test_times_and_labels(void **state)
 	assert_int_equal(report_parse_time("2024-02-29 10:00", &start, &t, &err), 0);   /* leap day */
 	assert_int_equal(report_parse_time("08:43:59", &start, &t, &err), 0);
 	char buf[64];
+	/* truncated, not rounded: what is under --min-phase never reads as it */
 	report_duration(2.46, buf, sizeof buf);
-	assert_string_equal(buf, "2.5s");
+	assert_string_equal(buf, "2.4s");
+	report_duration(9.96, buf, sizeof buf);
+	assert_string_equal(buf, "9.9s");
+	report_duration(10.4, buf, sizeof buf);
+	assert_string_equal(buf, "10s");
+	report_duration(29.7, buf, sizeof buf);
+	assert_string_equal(buf, "29s");
 	report_duration(245, buf, sizeof buf);
 	assert_string_equal(buf, "4m05s");
 	report_duration(7380, buf, sizeof buf);
