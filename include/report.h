@@ -80,6 +80,11 @@ void report_print_wrapped(FILE *out, const char *prefix, int indent, const char 
 
 /* Local "HH:MM:SS" (with_date: "YYYY-MM-DD HH:MM:SS"). */
 void report_local_time(const struct timespec *wall, bool with_date, char *buf, size_t len);
+/* Whether times are given with tenths: the recording's interval is under a second, and
+ * to the whole second two rows would share one time. */
+bool report_tenths(const struct report *rep);
+/* Local "HH:MM:SS", "HH:MM:SS.s" with tenths (report_tenths()). */
+void report_clock(const struct report *rep, const struct timespec *wall, char *buf, size_t len);
 /* "4m05s", "2h03m", "41s", "2.5s" (tenths under ten seconds). */
 void report_duration(double seconds, char *buf, size_t len);
 

@@ -19,7 +19,11 @@
 /* One reported device over one phase. */
 struct phase_device {
 	double dt, busy_dt;            /* seconds of intervals with figures / busy ones */
+	double active_dt;              /* seconds from the first to the last interval with I/O */
+	double idle_since_active;      /* seconds of idle intervals since the last with I/O */
+	double longest_dt;             /* the longest interval: how far one's placement moves */
 	double rkb, wkb, ios, flushes, util_s;
+	double edge_rkb, edge_wkb;     /* in the interval left out at its opening mark */
 	double busy_rkb, busy_wkb, busy_ios;
 	double rpeak, wpeak, iops_peak;
 	bool have_flush;
@@ -46,9 +50,17 @@ struct phase {
 	struct probe_samples *probe;   /* the probe's samples in it; NULL: none */
 };
 
+/* One reported device over the whole report: what the phases hold plus what moved in
+ * the intervals left out at their marks is what the device's counters moved. */
+struct phase_total {
+	double rkb, wkb;
+	double between_rkb, between_wkb;
+};
+
 struct phase_plan {
 	struct phase *phases;
 	size_t n;
+	struct phase_total *totals;    /* one per reported device */
 	double min_phase;              /* seconds */
 	size_t current;                /* the phase report_phases_add() fills */
 };
@@ -65,6 +77,12 @@ int report_phases_add(struct phase_plan *plan, const struct report *rep,
 int report_phases_build(struct report *rep, struct phase_plan *plan, struct error *err);
 void report_phases_free(struct phase_plan *plan, const struct report *rep);
 
+/* kB device k moved in the intervals left out at phase i's edges: the one its opening
+ * mark falls in and the one the next phase's mark falls in. */
+double report_phase_edge_kb(const struct phase_plan *plan, size_t i, size_t k);
+/* Whether most of phase i's I/O on device k is in its left-out edges, not in it. */
+bool report_phase_mostly_edges(const struct phase_plan *plan, size_t i, size_t k);
+
 /* --min-phase's default: 10 s or 5 intervals, whichever is longer. */
 double report_min_phase_default(const struct report *rep);
 /* p-th percentile (nearest rank) of v[0..n) (sorted in place); NAN when n is 0. */
@@ -74,6 +92,11 @@ double report_percentile(double *v, size_t n, double p);
  * setting states (phase_device.state; "-": absent), "" when none; malloc'ed, NULL on
  * ENOMEM. */
 char *report_state_difference(const char *a, const char *b);
+/* MiB/s over the active span: from the first interval with I/O to the last. */
+double report_active_mbps(const struct phase_device *s);
+/* The range a rate over t seconds of whole intervals can have when one interval more or
+ * less of its span falls at its edges (a burst straddling a sample): [lo, hi]. */
+void report_rate_range(double amount, double t, double one_interval, double *lo, double *hi);
 
 /* The comparison table: one row per distinct setting state of each reported device. */
 void report_comparison(const struct report *rep, const struct phase_plan *plan, FILE *out);

@@ -152,9 +152,14 @@ static int choose_samples(struct report *rep, const struct report_args *a, struc
 		size_t after = replay_find_wall(rep->replay, &t);
 		rep->last = after ? after - 1 : 0;
 	}
-	if (rep->first >= n || rep->last <= rep->first)
+	if (rep->first >= n || rep->last <= rep->first) {
+		struct timespec end = replay_sample_wall(rep->replay, n - 1);
+		char a_text[32], b_text[32];
+		report_local_time(&start, true, a_text, sizeof a_text);
+		report_local_time(&end, true, b_text, sizeof b_text);
 		return error_set(err, "the time range holds no interval: the recording runs from "
-				 "sample 1 to %zu", n);
+				 "%s to %s (local time)", a_text, b_text);
+	}
 	return 0;
 }
 

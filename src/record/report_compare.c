@@ -1,7 +1,8 @@
 /* report_compare.c - `ioscope compare A.log B.log [--phase N]`: two sessions side by side
  * (before and after a kernel upgrade, or a setting), phase by phase, with the differences
- * in percent (docs/reports.md, "compare").  A phase of A is aligned with the phase of B
- * opened by the same marks (same labels), else with the phase of B in the same place.
+ * in percent (docs/reports.md, "compare").  A phase of A is paired with the phase of B
+ * opened by the same marks (same labels; a repeated label by its ordinal), and a phase
+ * without a partner is listed as unpaired.
  *
  * Devices are paired, not matched by name: ext4 on loop0 against xfs on loop1 is the
  * classic question.  A log made for one device (a matrix run's, a recording of one
@@ -30,6 +31,8 @@ struct side {
 	struct report rep;
 	struct phase_plan plan;
 	char **keys;                 /* per phase: its opening marks' labels */
+	size_t *ordinal;             /* per phase: 1 + the earlier phases with its key */
+	char **shown;                /* per phase: its key, "#2" after it when a key repeats */
 	struct compare_state state;  /* its settings, for the header */
 	bool have_state;
 };
@@ -53,7 +56,9 @@ static void compare_usage(FILE *out)
 {
 	fputs("usage: ioscope compare A.log B.log [--phase N] [--devices DEV,...]\n"
 	      "                       [--pair A_DEV=B_DEV]... [--min-phase SEC]\n"
-	      "two recorded sessions side by side, phase by phase, differences in percent.\n"
+	      "two recorded sessions side by side, phase by phase, differences in percent;\n"
+	      "phases paired by the labels of their marks, a repeated one by its ordinal\n"
+	      "(mark: step#2), the others listed as unpaired.\n"
 	      "See ioscope(1), REPORTS.\n", out);
 }
 
@@ -112,73 +117,199 @@ static void side_close(struct side *s)
 		compare_state_free(&s->state);
 	for (size_t i = 0; s->keys && i < s->plan.n; i++)
 		free(s->keys[i]);
+	for (size_t i = 0; s->shown && i < s->plan.n; i++)
+		free(s->shown[i]);
 	free(s->keys);
+	free(s->shown);
+	free(s->ordinal);
 	report_phases_free(&s->plan, &s->rep);
 	report_close(&s->rep);
 }
 
-/* match[i]: the phase of b aligned with phase i of a (SIZE_MAX: none); first those
- * opened by the same marks, then, among the rest, the phase in the same place. */
-static void align(const struct side *a, const struct side *b, size_t *match, bool *by_mark,
-		  bool *used)
+static size_t key_count(const struct side *s, const char *key)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->plan.n; i++)
+		n += strcmp(s->keys[i], key) == 0;
+	return n;
+}
+
+/* Each phase's ordinal among those its side has with its key, and the key as shown: with
+ * the ordinal ("mark: step#2") when either side has the key more than once.  -1 on ENOMEM. */
+static int name_phases(struct side *s, const struct side *other)
+{
+	s->ordinal = calloc(s->plan.n + 1, sizeof *s->ordinal);
+	s->shown = calloc(s->plan.n + 1, sizeof *s->shown);
+	if (!s->ordinal || !s->shown)
+		return -1;
+	for (size_t i = 0; i < s->plan.n; i++) {
+		s->ordinal[i] = 1;
+		for (size_t j = 0; j < i; j++)
+			s->ordinal[i] += strcmp(s->keys[j], s->keys[i]) == 0;
+		bool repeated = key_count(s, s->keys[i]) > 1 || key_count(other, s->keys[i]) > 1;
+		int rc = repeated ? asprintf(&s->shown[i], "%s#%zu", s->keys[i], s->ordinal[i])
+				  : asprintf(&s->shown[i], "%s", s->keys[i]);
+		if (rc < 0) {
+			s->shown[i] = NULL;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* match[i]: the phase of b paired with phase i of a (SIZE_MAX: none): the one opened by
+ * marks of the same labels, a repeated label by its ordinal (the second "step" of A with
+ * the second of B).  Never by position: an extra phase on one side would shift every pair
+ * after it. */
+static void pair_phases(const struct side *a, const struct side *b, size_t *match, bool *used)
 {
 	for (size_t i = 0; i < a->plan.n; i++) {
 		match[i] = SIZE_MAX;
-		by_mark[i] = false;
-		for (size_t j = 0; a->keys[i][0] && j < b->plan.n && match[i] == SIZE_MAX; j++)
-			if (!used[j] && strcmp(a->keys[i], b->keys[j]) == 0) {
-				match[i] = j;
-				by_mark[i] = used[j] = true;
-			}
+		for (size_t j = 0; j < b->plan.n && match[i] == SIZE_MAX; j++)
+			if (!used[j] && a->ordinal[i] == b->ordinal[j] &&
+			    strcmp(a->keys[i], b->keys[j]) == 0)
+				used[match[i] = j] = true;
 	}
-	for (size_t i = 0; i < a->plan.n; i++)
-		if (match[i] == SIZE_MAX && i < b->plan.n && !used[i])
-			used[match[i] = i] = true;
 }
 
-static void figure_row(FILE *out, const char *device, const char *name, bool have_a, double va,
-		       bool have_b, double vb, int prec)
+/* A figure of one side, and the range one interval's placement allows it: a burst that
+ * straddles a sample spans one interval more (or one less), one at a phase's edge is left
+ * out of it.  lo == hi == v: exact. */
+struct figure {
+	bool have;
+	double v, lo, hi;
+};
+
+static struct figure exact(bool have, double v)
+{
+	return (struct figure){ have && isfinite(v), v, v, v };
+}
+
+/* amount over t seconds of whole intervals, the longest one_interval long */
+static struct figure rate(bool have, double amount, double t, double one_interval)
+{
+	struct figure f = { have && t > 0, t > 0 ? amount / t : 0, 0, 0 };
+	if (f.have)
+		report_rate_range(amount, t, one_interval, &f.lo, &f.hi);
+	return f;
+}
+
+static double rounded(double v, int prec)
+{
+	double scale = pow(10, prec);
+	return round(v * scale) / scale;
+}
+
+/* B's difference from A in percent of the figures as printed (so that the reader gets the
+ * same from them), "~" before it when one interval's placement can explain it. */
+static void difference(FILE *out, struct figure a, struct figure b, int prec)
+{
+	double va = rounded(a.v, prec), vb = rounded(b.v, prec);
+	if (!a.have || !b.have || va == 0) {
+		fprintf(out, " %11s\n", "-");
+		return;
+	}
+	double pct = rounded((vb - va) / fabs(va) * 100, 1);
+	/* one interval placed otherwise on one side would give the other's figure */
+	bool placement = (b.v >= a.lo && b.v <= a.hi) || (a.v >= b.lo && a.v <= b.hi);
+	char text[32];
+	if (pct == 0)
+		snprintf(text, sizeof text, "0.0%%");
+	else
+		snprintf(text, sizeof text, "%s%+.1f%%", placement ? "~" : "", pct);
+	fprintf(out, " %11s\n", text);
+}
+
+static void figure_row(FILE *out, const char *device, const char *name, struct figure a,
+		       struct figure b, int prec)
 {
 	text_printf(out, "  %-8s %-14s", device, name);
-	if (have_a && isfinite(va))
-		fprintf(out, " %11.*f", prec, va);
+	if (a.have)
+		fprintf(out, " %11.*f", prec, a.v);
 	else
 		fprintf(out, " %11s", "-");
-	if (have_b && isfinite(vb))
-		fprintf(out, " %11.*f", prec, vb);
+	if (b.have)
+		fprintf(out, " %11.*f", prec, b.v);
 	else
 		fprintf(out, " %11s", "-");
-	if (have_a && have_b && isfinite(va) && isfinite(vb) && va != 0)
-		fprintf(out, " %+10.1f%%\n", (vb - va) / fabs(va) * 100);
-	else
-		fprintf(out, " %11s\n", "-");
+	difference(out, a, b, prec);
+}
+
+/* MiB moved, and as much again as moved in the intervals left out at the phase's edges:
+ * part of that may be the phase's. */
+static struct figure moved(const struct phase_plan *plan, size_t i, int k)
+{
+	if (k < 0 || plan->phases[i].dev[k].dt <= 0)
+		return exact(false, 0);
+	const struct phase_device *s = &plan->phases[i].dev[k];
+	struct figure f = exact(true, (s->rkb + s->wkb) / 1024);
+	f.hi += report_phase_edge_kb(plan, i, (size_t)k) / 1024;
+	return f;
+}
+
+/* One figure of a side for figure_row(); s NULL (a device the phase does not have) or
+ * without intervals: no figure. */
+static struct figure active_mbps(const struct phase_device *s)
+{
+	bool have = s && s->dt > 0 && s->active_dt > 0;
+	return have ? rate(true, (s->rkb + s->wkb) / 1024, s->active_dt, s->longest_dt)
+		    : exact(false, 0);
+}
+
+static struct figure active_seconds(const struct phase_device *s)
+{
+	if (!s || s->dt <= 0 || s->active_dt <= 0)
+		return exact(false, 0);
+	struct figure f = exact(true, s->active_dt);
+	f.lo -= s->longest_dt;
+	f.hi += s->longest_dt;
+	return f;
+}
+
+static struct figure busy_mbps(const struct phase_device *s)
+{
+	bool have = s && s->dt > 0 && s->busy_dt > 0;
+	return have ? rate(true, (s->busy_rkb + s->busy_wkb) / 1024, s->busy_dt, s->longest_dt)
+		    : exact(false, 0);
+}
+
+static struct figure busy_iops(const struct phase_device *s)
+{
+	bool have = s && s->dt > 0 && s->busy_dt > 0;
+	return have ? rate(true, s->busy_ios, s->busy_dt, s->longest_dt) : exact(false, 0);
+}
+
+static struct figure await_ms(struct phase_device *s, double p)
+{
+	bool have = s && s->dt > 0 && s->nawaits;
+	return exact(have, have ? report_percentile(s->awaits, s->nawaits, p) : 0);
+}
+
+static struct figure util_mean(const struct phase_device *s)
+{
+	bool have = s && s->dt > 0;
+	return exact(have, have ? s->util_s / s->dt : 0);
 }
 
 /* The rows of one pair: A's device named on the first, B's on the second when it is
- * another device. */
-static void device_figures(FILE *out, const struct pair *pr, struct phase_device *x,
-			   struct phase_device *y)
+ * another device.  The figures that do not hinge on a threshold lead: MiB moved, MiB/s
+ * over the active span (first to last interval with I/O); then the busy ones. */
+static void device_figures(FILE *out, const struct pair *pr, const struct phase_plan *pa,
+			   size_t i, int ka, const struct phase_plan *pb, size_t j, int kb)
 {
 	char other[DEV_NAME_MAX + 2] = "";
 	if (strcmp(pr->a, pr->b) != 0)
 		snprintf(other, sizeof other, "B %s", pr->b);
-	const char *name = pr->a;
-	bool a = x && x->dt > 0, b = y && y->dt > 0;
-	bool ab = a && x->busy_dt > 0, bb = b && y->busy_dt > 0;
-	bool aw = a && x->nawaits, bw = b && y->nawaits;
-	figure_row(out, name, "MB moved", a, a ? (x->rkb + x->wkb) / 1024 : 0, b,
-		   b ? (y->rkb + y->wkb) / 1024 : 0, 1);
-	figure_row(out, other, "MB/s mean", a, a ? (x->rkb + x->wkb) / 1024 / x->dt : 0, b,
-		   b ? (y->rkb + y->wkb) / 1024 / y->dt : 0, 1);
-	figure_row(out, "", "MB/s busy", ab, ab ? (x->busy_rkb + x->busy_wkb) / 1024 / x->busy_dt : 0,
-		   bb, bb ? (y->busy_rkb + y->busy_wkb) / 1024 / y->busy_dt : 0, 1);
-	figure_row(out, "", "IOPS busy", ab, ab ? x->busy_ios / x->busy_dt : 0, bb,
-		   bb ? y->busy_ios / y->busy_dt : 0, 0);
-	figure_row(out, "", "await p50 ms", aw, aw ? report_percentile(x->awaits, x->nawaits, 50) : 0,
-		   bw, bw ? report_percentile(y->awaits, y->nawaits, 50) : 0, 2);
-	figure_row(out, "", "await p95 ms", aw, aw ? report_percentile(x->awaits, x->nawaits, 95) : 0,
-		   bw, bw ? report_percentile(y->awaits, y->nawaits, 95) : 0, 2);
-	figure_row(out, "", "%util mean", a, a ? x->util_s / x->dt : 0, b, b ? y->util_s / y->dt : 0, 1);
+	struct phase_device *x = ka >= 0 ? &pa->phases[i].dev[ka] : NULL;
+	struct phase_device *y = kb >= 0 ? &pb->phases[j].dev[kb] : NULL;
+	figure_row(out, pr->a, "MiB moved", moved(pa, i, ka), moved(pb, j, kb), 1);
+	figure_row(out, other, "MiB/s active", active_mbps(x), active_mbps(y), 1);
+	figure_row(out, "", "active s", active_seconds(x), active_seconds(y), 1);
+	figure_row(out, "", "MiB/s busy", busy_mbps(x), busy_mbps(y), 1);
+	figure_row(out, "", "IOPS busy", busy_iops(x), busy_iops(y), 0);
+	figure_row(out, "", "await p50 ms", await_ms(x, 50), await_ms(y, 50), 2);
+	figure_row(out, "", "await p95 ms", await_ms(x, 95), await_ms(y, 95), 2);
+	figure_row(out, "", "%util mean", util_mean(x), util_mean(y), 1);
 }
 
 /* "  settings loop0: loop.dio 0→1, wbt_lat_usec 2000→0" when the two phases' setting
@@ -197,10 +328,11 @@ static void setting_difference(FILE *out, const char *device, const char *a, con
 	free(diff);
 }
 
-static void phase_heading(FILE *out, const struct phase *p, const char *which, const char *key)
+static void phase_heading(FILE *out, const struct side *s, const struct phase *p,
+			  const char *which, const char *key)
 {
 	char from[32], span[32];
-	report_local_time(&p->from, false, from, sizeof from);
+	report_clock(&s->rep, &p->from, from, sizeof from);
 	report_duration(timespec_diff(&p->to, &p->from), span, sizeof span);
 	char line[MOUNT_OPTS_MAX + 128];
 	snprintf(line, sizeof line, "%s (%s)%s%s%s", from, span, p->is_short ? ", short" : "",
@@ -210,19 +342,27 @@ static void phase_heading(FILE *out, const struct phase *p, const char *which, c
 	report_print_wrapped(out, head, 5, line);
 }
 
-static void compare_phase(FILE *out, struct side *a, struct side *b, const struct compare_args *o,
-			  size_t i, size_t j, bool by_mark)
+/* A phase of one side that the other has no partner for. */
+static void unpaired_phase(FILE *out, const struct side *s, size_t i, const char *which,
+			   const char *other)
 {
-	struct phase *pa = &a->plan.phases[i], *pb = j == SIZE_MAX ? NULL : &b->plan.phases[j];
-	fprintf(out, "\nPhase %zu of A", i + 1);
-	if (pb)
-		fprintf(out, " and phase %zu of B (aligned by %s)\n", j + 1,
-			by_mark ? "their marks" : "order");
-	else
-		fprintf(out, ": no phase of B to align it with\n");
-	phase_heading(out, pa, "A", a->keys[i]);
-	if (pb)
-		phase_heading(out, pb, "B", b->keys[j]);
+	fprintf(out, "\nPhase %zu of %s: unpaired, %s has no phase opened by %s\n", i + 1, which,
+		other, s->keys[i][0] ? "the same marks" : "no mark");
+	phase_heading(out, s, &s->plan.phases[i], which, s->shown[i]);
+}
+
+static void compare_phase(FILE *out, struct side *a, struct side *b, const struct compare_args *o,
+			  size_t i, size_t j)
+{
+	if (j == SIZE_MAX) {
+		unpaired_phase(out, a, i, "A", "B");
+		return;
+	}
+	struct phase *pa = &a->plan.phases[i], *pb = &b->plan.phases[j];
+	fprintf(out, "\nPhase %zu of A and phase %zu of B (%s)\n", i + 1, j + 1,
+		a->keys[i][0] ? "paired by their marks" : "paired: the first, opened by no mark");
+	phase_heading(out, a, pa, "A", a->shown[i]);
+	phase_heading(out, b, pb, "B", b->shown[j]);
 	if (pa->is_short || (pb && pb->is_short)) {
 		fprintf(out, "  short: not compared (--min-phase)\n");
 		return;
@@ -231,8 +371,7 @@ static void compare_phase(FILE *out, struct side *a, struct side *b, const struc
 	for (size_t k = 0; k < o->npairs; k++) {
 		int ka = report_device_index(&a->rep, o->pairs[k].a);
 		int kb = report_device_index(&b->rep, o->pairs[k].b);
-		device_figures(out, &o->pairs[k], ka >= 0 ? &pa->dev[ka] : NULL,
-			       pb && kb >= 0 ? &pb->dev[kb] : NULL);
+		device_figures(out, &o->pairs[k], &a->plan, i, ka, &b->plan, j, kb);
 	}
 	/* A pair of two devices differs in their mounts and backing files in every phase, and
 	 * the header already sets their settings side by side: only a device compared with
@@ -262,8 +401,24 @@ static void min_phase_line(FILE *out, const struct side *a, const struct compare
 			o->min_phase > 0 ? "" : ", its default");
 }
 
+/* How the phases were paired, and how many were not. */
+static void pairing_line(FILE *out, const struct side *a, const struct side *b, const size_t *match,
+			 const bool *used)
+{
+	size_t pairs = 0, only_b = 0;
+	for (size_t i = 0; i < a->plan.n; i++)
+		pairs += match[i] != SIZE_MAX;
+	for (size_t j = 0; j < b->plan.n; j++)
+		only_b += !used[j];
+	char line[256];
+	snprintf(line, sizeof line, "%zu by the labels of the marks that open them (a label "
+		 "repeated: by its ordinal, as step#2); unpaired: %zu of A, %zu of B", pairs,
+		 a->plan.n - pairs, only_b);
+	report_print_wrapped(out, "  paired     ", 13, line);
+}
+
 static void compare_heading(FILE *out, const struct side *a, const struct side *b,
-			    const struct compare_args *o)
+			    const struct compare_args *o, const size_t *match, const bool *used)
 {
 	const struct replay_machine *ma = replay_machine(a->rep.replay);
 	const struct replay_machine *mb = replay_machine(b->rep.replay);
@@ -279,6 +434,12 @@ static void compare_heading(FILE *out, const struct side *a, const struct side *
 	report_local_time(&wb, true, tb, sizeof tb);
 	fprintf(out, "  %-10s %-32s %s\n", "recorded", ta, tb);
 	fprintf(out, "  %-10s %-32zu %zu\n", "phases", a->plan.n, b->plan.n);
+	pairing_line(out, a, b, match, used);
+	report_print_wrapped(out, "  figures    ", 13,
+			     "MiB moved and MiB/s over the active span (first to last interval "
+			     "with I/O) lead, then the busy figures (intervals at %util above 5); "
+			     "~: a difference that one interval's placement can explain (a burst "
+			     "straddling a sample, I/O at a phase's edge), not a finding");
 	for (size_t k = 0; k < o->npairs; k++)
 		compare_settings_print(out, &a->state, o->pairs[k].a, &b->state, o->pairs[k].b);
 	min_phase_line(out, a, o);
@@ -287,24 +448,22 @@ static void compare_heading(FILE *out, const struct side *a, const struct side *
 static int compare(FILE *out, struct side *a, struct side *b, const struct compare_args *o)
 {
 	long only = o->only;
-	bool *used = calloc(b->plan.n + 1, sizeof *used), *by_mark = calloc(a->plan.n + 1, sizeof *by_mark);
+	bool *used = calloc(b->plan.n + 1, sizeof *used);
 	size_t *match = calloc(a->plan.n + 1, sizeof *match);
-	if (!used || !by_mark || !match) {
+	if (!used || !match || name_phases(a, b) < 0 || name_phases(b, a) < 0) {
 		free(used);
-		free(by_mark);
 		free(match);
 		return -1;
 	}
-	align(a, b, match, by_mark, used);
-	compare_heading(out, a, b, o);
+	pair_phases(a, b, match, used);
+	compare_heading(out, a, b, o, match, used);
 	for (size_t i = 0; i < a->plan.n; i++)
 		if (only < 0 || (size_t)only == i + 1)
-			compare_phase(out, a, b, o, i, match[i], by_mark[i]);
+			compare_phase(out, a, b, o, i, match[i]);
 	for (size_t j = 0; only < 0 && j < b->plan.n; j++)
 		if (!used[j])
-			fprintf(out, "\nPhase %zu of B: no phase of A to align it with\n", j + 1);
+			unpaired_phase(out, b, j, "B", "A");
 	free(used);
-	free(by_mark);
 	free(match);
 	return 0;
 }

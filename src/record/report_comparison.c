@@ -1,8 +1,9 @@
 /* report_comparison.c - the table people used to type by hand at the end of a text
  * report: one row per distinct setting state of a reported device (its scheduler
  * and what else differs between its phases: tunables, write cache, the options of
- * its filesystems), with the time spent in it, MB/s over busy seconds and the 95th
- * percentile of await.  Short phases are left out (docs/reports.md). */
+ * its filesystems), with the time spent in it, MiB moved, MiB/s over the phases' active
+ * spans (first to last interval with I/O: no threshold), MiB/s over busy seconds and the
+ * 95th percentile of await.  Short phases are left out (docs/reports.md). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,7 @@
 #include "report_phases.h"
 #include "text.h"
 
-#define LABEL_COLUMN 38
+#define LABEL_COLUMN 30
 #define LABEL_MAX 1024
 
 /* The value of key in a "k=v\n" state, copied; false when absent. */
@@ -115,7 +116,7 @@ static char *state_label(const char *const *states, size_t n, size_t k)
 struct state_row {
 	char *label;
 	size_t phases;
-	double dt, busy_dt, busy_kb;
+	double dt, busy_dt, busy_kb, kb, active_dt;
 	double *awaits;
 	size_t nawaits;
 };
@@ -133,6 +134,8 @@ static int row_add(struct state_row *r, const struct phase_device *s)
 	r->dt += s->dt;
 	r->busy_dt += s->busy_dt;
 	r->busy_kb += s->busy_rkb + s->busy_wkb;
+	r->kb += s->rkb + s->wkb;
+	r->active_dt += s->active_dt;
 	return 0;
 }
 
@@ -146,15 +149,19 @@ static void print_row(struct state_row *r, FILE *out)
 	} else {
 		text_printf(out, "  %-*s", LABEL_COLUMN, r->label);
 	}
-	fprintf(out, " %6zu %9s", r->phases, when);
+	fprintf(out, " %6zu %6s %8.*f", r->phases, when, r->kb < 1e9 ? 1 : 0, r->kb / 1024);
+	if (r->active_dt > 0)
+		fprintf(out, " %7.1f", r->kb / 1024 / r->active_dt);
+	else
+		fprintf(out, " %7s", "-");
 	if (r->busy_dt > 0)
-		fprintf(out, " %10.1f", r->busy_kb / 1024 / r->busy_dt);
+		fprintf(out, " %7.1f", r->busy_kb / 1024 / r->busy_dt);
 	else
-		fprintf(out, " %10s", "-");
+		fprintf(out, " %7s", "-");
 	if (r->nawaits)
-		fprintf(out, " %10.2f\n", report_percentile(r->awaits, r->nawaits, 95));
+		fprintf(out, " %7.2f\n", report_percentile(r->awaits, r->nawaits, 95));
 	else
-		fprintf(out, " %10s\n", "-");
+		fprintf(out, " %7s\n", "-");
 }
 
 /* The compared phases of device k: long enough, with figures and a state. */
@@ -180,8 +187,10 @@ static void device_comparison(const struct report *rep, const struct phase_plan 
 	size_t nrows = 0, n = states && which && rows ? compared(plan, k, states, which) : 0;
 	text_printf(out, "\nComparison of %s (one row per setting state; short phases left out)\n",
 		    rep->devices[k]);
-	fprintf(out, "  %-*s %6s %9s %10s %10s\n", LABEL_COLUMN, "setting state", "phases", "time",
-		"MB/s busy", "await p95");
+	fprintf(out, "  %-*s %6s %6s %8s %7s %7s %7s\n", LABEL_COLUMN, "", "", "", "", "MiB/s",
+		"MiB/s", "await");
+	fprintf(out, "  %-*s %6s %6s %8s %7s %7s %7s\n", LABEL_COLUMN, "setting state", "phases",
+		"time", "MiB", "active", "busy", "p95 ms");
 	for (size_t i = 0; i < n; i++) {
 		char *label = state_label(states, n, i);
 		if (!label)

@@ -16,6 +16,9 @@
 
 #define MIN_PHASE_SECONDS 10.0
 #define MIN_PHASE_INTERVALS 5
+/* Less than this at a phase's edges is noise (a journal commit), not its I/O: 0.1 MiB,
+ * the least the reports print. */
+#define PHASE_EDGE_MIN_KB 102.4
 
 /* The kinds that begin a phase; the rest (devices, mounts coming and going, counter
  * resets, dips) are listed within theirs.  By name: `run` is a kind of a later
@@ -52,6 +55,17 @@ double report_percentile(double *v, size_t n, double p)
 	qsort(v, n, sizeof *v, cmp_double);
 	size_t rank = (size_t)ceil(p / 100.0 * (double)n);
 	return v[rank ? rank - 1 : 0];
+}
+
+double report_active_mbps(const struct phase_device *s)
+{
+	return s->active_dt > 0 ? (s->rkb + s->wkb) / 1024 / s->active_dt : 0;
+}
+
+void report_rate_range(double amount, double t, double one_interval, double *lo, double *hi)
+{
+	*lo = amount / (t + one_interval);
+	*hi = t > one_interval ? amount / (t - one_interval) : INFINITY;
 }
 
 /* ---- planning ---- */
@@ -195,6 +209,8 @@ int report_phases_plan(struct report *rep, struct phase_plan *plan, struct error
 	}
 	close_phases(plan, rep);
 	int rc = list_others(plan, rep, ev);
+	if (rc == 0 && !(plan->totals = calloc(rep->ndevices + 1, sizeof *plan->totals)))
+		rc = -1;
 	for (size_t i = 0; rc == 0 && i < plan->n; i++)
 		if (!(plan->phases[i].dev = calloc(rep->ndevices + 1, sizeof *plan->phases[i].dev)))
 			rc = -1;
@@ -241,6 +257,13 @@ static int accumulate(struct phase_device *s, const struct device_rates *r, doub
 		return 0;
 	double iops = r->r_s + r->w_s + r->d_s;
 	s->dt += dt;
+	s->longest_dt = fmax(s->longest_dt, dt);
+	if (r->rkB_s + r->wkB_s > 0) {
+		s->active_dt += (s->active_dt > 0 ? s->idle_since_active : 0) + dt;
+		s->idle_since_active = 0;
+	} else {
+		s->idle_since_active += dt;
+	}
 	s->rkb += r->rkB_s * dt;
 	s->wkb += r->wkB_s * dt;
 	s->ios += iops * dt;
@@ -289,14 +312,61 @@ static char *setting_state(const struct snapshot *s, const char *name)
 	return text;
 }
 
+/* Every interval counts in the totals; one left out of the phases (it straddles a mark)
+ * counts between them and at the edge of the phase that mark opens. */
+static void add_totals(struct phase_plan *plan, const struct report *rep,
+		       const struct report_interval *iv, bool left_out)
+{
+	struct phase *opened = NULL;
+	for (size_t j = plan->current + 1; left_out && !opened && j < plan->n; j++)
+		if (plan->phases[j].left_out == iv->sample)
+			opened = &plan->phases[j];
+	for (size_t i = 0; i < iv->rates->ndevices; i++) {
+		const struct device_rates *r = &iv->rates->devices[i];
+		int k = report_device_index(rep, r->name);
+		double dt = iv->rates->interval;
+		if (k < 0 || !r->valid || dt <= 0)
+			continue;
+		struct phase_total *t = &plan->totals[k];
+		t->rkb += r->rkB_s * dt;
+		t->wkb += r->wkB_s * dt;
+		if (!left_out)
+			continue;
+		t->between_rkb += r->rkB_s * dt;
+		t->between_wkb += r->wkB_s * dt;
+		if (opened) {
+			opened->dev[k].edge_rkb += r->rkB_s * dt;
+			opened->dev[k].edge_wkb += r->wkB_s * dt;
+		}
+	}
+}
+
+double report_phase_edge_kb(const struct phase_plan *plan, size_t i, size_t k)
+{
+	const struct phase_device *s = &plan->phases[i].dev[k];
+	double kb = s->edge_rkb + s->edge_wkb;
+	if (i + 1 < plan->n)
+		kb += plan->phases[i + 1].dev[k].edge_rkb + plan->phases[i + 1].dev[k].edge_wkb;
+	return kb;
+}
+
+bool report_phase_mostly_edges(const struct phase_plan *plan, size_t i, size_t k)
+{
+	const struct phase_device *s = &plan->phases[i].dev[k];
+	double edges = report_phase_edge_kb(plan, i, k);
+	return edges >= PHASE_EDGE_MIN_KB && edges > s->rkb + s->wkb;
+}
+
 int report_phases_add(struct phase_plan *plan, const struct report *rep,
 		      const struct report_interval *iv)
 {
 	while (plan->current + 1 < plan->n && iv->sample >= plan->phases[plan->current + 1].first)
 		plan->current++;
 	struct phase *p = &plan->phases[plan->current];
-	if (iv->sample < p->first || iv->sample > p->last)
-		return 0;   /* straddles a mark: left out */
+	bool left_out = iv->sample < p->first || iv->sample > p->last;
+	add_totals(plan, rep, iv, left_out);
+	if (left_out)
+		return 0;
 	for (size_t i = 0; i < iv->rates->ndevices; i++) {
 		int k = report_device_index(rep, iv->rates->devices[i].name);
 		if (k < 0)
@@ -348,5 +418,6 @@ void report_phases_free(struct phase_plan *plan, const struct report *rep)
 		free(p->listed);
 	}
 	free(plan->phases);
+	free(plan->totals);
 	memset(plan, 0, sizeof *plan);
 }

@@ -751,6 +751,8 @@ static void draw_panel(struct plot *p, cairo_t *cr, size_t k, double y0, double 
 	const struct metric_look *look = panel_look(pp);
 	double max = pp->metric == METRIC_DIRTY ? fmax(s->max, p->limits.max) : s->max;
 	a.ymax = max > 0 ? ceil(max * 1.1 / nice_step(max * 1.1, 5)) * nice_step(max * 1.1, 5) : 1;
+	if (pp->metric == METRIC_UTIL)
+		a.ymax = fmin(a.ymax, 100);   /* %util is capped at 100: no room above it */
 	draw_panel_title(p, cr, &a, pp, look);
 	draw_axes(p, cr, &a, look->unit);
 	draw_legend(p, cr, &a, look);

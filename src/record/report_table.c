@@ -22,6 +22,7 @@ struct table {
 	int (*device_row)(struct table *t, const struct report_interval *iv, const struct device_rates *r);
 	int (*vm_row)(struct table *t, const struct report_interval *iv);
 	int (*phase_row)(struct table *t, size_t k);
+	int (*totals_row)(struct table *t, size_t k);   /* reported device k */
 	struct phase_plan plan;       /* filled during the same walk */
 	size_t phase;                 /* the interval's phase, 1..; 0: left out of every phase */
 };
@@ -71,6 +72,8 @@ static int table_run(struct table *t, struct error *err)
 		rc = -1;
 	for (size_t k = 0; rc == 0 && k < t->plan.n; k++)
 		rc = t->phase_row(t, k);
+	for (size_t k = 0; rc == 0 && k < t->rep->ndevices; k++)
+		rc = t->totals_row(t, k);
 	report_phases_free(&t->plan, t->rep);
 	free(t->event);
 	if (rc < 0 && !err->msg[0])
@@ -114,7 +117,13 @@ static void csv_time(FILE *out, const struct timespec *wall)
 	fprintf(out, ",%lld.%06ld,%s", (long long)wall->tv_sec, wall->tv_nsec / 1000, local);
 }
 
-/* The last columns: the phase (empty: none), the probe's figures of a phase row, newline. */
+/* The columns after the probe's, of a totals row only. */
+static const char *const csv_totals_columns =
+	",read_MB,written_MB,between_phases_read_MB,between_phases_written_MB";
+#define CSV_TOTALS_EMPTY ",,,,"
+
+/* The last columns: the phase (empty: none), the probe's figures of a phase row, the
+ * totals' empty cells, newline. */
 static void csv_phase_cells(FILE *out, size_t phase, const struct probe_samples *probe)
 {
 	if (phase)
@@ -128,7 +137,7 @@ static void csv_phase_cells(FILE *out, size_t phase, const struct probe_samples 
 		else
 			fputc(',', out);
 	}
-	fputc('\n', out);
+	fputs(CSV_TOTALS_EMPTY "\n", out);
 }
 
 static int csv_event(struct table *t, const struct event *ev)
@@ -198,6 +207,19 @@ static int csv_phase(struct table *t, size_t k)
 	return ferror(t->out) ? -1 : 0;
 }
 
+/* record "totals": per device, what moved over the report and between its phases */
+static int csv_totals(struct table *t, size_t k)
+{
+	const struct phase_total *s = &t->plan.totals[k];
+	fputs("totals,,,", t->out);
+	csv_field(t->out, t->rep->devices[k]);
+	for (size_t i = 0; i < device_metrics_count + 2 + 8 + 1 + REPORT_PROBE_FIGURES; i++)
+		fputc(',', t->out);
+	fprintf(t->out, ",%.3f,%.3f,%.3f,%.3f\n", s->rkb / 1024, s->wkb / 1024,
+		s->between_rkb / 1024, s->between_wkb / 1024);
+	return ferror(t->out) ? -1 : 0;
+}
+
 int report_csv(struct report *rep, FILE *out, struct error *err)
 {
 	fputs("record,time,local_time,interval,device", out);
@@ -206,9 +228,9 @@ int report_csv(struct report *rep, FILE *out, struct error *err)
 	fputs(",in_flight,scheduler,kind,object,key,old,new,by,result,label,phase", out);
 	for (size_t i = 0; i < REPORT_PROBE_FIGURES; i++)
 		fprintf(out, ",probe_%s", report_probe_figure_names[i]);
-	fputc('\n', out);
+	fprintf(out, "%s\n", csv_totals_columns);
 	struct table t = { .rep = rep, .out = out, .event_row = csv_event, .device_row = csv_device,
-			   .phase_row = csv_phase };
+			   .phase_row = csv_phase, .totals_row = csv_totals };
 	return table_run(&t, err);
 }
 
@@ -327,6 +349,19 @@ static int json_phase(struct table *t, size_t k)
 	return json_line(t->out, o);
 }
 
+static int json_totals(struct table *t, size_t k)
+{
+	const struct phase_total *s = &t->plan.totals[k];
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "record", json_object_new_string("totals"));
+	json_object_object_add(o, "device", json_object_new_string(t->rep->devices[k]));
+	json_object_object_add(o, "read_MB", number(s->rkb / 1024));
+	json_object_object_add(o, "written_MB", number(s->wkb / 1024));
+	json_object_object_add(o, "between_phases_read_MB", number(s->between_rkb / 1024));
+	json_object_object_add(o, "between_phases_written_MB", number(s->between_wkb / 1024));
+	return json_line(t->out, o);
+}
+
 static int json_machine(struct report *rep, FILE *out)
 {
 	const struct replay_machine *m = replay_machine(rep->replay);
@@ -352,6 +387,7 @@ int report_json(struct report *rep, FILE *out, struct error *err)
 	if (json_machine(rep, out) < 0)
 		return error_set(err, "write error");
 	struct table t = { .rep = rep, .out = out, .event_row = json_event, .device_row = json_device,
-			   .vm_row = json_vm, .phase_row = json_phase };
+			   .vm_row = json_vm, .phase_row = json_phase,
+			   .totals_row = json_totals };
 	return table_run(&t, err);
 }

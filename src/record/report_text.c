@@ -86,8 +86,8 @@ static void machine_section(const struct report *rep, FILE *out)
 	snprintf(line, sizeof line, "%s - %s (%s), %zu samples every %.3gs", a, b, d, n,
 		 m->interval);
 	report_print_wrapped(out, "  recorded  ", 12, line);
-	report_local_time(&f, false, a, sizeof a);
-	report_local_time(&l, false, b, sizeof b);
+	report_clock(rep, &f, a, sizeof a);
+	report_clock(rep, &l, b, sizeof b);
 	report_duration(timespec_diff(&l, &f), d, sizeof d);
 	fprintf(out, "  report    %s - %s (%s)\n", a, b, d);
 	text_printf(out, "  written   by ioscope %s, session log format %d\n", m->ioscope[0] ? m->ioscope : "?",
@@ -231,7 +231,7 @@ static void print_event_line(const struct text_report *t, size_t k, const char *
 	const struct replay_event *ev = t->event;
 	char when[32], label[MOUNT_OPTS_MAX + 256], head[160];
 	report_event(t->rep, k, t->event);
-	report_local_time(&ev->event.wall, false, when, sizeof when);
+	report_clock(t->rep, &ev->event.wall, when, sizeof when);
 	report_mark_label(&ev->event, label, sizeof label);
 	snprintf(head, sizeof head, "  %s %s ", word, when);
 	report_print_wrapped(out, head, 4, label);
@@ -245,8 +245,8 @@ static void print_left_out(const struct text_report *t, const struct phase *p, F
 	struct timespec a = replay_sample_wall(t->rep->replay, p->left_out - 1);
 	struct timespec b = replay_sample_wall(t->rep->replay, p->left_out);
 	char x[32], y[32];
-	report_local_time(&a, false, x, sizeof x);
-	report_local_time(&b, false, y, sizeof y);
+	report_clock(t->rep, &a, x, sizeof x);
+	report_clock(t->rep, &b, y, sizeof y);
 	fprintf(out, "  left out %s - %s: %s\n", x, y,
 		p->why_left_out == LEFT_OUT_OBSERVED ? "the change happened within this interval"
 						     : "the interval the mark falls in");
@@ -300,15 +300,20 @@ static void latency_row(const char *name, struct phase_device *s, FILE *out)
 static void phase_figures(const struct text_report *t, struct phase *p, FILE *out)
 {
 	struct report *rep = t->rep;
-	fprintf(out, "  %-8s %9s %9s  %-20s  %s\n", "", "MB", "MB", "      read MB/s", "      write MB/s");
+	fprintf(out, "  %-8s %9s %9s  %-20s  %s\n", "", "MiB", "MiB", "     read MiB/s",
+		"     write MiB/s");
 	fprintf(out, "  %-8s %9s %9s  %6s %6s %6s  %6s %6s %6s\n", "device", "read", "written",
 		"mean", "busy", "peak", "mean", "busy", "peak");
+	bool any = false;
 	for (size_t i = 0; i < rep->ndevices; i++) {
+		any = any || p->dev[i].dt > 0;
 		if (p->dev[i].dt > 0)
 			throughput_row(rep->devices[i], &p->dev[i], out);
 		else
 			text_printf(out, "  %-8s %s\n", rep->devices[i], "no figures in this phase");
 	}
+	if (!any)
+		return;   /* no IOPS header over no rows */
 	fprintf(out, "  %-8s %-20s  %-23s  %5s %7s %6s\n", "", "        IOPS", "        await ms",
 		"%util", "busy", "f/s");
 	fprintf(out, "  %-8s %6s %6s %6s  %7s %7s %7s  %5s %7s %6s\n", "device", "mean", "busy",
@@ -357,37 +362,89 @@ static void print_phase_trace(const struct text_report *t, const struct phase *p
 	}
 }
 
+/* A phase whose device moved more in the intervals left out at its edges than within
+ * it (a dd right after its mark) says so: its own figures are not the work. */
+static void print_edges(const struct text_report *t, size_t k, FILE *out)
+{
+	const struct phase_plan *plan = &t->plan;
+	const struct phase *p = &plan->phases[k];
+	for (size_t i = 0; i < t->rep->ndevices; i++) {
+		if (!report_phase_mostly_edges(plan, k, i))
+			continue;
+		double at_start = p->dev[i].edge_rkb + p->dev[i].edge_wkb;
+		bool start = at_start > 0, end = report_phase_edge_kb(plan, k, i) > at_start;
+		char line[256];
+		snprintf(line, sizeof line, "%s moved %.1f MiB in the interval%s left out at this "
+			 "phase's %s, more than the %.1f MiB within it", t->rep->devices[i],
+			 report_phase_edge_kb(plan, k, i) / 1024, start && end ? "s" : "",
+			 start && end ? "start and end" : start ? "start" : "end",
+			 (p->dev[i].rkb + p->dev[i].wkb) / 1024);
+		report_print_wrapped(out, "  ", 4, line);
+	}
+}
+
+/* The span of a phase's own intervals where it is not the span between its marks (the
+ * interval a mark falls in is left out): "; figures 12:00:11 - 12:00:24, 13s". */
+static void figures_span(const struct text_report *t, const struct phase *p, const char *span,
+			 char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (p->first > p->last) {
+		snprintf(buf, len, "; no interval of its own");
+		return;
+	}
+	struct timespec a = replay_sample_wall(t->rep->replay, p->first - 1);
+	struct timespec b = replay_sample_wall(t->rep->replay, p->last);
+	char x[32], y[32], d[32], from[32], to[32];
+	report_clock(t->rep, &a, x, sizeof x);
+	report_clock(t->rep, &b, y, sizeof y);
+	report_clock(t->rep, &p->from, from, sizeof from);
+	report_clock(t->rep, &p->to, to, sizeof to);
+	report_duration(timespec_diff(&b, &a), d, sizeof d);
+	if (strcmp(x, from) != 0 || strcmp(y, to) != 0 || strcmp(d, span) != 0)
+		snprintf(buf, len, "; figures %s - %s, %s", x, y, d);
+}
+
 static void print_phase(const struct text_report *t, size_t k, FILE *out)
 {
 	struct phase *p = &t->plan.phases[k];
-	char a[32], b[32], d[32], min[32];
-	report_local_time(&p->from, false, a, sizeof a);
-	report_local_time(&p->to, false, b, sizeof b);
+	char a[32], b[32], d[32], min[32], figures[128], line[384];
+	report_clock(t->rep, &p->from, a, sizeof a);
+	report_clock(t->rep, &p->to, b, sizeof b);
 	report_duration(timespec_diff(&p->to, &p->from), d, sizeof d);
 	report_duration(t->plan.min_phase, min, sizeof min);
-	fprintf(out, "\nPhase %zu of %zu: %s - %s (%s)", k + 1, t->plan.n, a, b, d);
-	if (p->is_short)
-		fprintf(out, ", short: under %s, not compared", min);
+	figures_span(t, p, d, figures, sizeof figures);
+	snprintf(line, sizeof line, "Phase %zu of %zu: %s - %s (%s%s)%s%s%s", k + 1, t->plan.n, a,
+		 b, d, figures, p->is_short ? ", short: under " : "", p->is_short ? min : "",
+		 p->is_short ? ", not compared" : "");
 	fputc('\n', out);
+	report_print_wrapped(out, "", 2, line);
 	for (size_t i = 0; i < p->nopens; i++)
 		print_event_line(t, p->opens[i], i ? "" : "after", out);
 	print_left_out(t, p, out);
 	for (size_t i = 0; i < p->nlisted; i++)
 		print_event_line(t, p->listed[i], "during", out);
 	phase_figures(t, p, out);
+	print_edges(t, k, out);
 	print_phase_trace(t, p, out);
 	report_probe_print(out, p->probe);
 }
 
 /* ---- the per-second tables ---- */
 
+/* The time column: "HH:MM:SS", or with tenths "HH:MM:SS.s". */
+static int time_width(const struct report *rep)
+{
+	return report_tenths(rep) ? 10 : 8;
+}
+
 static void table_header(const struct report *rep, size_t block, FILE *out)
 {
-	fprintf(out, "%-44s", "");
+	fprintf(out, "%-*s", 36 + time_width(rep), "");
 	for (size_t i = block * TABLE_DEVICES; i < rep->ndevices && i < (block + 1) * TABLE_DEVICES; i++)
 		text_printf(out, " %16.16s", rep->devices[i]);
-	fprintf(out, "\n%-8s %2s %2s %3s %3s %3s %3s %6s %6s", "time", "r", "b", "us", "sy", "id", "wa",
-		"bi", "bo");
+	fprintf(out, "\n%-*s %2s %2s %3s %3s %3s %3s %6s %6s", time_width(rep), "time", "r", "b",
+		"us", "sy", "id", "wa", "bi", "bo");
 	for (size_t i = block * TABLE_DEVICES; i < rep->ndevices && i < (block + 1) * TABLE_DEVICES; i++)
 		fprintf(out, " %5s %5s %4s", "rMB/s", "wMB/s", "%ut");
 	fputc('\n', out);
@@ -399,10 +456,12 @@ static void print_marks_until(struct text_report *t, size_t boundary)
 	for (; t->next_mark < t->nevents && t->boundary[t->next_mark] <= boundary; t->next_mark++) {
 		const struct event *ev = &t->event->event;
 		report_event(t->rep, t->next_mark, t->event);
-		report_local_time(&ev->wall, false, when, sizeof when);
+		report_clock(t->rep, &ev->wall, when, sizeof when);
 		report_mark_label(ev, label, sizeof label);
-		for (size_t b = 0; b < t->ntables; b++)
-			text_printf(t->tables[b], "---- %s %s ----\n", when, label);
+		char line[sizeof label + 48];
+		snprintf(line, sizeof line, "%s %s ----", when, label);
+		for (size_t b = 0; b < t->ntables; b++)   /* a long label wraps: 80 columns */
+			report_print_wrapped(t->tables[b], "---- ", 5, line);
 	}
 }
 
@@ -420,10 +479,10 @@ static void table_row(struct text_report *t, const struct report_interval *iv,
 		      const struct device_rates **rows)
 {
 	char when[32];
-	report_local_time(&iv->cur->wall, false, when, sizeof when);
+	report_clock(t->rep, &iv->cur->wall, when, sizeof when);
 	for (size_t b = 0; b < t->ntables; b++) {
 		FILE *out = t->tables[b];
-		fprintf(out, "%-8s", when);
+		fprintf(out, "%-*s", time_width(t->rep), when);
 		vm_cells(&iv->rates->vm, out);
 		for (size_t i = b * TABLE_DEVICES; i < t->rep->ndevices && i < (b + 1) * TABLE_DEVICES; i++) {
 			const struct device_rates *r = rows[i];
@@ -508,12 +567,29 @@ static void phases_heading(const struct text_report *t, FILE *out)
 	free(text);
 }
 
+/* What moved in the phases and between them adds up to what the counters moved. */
+static void totals_section(const struct text_report *t, FILE *out)
+{
+	const struct report *rep = t->rep;
+	fprintf(out, "\nTotals (MiB; between: in the intervals left out at the marks)\n");
+	fprintf(out, "  %-8s %10s %10s %10s  %10s %10s %10s\n", "", "read", "in phases",
+		"between", "written", "in phases", "between");
+	for (size_t i = 0; i < rep->ndevices; i++) {
+		const struct phase_total *s = &t->plan.totals[i];
+		text_printf(out, "  %-8s", rep->devices[i]);
+		fprintf(out, " %10.1f %10.1f %10.1f  %10.1f %10.1f %10.1f\n", s->rkb / 1024,
+			(s->rkb - s->between_rkb) / 1024, s->between_rkb / 1024, s->wkb / 1024,
+			(s->wkb - s->between_wkb) / 1024, s->between_wkb / 1024);
+	}
+}
+
 static void print_tables(struct text_report *t, FILE *out)
 {
 	for (size_t b = 0; b < t->ntables; b++) {
 		fclose(t->tables[b]);
 		t->tables[b] = NULL;
-		fprintf(out, "\nPer interval (vmstat: r b us sy id wa bi bo; devices: MB/s read, write, %%util)\n");
+		fprintf(out, "\nPer interval (vmstat: r b us sy id wa bi bo; devices: MiB/s read, "
+			"write, %%util)\n");
 		fwrite(t->table_text[b], 1, t->table_len[b], out);
 	}
 }
@@ -538,6 +614,7 @@ int report_text(struct report *rep, FILE *out, struct error *err)
 		phases_heading(&t, out);
 		for (size_t k = 0; k < t.plan.n; k++)
 			print_phase(&t, k, out);
+		totals_section(&t, out);
 		report_comparison(rep, &t.plan, out);
 		print_tables(&t, out);
 	}

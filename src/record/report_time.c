@@ -17,13 +17,28 @@ void report_local_time(const struct timespec *wall, bool with_date, char *buf, s
 		snprintf(buf, len, "?");
 }
 
+bool report_tenths(const struct report *rep)
+{
+	return replay_machine(rep->replay)->interval < 1;
+}
+
+void report_clock(const struct report *rep, const struct timespec *wall, char *buf, size_t len)
+{
+	report_local_time(wall, false, buf, len);
+	size_t used = strlen(buf);
+	if (report_tenths(rep) && used + 3 <= len)   /* truncated, as the seconds are */
+		snprintf(buf + used, len - used, ".%ld", wall->tv_nsec / 100000000L);
+}
+
 void report_duration(double seconds, char *buf, size_t len)
 {
-	long s = seconds > 0 && seconds < 1e12 ? lround(seconds) : 0;
-	if (seconds < 9.95)
-		snprintf(buf, len, "%.1fs", seconds > 0 ? seconds : 0.0);
+	/* truncated, not rounded: a phase of 9.96 s under --min-phase 10s reads "9.9s", not
+	 * "10s, short: under 10s" (the epsilon keeps 10.4 from becoming 10.399...) */
+	double at_least = seconds > 0 && seconds < 1e12 ? floor(seconds * 10 + 1e-6) / 10 : 0;
+	if (at_least < 10)
+		snprintf(buf, len, "%.1fs", at_least);
 	else
-		text_duration(s, buf, len);
+		text_duration((long)at_least, buf, len);
 }
 
 /* "90", "90s", "5m", "1h30m", "1.5h" -> seconds; -1 when not a duration. */

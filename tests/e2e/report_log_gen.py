@@ -14,6 +14,22 @@ tests/e2e/test_report_golden.sh), the way the recorder writes them:
                                   then a user mark "untar" at a sample and slower reads (a
                                   failed one, a read stalled at a sample), then a mark "sync"
                                   inside an interval and a phase whose probe records are empty
+  report_log_gen.py dd-mark FILE  25 s of loop0 at 1 s, idle but for a mark "dd" 0.1 s after
+                                  sample 10 and 64 MiB written within that interval (`ioscope
+                                  mark dd; dd ... oflag=direct`): all of it between the phases
+  report_log_gen.py dd-mark-half FILE  the same at 0.5 s: the mark 0.1 s after sample 21, the
+                                  dd over that interval and the next two (times with tenths)
+  report_log_gen.py steps FILE    marks "read" (64 MiB read) and "write" (128 MiB written),
+                                  twice, 12 s each; steps-extra: the same with a second
+                                  "write" phase after the first, for `ioscope compare`'s
+                                  pairing by label and ordinal
+  report_log_gen.py close-marks FILE  marks 0.3 s after samples 5 and 6: a phase without an
+                                  interval of its own
+  report_log_gen.py low-util FILE four phases cut by nr_requests changes seen at samples,
+                                  each writing 64 MiB at 4.5 %util (never busy)
+  report_log_gen.py straddle-a FILE, straddle-b FILE  128 MiB written after a mark "dd":
+                                  over four intervals in A, straddling the samples over five
+                                  in B
   report_log_gen.py pair-a FILE   a 20 s recording made for loop0 alone (selection), ext4 on
                                   it, mq-deadline: a command started (run start), a mark
                                   "rmtree" half way, its exit; for `ioscope compare` across
@@ -94,7 +110,8 @@ class Log:
         self.state = (dumps(devices), dumps(mnts))
 
     def times(self, k):
-        return T0 + k * self.step * 1_000_000_000, W0 + k * self.step * 1_000_000_000
+        ns = round(k * self.step * 1_000_000_000)
+        return T0 + ns, W0 + ns
 
     def sample(self, k, devices, mnts, mbps_w, mbps_r, await_ms, util_ms):
         if dumps(devices) != self.state[0]:
@@ -104,7 +121,7 @@ class Log:
         self.state = (dumps(devices), dumps(mnts))
         if k:
             wios, rios = int(mbps_w * 8 * self.step), int(mbps_r * 8 * self.step)  # 128 KiB each
-            util_ms *= self.step
+            util_ms = int(util_ms * self.step)
             c = self.c
             c[0] += rios; c[2] += rios * 256; c[3] += rios * await_ms // 2
             c[4] += wios; c[6] += wios * 256; c[7] += wios * await_ms
@@ -227,6 +244,86 @@ def pair(path, which):
                       result="status=0 elapsed_s=16.500", at=0)
 
 
+def dd_mark(path, step=1):
+    """`ioscope mark dd; dd ... count=64 oflag=direct` at 1 s: every byte of the dd is in the
+    interval the mark falls in, left out of both phases.  At 0.5 s (step): the mark 0.1 s
+    after sample 20, the dd over that interval and the next two (2, 32 and 30 MiB)."""
+    log = Log(path, "bench")
+    log.step = step
+    log.header(VDA + [loop0("mq-deadline")], mounts(False, False))
+    at = 10 if step == 1 else 20
+    burst = {at + 1: 64} if step == 1 else {at + 1: 4, at + 2: 64, at + 3: 60}
+    for k in range(25 if step == 1 else 50):
+        w = burst.get(k, 0)
+        log.sample(k, VDA + [loop0("mq-deadline")], mounts(False, False), w, 0,
+                   3, 400 if w else 10)
+        if k == at:
+            log.event(k, "mark", "user", "mark", "", "dd", by="user", at=100_000_000)
+
+
+def close_marks(path):
+    """Marks "a" and "b" 0.3 s after samples 5 and 6: the phase "a" opens has no interval of
+    its own (its one interval is left out at "b")."""
+    log = Log(path, "bench")
+    log.header(VDA + [loop0("mq-deadline")], mounts(False, False))
+    for k in range(15):
+        log.sample(k, VDA + [loop0("mq-deadline")], mounts(False, False), 8, 0, 3, 300)
+        if k in (5, 6):
+            log.event(k, "mark", "user", "mark", "", "ab"[k - 5], by="user", at=300_000_000)
+
+
+def steps(path, extra):
+    """Marks "read" (64 MiB read) and "write" (128 MiB written), twice, each on a sample,
+    12 s apart; extra: a second "write" right after the first (a retry), one more phase."""
+    log = Log(path, "bench-extra" if extra else "bench")
+    log.header(VDA + [loop0("mq-deadline")], mounts(False, False))
+    plan = ["read", "write"] + (["write"] if extra else []) + ["read", "write"]
+    marks = {2 + 12 * i: text for i, text in enumerate(plan)}
+    text = None
+    for k in range(3 + 12 * len(plan)):
+        if k in marks:
+            text = marks[k]
+        busy = text and 1 <= (k - 2) % 12 <= 8
+        r, w = (8, 0) if text == "read" else (0, 16)
+        log.sample(k, VDA + [loop0("mq-deadline")], mounts(False, False), w if busy else 0,
+                   r if busy else 0, 3, 300 if busy else 10)
+        if k in marks:
+            log.event(k, "mark", "user", "mark", "", text, by="user")
+
+
+def low_util(path):
+    """Four phases cut by nr_requests changes seen at samples (64, 128, 256, 512), each
+    writing 64 MiB at 8 MiB/s and 4.5 %util: below the busy threshold."""
+    log = Log(path, "bench")
+    def devices(nr):
+        d = loop0("mq-deadline")
+        d["settings"]["items"]["nr_requests"] = nr
+        return VDA + [d]
+    nrs = ["64", "128", "256", "512"]
+    log.header(devices(nrs[0]), mounts(False, False))
+    for k in range(48):
+        p = k // 12
+        busy = 2 <= k % 12 <= 9
+        log.sample(k, devices(nrs[p]), mounts(False, False), 8 if busy else 0, 0, 3,
+                   45 if busy else 0)
+        if k and k % 12 == 0:
+            log.event(k, "tunable", "loop0", "nr_requests", nrs[p - 1], nrs[p])
+
+
+def straddle(path, which):
+    """The same 128 MiB written after a mark "dd": in A over four intervals, in B straddling
+    the samples (a quarter of a second later), over five."""
+    log = Log(path, "bench" if which == "a" else "bench-later")
+    log.header(VDA + [loop0("mq-deadline")], mounts(False, False))
+    burst = [32, 32, 32, 32] if which == "a" else [16, 32, 32, 32, 16]
+    for k in range(21):
+        w = burst[k - 6] if 6 <= k < 6 + len(burst) else 0
+        log.sample(k, VDA + [loop0("mq-deadline")], mounts(False, False), w, 0, 3,
+                   w * 25 if w else 10)
+        if k == 5:
+            log.event(k, "mark", "user", "mark", "", "dd", by="user")
+
+
 def day(path):
     log = Log(path, "day")
     log.step = 10
@@ -253,7 +350,19 @@ if __name__ == "__main__":
         day(out)
     elif what == "probe":
         probe(out)
+    elif what == "dd-mark":
+        dd_mark(out)
+    elif what == "dd-mark-half":
+        dd_mark(out, 0.5)
+    elif what == "close-marks":
+        close_marks(out)
+    elif what == "low-util":
+        low_util(out)
+    elif what in ("straddle-a", "straddle-b"):
+        straddle(out, what[-1])
+    elif what in ("steps", "steps-extra"):
+        steps(out, what == "steps-extra")
     elif what in ("pair-a", "pair-b"):
         pair(out, what[-1])
     else:
-        sys.exit("usage: report_log_gen.py phases|other|day|probe|pair-a|pair-b FILE")
+        sys.exit("usage: report_log_gen.py phases|other|day|probe|dd-mark|dd-mark-half|steps|steps-extra|close-marks|low-util|straddle-a|straddle-b|pair-a|pair-b FILE")

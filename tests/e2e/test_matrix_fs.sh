@@ -141,7 +141,7 @@ if [ $rc -eq 0 ] && clean_stderr "$TMP/cmp.err" \
 	&& grep -qE "^  device     $devA +$devB\$" "$TMP/cmp.txt" \
 	&& grep -qE "^  fs         ext4 +xfs\$" "$TMP/cmp.txt" \
 	&& grep -qE "^  scheduler  mq-deadline +bfq\$" "$TMP/cmp.txt" \
-	&& grep -qE "^  B $devB +MB/s mean " "$TMP/cmp.txt" && ! grep -q -- '-100.0%' "$TMP/cmp.txt"; then
+	&& grep -qE "^  B $devB +MiB/s active " "$TMP/cmp.txt" && ! grep -q -- '-100.0%' "$TMP/cmp.txt"; then
 	ok "compare: ext4 on $devA and xfs on $devB paired, filesystems and schedulers side by side"
 else
 	fail "compare: ext4 on $devA and xfs on $devB paired, filesystems and schedulers side by side" \

@@ -40,6 +40,11 @@ golden() {
 
 cd "$L" || exit 1   # the report names the log as given
 golden phases full "$IOSCOPE" report report-phases.log
+# `ioscope mark dd; dd ... count=64 oflag=direct` at 1 s (report_log_gen.py dd-mark): the
+# dd's 64 MiB are in the interval the mark falls in, between the phases, and said
+golden dd-mark full "$IOSCOPE" report report-dd-mark.log
+# the same at 0.5 s (report_log_gen.py dd-mark-half): times with tenths, no two rows alike
+golden dd-mark-half full "$IOSCOPE" report report-dd-mark-half.log
 golden phases-all full "$IOSCOPE" report report-phases.log --all --min-phase 3s
 # compare: report-other.log is the same run 10% faster and without the user mark, so its
 # phases align by their marks, and the mark's phase of A has no partner
@@ -48,6 +53,15 @@ golden compare full "$IOSCOPE" compare report-phases.log report-other.log
 golden probe full "$IOSCOPE" report report-probe.log
 golden probe.csv full "$IOSCOPE" report report-probe.log -f csv
 golden probe.json full "$IOSCOPE" report report-probe.log -f json
+# repeated mark texts, one more "write" phase in B (report_log_gen.py steps, steps-extra):
+# paired by label and ordinal (write#2 with write#2), B's third write unpaired, and said
+golden compare-steps full "$IOSCOPE" compare report-steps.log report-steps-extra.log
+# four phases writing 64 MiB each at 4.5 %util (report_log_gen.py low-util): never busy,
+# yet the comparison table has their MiB and MiB/s over the active span
+golden low-util cut "$IOSCOPE" report report-low-util.log
+# the same 128 MiB over four intervals in A, straddling the samples over five in B
+# (report_log_gen.py straddle-a, -b): the differences one interval explains are marked ~
+golden compare-straddle full "$IOSCOPE" compare report-straddle-a.log report-straddle-b.log
 golden compare-phase full "$IOSCOPE" compare report-phases.log report-other.log --phase 5
 golden compare-minphase full "$IOSCOPE" compare report-phases.log report-other.log --min-phase 10s
 # across devices and filesystems (report_log_gen.py pair-a, pair-b): each log was recorded
@@ -75,6 +89,18 @@ rc=$?
 "$IOSCOPE" compare report-phases.log report-other.log --phase 9 >/dev/null 2>"$TMP/c9.err"
 [ $? = 2 ] && grep -q "phase 9: report-phases.log has 6" "$TMP/c9.err" \
 	&& ok "compare: a phase that is not there is bad usage" || fail "compare: a phase that is not there is bad usage" "$(cat "$TMP/c9.err")"
+"$IOSCOPE" report report-phases.log --from 13:00 >/dev/null 2>"$TMP/r13.err"
+[ $? = 2 ] && grep -q "the time range holds no interval: the recording runs from 2026-11-30 12:00:00 to 2026-11-30 12:01:09 (local time)" "$TMP/r13.err" \
+	&& ok "report: an empty range says the recording's times, not sample numbers" \
+	|| fail "report: an empty range says the recording's times, not sample numbers" "$(cat "$TMP/r13.err")"
+# two marks in consecutive intervals (report_log_gen.py close-marks): the phase between them
+# has no interval of its own, says so, and prints no IOPS header over no rows
+python3 "$IOSCOPE_TOP/tests/e2e/report_log_gen.py" close-marks "$TMP/close.log" || fail "close-marks log generated"
+"$IOSCOPE" report "$TMP/close.log" >"$TMP/close.txt" 2>"$TMP/close.err" && clean_stderr "$TMP/close.err" \
+	&& grep -q "^Phase 2 of 3: 12:00:05 - 12:00:06 (1.0s; no interval of its own), short: under" "$TMP/close.txt" \
+	&& ! sed -n '/^Phase 2 of 3/,/^Phase 3/p' "$TMP/close.txt" | grep -q "IOPS" \
+	&& ok "a phase without intervals: said, and no IOPS header" \
+	|| fail "a phase without intervals: said, and no IOPS header" "$(sed -n '/^Phase 2 of 3/,/^Phase 3/p' "$TMP/close.txt")"
 "$IOSCOPE" compare report-phases.log >/dev/null 2>&1
 [ $? = 2 ] && ok "compare: one log is bad usage" || fail "compare: one log is bad usage"
 python3 "$IOSCOPE_TOP/tests/e2e/report_log_gen.py" day "$TMP/day.log" || fail "day log generated"
@@ -87,13 +113,20 @@ rows=$(sed -n '/^Per interval/,$p' "$TMP/day.full" | grep -c '^[0-9][0-9]:[0-9][
 has() { grep -qF -- "$2" "$TMP/$1.txt" && ok "$1: $3" || fail "$1: $3" "no '$2'"; }
 has phases "  left out 12:00:35 - 12:00:36: the interval the mark falls in" "a mark inside an interval leaves it out"
 has phases "  left out 12:00:19 - 12:00:20: the change happened within this interval" "an observed change leaves its interval out"
-has phases "Phase 4 of 6: 12:00:48 - 12:00:52 (4.0s), short: under 10s, not compared" "a short phase is flagged"
+has phases "Phase 4 of 6: 12:00:48 - 12:00:52 (4.0s; figures 12:00:48 - 12:00:51, 3.0s)," "a phase's own span where a change's interval is left out"
+has phases "  short: under 10s, not compared" "a short phase is flagged"
 has phases "  during 12:00:58 mount /mnt/ro" "a mount is listed inside its phase, not a cut"
 has phases "backed by /var/tmp/bench.img on vda1 (ext4 /), direct I/O off" "the loop device's backing chain"
-has phases "  sched bfq, nr_requests 64                   2       26s       80.0      26.00" "one comparison row per setting state"
-has compare "Phase 2 of A and phase 2 of B (aligned by their marks)" "compare: phases aligned by their marks"
-has compare "Phase 3 of A: no phase of B to align it with" "compare: a phase only A has"
-has compare-phase "           MB/s busy            250.0       275.0      +10.0%" "compare: differences in percent"
+has phases "  sched bfq, nr_requests 64           2    26s   1680.0    64.6    80.0   26.00" "one comparison row per setting state, MiB and MiB/s active first"
+has compare "Phase 2 of A and phase 2 of B (paired by their marks)" "compare: phases paired by their marks"
+has compare "Phase 3 of A: unpaired, B has no phase opened by the same marks" "compare: a phase only A has"
+has compare-steps "  paired     5 by the labels of the marks that open them (a label repeated: by" "compare: the header says how phases were paired"
+has compare-steps "             its ordinal, as step#2); unpaired: 0 of A, 1 of B" "compare: the header counts the unpaired"
+has compare-steps "Phase 5 of A and phase 4 of B (paired by their marks)" "compare: the second write of A with the second of B"
+has compare-steps "  A 12:00:38 (12s), after mark: write#2" "compare: a repeated label shown with its ordinal"
+has compare-steps "Phase 6 of B: unpaired, A has no phase opened by the same marks" "compare: B's extra phase listed as unpaired"
+has compare-phase "  loop0    MiB moved           2000.0      2200.0      +10.0%" "compare: differences in percent"
+has compare-phase "           MiB/s busy           250.0       275.0     ~+10.0%" "compare: a difference one interval can explain in 10 s is marked ~"
 has compare "  Short phases compared: both sessions last under 1m40s (--min-phase 10s" "compare: short sessions compare their short phases, and say so"
 has compare "  A 12:00:48 (4.0s), after remount /mnt/bench +nobarrier" "compare: a short phase of short sessions is compared"
 has compare-minphase "  short: not compared (--min-phase)" "compare: --min-phase leaves short phases out"
@@ -102,9 +135,17 @@ has compare-pair "  device     loop0                            loop1" "compare:
 has compare-pair "  fs         ext4                             xfs" "compare: both filesystems"
 has compare-pair "  scheduler  mq-deadline                      bfq" "compare: both schedulers"
 has compare-pair "  tunables   nr_requests=256                  nr_requests=64" "compare: a tunable that differs"
-has compare-pair "  B loop1  MB/s mean            111.0        88.8      -20.0%" "compare: B's device named, its figures"
+has compare-pair "  B loop1  MiB/s active         111.0        88.8      -20.0%" "compare: B's device named, its figures"
+has low-util "                                      1    11s     64.0     8.0       -    3.00" "comparison table: a phase never busy still has MiB and MiB/s active"
+has compare-straddle "           MiB/s active          32.0        25.6     ~-20.0%" "compare: a burst straddling samples is no finding"
+has compare-straddle "  loop0    MiB moved            128.0       128.0        0.0%" "compare: the same MiB moved, 0.0% without a sign"
 has compare-pair "  A 12:00:12 (6.0s), after mark: rmtree" "compare: the mark's phase"
 has compare-pair-hand "  device     loop0                            vda" "compare: --pair pairs by hand"
+has dd-mark "  loop0           0.0        0.0        0.0        64.0        0.0       64.0" "the dd's 64 MiB between the phases"
+has dd-mark "  loop0 moved 64.0 MiB in the interval left out at this phase's start, more than" "a phase says its I/O is at its edge"
+has dd-mark-half "  left out 12:00:10.0 - 12:00:10.5: the interval the mark falls in" "0.5 s: the left-out interval with tenths"
+has dd-mark-half "12:00:10.5  2  0   3   6  90   2      0      0   0.0   4.0   40" "0.5 s: table rows with tenths"
+has dd-mark-half "Phase 2 of 2: 12:00:10.1 - 12:00:24.5 (14s; figures 12:00:10.5 - 12:00:24.5," "a phase's own span where a mark's interval is left out"
 has phases-all "  / on vda1, ext4: rw,relatime; superblock rw,errors=remount-ro" "--all lists every mount"
 has probe "  probe    read   n 40     p50     2.733  p99     4.833  max     4.833 ms" "text: probe percentiles of a phase"
 has probe.csv "phase,1796040005.000000,2026-11-30 12:00:05,10.400000," "csv: a row per phase"

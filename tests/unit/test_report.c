@@ -138,12 +138,17 @@ static void test_table_reports(void **state)
 	/* loop7's counters pass 2^64 at sample 6: a counters_reset event says why its row is empty */
 	assert_int_equal(count(csv, "\nevent,"), 4);
 	assert_non_null(strstr(csv, ",counters_reset,loop7,counters,,counters went back,observed,,reset loop7 (counters went back),"
-				    ",,,,,,,,,,\n"));   /* no phase, no probe figures */
+				    ",,,,,,,,,,,,,,\n"));   /* no phase, probe figures, totals */
 	assert_non_null(strstr(csv, ",scheduler,vda,scheduler,mq-deadline,bfq,ioscope,ok,sched vda mq-deadline→bfq (ok) (resets nr_requests 256→64),"));
 	assert_null(strstr(csv, ",scheduler,vda,scheduler,mq-deadline,bfq,observed,"));
 	/* the switch, the remount and the mark open phases 2-4; a log without a probe leaves its figures empty */
 	assert_int_equal(count(csv, "\nphase,"), 4);
-	assert_non_null(strstr(csv, ",sched vda mq-deadline→bfq (ok),2,,,,,,,,,,\n"));
+	assert_non_null(strstr(csv, ",sched vda mq-deadline→bfq (ok),2,,,,,,,,,,,,,,\n"));
+	/* last, a totals row per device: vda wrote 8000 kB a second over 7 intervals, and one
+	 * of them (the mark's) is between the phases */
+	assert_int_equal(count(csv, "\ntotals,"), 2);
+	assert_non_null(strstr(csv, "\ntotals,,,,vda,"));
+	assert_non_null(strstr(csv, ",27.344,54.688,3.906,7.812\n"));
 	free(csv);
 	char *json = run_report(log, "json", "vda", &len, &status);
 	assert_int_equal(status, 0);
@@ -152,6 +157,7 @@ static void test_table_reports(void **state)
 	assert_int_equal(count(json, "{\"record\":\"vm\""), NSAMPLES - 1);
 	assert_int_equal(count(json, "{\"record\":\"event\""), 3);
 	assert_int_equal(count(json, "{\"record\":\"phase\""), 4);
+	assert_int_equal(count(json, "{\"record\":\"totals\""), 1);
 	assert_non_null(strstr(json, "\"label\":\"sched vda mq-deadline→bfq (ok)\",\"probe\":null}"));
 	assert_non_null(strstr(json, "\"resets\":{\"nr_requests\":[\"256\",\"64\"]}"));
 	free(json);
@@ -220,8 +226,15 @@ static void test_times_and_labels(void **state)
 	assert_int_equal(report_parse_time("2024-02-29 10:00", &start, &t, &err), 0);   /* leap day */
 	assert_int_equal(report_parse_time("08:43:59", &start, &t, &err), 0);
 	char buf[64];
+	/* truncated, not rounded: what is under --min-phase never reads as it */
 	report_duration(2.46, buf, sizeof buf);
-	assert_string_equal(buf, "2.5s");
+	assert_string_equal(buf, "2.4s");
+	report_duration(9.96, buf, sizeof buf);
+	assert_string_equal(buf, "9.9s");
+	report_duration(10.4, buf, sizeof buf);
+	assert_string_equal(buf, "10s");
+	report_duration(29.7, buf, sizeof buf);
+	assert_string_equal(buf, "29s");
 	report_duration(245, buf, sizeof buf);
 	assert_string_equal(buf, "4m05s");
 	report_duration(7380, buf, sizeof buf);
