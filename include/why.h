@@ -111,6 +111,7 @@ enum journal_figure {
 	JF_COMMITS_S, JF_COMMIT_MS, JF_BLOCKS_PER_COMMIT, JF_WAIT_MS,
 	JF_LOG_WRITES_S, JF_LOG_FORCES_S, JF_LOG_FORCE_SLEEPS_S, JF_NOICLOGS_S,
 	JF_LOGSPACE_SLEEPS_S, JF_PUSH_AIL_S, JF_LOG_USED_PCT,
+	JF_COMMIT_RUNNING_S,      /* the commit in progress, from its thread (why_rates_add_tasks) */
 	JF_COUNT
 };
 struct journal_figure_def {
@@ -160,10 +161,25 @@ struct why_rates {
  * `interval` seconds (<= 0: no rates). */
 void why_rates_compute(struct why_rates *out, const struct why_sample *prev,
 		       const struct why_sample *cur, double interval);
-/* The writers the blocked tasks show held in balance_dirty_pages (a per-device limit,
- * strict_limit, throttles them with the system far below freerun). */
+/* What the blocked tasks of the snapshot at mono_ns show: the writers held in
+ * balance_dirty_pages (a per-device limit, strict_limit, throttles them with the system
+ * far below freerun), and each journal's commit in progress: how long its committing
+ * thread (journal_committers[]) has been in D, when the journal made no progress in the
+ * interval (docs/metrics.md, "A commit in progress"). */
 struct tasks_sample;
-void why_rates_add_tasks(struct why_rates *out, const struct tasks_sample *t);
+void why_rates_add_tasks(struct why_rates *out, const struct tasks_sample *t, uint64_t mono_ns);
+/* The kernel threads that commit a journal: the thread (or kworker work, after its '+')
+ * named prefix + the journal's device (ext4: jbd2/loop0-8). */
+struct journal_committer {
+	enum journal_fs fs;
+	const char *prefix;
+	enum journal_figure progress;   /* above 0: the journal went on in the interval */
+	const char *what;               /* for docs/metrics.md */
+};
+extern const struct journal_committer journal_committers[];
+extern const size_t journal_committers_count;
+/* Whether a kernel thread's comm names the committer of the journal of fs on device. */
+bool journal_committer_is(const char *comm, enum journal_fs fs, const char *device);
 /* The jbd2 per-interval mean of a figure the kernel prints as an average since
  * mount: Δ(count×average)/Δcount.  false when no transaction ended. */
 bool jbd2_interval_mean(uint64_t count0, uint64_t avg0, uint64_t count1, uint64_t avg1,

@@ -47,7 +47,16 @@ const struct journal_figure_def journal_figures[JF_COUNT] = {
 	[JF_LOGSPACE_SLEEPS_S] = { "logspace_sleeps/s", "log-space sleeps", "/s", FS_XFS, true },
 	[JF_PUSH_AIL_S] = { "push_ail/s", "tail pushes", "/s", FS_XFS, true },
 	[JF_LOG_USED_PCT] = { "log_used_pct", "log used", "%", FS_XFS, true },
+	[JF_COMMIT_RUNNING_S] = { "commit_running_s", "commit running", " s", FS_EXT4 | FS_XFS,
+				  true },
 };
+
+const struct journal_committer journal_committers[] = {
+	{ JOURNAL_EXT4, "jbd2/", JF_COMMITS_S, "kjournald2, which commits the running transaction" },
+	{ JOURNAL_XFS, "xfs-cil/", JF_LOG_WRITES_S,
+	  "the CIL push work (a kworker), which writes a checkpoint to the log" },
+};
+const size_t journal_committers_count = sizeof journal_committers / sizeof journal_committers[0];
 
 struct why_sample *why_sample_new(void)
 {
@@ -289,11 +298,66 @@ static void cgroup_rates(struct cgroup_io_rates *r, const struct cgroup_io *a,
 	}
 }
 
-void why_rates_add_tasks(struct why_rates *out, const struct tasks_sample *t)
+/* The comm after prefix names device: then the end, jbd2's "-INODE", or the end of a comm
+ * the kernel cut at 15 bytes (jbd2/nvme0n1p1 of jbd2/nvme0n1p12-8 is not nvme0n1p1's). */
+static bool names_device(const char *comm, const char *prefix, const char *device)
+{
+	size_t np = strlen(prefix), nd = strlen(device);
+	if (strncmp(comm, prefix, np) != 0 || strncmp(comm + np, device, nd) != 0)
+		return false;
+	char next = comm[np + nd];
+	return next == '\0' || next == '-';
+}
+
+bool journal_committer_is(const char *comm, enum journal_fs fs, const char *device)
+{
+	if (!device[0])
+		return false;
+	/* a kworker says the work it runs after a '+': kworker/u8:2+xfs-cil/loop1 */
+	const char *work = strchr(comm, '+');
+	for (size_t i = 0; i < journal_committers_count; i++) {
+		const struct journal_committer *c = &journal_committers[i];
+		if (c->fs == fs && (names_device(comm, c->prefix, device) ||
+				    (work && names_device(work + 1, c->prefix, device))))
+			return true;
+	}
+	return false;
+}
+
+/* The longest its committers have been in D; false when none is, or when the journal went
+ * on in the interval (a commit ended, the log was written): the thread is then in D for
+ * its next commit, and how long that one has run is not known. */
+static bool commit_running(const struct journal_rates *j, const struct tasks_sample *t,
+			   uint64_t mono_ns, double *seconds)
+{
+	bool found = false;
+	*seconds = 0;
+	for (size_t i = 0; i < t->nkept; i++) {
+		const struct blocked_task *b = &t->blocked[i];
+		if (!b->kthread || !journal_committer_is(b->comm, j->fs, j->device))
+			continue;
+		*seconds = fmax(*seconds, blocked_task_seconds(b, mono_ns));
+		found = true;
+	}
+	for (size_t i = 0; found && i < journal_committers_count; i++) {
+		enum journal_figure p = journal_committers[i].progress;
+		if (journal_committers[i].fs == j->fs && (j->present & (1u << p)) && j->f[p] > 0)
+			return false;
+	}
+	return found;
+}
+
+void why_rates_add_tasks(struct why_rates *out, const struct tasks_sample *t, uint64_t mono_ns)
 {
 	out->throttled_tasks = 0;
 	for (size_t i = 0; t && i < t->nkept; i++)
 		out->throttled_tasks += strcmp(t->blocked[i].wchan, "balance_dirty_pages") == 0;
+	for (size_t i = 0; t && i < out->njournals; i++) {
+		struct journal_rates *j = &out->journals[i];
+		double s;
+		if (commit_running(j, t, mono_ns, &s))
+			set(j, JF_COMMIT_RUNNING_S, s);
+	}
 }
 
 void why_rates_compute(struct why_rates *out, const struct why_sample *prev,

@@ -415,6 +415,85 @@ static void test_dip_only_its_own_tasks(void **state)
 	dip_run_free(&r);
 }
 
+/* Journal commits in progress (issue 24): the committing thread by name, jbd2's cut at
+ * the kernel's 15 bytes or an xfs kworker by its work; how long it has been in D, none
+ * while the journal went on (a commit ended in the interval). */
+static void test_commit_running(void **state)
+{
+	(void)state;
+	assert_true(journal_committer_is("jbd2/loop0-8", JOURNAL_EXT4, "loop0"));
+	assert_false(journal_committer_is("jbd2/loop0-8", JOURNAL_EXT4, "loop"));
+	assert_false(journal_committer_is("jbd2/loop0-8", JOURNAL_XFS, "loop0"));
+	assert_true(journal_committer_is("jbd2/nvme0n1p12", JOURNAL_EXT4, "nvme0n1p12"));
+	assert_false(journal_committer_is("jbd2/nvme0n1p12", JOURNAL_EXT4, "nvme0n1p1"));
+	assert_true(journal_committer_is("kworker/u8:2+xfs-cil/loop1", JOURNAL_XFS, "loop1"));
+	assert_false(journal_committer_is("kworker/u8:2+flush-7:1", JOURNAL_XFS, "loop1"));
+	assert_false(journal_committer_is("xfsaild/loop1", JOURNAL_XFS, "loop1"));
+
+	struct tasks_sample *t = tasks_sample_new();
+	assert_non_null(t);
+	struct blocked_task *b = tasks_sample_add_blocked(t);
+	assert_non_null(b);
+	snprintf(b->comm, sizeof b->comm, "jbd2/loop0-8");
+	b->kthread = true;
+	b->since_ns = 100000000000ull;                 /* in D since second 100 */
+	struct why_rates y = { .njournals = 2 };
+	y.journals[0].fs = y.journals[1].fs = JOURNAL_EXT4;
+	snprintf(y.journals[0].device, sizeof y.journals[0].device, "loop0");
+	snprintf(y.journals[1].device, sizeof y.journals[1].device, "loop1");
+	y.journals[0].present = 1u << JF_COMMITS_S;     /* no commit ended */
+	why_rates_add_tasks(&y, t, 112000000000ull);
+	assert_true(y.journals[0].present & (1u << JF_COMMIT_RUNNING_S));
+	assert_true(y.journals[0].f[JF_COMMIT_RUNNING_S] == 12.0);
+	assert_false(y.journals[1].present & (1u << JF_COMMIT_RUNNING_S));
+	y.journals[0].present = 1u << JF_COMMITS_S;
+	y.journals[0].f[JF_COMMITS_S] = 3;              /* committing, not stuck */
+	why_rates_add_tasks(&y, t, 112000000000ull);
+	assert_false(y.journals[0].present & (1u << JF_COMMIT_RUNNING_S));
+	b->kthread = false;                             /* a process named so is not it */
+	y.journals[0].f[JF_COMMITS_S] = 0;
+	why_rates_add_tasks(&y, t, 112000000000ull);
+	assert_false(y.journals[0].present & (1u << JF_COMMIT_RUNNING_S));
+	tasks_sample_free(t);
+}
+
+/* A commit running for 12 s on the device is its work and a reason, before the queue;
+ * one on another device is neither. */
+static void test_dip_commit_running(void **state)
+{
+	(void)state;
+	struct dip_run r;
+	dip_run_init(&r, "loop3");
+	dip_devices(&r);
+	r.why.njournals = 2;
+	const char *devs[] = { "loop3", "loop5" };
+	for (int i = 0; i < 2; i++) {
+		r.why.journals[i].fs = JOURNAL_EXT4;
+		snprintf(r.why.journals[i].device, sizeof r.why.journals[i].device, "%s", devs[i]);
+	}
+	struct journal_rates *mine = &r.why.journals[0], *other = &r.why.journals[1];
+	other->present = 1u << JF_COMMIT_RUNNING_S;
+	other->f[JF_COMMIT_RUNNING_S] = 30;
+	for (int i = 0; i < 10; i++)
+		dip_sample(&r, 204800, 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(dip_sample(&r, 0, 0), 0);   /* the other's commit is no work */
+	for (int i = 0; i < 10; i++)
+		dip_sample(&r, 204800, 0);
+	mine->present = 1u << JF_COMMIT_RUNNING_S;
+	mine->f[JF_COMMIT_RUNNING_S] = 11;
+	assert_int_equal(dip_sample(&r, 0, 0), 0);
+	mine->f[JF_COMMIT_RUNNING_S] = 12;
+	assert_int_equal(dip_sample(&r, 0, 2), 1);
+	char reason[200];
+	assert_true(event_reason(&r.events.items[0], 0, reason, sizeof reason));
+	assert_string_equal(reason, "journal commit running for 12 s on loop3 (jbd2)");
+	assert_true(event_reason(&r.events.items[0], 1, reason, sizeof reason));
+	assert_non_null(strstr(reason, "requests in flight"));
+	assert_null(strstr(r.events.items[0].reasons, "loop5"));
+	dip_run_free(&r);
+}
+
 /* Named devices are watched whatever their load; with none named, only whole disks
  * busier than 5%: a slow device without a baseline makes no dip. */
 static void test_dip_short_history(void **state)
@@ -444,6 +523,8 @@ int main(void)
 		cmocka_unit_test(test_dip_short_history),
 		cmocka_unit_test(test_dip_cause_first),
 		cmocka_unit_test(test_dip_only_its_own_tasks),
+		cmocka_unit_test(test_commit_running),
+		cmocka_unit_test(test_dip_commit_running),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
