@@ -349,10 +349,30 @@ static size_t tasks_reasons(const struct dip_context *c, struct dip_reason *out,
 	return k;
 }
 
+/* "memory cgroup /untar (v1): 380 of 384 MB used, dirty 40 MB, failcnt 4460/s; 2 blocked
+ * (tar)": the memory cgroups of the device's blocked tasks, those at their limit or
+ * reclaiming before the blocked groups they explain. */
+static size_t memcg_reasons(const struct dip_context *c, struct dip_reason *out, size_t max)
+{
+	const struct tasks_sample *t = c->snap->tasks;
+	size_t k = 0;
+	for (size_t m = 0; t && c->why && m < c->why->nmemcgs && k < max; m++) {
+		bool mine = false;
+		for (size_t i = 0; i < t->nkept && !mine; i++)
+			mine = c->mine[i] && t->blocked[i].memcg == m + 1;
+		if (!mine)
+			continue;
+		memcg_rates_text(&c->why->memcgs[m], out[k].text, sizeof out[k].text);
+		out[k++].score = memcg_pressed(&c->why->memcgs[m]) ? 5.2 : 1;
+	}
+	return k;
+}
+
 /* One row per signal. */
 const struct dip_provider dip_providers[] = {
 	{ "cause", NULL, cause_reasons },
 	{ "tasks", tasks_has_work, tasks_reasons },
+	{ "memcg", NULL, memcg_reasons },
 	{ "journal", journal_has_work, journal_reasons },
 	{ "dirty", NULL, dirty_reasons },
 	{ "queue", queue_has_work, queue_reasons },

@@ -9,6 +9,7 @@
 
 #include "rates.h"
 #include "tasks.h"
+#include "text.h"
 #include "why.h"
 
 const char *const why_dirty_keys[WD_COUNT] = {
@@ -347,8 +348,117 @@ static bool commit_running(const struct journal_rates *j, const struct tasks_sam
 	return found;
 }
 
-void why_rates_add_tasks(struct why_rates *out, const struct tasks_sample *t, uint64_t mono_ns)
+static const struct task_memcg *find_memcg(const struct tasks_sample *t,
+					   const struct task_memcg *m)
 {
+	for (size_t i = 0; t && i < t->nmemcgs; i++)
+		if (t->memcgs[i].version == m->version && strcmp(t->memcgs[i].path, m->path) == 0)
+			return &t->memcgs[i];
+	return NULL;
+}
+
+/* "tar, dd": the distinct comms of its blocked tasks, first seen first */
+static void memcg_add_comm(struct memcg_rates *r, const char *comm)
+{
+	size_t n = strlen(comm), len = strlen(r->comms);
+	for (const char *p = r->comms; (p = strstr(p, comm)) != NULL; p += n)
+		if ((p == r->comms || p[-1] == ' ') && (p[n] == '\0' || p[n] == ','))
+			return;
+	if (len + n + 3 < sizeof r->comms)
+		snprintf(r->comms + len, sizeof r->comms - len, "%s%s", len ? ", " : "", comm);
+}
+
+static void memcg_rates_of(struct memcg_rates *r, const struct task_memcg *a,
+			   const struct task_memcg *b, uint64_t interval_ns)
+{
+	memset(r, 0, sizeof *r);
+	memcpy(r->path, b->path, sizeof r->path);
+	r->version = b->version;
+	r->present = b->present;
+	for (int f = 0; f < MEMCG_FIELDS; f++)
+		r->v[f] = f <= MEMCG_WRITEBACK ? (double)b->v[f] / 1024.0 : (double)b->v[f];
+	for (int f = MEMCG_FAILCNT; a && interval_ns && f < MEMCG_FIELDS; f++) {
+		uint32_t bit = 1u << f;
+		if (!(a->present & bit) || !(b->present & bit) || b->v[f] < a->v[f])
+			continue;
+		r->rated |= bit;
+		r->per_s[f] = (double)(b->v[f] - a->v[f]) / ((double)interval_ns / 1e9);
+	}
+}
+
+static void memcg_rates_add(struct why_rates *out, const struct tasks_sample *prev,
+			    const struct tasks_sample *t)
+{
+	out->nmemcgs = 0;
+	for (size_t i = 0; t && i < t->nmemcgs && i < TASKS_MEMCG_MAX; i++)
+		memcg_rates_of(&out->memcgs[out->nmemcgs++], find_memcg(prev, &t->memcgs[i]),
+			       &t->memcgs[i], t->interval_ns);
+	for (size_t i = 0; t && i < t->nkept; i++) {
+		const struct blocked_task *b = &t->blocked[i];
+		if (!b->memcg || b->memcg > out->nmemcgs)
+			continue;
+		out->memcgs[b->memcg - 1].blocked++;
+		memcg_add_comm(&out->memcgs[b->memcg - 1], b->comm);
+	}
+}
+
+bool memcg_pressed(const struct memcg_rates *m)
+{
+	bool sized = (m->present & (1u << MEMCG_LIMIT)) && (m->present & (1u << MEMCG_USAGE));
+	if (sized && m->v[MEMCG_USAGE] >= 0.9 * m->v[MEMCG_LIMIT])
+		return true;
+	for (int f = MEMCG_FAILCNT; f < MEMCG_FIELDS; f++)
+		if ((m->rated & (1u << f)) && m->per_s[f] > 0)
+			return true;
+	return false;
+}
+
+static size_t mb_piece(char *buf, size_t len, size_t used, const char *fmt, double kb)
+{
+	double mb = kb / 1024.0;
+	return text_appendf(buf, len, used, fmt, mb >= 10 ? 0 : 1, mb);
+}
+
+void memcg_rates_text(const struct memcg_rates *m, char *buf, size_t len)
+{
+	static const char *const counter[MEMCG_FIELDS] = {
+		[MEMCG_FAILCNT] = "failcnt", [MEMCG_PGSCAN] = "reclaim scans",
+		[MEMCG_HIGH] = "over high", [MEMCG_MAX] = "at max",
+	};
+	size_t used = text_appendf(buf, len, 0, "memory cgroup %s (v%u):", m->path, m->version);
+	const char *sep = " ";
+	if (m->present & (1u << MEMCG_USAGE)) {
+		used = mb_piece(buf, len, used, " %.*f", m->v[MEMCG_USAGE]);
+		if (m->present & (1u << MEMCG_LIMIT))
+			used = mb_piece(buf, len, used, " of %.*f MB used", m->v[MEMCG_LIMIT]);
+		else
+			used = text_appendf(buf, len, used, " MB used, no limit");
+		sep = ", ";
+	}
+	static const struct { enum memcg_field f; const char *fmt; } sizes[] = {
+		{ MEMCG_DIRTY, "dirty %.*f MB" }, { MEMCG_WRITEBACK, "writeback %.*f MB" },
+	};
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		if (!(m->present & (1u << sizes[i].f)))
+			continue;
+		used = text_appendf(buf, len, used, "%s", sep);
+		used = mb_piece(buf, len, used, sizes[i].fmt, m->v[sizes[i].f]);
+		sep = ", ";
+	}
+	for (int f = MEMCG_FAILCNT; f < MEMCG_FIELDS; f++) {
+		if (!(m->rated & (1u << f)))
+			continue;
+		used = text_appendf(buf, len, used, "%s%s %.0f/s", sep, counter[f], m->per_s[f]);
+		sep = ", ";
+	}
+	if (m->blocked)
+		text_appendf(buf, len, used, "; %u blocked (%s)", m->blocked, m->comms);
+}
+
+void why_rates_add_tasks(struct why_rates *out, const struct tasks_sample *prev,
+			 const struct tasks_sample *t, uint64_t mono_ns)
+{
+	memcg_rates_add(out, prev, t);
 	out->throttled_tasks = 0;
 	for (size_t i = 0; t && i < t->nkept; i++)
 		out->throttled_tasks += strcmp(t->blocked[i].wchan, "balance_dirty_pages") == 0;
@@ -364,7 +474,7 @@ void why_rates_compute(struct why_rates *out, const struct why_sample *prev,
 		       const struct why_sample *cur, double interval)
 {
 	memset(out, 0, offsetof(struct why_rates, journals));
-	out->njournals = out->ncgroups = 0;
+	out->njournals = out->ncgroups = out->nmemcgs = 0;
 	out->cgroup_state = CGROUP_IO_UNKNOWN;
 	if (!cur)
 		return;
