@@ -350,8 +350,8 @@ static size_t tasks_reasons(const struct dip_context *c, struct dip_reason *out,
 }
 
 /* "memory cgroup /untar (v1): 380 of 384 MB used, dirty 40 MB, failcnt 4460/s; 2 blocked
- * (tar)": the memory cgroups of the device's blocked tasks, those at their limit or
- * reclaiming before the blocked groups they explain. */
+ * (tar)": the memory cgroups of the device's blocked tasks that are at their limit or
+ * reclaiming, before the blocked groups they explain. */
 static size_t memcg_reasons(const struct dip_context *c, struct dip_reason *out, size_t max)
 {
 	const struct tasks_sample *t = c->snap->tasks;
@@ -360,10 +360,10 @@ static size_t memcg_reasons(const struct dip_context *c, struct dip_reason *out,
 		bool mine = false;
 		for (size_t i = 0; i < t->nkept && !mine; i++)
 			mine = c->mine[i] && t->blocked[i].memcg == m + 1;
-		if (!mine)
+		if (!mine || !memcg_pressed(&c->why->memcgs[m]))
 			continue;
 		memcg_rates_text(&c->why->memcgs[m], out[k].text, sizeof out[k].text);
-		out[k++].score = memcg_pressed(&c->why->memcgs[m]) ? 5.2 : 1;
+		out[k++].score = 5.2;
 	}
 	return k;
 }

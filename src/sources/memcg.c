@@ -200,13 +200,22 @@ void memcg_parse_stat(const char *buf, size_t len, struct task_memcg *m)
 	/* v1: the hierarchy's totals (the cgroup and those below it, as usage counts them) */
 	static const struct memcg_key v1[] = {
 		{ "total_dirty", MEMCG_DIRTY }, { "total_writeback", MEMCG_WRITEBACK },
+		{ "hierarchical_memory_limit", MEMCG_LIMIT },
 	};
 	static const struct memcg_key v2[] = {
 		{ "file_dirty", MEMCG_DIRTY }, { "file_writeback", MEMCG_WRITEBACK },
 		{ "pgscan", MEMCG_PGSCAN },
 	};
-	if (m->version == 1)
+	if (m->version == 1) {
+		/* the limit of a cgroup with none of its own is its closest parent's */
+		bool own = m->present & (1u << MEMCG_LIMIT);
+		uint64_t limit = m->v[MEMCG_LIMIT];
 		parse_keys(buf, len, v1, sizeof v1 / sizeof v1[0], m);
+		if (own)
+			m->v[MEMCG_LIMIT] = limit;
+		else if (m->v[MEMCG_LIMIT] >= MEMCG_NO_LIMIT)
+			m->present &= ~(1u << MEMCG_LIMIT);
+	}
 	else
 		parse_keys(buf, len, v2, sizeof v2 / sizeof v2[0], m);
 }

@@ -236,6 +236,8 @@ static uint8_t blocked_memcg(struct proctasks *p, struct tasks_sample *t, int32_
 	if (t->nmemcgs >= TASKS_MEMCG_MAX)
 		return 0;
 	memcg_read(&p->memcg, &m);
+	if (!(m.present & (1u << MEMCG_LIMIT)))
+		return 0;   /* without a limit it holds nobody back: every process has a cgroup */
 	t->memcgs[t->nmemcgs++] = m;
 	return (uint8_t)t->nmemcgs;
 }

@@ -8,6 +8,9 @@
 # writer changes only metadata (chmod, then fsync: a commit each time, nothing else), so a
 # commit is asked for at every moment and the one of the freeze is stuck from then on; a
 # direct-I/O writer beside it gives the device a steady throughput to fall from.
+# Samples 2 s apart: the direct writer stops at the freeze, the commit the fsyncs keep
+# asking for within milliseconds of it, so when the dip is made (its second low sample)
+# the commit has been stuck for a whole interval even on a loaded machine.
 # Checked: the batch JSON's commit_running_s grows with the freeze, the dip on the inner
 # device names the commit first, the text output says it, the replay gives it again.
 . "$(dirname "$0")/lib.sh"
@@ -36,13 +39,13 @@ while True:
 bg timeout 30 bash -c "while :; do dd if=/dev/zero of='$mi/d' bs=256k count=64 oflag=direct status=none; done"
 # thawed before the writer is killed (the cleanups run last first)
 at_exit "fsfreeze -u '$mo'"
-"$IOSCOPE" --batch --tasks -f json -i 1 -c 11 --record "$TMP/journal.log" "$inner" \
+"$IOSCOPE" --batch --tasks -f json -i 2 -c 7 --record "$TMP/journal.log" "$inner" \
 	>"$TMP/journal.json" 2>"$TMP/journal.err" &
 run=$!
-sleep 5.5
+sleep 8
 frozen=$(date +%s.%N)
 fsfreeze -f "$mo" || fail "freeze" "fsfreeze -f $mo"
-sleep 3
+sleep 2
 "$IOSCOPE" --batch --tasks -i 0.5 -c 3 "$inner" >"$TMP/journal.txt" 2>"$TMP/journal-text.err"
 text_rc=$?
 wait $run; rc=$?

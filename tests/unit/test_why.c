@@ -536,6 +536,15 @@ static void test_memcg(void **state)
 	memcg_parse_events(v2events, strlen(v2events), &c2);
 	assert_true(c2.v[MEMCG_PGSCAN] == 77 && c2.v[MEMCG_HIGH] == 5 && c2.v[MEMCG_MAX] == 12);
 	assert_true(c2.present & (1u << MEMCG_WRITEBACK));
+	/* v1 without a limit of its own: its parent's, through hierarchical_memory_limit */
+	struct task_memcg child = { .path = "/a/b", .version = 1 };
+	static const char inherits[] = "hierarchical_memory_limit 33554432\ntotal_dirty 0\n";
+	memcg_parse_stat(inherits, strlen(inherits), &child);
+	assert_true((child.present & (1u << MEMCG_LIMIT)) && child.v[MEMCG_LIMIT] == 33554432);
+	static const char unlimited[] = "hierarchical_memory_limit 9223372036854771712\n";
+	struct task_memcg none = { .path = "/c", .version = 1 };
+	memcg_parse_stat(unlimited, strlen(unlimited), &none);
+	assert_false(none.present & (1u << MEMCG_LIMIT));
 
 	a.v[MEMCG_LIMIT] = 384ull << 20;
 	a.v[MEMCG_USAGE] = 380ull << 20;
