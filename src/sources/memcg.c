@@ -35,19 +35,6 @@ void memcg_roots_close(struct memcg_roots *r)
 	memcg_roots_init(r);
 }
 
-static ssize_t read_at(int dirfd, const char *path, char *buf, size_t len)
-{
-	int fd = regular_file_openat(dirfd, path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	ssize_t n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return n;
-}
-
 static int open_dir(const char *prefix, const char *path)
 {
 	char full[4096];
@@ -80,7 +67,7 @@ static bool has_word(const char *list, const char *word)
 static void take_v2(struct memcg_roots *r, int fd)
 {
 	char buf[512];
-	if (read_at(fd, "cgroup.controllers", buf, sizeof buf) > 0 && has_word(buf, "memory"))
+	if (regular_file_read_at(fd, "cgroup.controllers", buf, sizeof buf) > 0 && has_word(buf, "memory"))
 		r->v2fd = fd;
 	else
 		close(fd);
@@ -95,7 +82,7 @@ void memcg_roots_find(struct memcg_roots *r, const char *prefix)
 	if (!buf)
 		return;
 	snprintf(path, sizeof path, "%s/proc/self/mountinfo", prefix ? prefix : "");
-	ssize_t n = read_at(AT_FDCWD, path, buf, 1 << 20);
+	ssize_t n = regular_file_read_at(AT_FDCWD, path, buf, 1 << 20);
 	struct snapshot s;
 	snapshot_init(&s);
 	struct error err;
@@ -233,7 +220,7 @@ static void read_value(int dirfd, const char *dir, const char *file, struct task
 {
 	char path[MEMCG_PATH_MAX + 64], buf[64];
 	snprintf(path, sizeof path, "%s/%s", dir, file);
-	ssize_t n = read_at(dirfd, path, buf, sizeof buf);
+	ssize_t n = regular_file_read_at(dirfd, path, buf, sizeof buf);
 	if (n > 0 && memcg_parse_value(buf, (size_t)n, &m->v[f]))
 		m->present |= 1u << f;
 }
@@ -253,12 +240,12 @@ void memcg_read(const struct memcg_roots *r, struct task_memcg *m)
 		read_value(fd, dir, "memory.max", m, MEMCG_LIMIT);
 		read_value(fd, dir, "memory.current", m, MEMCG_USAGE);
 		snprintf(path, sizeof path, "%s/memory.events", dir);
-		ssize_t n = read_at(fd, path, buf, sizeof buf);
+		ssize_t n = regular_file_read_at(fd, path, buf, sizeof buf);
 		if (n > 0)
 			memcg_parse_events(buf, (size_t)n, m);
 	}
 	snprintf(path, sizeof path, "%s/memory.stat", dir);
-	ssize_t n = read_at(fd, path, buf, sizeof buf);
+	ssize_t n = regular_file_read_at(fd, path, buf, sizeof buf);
 	if (n > 0)
 		memcg_parse_stat(buf, (size_t)n, m);
 }

@@ -45,8 +45,9 @@ struct proctasks_user {
  * tree's files are opened the careful way (no FIFO can hang us). */
 static ssize_t read_small(int dirfd, const char *path, bool careful, char *buf, size_t len)
 {
-	int fd = careful ? regular_file_openat(dirfd, path, O_RDONLY)
-			 : openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	if (careful)
+		return regular_file_read_at(dirfd, path, buf, len);
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	ssize_t n = read(fd, buf, len - 1);

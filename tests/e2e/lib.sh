@@ -45,6 +45,20 @@ check() { local n=$1; shift; if "$@"; then ok "$n"; else fail "$n" "command fail
 # clean_stderr FILE: no sanitizer report (ASan, LSan, UBSan) in what a process wrote there
 clean_stderr() { ! grep -qE 'Sanitizer|runtime error' "$1"; }
 
+# replay_gives_json NAME: $TMP/NAME.log replayed in batch JSON with --tasks gives
+# $TMP/NAME.json again (key order aside) and a clean stderr; both canonical in
+# $TMP/NAME.cmp and $TMP/NAME.replay.cmp.
+replay_gives_json() {
+	local canon='import json, sys
+for l in open(sys.argv[1]):
+    print(json.dumps(json.loads(l), ensure_ascii=False, sort_keys=True))'
+	"$IOSCOPE" --replay "$TMP/$1.log" --batch --tasks -f json >"$TMP/$1.replay.json" \
+		2>"$TMP/$1.replay.err" && clean_stderr "$TMP/$1.replay.err" &&
+	python3 -c "$canon" "$TMP/$1.json" >"$TMP/$1.cmp" &&
+	python3 -c "$canon" "$TMP/$1.replay.json" >"$TMP/$1.replay.cmp" &&
+	cmp -s "$TMP/$1.cmp" "$TMP/$1.replay.cmp"
+}
+
 is_root() { [ "$(id -u)" = 0 ]; }
 # needs NAME CMD...: skip the whole test, naming the command, when one it runs is not
 # installed (`make check` installs the test packages only when run as root).
