@@ -106,6 +106,18 @@ make_loop() {
 	basename "$dev"
 }
 
+# make_loop_in DIR SIZE_MB -> the kernel name of a new loop device on a file in DIR, through
+# the page cache (no direct I/O): with DIR's filesystem frozen, its writes block in the
+# loop device's worker and stay in flight, a device that hangs on demand.
+make_loop_in() {
+	local img dev
+	img=$(mktemp "$1/disk.XXXXXX") && truncate -s "${2}M" "$img" || return 1
+	dev=$(losetup --find --show --direct-io=off "$img") || return 1
+	at_exit "losetup -d '$dev'"
+	restore_queue "$(basename "$dev")"
+	basename "$dev"
+}
+
 # make_fs LOOPNAME TYPE [MKFS-OPTS...] -> prints the mount point (under $TMP)
 make_fs() {
 	local name=$1 type=$2; shift 2

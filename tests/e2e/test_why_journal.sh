@@ -21,11 +21,7 @@ needs why_journal fsfreeze mkfs.ext4 python3
 no_sanitizer() { clean_stderr "$2" || fail "$1: sanitizer" "$(head -20 "$2")"; }
 
 outer=$(make_loop 256) && mo=$(make_fs "$outer" ext4) || { fail "outer loop" "cannot make it"; exit 0; }
-truncate -s 160M "$mo/inner.img" || { fail "inner image" "truncate"; exit 0; }
-inner=$(losetup --find --show --direct-io=off "$mo/inner.img") || { fail "inner loop" "losetup"; exit 0; }
-at_exit "losetup -d '$inner'"
-inner=$(basename "$inner")
-restore_queue "$inner"
+inner=$(make_loop_in "$mo" 160) || { fail "inner loop" "cannot make it"; exit 0; }
 mi=$(make_fs "$inner" ext4) || { fail "inner ext4" "cannot make it"; exit 0; }
 
 bg timeout 30 python3 -c 'import os, sys

@@ -31,11 +31,7 @@ fi
 path=/${cg##*/}
 
 outer=$(make_loop 256) && mo=$(make_fs "$outer" ext4) || { fail "outer loop" "cannot make it"; exit 0; }
-truncate -s 200M "$mo/inner.img" || { fail "inner image" "truncate"; exit 0; }
-inner=$(losetup --find --show --direct-io=off "$mo/inner.img") || { fail "inner loop" "losetup"; exit 0; }
-at_exit "losetup -d '$inner'"
-inner=$(basename "$inner")
-restore_queue "$inner"
+inner=$(make_loop_in "$mo" 200) || { fail "inner loop" "cannot make it"; exit 0; }
 mi=$(make_fs "$inner" ext4) || { fail "inner ext4" "cannot make it"; exit 0; }
 
 # the writer joins the cgroup, then rewrites 64 MB (twice its limit) over and over
