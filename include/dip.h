@@ -25,6 +25,7 @@
 #define DIP_AUTO_UTIL 5.0      /* none named: whole disks busier than this, % */
 #define DIP_RING 128           /* samples kept per device (10 s at 0.08 s and slower) */
 #define DIP_REASONS_MAX 4      /* reasons listed, best first */
+#define DIP_COMMIT_RUNNING_S 0.5  /* a journal commit running this long is work and a reason */
 #define DIP_CAUSES_KEPT 32     /* changes and marks remembered (those of the window count) */
 
 /* What one interval shows about one device (and the system), for now and for "was". */

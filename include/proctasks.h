@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "error.h"
+#include "memcg.h"
 #include "procfiles.h"
 #include "procpid.h"
 #include "tasks.h"
@@ -42,6 +43,7 @@ struct proctasks {
 	size_t nusers;
 	bool users_loaded;
 	struct procfiles files;         /* the devices of files tasks work on */
+	struct memcg_roots memcg;       /* the memory controller's mounts, found on first need */
 	char buf[4096];
 };
 

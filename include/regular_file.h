@@ -11,6 +11,7 @@
 #define IOSCOPE_REGULAR_FILE_H
 
 #include <errno.h>
+#include <sys/types.h>
 
 #include "error.h"
 
@@ -20,6 +21,9 @@
 /* openat(dirfd, path, flags | O_CLOEXEC), blocking mode restored after the check.
  * -1 with errno set (REGULAR_FILE_REFUSED: not a regular file). */
 int regular_file_openat(int dirfd, const char *path, int flags);
+/* A small file read whole into buf (NUL-terminated, at most len - 1 bytes) through
+ * regular_file_openat: its length, -1 with errno set. */
+ssize_t regular_file_read_at(int dirfd, const char *path, char *buf, size_t len);
 /* error_errno(), with a refusal said as such: "PATH: not a regular file (a FIFO): refused". */
 int regular_file_error(struct error *err, const char *path, int errnum);
 

@@ -56,6 +56,31 @@ struct blocked_task {
 	struct task_file waits;            /* the file of the descriptor its system call was
 					      given (user tasks; kernel threads are known by
 					      their names) */
+	uint8_t memcg;                     /* its memory cgroup: memcgs[memcg - 1]; 0: the
+					      root, a kernel thread, or not read */
+};
+
+/* The memory cgroup of blocked user tasks (issue 24): what holds a writer that reclaims or
+ * is throttled inside its own limit.  Raw, as the files say (bytes, counts since the
+ * cgroup was made); v1 memory.limit_in_bytes, usage_in_bytes, failcnt and memory.stat's
+ * total_dirty/total_writeback; v2 memory.max, memory.current, memory.stat's file_dirty,
+ * file_writeback and pgscan, memory.events' high and max (docs/metrics.md). */
+enum memcg_field {
+	MEMCG_LIMIT, MEMCG_USAGE, MEMCG_DIRTY, MEMCG_WRITEBACK,
+	MEMCG_FAILCNT,          /* v1: times usage hit the limit */
+	MEMCG_PGSCAN,           /* v2: pages scanned by reclaim */
+	MEMCG_HIGH,             /* v2 memory.events: throttled over memory.high */
+	MEMCG_MAX,              /* v2 memory.events: reclaim at memory.max */
+	MEMCG_FIELDS
+};
+extern const char *const memcg_field_keys[MEMCG_FIELDS];   /* "limit", "usage", ... */
+#define TASKS_MEMCG_MAX 8       /* memory cgroups kept per sample, first seen first */
+#define MEMCG_PATH_MAX 256
+struct task_memcg {
+	char path[MEMCG_PATH_MAX];         /* as /proc/PID/cgroup says: "/untar" */
+	uint8_t version;                   /* 1 or 2 */
+	uint32_t present;                  /* bit per enum memcg_field: read */
+	uint64_t v[MEMCG_FIELDS];
 };
 
 /* One process's I/O over the interval: differences of the sum of its live threads'
@@ -87,6 +112,8 @@ struct tasks_sample {
 	struct blocked_task *blocked;      /* pid order */
 	size_t nio;
 	struct task_io io[TASKS_IO_TOP];   /* most bytes first, then pid */
+	size_t nmemcgs;                    /* the memory cgroups of the blocked user tasks */
+	struct task_memcg memcgs[TASKS_MEMCG_MAX];
 };
 
 /* Figures of one io entry (NaN iodelay when delay accounting is off). */

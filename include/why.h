@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "snapshot.h"
+#include "tasks.h"
 
 /* /proc/vmstat, in pages as the kernel counts them (read, never recomputed). */
 enum why_dirty_field {
@@ -111,6 +112,7 @@ enum journal_figure {
 	JF_COMMITS_S, JF_COMMIT_MS, JF_BLOCKS_PER_COMMIT, JF_WAIT_MS,
 	JF_LOG_WRITES_S, JF_LOG_FORCES_S, JF_LOG_FORCE_SLEEPS_S, JF_NOICLOGS_S,
 	JF_LOGSPACE_SLEEPS_S, JF_PUSH_AIL_S, JF_LOG_USED_PCT,
+	JF_COMMIT_RUNNING_S,      /* the commit in progress, from its thread (why_rates_add_tasks) */
 	JF_COUNT
 };
 struct journal_figure_def {
@@ -141,6 +143,20 @@ struct cgroup_io_rates {
 	} devs[CGROUP_DEVS_MAX];
 };
 
+/* A memory cgroup of blocked user tasks (tasks.h, struct task_memcg): sizes in kB, the
+ * counters per second over the tasks sub-sampler's interval. */
+#define MEMCG_COMMS_MAX 96
+struct memcg_rates {
+	char path[MEMCG_PATH_MAX];
+	uint8_t version;
+	uint32_t present;               /* bit per enum memcg_field: v[] read */
+	double v[MEMCG_FIELDS];         /* LIMIT..WRITEBACK in kB; the counters as read */
+	uint32_t rated;                 /* bit per counter: per_s[] known (read twice) */
+	double per_s[MEMCG_FIELDS];
+	uint32_t blocked;               /* blocked tasks in it */
+	char comms[MEMCG_COMMS_MAX];    /* "tar, dd" */
+};
+
 struct why_rates {
 	bool have_dirty;                        /* the limits are known */
 	double dirty_kb, writeback_kb;          /* nr_dirty, nr_writeback as kB */
@@ -154,16 +170,39 @@ struct why_rates {
 	enum cgroup_io_state cgroup_state;
 	size_t ncgroups;
 	struct cgroup_io_rates cgroups[WHY_CGROUPS_MAX];
+	size_t nmemcgs;                         /* the tasks sample's memcgs[], in its order */
+	struct memcg_rates memcgs[TASKS_MEMCG_MAX];
 };
 
 /* Rates between prev and cur (either may be NULL: what needs both is missing) over
  * `interval` seconds (<= 0: no rates). */
 void why_rates_compute(struct why_rates *out, const struct why_sample *prev,
 		       const struct why_sample *cur, double interval);
-/* The writers the blocked tasks show held in balance_dirty_pages (a per-device limit,
- * strict_limit, throttles them with the system far below freerun). */
-struct tasks_sample;
-void why_rates_add_tasks(struct why_rates *out, const struct tasks_sample *t);
+/* What the blocked tasks of the snapshot at mono_ns show: the writers held in
+ * balance_dirty_pages (a per-device limit, strict_limit, throttles them with the system
+ * far below freerun), and each journal's commit in progress: how long its committing
+ * thread (journal_committers[]) has been in D, when the journal made no progress in the
+ * interval (docs/metrics.md, "A commit in progress"). */
+void why_rates_add_tasks(struct why_rates *out, const struct tasks_sample *prev,
+			 const struct tasks_sample *t, uint64_t mono_ns);
+/* The memory cgroup is at its limit or reclaiming: usage at 90% of the limit or more, or
+ * a reclaim or throttle counter that went up. */
+bool memcg_pressed(const struct memcg_rates *m);
+/* "memory cgroup /untar (v1): 380 of 384 MB used, dirty 40 MB, writeback 12 MB, failcnt
+ * 4460/s; 2 blocked (tar)" */
+void memcg_rates_text(const struct memcg_rates *m, char *buf, size_t len);
+/* The kernel threads that commit a journal: the thread (or kworker work, after its '+')
+ * named prefix + the journal's device (ext4: jbd2/loop0-8). */
+struct journal_committer {
+	enum journal_fs fs;
+	const char *prefix;
+	enum journal_figure progress;   /* above 0: the journal went on in the interval */
+	const char *what;               /* for docs/metrics.md */
+};
+extern const struct journal_committer journal_committers[];
+extern const size_t journal_committers_count;
+/* Whether a kernel thread's comm names the committer of the journal of fs on device. */
+bool journal_committer_is(const char *comm, enum journal_fs fs, const char *device);
 /* The jbd2 per-interval mean of a figure the kernel prints as an average since
  * mount: Δ(count×average)/Δcount.  false when no transaction ended. */
 bool jbd2_interval_mean(uint64_t count0, uint64_t avg0, uint64_t count1, uint64_t avg1,

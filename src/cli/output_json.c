@@ -132,6 +132,36 @@ static void journals_object(struct jsonw *w, const struct why_rates *y)
 	jsonw_object_end(w);
 }
 
+/* {PATH: {"version", "limit_kB", ... "failcnt/s", ..., "blocked", "comms"}}: the memory
+ * cgroups of the blocked user tasks (--tasks), a figure null when not read */
+static void memcgs_object(struct jsonw *w, const struct why_rates *y)
+{
+	static const char *const size_keys[] = {
+		[MEMCG_LIMIT] = "limit_kB", [MEMCG_USAGE] = "usage_kB", [MEMCG_DIRTY] = "dirty_kB",
+		[MEMCG_WRITEBACK] = "writeback_kB",
+	};
+	static const char *const rate_keys[MEMCG_FIELDS] = {
+		[MEMCG_FAILCNT] = "failcnt/s", [MEMCG_PGSCAN] = "pgscan/s", [MEMCG_HIGH] = "high/s",
+		[MEMCG_MAX] = "max/s",
+	};
+	jsonw_key(w, "memory_cgroups");
+	jsonw_object_begin(w);
+	for (size_t i = 0; y && i < y->nmemcgs; i++) {
+		const struct memcg_rates *m = &y->memcgs[i];
+		jsonw_key(w, m->path);
+		jsonw_object_begin(w);
+		number(w, "version", m->version);
+		for (int f = MEMCG_LIMIT; f <= MEMCG_WRITEBACK; f++)
+			maybe(w, size_keys[f], m->present & (1u << f), m->v[f]);
+		for (int f = MEMCG_FAILCNT; f < MEMCG_FIELDS; f++)
+			maybe(w, rate_keys[f], m->rated & (1u << f), m->per_s[f]);
+		number(w, "blocked", m->blocked);
+		string(w, "comms", m->comms);
+		jsonw_object_end(w);
+	}
+	jsonw_object_end(w);
+}
+
 /* {"io": STATE, "groups": {PATH: {"pressure_some_avg10", "pressure_full_avg10",
  * "devices": {"MAJ:MIN": {"rkB/s", "wkB/s", "r/s", "w/s"}}}}} */
 static void cgroup_object(struct jsonw *w, const struct cgroup_io_rates *c)
@@ -246,6 +276,8 @@ int output_json(FILE *out, struct jsonw *w, const struct interval_view *v)
 	psi_object(w, &v->rates->vm);
 	if (v->with_tasks)
 		output_json_tasks(w, v->snap);
+	if (v->with_tasks)
+		memcgs_object(w, v->why);
 	journals_object(w, v->why);
 	cgroups_object(w, v->why);
 	jsonw_key(w, "events");

@@ -66,4 +66,9 @@ void output_text_why(FILE *out, const struct why_rates *y)
 	for (size_t i = 0; i < y->njournals; i++)
 		print_journal(out, &y->journals[i]);
 	print_cgroups(out, y);
+	for (size_t i = 0; i < y->nmemcgs; i++) {
+		char line[512];
+		memcg_rates_text(&y->memcgs[i], line, sizeof line);
+		text_printf(out, "%s\n", line);
+	}
 }

@@ -102,6 +102,8 @@ void dip_format_mbs(double kBs, char *buf, size_t len)
 	snprintf(buf, len, mbs >= 10 ? "%.0f" : "%.1f", mbs);
 }
 
+static void format_seconds(double s, char *buf, size_t len);
+
 static void format_ms(double ms, char *buf, size_t len)
 {
 	if (ms >= 1000)
@@ -129,11 +131,44 @@ static const char *journal_name(const struct dip_context *c)
 	return "journal";
 }
 
+static bool on_device(const struct snapshot *snap, const char *jdev, const char *dev);
+
+/* The journal of the device whose commit has been running longest, NULL: none for
+ * DIP_COMMIT_RUNNING_S or more. */
+static const struct journal_rates *commit_stuck(const struct dip_context *c)
+{
+	const struct journal_rates *best = NULL;
+	for (size_t i = 0; c->why && i < c->why->njournals; i++) {
+		const struct journal_rates *j = &c->why->journals[i];
+		if (!(j->present & (1u << JF_COMMIT_RUNNING_S)) ||
+		    j->f[JF_COMMIT_RUNNING_S] < DIP_COMMIT_RUNNING_S ||
+		    !on_device(c->snap, j->device, c->device))
+			continue;
+		if (!best || j->f[JF_COMMIT_RUNNING_S] > best->f[JF_COMMIT_RUNNING_S])
+			best = j;
+	}
+	return best;
+}
+
+static bool journal_has_work(const struct dip_context *c)
+{
+	return commit_stuck(c) != NULL;
+}
+
 static size_t journal_reasons(const struct dip_context *c, struct dip_reason *out, size_t max)
 {
 	const struct dip_signals *n = c->now, *w = c->was;
 	size_t k = 0;
 	char a[32], b[32];
+	const struct journal_rates *stuck = commit_stuck(c);
+	if (k < max && stuck) {
+		/* the commit the writers wait for: before their groups (tasks_reasons' 5) */
+		double s = stuck->f[JF_COMMIT_RUNNING_S];
+		format_seconds(s, a, sizeof a);
+		snprintf(out[k].text, sizeof out[k].text, "journal commit running for %s on %s (%s)",
+			 a, stuck->device, stuck->fs == JOURNAL_EXT4 ? "jbd2" : "xfs log");
+		out[k++].score = 5.5 + fmin(s, 10) / 4;
+	}
 	if (k < max && n->have_commit && n->commit_ms >= 20 &&
 	    (!w->have_commit || n->commit_ms > 1.5 * w->commit_ms)) {
 		format_ms(n->commit_ms, a, sizeof a);
@@ -314,11 +349,31 @@ static size_t tasks_reasons(const struct dip_context *c, struct dip_reason *out,
 	return k;
 }
 
+/* "memory cgroup /untar (v1): 380 of 384 MB used, dirty 40 MB, failcnt 4460/s; 2 blocked
+ * (tar)": the memory cgroups of the device's blocked tasks that are at their limit or
+ * reclaiming, before the blocked groups they explain. */
+static size_t memcg_reasons(const struct dip_context *c, struct dip_reason *out, size_t max)
+{
+	const struct tasks_sample *t = c->snap->tasks;
+	size_t k = 0;
+	for (size_t m = 0; t && c->why && m < c->why->nmemcgs && k < max; m++) {
+		bool mine = false;
+		for (size_t i = 0; i < t->nkept && !mine; i++)
+			mine = c->mine[i] && t->blocked[i].memcg == m + 1;
+		if (!mine || !memcg_pressed(&c->why->memcgs[m]))
+			continue;
+		memcg_rates_text(&c->why->memcgs[m], out[k].text, sizeof out[k].text);
+		out[k++].score = 5.2;
+	}
+	return k;
+}
+
 /* One row per signal. */
 const struct dip_provider dip_providers[] = {
 	{ "cause", NULL, cause_reasons },
 	{ "tasks", tasks_has_work, tasks_reasons },
-	{ "journal", NULL, journal_reasons },
+	{ "memcg", NULL, memcg_reasons },
+	{ "journal", journal_has_work, journal_reasons },
 	{ "dirty", NULL, dirty_reasons },
 	{ "queue", queue_has_work, queue_reasons },
 	{ "psi", NULL, psi_reasons },

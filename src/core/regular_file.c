@@ -39,3 +39,19 @@ int regular_file_error(struct error *err, const char *path, int errnum)
 	return error_set(err, "%s: %s, not a regular file: refused (it could block or never end)",
 			 path, kind);
 }
+
+ssize_t regular_file_read_at(int dirfd, const char *path, char *buf, size_t len)
+{
+	int fd = regular_file_openat(dirfd, path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, len - 1);
+	int saved = errno;
+	close(fd);
+	if (n < 0) {
+		errno = saved;
+		return -1;
+	}
+	buf[n] = '\0';
+	return n;
+}

@@ -55,6 +55,12 @@ const char *blocked_task_words(const struct blocked_task *b)
 	return NULL;
 }
 
+const char *const memcg_field_keys[MEMCG_FIELDS] = {
+	[MEMCG_LIMIT] = "limit", [MEMCG_USAGE] = "usage", [MEMCG_DIRTY] = "dirty",
+	[MEMCG_WRITEBACK] = "writeback", [MEMCG_FAILCNT] = "failcnt", [MEMCG_PGSCAN] = "pgscan",
+	[MEMCG_HIGH] = "high", [MEMCG_MAX] = "max",
+};
+
 struct tasks_sample *tasks_sample_new(void)
 {
 	return calloc(1, sizeof(struct tasks_sample));

@@ -9,6 +9,7 @@
 
 #include "rates.h"
 #include "tasks.h"
+#include "text.h"
 #include "why.h"
 
 const char *const why_dirty_keys[WD_COUNT] = {
@@ -47,7 +48,16 @@ const struct journal_figure_def journal_figures[JF_COUNT] = {
 	[JF_LOGSPACE_SLEEPS_S] = { "logspace_sleeps/s", "log-space sleeps", "/s", FS_XFS, true },
 	[JF_PUSH_AIL_S] = { "push_ail/s", "tail pushes", "/s", FS_XFS, true },
 	[JF_LOG_USED_PCT] = { "log_used_pct", "log used", "%", FS_XFS, true },
+	[JF_COMMIT_RUNNING_S] = { "commit_running_s", "commit running", " s", FS_EXT4 | FS_XFS,
+				  true },
 };
+
+const struct journal_committer journal_committers[] = {
+	{ JOURNAL_EXT4, "jbd2/", JF_COMMITS_S, "kjournald2, which commits the running transaction" },
+	{ JOURNAL_XFS, "xfs-cil/", JF_LOG_WRITES_S,
+	  "the CIL push work (a kworker), which writes a checkpoint to the log" },
+};
+const size_t journal_committers_count = sizeof journal_committers / sizeof journal_committers[0];
 
 struct why_sample *why_sample_new(void)
 {
@@ -289,18 +299,182 @@ static void cgroup_rates(struct cgroup_io_rates *r, const struct cgroup_io *a,
 	}
 }
 
-void why_rates_add_tasks(struct why_rates *out, const struct tasks_sample *t)
+/* The comm after prefix names device: then the end, jbd2's "-INODE", or the end of a comm
+ * the kernel cut at 15 bytes (jbd2/nvme0n1p1 of jbd2/nvme0n1p12-8 is not nvme0n1p1's). */
+static bool names_device(const char *comm, const char *prefix, const char *device)
 {
+	size_t np = strlen(prefix), nd = strlen(device);
+	if (strncmp(comm, prefix, np) != 0 || strncmp(comm + np, device, nd) != 0)
+		return false;
+	char next = comm[np + nd];
+	return next == '\0' || next == '-';
+}
+
+bool journal_committer_is(const char *comm, enum journal_fs fs, const char *device)
+{
+	if (!device[0])
+		return false;
+	/* a kworker says the work it runs after a '+': kworker/u8:2+xfs-cil/loop1 */
+	const char *work = strchr(comm, '+');
+	for (size_t i = 0; i < journal_committers_count; i++) {
+		const struct journal_committer *c = &journal_committers[i];
+		if (c->fs == fs && (names_device(comm, c->prefix, device) ||
+				    (work && names_device(work + 1, c->prefix, device))))
+			return true;
+	}
+	return false;
+}
+
+/* The longest its committers have been in D; false when none is, or when the journal went
+ * on in the interval (a commit ended, the log was written): the thread is then in D for
+ * its next commit, and how long that one has run is not known. */
+static bool commit_running(const struct journal_rates *j, const struct tasks_sample *t,
+			   uint64_t mono_ns, double *seconds)
+{
+	bool found = false;
+	*seconds = 0;
+	for (size_t i = 0; i < t->nkept; i++) {
+		const struct blocked_task *b = &t->blocked[i];
+		if (!b->kthread || !journal_committer_is(b->comm, j->fs, j->device))
+			continue;
+		*seconds = fmax(*seconds, blocked_task_seconds(b, mono_ns));
+		found = true;
+	}
+	for (size_t i = 0; found && i < journal_committers_count; i++) {
+		enum journal_figure p = journal_committers[i].progress;
+		if (journal_committers[i].fs == j->fs && (j->present & (1u << p)) && j->f[p] > 0)
+			return false;
+	}
+	return found;
+}
+
+static const struct task_memcg *find_memcg(const struct tasks_sample *t,
+					   const struct task_memcg *m)
+{
+	for (size_t i = 0; t && i < t->nmemcgs; i++)
+		if (t->memcgs[i].version == m->version && strcmp(t->memcgs[i].path, m->path) == 0)
+			return &t->memcgs[i];
+	return NULL;
+}
+
+/* "tar, dd": the distinct comms of its blocked tasks, first seen first */
+static void memcg_add_comm(struct memcg_rates *r, const char *comm)
+{
+	size_t n = strlen(comm), len = strlen(r->comms);
+	for (const char *p = r->comms; (p = strstr(p, comm)) != NULL; p += n)
+		if ((p == r->comms || p[-1] == ' ') && (p[n] == '\0' || p[n] == ','))
+			return;
+	if (len + n + 3 < sizeof r->comms)
+		snprintf(r->comms + len, sizeof r->comms - len, "%s%s", len ? ", " : "", comm);
+}
+
+static void memcg_rates_of(struct memcg_rates *r, const struct task_memcg *a,
+			   const struct task_memcg *b, uint64_t interval_ns)
+{
+	memset(r, 0, sizeof *r);
+	memcpy(r->path, b->path, sizeof r->path);
+	r->version = b->version;
+	r->present = b->present;
+	for (int f = 0; f < MEMCG_FIELDS; f++)
+		r->v[f] = f <= MEMCG_WRITEBACK ? (double)b->v[f] / 1024.0 : (double)b->v[f];
+	for (int f = MEMCG_FAILCNT; a && interval_ns && f < MEMCG_FIELDS; f++) {
+		uint32_t bit = 1u << f;
+		if (!(a->present & bit) || !(b->present & bit) || b->v[f] < a->v[f])
+			continue;
+		r->rated |= bit;
+		r->per_s[f] = (double)(b->v[f] - a->v[f]) / ((double)interval_ns / 1e9);
+	}
+}
+
+static void memcg_rates_add(struct why_rates *out, const struct tasks_sample *prev,
+			    const struct tasks_sample *t)
+{
+	out->nmemcgs = 0;
+	for (size_t i = 0; t && i < t->nmemcgs && i < TASKS_MEMCG_MAX; i++)
+		memcg_rates_of(&out->memcgs[out->nmemcgs++], find_memcg(prev, &t->memcgs[i]),
+			       &t->memcgs[i], t->interval_ns);
+	for (size_t i = 0; t && i < t->nkept; i++) {
+		const struct blocked_task *b = &t->blocked[i];
+		if (!b->memcg || b->memcg > out->nmemcgs)
+			continue;
+		out->memcgs[b->memcg - 1].blocked++;
+		memcg_add_comm(&out->memcgs[b->memcg - 1], b->comm);
+	}
+}
+
+bool memcg_pressed(const struct memcg_rates *m)
+{
+	bool sized = (m->present & (1u << MEMCG_LIMIT)) && (m->present & (1u << MEMCG_USAGE));
+	if (sized && m->v[MEMCG_USAGE] >= 0.9 * m->v[MEMCG_LIMIT])
+		return true;
+	for (int f = MEMCG_FAILCNT; f < MEMCG_FIELDS; f++)
+		if ((m->rated & (1u << f)) && m->per_s[f] > 0)
+			return true;
+	return false;
+}
+
+static size_t mb_piece(char *buf, size_t len, size_t used, const char *fmt, double kb)
+{
+	double mb = kb / 1024.0;
+	return text_appendf(buf, len, used, fmt, mb >= 10 ? 0 : 1, mb);
+}
+
+void memcg_rates_text(const struct memcg_rates *m, char *buf, size_t len)
+{
+	static const char *const counter[MEMCG_FIELDS] = {
+		[MEMCG_FAILCNT] = "failcnt", [MEMCG_PGSCAN] = "reclaim scans",
+		[MEMCG_HIGH] = "over high", [MEMCG_MAX] = "at max",
+	};
+	size_t used = text_appendf(buf, len, 0, "memory cgroup %s (v%u):", m->path, m->version);
+	const char *sep = " ";
+	if (m->present & (1u << MEMCG_USAGE)) {
+		used = mb_piece(buf, len, used, " %.*f", m->v[MEMCG_USAGE]);
+		if (m->present & (1u << MEMCG_LIMIT))
+			used = mb_piece(buf, len, used, " of %.*f MB used", m->v[MEMCG_LIMIT]);
+		else
+			used = text_appendf(buf, len, used, " MB used, no limit");
+		sep = ", ";
+	}
+	static const struct { enum memcg_field f; const char *fmt; } sizes[] = {
+		{ MEMCG_DIRTY, "dirty %.*f MB" }, { MEMCG_WRITEBACK, "writeback %.*f MB" },
+	};
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		if (!(m->present & (1u << sizes[i].f)))
+			continue;
+		used = text_appendf(buf, len, used, "%s", sep);
+		used = mb_piece(buf, len, used, sizes[i].fmt, m->v[sizes[i].f]);
+		sep = ", ";
+	}
+	for (int f = MEMCG_FAILCNT; f < MEMCG_FIELDS; f++) {
+		if (!(m->rated & (1u << f)))
+			continue;
+		used = text_appendf(buf, len, used, "%s%s %.0f/s", sep, counter[f], m->per_s[f]);
+		sep = ", ";
+	}
+	if (m->blocked)
+		text_appendf(buf, len, used, "; %u blocked (%s)", m->blocked, m->comms);
+}
+
+void why_rates_add_tasks(struct why_rates *out, const struct tasks_sample *prev,
+			 const struct tasks_sample *t, uint64_t mono_ns)
+{
+	memcg_rates_add(out, prev, t);
 	out->throttled_tasks = 0;
 	for (size_t i = 0; t && i < t->nkept; i++)
 		out->throttled_tasks += strcmp(t->blocked[i].wchan, "balance_dirty_pages") == 0;
+	for (size_t i = 0; t && i < out->njournals; i++) {
+		struct journal_rates *j = &out->journals[i];
+		double s;
+		if (commit_running(j, t, mono_ns, &s))
+			set(j, JF_COMMIT_RUNNING_S, s);
+	}
 }
 
 void why_rates_compute(struct why_rates *out, const struct why_sample *prev,
 		       const struct why_sample *cur, double interval)
 {
 	memset(out, 0, offsetof(struct why_rates, journals));
-	out->njournals = out->ncgroups = 0;
+	out->njournals = out->ncgroups = out->nmemcgs = 0;
 	out->cgroup_state = CGROUP_IO_UNKNOWN;
 	if (!cur)
 		return;

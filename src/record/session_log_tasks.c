@@ -59,6 +59,20 @@ static void put_blocked(struct jsonw *w, const struct blocked_task *b)
 		jsonw_key(w, "waits");
 		put_file(w, &b->waits);
 	}
+	if (b->memcg)
+		key_uint(w, "memcg", b->memcg);
+	jsonw_object_end(w);
+}
+
+/* {"path", "version", and each figure read} */
+static void put_memcg(struct jsonw *w, const struct task_memcg *m)
+{
+	jsonw_object_begin(w);
+	key_string(w, "path", m->path);
+	key_uint(w, "version", m->version);
+	for (int f = 0; f < MEMCG_FIELDS; f++)
+		if (m->present & (1u << f))
+			key_uint(w, memcg_field_keys[f], m->v[f]);
 	jsonw_object_end(w);
 }
 
@@ -112,6 +126,13 @@ int session_log_format_tasks(const struct snapshot *snap, struct jsonw *w)
 	for (size_t i = 0; i < t->nio; i++)
 		put_io(w, &t->io[i]);
 	jsonw_array_end(w);
+	if (t->nmemcgs) {
+		jsonw_key(w, "memcgs");
+		jsonw_array_begin(w);
+		for (size_t i = 0; i < t->nmemcgs; i++)
+			put_memcg(w, &t->memcgs[i]);
+		jsonw_array_end(w);
+	}
 	jsonw_object_end(w);
 	jsonw_newline(w);
 	return w->failed ? -1 : 0;
@@ -236,6 +257,10 @@ static int parse_blocked(json_object *o, struct blocked_task *b, struct error *e
 	json_object *waits = json_member(o, "waits");
 	if (waits && parse_file(waits, &b->waits, err) < 0)
 		return -1;
+	uint64_t memcg = 0;
+	if (json_member(o, "memcg") && need_u64(o, "memcg", TASKS_MEMCG_MAX, &memcg, err) < 0)
+		return -1;
+	b->memcg = (uint8_t)memcg;
 	return parse_stack(o, b, err);
 }
 
@@ -271,6 +296,48 @@ static json_object *need_array(json_object *o, const char *key, size_t max, stru
 	return a;
 }
 
+static int parse_memcg(json_object *o, struct task_memcg *m, struct error *err)
+{
+	uint64_t version;
+	if (need_str(o, "path", m->path, sizeof m->path, err) < 0 ||
+	    need_u64(o, "version", 2, &version, err) < 0)
+		return -1;
+	if (version < 1)
+		return error_set(err, "tasks: a memory cgroup's \"version\" is not 1 or 2");
+	m->version = (uint8_t)version;
+	for (int f = 0; f < MEMCG_FIELDS; f++) {
+		if (!json_member(o, memcg_field_keys[f]))
+			continue;
+		if (need_u64(o, memcg_field_keys[f], UINT64_MAX, &m->v[f], err) < 0)
+			return -1;
+		m->present |= 1u << f;
+	}
+	return 0;
+}
+
+/* "memcgs" (absent before issue 24): the blocked tasks' indexes must name one of them */
+static int parse_memcgs(json_object *o, struct tasks_sample *t, struct error *err)
+{
+	if (!json_member(o, "memcgs"))
+		t->nmemcgs = 0;
+	else {
+		json_object *a = need_array(o, "memcgs", TASKS_MEMCG_MAX, err);
+		if (!a)
+			return -1;
+		for (size_t i = 0; i < json_object_array_length(a); i++) {
+			if (!json_object_is_type(json_object_array_get_idx(a, i), json_type_object))
+				return error_set(err, "tasks: \"memcgs\"[%zu] is not an object", i);
+			if (parse_memcg(json_object_array_get_idx(a, i), &t->memcgs[i], err) < 0)
+				return -1;
+			t->nmemcgs = i + 1;
+		}
+	}
+	for (size_t i = 0; i < t->nkept; i++)
+		if (t->blocked[i].memcg > t->nmemcgs)
+			return error_set(err, "tasks: a blocked task's \"memcg\" is not in \"memcgs\"");
+	return 0;
+}
+
 static int parse_lists(json_object *o, struct tasks_sample *t, struct error *err)
 {
 	json_object *blocked = need_array(o, "blocked", TASKS_BLOCKED_MAX, err);
@@ -289,7 +356,7 @@ static int parse_lists(json_object *o, struct tasks_sample *t, struct error *err
 			return -1;
 		t->nio = i + 1;
 	}
-	return 0;
+	return parse_memcgs(o, t, err);
 }
 
 static int parse_head(json_object *o, struct tasks_sample *t, struct error *err)

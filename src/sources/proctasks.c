@@ -45,8 +45,9 @@ struct proctasks_user {
  * tree's files are opened the careful way (no FIFO can hang us). */
 static ssize_t read_small(int dirfd, const char *path, bool careful, char *buf, size_t len)
 {
-	int fd = careful ? regular_file_openat(dirfd, path, O_RDONLY)
-			 : openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	if (careful)
+		return regular_file_read_at(dirfd, path, buf, len);
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	ssize_t n = read(fd, buf, len - 1);
@@ -108,6 +109,7 @@ static int open_tree(struct proctasks *p, const char *prefix, struct error *err)
 	p->procdir = d;
 	p->procfd = fd;
 	procfiles_init(&p->files, fd, prefix != NULL);
+	memcg_roots_close(&p->memcg);   /* another tree: its own mounts */
 	char *copy = prefix ? strdup(prefix) : NULL;
 	if (prefix && !copy)
 		return error_set(err, "out of memory");
@@ -120,6 +122,7 @@ int proctasks_open(struct proctasks *p, const char *prefix, struct error *err)
 {
 	memset(p, 0, sizeof *p);
 	p->procfd = -1;
+	memcg_roots_init(&p->memcg);
 	if (open_tree(p, prefix, err) < 0) {
 		proctasks_close(p);
 		return -1;
@@ -146,8 +149,10 @@ void proctasks_close(struct proctasks *p)
 	free(p->seen);
 	free(p->users);
 	procfiles_close(&p->files);
+	memcg_roots_close(&p->memcg);
 	memset(p, 0, sizeof *p);
 	p->procfd = -1;
+	memcg_roots_init(&p->memcg);
 }
 
 /* Room for one more element of an array of n with capacity *cap. */
@@ -213,6 +218,31 @@ static void read_wait(struct proctasks *p, int32_t pid, int32_t tid, struct bloc
 							  TASK_STACK_FRAMES);
 }
 
+/* The memory cgroup of a blocked user task, its figures read the first time in the sample
+ * it is met: memcgs[index - 1], 0 for the root cgroup or none readable. */
+static uint8_t blocked_memcg(struct proctasks *p, struct tasks_sample *t, int32_t pid)
+{
+	char rel[64];
+	snprintf(rel, sizeof rel, "%d/cgroup", pid);
+	memcg_roots_find(&p->memcg, p->prefix);
+	struct task_memcg m = { .present = 0 };
+	ssize_t n = read_rel(p, rel, p->buf, sizeof p->buf);
+	if (n <= 0 || !memcg_parse_proc_cgroup(p->buf, (size_t)n, p->memcg.v1fd >= 0,
+					       p->memcg.v2fd >= 0, &m.version, m.path,
+					       sizeof m.path) || strcmp(m.path, "/") == 0)
+		return 0;
+	for (size_t i = 0; i < t->nmemcgs; i++)
+		if (t->memcgs[i].version == m.version && strcmp(t->memcgs[i].path, m.path) == 0)
+			return (uint8_t)(i + 1);
+	if (t->nmemcgs >= TASKS_MEMCG_MAX)
+		return 0;
+	memcg_read(&p->memcg, &m);
+	if (!(m.present & (1u << MEMCG_LIMIT)))
+		return 0;   /* without a limit it holds nobody back: every process has a cgroup */
+	t->memcgs[t->nmemcgs++] = m;
+	return (uint8_t)t->nmemcgs;
+}
+
 static int add_blocked(struct proctasks *p, struct tasks_sample *t, int32_t pid,
 		       const struct procpid_stat *st, uint64_t mono_ns)
 {
@@ -230,8 +260,10 @@ static int add_blocked(struct proctasks *p, struct tasks_sample *t, int32_t pid,
 	b->kthread = st->flags & PROCPID_PF_KTHREAD;
 	b->since_ns = seen_since(p, st->pid, mono_ns);
 	read_wait(p, pid, st->pid, b);
-	if (!b->kthread)
+	if (!b->kthread) {
 		procfiles_waited(&p->files, pid, st->pid, &b->waits);
+		b->memcg = blocked_memcg(p, t, pid);
+	}
 	return 0;
 }
 

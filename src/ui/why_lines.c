@@ -178,6 +178,30 @@ static void dirty_lines(struct why_text *t, const struct why_rates *y, int width
 		     y->throttled_tasks == 1 ? "" : "s");
 }
 
+/* ---- memory cgroups of the blocked writers ---- */
+
+/* A memory cgroup is shown when one of its blocked tasks is the selected device's (all
+ * of them without a selection). */
+static bool memcg_shown(const struct tasks_sample *s, const struct tasks_split *sp, size_t k)
+{
+	for (size_t i = 0; i < s->nkept && i < sp->nblocked; i++)
+		if (s->blocked[i].memcg == k + 1 && sp->mine[i])
+			return true;
+	return false;
+}
+
+static void memcg_lines(struct why_text *t, const struct why_rates *y,
+			const struct tasks_sample *s, const struct tasks_split *sp)
+{
+	for (size_t k = 0; k < y->nmemcgs; k++) {
+		if (!memcg_shown(s, sp, k))
+			continue;
+		char line[WHY_LINE_MAX];
+		memcg_rates_text(&y->memcgs[k], line, sizeof line);
+		addf(t, WP_DIRTY, memcg_pressed(&y->memcgs[k]) ? TR_WARNING : TR_NORMAL, "%s", line);
+	}
+}
+
 /* ---- journals of the selected device's filesystems ---- */
 
 /* The journal is on the selected device, or on a partition of it. */
@@ -302,6 +326,8 @@ void why_text_build(struct why_text *t, const struct frame *f, int width)
 			       "the why pane)");
 	if (f->why && s && s->why) {
 		dirty_lines(t, f->why, width);
+		if (split)
+			memcg_lines(t, f->why, s->tasks, &sp);
 		journals(t, f, f->why, width);
 	} else {
 		addf(t, WP_DIRTY, TR_DIM, "%s", f->live || (s && s->why)

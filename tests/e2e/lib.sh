@@ -45,6 +45,20 @@ check() { local n=$1; shift; if "$@"; then ok "$n"; else fail "$n" "command fail
 # clean_stderr FILE: no sanitizer report (ASan, LSan, UBSan) in what a process wrote there
 clean_stderr() { ! grep -qE 'Sanitizer|runtime error' "$1"; }
 
+# replay_gives_json NAME: $TMP/NAME.log replayed in batch JSON with --tasks gives
+# $TMP/NAME.json again (key order aside) and a clean stderr; both canonical in
+# $TMP/NAME.cmp and $TMP/NAME.replay.cmp.
+replay_gives_json() {
+	local canon='import json, sys
+for l in open(sys.argv[1]):
+    print(json.dumps(json.loads(l), ensure_ascii=False, sort_keys=True))'
+	"$IOSCOPE" --replay "$TMP/$1.log" --batch --tasks -f json >"$TMP/$1.replay.json" \
+		2>"$TMP/$1.replay.err" && clean_stderr "$TMP/$1.replay.err" &&
+	python3 -c "$canon" "$TMP/$1.json" >"$TMP/$1.cmp" &&
+	python3 -c "$canon" "$TMP/$1.replay.json" >"$TMP/$1.replay.cmp" &&
+	cmp -s "$TMP/$1.cmp" "$TMP/$1.replay.cmp"
+}
+
 is_root() { [ "$(id -u)" = 0 ]; }
 # needs NAME CMD...: skip the whole test, naming the command, when one it runs is not
 # installed (`make check` installs the test packages only when run as root).
@@ -92,6 +106,18 @@ make_loop() {
 	img=$(mktemp "$TMP/disk.XXXXXX")
 	truncate -s "${size}M" "$img" || return 1
 	dev=$(losetup --find --show "$img") || return 1
+	at_exit "losetup -d '$dev'"
+	restore_queue "$(basename "$dev")"
+	basename "$dev"
+}
+
+# make_loop_in DIR SIZE_MB -> the kernel name of a new loop device on a file in DIR, through
+# the page cache (no direct I/O): with DIR's filesystem frozen, its writes block in the
+# loop device's worker and stay in flight, a device that hangs on demand.
+make_loop_in() {
+	local img dev
+	img=$(mktemp "$1/disk.XXXXXX") && truncate -s "${2}M" "$img" || return 1
+	dev=$(losetup --find --show --direct-io=off "$img") || return 1
 	at_exit "losetup -d '$dev'"
 	restore_queue "$(basename "$dev")"
 	basename "$dev"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dip.h"
+#include "memcg.h"
 #include "session_log.h"
 #include "why.h"
 
@@ -415,6 +416,189 @@ static void test_dip_only_its_own_tasks(void **state)
 	dip_run_free(&r);
 }
 
+/* Journal commits in progress (issue 24): the committing thread by name, jbd2's cut at
+ * the kernel's 15 bytes or an xfs kworker by its work; how long it has been in D, none
+ * while the journal went on (a commit ended in the interval). */
+static void test_commit_running(void **state)
+{
+	(void)state;
+	assert_true(journal_committer_is("jbd2/loop0-8", JOURNAL_EXT4, "loop0"));
+	assert_false(journal_committer_is("jbd2/loop0-8", JOURNAL_EXT4, "loop"));
+	assert_false(journal_committer_is("jbd2/loop0-8", JOURNAL_XFS, "loop0"));
+	assert_true(journal_committer_is("jbd2/nvme0n1p12", JOURNAL_EXT4, "nvme0n1p12"));
+	assert_false(journal_committer_is("jbd2/nvme0n1p12", JOURNAL_EXT4, "nvme0n1p1"));
+	assert_true(journal_committer_is("kworker/u8:2+xfs-cil/loop1", JOURNAL_XFS, "loop1"));
+	assert_false(journal_committer_is("kworker/u8:2+flush-7:1", JOURNAL_XFS, "loop1"));
+	assert_false(journal_committer_is("xfsaild/loop1", JOURNAL_XFS, "loop1"));
+
+	struct tasks_sample *t = tasks_sample_new();
+	assert_non_null(t);
+	struct blocked_task *b = tasks_sample_add_blocked(t);
+	assert_non_null(b);
+	snprintf(b->comm, sizeof b->comm, "jbd2/loop0-8");
+	b->kthread = true;
+	b->since_ns = 100000000000ull;                 /* in D since second 100 */
+	struct why_rates y = { .njournals = 2 };
+	y.journals[0].fs = y.journals[1].fs = JOURNAL_EXT4;
+	snprintf(y.journals[0].device, sizeof y.journals[0].device, "loop0");
+	snprintf(y.journals[1].device, sizeof y.journals[1].device, "loop1");
+	y.journals[0].present = 1u << JF_COMMITS_S;     /* no commit ended */
+	why_rates_add_tasks(&y, NULL, t, 112000000000ull);
+	assert_true(y.journals[0].present & (1u << JF_COMMIT_RUNNING_S));
+	assert_true(y.journals[0].f[JF_COMMIT_RUNNING_S] == 12.0);
+	assert_false(y.journals[1].present & (1u << JF_COMMIT_RUNNING_S));
+	y.journals[0].present = 1u << JF_COMMITS_S;
+	y.journals[0].f[JF_COMMITS_S] = 3;              /* committing, not stuck */
+	why_rates_add_tasks(&y, NULL, t, 112000000000ull);
+	assert_false(y.journals[0].present & (1u << JF_COMMIT_RUNNING_S));
+	b->kthread = false;                             /* a process named so is not it */
+	y.journals[0].f[JF_COMMITS_S] = 0;
+	why_rates_add_tasks(&y, NULL, t, 112000000000ull);
+	assert_false(y.journals[0].present & (1u << JF_COMMIT_RUNNING_S));
+	tasks_sample_free(t);
+}
+
+/* A commit running for 12 s on the device is its work and a reason, before the queue;
+ * one on another device is neither. */
+static void test_dip_commit_running(void **state)
+{
+	(void)state;
+	struct dip_run r;
+	dip_run_init(&r, "loop3");
+	dip_devices(&r);
+	r.why.njournals = 2;
+	const char *devs[] = { "loop3", "loop5" };
+	for (int i = 0; i < 2; i++) {
+		r.why.journals[i].fs = JOURNAL_EXT4;
+		snprintf(r.why.journals[i].device, sizeof r.why.journals[i].device, "%s", devs[i]);
+	}
+	struct journal_rates *mine = &r.why.journals[0], *other = &r.why.journals[1];
+	other->present = 1u << JF_COMMIT_RUNNING_S;
+	other->f[JF_COMMIT_RUNNING_S] = 30;
+	for (int i = 0; i < 10; i++)
+		dip_sample(&r, 204800, 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(dip_sample(&r, 0, 0), 0);   /* the other's commit is no work */
+	for (int i = 0; i < 10; i++)
+		dip_sample(&r, 204800, 0);
+	mine->present = 1u << JF_COMMIT_RUNNING_S;
+	mine->f[JF_COMMIT_RUNNING_S] = 11;
+	assert_int_equal(dip_sample(&r, 0, 0), 0);
+	mine->f[JF_COMMIT_RUNNING_S] = 12;
+	assert_int_equal(dip_sample(&r, 0, 2), 1);
+	char reason[200];
+	assert_true(event_reason(&r.events.items[0], 0, reason, sizeof reason));
+	assert_string_equal(reason, "journal commit running for 12 s on loop3 (jbd2)");
+	assert_true(event_reason(&r.events.items[0], 1, reason, sizeof reason));
+	assert_non_null(strstr(reason, "requests in flight"));
+	assert_null(strstr(r.events.items[0].reasons, "loop5"));
+	dip_run_free(&r);
+}
+
+/* A blocked writer's memory cgroup (issue 24): which one from /proc/PID/cgroup (v1's
+ * memory line first, v2's "0::" when memory is on cgroup2; ".." refused), the figures of
+ * either version, the rates and the text every view shows, and the tasks record keeps
+ * them for a replay. */
+static void test_memcg(void **state)
+{
+	(void)state;
+	static const char both[] = "9:name=systemd:/\n4:cpu,memory:/untar\n0::/user.slice\n";
+	uint8_t version = 0;
+	char path[MEMCG_PATH_MAX];
+	assert_true(memcg_parse_proc_cgroup(both, strlen(both), true, true, &version, path,
+					    sizeof path));
+	assert_int_equal(version, 1);
+	assert_string_equal(path, "/untar");
+	assert_true(memcg_parse_proc_cgroup(both, strlen(both), false, true, &version, path,
+					    sizeof path));
+	assert_int_equal(version, 2);
+	assert_string_equal(path, "/user.slice");
+	assert_false(memcg_parse_proc_cgroup(both, strlen(both), false, false, &version, path,
+					     sizeof path));
+	static const char up[] = "0::/a/../../etc\n";
+	assert_false(memcg_parse_proc_cgroup(up, strlen(up), false, true, &version, path,
+					     sizeof path));
+	uint64_t v;
+	assert_true(memcg_parse_value("33554432\n", 9, &v));
+	assert_true(v == 33554432);
+	assert_false(memcg_parse_value("max\n", 4, &v));
+	assert_false(memcg_parse_value("9223372036854771712\n", 20, &v));
+
+	struct task_memcg a = { .path = "/untar", .version = 1 }, b;
+	static const char v1stat[] = "cache 100\ndirty 4096\ntotal_dirty 8388608\n"
+				     "total_writeback 2097152\n";
+	memcg_parse_stat(v1stat, strlen(v1stat), &a);
+	assert_true(a.v[MEMCG_DIRTY] == 8388608 && a.v[MEMCG_WRITEBACK] == 2097152);
+	struct task_memcg c2 = { .path = "/x", .version = 2 };
+	static const char v2stat[] = "anon 1\nfile_dirty 4096\nfile_writeback 0\npgscan 77\n";
+	static const char v2events[] = "low 0\nhigh 5\nmax 12\noom 0\n";
+	memcg_parse_stat(v2stat, strlen(v2stat), &c2);
+	memcg_parse_events(v2events, strlen(v2events), &c2);
+	assert_true(c2.v[MEMCG_PGSCAN] == 77 && c2.v[MEMCG_HIGH] == 5 && c2.v[MEMCG_MAX] == 12);
+	assert_true(c2.present & (1u << MEMCG_WRITEBACK));
+	/* v1 without a limit of its own: its parent's, through hierarchical_memory_limit */
+	struct task_memcg child = { .path = "/a/b", .version = 1 };
+	static const char inherits[] = "hierarchical_memory_limit 33554432\ntotal_dirty 0\n";
+	memcg_parse_stat(inherits, strlen(inherits), &child);
+	assert_true((child.present & (1u << MEMCG_LIMIT)) && child.v[MEMCG_LIMIT] == 33554432);
+	static const char unlimited[] = "hierarchical_memory_limit 9223372036854771712\n";
+	struct task_memcg none = { .path = "/c", .version = 1 };
+	memcg_parse_stat(unlimited, strlen(unlimited), &none);
+	assert_false(none.present & (1u << MEMCG_LIMIT));
+
+	a.v[MEMCG_LIMIT] = 384ull << 20;
+	a.v[MEMCG_USAGE] = 380ull << 20;
+	a.v[MEMCG_FAILCNT] = 1000;
+	a.present |= 1u << MEMCG_LIMIT | 1u << MEMCG_USAGE | 1u << MEMCG_FAILCNT;
+	b = a;
+	b.v[MEMCG_FAILCNT] = 5460;
+	struct tasks_sample *t0 = tasks_sample_new(), *t1 = tasks_sample_new();
+	assert_non_null(t0);
+	assert_non_null(t1);
+	t0->memcgs[0] = a;
+	t0->nmemcgs = 1;
+	t1->memcgs[0] = b;
+	t1->nmemcgs = 1;
+	t1->interval_ns = 1000000000;
+	const char *comms[] = { "tar", "tar", "gzip" };
+	for (int i = 0; i < 3; i++) {
+		struct blocked_task *bt = tasks_sample_add_blocked(t1);
+		assert_non_null(bt);
+		snprintf(bt->comm, sizeof bt->comm, "%s", comms[i]);
+		bt->memcg = 1;
+		t1->nblocked++;
+	}
+	struct why_rates y = { .njournals = 0 };
+	why_rates_add_tasks(&y, t0, t1, 0);
+	assert_int_equal(y.nmemcgs, 1);
+	assert_true(memcg_pressed(&y.memcgs[0]));
+	char text[300];
+	memcg_rates_text(&y.memcgs[0], text, sizeof text);
+	assert_string_equal(text, "memory cgroup /untar (v1): 380 of 384 MB used, dirty 8.0 MB, "
+			    "writeback 2.0 MB, failcnt 4460/s; 3 blocked (tar, gzip)");
+
+	/* the tasks record keeps them */
+	struct snapshot snap;
+	snapshot_init(&snap);
+	snap.tasks = t1;
+	struct jsonw w;
+	jsonw_init(&w);
+	assert_int_equal(session_log_format_tasks(&snap, &w), 0);
+	json_object *o = json_tokener_parse(w.buf);
+	assert_non_null(o);
+	struct tasks_sample *back = NULL;
+	struct error err;
+	assert_int_equal(session_log_parse_tasks(o, &back, &err), 0);
+	assert_int_equal(back->nmemcgs, 1);
+	assert_memory_equal(&back->memcgs[0], &t1->memcgs[0], sizeof back->memcgs[0]);
+	assert_int_equal(back->blocked[2].memcg, 1);
+	json_object_put(o);
+	jsonw_free(&w);
+	tasks_sample_free(back);
+	snapshot_free(&snap);
+	tasks_sample_free(t0);
+}
+
 /* Named devices are watched whatever their load; with none named, only whole disks
  * busier than 5%: a slow device without a baseline makes no dip. */
 static void test_dip_short_history(void **state)
@@ -444,6 +628,9 @@ int main(void)
 		cmocka_unit_test(test_dip_short_history),
 		cmocka_unit_test(test_dip_cause_first),
 		cmocka_unit_test(test_dip_only_its_own_tasks),
+		cmocka_unit_test(test_commit_running),
+		cmocka_unit_test(test_dip_commit_running),
+		cmocka_unit_test(test_memcg),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
