@@ -132,6 +132,11 @@ bool event_echoes(const struct event *observed, const struct event *own);
 /* Remove (and free) from *l every observed event that echoes one of own[0..nown). */
 void events_drop_echoes(struct event_list *l, const struct event *own, size_t nown);
 
+/* In the order they happened (CLOCK_MONOTONIC), those of the same time kept in order: a
+ * sample's diff, a command's exit, a change announced from a shell each come their own
+ * way. */
+void events_sort_by_time(struct event_list *l);
+
 /* ioscope's own changes of the last two samples, to drop their echoes: a change is
  * seen by the diff of the next sample, or of the one after when it landed just as a
  * sample was read. */

@@ -83,7 +83,7 @@ static void report_side_effects(const char *written, const char *verb,
 		strcpy(summary + len - 4, "...");
 }
 
-static enum event_kind kind_of(const char *key)
+enum event_kind control_key_kind(const char *key)
 {
 	if (strcmp(key, "scheduler") == 0)
 		return EVENT_SCHEDULER;
@@ -180,7 +180,7 @@ static int apply_one(const struct control_dev *d, const char *root,
 	state_read(d, root, &before);
 	current_value(&before, planned, &a);
 	queue_rel(a.key, rel, sizeof rel);
-	struct event *ev = control_result_event(r, kind_of(a.key), d->name, a.key);
+	struct event *ev = control_result_event(r, control_key_kind(a.key), d->name, a.key);
 	done->event = ev ? (size_t)(ev - r->events) : SIZE_MAX;
 	done->now[0] = '\0';
 	if (control_dev_write(d, rel, a.value, &err) < 0) {

@@ -584,6 +584,18 @@ void events_drop_echoes(struct event_list *l, const struct event *own, size_t no
 	l->count = kept;
 }
 
+void events_sort_by_time(struct event_list *l)
+{
+	/* insertion sort: stable, and a sample's events are few and nearly in order */
+	for (size_t i = 1; i < l->count; i++) {
+		struct event e = l->items[i];
+		size_t j = i;
+		for (; j > 0 && timespec_diff(&l->items[j - 1].mono, &e.mono) > 0; j--)
+			l->items[j] = l->items[j - 1];
+		l->items[j] = e;
+	}
+}
+
 void echo_filter_init(struct echo_filter *f)
 {
 	event_list_init(&f->own);
