@@ -205,6 +205,8 @@ static int apply_one(const struct control_dev *d, const char *root,
 	fill_event(ev, a.old, now, summary);
 	if (ev && ev->kind == EVENT_SCHEDULER)
 		event_resets_between(ev, &before, &after);
+	else if (ev)
+		event_side_effects_between(ev, &before, &after);   /* their echo is this event's */
 	free(before.items);
 	free(after.items);
 	return applied ? 0 : -1;
