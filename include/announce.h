@@ -5,7 +5,9 @@
  * in the runtime directory (include/runtime_dir.h); `ioscope set` / `remount`
  * send each event they made to every such socket, so that the watchers log the
  * change as ioscope's (by = "ioscope", with its result) and drop its echo from the
- * next sample's diff.  One datagram is one event as the caller's codec writes it (a
+ * next sample's diff.  Before making the changes they announce them as pending: a
+ * sample read while the change is being made sees it before its event arrives, and
+ * the watcher holds what it observes of that object until then (expect.h).  One datagram is one event as the caller's codec writes it (a
  * session-log event record: session_log_announce_codec), so src/core knows no log format.
  * Nothing here
  * is an error for the caller: an instance that cannot be reached, or no runtime
@@ -32,10 +34,12 @@ struct json_object;   /* json-c */
 
 /* How an event travels in one datagram. */
 struct announce_codec {
-	/* The event as a JSON object (the caller's to put), NULL on ENOMEM. */
-	struct json_object *(*encode)(const struct event *ev);
-	/* A message's object -> *ev (event_init'ed); false when it is no event record. */
-	bool (*decode)(struct json_object *o, struct event *ev);
+	/* The event (pending: a change about to be made, not its outcome) as a JSON object
+	 * (the caller's to put), NULL on ENOMEM. */
+	struct json_object *(*encode)(const struct event *ev, bool pending);
+	/* A message's object -> *ev (event_init'ed) and whether it is pending; false when
+	 * it is no event record. */
+	bool (*decode)(struct json_object *o, struct event *ev, bool *pending);
 };
 
 /* Create the runtime directory if needed, remove sockets of instances that are gone,
@@ -43,11 +47,12 @@ struct announce_codec {
 struct announce_listener *announce_listen(const struct announce_codec *codec, struct error *err);
 /* Readable (POLLIN) when announcements wait; for the caller's poll() set. */
 int announce_fd(const struct announce_listener *l);
-/* Append every waiting announcement to *out (by = "ioscope"), up to ANNOUNCE_TAKE_MAX
- * in the interval; past it they are dropped and counted.  Malformed ones and those
- * from another user (root excepted) are dropped.  Returns how many were added, -1 on
- * ENOMEM. */
-int announce_take_events(struct announce_listener *l, struct event_list *out);
+/* Append every waiting announcement to *out (by = "ioscope"), those of pending changes
+ * to *pending (NULL: dropped), up to ANNOUNCE_TAKE_MAX in the interval; past it they
+ * are dropped and counted.  Malformed ones and those from another user (root excepted)
+ * are dropped.  Returns how many were added, -1 on ENOMEM. */
+int announce_take_events(struct announce_listener *l, struct event_list *out,
+			 struct event_list *pending);
 /* A sample was taken: the interval's count starts again.  True when announcements
  * were dropped in the interval that ended, with note saying how many.  NULL: false. */
 bool announce_interval_end(struct announce_listener *l, char *note, size_t len);
@@ -57,5 +62,8 @@ void announce_close(struct announce_listener *l);
 /* Send events[0..n) to every listening instance but this process.  Returns how many
  * instances were reached. */
 int announce_events(const struct announce_codec *codec, const struct event *events, size_t n);
+/* The same for changes about to be made (sent before making them, so that no sample
+ * can see one before the instances know it is coming). */
+int announce_pending(const struct announce_codec *codec, const struct event *events, size_t n);
 
 #endif

@@ -112,6 +112,15 @@ int control_check_privilege(const struct control_plan *p, struct error *err);
  * Stops at the first write the kernel refuses; everything before it stays applied and
  * is reported.  Takes seconds when a busy queue switches its scheduler. */
 int control_apply(const struct control_plan *p, struct control_result *r);
+/* The changes a plan is about to make, as ioscope's events without a result (stamped
+ * now), for announce_pending and session_expect_event: sent before control_apply, so
+ * that a sample read while it writes holds what it sees of them (expect.h). */
+struct control_pending {
+	struct event events[CONTROL_MAX_ITEMS];
+	size_t n;
+};
+void control_pending_of(const struct control_plan *p, struct control_pending *out);
+void control_pending_free(struct control_pending *pending);
 /* "loop0: scheduler=bfq nr_requests=64", "remount /mnt: noatime,commit=30" */
 void control_plan_describe(const struct control_plan *p, char *buf, size_t len);
 
@@ -249,6 +258,7 @@ int control_loop_set_dio(const struct control_dev *d, const char *root, const ch
 			 struct error *err);
 
 /* control_apply for each target. */
+enum event_kind control_key_kind(const char *key);   /* of a queue setting's change */
 int control_apply_device(const struct control_plan *p, struct control_result *r);
 int control_apply_remount(const struct control_plan *p, struct control_result *r);
 

@@ -85,7 +85,9 @@ struct event {
 				    matrix step's figures; "" when observed */
 	const char *reasons;     /* EVENT_DIP: the signals that moved with it, ranked, one a line */
 	/* EVENT_SCHEDULER: the settings the switch reset, in key order (one change, one
-	 * mark); past EVENT_RESETS_MAX they are only counted in resets_dropped. */
+	 * mark); a setting ioscope wrote: the others the kernel changed with it
+	 * (read_ahead_kb reset by max_sectors_kb).  Past EVENT_RESETS_MAX they are only
+	 * counted in resets_dropped. */
 	const struct event_reset *resets;
 	size_t nresets, resets_dropped;
 	void *payload;           /* owned: the block the texts and resets above are in, or NULL */
@@ -126,11 +128,16 @@ void event_own(struct event *ev, enum event_kind kind, const char *object, const
 int events_diff(struct event_list *out, const struct snapshot *prev, const struct snapshot *cur);
 
 /* True when `observed`, found by events_diff, is the same change as `own`, one that
- * ioscope made itself and logged when it made it: the diff of the next sample sees
- * it again, and it must be marked once. */
+ * ioscope made itself and logged when it made it, or a setting own lists as reset with
+ * it: the diff of the next sample sees it again, and it must be marked once. */
 bool event_echoes(const struct event *observed, const struct event *own);
 /* Remove (and free) from *l every observed event that echoes one of own[0..nown). */
 void events_drop_echoes(struct event_list *l, const struct event *own, size_t nown);
+
+/* In the order they happened (CLOCK_MONOTONIC), those of the same time kept in order: a
+ * sample's diff, a command's exit, a change announced from a shell each come their own
+ * way. */
+void events_sort_by_time(struct event_list *l);
 
 /* ioscope's own changes of the last two samples, to drop their echoes: a change is
  * seen by the diff of the next sample, or of the one after when it landed just as a
@@ -159,6 +166,10 @@ void event_add_reset(struct event *ev, const char *key, const char *old_value,
 /* The resets of a switch from `before` to `after` (both sorted by key) into ev. */
 void event_resets_between(struct event *ev, const struct disk_settings *before,
 			  const struct disk_settings *after);
+/* What else changed from `before` to `after` with ioscope's write of ev->key (the kernel's
+ * side effects: read_ahead_kb reset by max_sectors_kb) into ev's resets. */
+void event_side_effects_between(struct event *ev, const struct disk_settings *before,
+				const struct disk_settings *after);
 /* Add a reason to a dip event (ranked: in the order added); false when full (or
  * out of memory). */
 bool event_add_reason(struct event *ev, const char *reason);

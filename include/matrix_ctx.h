@@ -93,6 +93,9 @@ void matrix_mark(struct matrix_ctx *m, const char *step, const char *fmt, ...)
 /* After the last cell, or when the matrix stopped: the mark "end" (no run's log is open
  * then) that tells the consoles watching the matrix is done or interrupted. */
 void matrix_mark_end(struct matrix_ctx *m);
+/* A plan about to be applied: its changes expected by the session and announced
+ * pending (control_pending_of). */
+void matrix_control_pending(struct matrix_ctx *m, const struct control_plan *p);
 /* A control result's events into the session; its lines on stderr when it failed. */
 void matrix_control_events(struct matrix_ctx *m, const struct control_result *r);
 

@@ -22,6 +22,10 @@ int selection_add(struct selection *s, const char *name);
 /* The device is named, or is a partition of a named disk, or the disk of a named
  * partition (partitions looked up in snap). */
 bool selection_covers_device(const struct selection *s, const struct snapshot *snap, const char *name);
+/* Events of this kind concern every device, whoever made them: user marks, a watched
+ * command's start and exit (and a matrix's steps), the clock going back (why every figure
+ * of its interval is missing), tracing turned on or off (every disk's). */
+bool selection_kind_concerns_all(enum event_kind k);
 /* The device an event concerns ("" for marks and the clock): its object, or for a
  * mount event the device of the filesystem (in `at`, else `before`, else its source). */
 void selection_event_device(const struct snapshot *at, const struct snapshot *before,

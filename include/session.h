@@ -74,6 +74,12 @@ int session_add_own_event(struct session *s, const struct event *ev, struct erro
  * copy and the recording and the views have it once.  -1 on ENOMEM. */
 int session_queue_event(struct session *s, const struct event *ev);
 
+/* A change ioscope is about to make (this process or another, announced pending: an
+ * `ioscope set` from a shell): until its own events come, what the steps observe of its
+ * object is held, so that the change is logged once, by ioscope (expect.h).  -1 on
+ * ENOMEM. */
+int session_expect_event(struct session *s, const struct event *ev);
+
 /* Recording: the output (sink.h: a recorder's is recorder_sink) gets the selection and
  * the latest sample at once, then every step's.  It stays the caller's to close; stop
  * hands it back. */

@@ -171,10 +171,18 @@ static void announce_open(struct batch *b)
 }
 
 /* Kept until the next sample, which carries them as its own events (so its echo
- * filter drops their echo); -1 on ENOMEM. */
+ * filter drops their echo); a change announced as pending goes to the session at once,
+ * so that the very next sample holds what it sees of it.  -1 on ENOMEM. */
 static int announce_collect(struct batch *b)
 {
-	return announce_take_events(b->announce, &b->announced) < 0 ? -1 : 0;
+	struct event_list pending;
+	event_list_init(&pending);
+	int rc = announce_take_events(b->announce, &b->announced, &pending) < 0 ? -1 : 0;
+	for (size_t i = 0; i < pending.count; i++)
+		if (session_expect_event(b->session, &pending.items[i]) < 0)
+			rc = -1;
+	event_list_free(&pending);
+	return rc;
 }
 
 static int announce_into_sample(struct batch *b)

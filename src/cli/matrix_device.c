@@ -52,6 +52,16 @@ void matrix_mark_end(struct matrix_ctx *m)
 	mark_event(m, stopped ? MATRIX_INTERRUPTED : MATRIX_DONE, "end", text);
 }
 
+void matrix_control_pending(struct matrix_ctx *m, const struct control_plan *p)
+{
+	struct control_pending pending;
+	control_pending_of(p, &pending);
+	for (size_t i = 0; i < pending.n; i++)
+		session_expect_event(m->session, &pending.events[i]);   /* ENOMEM: maybe marked twice */
+	announce_pending(&session_log_announce_codec, pending.events, pending.n);
+	control_pending_free(&pending);
+}
+
 void matrix_control_events(struct matrix_ctx *m, const struct control_result *r)
 {
 	struct error err = { "" };
@@ -213,6 +223,7 @@ static int apply_plan(struct matrix_ctx *m, struct matrix_cell *c, struct contro
 	if (!res)
 		return m->failed = true, -1;
 	control_result_init(res);
+	matrix_control_pending(m, p);
 	int status = control_apply(p, res);
 	matrix_control_events(m, res);
 	int rc = status ? refuse(c, refusal_of(res)) : 0;

@@ -13,6 +13,31 @@ int control_apply(const struct control_plan *p, struct control_result *r)
 	return control_apply_remount(p, r);
 }
 
+void control_pending_of(const struct control_plan *p, struct control_pending *out)
+{
+	out->n = 0;
+	size_t count = p->target == CONTROL_DEVICE ? p->nitems : 1;
+	for (size_t i = 0; i < count && i < CONTROL_MAX_ITEMS; i++) {
+		struct event *ev = &out->events[out->n++];
+		if (p->target == CONTROL_DEVICE) {
+			/* the event's object is the setting the sampler watches (a bdi limit in
+			 * bytes is the event of its fine ratio), as control_apply's is */
+			event_own(ev, control_key_kind(p->items[i].key), p->device,
+				  p->items[i].watch[0] ? p->items[i].watch : p->items[i].key);
+			event_set_new_value(ev, "%s", p->items[i].value);
+		} else {
+			event_own(ev, EVENT_MOUNT_OPTIONS, p->mount.mountpoint, "mount_opts");
+		}
+	}
+}
+
+void control_pending_free(struct control_pending *pending)
+{
+	for (size_t i = 0; i < pending->n; i++)
+		event_free(&pending->events[i]);
+	pending->n = 0;
+}
+
 void control_plan_describe(const struct control_plan *p, char *buf, size_t len)
 {
 	size_t used;

@@ -135,6 +135,10 @@ static int run_plan(const struct control_plan *p, bool yes, bool events)
 		fprintf(stderr, "ioscope: out of memory\n");
 		return 1;
 	}
+	struct control_pending pending;
+	control_pending_of(p, &pending);
+	announce_pending(&session_log_announce_codec, pending.events, pending.n);
+	control_pending_free(&pending);
 	int status = control_apply(p, r);
 	announce_events(&session_log_announce_codec, r->events, r->nevents);   /* running instances log them as ours */
 	for (size_t i = 0; i < r->nlines; i++)

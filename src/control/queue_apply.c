@@ -86,7 +86,7 @@ static void report_side_effects(const char *written, const char *watched, const 
 		strcpy(summary + len - 4, "...");
 }
 
-static enum event_kind kind_of(const char *key)
+enum event_kind control_key_kind(const char *key)
 {
 	if (strcmp(key, "scheduler") == 0)
 		return EVENT_SCHEDULER;
@@ -221,7 +221,7 @@ static int apply_one(const struct control_dev *d, const char *root,
 	state_read(d, root, &before);
 	current_value(&before, planned, &a);
 	control_key_rel(a.key, rel, sizeof rel);
-	struct event *ev = control_result_event(r, kind_of(a.key), d->name, a.watch);
+	struct event *ev = control_result_event(r, control_key_kind(a.key), d->name, a.watch);
 	const char *watch_was = state_get(&before, a.watch);
 	char event_old[SETTING_VAL_MAX];
 	snprintf(event_old, sizeof event_old, "%s", watch_was ? watch_was : a.old);
@@ -257,6 +257,8 @@ static int apply_one(const struct control_dev *d, const char *root,
 	fill_event(ev, event_old, watch_now ? watch_now : now, summary);
 	if (ev && ev->kind == EVENT_SCHEDULER)
 		event_resets_between(ev, &before, &after);
+	else if (ev)
+		event_side_effects_between(ev, &before, &after);   /* their echo is this event's */
 	free(before.items);
 	free(after.items);
 	return applied ? 0 : -1;

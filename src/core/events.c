@@ -366,6 +366,21 @@ void event_resets_between(struct event *ev, const struct disk_settings *before,
 	merge_settings(before, after, add_reset_of, ev);
 }
 
+static int add_side_effect_of(void *arg, const char *key, const char *old_value,
+			      const char *new_value)
+{
+	struct event *ev = arg;
+	if (strcmp(key, ev->key) != 0)
+		event_add_reset(ev, key, old_value, new_value);
+	return 0;
+}
+
+void event_side_effects_between(struct event *ev, const struct disk_settings *before,
+				const struct disk_settings *after)
+{
+	merge_settings(before, after, add_side_effect_of, ev);
+}
+
 void event_resets_text(const struct event *ev, char *buf, size_t len)
 {
 	if (len == 0)
@@ -566,11 +581,29 @@ int events_diff(struct event_list *out, const struct snapshot *prev, const struc
 	return a + b + c;
 }
 
+/* A setting the kernel changed with own's (its resets: read_ahead_kb reset by a
+ * max_sectors_kb write), to the value own says. */
+static bool is_side_effect(const struct event *observed, const struct event *own)
+{
+	if (observed->kind != EVENT_TUNABLE && observed->kind != EVENT_WRITE_CACHE)
+		return false;
+	for (size_t i = 0; i < own->nresets; i++) {
+		const struct event_reset *r = &own->resets[i];
+		if (r->has_new && strcmp(r->key, observed->key) == 0 &&
+		    strcmp(r->new_value, observed->new_value) == 0)
+			return true;
+	}
+	return false;
+}
+
 bool event_echoes(const struct event *observed, const struct event *own)
 {
-	return strcmp(observed->by, "observed") == 0 && strcmp(own->by, "observed") != 0 &&
-	       observed->kind == own->kind && strcmp(observed->object, own->object) == 0 &&
-	       strcmp(observed->key, own->key) == 0 && strcmp(observed->new_value, own->new_value) == 0;
+	if (strcmp(observed->by, "observed") != 0 || strcmp(own->by, "observed") == 0 ||
+	    strcmp(observed->object, own->object) != 0)
+		return false;
+	return (observed->kind == own->kind && strcmp(observed->key, own->key) == 0 &&
+		strcmp(observed->new_value, own->new_value) == 0) ||
+	       is_side_effect(observed, own);
 }
 
 void events_drop_echoes(struct event_list *l, const struct event *own, size_t nown)
@@ -586,6 +619,18 @@ void events_drop_echoes(struct event_list *l, const struct event *own, size_t no
 			l->items[kept++] = l->items[i];   /* moved */
 	}
 	l->count = kept;
+}
+
+void events_sort_by_time(struct event_list *l)
+{
+	/* insertion sort: stable, and a sample's events are few and nearly in order */
+	for (size_t i = 1; i < l->count; i++) {
+		struct event e = l->items[i];
+		size_t j = i;
+		for (; j > 0 && timespec_diff(&l->items[j - 1].mono, &e.mono) > 0; j--)
+			l->items[j] = l->items[j - 1];
+		l->items[j] = e;
+	}
 }
 
 void echo_filter_init(struct echo_filter *f)

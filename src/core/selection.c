@@ -44,9 +44,7 @@ bool selection_covers_device(const struct selection *s, const struct snapshot *s
 	return names_partition_of(s, snap, name);
 }
 
-/* User marks, a watched command's start and exit, the clock going back (why every
- * figure of its interval is missing), and tracing turned on or off (every disk's). */
-static bool concerns_all(enum event_kind k)
+bool selection_kind_concerns_all(enum event_kind k)
 {
 	return k == EVENT_USER_MARK || k == EVENT_RUN || k == EVENT_CLOCK_BACK || k == EVENT_TRACE;
 }
@@ -84,7 +82,7 @@ void selection_event_device(const struct snapshot *at, const struct snapshot *be
 			    const struct event *ev, char *out, size_t len)
 {
 	out[0] = '\0';
-	if (concerns_all(ev->kind))
+	if (selection_kind_concerns_all(ev->kind))
 		return;
 	if (!is_mount_event(ev->kind)) {
 		snprintf(out, len, "%s", ev->object);
@@ -100,7 +98,7 @@ void selection_event_device(const struct snapshot *at, const struct snapshot *be
 bool selection_covers_event(const struct selection *s, const struct snapshot *at,
 			    const struct snapshot *before, const struct event *ev)
 {
-	if (selection_all(s) || concerns_all(ev->kind))
+	if (selection_all(s) || selection_kind_concerns_all(ev->kind))
 		return true;
 	if (!is_mount_event(ev->kind))
 		return selection_covers_device(s, at, ev->object);
@@ -111,7 +109,7 @@ bool selection_covers_event(const struct selection *s, const struct snapshot *at
 
 bool selection_covers_logged(const struct selection *s, struct source *src, const struct replay_event *ev)
 {
-	if (selection_all(s) || concerns_all(ev->event.kind) || !src->ops->read_at)
+	if (selection_all(s) || selection_kind_concerns_all(ev->event.kind) || !src->ops->read_at)
 		return true;
 	struct snapshot at, before;
 	struct error err;

@@ -11,6 +11,7 @@
 
 #include "devsel.h"
 #include "dip.h"
+#include "expect.h"
 #include "session.h"
 #include "trace_history.h"
 #include "why.h"
@@ -25,6 +26,7 @@ struct session {
 	struct event_list events;
 	struct event_list queued;    /* announced by another ioscope, for the next step */
 	struct echo_filter echoes;
+	struct expect expected;      /* changes announced as about to be made (expect.h) */
 	struct history *hist;
 	struct trace_history *trace_hist;   /* with the history: the heat map's histograms */
 	size_t hist_capacity;
@@ -50,6 +52,7 @@ struct session *session_open(struct source *src, const struct session_opts *o, s
 	event_list_init(&s->events);
 	event_list_init(&s->queued);
 	echo_filter_init(&s->echoes);
+	expect_init(&s->expected);
 	s->hist_capacity = o ? o->history_capacity : 0;
 	s->why = calloc(1, sizeof *s->why);
 	s->dips = dip_detector_new();
@@ -78,6 +81,7 @@ void session_close(struct session *s)
 	event_list_free(&s->events);
 	event_list_free(&s->queued);
 	echo_filter_free(&s->echoes);
+	expect_free(&s->expected);
 	free(s);
 }
 
@@ -127,6 +131,9 @@ static int derive(struct session *s, bool have_prev)
 	if (source_take_events(s->src, &s->events) < 0 || take_queued(s) < 0)
 		return -1;
 	echo_filter_sample(&s->echoes, &s->events, derived);
+	if (expect_sample(&s->expected, &s->events, &s->echoes.own, &s->cur.mono) < 0)
+		return -1;
+	events_sort_by_time(&s->events);
 	note_causes(s);
 	if (have_prev) {
 		if (rates_compute(&s->rates, &s->prev, &s->cur) < 0)
@@ -242,6 +249,11 @@ int session_queue_event(struct session *s, const struct event *ev)
 	if (!kept)
 		return -1;
 	return event_copy(kept, ev);
+}
+
+int session_expect_event(struct session *s, const struct event *ev)
+{
+	return expect_add(&s->expected, ev);
 }
 
 int session_add_own_event(struct session *s, const struct event *ev, struct error *err)
@@ -368,6 +380,7 @@ static int forget_samples(struct session *s, size_t first, struct error *err)
 	s->have_cur = s->have_rates = s->ended = false;
 	event_list_clear(&s->events);
 	echo_filter_clear(&s->echoes);
+	expect_clear(&s->expected);
 	return 0;
 }
 

@@ -316,7 +316,7 @@ json_object *session_log_event(const struct event *ev, uint64_t seq)
 	add_str(o, "new", ev->new_value);
 	add_str(o, "result", ev->result);
 	add_str(o, "by", ev->by);
-	if (ev->kind == EVENT_SCHEDULER)
+	if (ev->kind == EVENT_SCHEDULER || ev->nresets)   /* a change's side effects too */
 		add(o, "resets", session_log_resets(ev));
 	if (ev->resets_dropped)
 		add(o, "resets_more", json_object_new_uint64(ev->resets_dropped));

@@ -69,13 +69,18 @@ static void announce_open(struct console *c)
 /* As the dialogs' changes: ioscope's, so the next sample's echo of them is dropped. */
 static void on_announced(struct console *c)
 {
-	struct event_list got;
+	struct event_list got, pending;
 	event_list_init(&got);
-	if (announce_take_events(c->announce, &got) < 0)
+	event_list_init(&pending);
+	bool lost = announce_take_events(c->announce, &got, &pending) < 0;
+	for (size_t i = 0; i < pending.count; i++)
+		lost |= session_expect_event(c->session, &pending.items[i]) < 0;
+	if (lost)
 		console_message(c, true, "out of memory: announced change not kept");
 	for (size_t i = 0; i < got.count; i++)
 		console_add_event(c, &got.items[i]);
 	event_list_free(&got);
+	event_list_free(&pending);
 }
 
 /* After a sample: say what a burst of announcements cost (announce.h). */

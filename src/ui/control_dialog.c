@@ -74,6 +74,13 @@ static void fail(struct control_dialog *d, const char *msg)
 static void start(struct console *c, struct control_dialog *d)
 {
 	struct error err = { "" };
+	/* a sample taken while the job writes holds what it sees until the job's events */
+	struct control_pending pending;
+	control_pending_of(d->plan, &pending);
+	for (size_t i = 0; i < pending.n; i++)
+		session_expect_event(c->session, &pending.events[i]);   /* ENOMEM: maybe marked twice */
+	announce_pending(&session_log_announce_codec, pending.events, pending.n);
+	control_pending_free(&pending);
 	d->job = control_job_start(d->plan, &err);
 	if (!d->job) {
 		fail(d, err.msg);

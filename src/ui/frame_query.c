@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "pane.h"
+#include "selection.h"
 
 static bool is_mount_event(enum event_kind k)
 {
@@ -40,9 +41,11 @@ void frame_mark_device(const struct frame *f, const struct history_mark *m, char
 	device_of_mount_value(m->new_value[0] ? m->new_value : m->old_value, out, len);
 }
 
+/* Whoever made a change (ioscope from a shell, another console), it is shown when its
+ * device is, as batch output and a replay show it. */
 bool frame_mark_shown(const struct frame *f, const struct history_mark *m)
 {
-	if (!f->limited || m->kind == EVENT_USER_MARK || strcmp(m->by, "ioscope") == 0)
+	if (!f->limited || selection_kind_concerns_all(m->kind))
 		return true;
 	char dev[MOUNT_PATH_MAX];
 	frame_mark_device(f, m, dev, sizeof dev);

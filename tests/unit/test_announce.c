@@ -1,4 +1,5 @@
-/* Announcements: a burst is capped per interval and the rest counted (issue 23 item 9). */
+/* Announcements: a burst is capped per interval and the rest counted (issue 23 item 9);
+ * changes about to be made come apart. */
 #include "unit.h"
 
 #include <errno.h>
@@ -80,13 +81,13 @@ static size_t send_marks(struct fixture *f, int n)
 		while (sendto(f->sock, msg, strlen(msg), 0, (struct sockaddr *)&f->to,
 			      sizeof f->to) < 0) {
 			assert_true(errno == EAGAIN || errno == EWOULDBLOCK);
-			int r = announce_take_events(f->l, &f->got);
+			int r = announce_take_events(f->l, &f->got, NULL);
 			assert_true(r >= 0);
 			taken += (size_t)r;
 		}
 		free(msg);
 	}
-	int r = announce_take_events(f->l, &f->got);
+	int r = announce_take_events(f->l, &f->got, NULL);
 	assert_true(r >= 0);
 	return taken + (size_t)r;
 }
@@ -110,10 +111,44 @@ static void test_burst_capped_and_counted(void **state)
 	assert_false(announce_interval_end(NULL, note, sizeof note));
 }
 
+static void send_change(struct fixture *f, bool pending)
+{
+	struct event ev;
+	event_own(&ev, EVENT_SCHEDULER, "loop0", "scheduler");
+	event_set_new_value(&ev, "kyber");
+	json_object *o = session_log_announce_codec.encode(&ev, pending);
+	assert_non_null(o);
+	const char *msg = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	assert_true(sendto(f->sock, msg, strlen(msg), 0, (struct sockaddr *)&f->to, sizeof f->to) >= 0);
+	json_object_put(o);
+	event_free(&ev);
+}
+
+/* A change about to be made comes apart from the changes made (expect.h); a listener
+ * that does not hold observations drops it. */
+static void test_pending_apart(void **state)
+{
+	struct fixture *f = *state;
+	struct event_list pending;
+	event_list_init(&pending);
+	send_change(f, true);
+	send_change(f, false);
+	assert_int_equal(announce_take_events(f->l, &f->got, &pending), 2);
+	assert_int_equal(pending.count, 1);
+	assert_int_equal(f->got.count, 1);
+	assert_string_equal(pending.items[0].new_value, "kyber");
+	assert_string_equal(pending.items[0].by, "ioscope");
+	send_change(f, true);
+	assert_int_equal(announce_take_events(f->l, &f->got, NULL), 0);
+	assert_int_equal(f->got.count, 1);
+	event_list_free(&pending);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_burst_capped_and_counted, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pending_apart, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -301,6 +301,56 @@ static void test_echoes_of_own_changes_dropped(void **state)
 	event_list_free(&l);
 }
 
+/* Issue 28: a setting the kernel changed with ioscope's write (read_ahead_kb reset by
+ * max_sectors_kb) is that write's reset; the diff's copy is its echo, dropped, unless it
+ * shows another value or another disk. */
+static void test_side_effect_is_an_echo(void **state)
+{
+	(void)state;
+	struct event own;
+	event_own(&own, EVENT_TUNABLE, "loop0", "max_sectors_kb");
+	event_set_new_value(&own, "8");
+	struct disk_settings before = { .nitems = 2 }, after = { .nitems = 2 };
+	struct setting b[] = { { "max_sectors_kb", "1280" }, { "read_ahead_kb", "64" } };
+	struct setting a[] = { { "max_sectors_kb", "8" }, { "read_ahead_kb", "128" } };
+	before.items = b;
+	after.items = a;
+	event_side_effects_between(&own, &before, &after);
+	assert_int_equal(own.nresets, 1);
+	assert_string_equal(own.resets[0].key, "read_ahead_kb");
+	struct event seen = { .kind = EVENT_TUNABLE, .object = "loop0", .key = "read_ahead_kb",
+			      .old_value = "64", .new_value = "128", .by = "observed" };
+	assert_true(event_echoes(&seen, &own));
+	seen.new_value = "256";
+	assert_false(event_echoes(&seen, &own));
+	seen.new_value = "128";
+	seen.object = "loop1";
+	assert_false(event_echoes(&seen, &own));
+	event_free(&own);
+}
+
+/* A sample's events come from the diff (stamped with the sample), a command's exit and
+ * announcements (stamped when they happened): listed in that order of time. */
+static void test_sorted_by_time(void **state)
+{
+	(void)state;
+	struct event_list l;
+	event_list_init(&l);
+	const long at[] = { 900, 300, 900, 100 };
+	const char *keys[] = { "scheduler", "exit", "nr_requests", "start" };
+	for (size_t i = 0; i < 4; i++) {
+		struct event *e = event_list_add(&l);
+		e->mono.tv_nsec = at[i] * 1000000;
+		snprintf(e->key, sizeof e->key, "%s", keys[i]);
+	}
+	events_sort_by_time(&l);
+	assert_string_equal(l.items[0].key, "start");
+	assert_string_equal(l.items[1].key, "exit");
+	assert_string_equal(l.items[2].key, "scheduler");   /* same time: kept in order */
+	assert_string_equal(l.items[3].key, "nr_requests");
+	event_list_free(&l);
+}
+
 static void observed_in(struct event_list *l, const struct event *own)
 {
 	struct event *e = event_list_add(l);
@@ -480,6 +530,8 @@ int main(void)
 		cmocka_unit_test(test_run_label),
 		cmocka_unit_test(test_echoes_of_own_changes_dropped),
 		cmocka_unit_test(test_echo_filter_window),
+		cmocka_unit_test(test_side_effect_is_an_echo),
+		cmocka_unit_test(test_sorted_by_time),
 		cmocka_unit_test(test_kind_names_round_trip),
 		cmocka_unit_test(test_event_is_a_small_record),
 		cmocka_unit_test(test_long_texts_kept_and_cut),

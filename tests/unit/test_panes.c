@@ -17,6 +17,48 @@ static const struct pane_def *pane_named(const char *name)
 	return NULL;
 }
 
+/* Issue 24 item 4: with the table limited to loop0 the graphs and the marks panel show
+ * loop0's changes whoever made them; another disk's are left out even when ioscope made
+ * them (an `ioscope set` from a shell, announced); marks, a watched command, the clock
+ * and tracing concern every disk. */
+static void test_marks_follow_the_selection(void **state)
+{
+	(void)state;
+	struct device loop0 = { .name = "loop0" };
+	struct table_row row = { .dev = &loop0 };
+	struct snapshot snap;
+	snapshot_init(&snap);
+	struct frame f = { .snap = &snap, .rows = &row, .nrows = 1, .limited = true };
+	const struct {
+		enum event_kind kind;
+		const char *object, *by;
+		bool shown;
+	} cases[] = {
+		{ EVENT_SCHEDULER, "loop0", "observed", true },
+		{ EVENT_SCHEDULER, "loop0", "ioscope", true },
+		{ EVENT_SCHEDULER, "loop1", "observed", false },
+		{ EVENT_SCHEDULER, "loop1", "ioscope", false },
+		{ EVENT_TUNABLE, "loop1", "ioscope", false },
+		{ EVENT_DIP, "loop1", "ioscope", false },
+		{ EVENT_USER_MARK, "user", "ioscope", true },
+		{ EVENT_RUN, "matrix", "ioscope", true },
+		{ EVENT_TRACE, "trace", "ioscope", true },
+		{ EVENT_CLOCK_BACK, "system", "observed", true },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct history_mark m = { .kind = cases[i].kind, .object = cases[i].object,
+					  .key = "", .old_value = "", .new_value = "",
+					  .by = cases[i].by, .result = "", .label = "" };
+		if (frame_mark_shown(&f, &m) != cases[i].shown)
+			fail_msg("case %zu: %s by %s", i, cases[i].object, cases[i].by);
+	}
+	f.limited = false;   /* nothing named: every disk's */
+	struct history_mark other = { .kind = EVENT_SCHEDULER, .object = "loop1", .key = "",
+				      .old_value = "", .new_value = "", .by = "ioscope",
+				      .result = "", .label = "" };
+	assert_true(frame_mark_shown(&f, &other));
+}
+
 static void test_panes_complete(void **state)
 {
 	(void)state;
@@ -162,6 +204,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_panes_complete),
+		cmocka_unit_test(test_marks_follow_the_selection),
 		cmocka_unit_test(test_key_actions),
 		cmocka_unit_test(test_table_click),
 		cmocka_unit_test(test_marks_scroll_and_click),

@@ -1,0 +1,43 @@
+/* expect.h - changes announced as about to be made, and what a sample observes of them
+ * meanwhile.
+ *
+ * `ioscope set` (and a console's own dialog) says what it is about to change before it
+ * writes, and gives the change's events, with their results, once the writes are done:
+ * tens of milliseconds later, seconds for a busy queue's scheduler switch.  A sample read
+ * in between sees the change first.  Its observed events on the object being changed (a
+ * disk's settings, a mount's options) are held until the change's own events come, then
+ * dropped when they echo them (event_echoes) and handed back otherwise, so the change is
+ * logged once, by ioscope, with its result.  A pending change whose events never come (the
+ * sender killed) is forgotten after EXPECT_WAIT_SECONDS, and what it held is handed back.
+ */
+#ifndef IOSCOPE_EXPECT_H
+#define IOSCOPE_EXPECT_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "events.h"
+
+#define EXPECT_WAIT_SECONDS 10
+
+struct expect {
+	struct event_list pending;   /* announced, their events not come yet */
+	struct event_list held;      /* observed changes of their objects */
+};
+
+void expect_init(struct expect *x);
+void expect_free(struct expect *x);
+void expect_clear(struct expect *x);
+/* A change about to be made (its kind, object, key; stamped when announced).  -1 on
+ * ENOMEM (the change may then be logged twice, as before). */
+int expect_add(struct expect *x, const struct event *pending);
+/* One sample's events, echoes of `own` (ioscope's changes of this sample and the one
+ * before: echo_filter) already dropped: a pending change answered by an own event on its
+ * object (stamped at or after it) or older than the wait at `now` (CLOCK_MONOTONIC) is
+ * done; held events that echo an own event are dropped, the others of objects no longer
+ * pending appended to *events; the events' observed setting changes of objects still
+ * pending are held.  -1 on ENOMEM: what could not be moved stays where it was. */
+int expect_sample(struct expect *x, struct event_list *events, const struct event_list *own,
+		  const struct timespec *now);
+
+#endif

@@ -1,0 +1,145 @@
+/* expect.c - changes announced as about to be made: what a sample observes of their
+ * objects is held until their own events come (expect.h). */
+#include <string.h>
+
+#include "expect.h"
+#include "snapshot.h"
+
+void expect_init(struct expect *x)
+{
+	event_list_init(&x->pending);
+	event_list_init(&x->held);
+}
+
+void expect_free(struct expect *x)
+{
+	event_list_free(&x->pending);
+	event_list_free(&x->held);
+}
+
+void expect_clear(struct expect *x)
+{
+	event_list_clear(&x->pending);
+	event_list_clear(&x->held);
+}
+
+int expect_add(struct expect *x, const struct event *pending)
+{
+	struct event *kept = event_list_add(&x->pending);
+	if (!kept)
+		return -1;
+	return event_copy(kept, pending);
+}
+
+/* What a change of ioscope's writes: a disk's settings, a mount's options. */
+static bool is_setting_change(enum event_kind kind)
+{
+	return kind == EVENT_SCHEDULER || kind == EVENT_TUNABLE || kind == EVENT_WRITE_CACHE ||
+	       kind == EVENT_MOUNT_OPTIONS;
+}
+
+static bool is_pending(const struct expect *x, const char *object)
+{
+	for (size_t i = 0; i < x->pending.count; i++)
+		if (strcmp(x->pending.items[i].object, object) == 0)
+			return true;
+	return false;
+}
+
+static bool echoes_any(const struct event *observed, const struct event_list *own)
+{
+	for (size_t i = 0; i < own->count; i++)
+		if (event_echoes(observed, &own->items[i]))
+			return true;
+	return false;
+}
+
+/* Its events came (on its object, stamped when it was made: at or after the announcement),
+ * or they are not coming. */
+static bool is_done(const struct event *pending, const struct event_list *own,
+		    const struct timespec *now)
+{
+	if (timespec_diff(now, &pending->mono) > EXPECT_WAIT_SECONDS)
+		return true;
+	for (size_t i = 0; i < own->count; i++) {
+		const struct event *o = &own->items[i];
+		if (strcmp(o->object, pending->object) == 0 && timespec_diff(&o->mono, &pending->mono) >= 0)
+			return true;
+	}
+	return false;
+}
+
+/* Move l's events for which keep() is false to *to (NULL: freed); -1 on ENOMEM (then
+ * they stay in l). */
+static int move_out(struct event_list *l, struct event_list *to,
+		    bool (*keep)(const struct event *, const void *), const void *arg)
+{
+	size_t kept = 0;
+	int rc = 0;
+	for (size_t i = 0; i < l->count; i++) {
+		struct event *e = &l->items[i];
+		if (keep(e, arg)) {
+			l->items[kept++] = *e;   /* moved */
+			continue;
+		}
+		if (!to) {
+			event_free(e);
+			continue;
+		}
+		struct event *slot = event_list_add(to);
+		if (slot) {
+			*slot = *e;   /* moved */
+			continue;
+		}
+		rc = -1;
+		l->items[kept++] = *e;
+	}
+	l->count = kept;
+	return rc;
+}
+
+struct sample_args {
+	const struct expect *x;
+	const struct event_list *own;
+	const struct timespec *now;
+};
+
+static bool still_pending(const struct event *pending, const void *arg)
+{
+	const struct sample_args *a = arg;
+	return !is_done(pending, a->own, a->now);
+}
+
+static bool not_echo(const struct event *held, const void *arg)
+{
+	const struct sample_args *a = arg;
+	return !echoes_any(held, a->own);
+}
+
+static bool on_pending_object(const struct event *held, const void *arg)
+{
+	const struct sample_args *a = arg;
+	return is_pending(a->x, held->object);
+}
+
+static bool not_held(const struct event *ev, const void *arg)
+{
+	const struct sample_args *a = arg;
+	return strcmp(ev->by, "observed") != 0 || !is_setting_change(ev->kind) ||
+	       !is_pending(a->x, ev->object);
+}
+
+int expect_sample(struct expect *x, struct event_list *events, const struct event_list *own,
+		  const struct timespec *now)
+{
+	struct sample_args a = { x, own, now };
+	if (!x->pending.count && !x->held.count)
+		return 0;
+	move_out(&x->pending, NULL, still_pending, &a);
+	move_out(&x->held, NULL, not_echo, &a);
+	/* what is handed back comes before what is held: it is older */
+	int rc = move_out(&x->held, events, on_pending_object, &a);
+	if (move_out(events, &x->held, not_held, &a) < 0)
+		rc = -1;
+	return rc;
+}
