@@ -36,15 +36,43 @@ static void print_resets(FILE *out, const struct event *ev)
 		fprintf(out, "     reset ... %zu more\n", ev->resets_dropped);
 }
 
+/* Columns of an event's line: people read it beside 80-column tables, and a mount
+ * point, a mark's text or a dip's reasons may be long. */
+#define EVENT_LINE_COLS 99
+
+/* s (len bytes) cut to at most cols characters, the last "…" when something was cut. */
+static void cut_to_columns(char *s, size_t len, size_t cols)
+{
+	size_t n = 0;
+	char *at = s;
+	for (char *p = s; *p; p++) {
+		if (((unsigned char)*p & 0xc0) == 0x80)
+			continue;
+		if (++n == cols)
+			at = p;
+		if (n > cols && (size_t)(at - s) + sizeof "…" <= len) {
+			memcpy(at, "…", sizeof "…");
+			return;
+		}
+	}
+}
+
+/* "---- 13:41:31 loop0 sched bfq→mq-deadline: ok ----": what changed and what came of
+ * it; the resets of a switch are the lines under it. */
 static void print_events(FILE *out, const struct event_list *events)
 {
-	char when[32], label[MOUNT_OPTS_MAX + 64];
+	char when[32], label[MOUNT_OPTS_MAX + 64], verdict[EVENT_RESULT_MAX];
+	char line[MOUNT_OPTS_MAX + EVENT_OBJECT_MAX + EVENT_RESULT_MAX + 128], shown[sizeof line];
 	for (size_t i = 0; events && i < events->count; i++) {
 		const struct event *ev = &events->items[i];
 		format_local_time(&ev->wall, when, sizeof when, false);
 		event_label(ev, label, sizeof label);
-		text_printf(out, "---- %s %s %s%s%s ----\n", when, ev->object, label,
-			ev->result[0] ? ": " : "", ev->result);
+		event_verdict(ev, verdict, sizeof verdict);
+		snprintf(line, sizeof line, "%s %s %s%s%s", when, ev->object, label,
+			 verdict[0] ? ": " : "", verdict);
+		text_escape(line, shown, sizeof shown);
+		cut_to_columns(shown, sizeof shown, EVENT_LINE_COLS - strlen("----  ----"));
+		fprintf(out, "---- %s ----\n", shown);
 		print_resets(out, ev);
 	}
 }

@@ -200,9 +200,13 @@ static int apply_one(const struct control_dev *d, const char *root,
 	bool to_default = strcmp(a.key, "max_sectors_kb") == 0 && strcmp(a.value, "0") == 0;
 	bool applied = strcmp(now, a.value) == 0 || strcmp(now, a.old) != 0 || to_default;
 	state_read(d, root, &after);
-	report_side_effects(a.key, strcmp(a.key, "scheduler") == 0 ? "reset" : "also changed",
-			    &before, &after, r, summary, sizeof summary);
-	fill_event(ev, a.old, now, summary);
+	bool sched = strcmp(a.key, "scheduler") == 0;
+	char verdict[sizeof summary];
+	snprintf(verdict, sizeof verdict, "%s", summary);
+	report_side_effects(a.key, sched ? "reset" : "also changed", &before, &after, r, summary,
+			    sizeof summary);
+	/* a switch's event carries what it reset as its resets, not in its verdict again */
+	fill_event(ev, a.old, now, sched ? verdict : summary);
 	if (ev && ev->kind == EVENT_SCHEDULER)
 		event_resets_between(ev, &before, &after);
 	free(before.items);

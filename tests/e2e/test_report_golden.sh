@@ -65,6 +65,9 @@ golden compare-pair-hand full "$IOSCOPE" compare report-pair-a.log report-pair-b
 	&& ok "compare: a phase that is not there is bad usage" || fail "compare: a phase that is not there is bad usage" "$(cat "$TMP/c9.err")"
 "$IOSCOPE" compare report-phases.log >/dev/null 2>&1
 [ $? = 2 ] && ok "compare: one log is bad usage" || fail "compare: one log is bad usage"
+# a busy session (report_log_gen.py busy): ioscope's switches are labelled by what
+# changed, their resets printed once, under the phase's mark
+golden busy full "$IOSCOPE" report report-busy.log
 python3 "$IOSCOPE_TOP/tests/e2e/report_log_gen.py" day "$TMP/day.log" || fail "day log generated"
 cd "$TMP" || exit 1
 golden day cut "$IOSCOPE" report day.log
@@ -73,6 +76,11 @@ rows=$(sed -n '/^Per interval/,$p' "$TMP/day.full" | grep -c '^[0-9][0-9]:[0-9][
 
 # what the goldens say, in words (a golden rewritten by mistake still fails here)
 has() { grep -qF -- "$2" "$TMP/$1.txt" && ok "$1: $3" || fail "$1: $3" "no '$2'"; }
+has busy "  after 12:00:08 sched loop0 mq-deadline→bfq (ok)" "a switch's label says what changed"
+has busy "---- 12:00:22 sched loop0 bfq→mq-deadline (ok) ----" "the table's mark line too"
+n=$(grep -cE "fifo_batch 16 ?(→|->) ?-" "$TMP/busy.full")
+[ "$n" = 1 ] && ! grep -q "reset:" "$TMP/busy.full" && ok "busy: a switch's resets printed once" \
+	|| fail "busy: a switch's resets printed once" "$n times; $(grep "reset:" "$TMP/busy.full" | head -3)"
 has phases "  left out 12:00:35 - 12:00:36: the interval the mark falls in" "a mark inside an interval leaves it out"
 has phases "  left out 12:00:19 - 12:00:20: the change happened within this interval" "an observed change leaves its interval out"
 has phases "Phase 4 of 6: 12:00:48 - 12:00:52 (4.0s), short: under 10s, not compared" "a short phase is flagged"
