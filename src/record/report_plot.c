@@ -791,21 +791,24 @@ static void heat_time_axis(struct plot *p, cairo_t *cr, const struct panel *a)
 }
 
 /* Each row's lowest latency at its bottom edge, as many as fit. */
-static void heat_latency_axis(struct plot *p, cairo_t *cr, const struct heat_box *b, int lo, int hi)
+static void heat_latency_axis(struct plot *p, cairo_t *cr, const struct heat_box *b, int lo, int hi,
+			      bool outliers)
 {
 	double row = (b->bottom - b->top) / (double)(hi - lo + 1);
 	int every = row >= 14 ? 1 : (int)ceil(14 / row);
 	p->cairo.set_source_rgb(cr, 0.2, 0.2, 0.2);
-	for (int k = lo; k <= hi + 1; k += every) {
+	/* the outliers' row has no top: its bottom edge says "from here up" */
+	for (int k = lo; k <= hi + !outliers; k += every) {
 		char buf[32];
+		const char *from = outliers && k == hi ? "\xe2\x89\xa5 " : "";
 		uint64_t us = k < TRACE_LAT_BUCKETS ? trace_bucket_low((size_t)k)
 						    : trace_bucket_low(TRACE_LAT_BUCKETS - 1) * 2;
 		if (us < 1000)
-			snprintf(buf, sizeof buf, "%llu \xc2\xb5s", (unsigned long long)us);
+			snprintf(buf, sizeof buf, "%s%llu \xc2\xb5s", from, (unsigned long long)us);
 		else if (us < 1000000)
-			snprintf(buf, sizeof buf, "%.3g ms", (double)us / 1e3);
+			snprintf(buf, sizeof buf, "%s%.3g ms", from, (double)us / 1e3);
 		else
-			snprintf(buf, sizeof buf, "%.3g s", (double)us / 1e6);
+			snprintf(buf, sizeof buf, "%s%.3g s", from, (double)us / 1e6);
 		double y = report_heat_row_bottom(b, lo, hi, k);
 		cairo_text_extents_t e;
 		p->cairo.set_font_size(cr, 11);
@@ -831,12 +834,13 @@ static void draw_heat_panel(struct plot *p, cairo_t *cr, size_t k, double y0, do
 	struct heat_box box = { a.left, a.right, a.top, a.bottom, p->t1 - p->t0 };
 	draw_panel_title(p, cr, &a, &p->panels[k], &metric_looks[METRIC_LATENCY]);
 	int lo, hi;
+	bool outliers;
 	struct heat_rect *r;
-	long n = report_heat_layout(&p->heat[k], &box, &lo, &hi, &r);
+	long n = report_heat_layout(&p->heat[k], &box, &lo, &hi, &outliers, &r);
 	heat_cells(p, cr, r, n);
 	free(r);
 	heat_time_axis(p, cr, &a);
-	heat_latency_axis(p, cr, &box, lo, hi);
+	heat_latency_axis(p, cr, &box, lo, hi, outliers);
 	if (!p->heat[k].n)
 		show_text(p, cr, a.left + 12, (a.top + a.bottom) / 2, 12,
 			  "no trace records: recorded without --trace (or the console's b key)");

@@ -539,7 +539,8 @@ static bool heat_fetch(const struct frame *f, const struct span *sp, const struc
 }
 
 /* The latency each row starts at, at the top, middle and bottom. */
-static void heat_y_labels(const struct frame *f, const struct strip *s, int lo, int hi)
+static void heat_y_labels(const struct frame *f, const struct strip *s, int lo, int hi,
+			  bool outliers)
 {
 	unsigned long axis = ui_attr(&f->style, TR_AXIS);
 	const struct rect *p = &s->plot;
@@ -550,8 +551,11 @@ static void heat_y_labels(const struct frame *f, const struct strip *s, int lo, 
 			continue;
 		int first, last;
 		char buf[16];
-		heat_row_buckets(rows[i], p->h, lo, hi, &first, &last);
-		heat_format_us(trace_bucket_low((size_t)first), f->style.utf8, buf, sizeof buf);
+		heat_row_buckets(rows[i], p->h, lo, hi, outliers, &first, &last);
+		if (outliers && rows[i] == 0)   /* the outliers' row: everything slower */
+			heat_format_over(trace_bucket_low((size_t)first), f->style.utf8, buf, sizeof buf);
+		else
+			heat_format_us(trace_bucket_low((size_t)first), f->style.utf8, buf, sizeof buf);
 		ui_putf(p->y + rows[i], p->x - GUTTER, GUTTER - 1, axis, "%*s", GUTTER - 1, buf);
 	}
 }
@@ -620,9 +624,10 @@ static int heat_strip(const struct frame *f, const struct strip *s, const struct
 	struct heat_grid g;
 	bool any = heat_fetch(f, sp, s, &g);
 	int lo, hi;
-	heat_range(&g, s->plot.h, &lo, &hi);
-	uint64_t max = heat_render(&g, s->plot.h, lo, hi, f->scratch->cells);
-	heat_y_labels(f, s, lo, hi);
+	bool outliers;
+	heat_range(&g, s->plot.h, &lo, &hi, &outliers);
+	uint64_t max = heat_render(&g, s->plot.h, lo, hi, outliers, f->scratch->cells);
+	heat_y_labels(f, s, lo, hi, outliers);
 	heat_draw_cells(f, s);
 	if (!any)
 		heat_note(f, s);
