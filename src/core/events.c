@@ -723,7 +723,8 @@ void event_mark_label(const struct event *ev, char *buf, size_t len)
 	case EVENT_SCHEDULER:
 	case EVENT_MOUNT_OPTIONS:
 		if (space) {
-			snprintf(buf, len, "%.*s %s%s", (int)(space - label), label, ev->object, space);
+			snprintf(buf, len, "%.*s %s%s", (int)(space - label), label, ev->object,
+				 space);
 			break;
 		}
 		/* fall through */

@@ -647,6 +647,16 @@ static int plan_marks(struct plot *p, const struct panel *a)
 	return 0;
 }
 
+/* "[3]", "[3,4]", "[3-7]": the marks a number box names (plot_labels.h). */
+static void box_number(const struct label_place *pl, size_t i, char *buf, size_t len)
+{
+	if (pl->last <= i)
+		snprintf(buf, len, "[%zu]", i + 1);
+	else
+		snprintf(buf, len, "[%zu%s%zu]", i + 1, pl->last == i + 1 ? "," : "-",
+			 pl->last + 1);
+}
+
 /* The marks: a dashed line each through the label strip and the plot, the label
  * where plan_marks() put it: never over the curve, never over another label. */
 static void draw_marks(struct plot *p, cairo_t *cr, const struct panel *a)
@@ -659,17 +669,20 @@ static void draw_marks(struct plot *p, cairo_t *cr, const struct panel *a)
 		p->cairo.set_line_width(cr, 1);
 		double dash = 4;
 		p->cairo.set_dash(cr, &dash, 1, 0);
-		p->cairo.move_to(cr, x, pl->form == LABEL_HIDDEN ? a->top : strip + pl->y);
+		bool boxed = pl->form == LABEL_NUMBER || pl->form == LABEL_FULL;
+		p->cairo.move_to(cr, x, boxed ? strip + pl->y : a->top);
 		p->cairo.line_to(cr, x, a->bottom);
 		p->cairo.stroke(cr);
 		p->cairo.set_dash(cr, NULL, 0, 0);
-		if (pl->form == LABEL_HIDDEN)
+		if (!boxed)
 			continue;
-		char number[32];
-		snprintf(number, sizeof number, "[%zu]", i + 1);
+		char number[48];
+		box_number(pl, i, number, sizeof number);
 		p->cairo.set_source_rgb(cr, 0.1, 0.1, 0.1);
+		/* a shared number says which marks it names; their texts are the legend's */
 		show_text_as(p, cr, pl->x + 1, strip + pl->y + 11, 11,
-			     pl->form == LABEL_FULL ? p->marks[i].shown : number, p->marks[i].whole);
+			     pl->form == LABEL_FULL ? p->marks[i].shown : number,
+			     pl->last > i ? number : p->marks[i].whole);
 	}
 }
 

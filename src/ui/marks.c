@@ -1,6 +1,7 @@
 /* marks.c - the marks panel: the graphs' legend.  Every event, newest first, with its
  * number, time, object and old -> new value (and what a scheduler switch reset); a row
- * that does not fit ends with an ellipsis.  It scrolls to keep the selected mark (mark_select.c) in view. */
+ * that does not fit ends with an ellipsis.  It scrolls to keep the selected mark
+ * (mark_select.c) in view. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>

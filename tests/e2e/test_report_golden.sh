@@ -137,3 +137,30 @@ fi
 "$IOSCOPE" report report-phases.log -f svg --metrics mbps,bogus -o "$TMP/m2.svg" 2>"$TMP/m2.err"
 [ $? = 2 ] && grep -q "invalid metric 'bogus'" "$TMP/m2.err" && ok "--metrics: an unknown metric is bad usage" \
 	|| fail "--metrics: an unknown metric is bad usage" "$(cat "$TMP/m2.err")"
+
+# A busy session on a small plot (report-busy.log, 13 marks, some a second apart): every
+# mark has its number in the label strip, those too close for theirs apart sharing one
+# ("[10,11]", "[3-5]"), and the legend under the plot gives every mark's text.
+cd "$L" || exit 1
+if "$IOSCOPE" report report-busy.log -f svg --size 400x700 -o "$TMP/busy.svg" 2>"$TMP/busy-svg.err"; then
+	python3 - "$TMP/busy.svg" <<'PY'
+import re, sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+texts = [t.text or "" for t in ET.parse(sys.argv[1]).getroot().iter(ns + "text")]
+at = texts.index("Marks") if "Marks" in texts else len(texts)   # the legend's heading
+strip, legend = texts[:at], [t for t in texts[at + 1:] if re.match(r"\[[0-9]+\] ", t)]
+numbered = set()
+for t in strip:
+    m = re.match(r"\[([0-9]+)(?:([,-])([0-9]+))?\]", t)
+    if m:
+        numbered.update(range(int(m.group(1)), int(m.group(3) or m.group(1)) + 1))
+def check(name, cond, what):
+    print(("ok " if cond else "not ok ") + name + ("" if cond else ": %s" % what))
+check("plot: every mark of a busy session numbered in the label strip",
+      numbered == set(range(1, 14)), sorted(numbered))
+check("plot: the legend gives every mark's text", len(legend) == 13, legend)
+PY
+else
+	grep -q "cairo" "$TMP/busy-svg.err" && skip "plot of a busy session" "no cairo here" \
+		|| fail "plot of a busy session runs" "$(cat "$TMP/busy-svg.err")"
+fi
