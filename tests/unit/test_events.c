@@ -87,6 +87,19 @@ static void test_scheduler_change_folds_iosched(void **state)
 	snapshot_free(&b);
 }
 
+/* A change ioscope made to loop0. */
+static void change(struct event *ev, enum event_kind kind, const char *key, const char *old,
+		   const char *new, const char *result)
+{
+	event_init(ev);
+	ev->kind = kind;
+	event_set_object(ev, "loop0");
+	snprintf(ev->key, sizeof ev->key, "%s", key);
+	event_set_old_value(ev, "%s", old);
+	event_set_new_value(ev, "%s", new);
+	event_set_result(ev, "%s", result);
+}
+
 /* A switch's label says what changed and its verdict leaves out what it reset (a log of
  * before keeps the list in its result): the resets are said once, apart. */
 static void test_mark_label_and_verdict(void **state)
@@ -94,13 +107,8 @@ static void test_mark_label_and_verdict(void **state)
 	(void)state;
 	struct event ev;
 	char buf[256];
-	event_init(&ev);
-	ev.kind = EVENT_SCHEDULER;
-	event_set_object(&ev, "loop0");
-	snprintf(ev.key, sizeof ev.key, "scheduler");
-	event_set_old_value(&ev, "bfq");
-	event_set_new_value(&ev, "mq-deadline");
-	event_set_result(&ev, "ok; reset: nr_requests 64 -> 256");
+	change(&ev, EVENT_SCHEDULER, "scheduler", "bfq", "mq-deadline",
+	       "ok; reset: nr_requests 64 -> 256");
 	event_mark_label(&ev, buf, sizeof buf);
 	assert_string_equal(buf, "sched loop0 bfq→mq-deadline");
 	event_verdict(&ev, buf, sizeof buf);   /* no resets recorded apart: the list is all */
@@ -109,13 +117,8 @@ static void test_mark_label_and_verdict(void **state)
 	event_verdict(&ev, buf, sizeof buf);
 	assert_string_equal(buf, "ok");
 	event_free(&ev);
-	event_init(&ev);
-	ev.kind = EVENT_TUNABLE;
-	event_set_object(&ev, "loop0");
-	snprintf(ev.key, sizeof ev.key, "read_ahead_kb");
-	event_set_old_value(&ev, "128");
-	event_set_new_value(&ev, "4096");
-	event_set_result(&ev, "refused: read_ahead_kb=4096: Invalid argument");
+	change(&ev, EVENT_TUNABLE, "read_ahead_kb", "128", "4096",
+	       "refused: read_ahead_kb=4096: Invalid argument");
 	event_mark_label(&ev, buf, sizeof buf);
 	assert_string_equal(buf, "loop0 read_ahead_kb 128→4096");
 	event_verdict(&ev, buf, sizeof buf);

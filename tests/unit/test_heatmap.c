@@ -58,6 +58,16 @@ static void test_range(void **state)
 	assert_false(over);
 }
 
+/* Every bucket's label fits the graphs' Y label gutter. */
+static void every_bucket_fits(void (*format)(uint64_t us, bool utf8, char *buf, size_t len))
+{
+	char buf[16];
+	for (size_t i = 0; i < TRACE_LAT_BUCKETS; i++) {
+		format(trace_bucket_low(i), false, buf, sizeof buf);
+		assert_true(strlen(buf) <= 6);
+	}
+}
+
 /* A few requests of seconds among thousands of milliseconds (issue 28: the range reached
  * 8.39 s while p99 was 7 ms): the rows fit the bulk, the slow ones share the top row. */
 static void test_range_outliers(void **state)
@@ -105,10 +115,7 @@ static void test_range_outliers(void **state)
 	assert_string_equal(buf, ">8.2ms");
 	heat_format_over(512, false, buf, sizeof buf);
 	assert_string_equal(buf, ">512us");
-	for (size_t i = 0; i < TRACE_LAT_BUCKETS; i++) {
-		heat_format_over(trace_bucket_low(i), false, buf, sizeof buf);
-		assert_true(strlen(buf) <= 6);   /* the graphs' Y label gutter */
-	}
+	every_bucket_fits(heat_format_over);
 }
 
 static void test_rows(void **state)
@@ -169,10 +176,7 @@ static void test_labels(void **state)
 	assert_string_equal(buf, "16.4ms");
 	heat_format_us(1u << 21, false, buf, sizeof buf);
 	assert_string_equal(buf, "2.1s");
-	for (size_t i = 0; i < TRACE_LAT_BUCKETS; i++) {
-		heat_format_us(trace_bucket_low(i), false, buf, sizeof buf);
-		assert_true(strlen(buf) <= 6);   /* the graphs' Y label gutter */
-	}
+	every_bucket_fits(heat_format_us);
 }
 
 static void test_history(void **state)
