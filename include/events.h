@@ -192,5 +192,12 @@ const char *event_kind_name(enum event_kind kind);
 int event_kind_from_name(const char *name);   /* -1 if unknown */
 /* A short label for graphs and logs: "sched mq-deadline→bfq", "remount +noatime -relatime". */
 void event_label(const struct event *ev, char *buf, size_t len);
+/* What changed, the object put in where it reads naturally, and nothing around it:
+ * "sched loop0 mq-deadline→bfq", "loop0 nr_requests 64→128", "remount /home +barrier",
+ * "mark: text"; the rest as event_label().  Every view's mark label starts here. */
+void event_mark_label(const struct event *ev, char *buf, size_t len);
+/* What ioscope says came of a change it made ("ok", "refused: ..."), without the
+ * settings a scheduler switch reset (its resets carry them); "" when observed. */
+void event_verdict(const struct event *ev, char *buf, size_t len);
 
 #endif

@@ -67,6 +67,7 @@ struct history_mark {
 	const char *object, *key, *old_value, *new_value, *by;
 	const char *result;      /* "" for most; a matrix step's progress (matrix_status.h) */
 	const char *label;       /* event_label(): "sched mq-deadline→bfq" */
+	const char *resets;      /* event_resets_text() of a switch: "nr_requests 64→256, ..." */
 };
 
 struct history;

@@ -70,8 +70,8 @@ int report_choose_events(struct report *rep, struct error *err);
 /* Reported event k (0 <= k < rep->nevents), decoded. */
 void report_event(const struct report *rep, size_t k, struct replay_event *out);
 
-/* "sched loop0 mq-deadline→bfq", "remount /home +barrier", "mark: text": an
- * event_label() with the object put in where it reads naturally. */
+/* "sched loop0 mq-deadline→bfq", "loop0 read_ahead_kb 128→4096 (ok)", "mark: text":
+ * event_mark_label() and event_verdict() in parentheses (the resets are not in it). */
 void report_mark_label(const struct event *ev, char *buf, size_t len);
 
 /* Prints text after prefix, continuing lines at indent within 80 columns; breaks at

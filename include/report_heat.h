@@ -5,6 +5,7 @@
 #ifndef IOSCOPE_REPORT_HEAT_H
 #define IOSCOPE_REPORT_HEAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,12 +43,14 @@ struct heat_rect {
 
 #define REPORT_HEAT_MIN_BUCKETS 8
 
-/* The rows: the buckets lo..hi that counted something (widened towards slower buckets
- * to REPORT_HEAT_MIN_BUCKETS; nothing counted: 16 µs..2 ms), the fastest at the bottom,
- * each (bottom - top) / (hi - lo + 1) high.  The rectangles into *out (malloc'ed, NULL
- * when none); their number, or -1 ENOMEM. */
+/* The rows: the buckets lo..hi, fitted to what the panel counted (trace_heat_fit(): from
+ * the fastest to the 99th percentile, slower ones while the rows are under
+ * REPORT_HEAT_MIN_BUCKETS; nothing counted: 16 µs..2 ms), the fastest at the bottom, each
+ * (bottom - top) / (hi - lo + 1) high; *outliers: row hi is the outliers' row, every
+ * bucket from hi up, so that a few requests of seconds do not stretch the scale.  The
+ * rectangles into *out (malloc'ed, NULL when none); their number, or -1 ENOMEM. */
 long report_heat_layout(const struct heat_series *s, const struct heat_box *b, int *lo, int *hi,
-			struct heat_rect **out);
+			bool *outliers, struct heat_rect **out);
 /* The y of the bottom edge of bucket's row (bucket + 1 gives its top edge). */
 double report_heat_row_bottom(const struct heat_box *b, int lo, int hi, int bucket);
 

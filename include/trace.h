@@ -86,6 +86,13 @@ uint64_t trace_hist_total(const uint64_t *hist, size_t n);
  * q = 1 gives the top of the highest non-empty bucket (the most it can have been).
  * Negative when the histogram is empty. */
 double trace_quantile(const uint64_t *hist, size_t n, double q);
+/* The latency buckets a heat map of hist (TRACE_LAT_BUCKETS, the sum of its columns) shows
+ * in `rows` rows, *lo..*hi: from the fastest that counted to the one holding the 99th
+ * percentile, and slower ones while there are rows for them; what is slower still is
+ * the outliers' bucket, one top row whatever it spans (*outliers), so that a few requests
+ * of seconds do not squash milliseconds into one row.  Widened to `rows` buckets (the
+ * slow end first) while there are that many.  hist empty: *lo..*hi as given, widened. */
+void trace_heat_fit(const uint64_t *hist, int rows, int *lo, int *hi, bool *outliers);
 /* The share of reads and writes issued exactly where the previous one ended. */
 double trace_seq_pct(const struct trace_device *d);   /* negative: nothing issued */
 

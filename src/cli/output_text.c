@@ -36,15 +36,73 @@ static void print_resets(FILE *out, const struct event *ev)
 		fprintf(out, "     reset ... %zu more\n", ev->resets_dropped);
 }
 
+/* Columns of an event's line: people read it beside 80-column tables, and a mount
+ * point, a mark's text or a dip's reasons may be long. */
+#define EVENT_LINE_COLS 99
+
+static size_t columns(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* s (len bytes) cut to at most cols characters, the last "…" when something was cut. */
+static void cut_to_columns(char *s, size_t len, size_t cols)
+{
+	size_t n = 0;
+	char *at = s;
+	for (char *p = s; *p; p++) {
+		if (((unsigned char)*p & 0xc0) == 0x80)
+			continue;
+		if (++n == cols)
+			at = p;
+		if (n > cols && (size_t)(at - s) + sizeof "…" <= len) {
+			memcpy(at, "…", sizeof "…");
+			return;
+		}
+	}
+}
+
+/* s (len bytes) kept to its last cols - 1 characters after a "…" when longer: a mount
+ * point's end names it best. */
+static void keep_tail(char *s, size_t len, size_t cols)
+{
+	size_t n = columns(s);
+	if (n <= cols || cols < 2 || len < sizeof "…")
+		return;
+	char *p = s;
+	for (size_t skip = n - (cols - 1); skip > 0 || ((unsigned char)*p & 0xc0) == 0x80; p++)
+		if (((unsigned char)*p & 0xc0) != 0x80)
+			skip--;
+	memmove(s + strlen("…"), p, strlen(p) + 1);
+	memcpy(s, "…", strlen("…"));
+}
+
+/* "---- 13:41:31 loop0 sched bfq→mq-deadline: ok ----": what changed and what came of
+ * it; the resets of a switch are the lines under it.  A line too wide gives up the start
+ * of a long object's name first, then the end of what it says. */
 static void print_events(FILE *out, const struct event_list *events)
 {
-	char when[32], label[MOUNT_OPTS_MAX + 64];
+	char when[32], label[MOUNT_OPTS_MAX + 64], verdict[EVENT_RESULT_MAX];
+	char what[MOUNT_OPTS_MAX + EVENT_RESULT_MAX + 16], object[EVENT_OBJECT_MAX + 8];
+	char line[sizeof what + sizeof object + 64], shown[sizeof line];
+	const size_t cols = EVENT_LINE_COLS - strlen("----  ----");
 	for (size_t i = 0; events && i < events->count; i++) {
 		const struct event *ev = &events->items[i];
 		format_local_time(&ev->wall, when, sizeof when, false);
 		event_label(ev, label, sizeof label);
-		text_printf(out, "---- %s %s %s%s%s ----\n", when, ev->object, label,
-			ev->result[0] ? ": " : "", ev->result);
+		event_verdict(ev, verdict, sizeof verdict);
+		snprintf(line, sizeof line, "%s%s%s", label, verdict[0] ? ": " : "", verdict);
+		text_escape(line, what, sizeof what);
+		text_escape(ev->object, object, sizeof object - strlen("…"));
+		size_t used = strlen(when) + 2 + columns(what);
+		size_t room = cols > used ? cols - used : 0;
+		keep_tail(object, sizeof object, room > 16 ? room : 16);
+		snprintf(shown, sizeof shown, "%s %s %s", when, object, what);
+		cut_to_columns(shown, sizeof shown, cols);
+		fprintf(out, "---- %s ----\n", shown);
 		print_resets(out, ev);
 	}
 }

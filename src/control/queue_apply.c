@@ -251,10 +251,14 @@ static int apply_one(const struct control_dev *d, const char *root,
 	/* what the last write's recheck compares: the watched setting */
 	const char *watch_now = strcmp(a.watch, a.key) == 0 ? now : state_get(&after, a.watch);
 	snprintf(done->now, sizeof done->now, "%s", watch_now ? watch_now : "");
-	report_side_effects(a.key, a.watch,
-			    strcmp(a.key, "scheduler") == 0 ? "reset" : "also changed", &before,
-			    &after, r, summary, sizeof summary);
-	fill_event(ev, event_old, watch_now ? watch_now : now, summary);
+	bool sched = strcmp(a.key, "scheduler") == 0;
+	char verdict[sizeof summary];
+	snprintf(verdict, sizeof verdict, "%s", summary);
+	report_side_effects(a.key, a.watch, sched ? "reset" : "also changed", &before, &after, r,
+			    summary, sizeof summary);
+	/* the event carries what the write reset or also changed as its resets, not in its
+	 * verdict again */
+	fill_event(ev, event_old, watch_now ? watch_now : now, verdict);
 	if (ev && ev->kind == EVENT_SCHEDULER)
 		event_resets_between(ev, &before, &after);
 	else if (ev)

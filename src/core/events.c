@@ -753,6 +753,43 @@ static void run_label(const struct event *ev, char *buf, size_t len)
 		snprintf(buf, len, "%s %s", ev->key, ev->new_value);
 }
 
+/* "ok", "refused: ...": the result, less the list a switch made before its resets were
+ * recorded apart ("ok; reset: nr_requests 64 -> 256, ..."), which the resets say. */
+void event_verdict(const struct event *ev, char *buf, size_t len)
+{
+	const char *list = ev->kind == EVENT_SCHEDULER && (ev->nresets || ev->resets_dropped)
+		? strstr(ev->result, "; reset: ") : NULL;
+	int keep = list ? (int)(list - ev->result) : (int)strlen(ev->result);
+	snprintf(buf, len, "%.*s", keep, ev->result);
+}
+
+void event_mark_label(const struct event *ev, char *buf, size_t len)
+{
+	char label[MOUNT_OPTS_MAX + 64];
+	event_label(ev, label, sizeof label);
+	const char *space = strchr(label, ' ');
+	switch (ev->kind) {
+	case EVENT_SCHEDULER:
+	case EVENT_MOUNT_OPTIONS:
+		if (space) {
+			snprintf(buf, len, "%.*s %s%s", (int)(space - label), label, ev->object,
+				 space);
+			break;
+		}
+		/* fall through */
+	case EVENT_TUNABLE:
+	case EVENT_WRITE_CACHE:
+		snprintf(buf, len, "%s %s", ev->object, label);
+		break;
+	case EVENT_USER_MARK:
+		snprintf(buf, len, "mark: %s", label);
+		break;
+	default:
+		snprintf(buf, len, "%s", label);
+		break;
+	}
+}
+
 void event_label(const struct event *ev, char *buf, size_t len)
 {
 	char diff[MOUNT_OPTS_MAX];

@@ -434,11 +434,12 @@ static char *pack(char **p, const char *s)
 /* One allocation per mark: the struct, then its strings. */
 static struct history_mark *mark_new(const struct event *ev, uint64_t n)
 {
-	char label[MOUNT_OPTS_MAX + 64];
+	char label[MOUNT_OPTS_MAX + 64], resets[2048];
 	event_label(ev, label, sizeof label);
+	event_resets_text(ev, resets, sizeof resets);
 	size_t len = sizeof(struct history_mark) + strlen(ev->object) + strlen(ev->key) +
 		     strlen(ev->old_value) + strlen(ev->new_value) + strlen(ev->by) +
-		     strlen(ev->result) + strlen(label) + 7;
+		     strlen(ev->result) + strlen(label) + strlen(resets) + 8;
 	struct history_mark *m = malloc(len);
 	if (!m)
 		return NULL;
@@ -453,6 +454,7 @@ static struct history_mark *mark_new(const struct event *ev, uint64_t n)
 	m->by = pack(&p, ev->by);
 	m->result = pack(&p, ev->result);
 	m->label = pack(&p, label);
+	m->resets = pack(&p, resets);
 	return m;
 }
 

@@ -119,6 +119,39 @@ double trace_quantile(const uint64_t *hist, size_t n, double q)
 	return (double)((uint64_t)1 << n);
 }
 
+void trace_heat_fit(const uint64_t *hist, int rows, int *lo, int *hi, bool *outliers)
+{
+	const int n = TRACE_LAT_BUCKETS;
+	int want = rows < n ? rows : n, l = 0, top = n - 1, h;
+	uint64_t total = trace_hist_total(hist, (size_t)n), seen = 0;
+	*outliers = false;
+	if (total) {
+		while (!hist[l])
+			l++;
+		while (!hist[top])
+			top--;
+		for (h = l; h < top; h++) {
+			seen += hist[h];
+			if (seen * 100 >= total * 99)
+				break;
+		}
+		/* slower buckets of their own while a row is left for what is above them */
+		while (h < top && h - l + 2 < want)
+			h++;
+		if ((h + 1 == top && h - l + 2 <= want) || want < 2)
+			h = top;   /* the last one gets the row the outliers would have had */
+		*outliers = h < top;
+		*lo = l;
+		*hi = h;
+	}
+	if (*outliers)
+		want--;
+	while (*hi - *lo + 1 < want && *hi + 1 < n && !*outliers)
+		++*hi;
+	while (*hi - *lo + 1 < want && *lo > 0)
+		--*lo;
+}
+
 double trace_seq_pct(const struct trace_device *d)
 {
 	if (!d || d->issued == 0)

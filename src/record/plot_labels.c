@@ -1,7 +1,9 @@
-/* plot_labels.c - mark labels in lanes (plot_labels.h).  A label goes right of its
- * line, or left of it where it would run past the plot's right edge; into the first
- * lane where it meets no other box.  Failing that, the mark's number alone is tried
- * the same way; failing that, the line stays unlabelled and the legend names it. */
+/* plot_labels.c - mark labels in lanes (plot_labels.h).  A box goes right of its line,
+ * or left of it where it would run past the plot's right edge; into the first lane where
+ * it meets no other box.  First every mark's number, left to right: one that fits no
+ * lane joins the box of the marks before it ("[3-5]", as wide as "[3][5]"), which is
+ * placed again, joining the one before it in turn while it does not fit.  Then a mark
+ * whose number is alone in its box gets its full text instead where that fits. */
 #include <math.h>
 
 #include "plot_labels.h"
@@ -22,7 +24,8 @@ static bool box_fits(const struct label_strip *s, const struct label_place *box,
 	wide.x -= s->gap / 2;
 	wide.w += s->gap;
 	for (size_t i = 0; i < n; i++)
-		if (placed[i].form != LABEL_HIDDEN && plot_labels_intersect(&wide, &placed[i]))
+		if ((placed[i].form == LABEL_NUMBER || placed[i].form == LABEL_FULL) &&
+		    plot_labels_intersect(&wide, &placed[i]))
 			return false;
 	return true;
 }
@@ -35,7 +38,7 @@ static bool place(const struct label_strip *s, double x, double w, enum label_fo
 	for (int lane = 0; lane < s->lanes; lane++)
 		for (size_t side = 0; side < 2; side++) {
 			struct label_place box = { form, lane, xs[side], s->top + lane * s->lane_h, w,
-						   s->lane_h };
+						   s->lane_h, 0, 0 };
 			if (box_fits(s, &box, placed, n)) {
 				*out = box;
 				return true;
@@ -44,14 +47,47 @@ static bool place(const struct label_strip *s, double x, double w, enum label_fo
 	return false;
 }
 
+/* The box of the marks head..last: their numbers right of head's line, else left of
+ * last's.  Placed against out[0..n) but for those marks' own. */
+static bool place_group(const struct label_strip *s, const struct label_mark *marks,
+			size_t head, size_t last, struct label_place *out, size_t n)
+{
+	double w = marks[head].number_w + (last > head ? marks[last].number_w : 0);
+	for (size_t i = head; i <= last; i++)
+		out[i] = (struct label_place){ .form = LABEL_HIDDEN, .lane = -1 };
+	struct label_place box;
+	bool ok = place(s, marks[head].x, w, LABEL_NUMBER, out, n, &box);
+	if (!ok && last > head)
+		ok = place(s, marks[last].x - w - 2 * LINE_GAP, w, LABEL_NUMBER, out, n, &box);
+	if (!ok)
+		return false;
+	box.head = head;
+	box.last = last;
+	out[head] = box;
+	for (size_t i = head + 1; i <= last; i++)
+		out[i] = (struct label_place){ .form = LABEL_SHARED, .lane = -1, .head = head };
+	return true;
+}
+
 void plot_labels_layout(const struct label_strip *s, const struct label_mark *marks, size_t n,
 			struct label_place *out)
 {
 	for (size_t i = 0; i < n; i++) {
-		out[i] = (struct label_place){ .form = LABEL_HIDDEN, .lane = -1 };
-		const struct label_mark *m = &marks[i];
-		if (!place(s, m->x, m->full_w, LABEL_FULL, out, i, &out[i]))
-			place(s, m->x, m->number_w, LABEL_NUMBER, out, i, &out[i]);
+		size_t head = i;
+		while (!place_group(s, marks, head, i, out, i + 1) && head > 0)
+			head = out[head - 1].form == LABEL_SHARED ? out[head - 1].head : head - 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (out[i].form != LABEL_NUMBER || out[i].last != i)
+			continue;
+		struct label_place number = out[i], full;
+		out[i].form = LABEL_HIDDEN;
+		if (place(s, marks[i].x, marks[i].full_w, LABEL_FULL, out, n, &full)) {
+			full.head = full.last = i;
+			out[i] = full;
+		} else {
+			out[i] = number;
+		}
 	}
 }
 

@@ -31,27 +31,27 @@ void report_heat_free(struct heat_series *s)
 	s->n = s->cap = 0;
 }
 
-static void range(const struct heat_series *s, int *lo, int *hi, uint64_t *max)
+/* lo..hi fitted to what the panel counted (trace_heat_fit()); with outliers, hi is the
+ * outliers' row: the buckets from hi up. */
+static void range(const struct heat_series *s, int *lo, int *hi, bool *outliers)
 {
-	int l = TRACE_LAT_BUCKETS, h = -1;
-	*max = 0;
+	uint64_t hist[TRACE_LAT_BUCKETS] = { 0 };
 	for (size_t i = 0; i < s->n; i++)
-		for (int b = 0; b < TRACE_LAT_BUCKETS; b++) {
-			uint64_t c = s->cols[i].hist[b];
-			if (!c)
-				continue;
-			l = b < l ? b : l;
-			h = b > h ? b : h;
-			*max = c > *max ? c : *max;
-		}
-	if (h < 0)
-		l = h = EMPTY_LO;
-	while (h - l + 1 < REPORT_HEAT_MIN_BUCKETS && h + 1 < TRACE_LAT_BUCKETS)
-		h++;
-	while (h - l + 1 < REPORT_HEAT_MIN_BUCKETS && l > 0)
-		l--;
-	*lo = l;
-	*hi = h;
+		for (int b = 0; b < TRACE_LAT_BUCKETS; b++)
+			hist[b] += s->cols[i].hist[b];
+	*lo = *hi = EMPTY_LO;
+	trace_heat_fit(hist, REPORT_HEAT_MIN_BUCKETS, lo, hi, outliers);
+	if (*outliers)
+		++*hi;
+}
+
+/* What column c counted in row k (the outliers' row: every bucket from k up). */
+static uint64_t row_count(const struct heat_column *c, int k, int hi, bool outliers)
+{
+	uint64_t n = c->hist[k];
+	for (int b = k + 1; outliers && k == hi && b < TRACE_LAT_BUCKETS; b++)
+		n += c->hist[b];
+	return n;
 }
 
 double report_heat_row_bottom(const struct heat_box *b, int lo, int hi, int bucket)
@@ -75,15 +75,18 @@ static double px(const struct heat_box *b, double t)
 }
 
 long report_heat_layout(const struct heat_series *s, const struct heat_box *b, int *lo, int *hi,
-			struct heat_rect **out)
+			bool *outliers, struct heat_rect **out)
 {
-	uint64_t max;
-	range(s, lo, hi, &max);
+	uint64_t max = 0;
+	range(s, lo, hi, outliers);
 	*out = NULL;
 	size_t n = 0;
 	for (size_t i = 0; i < s->n; i++)
-		for (int k = *lo; k <= *hi; k++)
-			n += s->cols[i].hist[k] != 0;
+		for (int k = *lo; k <= *hi; k++) {
+			uint64_t c = row_count(&s->cols[i], k, *hi, *outliers);
+			n += c != 0;
+			max = c > max ? c : max;
+		}
 	if (!n)
 		return 0;
 	struct heat_rect *r = malloc(n * sizeof *r);
@@ -93,12 +96,13 @@ long report_heat_layout(const struct heat_series *s, const struct heat_box *b, i
 	for (size_t i = 0; i < s->n; i++) {
 		const struct heat_column *c = &s->cols[i];
 		for (int k = *lo; k <= *hi; k++) {
-			if (!c->hist[k])
+			uint64_t count = row_count(c, k, *hi, *outliers);
+			if (!count)
 				continue;
 			r[at++] = (struct heat_rect){
 				px(b, c->t0), report_heat_row_bottom(b, *lo, *hi, k + 1),
 				px(b, c->t1), report_heat_row_bottom(b, *lo, *hi, k),
-				shade(c->hist[k], max), c->hist[k] };
+				shade(count, max), count };
 		}
 	}
 	*out = r;

@@ -647,6 +647,16 @@ static int plan_marks(struct plot *p, const struct panel *a)
 	return 0;
 }
 
+/* "[3]", "[3,4]", "[3-7]": the marks a number box names (plot_labels.h). */
+static void box_number(const struct label_place *pl, size_t i, char *buf, size_t len)
+{
+	if (pl->last <= i)
+		snprintf(buf, len, "[%zu]", i + 1);
+	else
+		snprintf(buf, len, "[%zu%s%zu]", i + 1, pl->last == i + 1 ? "," : "-",
+			 pl->last + 1);
+}
+
 /* The marks: a dashed line each through the label strip and the plot, the label
  * where plan_marks() put it: never over the curve, never over another label. */
 static void draw_marks(struct plot *p, cairo_t *cr, const struct panel *a)
@@ -659,17 +669,20 @@ static void draw_marks(struct plot *p, cairo_t *cr, const struct panel *a)
 		p->cairo.set_line_width(cr, 1);
 		double dash = 4;
 		p->cairo.set_dash(cr, &dash, 1, 0);
-		p->cairo.move_to(cr, x, pl->form == LABEL_HIDDEN ? a->top : strip + pl->y);
+		bool boxed = pl->form == LABEL_NUMBER || pl->form == LABEL_FULL;
+		p->cairo.move_to(cr, x, boxed ? strip + pl->y : a->top);
 		p->cairo.line_to(cr, x, a->bottom);
 		p->cairo.stroke(cr);
 		p->cairo.set_dash(cr, NULL, 0, 0);
-		if (pl->form == LABEL_HIDDEN)
+		if (!boxed)
 			continue;
-		char number[32];
-		snprintf(number, sizeof number, "[%zu]", i + 1);
+		char number[48];
+		box_number(pl, i, number, sizeof number);
 		p->cairo.set_source_rgb(cr, 0.1, 0.1, 0.1);
+		/* a shared number says which marks it names; their texts are the legend's */
 		show_text_as(p, cr, pl->x + 1, strip + pl->y + 11, 11,
-			     pl->form == LABEL_FULL ? p->marks[i].shown : number, p->marks[i].whole);
+			     pl->form == LABEL_FULL ? p->marks[i].shown : number,
+			     pl->last > i ? number : p->marks[i].whole);
 	}
 }
 
@@ -793,21 +806,24 @@ static void heat_time_axis(struct plot *p, cairo_t *cr, const struct panel *a)
 }
 
 /* Each row's lowest latency at its bottom edge, as many as fit. */
-static void heat_latency_axis(struct plot *p, cairo_t *cr, const struct heat_box *b, int lo, int hi)
+static void heat_latency_axis(struct plot *p, cairo_t *cr, const struct heat_box *b, int lo, int hi,
+			      bool outliers)
 {
 	double row = (b->bottom - b->top) / (double)(hi - lo + 1);
 	int every = row >= 14 ? 1 : (int)ceil(14 / row);
 	p->cairo.set_source_rgb(cr, 0.2, 0.2, 0.2);
-	for (int k = lo; k <= hi + 1; k += every) {
+	/* the outliers' row has no top: its bottom edge says "from here up" */
+	for (int k = lo; k <= hi + !outliers; k += every) {
 		char buf[32];
+		const char *from = outliers && k == hi ? "\xe2\x89\xa5 " : "";
 		uint64_t us = k < TRACE_LAT_BUCKETS ? trace_bucket_low((size_t)k)
 						    : trace_bucket_low(TRACE_LAT_BUCKETS - 1) * 2;
 		if (us < 1000)
-			snprintf(buf, sizeof buf, "%llu \xc2\xb5s", (unsigned long long)us);
+			snprintf(buf, sizeof buf, "%s%llu \xc2\xb5s", from, (unsigned long long)us);
 		else if (us < 1000000)
-			snprintf(buf, sizeof buf, "%.3g ms", (double)us / 1e3);
+			snprintf(buf, sizeof buf, "%s%.3g ms", from, (double)us / 1e3);
 		else
-			snprintf(buf, sizeof buf, "%.3g s", (double)us / 1e6);
+			snprintf(buf, sizeof buf, "%s%.3g s", from, (double)us / 1e6);
 		double y = report_heat_row_bottom(b, lo, hi, k);
 		cairo_text_extents_t e;
 		p->cairo.set_font_size(cr, 11);
@@ -833,12 +849,13 @@ static void draw_heat_panel(struct plot *p, cairo_t *cr, size_t k, double y0, do
 	struct heat_box box = { a.left, a.right, a.top, a.bottom, p->t1 - p->t0 };
 	draw_panel_title(p, cr, &a, &p->panels[k], &metric_looks[METRIC_LATENCY]);
 	int lo, hi;
+	bool outliers;
 	struct heat_rect *r;
-	long n = report_heat_layout(&p->heat[k], &box, &lo, &hi, &r);
+	long n = report_heat_layout(&p->heat[k], &box, &lo, &hi, &outliers, &r);
 	heat_cells(p, cr, r, n);
 	free(r);
 	heat_time_axis(p, cr, &a);
-	heat_latency_axis(p, cr, &box, lo, hi);
+	heat_latency_axis(p, cr, &box, lo, hi, outliers);
 	if (!p->heat[k].n)
 		show_text(p, cr, a.left + 12, (a.top + a.bottom) / 2, 12,
 			  "no trace records: recorded without --trace (or the console's b key)");

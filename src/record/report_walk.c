@@ -100,33 +100,14 @@ int report_choose_events(struct report *rep, struct error *err)
 	return 0;
 }
 
-/* Device settings: "sched loop0 mq-deadline→bfq", "loop0 nr_requests 64→128";
- * mounts: "remount /home +barrier"; the rest label themselves. */
+/* event_mark_label() and what came of a change ioscope made: "loop0 read_ahead_kb
+ * 128→4096 (ok)"; a switch's resets are printed apart, once. */
 void report_mark_label(const struct event *ev, char *buf, size_t len)
 {
-	char label[MOUNT_OPTS_MAX + 64];
-	event_label(ev, label, sizeof label);
-	const char *space = strchr(label, ' ');
-	switch (ev->kind) {
-	case EVENT_SCHEDULER:
-	case EVENT_MOUNT_OPTIONS:
-		if (space) {
-			snprintf(buf, len, "%.*s %s%s", (int)(space - label), label, ev->object, space);
-			break;
-		}
-		/* fall through */
-	case EVENT_TUNABLE:
-	case EVENT_WRITE_CACHE:
-		snprintf(buf, len, "%s %s", ev->object, label);
-		break;
-	case EVENT_USER_MARK:
-		snprintf(buf, len, "mark: %s", label);
-		break;
-	default:
-		snprintf(buf, len, "%s", label);
-		break;
-	}
+	char verdict[EVENT_RESULT_MAX];
+	event_mark_label(ev, buf, len);
+	event_verdict(ev, verdict, sizeof verdict);
 	/* a run's result is figures or a matrix's progress, not the verdict of a change */
-	if (ev->result[0] && ev->kind != EVENT_RUN && strlen(buf) + 3 < len)
-		snprintf(buf + strlen(buf), len - strlen(buf), " (%s)", ev->result);
+	if (verdict[0] && ev->kind != EVENT_RUN && strlen(buf) + 3 < len)
+		snprintf(buf + strlen(buf), len - strlen(buf), " (%s)", verdict);
 }

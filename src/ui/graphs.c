@@ -252,15 +252,13 @@ static void draw_plot(const struct frame *f, const struct strip *s, const struct
 	attrset(A_NORMAL);
 }
 
-#define LANES_MAX 8       /* the label row and the plot rows numbers may go on */
 #define GROUPS_MAX 256
 #define GROUP_MAX 8
 
-/* Cells of the label row (lane 0) and of the plot rows (lanes 1...) already taken by
- * the title, a mark line or another mark's label. */
+/* Cells of the label row (lane 0) already taken by the title or a mark's label. */
 struct lanes {
-	bool taken[LANES_MAX][LABEL_COLS_MAX];
-	int w, n;
+	bool taken[1][LABEL_COLS_MAX];
+	int w;
 };
 
 static bool lane_free(const struct lanes *l, int lane, int from, int to)
@@ -390,45 +388,159 @@ static bool label_on_row(const struct frame *f, const struct strip *s, const str
 	return true;
 }
 
-/* A number alone on a plot row, right or left of its line. */
-static bool number_on_plot(const struct frame *f, const struct strip *s, const struct mark_group *g,
-			   struct lanes *l, const char *num)
+/* Marks whose numbers share one place on the label row: neighbouring columns, left to
+ * right, whose numbers would not fit apart.  Cells [x0, x1) are theirs (a gap cell
+ * included); the text goes right of the first line ("┃[3-5]"), left of the last one near
+ * the right edge ("[3-5]┃"), or after the strip's title when the first is under it
+ * ("◂[1,2]"). */
+struct cluster {
+	size_t first, n;            /* into the groups in column order */
+	int x0, x1;
+	bool left, shifted, drawn;
+	char text[96];
+};
+
+/* "[2]", "[3,4]", "[3-7]": the numbers of the cluster's marks, runs of three or more as a
+ * range. */
+static void cluster_numbers(const struct mark_group *g, const size_t *order, struct cluster *k)
 {
-	int nw = ui_text_width(num), col = g->col;
-	for (int lane = 1; lane < l->n; lane++) {
-		int x = lane_free(l, lane, col + 1, col + 2 + nw) ? col + 1
-		      : lane_free(l, lane, col - nw - 1, col) ? col - nw : -1;
-		if (x < 0)
-			continue;
-		ui_put(s->plot.y + lane - 1, s->plot.x + x, nw, group_attr(f, g), num);
-		lane_take(l, lane, x - 1, x + nw + 1);
-		return true;
+	uint64_t nums[GROUPS_MAX];
+	size_t n = 0;
+	for (size_t j = k->first; j < k->first + k->n; j++)
+		for (size_t i = g[order[j]].n; i > 0 && n < GROUPS_MAX; i--)
+			nums[n++] = g[order[j]].number[i - 1];
+	size_t used = text_appendf(k->text, sizeof k->text, 0, "[");
+	for (size_t i = 0; i < n;) {
+		size_t run = 1;
+		while (i + run < n && nums[i + run] == nums[i] + run)
+			run++;
+		if (run < 3)
+			run = 1;
+		used = text_appendf(k->text, sizeof k->text, used, "%s%llu", i ? "," : "",
+				    (unsigned long long)nums[i]);
+		if (run > 1)
+			used = text_appendf(k->text, sizeof k->text, used, "-%llu",
+					    (unsigned long long)nums[i + run - 1]);
+		i += run;
 	}
-	return false;
+	text_appendf(k->text, sizeof k->text, used, "]");
 }
 
-/* Every line gets its number: the strip's own marks, then newer ones, get the room
- * for their text on the label row first; the others their number there, or on a plot
- * row beside the line (never over the title and peak). */
+/* Where the cluster's text goes, given the first free cell after the title. */
+static void cluster_place(const struct mark_group *g, const size_t *order, struct cluster *k,
+			  int free_from, int w)
+{
+	cluster_numbers(g, order, k);
+	int tw = ui_text_width(k->text), first = g[order[k->first]].col;
+	int last = g[order[k->first + k->n - 1]].col;
+	k->shifted = first < free_from;
+	k->x0 = k->shifted ? free_from : first;
+	k->x1 = k->x0 + tw + 2;
+	k->left = k->x1 - 1 > w && last - tw - 1 >= free_from;
+	if (k->left) {
+		k->x0 = last - tw - 1;
+		k->x1 = last + 1;
+	}
+}
+
+/* The groups (in column order) as clusters: a group joins the one before when its line
+ * falls in that one's cells, and clusters merge while one's text runs into the next. */
+static size_t make_clusters(const struct mark_group *g, const size_t *order, size_t ng,
+			    int free_from, int w, struct cluster *c)
+{
+	size_t nc = 0;
+	for (size_t j = 0; j < ng; j++) {
+		if (g[order[j]].col >= w)
+			continue;
+		if (nc && g[order[j]].col < c[nc - 1].x1) {
+			c[nc - 1].n = j + 1 - c[nc - 1].first;
+		} else {
+			c[nc] = (struct cluster){ .first = j, .n = 1 };
+			nc++;
+		}
+		cluster_place(g, order, &c[nc - 1], free_from, w);
+		while (nc > 1 && c[nc - 1].x0 < c[nc - 2].x1) {
+			c[nc - 2].n = c[nc - 1].first + c[nc - 1].n - c[nc - 2].first;
+			nc--;
+			cluster_place(g, order, &c[nc - 1], free_from, w);
+		}
+	}
+	return nc;
+}
+
+static unsigned long cluster_attr(const struct frame *f, const struct mark_group *g,
+				  const size_t *order, const struct cluster *k)
+{
+	unsigned long a = group_attr(f, &g[order[k->first]]);
+	for (size_t j = k->first; j < k->first + k->n; j++) {
+		if (group_selected(f, &g[order[j]]))
+			return group_attr(f, &g[order[j]]);
+		if (g[order[j]].m[0]->kind == EVENT_USER_MARK)
+			a = group_attr(f, &g[order[j]]);
+	}
+	return a;
+}
+
+static void draw_cluster(const struct frame *f, const struct strip *s, const struct mark_group *g,
+			 const size_t *order, const struct cluster *k, int w)
+{
+	unsigned long a = cluster_attr(f, g, order, k);
+	const char *bar = ui_sym(&f->style, "┃", "|");
+	int x = s->plot.x + k->x0, tw = ui_text_width(k->text);
+	if (k->left) {
+		ui_put(s->label_y, x + 1, tw, a, k->text);
+		ui_put(s->label_y, x + 1 + tw, 1, a, bar);
+		return;
+	}
+	ui_put(s->label_y, x, 1, a, k->shifted ? ui_sym(&f->style, "◂", "<") : bar);
+	ui_put(s->label_y, x + 1, w - k->x0 - 1 > 0 ? w - k->x0 - 1 : 0, a, k->text);
+}
+
+static void lane_give_back(struct lanes *l, int from, int to)
+{
+	for (int x = from < 0 ? 0 : from; x < to && x < l->w; x++)
+		l->taken[0][x] = false;
+}
+
+/* Every mark gets its number on the label row: neighbours too close for theirs apart
+ * share one ("[3-5]", the marks panel is their legend).  Then a mark alone in its place
+ * gets its text there too where there is room, the strip's own marks, then newer ones,
+ * first. */
 static void label_groups(const struct frame *f, const struct strip *s, struct mark_group *g,
 			 size_t ng, struct lanes *l)
 {
-	bool done[GROUPS_MAX] = { false };
+	size_t order[GROUPS_MAX], where[GROUPS_MAX];
+	struct cluster c[GROUPS_MAX];
+	for (size_t i = 0; i < ng; i++) {   /* by column: an insertion sort of at most 256 */
+		size_t j = i;
+		for (; j > 0 && g[order[j - 1]].col > g[i].col; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+	int free_from = 0;
+	while (free_from < l->w && l->taken[0][free_from])
+		free_from++;
+	size_t nc = make_clusters(g, order, ng, free_from, l->w, c);
+	for (size_t k = 0; k < nc; k++) {
+		lane_take(l, 0, c[k].x0, c[k].x1);
+		for (size_t j = c[k].first; j < c[k].first + c[k].n; j++)
+			where[order[j]] = k;
+	}
 	char text[MOUNT_OPTS_MAX * 2], num[64];
 	for (size_t i = 0; i < ng; i++) {
-		if (g[i].col >= l->w)
+		struct cluster *k = g[i].col < l->w ? &c[where[i]] : NULL;
+		if (!k || k->n != 1 || k->shifted)
 			continue;
+		lane_give_back(l, k->x0, k->x1);
 		group_label(f, &g[i], s->device, text, sizeof text);
 		group_numbers(&g[i], num, sizeof num);
-		done[i] = label_on_row(f, s, &g[i], l, text, ui_text_width(num) + 6);
+		k->drawn = label_on_row(f, s, &g[i], l, text, ui_text_width(num) + 6);
+		if (!k->drawn)
+			lane_take(l, 0, k->x0, k->x1);
 	}
-	for (size_t i = 0; i < ng; i++) {
-		if (done[i] || g[i].col >= l->w)
-			continue;
-		group_numbers(&g[i], num, sizeof num);
-		if (!label_on_row(f, s, &g[i], l, num, INT32_MAX))
-			number_on_plot(f, s, &g[i], l, num);
-	}
+	for (size_t k = 0; k < nc; k++)
+		if (!c[k].drawn)
+			draw_cluster(f, s, g, order, &c[k], l->w);
 }
 
 /* The marks in view as groups of one column, the strip's own first, then newer ones. */
@@ -463,7 +575,8 @@ static size_t collect_groups(const struct frame *f, const struct strip *s, const
 }
 
 /* Marks: a vertical line through the plot at the sample's column, and its number (and
- * its label when there is room) beside it; the marks of one column share one label.
+ * its label when there is room) on the label row; the marks of one column share one
+ * label, neighbours too close share their numbers.
  * title_w: cells of the label row the strip's title and peak take. */
 static void draw_marks(const struct frame *f, const struct strip *s, const struct span *sp,
 		       int title_w)
@@ -485,13 +598,9 @@ static void draw_marks(const struct frame *f, const struct strip *s, const struc
 	struct lanes l;
 	memset(&l, 0, sizeof l);
 	l.w = s->plot.w < LABEL_COLS_MAX ? s->plot.w : LABEL_COLS_MAX;
-	l.n = 1 + s->plot.h < LANES_MAX ? 1 + s->plot.h : LANES_MAX;
 	lane_take(&l, 0, 0, title_w - GUTTER + 1);
-	for (size_t i = 0; i < ng; i++) {
+	for (size_t i = 0; i < ng; i++)
 		draw_line(f, s, &groups[i]);
-		for (int lane = 1; lane < l.n; lane++)
-			lane_take(&l, lane, groups[i].col, groups[i].col + 1);
-	}
 	label_groups(f, s, groups, ng, &l);
 }
 
@@ -539,7 +648,8 @@ static bool heat_fetch(const struct frame *f, const struct span *sp, const struc
 }
 
 /* The latency each row starts at, at the top, middle and bottom. */
-static void heat_y_labels(const struct frame *f, const struct strip *s, int lo, int hi)
+static void heat_y_labels(const struct frame *f, const struct strip *s, int lo, int hi,
+			  bool outliers)
 {
 	unsigned long axis = ui_attr(&f->style, TR_AXIS);
 	const struct rect *p = &s->plot;
@@ -550,8 +660,12 @@ static void heat_y_labels(const struct frame *f, const struct strip *s, int lo, 
 			continue;
 		int first, last;
 		char buf[16];
-		heat_row_buckets(rows[i], p->h, lo, hi, &first, &last);
-		heat_format_us(trace_bucket_low((size_t)first), f->style.utf8, buf, sizeof buf);
+		heat_row_buckets(rows[i], p->h, lo, hi, outliers, &first, &last);
+		uint64_t us = trace_bucket_low((size_t)first);
+		if (outliers && rows[i] == 0)   /* the outliers' row: everything slower */
+			heat_format_over(us, f->style.utf8, buf, sizeof buf);
+		else
+			heat_format_us(us, f->style.utf8, buf, sizeof buf);
 		ui_putf(p->y + rows[i], p->x - GUTTER, GUTTER - 1, axis, "%*s", GUTTER - 1, buf);
 	}
 }
@@ -620,9 +734,10 @@ static int heat_strip(const struct frame *f, const struct strip *s, const struct
 	struct heat_grid g;
 	bool any = heat_fetch(f, sp, s, &g);
 	int lo, hi;
-	heat_range(&g, s->plot.h, &lo, &hi);
-	uint64_t max = heat_render(&g, s->plot.h, lo, hi, f->scratch->cells);
-	heat_y_labels(f, s, lo, hi);
+	bool outliers;
+	heat_range(&g, s->plot.h, &lo, &hi, &outliers);
+	uint64_t max = heat_render(&g, s->plot.h, lo, hi, outliers, f->scratch->cells);
+	heat_y_labels(f, s, lo, hi, outliers);
 	heat_draw_cells(f, s);
 	if (!any)
 		heat_note(f, s);

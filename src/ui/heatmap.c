@@ -16,34 +16,28 @@ static uint64_t cell_sum(const struct heat_grid *g, int col, int first, int last
 	return n;
 }
 
-void heat_range(const struct heat_grid *g, int rows, int *lo, int *hi)
+void heat_range(const struct heat_grid *g, int rows, int *lo, int *hi, bool *outliers)
 {
-	int l = TRACE_LAT_BUCKETS, h = -1;
-	for (int c = 0; c < g->width; c++) {
-		if (!g->traced[c])
-			continue;
-		for (int b = 0; b < TRACE_LAT_BUCKETS; b++) {
-			if (!g->counts[(size_t)c * TRACE_LAT_BUCKETS + (size_t)b])
-				continue;
-			l = b < l ? b : l;
-			h = b > h ? b : h;
-		}
-	}
-	if (h < 0) {
-		l = EMPTY_LO;
-		h = EMPTY_HI;
-	}
-	int want = rows < TRACE_LAT_BUCKETS ? rows : TRACE_LAT_BUCKETS;
-	while (h - l + 1 < want && h + 1 < TRACE_LAT_BUCKETS)
-		h++;
-	while (h - l + 1 < want && l > 0)
-		l--;
-	*lo = l;
-	*hi = h;
+	uint64_t hist[TRACE_LAT_BUCKETS] = { 0 };
+	for (int c = 0; c < g->width; c++)
+		for (int b = 0; g->traced[c] && b < TRACE_LAT_BUCKETS; b++)
+			hist[b] += g->counts[(size_t)c * TRACE_LAT_BUCKETS + (size_t)b];
+	*lo = EMPTY_LO;
+	*hi = EMPTY_HI;
+	trace_heat_fit(hist, rows, lo, hi, outliers);
 }
 
-void heat_row_buckets(int r, int rows, int lo, int hi, int *first, int *last)
+void heat_row_buckets(int r, int rows, int lo, int hi, bool outliers, int *first, int *last)
 {
+	if (outliers && rows > 1) {
+		if (r == 0) {
+			*first = hi + 1;
+			*last = TRACE_LAT_BUCKETS - 1;
+			return;
+		}
+		r--;
+		rows--;
+	}
 	int nb = hi - lo + 1, from_bottom = rows - 1 - r;
 	*first = lo + from_bottom * nb / rows;
 	*last = lo + (from_bottom + 1) * nb / rows - 1;
@@ -61,12 +55,13 @@ int heat_level(uint64_t count, uint64_t max)
 	return l < 1 ? 1 : l > HEAT_LEVELS - 1 ? HEAT_LEVELS - 1 : l;
 }
 
-uint64_t heat_render(const struct heat_grid *g, int rows, int lo, int hi, struct graph_cell *cells)
+uint64_t heat_render(const struct heat_grid *g, int rows, int lo, int hi, bool outliers,
+		     struct graph_cell *cells)
 {
 	uint64_t max = 0;
 	for (int r = 0; r < rows; r++) {
 		int first, last;
-		heat_row_buckets(r, rows, lo, hi, &first, &last);
+		heat_row_buckets(r, rows, lo, hi, outliers, &first, &last);
 		for (int c = 0; c < g->width; c++) {
 			uint64_t n = g->traced[c] ? cell_sum(g, c, first, last) : 0;
 			max = n > max ? n : max;
@@ -74,7 +69,7 @@ uint64_t heat_render(const struct heat_grid *g, int rows, int lo, int hi, struct
 	}
 	for (int r = 0; r < rows; r++) {
 		int first, last;
-		heat_row_buckets(r, rows, lo, hi, &first, &last);
+		heat_row_buckets(r, rows, lo, hi, outliers, &first, &last);
 		for (int c = 0; c < g->width; c++) {
 			struct graph_cell *cell = &cells[(size_t)r * (size_t)g->width + (size_t)c];
 			memset(cell->glyph, 0, sizeof cell->glyph);
@@ -102,4 +97,16 @@ void heat_format_us(uint64_t us, bool utf8, char *buf, size_t len)
 		snprintf(buf, len, "%.3gs", (double)us / 1e6);
 	else
 		snprintf(buf, len, "%.0fs", (double)us / 1e6);   /* the last bucket: "2147s" */
+}
+
+void heat_format_over(uint64_t us, bool utf8, char *buf, size_t len)
+{
+	const char *ge = utf8 ? "≥" : ">";
+	double v = (double)us;
+	if (us < 1000)
+		snprintf(buf, len, "%s%llu%s", ge, (unsigned long long)us, utf8 ? "µs" : "us");
+	else if (us < 1000000)
+		snprintf(buf, len, v < 1e4 ? "%s%.1fms" : "%s%.0fms", ge, v / 1e3);
+	else
+		snprintf(buf, len, v < 1e7 ? "%s%.1fs" : "%s%.0fs", ge, v / 1e6);
 }

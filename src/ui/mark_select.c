@@ -25,18 +25,20 @@ static void graphs_to_sample(struct console *c, uint64_t n)
 	c->scroll_back = back < max ? back : max;
 }
 
-/* "mark [3] at 20:59:27: loop1 sched mq-deadline→bfq (by ioscope)" */
+/* "mark [3] at 20:59:27: loop1 sched mq-deadline→bfq (by ioscope); reset nr_requests
+ * 64→256, ..." */
 static void announce(struct console *c, const struct history_mark *m, uint64_t number)
 {
-	char when[16], text[MOUNT_OPTS_MAX * 2 + 64], shown[sizeof text];
+	char when[16], text[MOUNT_OPTS_MAX * 2 + 2048], shown[sizeof text];
 	struct tm tm;
 	time_t t = m->wall.tv_sec;
 	if (!localtime_r(&t, &tm) || !strftime(when, sizeof when, "%H:%M:%S", &tm))
 		snprintf(when, sizeof when, "--:--:--");
 	bool user = m->kind == EVENT_USER_MARK;
-	snprintf(text, sizeof text, "mark [%llu] at %s: %s%s%s%s", (unsigned long long)number, when,
-		 user ? "" : m->object, user ? "" : " ", m->label,
-		 !user && strcmp(m->by, "ioscope") == 0 ? " (by ioscope)" : "");
+	snprintf(text, sizeof text, "mark [%llu] at %s: %s%s%s%s%s%s", (unsigned long long)number,
+		 when, user ? "" : m->object, user ? "" : " ", m->label,
+		 !user && strcmp(m->by, "ioscope") == 0 ? " (by ioscope)" : "",
+		 m->resets[0] ? "; reset " : "", m->resets);
 	ui_text_for_terminal(&c->style, text, shown, sizeof shown);
 	console_message(c, false, "%s", shown);
 }

@@ -1,13 +1,14 @@
 /* marks.c - the marks panel: the graphs' legend.  Every event, newest first, with its
- * number, time, object and old -> new value; a row that does not fit ends with an
- * ellipsis.  It scrolls to keep the selected mark (mark_select.c) in view. */
+ * number, time, object and old -> new value (and what a scheduler switch reset); a row
+ * that does not fit ends with an ellipsis.  It scrolls to keep the selected mark
+ * (mark_select.c) in view. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "pane.h"
 
-#define SPANS_MAX 10
+#define SPANS_MAX 12
 
 /* A row as pieces of text in their colours, cut as a whole: what does not fit is
  * replaced by "…" ("..." without UTF-8), never dropped silently. */
@@ -78,6 +79,11 @@ static void draw_mark(const struct frame *f, size_t i, int y, const struct rect 
 		add(&row, span_attr(f, selected, TR_NORMAL), change);
 		if (strcmp(m->by, "ioscope") == 0)
 			add(&row, span_attr(f, selected, TR_DIM), "  (by ioscope)");
+		/* the graphs' label says what changed; what a switch reset is said here */
+		if (m->resets[0]) {
+			add(&row, span_attr(f, selected, TR_DIM), "  reset ");
+			add(&row, span_attr(f, selected, TR_DIM), m->resets);
+		}
 	}
 	put_row(f, &row, y, r->x + 1, r->w - 2);
 }

@@ -3,7 +3,8 @@
 what test_trace_key.sh asks: heat <STRIP>: the strip titled STRIP has shaded cells
 ('@' is the busiest cell of the window, always there when anything was counted) in two
 columns or more besides the marks' own; mark <TEXT>: a mark labelled TEXT (or numbered: "[1]") is on a strip's label
-row (a number may be on a plot row) and its line crosses every plot row of that strip
+row (beside its line, or after the title, "◂[1]", when the line is under it) and its line
+crosses every plot row of that strip
 (each cell of its column is drawn, never blank).
 Prints what is wrong and exits 1."""
 import re
@@ -70,6 +71,14 @@ def mark(lines, text):
             bar = start - 1
         elif end < len(row) and row[end] in BARS:
             bar = end
+        elif re.match(r"\[[0-9,\-]+\] [^\[┃│|]*[┃│|]", row[start:]):
+            # a number's label left of its line: "[1] trace on┃"
+            bar = start + re.match(r"\[[0-9,\-]+\] [^\[┃│|]*", row[start:]).end()
+        elif start > 0 and row[start - 1] in "◂<":
+            # under the strip's title: its number after the title, its line left of it
+            lines_left = [x for x in range(GUTTER, start - 1)
+                          if any(x < len(lines[r]) and lines[r][x] in BARS for r in rows)]
+            bar = lines_left[-1] if lines_left else -1
         if bar < 0:
             return "no line beside the mark %r" % text
         blank = [r for r in rows if bar >= len(lines[r]) or lines[r][bar] == " "]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Read a console screen (tmux capture-pane) on stdin and check the graphs' marks:
 every mark line drawn on a strip has its number beside it ("[3]" right or left of the
-line, on the strip's label row or a plot row), the strip's title and peak are intact,
+line, on the strip's label row, or a shared "[3-5]" over it there), the strip's title and peak are intact,
 and the marks panel lists every number shown.  Prints one problem a line; exit 1 when
 there is any.  Usage: marks_screen.py DEVICE MIN_LINES"""
 import re
@@ -11,7 +11,7 @@ GUTTER = 7
 dev, min_lines = sys.argv[1], int(sys.argv[2])
 rows = sys.stdin.read().split("\n")
 label_re = re.compile(r"^" + re.escape(dev) + r" (read|write) ")
-token_re = re.compile(r"\[([0-9,]+)\]")
+token_re = re.compile(r"\[([0-9,\-]+)\]")
 problems, lines_seen, numbers = [], 0, set()
 
 starts = [i for i, r in enumerate(rows) if label_re.match(r)]
@@ -40,10 +40,15 @@ for k, y in enumerate(starts):
             before = [m for m in token_re.finditer(head[:x])]
             if before and "┃" not in head[before[-1].end():x]:
                 near.append((before[-1].start(), before[-1].end(), before[-1].group(1)))
+        # neighbours too close share one number on the label row: "┃[3-5]" spans them
+        near += [(m.start(), m.end(), m.group(1)) for m in token_re.finditer(rows[y])
+                 if m.start() - 1 <= x < m.end()]
         if not near:
             problems.append("mark line at column %d of %r has no number" % (x, rows[y]))
         for t in near:
-            numbers.update(t[2].split(","))
+            for part in t[2].split(","):
+                a, _, b = part.partition("-")
+                numbers.update(str(n) for n in range(int(a), int(b or a) + 1))
 
 panel = set(re.findall(r"^ \[([0-9]+)\] [0-9:]{8}  ", "\n".join(rows), re.M))
 if lines_seen < min_lines:

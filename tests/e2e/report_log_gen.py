@@ -35,6 +35,12 @@ tests/e2e/test_report_golden.sh), the way the recorder writes them:
                                   "rmtree" half way, its exit; for `ioscope compare` across
                                   devices and filesystems
   report_log_gen.py pair-b FILE   the same on loop1 with xfs and bfq, slower
+  report_log_gen.py busy FILE     40 s of a busy session on loop0, 13 marks, some a second
+                                  apart: ioscope switches to bfq (its result in the form
+                                  logs had before the resets were recorded apart: "ok;
+                                  reset: ...") and back (result "ok"), sets tunables, marks,
+                                  a remount; each change of ioscope's echoed at the next
+                                  sample, as the recorder logs it
 
 The checked-in logs are this script's output; change both together."""
 import json, sys
@@ -340,6 +346,58 @@ def day(path):
                       "bfq" if sched == "mq-deadline" else "mq-deadline", sched)
 
 
+def resets_of(old, new):
+    """A switch's resets between loop0's settings under scheduler old and under new."""
+    a, b = loop0(old)["settings"]["items"], loop0(new)["settings"]["items"]
+    return {k: [a.get(k), b.get(k)] for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)
+            and (k == "nr_requests" or k.startswith("iosched."))}
+
+
+def busy(path):
+    log = Log(path, "busy")
+    sched, ra, nobarrier = "mq-deadline", "128", False
+    log.header(VDA + [loop0(sched, ra)], mounts(nobarrier, False))
+    old_style = "ok; reset: iosched.fifo_batch 16 -> -, iosched.slice_idle - -> 8, nr_requests 256 -> 64"
+    # sample: (kind, object, key, old, new, by, result); ioscope's changes echo at the next one
+    plan = {4: [("mark", "user", "mark", "", "warm up", "user", "")],
+            8: [("scheduler", "loop0", "scheduler", "mq-deadline", "bfq", "ioscope", old_style)],
+            9: [("tunable", "loop0", "read_ahead_kb", "128", "1024", "ioscope", "ok")],
+            10: [("mark", "user", "mark", "", "untar", "user", "")],
+            11: [("mark", "user", "mark", "", "sync", "user", "")],
+            16: [("mount_options", "/mnt/bench", "super_opts", "rw", "rw,nobarrier", "observed", "")],
+            17: [("mark", "user", "mark", "", "rm -rf", "user", "")],
+            22: [("scheduler", "loop0", "scheduler", "bfq", "mq-deadline", "ioscope", "ok")],
+            23: [("tunable", "loop0", "read_ahead_kb", "1024", "128", "ioscope", "ok"),
+                 ("mark", "user", "mark", "", "untar again", "user", "")],
+            24: [("mark", "user", "mark", "", "sync again", "user", "")],
+            30: [("mark", "user", "mark", "", "a mark whose text is long enough to be cut "
+                  "on every narrow screen it is shown on, and in batch text", "user", "")],
+            31: [("mark", "user", "mark", "", "done", "user", "")]}
+    echo = []
+    for k in range(41):
+        for ev in echo:   # the setting as the sample shows it: ioscope's change seen
+            if ev[0] == "scheduler":
+                sched = ev[4]
+            elif ev[0] == "tunable":
+                ra = ev[4]
+        here = plan.get(k, [])
+        if any(ev[0] == "mount_options" for ev in here):
+            nobarrier = True
+        w = 80 if sched == "bfq" else 200
+        log.sample(k, VDA + [loop0(sched, ra)], mounts(nobarrier, False), w if k % 5 else 0,
+                   0, 8 + k % 3, 900 if k % 5 else 20)
+        for kind, obj, key, old, new, by, result in echo:
+            extra = {"resets": resets_of(old, new)} if kind == "scheduler" else {}
+            log.event(k, kind, obj, key, old, new, **extra)
+        echo = []
+        for kind, obj, key, old, new, by, result in here:
+            extra = {"resets": resets_of(old, new)} if kind == "scheduler" else {}
+            log.event(k, kind, obj, key, old, new, by=by, result=result,
+                      at=300_000_000 if kind == "mark" else None, **extra)
+            if by == "ioscope":
+                echo.append((kind, obj, key, old, new, by, result))
+
+
 if __name__ == "__main__":
     what, out = sys.argv[1], sys.argv[2]
     if what == "phases":
@@ -364,5 +422,7 @@ if __name__ == "__main__":
         steps(out, what == "steps-extra")
     elif what in ("pair-a", "pair-b"):
         pair(out, what[-1])
+    elif what == "busy":
+        busy(out)
     else:
-        sys.exit("usage: report_log_gen.py phases|other|day|probe|dd-mark|dd-mark-half|steps|steps-extra|close-marks|low-util|straddle-a|straddle-b|pair-a|pair-b FILE")
+        sys.exit("usage: report_log_gen.py phases|other|day|probe|dd-mark|dd-mark-half|steps|steps-extra|close-marks|low-util|straddle-a|straddle-b|pair-a|pair-b|busy FILE")

@@ -81,3 +81,26 @@ probe: 4 reads p50 371 max 393 us; a read in progress for 2.5 s; 1 start p50 720
 "$IOSCOPE" --replay "$TMP/reading.log" --batch -c 2 -f json 2>/dev/null | sed -n 2p \
 	| grep -q '"reading_us":812345' && ok "probe: reading_us in batch JSON" \
 	|| fail "probe: reading_us in batch JSON"
+
+# A busy session replayed (tests/fixtures/logs/report-busy.log): each event line says what
+# changed and what came of it; a switch's resets are the lines under it, never in its line
+# again (the log's first switch has them in its result too, as logs had before), and no
+# event line is 100 columns or wider (a long mark is cut with an ellipsis).  The event
+# lines are golden (tests/fixtures/text/batch-busy-events.txt).
+golden="$F/text/batch-busy-events.txt"
+if TZ=UTC "$IOSCOPE" --replay "$F/logs/report-busy.log" --batch >"$TMP/busy.full" 2>"$TMP/busy.err" \
+	&& [ ! -s "$TMP/busy.err" ]; then
+	grep -E '^(----|     reset) ' "$TMP/busy.full" >"$TMP/busy.txt"
+	[ -n "${UPDATE_GOLDEN:-}" ] && cp "$TMP/busy.txt" "$golden"
+	if diff -u "$golden" "$TMP/busy.txt" >"$TMP/busy.diff"; then
+		ok "text busy replay: event lines match their golden file"
+	else
+		fail "text busy replay: event lines match their golden file" "$(head -40 "$TMP/busy.diff")"
+	fi
+	long=$(grep -- '^----' "$TMP/busy.full" | python3 -c 'import sys
+print("".join(l for l in sys.stdin if len(l.rstrip("\n")) >= 100)[:1000], end="")')
+	[ -z "$long" ] && ok "text busy replay: event lines under 100 columns" \
+		|| fail "text busy replay: event lines under 100 columns" "$long"
+else
+	fail "text busy replay runs" "$(head -c 1500 "$TMP/busy.err")"
+fi

@@ -42,8 +42,10 @@ run set --events "$L" scheduler=bfq
 expect_rc switch_to_bfq 0
 has switch_lists_reset "reset nr_requests: 64 -> "
 has switch_lists_iosched_gone "reset iosched.fifo_batch: 8 -> (gone)"
-has switch_event_result_reset '"result":"ok; reset: '
-has switch_event_names_nr_requests 'nr_requests 64 -> '
+# the event's verdict is "ok": what the switch reset is its "resets", not said twice
+has switch_event_result_ok '"result":"ok","by":"ioscope"'
+has switch_event_resets_nr_requests '"nr_requests":["64",'
+has switch_event_resets_fifo_batch '"iosched.fifo_batch":["8",null]'
 
 # same command: scheduler first, then its tunables (checked against bfq's names)
 run set "$L" iosched.slice_idle=0 scheduler=mq-deadline

@@ -103,6 +103,9 @@ python3 "$IOSCOPE_TOP/tests/e2e/report_log_gen.py" close-marks "$TMP/close.log" 
 	|| fail "a phase without intervals: said, and no IOPS header" "$(sed -n '/^Phase 2 of 3/,/^Phase 3/p' "$TMP/close.txt")"
 "$IOSCOPE" compare report-phases.log >/dev/null 2>&1
 [ $? = 2 ] && ok "compare: one log is bad usage" || fail "compare: one log is bad usage"
+# a busy session (report_log_gen.py busy): ioscope's switches are labelled by what
+# changed, their resets printed once, under the phase's mark
+golden busy full "$IOSCOPE" report report-busy.log
 python3 "$IOSCOPE_TOP/tests/e2e/report_log_gen.py" day "$TMP/day.log" || fail "day log generated"
 cd "$TMP" || exit 1
 golden day cut "$IOSCOPE" report day.log
@@ -111,6 +114,11 @@ rows=$(sed -n '/^Per interval/,$p' "$TMP/day.full" | grep -c '^[0-9][0-9]:[0-9][
 
 # what the goldens say, in words (a golden rewritten by mistake still fails here)
 has() { grep -qF -- "$2" "$TMP/$1.txt" && ok "$1: $3" || fail "$1: $3" "no '$2'"; }
+has busy "  after 12:00:08 sched loop0 mq-deadline→bfq (ok)" "a switch's label says what changed"
+has busy "---- 12:00:22 sched loop0 bfq→mq-deadline (ok) ----" "the table's mark line too"
+n=$(grep -cE "fifo_batch 16 ?(→|->) ?-" "$TMP/busy.full")
+[ "$n" = 1 ] && ! grep -q "reset:" "$TMP/busy.full" && ok "busy: a switch's resets printed once" \
+	|| fail "busy: a switch's resets printed once" "$n times; $(grep "reset:" "$TMP/busy.full" | head -3)"
 has phases "  left out 12:00:35 - 12:00:36: the interval the mark falls in" "a mark inside an interval leaves it out"
 has phases "  left out 12:00:19 - 12:00:20: the change happened within this interval" "an observed change leaves its interval out"
 has phases "Phase 4 of 6: 12:00:48 - 12:00:52 (4.0s; figures 12:00:48 - 12:00:51, 3.0s)," "a phase's own span where a change's interval is left out"
@@ -182,3 +190,30 @@ fi
 "$IOSCOPE" report report-phases.log -f svg --metrics mbps,bogus -o "$TMP/m2.svg" 2>"$TMP/m2.err"
 [ $? = 2 ] && grep -q "invalid metric 'bogus'" "$TMP/m2.err" && ok "--metrics: an unknown metric is bad usage" \
 	|| fail "--metrics: an unknown metric is bad usage" "$(cat "$TMP/m2.err")"
+
+# A busy session on a small plot (report-busy.log, 13 marks, some a second apart): every
+# mark has its number in the label strip, those too close for theirs apart sharing one
+# ("[10,11]", "[3-5]"), and the legend under the plot gives every mark's text.
+cd "$L" || exit 1
+if "$IOSCOPE" report report-busy.log -f svg --size 400x700 -o "$TMP/busy.svg" 2>"$TMP/busy-svg.err"; then
+	python3 - "$TMP/busy.svg" <<'PY'
+import re, sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+texts = [t.text or "" for t in ET.parse(sys.argv[1]).getroot().iter(ns + "text")]
+at = texts.index("Marks") if "Marks" in texts else len(texts)   # the legend's heading
+strip, legend = texts[:at], [t for t in texts[at + 1:] if re.match(r"\[[0-9]+\] ", t)]
+numbered = set()
+for t in strip:
+    m = re.match(r"\[([0-9]+)(?:([,-])([0-9]+))?\]", t)
+    if m:
+        numbered.update(range(int(m.group(1)), int(m.group(3) or m.group(1)) + 1))
+def check(name, cond, what):
+    print(("ok " if cond else "not ok ") + name + ("" if cond else ": %s" % what))
+check("plot: every mark of a busy session numbered in the label strip",
+      numbered == set(range(1, 14)), sorted(numbered))
+check("plot: the legend gives every mark's text", len(legend) == 13, legend)
+PY
+else
+	grep -q "cairo" "$TMP/busy-svg.err" && skip "plot of a busy session" "no cairo here" \
+		|| fail "plot of a busy session runs" "$(cat "$TMP/busy-svg.err")"
+fi

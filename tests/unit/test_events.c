@@ -87,6 +87,45 @@ static void test_scheduler_change_folds_iosched(void **state)
 	snapshot_free(&b);
 }
 
+/* A change ioscope made to loop0. */
+static void change(struct event *ev, enum event_kind kind, const char *key, const char *old,
+		   const char *new, const char *result)
+{
+	event_init(ev);
+	ev->kind = kind;
+	event_set_object(ev, "loop0");
+	snprintf(ev->key, sizeof ev->key, "%s", key);
+	event_set_old_value(ev, "%s", old);
+	event_set_new_value(ev, "%s", new);
+	event_set_result(ev, "%s", result);
+}
+
+/* A switch's label says what changed and its verdict leaves out what it reset (a log of
+ * before keeps the list in its result): the resets are said once, apart. */
+static void test_mark_label_and_verdict(void **state)
+{
+	(void)state;
+	struct event ev;
+	char buf[256];
+	change(&ev, EVENT_SCHEDULER, "scheduler", "bfq", "mq-deadline",
+	       "ok; reset: nr_requests 64 -> 256");
+	event_mark_label(&ev, buf, sizeof buf);
+	assert_string_equal(buf, "sched loop0 bfq→mq-deadline");
+	event_verdict(&ev, buf, sizeof buf);   /* no resets recorded apart: the list is all */
+	assert_string_equal(buf, "ok; reset: nr_requests 64 -> 256");
+	event_add_reset(&ev, "nr_requests", "64", "256");
+	event_verdict(&ev, buf, sizeof buf);
+	assert_string_equal(buf, "ok");
+	event_free(&ev);
+	change(&ev, EVENT_TUNABLE, "read_ahead_kb", "128", "4096",
+	       "refused: read_ahead_kb=4096: Invalid argument");
+	event_mark_label(&ev, buf, sizeof buf);
+	assert_string_equal(buf, "loop0 read_ahead_kb 128→4096");
+	event_verdict(&ev, buf, sizeof buf);
+	assert_string_equal(buf, "refused: read_ahead_kb=4096: Invalid argument");
+	event_free(&ev);
+}
+
 static void test_resets_overflow_counted(void **state)
 {
 	(void)state;
@@ -521,6 +560,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scheduler_change_folds_iosched),
+		cmocka_unit_test(test_mark_label_and_verdict),
 		cmocka_unit_test(test_resets_overflow_counted),
 		cmocka_unit_test(test_tunable_and_write_cache),
 		cmocka_unit_test(test_generation_skips_compare),

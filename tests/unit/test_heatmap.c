@@ -38,38 +38,100 @@ static void test_range(void **state)
 	grid_reset();
 	struct heat_grid g = { counts, traced, W };
 	int lo, hi;
-	heat_range(&g, 4, &lo, &hi);
+	bool over;
+	heat_range(&g, 4, &lo, &hi, &over);
 	assert_int_equal(lo, 4);   /* nothing counted: 16 µs .. 16 ms */
 	assert_int_equal(hi, 14);
 	traced[1] = true;
 	counts[1 * TRACE_LAT_BUCKETS + 6] = 3;
 	counts[1 * TRACE_LAT_BUCKETS + 7] = 1;
-	heat_range(&g, 4, &lo, &hi);   /* widened towards the slow end first */
+	heat_range(&g, 4, &lo, &hi, &over);   /* widened towards the slow end first */
 	assert_int_equal(lo, 6);
 	assert_int_equal(hi, 9);
 	counts[2 * TRACE_LAT_BUCKETS + 31] = 1;   /* a column not traced does not count */
-	heat_range(&g, 4, &lo, &hi);
+	heat_range(&g, 4, &lo, &hi, &over);
 	assert_int_equal(hi, 9);
 	traced[2] = true;
-	heat_range(&g, 40, &lo, &hi);   /* taller than all buckets: all of them */
+	heat_range(&g, 40, &lo, &hi, &over);   /* taller than all buckets: all of them */
 	assert_int_equal(lo, 0);
 	assert_int_equal(hi, 31);
+	assert_false(over);
+}
+
+/* Every bucket's label fits the graphs' Y label gutter. */
+static void every_bucket_fits(void (*format)(uint64_t us, bool utf8, char *buf, size_t len))
+{
+	char buf[16];
+	for (size_t i = 0; i < TRACE_LAT_BUCKETS; i++) {
+		format(trace_bucket_low(i), false, buf, sizeof buf);
+		assert_true(strlen(buf) <= 6);
+	}
+}
+
+/* A few requests of seconds among thousands of milliseconds (issue 28: the range reached
+ * 8.39 s while p99 was 7 ms): the rows fit the bulk, the slow ones share the top row. */
+static void test_range_outliers(void **state)
+{
+	(void)state;
+	grid_reset();
+	struct heat_grid g = { counts, traced, W };
+	int lo, hi, first, last;
+	bool over;
+	traced[0] = traced[1] = true;
+	counts[0 * TRACE_LAT_BUCKETS + 10] = 2000;    /* 1-2 ms */
+	counts[1 * TRACE_LAT_BUCKETS + 12] = 1000;    /* 4-8 ms: the 99th percentile */
+	counts[1 * TRACE_LAT_BUCKETS + 23] = 3;       /* 8.39 s */
+	counts[0 * TRACE_LAT_BUCKETS + 26] = 1;       /* 67 s */
+	heat_range(&g, 8, &lo, &hi, &over);
+	assert_true(over);
+	assert_int_equal(lo, 10);
+	assert_int_equal(hi, 16);                     /* 7 buckets and the outliers' row */
+	heat_row_buckets(0, 8, lo, hi, over, &first, &last);
+	assert_int_equal(first, 17);
+	assert_int_equal(last, TRACE_LAT_BUCKETS - 1);
+	heat_row_buckets(7, 8, lo, hi, over, &first, &last);   /* the bottom row: bucket 10 */
+	assert_int_equal(first, 10);
+	assert_int_equal(last, 10);
+	heat_row_buckets(1, 8, lo, hi, over, &first, &last);
+	assert_int_equal(first, 16);
+	assert_int_equal(last, 16);
+	struct graph_cell cells[8 * W];
+	heat_render(&g, 8, lo, hi, over, cells);
+	/* the outliers in the top row, each column's summed */
+	assert_int_equal(heat_cell_level(&cells[0 * W + 1]), heat_level(3, 2000));
+	assert_string_equal(cells[0 * W + 0].glyph, ".");
+	heat_range(&g, 4, &lo, &hi, &over);           /* a short strip: rows share buckets */
+	assert_true(over);
+	assert_int_equal(lo, 10);
+	assert_int_equal(hi, 12);
+	heat_range(&g, 20, &lo, &hi, &over);          /* tall enough for every bucket counted */
+	assert_false(over);
+	assert_int_equal(hi, 29);
+	assert_int_equal(lo, 10);
+	char buf[16];
+	heat_format_over(trace_bucket_low(17), true, buf, sizeof buf);
+	assert_string_equal(buf, "≥131ms");
+	heat_format_over(8192, false, buf, sizeof buf);
+	assert_string_equal(buf, ">8.2ms");
+	heat_format_over(512, false, buf, sizeof buf);
+	assert_string_equal(buf, ">512us");
+	every_bucket_fits(heat_format_over);
 }
 
 static void test_rows(void **state)
 {
 	(void)state;
 	int first, last;
-	heat_row_buckets(3, 4, 6, 9, &first, &last);   /* bottom row: the fastest bucket */
+	heat_row_buckets(3, 4, 6, 9, false, &first, &last);   /* bottom row: the fastest bucket */
 	assert_int_equal(first, 6);
 	assert_int_equal(last, 6);
-	heat_row_buckets(0, 4, 6, 9, &first, &last);
+	heat_row_buckets(0, 4, 6, 9, false, &first, &last);
 	assert_int_equal(first, 9);
 	assert_int_equal(last, 9);
-	heat_row_buckets(0, 2, 0, 31, &first, &last);   /* two rows: 16 buckets each */
+	heat_row_buckets(0, 2, 0, 31, false, &first, &last);   /* two rows: 16 buckets each */
 	assert_int_equal(first, 16);
 	assert_int_equal(last, 31);
-	heat_row_buckets(1, 2, 0, 31, &first, &last);
+	heat_row_buckets(1, 2, 0, 31, false, &first, &last);
 	assert_int_equal(first, 0);
 	assert_int_equal(last, 15);
 }
@@ -87,7 +149,7 @@ static void test_render(void **state)
 	counts[3 * TRACE_LAT_BUCKETS + 9] = 6;
 	struct graph_cell cells[2 * W];
 	int lo = 6, hi = 9;
-	uint64_t max = heat_render(&g, 2, lo, hi, cells);
+	uint64_t max = heat_render(&g, 2, lo, hi, false, cells);
 	assert_int_equal(max, 100);
 	/* bottom row (buckets 6-7), top row (8-9) */
 	assert_string_equal(cells[1 * W + 0].glyph, "");        /* gap */
@@ -114,10 +176,7 @@ static void test_labels(void **state)
 	assert_string_equal(buf, "16.4ms");
 	heat_format_us(1u << 21, false, buf, sizeof buf);
 	assert_string_equal(buf, "2.1s");
-	for (size_t i = 0; i < TRACE_LAT_BUCKETS; i++) {
-		heat_format_us(trace_bucket_low(i), false, buf, sizeof buf);
-		assert_true(strlen(buf) <= 6);   /* the graphs' Y label gutter */
-	}
+	every_bucket_fits(heat_format_us);
 }
 
 static void test_history(void **state)
@@ -164,6 +223,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_levels),
 		cmocka_unit_test(test_range),
+		cmocka_unit_test(test_range_outliers),
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_render),
 		cmocka_unit_test(test_labels),

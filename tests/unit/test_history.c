@@ -158,14 +158,17 @@ static void test_events_kept(void **state)
 	history_append(h, &r);
 	make_rates(&r, d, 1, w, 1001);
 	history_append(h, &r);
+	event_add_reset(&ev, "nr_requests", "256", "64");   /* the marks panel says it */
 	assert_int_equal(history_add_event(h, &ev), 0);
 	assert_int_equal(history_mark_count(h), 2);
+	assert_string_equal(history_mark_get(h, 0)->resets, "");
 	const struct history_mark *m = history_mark_get(h, 1);
 	assert_int_equal(m->n, 1);
 	assert_string_equal(m->object, "loop0");
 	assert_string_equal(m->old_value, "mq-deadline");
 	assert_string_equal(m->new_value, "bfq");
 	assert_string_equal(m->label, "sched mq-deadline→bfq");
+	assert_string_equal(m->resets, "nr_requests 256→64");
 	/* once its sample leaves the ring, the event stays listed (the marks panel of a
 	 * day-long session), with its number */
 	for (size_t i = 0; i < HISTORY_MIN_CAPACITY; i++) {

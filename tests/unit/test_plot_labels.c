@@ -14,12 +14,17 @@ static const struct label_strip strip = { .left = 80, .right = 1176, .top = 94, 
 static void check_layout(const struct label_place *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (p[i].form == LABEL_HIDDEN)
+		if (p[i].form == LABEL_SHARED) {   /* named by a number box of marks before it */
+			assert_true(p[i].head < i);
+			assert_int_equal(p[p[i].head].form, LABEL_NUMBER);
+			assert_true(p[p[i].head].last >= i);
 			continue;
+		}
+		assert_int_not_equal(p[i].form, LABEL_HIDDEN);   /* every mark gets its number */
 		assert_true(p[i].x >= strip.left && p[i].x + p[i].w <= strip.right);
 		assert_true(p[i].y >= strip.top && p[i].y + p[i].h <= strip.top + strip.lanes * strip.lane_h);
 		for (size_t j = 0; j < i; j++)
-			if (p[j].form != LABEL_HIDDEN && plot_labels_intersect(&p[i], &p[j]))
+			if (p[j].form != LABEL_SHARED && plot_labels_intersect(&p[i], &p[j]))
 				fail_msg("labels %zu and %zu overlap", j, i);
 	}
 }
@@ -54,6 +59,12 @@ static void test_close_marks_stagger_in_lanes(void **state)
 	assert_false(plot_labels_need_legend(p, 3));
 }
 
+static int by_x(const void *a, const void *b)
+{
+	double x = ((const struct label_mark *)a)->x, y = ((const struct label_mark *)b)->x;
+	return (x > y) - (x < y);
+}
+
 static void test_crowded_marks_become_numbers_and_a_legend(void **state)
 {
 	(void)state;
@@ -63,17 +74,38 @@ static void test_crowded_marks_become_numbers_and_a_legend(void **state)
 	srand(13);
 	for (size_t i = 0; i < N; i++)
 		m[i] = (struct label_mark){ strip.left + rand() % 1096, 80 + rand() % 300, 18 + rand() % 10 };
+	qsort(m, N, sizeof *m, by_x);   /* in time order, as a plot's marks come */
 	plot_labels_layout(&strip, m, N, p);
 	check_layout(p, N);
-	size_t full = 0, numbers = 0;
+	size_t numbers = 0, shared = 0;   /* the lanes go to numbers: texts are the legend's */
 	for (size_t i = 0; i < N; i++) {
-		full += p[i].form == LABEL_FULL;
 		numbers += p[i].form == LABEL_NUMBER;
+		shared += p[i].form == LABEL_SHARED;
 	}
-	assert_true(full > 0 && numbers > 0);
+	assert_true(numbers > 0 && shared > 0);
 	assert_true(plot_labels_need_legend(p, N));
 	free(m);
 	free(p);
+}
+
+/* A burst of marks a pixel or two apart (issue 28: such marks had no label at all): every
+ * one is named by a number box, a shared "[3-9]" where theirs do not fit apart, and the
+ * legend gives their texts. */
+static void test_a_burst_shares_numbers(void **state)
+{
+	(void)state;
+	enum { N = 40 };
+	struct label_mark m[N];
+	struct label_place p[N];
+	for (size_t i = 0; i < N; i++)
+		m[i] = (struct label_mark){ 600 + 2.0 * (double)i, 300, 20 };
+	plot_labels_layout(&strip, m, N, p);
+	check_layout(p, N);
+	size_t shared = 0;
+	for (size_t i = 0; i < N; i++)
+		shared += p[i].form == LABEL_SHARED;
+	assert_true(shared > 0);
+	assert_true(plot_labels_need_legend(p, N));
 }
 
 static void test_a_label_wider_than_the_plot(void **state)
@@ -93,6 +125,7 @@ int main(void)
 		cmocka_unit_test(test_sparse_marks_get_full_labels),
 		cmocka_unit_test(test_close_marks_stagger_in_lanes),
 		cmocka_unit_test(test_crowded_marks_become_numbers_and_a_legend),
+		cmocka_unit_test(test_a_burst_shares_numbers),
 		cmocka_unit_test(test_a_label_wider_than_the_plot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,9 +28,11 @@ static void test_layout(void **state)
 	assert_int_equal(report_heat_add(&s, 3, 4, &b), 0);   /* 512 µs: 100 requests */
 	struct heat_box box = { 100, 500, 10, 90, 4 };
 	int lo, hi;
+	bool over;
 	struct heat_rect *r;
-	long n = report_heat_layout(&s, &box, &lo, &hi, &r);
+	long n = report_heat_layout(&s, &box, &lo, &hi, &over, &r);
 	assert_int_equal(n, 2);   /* only cells that counted something */
+	assert_false(over);
 	assert_int_equal(lo, 6);
 	assert_int_equal(hi, 6 + REPORT_HEAT_MIN_BUCKETS - 1);   /* widened towards slower */
 	double row = (box.bottom - box.top) / REPORT_HEAT_MIN_BUCKETS;
@@ -57,14 +59,15 @@ static void test_edges(void **state)
 	struct heat_series s = { NULL, 0, 0 };
 	struct heat_box box = { 0, 100, 0, 80, 10 };
 	int lo, hi;
+	bool over;
 	struct heat_rect *r;
-	assert_int_equal(report_heat_layout(&s, &box, &lo, &hi, &r), 0);   /* no trace records */
+	assert_int_equal(report_heat_layout(&s, &box, &lo, &hi, &over, &r), 0);   /* no trace records */
 	assert_null(r);
 	assert_int_equal(hi - lo + 1, REPORT_HEAT_MIN_BUCKETS);
 	/* the slowest bucket: widened downwards; an interval before the start is clipped */
 	struct trace_device d = dev(TRACE_LAT_BUCKETS - 1, 1, 0);
 	assert_int_equal(report_heat_add(&s, -1, 1, &d), 0);
-	assert_int_equal(report_heat_layout(&s, &box, &lo, &hi, &r), 1);
+	assert_int_equal(report_heat_layout(&s, &box, &lo, &hi, &over, &r), 1);
 	assert_int_equal(hi, TRACE_LAT_BUCKETS - 1);
 	assert_int_equal(lo, TRACE_LAT_BUCKETS - REPORT_HEAT_MIN_BUCKETS);
 	assert_float_equal(r[0].x0, 0, 1e-9);
@@ -74,11 +77,43 @@ static void test_edges(void **state)
 	report_heat_free(&s);
 }
 
+/* A few requests of seconds among thousands of milliseconds (issue 28: the plot's scale
+ * reached 67 s while p99 was 7 ms): the rows fit the bulk, and the top one is the
+ * outliers' row, each interval's slow requests summed in it. */
+static void test_outliers(void **state)
+{
+	(void)state;
+	struct heat_series s = { NULL, 0, 0 };
+	struct trace_device a = dev(10, 1500, 500), b = dev(12, 0, 1000), c = dev(23, 3, 0);
+	b.d2c[TRACE_WRITE][26] = 1;
+	assert_int_equal(report_heat_add(&s, 0, 1, &a), 0);
+	assert_int_equal(report_heat_add(&s, 1, 2, &b), 0);
+	assert_int_equal(report_heat_add(&s, 2, 3, &c), 0);
+	struct heat_box box = { 0, 300, 0, 80, 3 };
+	int lo, hi;
+	bool over;
+	struct heat_rect *r;
+	long n = report_heat_layout(&s, &box, &lo, &hi, &over, &r);
+	assert_true(over);
+	assert_int_equal(lo, 10);
+	assert_int_equal(hi, 10 + REPORT_HEAT_MIN_BUCKETS - 1);   /* the last row: 17 and up */
+	assert_int_equal(n, 4);
+	double row = (box.bottom - box.top) / REPORT_HEAT_MIN_BUCKETS;
+	assert_int_equal(r[2].count, 1);   /* 67 s, in the second interval's top row */
+	assert_float_equal(r[2].y0, box.top, 1e-9);
+	assert_float_equal(r[2].y1, box.top + row, 1e-9);
+	assert_int_equal(r[3].count, 3);   /* 8.39 s, in the third's */
+	assert_float_equal(r[3].y0, box.top, 1e-9);
+	free(r);
+	report_heat_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_edges),
+		cmocka_unit_test(test_outliers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
