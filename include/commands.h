@@ -8,13 +8,13 @@
 #include "source.h"
 
 /* `ioscope set DEVICE KEY=VALUE...`, `remount MOUNTPOINT OPTIONS`, `show DEVICE|MOUNTPOINT`
- * (src/control/cli.c); argv[0] is the subcommand name. */
+ * (src/cli/control_cmd.c); argv[0] is the subcommand name. */
 int cmd_set(int argc, char **argv);
 int cmd_remount(int argc, char **argv);
 int cmd_show(int argc, char **argv);
-/* `ioscope report FILE [...]` (src/record/report.c) */
+/* `ioscope report FILE [...]` (src/cli/report_cmd.c, the report is src/record's) */
 int cmd_report(int argc, char **argv);
-int cmd_compare(int argc, char **argv);   /* report_compare.c */
+int cmd_compare(int argc, char **argv);   /* compare_cmd.c */
 
 /* `ioscope run [options] [--] COMMAND...` (src/cli/run.c): the exit status is COMMAND's. */
 int cmd_run(int argc, char **argv);
@@ -25,8 +25,8 @@ int cmd_matrix(int argc, char **argv);
 /* The watching mode the options ask for, on the source they name (src/cli/main.c). */
 int watch_run(const struct options *o);
 
-/* The watching modes; rec may be NULL.  They own neither src nor rec. */
+/* Batch mode (src/cli/batch.c); rec may be NULL.  It owns neither src nor rec.  The
+ * console is ui's (console.h). */
 int batch_run(const struct options *o, struct source *src, struct recorder *rec);
-int console_run(const struct options *o, struct source *src, struct recorder *rec);
 
 #endif

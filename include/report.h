@@ -55,6 +55,17 @@ struct report_interval {
 int report_open(struct report *rep, const char *devices, struct error *err);
 void report_close(struct report *rep);
 
+/* What `ioscope report` was asked besides what struct report holds (src/cli/report_cmd.c
+ * parses the command line): resolved against the log once it is open. */
+struct report_args {
+	const char *format, *devices, *from, *to, *size, *min_phase, *metrics;
+	bool verbose;
+};
+/* `ioscope report` on rep->path (its format, size, metrics, --min-phase, --all and
+ * output set): opens the log, picks the samples and devices a names, renders and closes;
+ * the exit status (1 unreadable or failed, 2 bad usage), the error printed. */
+int report_run(struct report *rep, const struct report_args *a);
+
 /* Calls fn for every interval in the report, in order; a damaged sample is skipped
  * (the interval then spans the gap).  Stops when fn returns < 0. */
 typedef int (*report_interval_fn)(void *ctx, const struct report_interval *iv);

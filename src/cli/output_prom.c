@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "prom.h"
 #include "prom_writer.h"
 #include "rates.h"
@@ -46,16 +47,10 @@ static bool reserve(struct prom_buf *b, size_t more)
 		return false;
 	if (b->len + more + 1 <= b->cap)
 		return true;
-	size_t cap = b->cap ? b->cap : 4096;
-	while (cap < b->len + more + 1)
-		cap *= 2;
-	char *p = realloc(b->buf, cap);
-	if (!p) {
+	if (grow_array(&b->buf, &b->cap, b->len + more + 1, 1, 4096, NULL) < 0) {
 		b->failed = true;
 		return false;
 	}
-	b->buf = p;
-	b->cap = cap;
 	return true;
 }
 
@@ -639,14 +634,8 @@ static struct prom_changes *changes_of(struct prom_exporter *x, const char *devi
 			return &x->changes[i];
 	if (x->nchanges == PROM_DEVICES_MAX)
 		return NULL;
-	if (x->nchanges == x->cap) {
-		size_t cap = x->cap ? x->cap * 2 : 16;
-		struct prom_changes *p = realloc(x->changes, cap * sizeof *p);
-		if (!p)
-			return NULL;
-		x->changes = p;
-		x->cap = cap;
-	}
+	if (grow_array(&x->changes, &x->cap, x->nchanges + 1, sizeof *x->changes, 16, NULL) < 0)
+		return NULL;
 	struct prom_changes *ch = &x->changes[x->nchanges++];
 	memset(ch, 0, sizeof *ch);
 	snprintf(ch->device, sizeof ch->device, "%s", device);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "probe.h"
 #include "prom_writer.h"
 
@@ -112,14 +113,8 @@ static struct prom_trace_disk *trace_disk(struct prom_exporter *x, const struct 
 	}
 	if (x->ntrace == PROM_DEVICES_MAX)
 		return NULL;
-	if (x->ntrace == x->trace_cap) {
-		size_t cap = x->trace_cap ? x->trace_cap * 2 : 8;
-		struct prom_trace_disk *p = realloc(x->trace, cap * sizeof *p);
-		if (!p)
-			return NULL;
-		x->trace = p;
-		x->trace_cap = cap;
-	}
+	if (grow_array(&x->trace, &x->trace_cap, x->ntrace + 1, sizeof *x->trace, 8, NULL) < 0)
+		return NULL;
 	struct prom_trace_disk *t = &x->trace[x->ntrace++];
 	memset(t, 0, sizeof *t);
 	snprintf(t->device, sizeof t->device, "%s", d->name);

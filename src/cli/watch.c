@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "commands.h"
+#include "console.h"
 #include "options.h"
 #include "recorder.h"
 #include "replay.h"

@@ -20,6 +20,7 @@
 
 #include "control_experiment.h"
 #include "kname.h"
+#include "spawn_process.h"
 
 bool control_device_is_loop(const char *name)
 {
@@ -114,21 +115,14 @@ static int run_captured(char *const argv[], const char *what, char *out, size_t 
 	int pipefd[2];
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
 		return error_errno(err, "pipe", errno);
-	pid_t pid = fork();
+	const struct spawn start = { .argv = argv, .exec_fd = -1, .out_fd = pipefd[1],
+				     .stdin_null = true };
+	pid_t pid = spawn_start(&start, err);
+	close(pipefd[1]);
 	if (pid < 0) {
 		close(pipefd[0]);
-		close(pipefd[1]);
-		return error_errno(err, "fork", errno);
+		return -1;
 	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-		dup2(null, STDIN_FILENO);
-		dup2(pipefd[1], STDOUT_FILENO);
-		dup2(pipefd[1], STDERR_FILENO);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(pipefd[1]);
 	read_tail(pipefd[0], out, outlen);
 	close(pipefd[0]);
 	int status;

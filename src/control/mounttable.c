@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "control.h"
+#include "grow.h"
 #include "mountinfo.h"
 
 int control_mountinfo_parse_line(const char *line, struct control_mount *m)
@@ -50,15 +51,9 @@ int control_mounts_read(const char *root, struct control_mount **out, size_t *n,
 	while (getline(&line, &cap, f) > 0) {
 		if (control_mountinfo_parse_line(line, &m) < 0)
 			continue;
-		if (*n == size) {
-			size_t grown = size ? size * 2 : 32;
-			struct control_mount *v = realloc(*out, grown * sizeof *v);
-			if (!v) {
-				r = error_set(err, "out of memory reading %s", path);
-				break;
-			}
-			*out = v;
-			size = grown;
+		if (grow_array(out, &size, *n + 1, sizeof **out, 32, NULL) < 0) {
+			r = error_set(err, "out of memory reading %s", path);
+			break;
 		}
 		(*out)[(*n)++] = m;
 	}

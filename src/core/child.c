@@ -26,6 +26,7 @@
 
 #include "child.h"
 #include "descendants.h"
+#include "spawn_process.h"
 
 #ifndef P_PIDFD
 #define P_PIDFD 3
@@ -44,90 +45,34 @@ static double since(const struct timespec *t0)
 	return (double)(now.tv_sec - t0->tv_sec) + (now.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-/* In the forked child, on a failure before exec: its errno to the parent. */
-static void report_failure(int report_fd)
-{
-	int e = errno;
-	(void)!write(report_fd, &e, sizeof e);
-	_exit(127);
-}
-
-/* In the forked child: only async-signal-safe calls until exec. */
-static void exec_child(char *const argv[], int out_fd, bool stdin_null, pid_t parent,
-		       int report_fd)
-{
-	sigset_t none;
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);   /* batch blocks these for its signalfd */
-	signal(SIGPIPE, SIG_DFL);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	/* a group of its own, for signals to reach all it starts; and a SIGTERM when
-	 * ioscope dies without a word (kill -9), not a command running on unwatched */
-	if (setpgid(0, 0) < 0 || prctl(PR_SET_PDEATHSIG, SIGTERM) < 0)
-		report_failure(report_fd);
-	if (getppid() != parent)
-		_exit(127);   /* ioscope died before the line above */
-	int null = stdin_null ? open("/dev/null", O_RDONLY) : -1;
-	if (stdin_null && (null < 0 || dup2(null, STDIN_FILENO) < 0))
-		report_failure(report_fd);
-	if (out_fd >= 0 && (dup2(out_fd, STDOUT_FILENO) < 0 || dup2(out_fd, STDERR_FILENO) < 0))
-		report_failure(report_fd);
-	execvp(argv[0], argv);
-	int e = errno;
-	(void)!write(report_fd, &e, sizeof e);
-	_exit(e == ENOENT ? 127 : 126);
-}
-
-/* 0: the exec happened; else the child's errno (it has exited). */
-static int exec_result(int report_fd)
-{
-	int e = 0;
-	ssize_t n;
-	do
-		n = read(report_fd, &e, sizeof e);
-	while (n < 0 && errno == EINTR);
-	return n == (ssize_t)sizeof e ? e : 0;
-}
-
 struct child *child_spawn(char *const argv[], int out_fd, bool keep_stdin, struct error *err)
 {
-	int report[2];
 	struct child *c = calloc(1, sizeof *c);
 	if (!c) {
 		error_set(err, "out of memory");
 		return NULL;
 	}
 	c->pidfd = -1;
-	if (pipe2(report, O_CLOEXEC) < 0) {
-		error_errno(err, "pipe", errno);
-		free(c);
-		return NULL;
-	}
 	/* a group of its own is not the terminal's foreground job: a read of the
 	 * terminal would stop it (SIGTTIN) */
-	bool stdin_null = !keep_stdin || isatty(STDIN_FILENO);
-	pid_t parent = getpid();
+	const struct spawn s = {
+		.argv = argv, .exec_fd = -1, .out_fd = out_fd,
+		.stdin_null = !keep_stdin || isatty(STDIN_FILENO),
+		.own_group = true, .default_signals = true, .parent_death = true,
+	};
 	/* orphans of the command come to ioscope, not to init: found when it ends */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	clock_gettime(CLOCK_MONOTONIC, &c->started);
-	c->pid = fork();
-	if (c->pid == 0)
-		exec_child(argv, out_fd, stdin_null, parent, report[1]);
-	close(report[1]);
-	int e = c->pid < 0 ? errno : exec_result(report[0]);
-	close(report[0]);
-	if (c->pid > 0 && !e) {
-		c->pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
-		e = c->pidfd < 0 ? errno : 0;
-		if (e)
-			kill(c->pid, SIGKILL);
+	c->pid = spawn_start(&s, err);
+	if (c->pid < 0) {
+		free(c);
+		return NULL;
 	}
-	if (e) {
-		error_errno(err, c->pid < 0 ? "fork" : argv[0], e);
-		if (c->pid > 0)
-			waitpid(c->pid, NULL, 0);
+	c->pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
+	if (c->pidfd < 0) {
+		error_errno(err, argv[0], errno);
+		kill(c->pid, SIGKILL);
+		waitpid(c->pid, NULL, 0);
 		free(c);
 		return NULL;
 	}

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "descendants.h"
+#include "grow.h"
 
 static int by_pid(const void *a, const void *b)
 {
@@ -100,14 +101,8 @@ static struct proc_row *scan(size_t *count)
 	while (d && (e = readdir(d))) {
 		if (e->d_name[0] < '1' || e->d_name[0] > '9')
 			continue;
-		if (n == cap) {
-			size_t more_cap = cap ? 2 * cap : 256;
-			struct proc_row *more = realloc(rows, more_cap * sizeof *rows);
-			if (!more)
-				break;
-			rows = more;
-			cap = more_cap;
-		}
+		if (grow_array(&rows, &cap, n + 1, sizeof *rows, 256, NULL) < 0)
+			break;
 		if (read_stat(dirfd(d), e->d_name, &rows[n]))
 			n++;
 	}

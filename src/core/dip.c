@@ -15,6 +15,7 @@
 
 #include "attribution.h"
 #include "dip.h"
+#include "grow.h"
 #include "tasks.h"
 
 /* Below this median a device is idle: no dip to explain. */
@@ -509,14 +510,8 @@ static struct dip_track *track_of(struct dip_detector *d, const char *name)
 	for (size_t i = 0; i < d->n; i++)
 		if (strcmp(d->tracks[i].name, name) == 0)
 			return &d->tracks[i];
-	if (d->n == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 8;
-		struct dip_track *v = realloc(d->tracks, cap * sizeof *v);
-		if (!v)
-			return NULL;
-		d->tracks = v;
-		d->cap = cap;
-	}
+	if (grow_array(&d->tracks, &d->cap, d->n + 1, sizeof *d->tracks, 8, NULL) < 0)
+		return NULL;
 	struct dip_track *t = &d->tracks[d->n++];
 	memset(t, 0, sizeof *t);
 	snprintf(t->name, sizeof t->name, "%s", name);

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "events.h"
+#include "grow.h"
 #include "rates.h"
 
 /* ---- the payload: texts and resets in one block the event owns ---- */
@@ -262,14 +263,8 @@ void event_list_clear(struct event_list *l)
 
 struct event *event_list_add(struct event_list *l)
 {
-	if (l->count == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 8;
-		struct event *v = realloc(l->items, cap * sizeof *v);
-		if (!v)
-			return NULL;
-		l->items = v;
-		l->cap = cap;
-	}
+	if (grow_array(&l->items, &l->cap, l->count + 1, sizeof *l->items, 8, NULL) < 0)
+		return NULL;
 	struct event *ev = &l->items[l->count++];
 	event_init(ev);
 	return ev;

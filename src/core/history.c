@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "history.h"
 #include "tasks.h"
 #include "trace.h"
@@ -149,14 +150,8 @@ uint64_t history_grows(const struct history *h) { return h->grows; }
 
 static int device_add(struct history *h, const char *name, uint64_t n)
 {
-	if (h->ndevs == h->devs_cap) {
-		size_t cap = h->devs_cap ? h->devs_cap * 2 : 16;
-		struct history_device *d = realloc(h->devs, cap * sizeof *d);
-		if (!d)
-			return -1;
-		h->devs = d;
-		h->devs_cap = cap;
-	}
+	if (grow_array(&h->devs, &h->devs_cap, h->ndevs + 1, sizeof *h->devs, 16, NULL) < 0)
+		return -1;
 	struct history_device *d = &h->devs[h->ndevs];
 	memset(d, 0, sizeof *d);
 	snprintf(d->name, sizeof d->name, "%s", name);
@@ -468,13 +463,7 @@ static int marks_room(struct history *h)
 		if (h->marks_count < h->marks_cap)
 			return 0;
 	}
-	size_t cap = h->marks_cap ? h->marks_cap * 2 : 64;
-	struct history_mark **m = realloc(h->marks, cap * sizeof *m);
-	if (!m)
-		return -1;
-	h->marks = m;
-	h->marks_cap = cap;
-	return 0;
+	return grow_array(&h->marks, &h->marks_cap, h->marks_count + 1, sizeof *h->marks, 64, NULL);
 }
 
 int history_add_event_at(struct history *h, const struct event *ev, uint64_t n)

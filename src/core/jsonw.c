@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "jsonw.h"
 #include "utf8.h"
 
@@ -33,16 +34,10 @@ static bool reserve(struct jsonw *w, size_t more)
 		return false;
 	if (w->len + more + 1 <= w->cap)
 		return true;
-	size_t cap = w->cap ? w->cap : 4096;
-	while (cap < w->len + more + 1)
-		cap *= 2;
-	char *b = realloc(w->buf, cap);
-	if (!b) {
+	if (grow_array(&w->buf, &w->cap, w->len + more + 1, 1, 4096, NULL) < 0) {
 		w->failed = true;
 		return false;
 	}
-	w->buf = b;
-	w->cap = cap;
 	return true;
 }
 

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "jsonw.h"
 #include "probe.h"
 
@@ -20,14 +21,8 @@ void probe_samples_free(struct probe_samples *s)
 
 static int push(uint64_t **v, size_t *n, size_t *cap, uint64_t x)
 {
-	if (*n == *cap) {
-		size_t c = *cap ? *cap * 2 : 16;
-		uint64_t *nv = realloc(*v, c * sizeof *nv);
-		if (!nv)
-			return -1;
-		*v = nv;
-		*cap = c;
-	}
+	if (grow_array(v, cap, *n + 1, sizeof **v, 16, NULL) < 0)
+		return -1;
 	(*v)[(*n)++] = x;
 	return 0;
 }

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "probe.h"
 #include "snapshot.h"
 #include "why.h"
@@ -137,9 +138,10 @@ size_t snapshot_capacity(size_t count)
  * (snapshot_capacity), so whoever sizes an array sizes it to that. */
 static void *grow(void *arr, size_t count, size_t size)
 {
-	if (arr && count < snapshot_capacity(count))
-		return arr;
-	return realloc(arr, snapshot_capacity(count + 1) * size);
+	size_t cap = arr ? snapshot_capacity(count) : 0;
+	if (grow_array(&arr, &cap, count + 1, size, snapshot_capacity(0), NULL) < 0)
+		return NULL;
+	return arr;
 }
 
 struct device *snapshot_add_device(struct snapshot *s)

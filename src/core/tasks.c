@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "tasks.h"
 
 const char tasks_delayacct_note[] =
@@ -105,13 +106,10 @@ struct tasks_sample *tasks_sample_dup(const struct tasks_sample *t)
 
 struct blocked_task *tasks_sample_add_blocked(struct tasks_sample *t)
 {
-	if (!t->blocked || t->nkept == blocked_capacity(t->nkept)) {
-		size_t cap = t->blocked ? blocked_capacity(t->nkept) * 2 : 8;
-		struct blocked_task *v = realloc(t->blocked, cap * sizeof *v);
-		if (!v)
-			return NULL;
-		t->blocked = v;
-	}
+	size_t cap = t->blocked ? blocked_capacity(t->nkept) : 0;
+	if (grow_array(&t->blocked, &cap, t->nkept + 1, sizeof *t->blocked, blocked_capacity(0),
+		       NULL) < 0)
+		return NULL;
 	struct blocked_task *b = &t->blocked[t->nkept++];
 	memset(b, 0, sizeof *b);
 	return b;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "line_scanner.h"
 
 #define CHUNK (256u << 10)
@@ -34,15 +35,9 @@ static int fill(struct line_scanner *s, int *errnum)
 		s->end -= s->start;
 		s->start = 0;
 	}
-	if (s->end == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : CHUNK;
-		char *b = realloc(s->buf, cap);
-		if (!b) {
-			*errnum = ENOMEM;
-			return -1;
-		}
-		s->buf = b;
-		s->cap = cap;
+	if (grow_array(&s->buf, &s->cap, s->end + 1, 1, CHUNK, NULL) < 0) {
+		*errnum = errno;
+		return -1;
 	}
 	for (;;) {
 		ssize_t n = pread(s->fd, s->buf + s->end, s->cap - s->end, (off_t)(s->base + s->end));

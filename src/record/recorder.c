@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "json_text.h"
 #include "log_decompress.h"
 #include "machine.h"
@@ -195,15 +196,7 @@ static int reserve(struct recorder *rec, size_t more)
 {
 	if (rec->len + more <= rec->cap)
 		return 0;
-	size_t cap = rec->cap ? rec->cap : 4096;
-	while (cap < rec->len + more)
-		cap *= 2;
-	char *b = realloc(rec->buf, cap);
-	if (!b)
-		return -1;
-	rec->buf = b;
-	rec->cap = cap;
-	return 0;
+	return grow_array(&rec->buf, &rec->cap, rec->len + more, 1, 4096, NULL);
 }
 
 /* Renders o as one line into the buffer and releases it. */
@@ -271,17 +264,9 @@ static void keep_pending(struct recorder *rec, const char *lines, size_t n)
 		rec->events_lost++;
 		return;
 	}
-	if (rec->pending_len + n > rec->pending_cap) {
-		size_t cap = rec->pending_cap ? rec->pending_cap : 4096;
-		while (cap < rec->pending_len + n)
-			cap *= 2;
-		char *p = realloc(rec->pending, cap);
-		if (!p) {
-			rec->events_lost++;
-			return;
-		}
-		rec->pending = p;
-		rec->pending_cap = cap;
+	if (grow_array(&rec->pending, &rec->pending_cap, rec->pending_len + n, 1, 4096, NULL) < 0) {
+		rec->events_lost++;
+		return;
 	}
 	memcpy(rec->pending + rec->pending_len, lines, n);
 	rec->pending_len += n;

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "line_scanner.h"
 #include "log_decompress.h"
 #include "replay.h"
@@ -122,19 +123,6 @@ static void warn(struct replay *r, uint64_t line, uint64_t offset, const char *f
 	add_warning(r, msg);
 }
 
-static void *grow(void *arr, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return arr;
-	size_t n = *cap ? *cap * 2 : 64;
-	while (n < need)   /* a step may be bigger than the array so far (packed strings) */
-		n *= 2;
-	void *v = realloc(arr, n * size);
-	if (v)
-		*cap = n;
-	return v;
-}
-
 static json_object *parse_line(struct replay *r, const char *text, size_t len, struct error *err)
 {
 	return session_log_parse_line(r->tok, text, len, err);
@@ -217,12 +205,11 @@ static void check_seq(struct replay *r, const struct scanned_line *l, int64_t se
 static int add_sample(struct replay *r, const struct scanned_line *l, int64_t seq, int64_t mono,
 		      int64_t wall)
 {
-	struct sample_entry *v = grow(r->samples, &r->samples_cap, r->nsamples + 1, sizeof *v);
-	if (!v)
+	if (grow_array(&r->samples, &r->samples_cap, r->nsamples + 1, sizeof *r->samples, 64,
+		       NULL) < 0)
 		return -1;
-	r->samples = v;
 	check_seq(r, l, seq);
-	v[r->nsamples++] = (struct sample_entry){
+	r->samples[r->nsamples++] = (struct sample_entry){
 		.offset = l->offset, .line = l->number, .mono = mono, .wall = wall,
 		.length = (uint32_t)l->len, .devices = r->devices_now, .mounts = r->mounts_now,
 	};
@@ -231,11 +218,9 @@ static int add_sample(struct replay *r, const struct scanned_line *l, int64_t se
 
 static int add_state(struct replay *r, const struct scanned_line *l, enum session_record type)
 {
-	struct state_entry *v = grow(r->states, &r->states_cap, r->nstates + 1, sizeof *v);
-	if (!v)
+	if (grow_array(&r->states, &r->states_cap, r->nstates + 1, sizeof *r->states, 64, NULL) < 0)
 		return -1;
-	r->states = v;
-	v[r->nstates] = (struct state_entry){ .offset = l->offset, .line = l->number,
+	r->states[r->nstates] = (struct state_entry){ .offset = l->offset, .line = l->number,
 					      .length = (uint32_t)l->len, .type = type };
 	if (type == RECORD_HEADER) {
 		r->last_seq = -1;
@@ -253,11 +238,9 @@ static int add_state(struct replay *r, const struct scanned_line *l, enum sessio
 static int pack_string(struct replay *r, const char *str)
 {
 	size_t n = strlen(str) + 1;
-	char *t = grow(r->events_text, &r->events_text_cap, r->events_text_len + n, 1);
-	if (!t)
+	if (grow_array(&r->events_text, &r->events_text_cap, r->events_text_len + n, 1, 64, NULL) < 0)
 		return -1;
-	r->events_text = t;
-	memcpy(t + r->events_text_len, str, n);
+	memcpy(r->events_text + r->events_text_len, str, n);
 	r->events_text_len += n;
 	return 0;
 }
@@ -376,10 +359,9 @@ static bool fold_old_reset(struct replay *r, const struct event *ev)
  * searches it). */
 static int store_event(struct replay *r, const struct event *ev)
 {
-	struct event_entry *v = grow(r->events, &r->events_cap, r->nevents + 1, sizeof *v);
-	if (!v)
+	if (grow_array(&r->events, &r->events_cap, r->nevents + 1, sizeof *r->events, 64, NULL) < 0)
 		return -1;
-	r->events = v;
+	struct event_entry *v = r->events;
 	uint64_t text;
 	if (pack_strings(r, ev, &text) < 0)
 		return -1;
@@ -455,10 +437,10 @@ static int add_attached(struct replay *r, const struct scanned_line *l, enum ses
 			     session_record_name(type), (long long)seq);
 			return 0;
 		}
-	struct attached_entry *v = grow(r->attached, &r->attached_cap, r->nattached + 1, sizeof *v);
-	if (!v)
+	if (grow_array(&r->attached, &r->attached_cap, r->nattached + 1, sizeof *r->attached, 64,
+		       NULL) < 0)
 		return -1;
-	r->attached = v;
+	struct attached_entry *v = r->attached;
 	if (!e->nattached)
 		e->attached_first = (uint32_t)r->nattached;
 	e->nattached++;

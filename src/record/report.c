@@ -1,61 +1,16 @@
 /* report.c - `ioscope report FILE [options]`: which samples, which devices, which
  * format, where to; the renderers do the rest (docs/reports.md). */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "commands.h"
 #include "devsel.h"
 #include "outfile.h"
 #include "report.h"
 #include "text.h"
-
-#define SIZE_MIN 200
-#define SIZE_MAX_PX 16000
-
-struct report_args {
-	const char *format, *devices, *from, *to, *size, *min_phase, *metrics;
-	bool verbose;
-};
-
-static void report_usage(FILE *out)
-{
-	fputs("usage: ioscope report FILE [--format text|csv|json|svg|png] [--devices DEV,...]\n"
-	      "                            [--from TIME] [--to TIME] [--min-phase SEC] [--all]\n"
-	      "                            [--metrics mbps,iops,await,util,fs,dirty,blocked,\n"
-	      "                                       journal,latency]\n"
-	      "                            [--size WxH] [-o OUT] [-v]\n"
-	      "TIME: HH:MM[:SS] (local), YYYY-MM-DD HH:MM[:SS], @UNIXSECONDS, or +OFFSET from\n"
-	      "the start (90, 90s, 5m, 1h30m).  See ioscope(1), REPORTS.\n", out);
-}
-
-static int parse_format(const char *arg, enum report_format *out, struct error *err)
-{
-	static const char *const names[] = {
-		[REPORT_TEXT] = "text", [REPORT_CSV] = "csv", [REPORT_JSON] = "json",
-		[REPORT_SVG] = "svg", [REPORT_PNG] = "png",
-	};
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strcmp(arg, names[i]) == 0) {
-			*out = (enum report_format)i;
-			return 0;
-		}
-	return error_set(err, "invalid format '%s': give text, csv, json, svg or png", arg);
-}
-
-static int parse_size(const char *arg, int *w, int *h, struct error *err)
-{
-	char tail;
-	if (sscanf(arg, "%dx%d%c", w, h, &tail) != 2 || *w < SIZE_MIN || *h < SIZE_MIN ||
-	    *w > SIZE_MAX_PX || *h > SIZE_MAX_PX)
-		return error_set(err, "invalid size '%s': give WIDTHxHEIGHT in pixels, %d to %d each",
-				 arg, SIZE_MIN, SIZE_MAX_PX);
-	return 0;
-}
 
 const char *const report_metric_names[METRIC_COUNT] = {
 	[METRIC_MBPS] = "mbps", [METRIC_IOPS] = "iops", [METRIC_AWAIT] = "await",
@@ -63,75 +18,6 @@ const char *const report_metric_names[METRIC_COUNT] = {
 	[METRIC_BLOCKED] = "blocked", [METRIC_JOURNAL] = "journal",
 	[METRIC_LATENCY] = "latency",
 };
-
-static int parse_metrics(const char *arg, struct report *rep, struct error *err)
-{
-	rep->nmetrics = 0;
-	for (const char *p = arg; *p;) {
-		size_t n = strcspn(p, ","), m = 0;
-		while (m < METRIC_COUNT && (strlen(report_metric_names[m]) != n ||
-					   strncmp(p, report_metric_names[m], n) != 0))
-			m++;
-		if (m == METRIC_COUNT)
-			return error_set(err, "invalid metric '%.*s': give mbps, iops, await, util, fs, "
-					 "dirty, blocked, journal or latency", (int)n, p);
-		bool seen = false;
-		for (size_t i = 0; i < rep->nmetrics; i++)
-			seen |= rep->metrics[i] == (enum report_metric)m;
-		if (!seen)
-			rep->metrics[rep->nmetrics++] = (enum report_metric)m;
-		p += n + (p[n] == ',');
-	}
-	return rep->nmetrics ? 0 : error_set(err, "--metrics: give at least one metric");
-}
-
-/* 0: parsed; 1: --help printed; -1: bad usage. */
-static int parse_args(int argc, char **argv, struct report *rep, struct report_args *a,
-		      struct error *err)
-{
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' }, { "devices", required_argument, NULL, 'd' },
-		{ "from", required_argument, NULL, 'F' },   { "to", required_argument, NULL, 'T' },
-		{ "output", required_argument, NULL, 'o' }, { "size", required_argument, NULL, 's' },
-		{ "verbose", no_argument, NULL, 'v' },      { "help", no_argument, NULL, 'h' },
-		{ "min-phase", required_argument, NULL, 'm' }, { "all", no_argument, NULL, 'a' },
-		{ "metrics", required_argument, NULL, 'M' },
-		{ NULL, 0, NULL, 0 },
-	};
-	opterr = 0;
-	optind = 1;
-	int c;
-	while ((c = getopt_long(argc, argv, "f:d:o:vh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f': a->format = optarg; break;
-		case 'd': a->devices = optarg; break;
-		case 'F': a->from = optarg; break;
-		case 'T': a->to = optarg; break;
-		case 'o': rep->out_path = optarg; break;
-		case 's': a->size = optarg; break;
-		case 'v': a->verbose = true; break;
-		case 'm': a->min_phase = optarg; break;
-		case 'a': rep->all = true; break;
-		case 'M': a->metrics = optarg; break;
-		case 'h': report_usage(stdout); return 1;
-		case ':': return error_set(err, "option '%s' needs a value", argv[optind - 1]);
-		default: return error_set(err, "unknown option '%s' (see ioscope report --help)", argv[optind - 1]);
-		}
-	}
-	if (optind != argc - 1)
-		return error_set(err, optind == argc ? "report: give the session log to report on"
-						     : "report: give exactly one session log");
-	rep->path = argv[optind];
-	if (a->format && parse_format(a->format, &rep->format, err) < 0)
-		return -1;
-	if (a->size && parse_size(a->size, &rep->width, &rep->height, err) < 0)
-		return -1;
-	if (a->metrics && parse_metrics(a->metrics, rep, err) < 0)
-		return -1;
-	if (a->min_phase && report_parse_seconds(a->min_phase, &rep->min_phase, err) < 0)
-		return -1;
-	return 0;
-}
 
 /* The sample range from --from / --to.  -1: bad usage. */
 static int choose_samples(struct report *rep, const struct report_args *a, struct error *err)
@@ -367,50 +253,40 @@ void report_close(struct report *rep)
 	rep->replay = NULL;
 }
 
-int cmd_report(int argc, char **argv)
+int report_run(struct report *rep, const struct report_args *a)
 {
-	struct report rep = { .format = REPORT_TEXT };
-	struct report_args args = { .format = NULL };
 	struct error err = { "" };
-	int r = parse_args(argc, argv, &rep, &args, &err);
-	if (r != 0) {
-		if (r < 0) {
-			text_printf(stderr, "ioscope: %s\n", err.msg);
-			report_usage(stderr);
-		}
-		return r < 0 ? 2 : 0;
-	}
-	bool plot = rep.format == REPORT_SVG || rep.format == REPORT_PNG;
+	bool plot = rep->format == REPORT_SVG || rep->format == REPORT_PNG;
 	if (plot && report_plot_available(&err) < 0) {
 		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 1;
 	}
-	rep.replay = replay_open(rep.path, &err);
-	if (!rep.replay) {
+	rep->replay = replay_open(rep->path, &err);
+	if (!rep->replay) {
 		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 1;
 	}
-	print_warnings(&rep);
-	if (args.verbose)
-		replay_print_skipped(rep.replay, rep.path, stderr);
+	print_warnings(rep);
+	if (a->verbose)
+		replay_print_skipped(rep->replay, rep->path, stderr);
 	int status = 1;
-	if (replay_count(rep.replay) < 2) {
-		error_set(&err, "%s: %zu samples: a report needs at least two", rep.path,
-			  replay_count(rep.replay));
+	if (replay_count(rep->replay) < 2) {
+		error_set(&err, "%s: %zu samples: a report needs at least two", rep->path,
+			  replay_count(rep->replay));
 		goto out;
 	}
 	status = 2;
-	if (choose_samples(&rep, &args, &err) < 0 || choose_devices(&rep, &args, &err) < 0)
+	if (choose_samples(rep, a, &err) < 0 || choose_devices(rep, a, &err) < 0)
 		goto out;
 	status = 1;
-	if (report_choose_events(&rep, &err) < 0)
+	if (report_choose_events(rep, &err) < 0)
 		goto out;
-	if (render(&rep, &err) < 0)
+	if (render(rep, &err) < 0)
 		goto out;
 	status = 0;
 out:
 	if (status)
 		text_printf(stderr, "ioscope: %s\n", err.msg);
-	report_close(&rep);
+	report_close(rep);
 	return status;
 }

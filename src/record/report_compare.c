@@ -10,18 +10,16 @@
  * --pair A_DEV=B_DEV pairs by hand; else the devices of A are paired with those of B of
  * the same name.  The header sets the pairs' settings side by side
  * (compare_settings.h). */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "compare.h"
 #include "compare_settings.h"
 #include "report_phases.h"
 #include "text.h"
 
-#define COMPARE_MAX_PAIRS 16     /* given with --pair */
 /* A session shorter than this many times the default --min-phase is short: its phases
  * are all short ones, and both short, they are compared (an interactive session). */
 #define SHORT_SESSION_PHASES 10
@@ -37,30 +35,16 @@ struct side {
 	bool have_state;
 };
 
-struct pair {
-	char a[DEV_NAME_MAX], b[DEV_NAME_MAX];
-};
-
 struct compare_args {
 	const char *devices;
 	long only;
 	double min_phase;            /* 0: not given */
-	struct pair *pairs;          /* --pair, then the pairs compared (one per device of A) */
+	struct compare_pair *pairs;          /* --pair, then the pairs compared (one per device of A) */
 	size_t npairs;
 	bool paired_by_hand;
 	bool both_short;             /* short phases compared by default */
 	double short_under;          /* seconds: what a short session is under */
 };
-
-static void compare_usage(FILE *out)
-{
-	fputs("usage: ioscope compare A.log B.log [--phase N] [--devices DEV,...]\n"
-	      "                       [--pair A_DEV=B_DEV]... [--min-phase SEC]\n"
-	      "two recorded sessions side by side, phase by phase, differences in percent;\n"
-	      "phases paired by the labels of their marks, a repeated one by its ordinal\n"
-	      "(mark: step#2), the others listed as unpaired.\n"
-	      "See ioscope(1), REPORTS.\n", out);
-}
 
 /* "sched loop0 mq-deadline→bfq; mark: untar" */
 static char *phase_key(const struct report *rep, const struct phase *p, struct replay_event *ev)
@@ -294,7 +278,7 @@ static struct figure util_mean(const struct phase_device *s)
 /* The rows of one pair: A's device named on the first, B's on the second when it is
  * another device.  The figures that do not hinge on a threshold lead: MiB moved, MiB/s
  * over the active span (first to last interval with I/O); then the busy ones. */
-static void device_figures(FILE *out, const struct pair *pr, const struct phase_plan *pa,
+static void device_figures(FILE *out, const struct compare_pair *pr, const struct phase_plan *pa,
 			   size_t i, int ka, const struct phase_plan *pb, size_t j, int kb)
 {
 	char other[DEV_NAME_MAX + 2] = "";
@@ -470,7 +454,7 @@ static int compare(FILE *out, struct side *a, struct side *b, const struct compa
 
 static int add_pair(struct compare_args *o, const char *a, const char *b)
 {
-	struct pair *p = realloc(o->pairs, (o->npairs + 1) * sizeof *p);
+	struct compare_pair *p = realloc(o->pairs, (o->npairs + 1) * sizeof *p);
 	if (!p)
 		return -1;
 	o->pairs = p;
@@ -478,57 +462,6 @@ static int add_pair(struct compare_args *o, const char *a, const char *b)
 	snprintf(p[o->npairs].b, DEV_NAME_MAX, "%s", b);
 	o->npairs++;
 	return 0;
-}
-
-/* --pair A_DEV=B_DEV */
-static int parse_pair(struct compare_args *o, const char *arg, struct error *err)
-{
-	const char *eq = strchr(arg, '=');
-	if (!eq || eq == arg || !eq[1] || (size_t)(eq - arg) >= DEV_NAME_MAX ||
-	    strlen(eq + 1) >= DEV_NAME_MAX || strchr(arg, ','))
-		return error_set(err, "invalid --pair '%s': give A_DEV=B_DEV (loop0=loop1)", arg);
-	if (o->npairs == COMPARE_MAX_PAIRS)
-		return error_set(err, "--pair: at most %d", COMPARE_MAX_PAIRS);
-	char a[DEV_NAME_MAX];
-	snprintf(a, sizeof a, "%.*s", (int)(eq - arg), arg);
-	o->paired_by_hand = true;
-	return add_pair(o, a, eq + 1) < 0 ? error_set(err, "out of memory") : 0;
-}
-
-/* 0 parsed, 1 --help, -1 bad usage (err). */
-static int parse_args(int argc, char **argv, struct compare_args *o, struct error *err)
-{
-	static const struct option longopts[] = {
-		{ "phase", required_argument, NULL, 'p' }, { "devices", required_argument, NULL, 'd' },
-		{ "min-phase", required_argument, NULL, 'm' },
-		{ "pair", required_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
-	opterr = 0;
-	optind = 1;
-	int c;
-	while ((c = getopt_long(argc, argv, "d:h", longopts, NULL)) != -1 && !err->msg[0]) {
-		char *end;
-		switch (c) {
-		case 'p':
-			o->only = strtol(optarg, &end, 10);
-			if (*end || end == optarg || o->only < 1)
-				error_set(err, "invalid phase '%s': give its number (1, 2, ...)", optarg);
-			break;
-		case 'd': o->devices = optarg; break;
-		case 'm': report_parse_seconds(optarg, &o->min_phase, err); break;
-		case 'P': parse_pair(o, optarg, err); break;
-		case 'h': compare_usage(stdout); return 1;
-		default:
-			error_set(err, "unknown option '%s' (see ioscope compare --help)",
-				  argv[optind - 1]);
-		}
-	}
-	if (!err->msg[0] && optind != argc - 2)
-		error_set(err, "compare: give two session logs");
-	if (!err->msg[0] && o->devices && o->npairs)
-		error_set(err, "compare: give --devices or --pair, not both");
-	return err->msg[0] ? -1 : 0;
 }
 
 /* The devices of one side named by the pairs: "loop0,loop2". */
@@ -600,21 +533,18 @@ static int compare_sessions(struct compare_args *o, struct side *a, struct side 
 	return status;
 }
 
-int cmd_compare(int argc, char **argv)
+int compare_run(const struct compare_request *q)
 {
-	struct compare_args o = { .only = -1 };
+	struct compare_args o = { .devices = q->devices, .only = q->only, .min_phase = q->min_phase,
+				  .paired_by_hand = q->npairs > 0 };
 	struct error err = { "" };
-	int r = parse_args(argc, argv, &o, &err);
-	if (r != 0) {
-		if (r < 0) {
-			text_printf(stderr, "ioscope: %s\n", err.msg);
-			compare_usage(stderr);
-		}
-		free(o.pairs);
-		return r < 0 ? 2 : 0;
-	}
+	int status = 0;
+	for (size_t i = 0; i < q->npairs && !status; i++)
+		if (add_pair(&o, q->pairs[i].a, q->pairs[i].b) < 0)
+			status = (error_set(&err, "out of memory"), 1);
 	struct side a = { .keys = NULL }, b = { .keys = NULL };
-	int status = compare_sessions(&o, &a, &b, argv[optind], argv[optind + 1], &err);
+	if (!status)
+		status = compare_sessions(&o, &a, &b, q->path_a, q->path_b, &err);
 	if (status)
 		text_printf(stderr, "ioscope: %s\n", err.msg);
 	side_close(&a);

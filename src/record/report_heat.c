@@ -2,20 +2,15 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "grow.h"
 #include "report_heat.h"
 
 #define EMPTY_LO 4    /* 16 µs */
 
 int report_heat_add(struct heat_series *s, double t0, double t1, const struct trace_device *d)
 {
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		struct heat_column *c = realloc(s->cols, cap * sizeof *c);
-		if (!c)
-			return -1;
-		s->cols = c;
-		s->cap = cap;
-	}
+	if (grow_array(&s->cols, &s->cap, s->n + 1, sizeof *s->cols, 64, NULL) < 0)
+		return -1;
 	struct heat_column *c = &s->cols[s->n++];
 	c->t0 = t0;
 	c->t1 = t1;

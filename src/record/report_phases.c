@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "report_phases.h"
 #include "report_probe.h"
 
@@ -222,14 +223,8 @@ int report_phases_plan(struct report *rep, struct phase_plan *plan, struct error
 
 static int add_await(struct phase_device *s, double v)
 {
-	if (s->nawaits == s->awaits_cap) {
-		size_t cap = s->awaits_cap ? 2 * s->awaits_cap : 64;
-		double *a = realloc(s->awaits, cap * sizeof *a);
-		if (!a)
-			return -1;
-		s->awaits = a;
-		s->awaits_cap = cap;
-	}
+	if (grow_array(&s->awaits, &s->awaits_cap, s->nawaits + 1, sizeof *s->awaits, 64, NULL) < 0)
+		return -1;
 	s->awaits[s->nawaits++] = v;
 	return 0;
 }

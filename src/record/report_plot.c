@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cairo_lib.h"
+#include "grow.h"
 #include "plot_labels.h"
 #include "report.h"
 #include "report_heat.h"
@@ -180,18 +181,11 @@ static void show_text_as(struct plot *p, cairo_t *cr, double x, double y, double
 	p->cairo.show_text(cr, text);
 	if (!p->svg)
 		return;
-	struct text_item *v = p->texts;
-	if (p->ntexts == p->texts_cap) {
-		size_t cap = p->texts_cap ? p->texts_cap * 2 : 32;
-		v = realloc(p->texts, cap * sizeof *v);
-		if (!v)
-			return;
-		p->texts = v;
-		p->texts_cap = cap;
-	}
+	if (grow_array(&p->texts, &p->texts_cap, p->ntexts + 1, sizeof *p->texts, 32, NULL) < 0)
+		return;
 	char *copy = strdup(layer);
 	if (copy)
-		v[p->ntexts++] = (struct text_item){ x, y, size, copy };
+		p->texts[p->ntexts++] = (struct text_item){ x, y, size, copy };
 }
 
 static void set_font(struct plot *p, cairo_t *cr, cairo_font_weight_t weight)
@@ -209,18 +203,13 @@ static void show_text(struct plot *p, cairo_t *cr, double x, double y, double si
 static int series_add(struct series *s, double t, double r, double w)
 {
 	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 256;
-		double *a = realloc(s->t, cap * sizeof *a), *b, *c;
-		if (!a)
+		/* three arrays of one length: each grows from the common room to the same */
+		size_t cap_t = s->cap, cap_r = s->cap, cap_w = s->cap;
+		if (grow_array(&s->t, &cap_t, s->n + 1, sizeof *s->t, 256, NULL) < 0 ||
+		    grow_array(&s->r, &cap_r, s->n + 1, sizeof *s->r, 256, NULL) < 0 ||
+		    grow_array(&s->w, &cap_w, s->n + 1, sizeof *s->w, 256, NULL) < 0)
 			return -1;
-		s->t = a;
-		if (!(b = realloc(s->r, cap * sizeof *b)))
-			return -1;
-		s->r = b;
-		if (!(c = realloc(s->w, cap * sizeof *c)))
-			return -1;
-		s->w = c;
-		s->cap = cap;
+		s->cap = cap_w;
 	}
 	s->t[s->n] = t;
 	s->r[s->n] = r;
@@ -284,12 +273,11 @@ static void why_panel_values(struct plot *p, struct plot_panel *pp,
 static int limits_add(struct limit_lines *l, const struct why_rates *y)
 {
 	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 256;
+		size_t cap = l->cap;
 		for (int k = 0; k < LIMITS; k++) {
-			double *v = realloc(l->v[k], cap * sizeof *v);
-			if (!v)
+			cap = l->cap;   /* LIMITS arrays of one length grow alike */
+			if (grow_array(&l->v[k], &cap, l->n + 1, sizeof *l->v[k], 256, NULL) < 0)
 				return -1;
-			l->v[k] = v;
 		}
 		l->cap = cap;
 	}
@@ -910,17 +898,9 @@ struct buffer {
 static cairo_status_t to_buffer(void *closure, const unsigned char *data, unsigned int len)
 {
 	struct buffer *b = closure;
-	if (b->len + len > b->cap) {
-		size_t cap = b->cap ? b->cap : 65536;
-		while (cap < b->len + len)
-			cap *= 2;
-		char *d = realloc(b->data, cap);
-		if (!d) {
-			b->failed = true;
-			return CAIRO_STATUS_NO_MEMORY;
-		}
-		b->data = d;
-		b->cap = cap;
+	if (grow_array(&b->data, &b->cap, b->len + len, 1, 65536, NULL) < 0) {
+		b->failed = true;
+		return CAIRO_STATUS_NO_MEMORY;
 	}
 	memcpy(b->data + b->len, data, len);
 	b->len += len;

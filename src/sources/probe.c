@@ -12,7 +12,6 @@
 #include <linux/fs.h>
 #include <pthread.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,11 +22,10 @@
 #include <unistd.h>
 
 #include "probe.h"
+#include "spawn_process.h"
 #include "trusted_file.h"
 
 #define EXEC_PROGRAM "/bin/true"
-
-extern char **environ;
 
 struct probe {
 	pthread_t thread;
@@ -114,15 +112,14 @@ static void probe_read(struct probe *p)
 static void probe_exec(struct probe *p)
 {
 	posix_fadvise(p->exec_fd, 0, 0, POSIX_FADV_DONTNEED);
-	char self[TRUSTED_FD_PATH_MAX];
-	trusted_fd_path(p->exec_fd, self);
 	char *argv[] = { "true", NULL };
+	const struct spawn start = { .argv = argv, .exec_fd = p->exec_fd, .out_fd = -1 };
 	struct timespec t0, t1;
 	pid_t pid;
 	int status = 0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	bool ok = posix_spawn(&pid, self, NULL, NULL, argv, environ) == 0 &&
-		  waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	bool ok = (pid = spawn_start(&start, NULL)) > 0 && waitpid(pid, &status, 0) == pid &&
+		  WIFEXITED(status) && WEXITSTATUS(status) == 0;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	record(p, true, ok, us_between(&t0, &t1));
 }

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "procfile.h"
 #include "regular_file.h"
 
@@ -57,13 +58,7 @@ int procfile_open(struct procfile *pf, const char *path, size_t eof_hint, struct
 
 static int grow(struct procfile *pf)
 {
-	size_t cap = pf->cap ? pf->cap * 2 : 8192;
-	char *b = realloc(pf->buf, cap);
-	if (!b)
-		return -1;
-	pf->buf = b;
-	pf->cap = cap;
-	return 0;
+	return grow_array(&pf->buf, &pf->cap, pf->cap + 1, 1, 8192, NULL);
 }
 
 /* True when a read of n bytes into room bytes of space must have hit the end. */

@@ -16,12 +16,14 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "procfiles.h"
 #include "regular_file.h"
 #include "syscall_file.h"
 
 #define FD_SCAN_MAX 64      /* descriptors of a listed process looked at */
 #define AT_FDCWD_32 -100    /* as glibc passes it: a 32-bit int in a 64-bit register */
+#define READ_WHOLE_MAX (64u << 20)   /* a /proc file read whole is cut there */
 
 void procfiles_init(struct procfiles *f, int procfd, bool fixture)
 {
@@ -71,14 +73,9 @@ static ssize_t read_whole(struct procfiles *f, const char *rel)
 		return -1;
 	size_t len = 0;
 	for (;;) {
-		if (f->cap - len < 4096) {
-			size_t cap = f->cap ? f->cap * 2 : 65536;
-			char *v = cap <= (64u << 20) ? realloc(f->buf, cap) : NULL;
-			if (!v)
-				break;
-			f->buf = v;
-			f->cap = cap;
-		}
+		if (f->cap - len < 4096 && (f->cap > READ_WHOLE_MAX / 2 ||
+					    grow_array(&f->buf, &f->cap, f->cap + 1, 1, 65536, NULL) < 0))
+			break;
 		ssize_t n = read(fd, f->buf + len, f->cap - len);
 		if (n <= 0)
 			break;
@@ -118,14 +115,8 @@ static void each_mount(struct procfiles *f, ssize_t len,
 static bool keep_mount(void *ctx, const struct procpid_mount *m)
 {
 	struct procfiles *f = ctx;
-	if (f->nmounts == f->capmounts) {
-		size_t cap = f->capmounts ? f->capmounts * 2 : 64;
-		struct procpid_mount *v = realloc(f->mounts, cap * sizeof *v);
-		if (!v)
-			return false;
-		f->mounts = v;
-		f->capmounts = cap;
-	}
+	if (grow_array(&f->mounts, &f->capmounts, f->nmounts + 1, sizeof *f->mounts, 64, NULL) < 0)
+		return false;
 	f->mounts[f->nmounts++] = *m;
 	return true;
 }

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "procfile.h"
 #include "proctasks.h"
 #include "regular_file.h"
@@ -153,18 +154,6 @@ void proctasks_close(struct proctasks *p)
 	memset(p, 0, sizeof *p);
 	p->procfd = -1;
 	memcg_roots_init(&p->memcg);
-}
-
-/* Room for one more element of an array of n with capacity *cap. */
-static void *reserve(void *arr, size_t n, size_t *cap, size_t size)
-{
-	if (n < *cap)
-		return arr;
-	size_t c = *cap ? *cap * 2 : 256;
-	void *v = realloc(arr, c * size);
-	if (v)
-		*cap = c;
-	return v;
 }
 
 static bool parse_pid(const char *name, int32_t *out)
@@ -326,10 +315,8 @@ static int remember_blocked(struct proctasks *p, const struct tasks_sample *t)
 {
 	p->nseen = 0;
 	for (size_t i = 0; i < t->nkept; i++) {
-		struct proctasks_seen *v = reserve(p->seen, p->nseen, &p->capseen, sizeof *v);
-		if (!v)
+		if (grow_array(&p->seen, &p->capseen, p->nseen + 1, sizeof *p->seen, 256, NULL) < 0)
 			return -1;
-		p->seen = v;
 		p->seen[p->nseen++] = (struct proctasks_seen){ t->blocked[i].tid,
 							       t->blocked[i].since_ns };
 	}
@@ -353,10 +340,8 @@ static int scan_process(struct proctasks *p, struct tasks_sample *t, int32_t pid
 	struct procpid_stat st;
 	if (n <= 0 || procpid_parse_stat(p->buf, (size_t)n, &st) < 0)
 		return 0;
-	struct proctasks_proc *v = reserve(p->cur, p->ncur, &p->capcur, sizeof *v);
-	if (!v)
+	if (grow_array(&p->cur, &p->capcur, p->ncur + 1, sizeof *p->cur, 256, NULL) < 0)
 		return -1;
-	p->cur = v;
 	struct proctasks_proc *proc = &p->cur[p->ncur++];
 	memset(proc, 0, sizeof *proc);
 	proc->pid = pid;
@@ -489,10 +474,9 @@ static void load_users(struct proctasks *p)
 		char *name = strtok(line, ":"), *pw = strtok(NULL, ":"), *uid = strtok(NULL, ":");
 		if (!name || !pw || !uid)
 			continue;
-		struct proctasks_user *v = reserve(p->users, p->nusers, &cap, sizeof *v);
-		if (!v)
+		if (grow_array(&p->users, &cap, p->nusers + 1, sizeof *p->users, 256, NULL) < 0)
 			break;
-		p->users = v;
+		struct proctasks_user *v = p->users;
 		v[p->nusers].uid = (uint32_t)strtoul(uid, NULL, 10);
 		snprintf(v[p->nusers].name, sizeof v[p->nusers].name, "%s", name);
 		p->nusers++;

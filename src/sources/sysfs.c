@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "kname.h"
 #include "procfile.h"
 #include "sysfs.h"
@@ -224,13 +225,8 @@ static char **list_iosched(int qfd, size_t *n)
 	while ((e = readdir(dir))) {
 		if (e->d_name[0] == '.' || strlen(e->d_name) + 8 >= SETTING_KEY_MAX)
 			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			char **v = realloc(names, cap * sizeof *v);
-			if (!v)
-				break;
-			names = v;
-		}
+		if (grow_array(&names, &cap, *n + 1, sizeof *names, 16, NULL) < 0)
+			break;
 		if (!(names[*n] = strdup(e->d_name)))
 			break;
 		(*n)++;

@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "console.h"
 #include "session_log.h"
 #include "console_state.h"
 #include "text.h"

@@ -7,6 +7,7 @@
  * happened.  Drawing only draws: a terminal too small for the dialog loses nothing.
  * Samples and drawing go on meanwhile: nothing in the console waits for the queue.
  */
+#include <limits.h>
 #include <ncurses.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,8 +46,7 @@ void control_dialog_add_item(struct control_dialog *d, const char *label, const 
 static void edit_begin(struct control_dialog *d, const char *text)
 {
 	d->phase = CD_EDIT;
-	snprintf(d->text, sizeof d->text, "%s", text);
-	d->cursor = strlen(d->text);
+	line_edit_set(&d->edit, text, MOUNT_OPTS_MAX - 1, true);
 	d->hint[0] = '\0';
 }
 
@@ -252,10 +252,12 @@ static void draw_edit(const struct console *c, struct control_dialog *d)
 		strcat(label, " = ");
 	int x = r.x + 2 + ui_put(y, r.x + 2, w, ui_attr(&c->style, TR_TITLE), label);
 	int room = r.x + r.w - 2 - x - 1;
-	size_t from = d->cursor > (size_t)room ? d->cursor - (size_t)room : 0;
-	ui_put(y, x, room + 1, normal, d->text + from);
-	int cx = x + (int)(d->cursor - from);
-	char under[2] = { d->text[d->cursor] ? d->text[d->cursor] : ' ', 0 };
+	char text[MOUNT_OPTS_MAX * MB_LEN_MAX];
+	size_t cursor = line_edit_text(&d->edit, text, sizeof text);
+	size_t from = cursor > (size_t)room ? cursor - (size_t)room : 0;
+	ui_put(y, x, room + 1, normal, text + from);
+	int cx = x + (int)(cursor - from);
+	char under[2] = { text[cursor] ? text[cursor] : ' ', 0 };
 	ui_put(y, cx, 1, normal ^ A_REVERSE, under);
 	y += 2;
 	put_wrapped(y, r.x + 2, w, r.y + r.h - 2 - y,
@@ -399,24 +401,16 @@ static bool list_key(struct console *c, struct control_dialog *d, int key)
 	}
 }
 
-static void edit_insert(struct control_dialog *d, int ch)
-{
-	size_t len = strlen(d->text);
-	if (ch < 32 || ch > 126 || len + 1 >= sizeof d->text)
-		return;
-	memmove(d->text + d->cursor + 1, d->text + d->cursor, len - d->cursor + 1);
-	d->text[d->cursor++] = (char)ch;
-}
-
 static void edit_complete(struct control_dialog *d)
 {
-	if (d->kind != CD_MOUNT || d->cursor != strlen(d->text))
+	char text[MOUNT_OPTS_MAX * MB_LEN_MAX];
+	if (d->kind != CD_MOUNT || line_edit_text(&d->edit, text, sizeof text) != strlen(text))
 		return;
 	char candidates[CONTROL_LINE_MAX];
-	size_t n = control_mount_opts_complete(d->text, sizeof d->text,
+	size_t n = control_mount_opts_complete(text, MOUNT_OPTS_MAX,
 					       control_mount_option_names(d->fstype), candidates,
 					       sizeof candidates);
-	d->cursor = strlen(d->text);
+	line_edit_set(&d->edit, text, MOUNT_OPTS_MAX - 1, true);
 	d->hint_warning = false;
 	if (n == 0)
 		snprintf(d->hint, sizeof d->hint,
@@ -427,58 +421,35 @@ static void edit_complete(struct control_dialog *d)
 		d->hint[0] = '\0';
 }
 
+static void edit_submit(struct console *c, struct control_dialog *d)
+{
+	char text[MOUNT_OPTS_MAX * MB_LEN_MAX];
+	line_edit_text(&d->edit, text, sizeof text);
+	if (d->kind == CD_MOUNT) {
+		submit(c, d, text);
+		return;
+	}
+	char assignment[SETTING_KEY_MAX + MOUNT_OPTS_MAX + 2];
+	snprintf(assignment, sizeof assignment, "%s=%s", d->edit_key, text);
+	submit(c, d, assignment);
+}
+
 static bool edit_key(struct console *c, struct control_dialog *d, int key)
 {
-	size_t len = strlen(d->text);
-	switch (key) {
-	case KEYC_ESC:
-	case KEYC_CTRL('g'):
-		return false;
-	case '\n':
-	case '\r':
-	case KC(KEY_ENTER):
-		if (d->kind == CD_MOUNT) {
-			submit(c, d, d->text);
-		} else {
-			char assignment[SETTING_KEY_MAX + MOUNT_OPTS_MAX + 2];
-			snprintf(assignment, sizeof assignment, "%s=%s", d->edit_key, d->text);
-			submit(c, d, assignment);
-		}
-		return true;
-	case '\t':
+	if (key == '\t') {
 		edit_complete(d);
 		return true;
-	case KC(KEY_BACKSPACE):
-	case 127:
-	case KEYC_CTRL('h'):
-		if (d->cursor) {
-			memmove(d->text + d->cursor - 1, d->text + d->cursor, len - d->cursor + 1);
-			d->cursor--;
-		}
-		return true;
-	case KC(KEY_LEFT):
-		d->cursor -= d->cursor > 0;
-		return true;
-	case KC(KEY_RIGHT):
-		d->cursor += d->cursor < len;
-		return true;
-	case KC(KEY_HOME):
-	case KEYC_CTRL('a'):
-		d->cursor = 0;
-		return true;
-	case KC(KEY_END):
-	case KEYC_CTRL('e'):
-		d->cursor = len;
-		return true;
-	case KEYC_CTRL('u'):
-		d->text[0] = '\0';
-		d->cursor = 0;
-		return true;
-	default:
-		if (!(key & KEYC_FN))
-			edit_insert(d, key);
-		return true;
 	}
+	switch (line_edit_key(&d->edit, key)) {
+	case LINE_EDIT_CANCEL:
+		return false;
+	case LINE_EDIT_ACCEPT:
+		edit_submit(c, d);
+		return true;
+	case LINE_EDIT_EDITING:
+		break;
+	}
+	return true;
 }
 
 static bool dialog_key(struct console *c, void *state, int key)

@@ -9,6 +9,7 @@
 
 #include "console_state.h"
 #include "control.h"
+#include "line_edit.h"
 
 /* Key actions (KEYF_CONTROL bindings in src/ui/keys.c); all act on the selected device
  * (a partition: its disk). */
@@ -41,8 +42,7 @@ struct control_dialog {
 	char mountpoint[MOUNT_PATH_MAX];
 	char fstype[32];
 	char info[2][MOUNT_OPTS_MAX + 32];
-	char text[MOUNT_OPTS_MAX];
-	size_t cursor;
+	struct line_edit edit;
 	char hint[CONTROL_LINE_MAX];
 	bool hint_warning;
 	/* from the plan on */

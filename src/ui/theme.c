@@ -9,6 +9,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "kvline.h"
 #include "regular_file.h"
 #include "theme.h"
@@ -390,14 +391,8 @@ static bool names_add(char ***names, size_t *n, size_t *cap, const char *name)
 	for (size_t i = 0; i < *n; i++)
 		if (strcmp((*names)[i], name) == 0)
 			return true;
-	if (*n == *cap) {
-		size_t c = *cap ? *cap * 2 : 16;
-		char **v = realloc(*names, c * sizeof *v);
-		if (!v)
-			return false;
-		*names = v;
-		*cap = c;
-	}
+	if (grow_array(names, cap, *n + 1, sizeof **names, 16, NULL) < 0)
+		return false;
 	char *copy = strdup(name);
 	if (!copy)
 		return false;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "console_state.h"
+#include "grow.h"
 
 bool console_have_rates(const struct console *c)
 {
@@ -114,14 +115,8 @@ static bool disk_matches(const struct console *c, const struct snapshot *s, cons
 
 static int push_row(struct console *c, const struct device *d, const struct device_rates *r, bool part)
 {
-	if (c->nrows == c->rows_cap) {
-		size_t cap = c->rows_cap ? c->rows_cap * 2 : 32;
-		struct table_row *v = realloc(c->rows, cap * sizeof *v);
-		if (!v)
-			return -1;
-		c->rows = v;
-		c->rows_cap = cap;
-	}
+	if (grow_array(&c->rows, &c->rows_cap, c->nrows + 1, sizeof *c->rows, 32, NULL) < 0)
+		return -1;
 	c->rows[c->nrows++] = (struct table_row){ d, r, part };
 	return 0;
 }

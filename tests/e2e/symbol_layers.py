@@ -1,30 +1,33 @@
 #!/usr/bin/env python3
 """Which folder of src/ calls which, from the objects' symbols (docs/design.md, "Layers").
 
-Usage: symbol_layers.py OBJDIR ALLOWLIST
+Usage: symbol_layers.py OBJDIR ALLOWLIST [SRCDIR]
 
 OBJDIR holds one folder of .o files per src/ folder (build/opt/src).  A function or table
 defined in one folder and used (an undefined symbol) by an object of another is a call
-between layers.  The layers, lowest first: core, sources, record and control, then the
-views ui and cli.  A folder may use its own layer and those below it; a use of a higher
+between layers.  The layers, lowest first: core, sources, record and control, the console
+ui, then cli (main, which starts every mode, and every command line).  A folder may use its own layer and those below it; a use of a higher
 layer, or between the two folders of one layer, is a violation unless ALLOWLIST names it:
 one "caller-object symbol  # reason" a line.  Prints TAP-like lines: one per check, the
 violations found, and allow-list entries that no longer happen (so the list shrinks as the
-code is fixed).
+code is fixed).  With SRCDIR (src/), an object whose source is gone (a file moved to another
+folder leaves its old object in a build tree) is not looked at.
 """
 import os
 import subprocess
 import sys
 
-RANK = {"core": 0, "sources": 1, "record": 2, "control": 2, "ui": 3, "cli": 3}
+RANK = {"core": 0, "sources": 1, "record": 2, "control": 2, "ui": 3, "cli": 4}
 
 
-def load(objdir):
+def load(objdir, srcdir=None):
     """The folder defining each symbol, and (folder, object, used symbols) per object: one
     nm for all of them, as a loaded machine makes a process per object slow."""
     paths = sorted(os.path.join(objdir, folder, name)
                    for folder in os.listdir(objdir) if folder in RANK
-                   for name in os.listdir(os.path.join(objdir, folder)) if name.endswith(".o"))
+                   for name in os.listdir(os.path.join(objdir, folder)) if name.endswith(".o")
+                   and (srcdir is None or
+                        os.path.exists(os.path.join(srcdir, folder, name[:-2] + ".c"))))
     out = subprocess.run(["nm", "-g", "-A"] + paths, capture_output=True, text=True,
                          check=True).stdout
     owner, used = {}, {p: set() for p in paths}
@@ -59,7 +62,7 @@ def read_allowlist(path):
 
 def main():
     objdir, allowpath = sys.argv[1], sys.argv[2]
-    owner, uses = load(objdir)
+    owner, uses = load(objdir, sys.argv[3] if len(sys.argv) > 3 else None)
     allow = read_allowlist(allowpath)
     found, new = set(), []
     for folder, name, used in uses:

@@ -15,7 +15,7 @@ if ! ls "$objs"/core/*.o >/dev/null 2>&1; then
 	exit 0
 fi
 
-out=$(python3 "$check_py" "$objs" "$allow")
+out=$(python3 "$check_py" "$objs" "$allow" "$IOSCOPE_TOP/src")
 echo "$out"
 
 # core calling the console: a new upward use must fail the check

@@ -1,4 +1,5 @@
-/* cli.c - `ioscope set`, `ioscope remount`: plan, privilege, confirmation, apply, report.
+/* control_cmd.c - `ioscope set`, `ioscope remount`, `ioscope show`: their arguments, then
+ * plan, privilege, confirmation, apply, report (the changes are src/control's).
  *
  * Exit status: 0 every change applied; 1 the kernel refused or did not apply one
  * (its message is printed), the operator declined, a risky change could not be
@@ -10,10 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "json_text.h"
 #include "announce.h"
 #include "commands.h"
 #include "control.h"
+#include "json_text.h"
 #include "session_log.h"
 #include "text.h"
 
