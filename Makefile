@@ -90,6 +90,7 @@ SRC      := $(filter-out $(PLOT_OFF) $(HTTP_OFF) src/trace/%,$(sort $(wildcard s
 MAIN_SRC := src/cli/main.c
 LIB_SRC  := $(filter-out $(MAIN_SRC),$(SRC))
 HDRS     := $(wildcard include/*.h src/*/*.h)
+FOLDER_INC := -Isrc/core -Isrc/sources -Isrc/record -Isrc/control -Isrc/ui -Isrc/cli
 
 OBJ      := $(LIB_SRC:%.c=$(BUILD)/opt/%.o)
 SAN_OBJ  := $(LIB_SRC:%.c=$(BUILD)/san/%.o)
@@ -184,7 +185,7 @@ $(SAN_LIB): $(SAN_OBJ)
 $(BUILD)/san/tests/%: tests/unit/%.c $(SAN_LIB)
 	@mkdir -p $(@D)
 	@echo "TEST    $<"
-	@$(CC) $(BASEFLAGS) $(SANFLAGS) $(DEPFLAGS) -Itests/unit -Isrc/ui -o $@ $< $(SAN_LIB) $(LDLIBS) -lcmocka
+	@$(CC) $(BASEFLAGS) $(SANFLAGS) $(DEPFLAGS) -Itests/unit $(FOLDER_INC) -o $@ $< $(SAN_LIB) $(LDLIBS) -lcmocka
 
 # libproc2 is the reference our vm readers are checked against (tests/unit/libproc2_ref.h),
 # linked into that test only: ioscope never loads it.
@@ -230,7 +231,7 @@ FUZZ_REPLAY_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/san/fuzz/%)
 $(FUZZ_REPLAY_BIN): $(BUILD)/san/fuzz/%: tests/fuzz/%.c tests/fuzz/replay_main.c $(SAN_LIB)
 	@mkdir -p $(@D)
 	@echo "FUZZ    $< (corpus replay)"
-	@$(CC) $(BASEFLAGS) $(SANFLAGS) $(DEPFLAGS) -o $@ $< tests/fuzz/replay_main.c $(SAN_LIB) $(LDLIBS)
+	@$(CC) $(BASEFLAGS) $(FOLDER_INC) $(SANFLAGS) $(DEPFLAGS) -o $@ $< tests/fuzz/replay_main.c $(SAN_LIB) $(LDLIBS)
 -include $(FUZZ_REPLAY_BIN:=.d)
 # what `make check` builds
 check-build: all $(BUILD)/san/ioscope $(UNIT_BIN) $(TRACER_NARROW) $(FUZZ_REPLAY_BIN)
@@ -239,7 +240,7 @@ FUZZ_SECONDS ?= 60
 # its main, into an archive.
 FUZZ_OBJ := $(LIB_SRC:%.c=$(BUILD)/fuzz/obj/%.o)
 FUZZ_LIB := $(BUILD)/fuzz/libioscope.a
-FUZZ_FLAGS = $(BASEFLAGS) -Wno-unknown-warning-option -Wno-unused-function -O1 -g \
+FUZZ_FLAGS = $(BASEFLAGS) $(FOLDER_INC) -Wno-unknown-warning-option -Wno-unused-function -O1 -g \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined
 
 $(BUILD)/fuzz/obj/%.o: %.c

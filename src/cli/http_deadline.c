@@ -1,5 +1,5 @@
 /* http_deadline.c - shutting down HTTP connections past their deadline
- * (include/http_deadline.h). */
+ * (src/cli/http_deadline.h). */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* prom_http.c - --listen: /metrics over HTTP with libmicrohttpd (include/prom_sink.h).
+/* prom_http.c - --listen: /metrics over HTTP with libmicrohttpd (src/cli/prom_sink.h).
  *
  * libmicrohttpd (and the TLS libraries it brings) is opened with dynlib only here, so
  * no other mode loads it (docs/design.md).  It runs its own polling thread; the
@@ -10,7 +10,7 @@
  * No client keeps the others out: a client address has at most HTTP_PER_CLIENT_MAX of
  * the HTTP_CONNECTIONS_MAX connections, and each step of an exchange (the request coming
  * whole, the response going) has HTTP_STEP_SECONDS in all, however slowly the bytes
- * trickle (include/http_deadline.h): libmicrohttpd's own timeout is an idle one.
+ * trickle (src/cli/http_deadline.h): libmicrohttpd's own timeout is an idle one.
  */
 #include <errno.h>
 #include <microhttpd.h>

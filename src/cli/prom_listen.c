@@ -1,4 +1,4 @@
-/* prom_listen.c - the address and socket of --listen (include/prom_sink.h).  The socket
+/* prom_listen.c - the address and socket of --listen (src/cli/prom_sink.h).  The socket
  * is bound here, not by libmicrohttpd, so that a busy port is said with its cause. */
 #include <errno.h>
 #include <netdb.h>

@@ -1,5 +1,5 @@
 /* prom_output.c - batch mode's exposition to standard output, a textfile and the HTTP
- * server (include/prom_sink.h). */
+ * server (src/cli/prom_sink.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* prom_textfile.c - --textfile: the exposition replaced whole each interval
- * (include/prom_sink.h).  Not outfile.c: node_exporter's textfile collector reads
+ * (src/cli/prom_sink.h).  Not outfile.c: node_exporter's textfile collector reads
  * every *.prom of its directory, so the temporary name must not end in .prom.
  *
  * The temporary file is made anew each interval under a random name with O_EXCL

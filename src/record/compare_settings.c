@@ -1,5 +1,5 @@
 /* compare_settings.c - the settings of the devices `ioscope compare` pairs, side by side
- * (include/compare_settings.h).  Two sessions whose figures differ differ in something:
+ * (src/record/compare_settings.h).  Two sessions whose figures differ differ in something:
  * the header says what, before any figure, so that "xfs on loop1 vs ext4 on loop0,
  * bfq vs mq-deadline" is read first and not guessed from the log names. */
 #include <stdint.h>

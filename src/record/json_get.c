@@ -1,4 +1,4 @@
-/* json_get.c - typed access to parsed JSON (include/json_get.h). */
+/* json_get.c - typed access to parsed JSON (src/record/json_get.h). */
 #include "json_get.h"
 
 json_object *json_member(json_object *o, const char *key)

@@ -1,4 +1,4 @@
-/* log_decompress.c - compressed session logs into a temporary file (include/log_decompress.h).
+/* log_decompress.c - compressed session logs into a temporary file (src/record/log_decompress.h).
  *
  * Each kind is a row of codecs[]: its magic, its library, and a loop that feeds the
  * library chunks of the file and writes what comes out.  The libraries' own headers

@@ -1,4 +1,4 @@
-/* log_limits.c - how far a compressed session log may expand (include/log_limits.h). */
+/* log_limits.c - how far a compressed session log may expand (src/record/log_limits.h). */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* log_spool.c - where a compressed session log is decompressed to (include/log_spool.h). */
+/* log_spool.c - where a compressed session log is decompressed to (src/record/log_spool.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* textscan.c - lines, keys and numbers of kernel text files (include/textscan.h). */
+/* textscan.c - lines, keys and numbers of kernel text files (src/sources/textscan.h). */
 #include <string.h>
 
 #include "textscan.h"

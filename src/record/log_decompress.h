@@ -3,11 +3,11 @@
  * docs/session-log.md tells users to compress old logs (they shrink to 3-5 %); a
  * report, a compare or a replay of one should not need a manual step first.  The
  * kind is told by the file's magic bytes, not its name.  The log is decompressed
- * once into an unlinked temporary file (include/log_spool.h), because replay reads
+ * once into an unlinked temporary file (src/record/log_spool.h), because replay reads
  * samples at random through its index.  zlib, liblzma and libzstd are opened only
  * here, when such a file is met (include/dynlib.h).
  *
- * A file does not expand past the limits (include/log_limits.h) nor into the room its
+ * A file does not expand past the limits (src/record/log_limits.h) nor into the room its
  * place keeps for others, both checked as it grows; and as soon as line 1 is out, it must
  * be a session-log header (session_log_check_header), so that no other data expand.
  */
