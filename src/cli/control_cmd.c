@@ -62,6 +62,23 @@ static int parse_args(int argc, char **argv, struct cli_args *a, bool allow_root
 	return 0;
 }
 
+/* "    KEY                  RANGE", RANGE wrapped under itself within 80 columns */
+static void key_line(FILE *out, const char *key, const char *range)
+{
+	enum { INDENT = 25, WIDTH = 80 };
+	int col = fprintf(out, "    %-20s", key);
+	const char *p = range;
+	while (*p) {
+		size_t word = strcspn(p, " ");
+		if (col > INDENT && col + 1 + (int)word > WIDTH)
+			col = fprintf(out, "\n%*s", INDENT - 1, "") - 1;
+		col += fprintf(out, " %.*s", (int)word, p);
+		p += word;
+		p += strspn(p, " ");
+	}
+	fputc('\n', out);
+}
+
 static void usage(FILE *out, const char *cmd)
 {
 	if (strcmp(cmd, "set") == 0) {
@@ -69,9 +86,8 @@ static void usage(FILE *out, const char *cmd)
 		      "  keys (see ioscope(1), CHANGING SETTINGS):\n", out);
 		for (const struct control_key *k = control_keys; k->key; k++)
 			if (k->write != CONTROL_READ_ONLY)
-				fprintf(out, "    %-20s %s\n",
-					strcmp(k->key, "iosched.") == 0 ? "iosched.NAME" : k->key,
-					k->range);
+				key_line(out, strcmp(k->key, "iosched.") == 0 ? "iosched.NAME" : k->key,
+					 k->range);
 	} else if (strcmp(cmd, "remount") == 0)
 		fprintf(out, "usage: ioscope remount [--yes] [--events] MOUNTPOINT OPTIONS\n"
 			     "  OPTIONS: comma list of opt, +opt, -opt, opt=value\n"

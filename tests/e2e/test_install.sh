@@ -25,7 +25,7 @@ done
 grep -q 'share/ioscope/workloads' "$D$P/share/man/man1/ioscope.1" \
 	&& ok "the installed man page names the workloads' directory" \
 	|| fail "the installed man page names the workloads' directory"
-"$IOSCOPE" --help 2>&1 | grep -qF "(ready-made COMMANDs: $P/share/ioscope/workloads/*.sh)" \
+"$IOSCOPE" --help 2>&1 | grep -qF "WORKLOADS: $P/share/ioscope/workloads" \
 	&& ok "--help names the installed workloads' directory" \
 	|| fail "--help names the installed workloads' directory" "$("$IOSCOPE" --help 2>&1 | grep -i workloads)"
 
