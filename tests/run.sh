@@ -72,21 +72,28 @@ e2e_job() {
 	local script=$1 name t0=$EPOCHREALTIME rc
 	name=$(basename "$script")
 	timeout --kill-after=10 900 bash "$script" >"$RESULTS/$name.log" 2>&1; rc=$?
-	echo "$rc $(( (${EPOCHREALTIME/./} - ${t0/./}) / 100000 ))" >"$RESULTS/$name.rc"
+	# the CPU the script and what it waited for used, user + system ("0m1.230s 0m0.450s")
+	local cpu u s
+	times >"$RESULTS/$name.times"   # a builtin: in a pipe or $() it would time a subshell
+	cpu=$(tail -1 "$RESULTS/$name.times")
+	u=${cpu%% *} s=${cpu##* }
+	cpu=$(awk -v u="$u" -v s="$s" 'function sec(t) { split(t, a, /[ms]/); return a[1] * 60 + a[2] }
+		BEGIN { printf "%d", (sec(u) + sec(s)) * 10 }')
+	echo "$rc $(( (${EPOCHREALTIME/./} - ${t0/./}) / 100000 )) $cpu" >"$RESULTS/$name.rc"
 }
 
 # Counts and prints what one finished script said.
 e2e_report() {
-	local name log p f s rc tenths
+	local name log p f s rc tenths cpu
 	name=$(basename "$1") log="$RESULTS/$(basename "$1").log"
-	read -r rc tenths <"$RESULTS/$name.rc" || { rc=1 tenths=0; }
+	read -r rc tenths cpu <"$RESULTS/$name.rc" || { rc=1 tenths=0 cpu=0; }
 	p=$(grep -c '^ok ' "$log") f=$(grep -c '^not ok ' "$log") s=$(grep -c '^skip ' "$log")
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "not ok $name exited $rc" >>"$log"; fi
 	if [ "$p" -eq 0 ] && [ "$f" -eq 0 ] && [ "$s" -eq 0 ]; then f=1; echo "not ok $name asserted nothing" >>"$log"; fi
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	if [ "$f" -ne 0 ]; then failures+=("$name"); tail -60 "$log"; else grep '^skip ' "$log"; fi
-	printf 'e2e  %-28s %3d passed %3d failed %3d skipped %4d.%ds\n' "$name" "$p" "$f" "$s" \
-		$((tenths / 10)) $((tenths % 10))
+	printf 'e2e  %-28s %3d passed %3d failed %3d skipped %4d.%ds  cpu %d.%ds\n' "$name" "$p" "$f" \
+		"$s" $((tenths / 10)) $((tenths % 10)) $((cpu / 10)) $((cpu % 10))
 }
 
 declare -A running=()   # pid -> script

@@ -94,14 +94,21 @@ under=$(make_loop 64) && fsdir=$(make_fs "$under" ext4) && truncate -s 64M "$fsd
 at_exit "losetup -d '$held'"
 held=$(basename "$held")
 echo 0 >"/sys/block/$held/queue/wbt_lat_usec" 2>/dev/null   # its writes not throttled
-trace "$held" "$TMP/held.json" 5
+trace "$held" "$TMP/held.json" 12
 trace_maps
 fsfreeze -f "$fsdir" && at_exit "fsfreeze -u '$fsdir'"
-timeout 20 fio --name=held --filename="/dev/$held" --rw=randwrite --size=16m --bs=4k --direct=1 \
+timeout 30 fio --name=held --filename="/dev/$held" --rw=randwrite --size=16m --bs=4k --direct=1 \
 	--ioengine=libaio --iodepth=32 --number_ios=1000 --output=/dev/null >/dev/null 2>&1 &
 fio_pid=$!
+# until the disk holds its writes (fio starts late on a loaded machine), then the map
+held_writes=0
+for _ in $(seq 80); do
+	read -r _ held_writes <"/sys/block/$held/inflight"
+	[ "$held_writes" -ge 4 ] && break
+	sleep 0.1
+done
 lru=0
-for _ in $(seq 50); do
+for _ in $(seq 20); do
 	[ -n "${lru_id:-}" ] || break
 	lru=$(map_entries "$lru_id")
 	[ "$lru" -ge 2 ] && break
@@ -111,7 +118,7 @@ fsfreeze -u "$fsdir"
 wait "$fio_pid" || fail "fallback: fio writes held by a freeze" "exit $?"
 if trace_wait "fallback: writes held in flight" "$TMP/held.json"; then
 	[ "$lru" -ge 2 ] && ok "fallback: requests in flight timed in the LRU map ($lru held there)" ||
-		fail "fallback: requests in flight timed in the LRU map" "inflight map: $lru entries"
+		fail "fallback: requests in flight timed in the LRU map" "inflight map: $lru entries; writes in flight: $held_writes"
 	trace_expect "fallback: held writes counted once each, as /proc/diskstats completed (2%)" \
 		"$TMP/held.json" "$held" counts
 fi
