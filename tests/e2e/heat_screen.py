@@ -52,13 +52,38 @@ def heat(lines, name):
     return "no shaded cells ('@', two columns) in the %s strip" % name
 
 
+def numbers(group):
+    """The mark numbers a shared label gives: "1,6" -> {1, 6}, "3-5" -> {3, 4, 5}."""
+    out = set()
+    for part in group.split(","):
+        lo, _, hi = part.partition("-")
+        if lo.isdigit() and (not hi or hi.isdigit()):
+            out.update(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+def find_label(row, text):
+    """Where text is in row, and the text found: a number "[N]" is also found in a label
+    it shares with its neighbours ("[1,6]", "[3-5]")."""
+    at = row.find(text)
+    want = re.fullmatch(r"\[(\d+)\]", text)
+    if at >= 0 or not want:
+        return at, text
+    for m in re.finditer(r"\[([0-9,\-]+)\]", row):
+        if int(want.group(1)) in numbers(m.group(1)):
+            return m.start(), m.group(0)
+    return -1, text
+
+
 def mark(lines, text):
     for label, rows in strips(lines):
         # its label on the label row, or its number alone on a plot row
         at, row = -1, ""
         for r in [label] + rows:
-            at, row = lines[r].find(text), lines[r]
+            row = lines[r]
+            at, found = find_label(row, text)
             if at >= 0:
+                text = found
                 break
         if at < 0 or not rows:
             continue
