@@ -47,12 +47,12 @@ static const struct metric_look {
 	const char *title, *unit, *a, *b;
 	bool system;                /* one panel for the machine, not one per device */
 } metric_looks[METRIC_COUNT] = {
-	[METRIC_MBPS] = { "read and write throughput, MB/s", "MB/s", "read", "write", false },
+	[METRIC_MBPS] = { "read and write throughput, MiB/s", "MiB/s", "read", "write", false },
 	[METRIC_IOPS] = { "read and write requests per second", "IO/s", "r/s", "w/s", false },
 	[METRIC_AWAIT] = { "read and write await, ms", "ms", "r_await", "w_await", false },
 	[METRIC_UTIL] = { "utilisation, %", "%util", "%util", NULL, false },
 	[METRIC_FS] = { "flushes per second", "f/s", "f/s", NULL, false },
-	[METRIC_DIRTY] = { "dirty and writeback memory, MB", "MB", "dirty", "writeback", true },
+	[METRIC_DIRTY] = { "dirty and writeback memory, MiB", "MiB", "dirty", "writeback", true },
 	[METRIC_BLOCKED] = { "blocked tasks (D state)", "tasks", "D tasks", "throttled",
 			     true },
 	[METRIC_JOURNAL] = { "journal commit time, ms", "ms", "commit", "wait", false },

@@ -92,7 +92,7 @@ def check(name, cond): print(("ok " if cond else "not ok ") + name)
 check("svg mark label: scheduler", any(f"sched {dev} mq-deadline→bfq" in t for t in texts))
 check("svg mark label: remount", any(f"remount {mnt} +noatime" in t for t in texts))
 check("svg title names host, device and span", title is not None and dev in title.text and " to " in title.text)
-check("svg axes with units", "MB/s" in " ".join(texts) and "time (local)" in texts)
+check("svg axes with units", "MiB/s" in " ".join(texts) and "time (local)" in texts)
 check("svg has drawing", len(list(root.iter(ns + "path"))) > 10)
 PY
 

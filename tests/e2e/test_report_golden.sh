@@ -181,7 +181,7 @@ if ! [ -s "$TMP/phases-all.txt" ] || grep -q ", short:" "$TMP/phases-all.txt"; t
 # --metrics: one panel per metric asked for (per device; dirty once, for the system)
 cd "$L" || exit 1
 if "$IOSCOPE" report report-phases.log -f svg --metrics mbps,util,dirty -o "$TMP/m.svg" 2>"$TMP/m.err"; then
-	n=$(grep -oE '>(loop0: read and write throughput, MB/s|loop0: utilisation, %|system: dirty and writeback memory, MB)<' "$TMP/m.svg" | sort -u | wc -l)
+	n=$(grep -oE '>(loop0: read and write throughput, MiB/s|loop0: utilisation, %|system: dirty and writeback memory, MiB)<' "$TMP/m.svg" | sort -u | wc -l)
 	[ "$n" = 3 ] && ! grep -q "requests per second" "$TMP/m.svg" \
 		&& ok "--metrics: one panel per metric asked for" || fail "--metrics: one panel per metric asked for" "$n titles"
 else

@@ -134,7 +134,7 @@ n=$(grep -c '"kind":"dip"' "$TMP/freeze.log")
 svg_texts() { grep -o '<text[^>]*>[^<]*</text>' "$1" | sed 's/<[^>]*>//g'; }
 if "$IOSCOPE" report "$TMP/freeze.log" -f svg --metrics dirty,blocked,journal -o "$TMP/why.svg" 2>"$TMP/why.svg.err"; then
 	svg_texts "$TMP/why.svg" >"$TMP/why.txt"
-	for want in "system: dirty and writeback memory, MB" background freerun \
+	for want in "system: dirty and writeback memory, MiB" background freerun \
 		threshold "system: blocked tasks (D state)" "D tasks" throttled "$f: xfs log forces per second"; do
 		grep -qxF "$want" "$TMP/why.txt" && ok "plot: '$want'" || fail "plot: '$want'" "$(head -c 800 "$TMP/why.txt")"
 	done
