@@ -169,68 +169,86 @@ static int run_plan(const struct control_plan *p, bool yes, bool events)
 	return status ? 1 : 0;
 }
 
-int cmd_set(int argc, char **argv)
+/* The command line of cmd parsed into a, at least min positional arguments: -1 to go on,
+ * else the exit status (help asked for, or bad usage). */
+static int take_args(const char *cmd, int argc, char **argv, bool root, size_t min,
+		     struct cli_args *a)
 {
-	struct cli_args a;
-	if (parse_args(argc, argv, &a, true) < 0)
-		return usage(stderr, "set"), 2;
-	if (a.help)
-		return usage(stdout, "set"), 0;
-	if (a.npos < 2)
-		return usage(stderr, "set"), 2;
+	if (parse_args(argc, argv, a, root) < 0)
+		return usage(stderr, cmd), 2;
+	if (a->help)
+		return usage(stdout, cmd), 0;
+	if (a->npos < min)
+		return usage(stderr, cmd), 2;
+	return -1;
+}
+
+/* A plan made by plan(p, ctx, err), then checked, asked for and applied: the exit status. */
+static int plan_and_run(const char *cmd, const struct cli_args *a,
+			int (*plan)(struct control_plan *p, const void *ctx, struct error *err),
+			const void *ctx)
+{
 	struct control_plan *p = malloc(sizeof *p);
 	if (!p)
 		return fprintf(stderr, "ioscope: out of memory\n"), 1;
 	struct error err = { "" };
 	int status;
-	if (control_plan_device(p, a.root, a.pos[0], a.pos + 1, a.npos - 1, &err) < 0) {
-		text_printf(stderr, "ioscope set: %s (nothing changed)\n", err.msg);
+	if (plan(p, ctx, &err) < 0) {
+		text_printf(stderr, "ioscope %s: %s (nothing changed)\n", cmd, err.msg);
 		status = 2;
 	} else {
-		status = run_plan(p, a.yes, a.events);
+		status = run_plan(p, a->yes, a->events);
 	}
 	free(p);
 	return status;
+}
+
+static int plan_set(struct control_plan *p, const void *ctx, struct error *err)
+{
+	const struct cli_args *a = ctx;
+	return control_plan_device(p, a->root, a->pos[0], a->pos + 1, a->npos - 1, err);
+}
+
+int cmd_set(int argc, char **argv)
+{
+	struct cli_args a;
+	int status = take_args("set", argc, argv, true, 2, &a);
+	return status >= 0 ? status : plan_and_run("set", &a, plan_set, &a);
+}
+
+struct remount_request {
+	const char *mountpoint;
+	char options[MOUNT_OPTS_MAX];
+};
+
+static int plan_remount(struct control_plan *p, const void *ctx, struct error *err)
+{
+	const struct remount_request *r = ctx;
+	return control_plan_remount(p, r->mountpoint, r->options, err);
 }
 
 int cmd_remount(int argc, char **argv)
 {
 	struct cli_args a;
-	if (parse_args(argc, argv, &a, false) < 0)
-		return usage(stderr, "remount"), 2;
-	if (a.help)
-		return usage(stdout, "remount"), 0;
-	if (a.npos < 2)
-		return usage(stderr, "remount"), 2;
-	char options[MOUNT_OPTS_MAX] = "";
+	int status = take_args("remount", argc, argv, false, 2, &a);
+	if (status >= 0)
+		return status;
+	struct remount_request r = { .mountpoint = a.pos[0], .options = "" };
 	for (size_t i = 1; i < a.npos; i++) {
-		size_t used = strlen(options);
-		if (used + strlen(a.pos[i]) + 2 > sizeof options)
+		size_t used = strlen(r.options);
+		if (used + strlen(a.pos[i]) + 2 > sizeof r.options)
 			return fprintf(stderr, "ioscope remount: options too long\n"), 2;
-		snprintf(options + used, sizeof options - used, "%s%s", used ? "," : "", a.pos[i]);
+		snprintf(r.options + used, sizeof r.options - used, "%s%s", used ? "," : "", a.pos[i]);
 	}
-	struct control_plan *p = malloc(sizeof *p);
-	if (!p)
-		return fprintf(stderr, "ioscope: out of memory\n"), 1;
-	struct error err = { "" };
-	int status;
-	if (control_plan_remount(p, a.pos[0], options, &err) < 0) {
-		text_printf(stderr, "ioscope remount: %s (nothing changed)\n", err.msg);
-		status = 2;
-	} else {
-		status = run_plan(p, a.yes, a.events);
-	}
-	free(p);
-	return status;
+	return plan_and_run("remount", &a, plan_remount, &r);
 }
 
 int cmd_show(int argc, char **argv)
 {
 	struct cli_args a;
-	if (parse_args(argc, argv, &a, true) < 0)
-		return usage(stderr, "show"), 2;
-	if (a.help)
-		return usage(stdout, "show"), 0;
+	int status = take_args("show", argc, argv, true, 1, &a);
+	if (status >= 0)
+		return status;
 	if (a.npos != 1)
 		return usage(stderr, "show"), 2;
 	return control_cli_show(stdout, a.root, a.pos[0]);
