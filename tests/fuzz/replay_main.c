@@ -11,43 +11,31 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* The whole of path in a buffer of its own (exactly its size, so that a read past the end
- * is the sanitizer's to see), or NULL with errno. */
+/* The whole of path (a corpus file) in a buffer of exactly its size, so that a read past
+ * the end is the sanitizer's to see; NULL with errno. */
 static uint8_t *read_whole(const char *path, size_t *size)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return NULL;
-	size_t cap = 4096, len = 0;
-	uint8_t *buf = malloc(cap);
-	size_t n;
-	while (buf && (n = fread(buf + len, 1, cap - len, f)) > 0) {
-		len += n;
-		if (len == cap) {
-			uint8_t *bigger = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
-			if (!bigger) {
-				free(buf);
-				buf = NULL;
-				errno = ENOMEM;
-				break;
-			}
-			buf = bigger;
-			cap *= 2;
+	struct stat st;
+	uint8_t *buf = NULL;
+	if (fstat(fileno(f), &st) == 0 && (buf = malloc(st.st_size ? (size_t)st.st_size : 1))) {
+		*size = fread(buf, 1, (size_t)st.st_size, f);
+		if (*size != (size_t)st.st_size) {
+			free(buf);
+			buf = NULL;
+			errno = EIO;
 		}
 	}
-	int err = ferror(f) ? EIO : errno;
+	int err = errno;
 	fclose(f);
-	if (!buf)
-		return errno = err, NULL;
-	uint8_t *exact = malloc(len ? len : 1);
-	if (exact)
-		memcpy(exact, buf, len);
-	free(buf);
-	*size = len;
-	return exact;
+	errno = err;
+	return buf;
 }
 
 int main(int argc, char **argv)
