@@ -1,8 +1,10 @@
 /* outfile.h - an output file that is written whole or not at all.
  *
- * A named output is written to a temporary file beside it and renamed into place
- * only when every write, the flush and the close succeeded: a full disk or an error
- * leaves the old file (or none), never a truncated one.  The name is never followed
+ * A named output is written to an unnamed file in its directory (O_TMPFILE), given a
+ * temporary name and renamed into place only when every write, the flush and the
+ * close succeeded: a full disk or an error leaves the old file (or none), never a
+ * truncated one, and a process killed while writing leaves nothing at all.  Where
+ * the filesystem has no O_TMPFILE, a named temporary file (removed on failure).  The name is never followed
  * through a symbolic link, and an output that is the input is refused.  Standard
  * output (path NULL) is written directly; every write error is kept with its errno,
  * so the failure names its cause.
@@ -10,6 +12,7 @@
 #ifndef IOSCOPE_OUTFILE_H
 #define IOSCOPE_OUTFILE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
@@ -18,7 +21,8 @@
 struct outfile {
 	FILE *fp;            /* write here */
 	char *path;          /* NULL: standard output */
-	char *tmp;           /* the temporary file renamed to path; NULL when written in place */
+	char *tmp;           /* the temporary name renamed to path; NULL when written in place */
+	bool tmp_named;      /* tmp exists (mkostemp, or the unnamed file linked there) */
 	int fd;
 	int write_errno;     /* errno of the first failed write, 0 when none failed */
 };

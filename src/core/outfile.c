@@ -10,6 +10,7 @@
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "outfile.h"
@@ -60,34 +61,82 @@ int outfile_refuse_symlink(const char *path, struct error *err)
 	return 0;
 }
 
-/* A temporary file in path's directory, mode as a new file would get. */
-static int open_temporary(struct outfile *o, struct error *err)
+/* "DIR/.BASE.XXXXXX" for path, into o->tmp; the directory into *dir (to be freed). */
+static int temporary_template(struct outfile *o, char **dir, struct error *err)
 {
-	char *copy = strdup(o->path);
-	if (!copy)
-		return error_set(err, "out of memory");
-	const char *dir = dirname(copy);
-	size_t len = strlen(dir) + strlen(o->path) + 32;
-	o->tmp = malloc(len);
-	if (o->tmp) {
-		char *base = strdup(o->path);
-		snprintf(o->tmp, len, "%s/.%s.XXXXXX", dir, base ? basename(base) : "out");
-		free(base);
-	}
+	char *copy = strdup(o->path), *base = strdup(o->path);
+	*dir = copy ? strdup(dirname(copy)) : NULL;
+	size_t len = strlen(o->path) * 2 + 32;
+	o->tmp = *dir && base ? malloc(len) : NULL;
+	if (o->tmp)
+		snprintf(o->tmp, len, "%s/.%s.XXXXXX", *dir, basename(base));
 	free(copy);
-	if (!o->tmp)
-		return error_set(err, "out of memory");
+	free(base);
+	if (o->tmp)
+		return 0;
+	free(*dir);
+	*dir = NULL;
+	return error_set(err, "out of memory");
+}
+
+/* The fallback where the filesystem has no O_TMPFILE: a named file, mode as a new
+ * file would get. */
+static int open_named_temporary(struct outfile *o)
+{
 	o->fd = mkostemp(o->tmp, O_CLOEXEC);
-	if (o->fd < 0) {
-		int e = errno;
-		free(o->tmp);
-		o->tmp = NULL;
-		return error_errno(err, o->path, e);
-	}
+	if (o->fd < 0)
+		return -1;
+	o->tmp_named = true;
 	mode_t mask = umask(0);
 	umask(mask);
 	fchmod(o->fd, 0666 & ~mask);
 	return 0;
+}
+
+/* An unnamed file in path's directory: until commit names it, no way out of the
+ * process (an error, a signal, SIGKILL) can leave it behind. */
+static int open_temporary(struct outfile *o, struct error *err)
+{
+	char *dir;
+	if (temporary_template(o, &dir, err) < 0)
+		return -1;
+	o->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	int e = errno;
+	free(dir);
+	if (o->fd < 0 && (e == EOPNOTSUPP || e == EISDIR || e == EINVAL))
+		e = open_named_temporary(o) < 0 ? errno : 0;
+	if (o->fd >= 0)
+		return 0;
+	free(o->tmp);
+	o->tmp = NULL;
+	return error_errno(err, o->path, e);
+}
+
+/* Links the unnamed file at a fresh o->tmp (the XXXXXX made random; link(2) fails on
+ * a name that exists, as O_EXCL would), so that rename() can put it in place. */
+static int name_temporary(struct outfile *o)
+{
+	static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	char *x = o->tmp + strlen(o->tmp) - 6, fdpath[32];
+	snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", o->fd);
+	for (int attempt = 0; attempt < 100; attempt++) {
+		unsigned char r[6];
+		if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r)
+			return -1;
+		for (int i = 0; i < 6; i++)
+			x[i] = letters[r[i] % (sizeof letters - 1)];
+		int rc = linkat(AT_FDCWD, fdpath, AT_FDCWD, o->tmp, AT_SYMLINK_FOLLOW);
+		if (rc < 0 && errno == ENOENT)   /* no /proc: root may link the descriptor itself */
+			rc = linkat(o->fd, "", AT_FDCWD, o->tmp, AT_EMPTY_PATH);
+		if (rc == 0) {
+			o->tmp_named = true;
+			return 0;
+		}
+		if (errno != EEXIST)
+			return -1;
+	}
+	errno = EEXIST;
+	return -1;
 }
 
 /* What is at path: refused (symlink, the input, a directory), written in place (a
@@ -136,7 +185,7 @@ int outfile_open(struct outfile *o, const char *path, const struct stat *input, 
 
 static void release(struct outfile *o)
 {
-	if (o->tmp)
+	if (o->tmp && o->tmp_named)
 		unlink(o->tmp);
 	free(o->tmp);
 	free(o->path);
@@ -148,6 +197,8 @@ int outfile_commit(struct outfile *o, struct error *err)
 	if (fflush(o->fp) == EOF && !o->write_errno)
 		o->write_errno = errno ? errno : EIO;
 	if (o->tmp && !o->write_errno && fsync(o->fd) < 0 && errno != EINVAL)
+		o->write_errno = errno;
+	if (o->tmp && !o->tmp_named && !o->write_errno && name_temporary(o) < 0)
 		o->write_errno = errno;
 	fclose(o->fp);   /* closes the descriptor through cookie_close */
 	o->fp = NULL;
