@@ -29,6 +29,18 @@ wait_socket() {
 	done
 	return 1
 }
+# wait_samples LOG N [PID]: until the session log LOG holds N samples (30 s at most; not
+# when PID, the recorder, has ended): a loaded machine may start ioscope late, so a test
+# acts after the samples it needs before, not after a fixed sleep
+wait_samples() {
+	local i
+	for ((i = 0; i < 300; i++)); do
+		[ "$(grep -c '^{"type":"sample"' "$1" 2>/dev/null)" -ge "$2" ] && return 0
+		[ -n "${3:-}" ] && ! kill -0 "$3" 2>/dev/null && return 1
+		sleep 0.1
+	done
+	return 1
+}
 _run_cleanups() {
 	local cmd
 	while IFS= read -r cmd; do eval "$cmd" >/dev/null 2>&1; done < <(tac "$_CLEANUPS" 2>/dev/null)

@@ -21,9 +21,9 @@ for f in "${formats[@]}"; do
 		>"$TMP/live.$f" 2>"$TMP/err.$f" &
 	pids+=($!)
 done
-sleep 1.6
+for f in "${formats[@]}"; do wait_samples "$TMP/$f.log" 6; done
 echo bfq >"/sys/block/$dev/queue/scheduler"     # "from another shell"
-sleep 1.1
+for f in "${formats[@]}"; do wait_samples "$TMP/$f.log" 10; done
 echo 32 >"/sys/block/$dev/queue/nr_requests"
 for i in 0 1 2; do
 	f=${formats[$i]}
@@ -58,7 +58,7 @@ print(("ok" if len(lines) == 16 and all(l["interval"] > 0.2 for l in lines) else
 # (the live run may have printed one interval more than reached the log).
 "$IOSCOPE" --batch -i 0.1 -f json --record "$TMP/killed.log" "$dev" >"$TMP/killed.live" 2>/dev/null &
 pid=$!
-sleep 2.3
+wait_samples "$TMP/killed.log" 20 $pid
 kill -9 $pid
 wait $pid 2>/dev/null
 "$IOSCOPE" --replay "$TMP/killed.log" --batch -f json "$dev" >"$TMP/killed.replay" 2>"$TMP/killed.err"

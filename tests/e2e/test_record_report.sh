@@ -18,9 +18,9 @@ bg timeout 20 bash -c "while :; do dd if=/dev/zero of='$mnt/f' bs=64k count=128 
 
 "$IOSCOPE" --batch -i 0.25 -c 20 -f json --record "$TMP/s.log" "$dev" >"$TMP/live.json" 2>"$TMP/err" &
 pid=$!
-sleep 1.6
+wait_samples "$TMP/s.log" 6 $pid
 echo bfq >"/sys/block/$dev/queue/scheduler"
-sleep 1.6
+wait_samples "$TMP/s.log" 13 $pid
 mount -o remount,noatime "$mnt"
 wait $pid && ok "recorded" || { fail "recorded" "$(cat "$TMP/err")"; exit 1; }
 
