@@ -176,6 +176,34 @@ check("json: sample and vm records carry their phase",
       [r["phase"] for r in js if r["record"] == "sample"] == [r["phase"] for r in js if r["record"] == "vm"]
       and {r["phase"] for r in js if r["record"] == "sample"} == {1, 2, 3, None})
 PY
+# the text report's "moved N MiB in the interval left out at this phase's start" note is
+# the JSON phase record's "mostly_at_edges" and the CSV phase row's column of that name
+for name in busy dd-mark; do
+	"$IOSCOPE" report "$L/report-$name.log" -f json >"$TMP/$name.edges.json" 2>"$TMP/$name.edges.err" \
+		&& "$IOSCOPE" report "$L/report-$name.log" -f csv >"$TMP/$name.edges.csv" 2>>"$TMP/$name.edges.err" \
+		&& [ ! -s "$TMP/$name.edges.err" ] || fail "$name: json and csv reports run cleanly" "$(cat "$TMP/$name.edges.err")"
+	python3 - "$name" "$TMP/$name.full" "$TMP/$name.edges.json" "$TMP/$name.edges.csv" <<'PY'
+import csv, json, re, sys
+name, text, js, cs = sys.argv[1:]
+notes, phase = {}, None
+for line in open(text):
+    m = re.match(r"Phase ([0-9]+) of", line)
+    if m:
+        phase = int(m.group(1))
+        notes[phase] = []
+    m = re.match(r"  (\S+) moved [0-9.]+ MiB in the intervals? left out at this phase's", line)
+    if m and phase:
+        notes[phase].append(m.group(1))
+jp = {r["phase"]: r.get("mostly_at_edges") for r in map(json.loads, open(js)) if r["record"] == "phase"}
+cp = {int(r["phase"]): r.get("mostly_at_edges") for r in csv.DictReader(open(cs)) if r["record"] == "phase"}
+cp = {k: v.split("; ") if v else [] for k, v in cp.items() if v is not None}
+def check(what, cond, detail):
+    print(("ok " if cond else "not ok ") + f"{name}: {what}" + ("" if cond else f": {detail}"))
+check("a phase's I/O mostly at its edges is said in text", any(notes.values()), notes)
+check("json: mostly_at_edges as the text's notes", jp == notes, (jp, notes))
+check("csv: mostly_at_edges as the text's notes", cp == notes, (cp, notes))
+PY
+done
 if ! [ -s "$TMP/phases-all.txt" ] || grep -q ", short:" "$TMP/phases-all.txt"; then fail "--min-phase 3s: no phase is short"; else ok "--min-phase 3s: no phase is short"; fi
 
 # --metrics: one panel per metric asked for (per device; dirty once, for the system)
