@@ -6,8 +6,9 @@
  * A file's device is found without touching the file's filesystem (a hung NFS server or a
  * FUSE daemon would hang the sampler with it): a descriptor's mount is fdinfo's mnt_id, a
  * path's the longest mount point it starts with, and the mount table the sampler read
- * this sample (mountinfo, once) gives the mount's device number.  Only a file on devtmpfs or tmpfs is stat()ed, through its /proc/PID/fd link,
- * to tell a block device opened directly (dd of=/dev/loop0).
+ * this sample (mountinfo, once) gives the mount's device number.  Only a file on devtmpfs
+ * or tmpfs is stat()ed, through its /proc/PID/fd link, to tell a block device opened
+ * directly (dd of=/dev/loop0).
  */
 #ifndef IOSCOPE_PROCFILES_H
 #define IOSCOPE_PROCFILES_H

@@ -51,5 +51,4 @@ bool procpid_parse_syscall(const char *text, size_t len, long *nr,
 /* The mnt_id line of /proc/PID/fdinfo/N: the mount the file was opened through. */
 bool procpid_parse_fdinfo_mnt(const char *text, size_t len, uint32_t *mnt_id);
 
-
 #endif

@@ -179,10 +179,11 @@ PY
 # the text report's "moved N MiB in the interval left out at this phase's start" note is
 # the JSON phase record's "mostly_at_edges" and the CSV phase row's column of that name
 for name in busy dd-mark; do
-	"$IOSCOPE" report "$L/report-$name.log" -f json >"$TMP/$name.edges.json" 2>"$TMP/$name.edges.err" \
-		&& "$IOSCOPE" report "$L/report-$name.log" -f csv >"$TMP/$name.edges.csv" 2>>"$TMP/$name.edges.err" \
-		&& [ ! -s "$TMP/$name.edges.err" ] || fail "$name: json and csv reports run cleanly" "$(cat "$TMP/$name.edges.err")"
-	python3 - "$name" "$TMP/$name.full" "$TMP/$name.edges.json" "$TMP/$name.edges.csv" <<'PY'
+	e=$TMP/$name.edges
+	"$IOSCOPE" report "$L/report-$name.log" -f json >"$e.json" 2>"$e.err" \
+		&& "$IOSCOPE" report "$L/report-$name.log" -f csv >"$e.csv" 2>>"$e.err" \
+		&& [ ! -s "$e.err" ] || fail "$name: json and csv reports run cleanly" "$(cat "$e.err")"
+	python3 - "$name" "$TMP/$name.full" "$e.json" "$e.csv" <<'PY'
 import csv, json, re, sys
 name, text, js, cs = sys.argv[1:]
 notes, phase = {}, None
