@@ -8,9 +8,12 @@
 #include "error.h"
 #include "snapshot.h"
 
-/* Parse one line into *m (disk left "").  0, or -1 when malformed or when a
- * field does not fit its buffer (a truncated mount point would name another
- * path, and the control layer remounts by that path). */
+/* Parse one line into *m (disk left "").  0, or -1 when malformed or when the
+ * mount point or type does not fit its buffer (a truncated mount point would name
+ * another path, and the control layer remounts by that path).  A source or option
+ * string that does not fit is cut and m->cut set: such a mount (an overlay with a
+ * long lowerdir= list) is still where a path's mount is looked up, but its options
+ * are not what the kernel has, so the snapshot and the control layer leave it out. */
 int mountinfo_parse_line(const char *line, size_t len, struct mount *m);
 
 /* Append every well-formed line of buf to out->mounts.  Returns the number

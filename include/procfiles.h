@@ -5,9 +5,10 @@
  *
  * A file's device is found without touching the file's filesystem (a hung NFS server or a
  * FUSE daemon would hang the sampler with it): a descriptor's mount is fdinfo's mnt_id, a
- * path's the longest mount point it starts with, and mountinfo gives the mount's device
- * number.  Only a file on devtmpfs or tmpfs is stat()ed, through its /proc/PID/fd link,
- * to tell a block device opened directly (dd of=/dev/loop0).
+ * path's the longest mount point it starts with, and the mount table the sampler read
+ * this sample (mountinfo, once) gives the mount's device number.  Only a file on devtmpfs
+ * or tmpfs is stat()ed, through its /proc/PID/fd link, to tell a block device opened
+ * directly (dd of=/dev/loop0).
  */
 #ifndef IOSCOPE_PROCFILES_H
 #define IOSCOPE_PROCFILES_H
@@ -17,25 +18,28 @@
 #include <stdint.h>
 
 #include "procpid.h"
+#include "snapshot.h"
 #include "tasks.h"
 
 struct procfiles {
 	int procfd;                     /* prefix/proc */
 	bool fixture;                   /* a --root tree: nothing is stat()ed or read from
 					   another process's memory */
-	struct procpid_mount *mounts;   /* prefix/proc/self/mountinfo, read once per sample */
-	size_t nmounts, capmounts;
-	bool mounts_loaded;
+	const struct mount *mounts;     /* the sampler's table of every mount, this sample's */
+	size_t nmounts;
+	bool ns_loaded;
 	char self_ns[64];               /* our mount namespace ("mnt:[4026531841]") */
-	char *buf;                      /* a mountinfo, read whole */
+	char *buf;                      /* another namespace's mountinfo, read whole */
 	size_t cap;
 	char small[4096];
 };
 
 void procfiles_init(struct procfiles *f, int procfd, bool fixture);
 void procfiles_close(struct procfiles *f);
-/* Another sample: the mount table is read again when next needed. */
-void procfiles_new_sample(struct procfiles *f);
+/* Another sample, whose mount table (prefix/proc/self/mountinfo as the sampler read and
+ * parsed it: every mount, tmpfs and devtmpfs too) is mounts[0..n), borrowed until the
+ * next. */
+void procfiles_new_sample(struct procfiles *f, const struct mount *mounts, size_t n);
 
 /* The file blocked task tid (of process pid) waits on: the one its system call names. */
 void procfiles_waited(struct procfiles *f, int32_t pid, int32_t tid, struct task_file *out);
@@ -46,7 +50,6 @@ uint8_t procfiles_open(struct procfiles *f, int32_t pid, struct task_file *out, 
 /* Lexically: "/a//b/./c/../d" -> "/a/b/d" (no symbolic link is followed). */
 void procfiles_normalize(char *path);
 /* The mount of v[0..n) whose mount point is the longest leading directory of path. */
-const struct procpid_mount *procfiles_mount_of_path(const struct procpid_mount *v, size_t n,
-						    const char *path);
+const struct mount *procfiles_mount_of_path(const struct mount *v, size_t n, const char *path);
 
 #endif

@@ -1,5 +1,5 @@
-/* procpid.h - parsers of one task's /proc files: stat, io, wchan, stack, syscall, fdinfo
- * and the lines of mountinfo.
+/* procpid.h - parsers of one task's /proc files: stat, io, wchan, stack, syscall and
+ * fdinfo.
  *
  * Pure functions on the text read, so they are tested on fixtures; the walk over /proc
  * that reads the files is proctasks.c.  A comm may hold anything but NUL (spaces and
@@ -50,15 +50,5 @@ bool procpid_parse_syscall(const char *text, size_t len, long *nr,
 			   uint64_t args[PROCPID_SYSCALL_ARGS]);
 /* The mnt_id line of /proc/PID/fdinfo/N: the mount the file was opened through. */
 bool procpid_parse_fdinfo_mnt(const char *text, size_t len, uint32_t *mnt_id);
-
-/* What the attribution needs of one mountinfo line: "36 35 98:0 / /mnt rw - ext4 ...". */
-struct procpid_mount {
-	uint32_t id;
-	uint32_t major, minor;        /* the filesystem's device number (st_dev of its files) */
-	char mountpoint[512];         /* unescaped */
-	char fstype[32];
-};
-/* 0, or -1 when the line is not a mountinfo line (or its mount point does not fit). */
-int procpid_parse_mount(const char *line, size_t len, struct procpid_mount *out);
 
 #endif

@@ -96,6 +96,8 @@ struct device {
 };
 
 struct mount {
+	unsigned id;                    /* mountinfo's mount id, as fdinfo's mnt_id names it
+					   (0 in a replay: session logs do not keep it) */
 	unsigned major, minor;          /* as mountinfo says (btrfs: anonymous 0:N) */
 	char disk[DEV_NAME_MAX];        /* the block device's kernel name, "" if none */
 	char source[MOUNT_PATH_MAX];
@@ -103,6 +105,8 @@ struct mount {
 	char fstype[32];
 	char mount_opts[MOUNT_OPTS_MAX];  /* per-mount: rw,nosuid,relatime */
 	char super_opts[MOUNT_OPTS_MAX];  /* superblock: rw,commit=5,data=ordered */
+	bool cut;                       /* source or options longer than their field, cut
+					   there: only the attribution of files may use it */
 };
 
 /* System-wide figures, raw, as the kernel counts them. */

@@ -1,8 +1,8 @@
 /* mounttable.c - one mount out of /proc/self/mountinfo, with the id that pins it.
  *
- * Lines are parsed by the sampler's parser (src/sources/mountinfo.c); struct mount
- * has no mount id, and a remount must act on exactly the mount it planned for, so
- * the id is read here and kept beside the fields.
+ * Lines are parsed by the sampler's parser (src/sources/mountinfo.c); a remount must
+ * act on exactly the mount it planned for, so the id is kept beside the fields, and
+ * a mount whose options were too long to keep whole is none to plan on.
  */
 #include <errno.h>
 #include <limits.h>
@@ -17,14 +17,11 @@
 int control_mountinfo_parse_line(const char *line, struct control_mount *m)
 {
 	struct mount shared;
-	char *end;
-	long id = strtol(line, &end, 10);
-	if (end == line || *end != ' ' || id < 0 || id > INT_MAX)
-		return -1;
-	if (mountinfo_parse_line(line, strcspn(line, "\n"), &shared) < 0)
+	if (mountinfo_parse_line(line, strcspn(line, "\n"), &shared) < 0 || shared.cut ||
+	    shared.id > INT_MAX)
 		return -1;
 	memset(m, 0, sizeof *m);
-	m->id = (int)id;
+	m->id = (int)shared.id;
 	m->major = shared.major;
 	m->minor = shared.minor;
 	snprintf(m->mountpoint, sizeof m->mountpoint, "%s", shared.mountpoint);

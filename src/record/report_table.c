@@ -102,6 +102,26 @@ static char *phase_label(struct table *t, const struct phase *p)
 	return text;
 }
 
+/* The devices whose I/O in phase k is mostly in the intervals left out at its edges (the
+ * text report's note under the phase), "; " between them ("" for none); NULL on ENOMEM.
+ * The caller frees it. */
+static char *phase_edge_devices(const struct table *t, size_t k)
+{
+	char *text = NULL;
+	size_t len = 0, n = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	for (size_t i = 0; i < t->rep->ndevices; i++)
+		if (report_phase_mostly_edges(&t->plan, k, i))
+			fprintf(f, "%s%s", n++ ? "; " : "", t->rep->devices[i]);
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 /* ---- CSV ---- */
 
 static void csv_field(FILE *out, const char *s)
@@ -122,9 +142,10 @@ static const char *const csv_totals_columns =
 	",read_MB,written_MB,between_phases_read_MB,between_phases_written_MB";
 #define CSV_TOTALS_EMPTY ",,,,"
 
-/* The last columns: the phase (empty: none), the probe's figures of a phase row, the
- * totals' empty cells, newline. */
-static void csv_phase_cells(FILE *out, size_t phase, const struct probe_samples *probe)
+/* The last columns: the phase (empty: none), the probe's figures and the devices mostly
+ * at the edges of a phase row, the totals' empty cells, newline. */
+static void csv_phase_cells(FILE *out, size_t phase, const struct probe_samples *probe,
+			    const char *edges)
 {
 	if (phase)
 		fprintf(out, ",%zu", phase);
@@ -137,6 +158,7 @@ static void csv_phase_cells(FILE *out, size_t phase, const struct probe_samples 
 		else
 			fputc(',', out);
 	}
+	csv_field(out, edges);
 	fputs(CSV_TOTALS_EMPTY "\n", out);
 }
 
@@ -162,7 +184,7 @@ static int csv_event(struct table *t, const struct event *ev)
 	csv_field(t->out, ev->by);
 	csv_field(t->out, ev->result);
 	csv_field(t->out, label);
-	csv_phase_cells(t->out, 0, NULL);
+	csv_phase_cells(t->out, 0, NULL, "");
 	return ferror(t->out) ? -1 : 0;
 }
 
@@ -185,7 +207,7 @@ static int csv_device(struct table *t, const struct report_interval *iv, const s
 	fprintf(t->out, ",%llu", (unsigned long long)r->in_flight);
 	csv_field(t->out, r->scheduler);
 	fputs(",,,,,,,,", t->out);
-	csv_phase_cells(t->out, t->phase, NULL);
+	csv_phase_cells(t->out, t->phase, NULL, "");
 	return ferror(t->out) ? -1 : 0;
 }
 
@@ -193,9 +215,12 @@ static int csv_device(struct table *t, const struct report_interval *iv, const s
 static int csv_phase(struct table *t, size_t k)
 {
 	const struct phase *p = &t->plan.phases[k];
-	char *label = phase_label(t, p);
-	if (!label)
+	char *label = phase_label(t, p), *edges = phase_edge_devices(t, k);
+	if (!label || !edges) {
+		free(label);
+		free(edges);
 		return -1;
+	}
 	fputs("phase", t->out);
 	csv_time(t->out, &p->from);
 	fprintf(t->out, ",%.6f,", timespec_diff(&p->to, &p->from));
@@ -203,7 +228,8 @@ static int csv_phase(struct table *t, size_t k)
 		fputc(',', t->out);
 	csv_field(t->out, label);
 	free(label);
-	csv_phase_cells(t->out, k + 1, p->probe);
+	csv_phase_cells(t->out, k + 1, p->probe, edges);
+	free(edges);
 	return ferror(t->out) ? -1 : 0;
 }
 
@@ -213,7 +239,7 @@ static int csv_totals(struct table *t, size_t k)
 	const struct phase_total *s = &t->plan.totals[k];
 	fputs("totals,,,", t->out);
 	csv_field(t->out, t->rep->devices[k]);
-	for (size_t i = 0; i < device_metrics_count + 2 + 8 + 1 + REPORT_PROBE_FIGURES; i++)
+	for (size_t i = 0; i < device_metrics_count + 2 + 8 + 1 + REPORT_PROBE_FIGURES + 1; i++)
 		fputc(',', t->out);
 	fprintf(t->out, ",%.3f,%.3f,%.3f,%.3f\n", s->rkb / 1024, s->wkb / 1024,
 		s->between_rkb / 1024, s->between_wkb / 1024);
@@ -228,7 +254,7 @@ int report_csv(struct report *rep, FILE *out, struct error *err)
 	fputs(",in_flight,scheduler,kind,object,key,old,new,by,result,label,phase", out);
 	for (size_t i = 0; i < REPORT_PROBE_FIGURES; i++)
 		fprintf(out, ",probe_%s", report_probe_figure_names[i]);
-	fprintf(out, "%s\n", csv_totals_columns);
+	fprintf(out, ",mostly_at_edges%s\n", csv_totals_columns);
 	struct table t = { .rep = rep, .out = out, .event_row = csv_event, .device_row = csv_device,
 			   .phase_row = csv_phase, .totals_row = csv_totals };
 	return table_run(&t, err);
@@ -346,6 +372,11 @@ static int json_phase(struct table *t, size_t k)
 	json_object_object_add(o, "label", json_object_new_string(label));
 	free(label);
 	json_object_object_add(o, "probe", json_probe(p->probe));
+	json_object *edges = json_object_new_array();
+	for (size_t i = 0; i < t->rep->ndevices; i++)
+		if (report_phase_mostly_edges(&t->plan, k, i))
+			json_object_array_add(edges, json_object_new_string(t->rep->devices[i]));
+	json_object_object_add(o, "mostly_at_edges", edges);
 	return json_line(t->out, o);
 }
 

@@ -217,7 +217,8 @@ static int take_tasks(struct live_source *ls, const char *tree, struct snapshot 
 		return -1;
 	ls->tasks_open = true;
 	uint64_t mono_ns = (uint64_t)out->mono.tv_sec * 1000000000u + (uint64_t)out->mono.tv_nsec;
-	return proctasks_sample(&ls->tasks, mono_ns, &out->tasks, err);
+	const struct snapshot *mtab = &ls->sampler.mtab;   /* read by this sample's take_sample */
+	return proctasks_sample(&ls->tasks, mono_ns, mtab->mounts, mtab->nmounts, &out->tasks, err);
 }
 
 static int read_tree(struct live_source *ls, struct snapshot *out, struct error *err)

@@ -49,7 +49,8 @@ static int octal_digit(char c)
 	return c >= '0' && c <= '7' ? c - '0' : -1;
 }
 
-int mountinfo_unescape(const char *src, size_t len, char *dst, size_t dstlen)
+/* As mountinfo_unescape; with cut, a string that does not fit is cut there and *cut set. */
+static int unescape(const char *src, size_t len, char *dst, size_t dstlen, bool *cut)
 {
 	if (dstlen == 0)
 		return -1;
@@ -65,12 +66,23 @@ int mountinfo_unescape(const char *src, size_t len, char *dst, size_t dstlen)
 				i += 3;
 			}
 		}
-		if (c == '\0' || o + 1 >= dstlen)
+		if (c == '\0')
 			return -1;
+		if (o + 1 >= dstlen) {
+			if (!cut)
+				return -1;
+			*cut = true;
+			break;
+		}
 		dst[o++] = (char)c;
 	}
 	dst[o] = '\0';
 	return 0;
+}
+
+int mountinfo_unescape(const char *src, size_t len, char *dst, size_t dstlen)
+{
+	return unescape(src, len, dst, dstlen, NULL);
 }
 
 static int parse_uint(const struct field *f, size_t from, size_t to, unsigned *out)
@@ -115,13 +127,14 @@ int mountinfo_parse_line(const char *line, size_t len, struct mount *m)
 	if (dash + 4 != n)
 		return -1;
 	memset(m, 0, sizeof *m);
+	m->id = id;
 	if (parse_devno(&f[2], &m->major, &m->minor) < 0 ||
 	    mountinfo_unescape(f[4].s, f[4].len, m->mountpoint, sizeof m->mountpoint) < 0 ||
-	    mountinfo_unescape(f[5].s, f[5].len, m->mount_opts, sizeof m->mount_opts) < 0 ||
+	    unescape(f[5].s, f[5].len, m->mount_opts, sizeof m->mount_opts, &m->cut) < 0 ||
 	    mountinfo_unescape(f[dash + 1].s, f[dash + 1].len, m->fstype, sizeof m->fstype) < 0 ||
-	    mountinfo_unescape(f[dash + 2].s, f[dash + 2].len, m->source, sizeof m->source) < 0 ||
-	    mountinfo_unescape(f[dash + 3].s, f[dash + 3].len, m->super_opts,
-			       sizeof m->super_opts) < 0)
+	    unescape(f[dash + 2].s, f[dash + 2].len, m->source, sizeof m->source, &m->cut) < 0 ||
+	    unescape(f[dash + 3].s, f[dash + 3].len, m->super_opts, sizeof m->super_opts,
+		     &m->cut) < 0)
 		return -1;
 	if (m->mountpoint[0] != '/' || m->fstype[0] == '\0')
 		return -1;

@@ -3,7 +3,9 @@
  * Cost: only for tasks in D state (a system call's file: its syscall, one readlink, one
  * fdinfo; a path, one read of the task's memory and a readlink or two) and for the twenty
  * processes of the I/O list (their first 64 descriptors: a readlink and an fdinfo each);
- * the mount table once per sample when any of that is needed.
+ * our mount namespace's link once per sample when any of that is needed.  The mount
+ * table is the sampler's (one read of mountinfo a sample); only a file of another
+ * namespace's mount has that namespace's mountinfo read.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -17,6 +19,7 @@
 #include <unistd.h>
 
 #include "grow.h"
+#include "mountinfo.h"
 #include "procfiles.h"
 #include "regular_file.h"
 #include "syscall_file.h"
@@ -34,15 +37,16 @@ void procfiles_init(struct procfiles *f, int procfd, bool fixture)
 
 void procfiles_close(struct procfiles *f)
 {
-	free(f->mounts);
 	free(f->buf);
 	memset(f, 0, sizeof *f);
 	f->procfd = -1;
 }
 
-void procfiles_new_sample(struct procfiles *f)
+void procfiles_new_sample(struct procfiles *f, const struct mount *mounts, size_t n)
 {
-	f->mounts_loaded = false;
+	f->mounts = mounts;
+	f->nmounts = n;
+	f->ns_loaded = false;
 }
 
 static int open_rel(const struct procfiles *f, const char *rel, int flags)
@@ -97,43 +101,17 @@ static bool read_link(const struct procfiles *f, const char *rel, char *out, siz
 
 /* ---- mount tables ---- */
 
-/* Each line of f->buf[0..len) that is a mount, to add(ctx, mount) until it says stop. */
-static void each_mount(struct procfiles *f, ssize_t len,
-		       bool (*add)(void *ctx, const struct procpid_mount *m), void *ctx)
+/* Our mount namespace, read once per sample when needed: a path is looked up in our
+ * mount table only for a task of the same namespace. */
+static const char *self_namespace(struct procfiles *f)
 {
-	const char *s = f->buf, *end = s + (len > 0 ? len : 0);
-	struct procpid_mount m;
-	while (s < end) {
-		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		const char *le = nl ? nl : end;
-		if (procpid_parse_mount(s, (size_t)(le - s), &m) == 0 && !add(ctx, &m))
-			return;
-		s = le + 1;
-	}
-}
-
-static bool keep_mount(void *ctx, const struct procpid_mount *m)
-{
-	struct procfiles *f = ctx;
-	if (grow_array(&f->mounts, &f->capmounts, f->nmounts + 1, sizeof *f->mounts, 64, NULL) < 0)
-		return false;
-	f->mounts[f->nmounts++] = *m;
-	return true;
-}
-
-/* The mount table of the sampler's own namespace, read once per sample when needed. */
-static void load_mounts(struct procfiles *f)
-{
-	if (f->mounts_loaded)
-		return;
-	f->mounts_loaded = true;
-	f->nmounts = 0;
-	each_mount(f, read_whole(f, "self/mountinfo"), keep_mount, f);
-	if (!read_link(f, "self/ns/mnt", f->self_ns, sizeof f->self_ns))
+	if (!f->ns_loaded && !read_link(f, "self/ns/mnt", f->self_ns, sizeof f->self_ns))
 		f->self_ns[0] = '\0';
+	f->ns_loaded = true;
+	return f->self_ns;
 }
 
-static const struct procpid_mount *mount_by_id(const struct procfiles *f, uint32_t id)
+static const struct mount *mount_by_id(const struct procfiles *f, uint32_t id)
 {
 	for (size_t i = 0; i < f->nmounts; i++)
 		if (f->mounts[i].id == id)
@@ -141,44 +119,33 @@ static const struct procpid_mount *mount_by_id(const struct procfiles *f, uint32
 	return NULL;
 }
 
-struct wanted_mount {
-	uint32_t id;
-	struct procpid_mount found;
-	bool ok;
-};
-
-static bool find_wanted(void *ctx, const struct procpid_mount *m)
-{
-	struct wanted_mount *w = ctx;
-	if (m->id != w->id)
-		return true;
-	w->found = *m;
-	w->ok = true;
-	return false;
-}
-
 /* A mount of another namespace (a container's process), from its own mountinfo.  Mount
  * ids are unique across namespaces, so ours never names another mount. */
-static bool foreign_mount(struct procfiles *f, int32_t pid, uint32_t id, struct procpid_mount *out)
+static bool foreign_mount(struct procfiles *f, int32_t pid, uint32_t id, struct mount *out)
 {
 	char rel[48];
-	struct wanted_mount w = { .id = id };
 	snprintf(rel, sizeof rel, "%d/mountinfo", pid);
-	each_mount(f, read_whole(f, rel), find_wanted, &w);
-	if (w.ok)
-		*out = w.found;
-	return w.ok;
+	ssize_t len = read_whole(f, rel);
+	const char *s = f->buf, *end = s + (len > 0 ? len : 0);
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		const char *le = nl ? nl : end;
+		if (mountinfo_parse_line(s, (size_t)(le - s), out) == 0 && out->id == id)
+			return true;
+		s = le + 1;
+	}
+	return false;
 }
 
 /* Filesystems on a device: a real device number, or btrfs's anonymous one (the snapshot's
  * mount table says which disk that is). */
-static bool on_device(const struct procpid_mount *m)
+static bool on_device(const struct mount *m)
 {
 	return m->major != 0 || strcmp(m->fstype, "btrfs") == 0;
 }
 
 /* In-memory filesystems whose files can be stat()ed without waiting on anyone. */
-static bool stat_is_safe(const struct procpid_mount *m)
+static bool stat_is_safe(const struct mount *m)
 {
 	return strcmp(m->fstype, "devtmpfs") == 0 || strcmp(m->fstype, "tmpfs") == 0;
 }
@@ -200,9 +167,8 @@ static void file_of_fd(struct procfiles *f, int32_t pid, const char *dir, long f
 	ssize_t n = read_small(f, rel);
 	if (n <= 0 || !procpid_parse_fdinfo_mnt(f->small, (size_t)n, &id))
 		return;
-	load_mounts(f);
-	struct procpid_mount other;
-	const struct procpid_mount *m = mount_by_id(f, id);
+	struct mount other;
+	const struct mount *m = mount_by_id(f, id);
 	if (!m && foreign_mount(f, pid, id, &other))
 		m = &other;
 	if (!m)
@@ -242,10 +208,9 @@ void procfiles_normalize(char *path)
 	*out = '\0';
 }
 
-const struct procpid_mount *procfiles_mount_of_path(const struct procpid_mount *v, size_t n,
-						    const char *path)
+const struct mount *procfiles_mount_of_path(const struct mount *v, size_t n, const char *path)
 {
-	const struct procpid_mount *best = NULL;
+	const struct mount *best = NULL;
 	size_t best_len = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *mp = v[i].mountpoint;
@@ -306,12 +271,11 @@ static void file_of_path(struct procfiles *f, const char *task, uint64_t addr, l
 	snprintf(rel, sizeof rel, "%s/ns/mnt", task);
 	if (f->fixture || !read_user_string(tid, addr, path, sizeof path) || !path[0])
 		return;
-	load_mounts(f);
 	/* another mount namespace's paths are not ours to look up */
-	if (!read_link(f, rel, ns, sizeof ns) || strcmp(ns, f->self_ns) != 0 ||
+	if (!read_link(f, rel, ns, sizeof ns) || strcmp(ns, self_namespace(f)) != 0 ||
 	    !absolute_path(f, task, path, dirfd, full, sizeof full))
 		return;
-	const struct procpid_mount *m = procfiles_mount_of_path(f->mounts, f->nmounts, full);
+	const struct mount *m = procfiles_mount_of_path(f->mounts, f->nmounts, full);
 	if (m && on_device(m))
 		*out = (struct task_file){ TASK_FILE_ON_FS, m->major, m->minor };
 }

@@ -1,11 +1,10 @@
-/* procpid.c - parsers of /proc/PID/{stat,io,wchan,stack,syscall,fdinfo,mountinfo}
+/* procpid.c - parsers of /proc/PID/{stat,io,wchan,stack,syscall,fdinfo}
  * (procpid.h). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mountinfo.h"
 #include "procpid.h"
 
 /* A decimal number at *p (after spaces); advances p.  false when there is none. */
@@ -239,64 +238,4 @@ bool procpid_parse_fdinfo_mnt(const char *text, size_t len, uint32_t *mnt_id)
 		line = le + 1;
 	}
 	return false;
-}
-
-/* The next field of a mountinfo line (fields are separated by one space). */
-static bool next_field(const char **p, const char *end, const char **field, size_t *n)
-{
-	const char *s = *p;
-	if (s >= end)
-		return false;
-	const char *sp = memchr(s, ' ', (size_t)(end - s));
-	*field = s;
-	*n = (size_t)((sp ? sp : end) - s);
-	*p = sp ? sp + 1 : end;
-	return *n > 0;
-}
-
-/* A decimal that is all of [s, end), at most UINT32_MAX. */
-static bool whole_u32(const char *s, const char *end, uint32_t *out)
-{
-	uint64_t v;
-	const char *p = s;
-	if (s == end || !isdigit((unsigned char)*s) || !take_number(&p, end, &v) || p != end ||
-	    v > UINT32_MAX)
-		return false;
-	*out = (uint32_t)v;
-	return true;
-}
-
-static bool parse_devno(const char *f, size_t n, uint32_t *major, uint32_t *minor)
-{
-	const char *colon = memchr(f, ':', n);
-	return colon && whole_u32(f, colon, major) && whole_u32(colon + 1, f + n, minor);
-}
-
-int procpid_parse_mount(const char *line, size_t len, struct procpid_mount *out)
-{
-	const char *p = line, *end = line + len, *f;
-	size_t n;
-	uint64_t id;
-	memset(out, 0, sizeof *out);
-	if (len && line[len - 1] == '\n')
-		end--;
-	if (!take_number(&p, end, &id) || id > UINT32_MAX || p >= end || *p++ != ' ')
-		return -1;
-	out->id = (uint32_t)id;
-	if (!next_field(&p, end, &f, &n) || !next_field(&p, end, &f, &n) ||
-	    !parse_devno(f, n, &out->major, &out->minor) || !next_field(&p, end, &f, &n) ||
-	    !next_field(&p, end, &f, &n) ||
-	    mountinfo_unescape(f, n, out->mountpoint, sizeof out->mountpoint) < 0)
-		return -1;
-	/* optional fields until the lone "-", then the filesystem type */
-	while (next_field(&p, end, &f, &n))
-		if (n == 1 && f[0] == '-')
-			break;
-	if (!next_field(&p, end, &f, &n))
-		return -1;
-	if (n >= sizeof out->fstype)
-		n = sizeof out->fstype - 1;
-	memcpy(out->fstype, f, n);
-	out->fstype[n] = '\0';
-	return 0;
 }

@@ -526,14 +526,14 @@ static bool sorted_by_pid(const struct proctasks_proc *v, size_t n)
 	return true;
 }
 
-int proctasks_sample(struct proctasks *p, uint64_t mono_ns, struct tasks_sample **out,
-		     struct error *err)
+int proctasks_sample(struct proctasks *p, uint64_t mono_ns, const struct mount *mounts,
+		     size_t nmounts, struct tasks_sample **out, struct error *err)
 {
 	struct tasks_sample *t = tasks_sample_new();
 	if (!t)
 		return error_set(err, "out of memory");
 	t->clk_tck = (uint32_t)p->clk_tck;
-	procfiles_new_sample(&p->files);
+	procfiles_new_sample(&p->files, mounts, nmounts);
 	t->delayacct = proctasks_delayacct(p->prefix);
 	t->stack_readable = p->stack_allowed;
 	if (scan_all(p, t, mono_ns) < 0 || remember_blocked(p, t) < 0) {

@@ -51,10 +51,12 @@ struct proctasks {
 int proctasks_open(struct proctasks *p, const char *prefix, struct error *err);
 /* Point at another tree (numbered --root trees), keeping what was seen so far. */
 int proctasks_retarget(struct proctasks *p, const char *prefix, struct error *err);
-/* One sample at monotonic time mono_ns into a new *out (the old one freed).  A process
- * or thread that vanishes while read is skipped.  -1 with err on ENOMEM or no /proc. */
-int proctasks_sample(struct proctasks *p, uint64_t mono_ns, struct tasks_sample **out,
-		     struct error *err);
+/* One sample at monotonic time mono_ns into a new *out (the old one freed); mounts[0..n)
+ * is the tree's mount table as the sampler read it this sample (procfiles_new_sample).
+ * A process or thread that vanishes while read is skipped.  -1 with err on ENOMEM or no
+ * /proc. */
+int proctasks_sample(struct proctasks *p, uint64_t mono_ns, const struct mount *mounts,
+		     size_t nmounts, struct tasks_sample **out, struct error *err);
 void proctasks_close(struct proctasks *p);
 
 /* kernel.task_delayacct under prefix: absent (before 5.14, where it is on when built in)

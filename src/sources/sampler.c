@@ -335,7 +335,7 @@ static int resolve_mounts(struct sampler *s, const struct snapshot *out, struct 
 	for (size_t i = 0; i < s->mtab.nmounts; i++) {
 		struct mount *m = &s->mtab.mounts[i];
 		mountinfo_resolve_disk(m, out, s->prefix);
-		if (mountinfo_is_block_backed(m))
+		if (mountinfo_is_block_backed(m) && !m->cut)
 			kept[n++] = *m;
 	}
 	s->nkept = n;

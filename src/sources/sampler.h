@@ -40,7 +40,8 @@ struct sampler {
 	size_t ntracked;
 	bool rescan;                   /* describe devices again before the next fill */
 	bool mounts_stale;             /* parse mountinfo / resolve disks again */
-	struct snapshot mtab;          /* every mount (only the mounts array is used) */
+	struct snapshot mtab;          /* every mount (only the mounts array is used; the tasks
+					  sampler attributes files with it too) */
 	struct mount *kept;            /* mounts on block devices, disk resolved */
 	size_t nkept;
 	uint64_t rescans;              /* how many times devices were described (tests) */

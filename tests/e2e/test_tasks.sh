@@ -57,6 +57,33 @@ PY
 [ $rc -eq 0 ] && [ "$out" = ok ] && ok "a steady dd is at the top of the I/O list with its pid and device" \
 	|| fail "a steady dd is at the top of the I/O list with its pid and device" "rc=$rc $out"
 
+# --- the mount table is read once per sample, by the sampler: attributing the writer's
+# open device (a devtmpfs file, found by its fdinfo's mnt_id) takes the mount from that
+# table, so six samples open mountinfo no more often than two do (ptrace: no LeakSanitizer).
+# A sample reads mountinfo anew whenever a listed process has an open file, as here.
+if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
+	steady_writer "${ddev#/dev/}" 30
+	for c in 2 6; do
+		ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" strace -f -qq -e trace=open,openat \
+			-o "$TMP/opens.$c" "$IOSCOPE" --batch --tasks -f json -i 0.3 -c $c \
+			>"$TMP/opens.$c.json" 2>"$TMP/opens.$c.err"
+		echo "$? $(grep -c 'mountinfo"' "$TMP/opens.$c")" >"$TMP/opens.$c.n"
+		no_sanitizer "strace run" "$TMP/opens.$c.err"
+	done
+	listed=$(python3 -c '
+import json, sys
+print(any(any(sys.argv[2] in p["devices"] for p in json.loads(l)["tasks"]["io"])
+          for l in list(open(sys.argv[1]))[1:]))' "$TMP/opens.6.json" "${ddev#/dev/}")
+	read -r rc2 n2 <"$TMP/opens.2.n"; read -r rc6 n6 <"$TMP/opens.6.n"
+	[ "$rc2" = 0 ] && [ "$rc6" = 0 ] && [ "$listed" = True ] && [ "$n6" = "$n2" ] \
+		&& ok "tasks: mountinfo opened as often in 6 samples as in 2 ($n2), the writer attributed" \
+		|| fail "tasks: mountinfo opened as often in 6 samples as in 2, the writer attributed" \
+			"exit $rc2/$rc6, opens $n2/$n6, listed $listed: $(grep 'mountinfo"' "$TMP/opens.6" | head -8)"
+	kill "$BG_PID" 2>/dev/null
+else
+	skip "tasks: mountinfo read once per sample" "no strace, or ptrace not allowed"
+fi
+
 # --- delay accounting off: said once, how to turn it on, iodelay null (never 0) ---
 if [ "$(cat /proc/sys/kernel/task_delayacct 2>/dev/null)" = 0 ]; then
 	n=$(grep -c 'delay accounting is off' "$TMP/dd.err")

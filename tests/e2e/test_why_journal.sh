@@ -14,15 +14,11 @@
 # Checked: the batch JSON's commit_running_s grows with the freeze, the dip on the inner
 # device names the commit first, the text output says it, the replay gives it again.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/freeze_lib.sh"
 is_root || { skip why_journal "needs root (loop devices, mounts, fsfreeze)"; exit 0; }
 needs why_journal fsfreeze mkfs.ext4 python3
 
-# no_sanitizer NAME FILE: the run's stderr holds no sanitizer report
-no_sanitizer() { clean_stderr "$2" || fail "$1: sanitizer" "$(head -20 "$2")"; }
-
-outer=$(make_loop 256) && mo=$(make_fs "$outer" ext4) || { fail "outer loop" "cannot make it"; exit 0; }
-inner=$(make_loop_in "$mo" 160) || { fail "inner loop" "cannot make it"; exit 0; }
-mi=$(make_fs "$inner" ext4) || { fail "inner ext4" "cannot make it"; exit 0; }
+nested_loops 160
 
 bg timeout 30 python3 -c 'import os, sys
 fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT, 0o600)
@@ -32,21 +28,7 @@ while True:
     os.fchmod(fd, mode)
     os.fsync(fd)' "$mi/f"
 bg timeout 30 bash -c "while :; do dd if=/dev/zero of='$mi/d' bs=256k count=64 oflag=direct status=none; done"
-# thawed before the writer is killed (the cleanups run last first)
-at_exit "fsfreeze -u '$mo'"
-"$IOSCOPE" --batch --tasks -f json -i 2 -c 7 --record "$TMP/journal.log" "$inner" \
-	>"$TMP/journal.json" 2>"$TMP/journal.err" &
-run=$!
-sleep 8
-frozen=$(date +%s.%N)
-fsfreeze -f "$mo" || fail "freeze" "fsfreeze -f $mo"
-sleep 2
-"$IOSCOPE" --batch --tasks -i 0.5 -c 3 "$inner" >"$TMP/journal.txt" 2>"$TMP/journal-text.err"
-text_rc=$?
-wait $run; rc=$?
-fsfreeze -u "$mo"
-no_sanitizer "journal" "$TMP/journal.err"
-no_sanitizer "journal text" "$TMP/journal-text.err"
+freeze_and_sample journal 2 7 8 2
 
 out=$(python3 - "$TMP/journal.json" "$inner" "$mi" "$frozen" <<'PY'
 import json, re, sys

@@ -8,11 +8,9 @@
 # the writer's pages cannot end, so once its cgroup is full of them the writer waits in
 # the cgroup's reclaim (for a page under writeback) until the thaw.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/freeze_lib.sh"
 is_root || { skip why_memcg "needs root (loop devices, mounts, cgroups, fsfreeze)"; exit 0; }
 needs why_memcg fsfreeze mkfs.ext4 python3
-
-# no_sanitizer NAME FILE: the run's stderr holds no sanitizer report
-no_sanitizer() { clean_stderr "$2" || fail "$1: sanitizer" "$(head -20 "$2")"; }
 
 # the memory controller: cgroup v1's own mount, else cgroup2 with memory enabled below
 if v1=$(findmnt -no TARGET -t cgroup -O memory | head -1) && [ -n "$v1" ]; then
@@ -30,26 +28,12 @@ else
 fi
 path=/${cg##*/}
 
-outer=$(make_loop 256) && mo=$(make_fs "$outer" ext4) || { fail "outer loop" "cannot make it"; exit 0; }
-inner=$(make_loop_in "$mo" 200) || { fail "inner loop" "cannot make it"; exit 0; }
-mi=$(make_fs "$inner" ext4) || { fail "inner ext4" "cannot make it"; exit 0; }
+nested_loops 200
 
 # the writer joins the cgroup, then rewrites 64 MB (twice its limit) over and over
 bg timeout 30 bash -c "echo \$\$ >'$cg/cgroup.procs' && while :; do
 	dd if=/dev/zero of='$mi/f' bs=1M count=64 conv=notrunc status=none; done"
-at_exit "fsfreeze -u '$mo'"      # thawed before the writer is killed (last first)
-"$IOSCOPE" --batch --tasks -f json -i 0.5 -c 16 --record "$TMP/memcg.log" "$inner" \
-	>"$TMP/memcg.json" 2>"$TMP/memcg.err" &
-run=$!
-sleep 5
-fsfreeze -f "$mo" || fail "freeze" "fsfreeze -f $mo"
-sleep 1.5
-"$IOSCOPE" --batch --tasks -i 0.5 -c 3 "$inner" >"$TMP/memcg.txt" 2>"$TMP/memcg-text.err"
-text_rc=$?
-wait $run; rc=$?
-fsfreeze -u "$mo"
-no_sanitizer "memcg" "$TMP/memcg.err"
-no_sanitizer "memcg text" "$TMP/memcg-text.err"
+freeze_and_sample memcg 0.5 16 5 1.5
 
 grep -qE "^memory cgroup $path \(v[12]\): [0-9.]+ of 32 MB used, dirty [0-9.]+ MB, writeback [0-9.]+ MB.*; [0-9]+ blocked \([^)]*dd" \
 	"$TMP/memcg.txt" && [ "$text_rc" = 0 ] \

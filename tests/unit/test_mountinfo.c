@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "diskstats.h"
+#include "control.h"
 #include "mountinfo.h"
 
 static struct mount parse_ok(const char *line)
@@ -16,6 +17,7 @@ static struct mount parse_ok(const char *line)
 static void test_plain_line(void **state)
 {
 	struct mount m = parse_ok("27 1 254:0 / / rw,relatime - ext4 /dev/vda rw,discard,resuid=65534");
+	assert_int_equal(m.id, 27);   /* as fdinfo's mnt_id names the mount */
 	assert_int_equal(m.major, 254);
 	assert_int_equal(m.minor, 0);
 	assert_string_equal(m.mountpoint, "/");
@@ -24,6 +26,7 @@ static void test_plain_line(void **state)
 	assert_string_equal(m.mount_opts, "rw,relatime");
 	assert_string_equal(m.super_opts, "rw,discard,resuid=65534");
 	assert_string_equal(m.disk, "");
+	assert_false(m.cut);
 }
 
 static void test_optional_fields_and_escapes(void **state)
@@ -84,6 +87,22 @@ static void test_malformed_lines(void **state)
 		line[n++] = 'x';
 	n += snprintf(line + n, sizeof line - (size_t)n, " rw - ext4 /dev/sda1 rw");
 	assert_int_equal(mountinfo_parse_line(line, (size_t)n, &m), -1);
+
+	/* Options longer than their field (an overlay's lowerdir= list) are cut and said: the
+	 * mount is still there to find a path's mount in, but neither the snapshot nor a
+	 * remount may take its options for the kernel's. */
+	n = snprintf(line, sizeof line, "31 1 0:40 / /merged rw - overlay overlay rw,lowerdir=");
+	while (n < 1500)
+		line[n++] = 'l';
+	assert_int_equal(mountinfo_parse_line(line, (size_t)n, &m), 0);
+	assert_true(m.cut);
+	assert_int_equal(m.id, 31);
+	assert_string_equal(m.mountpoint, "/merged");
+	assert_string_equal(m.fstype, "overlay");
+	assert_int_equal(strlen(m.super_opts), sizeof m.super_opts - 1);
+	struct control_mount cm;
+	line[n] = '\0';
+	assert_int_equal(control_mountinfo_parse_line(line, &cm), -1);
 }
 
 static struct snapshot devices_of(const char *text)

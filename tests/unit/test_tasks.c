@@ -8,6 +8,7 @@
 
 #include <sys/syscall.h>
 
+#include "mountinfo.h"
 #include "procfiles.h"
 #include "proctasks.h"
 #include "procpid.h"
@@ -91,7 +92,7 @@ static void test_parse_io_wchan_stack(void **state)
 	assert_string_equal(frames[3], "do_fsync");
 }
 
-static void test_parse_syscall_fdinfo_mount(void **state)
+static void test_parse_syscall_fdinfo(void **state)
 {
 	(void)state;
 	long nr;
@@ -111,18 +112,6 @@ static void test_parse_syscall_fdinfo_mount(void **state)
 	assert_true(procpid_parse_fdinfo_mnt(fi, strlen(fi), &id));
 	assert_int_equal(id, 47);
 	assert_false(procpid_parse_fdinfo_mnt("pos:\t0\n", 7, &id));
-
-	struct procpid_mount m;
-	const char *line = "47 26 7:4 / /tmp/a\\040b rw,relatime shared:5 master:1 - xfs /dev/loop4 rw\n";
-	assert_int_equal(procpid_parse_mount(line, strlen(line), &m), 0);
-	assert_int_equal(m.id, 47);
-	assert_int_equal(m.major, 7);
-	assert_int_equal(m.minor, 4);
-	assert_string_equal(m.mountpoint, "/tmp/a b");
-	assert_string_equal(m.fstype, "xfs");
-	const char *bad[] = { "47 26 7x4 / /a rw - xfs x rw", "47 26 7:4 / /a rw xfs", "x 26 7:4 / /a rw - xfs" };
-	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-		assert_int_equal(procpid_parse_mount(bad[i], strlen(bad[i]), &m), -1);
 
 	/* which argument names the file: write's descriptor, openat's path and directory */
 	struct syscall_file f;
@@ -149,7 +138,7 @@ static void test_path_to_mount(void **state)
 	snprintf(p, sizeof p, "/../..");
 	procfiles_normalize(p);
 	assert_string_equal(p, "/");
-	struct procpid_mount v[4] = { { .id = 1, .mountpoint = "/" }, { .id = 2, .mountpoint = "/mnt/x" },
+	struct mount v[4] = { { .id = 1, .mountpoint = "/" }, { .id = 2, .mountpoint = "/mnt/x" },
 				      { .id = 3, .mountpoint = "/mnt/xy" }, { .id = 4, .mountpoint = "/mnt/x" } };
 	assert_int_equal(procfiles_mount_of_path(v, 4, "/mnt/x/f")->id, 4);
 	assert_int_equal(procfiles_mount_of_path(v, 4, "/mnt/x")->id, 4);
@@ -255,7 +244,7 @@ static void test_sampler_fixture(void **state)
 	struct tasks_sample *t = NULL;
 	build_tree(1 << 20, 10);
 	assert_int_equal(proctasks_open(&p, tree, &err), 0);
-	assert_int_equal(proctasks_sample(&p, 1000000000ull, &t, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 1000000000ull, NULL, 0, &t, &err), 0);
 	assert_true(t->delayacct);
 	assert_int_equal(t->interval_ns, 0);
 	assert_int_equal(t->nio, 0);              /* a baseline: no differences yet */
@@ -273,7 +262,7 @@ static void test_sampler_fixture(void **state)
 	/* two seconds later dd wrote 2 MiB more, waited 50 ticks; the kworker woke up */
 	build_tree(3 << 20, 60);
 	put_stat("proc/40/stat", 40, "kworker/u8:2+flush-7:0", 'I', PROCPID_PF_KTHREAD, 1, 0);
-	assert_int_equal(proctasks_sample(&p, 3000000000ull, &t, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 3000000000ull, NULL, 0, &t, &err), 0);
 	assert_int_equal(t->interval_ns, 2000000000ull);
 	assert_int_equal(t->nblocked, 2);
 	assert_null(find_blocked(t, 40));
@@ -293,10 +282,10 @@ static void test_sampler_fixture(void **state)
 
 	/* delay accounting off: iodelay is unknown, not zero */
 	put("proc/sys/kernel/task_delayacct", "0\n");
-	assert_int_equal(proctasks_sample(&p, 4000000000ull, &t, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 4000000000ull, NULL, 0, &t, &err), 0);
 	assert_false(t->delayacct);
 	put_io(10, 0, 5 << 20, 1);
-	assert_int_equal(proctasks_sample(&p, 5000000000ull, &t, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 5000000000ull, NULL, 0, &t, &err), 0);
 	assert_int_equal(t->nio, 1);
 	task_io_rates(t, &t->io[0], &r);
 	assert_true(isnan(r.iodelay_pct));
@@ -323,13 +312,13 @@ static void test_sampler_reaped_child(void **state)
 	put_thread_io(60, 60, 0, 0, 0);
 	put_thread_io(60, 61, 0, 0, 0);
 	assert_int_equal(proctasks_open(&p, tree, &err), 0);
-	assert_int_equal(proctasks_sample(&p, 1000000000ull, &t, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 1000000000ull, NULL, 0, &t, &err), 0);
 	/* the child is reaped: the process total jumps by 200 MiB, the thread's does not */
 	put("proc/50/io", "rchar: 0\nwchar: 0\nsyscr: 1\nsyscw: 1\nread_bytes: 0\n"
 	    "write_bytes: 209719296\ncancelled_write_bytes: 0\n");
 	put_thread_io(60, 60, 0, 1 << 20, 1);
 	put_thread_io(60, 61, 0, 2 << 20, 1);
-	assert_int_equal(proctasks_sample(&p, 2000000000ull, &t, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 2000000000ull, NULL, 0, &t, &err), 0);
 	assert_int_equal(t->nio, 1);              /* the shell moved nothing */
 	assert_int_equal(t->io[0].pid, 60);
 	assert_int_equal(t->io[0].write_bytes, 3 << 20);   /* both threads */
@@ -338,8 +327,11 @@ static void test_sampler_reaped_child(void **state)
 }
 
 /* A blocked writer's system call names its file by descriptor; the file's mount (fdinfo's
- * mnt_id) is found in mountinfo, whose device number is what the sample keeps.  A listed
- * process has the devices of its open files, each once; pipes are none. */
+ * mnt_id) is found in the mount table the sampler read (given to each sample: the tree's
+ * proc/self/mountinfo is not read again, so what it says here is never used), whose
+ * device number is what the sample keeps.  A listed process has the devices of its open
+ * files, each once; pipes are none; a file of a mount our table has not (another
+ * namespace's) is found in that process's own mountinfo. */
 static void test_sampler_files(void **state)
 {
 	(void)state;
@@ -347,8 +339,14 @@ static void test_sampler_files(void **state)
 	struct error err;
 	struct tasks_sample *t = NULL;
 	put("proc/sys/kernel/task_delayacct", "1\n");
-	put("proc/self/mountinfo", "26 1 254:1 / / rw - ext4 /dev/vda1 rw\n"
-	    "47 26 7:4 / /mnt/x\\040y rw,relatime shared:1 - xfs /dev/loop4 rw\n");
+	const char *mountinfo = "26 1 254:1 / / rw - ext4 /dev/vda1 rw\n"
+				"47 26 7:4 / /mnt/x\\040y rw,relatime shared:1 - xfs /dev/loop4 rw\n";
+	struct snapshot mtab;
+	snapshot_init(&mtab);
+	assert_int_equal(mountinfo_parse(mountinfo, strlen(mountinfo), &mtab, &err), 2);
+	put("proc/self/mountinfo", "26 1 8:1 / / rw - ext4 /dev/sda1 rw\n"
+	    "47 26 8:16 / /mnt/x\\040y rw - xfs /dev/sdb rw\n");
+	put("proc/80/mountinfo", "99 98 9:2 / /srv rw - ext4 /dev/md2 rw\n");
 	put_stat("proc/70/stat", 70, "dd", 'D', 0, 1, 0);
 	put_io(70, 0, 0, 0);
 	put("proc/70/task/70/wchan", "percpu_rwsem_wait");
@@ -365,31 +363,35 @@ static void test_sampler_files(void **state)
 	put("proc/80/fdinfo/5", "pos:\t0\nflags:\t01\nmnt_id:\t47\n");
 	put_link("proc/80/fd/6", "/etc/passwd");
 	put("proc/80/fdinfo/6", "pos:\t0\nflags:\t0\nmnt_id:\t26\n");
+	put_link("proc/80/fd/7", "/srv/db");
+	put("proc/80/fdinfo/7", "pos:\t0\nflags:\t0\nmnt_id:\t99\n");
 	assert_int_equal(proctasks_open(&p, tree, &err), 0);
-	assert_int_equal(proctasks_sample(&p, 1000000000ull, &t, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 1000000000ull, mtab.mounts, mtab.nmounts, &t, &err), 0);
 	const struct blocked_task *b = find_blocked(t, 70);
 	assert_non_null(b);
 	assert_int_equal(b->waits.kind, TASK_FILE_ON_FS);
 	assert_int_equal(b->waits.major, 7);
 	assert_int_equal(b->waits.minor, 4);
 	put_io(80, 0, 8192, 2);
-	assert_int_equal(proctasks_sample(&p, 2000000000ull, &t, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 2000000000ull, mtab.mounts, mtab.nmounts, &t, &err), 0);
 	assert_int_equal(t->nio, 1);
-	assert_int_equal(t->io[0].nfiles, 2);
-	bool loop4 = false, vda1 = false;
+	assert_int_equal(t->io[0].nfiles, 3);
+	bool loop4 = false, vda1 = false, md2 = false;
 	for (size_t i = 0; i < t->io[0].nfiles; i++) {
 		const struct task_file *f = &t->io[0].files[i];
 		assert_int_equal(f->kind, TASK_FILE_ON_FS);
 		loop4 |= f->major == 7 && f->minor == 4;
 		vda1 |= f->major == 254 && f->minor == 1;
+		md2 |= f->major == 9 && f->minor == 2;
 	}
-	assert_true(loop4 && vda1);
+	assert_true(loop4 && vda1 && md2);
 	/* not in a system call that names a file (a page fault): nothing */
 	put("proc/70/task/70/syscall", "-1 0x7ffde3545388 0x7f2f932b8350\n");
-	assert_int_equal(proctasks_sample(&p, 3000000000ull, &t, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 3000000000ull, mtab.mounts, mtab.nmounts, &t, &err), 0);
 	assert_int_equal(find_blocked(t, 70)->waits.kind, TASK_FILE_NONE);
 	tasks_sample_free(t);
 	proctasks_close(&p);
+	snapshot_free(&mtab);
 }
 
 /* --- grouping --- */
@@ -607,7 +609,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_stat),
 		cmocka_unit_test(test_parse_io_wchan_stack),
-		cmocka_unit_test(test_parse_syscall_fdinfo_mount),
+		cmocka_unit_test(test_parse_syscall_fdinfo),
 		cmocka_unit_test(test_path_to_mount),
 		cmocka_unit_test_setup_teardown(test_sampler_fixture, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_sampler_reaped_child, tree_setup, tree_teardown),
