@@ -303,7 +303,8 @@ void session_sample(const struct session *s, struct sink_sample *out)
 	};
 }
 
-/* The selection and the sample now (if any) to a sink just added. */
+/* The selection and the sample now (if any) to a sink just added: the sample on screen
+ * opens a log, the recording starts now, not a tick later. */
 static int start_sink(struct session *s, struct sink *sink, struct error *err)
 {
 	if (sink->ops->on_start)
@@ -372,7 +373,10 @@ struct sink *session_record_stop(struct session *s)
 }
 
 bool session_recording(const struct session *s) { return s->rec && !s->rec_paused; }
-struct sink *session_record_sink(const struct session *s) { return session_recording(s) ? s->rec : NULL; }
+struct sink *session_record_sink(const struct session *s)
+{
+	return session_recording(s) ? s->rec : NULL;
+}
 bool session_record_paused(const struct session *s) { return s->rec && s->rec_paused; }
 
 bool session_record_error(struct session *s, struct error *err)
