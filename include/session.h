@@ -1,7 +1,8 @@
 /* session.h - the one per-sample pipeline: source -> snapshot -> events (diff,
  * those the source hands back, ioscope's own, echoes dropped) -> rates -> history
- * -> sink (sink.h: the recorder).  The console, batch mode, --replay and reports all step a session;
- * nothing else calls events_diff() or rates_compute().
+ * -> sinks (sink.h: the recorder, batch mode's Prometheus exporter).  The console, batch
+ * mode, --replay and reports all step a session; nothing else calls events_diff() or
+ * rates_compute().
  *
  * A session owns the previous and current snapshot, the events of the latest step,
  * the rates between the two snapshots, the history (when asked for) and the
@@ -34,7 +35,7 @@ void session_close(struct session *s);
 
 /* Read one sample through everything.  The first is only a baseline (no rates, no
  * diff).  1: a sample; 0: the source has no more; -1: fatal, err set.  A failed
- * recording write is not fatal: see session_record_error. */
+ * sink write is not fatal: see session_record_error and the sink's failure(). */
 int session_step(struct session *s, struct error *err);
 
 struct source *session_source(const struct session *s);
@@ -65,8 +66,8 @@ const struct selection *session_selection(const struct session *s);
 bool session_event_selected(const struct session *s, const struct event *ev);
 
 /* An event no diff finds (a user mark, a change ioscope made): into the echo
- * filter, the history and the recording.  -1: the recording failed (err); the
- * event is kept anyway. */
+ * filter, the history and every sink.  -1: the history or a sink failed (err: the
+ * last failure); the event is kept anyway and the other sinks have it. */
 int session_add_own_event(struct session *s, const struct event *ev, struct error *err);
 
 /* An event of ioscope's that another process made and announced (`ioscope set` from a
@@ -80,9 +81,21 @@ int session_queue_event(struct session *s, const struct event *ev);
  * ENOMEM. */
 int session_expect_event(struct session *s, const struct event *ev);
 
-/* Recording: the output (sink.h: a recorder's is recorder_sink) gets the selection and
- * the latest sample at once, then every step's.  It stays the caller's to close; stop
- * hands it back. */
+/* Outputs (sink.h): a sink added gets the selection and the latest sample at once (an
+ * output starts with the sample on screen, not a tick later), then every step's sample
+ * and every event of ioscope's own, each sink in the order added.  A sink whose write
+ * fails says so by its failure(); the others get everything all the same.  Sinks stay
+ * the caller's to close.  -1: out of memory (not added), or the first write failed
+ * (err; added all the same). */
+int session_add_sink(struct session *s, struct sink *sink, struct error *err);
+/* Nothing more goes to sink (not closed); one not added: nothing happens. */
+void session_remove_sink(struct session *s, struct sink *sink);
+/* The latest step as the sinks get it, for a view that shows the same. */
+void session_sample(const struct session *s, struct sink_sample *out);
+
+/* Recording: one sink (a recorder's is recorder_sink) added as above that can be paused
+ * (it gets nothing meanwhile) and resumed.  Starting again replaces it.  It stays the
+ * caller's to close; stop takes it off the session and hands it back. */
 int session_record_start(struct session *s, struct sink *rec, struct error *err);
 void session_record_pause(struct session *s);
 void session_record_resume(struct session *s);
@@ -91,7 +104,8 @@ bool session_recording(const struct session *s);        /* writing now */
 /* The output writing now (NULL: none), for its failure state (sink_failure). */
 struct sink *session_record_sink(const struct session *s);
 bool session_record_paused(const struct session *s);
-/* The last recording failure since asked (true, err set), then forgotten. */
+/* The recording's last failure to write a sample since asked (true, err set), then
+ * forgotten.  Other sinks' failures: their failure(). */
 bool session_record_error(struct session *s, struct error *err);
 
 /* The interval changed: the history keeps as many samples (history_resize).  -1 on

@@ -2,8 +2,9 @@
  * the inputs'.
  *
  * The session (session.h) hands every step's sample and events, and every event of ioscope's
- * own, to the sink registered by whoever opened it (the recorder: recorder_sink), so src/core
- * knows no consumer and depends on no layer above it (docs/design.md).
+ * own, to each sink registered on it: the recorder (recorder_sink), batch mode's Prometheus
+ * exporter (--textfile, --listen: src/cli/prom_sink.h).  So src/core knows no consumer and
+ * depends on no layer above it (docs/design.md).
  */
 #ifndef IOSCOPE_SINK_H
 #define IOSCOPE_SINK_H
@@ -15,15 +16,29 @@
 #include "selection.h"
 #include "snapshot.h"
 
+struct rates;       /* rates.h */
+struct why_rates;   /* why.h */
+
+/* One step as the session derived it.  The baseline (the first sample) has no prev,
+ * rates nor why. */
+struct sink_sample {
+	const struct snapshot *snap;        /* the latest */
+	const struct snapshot *prev;        /* the one before; NULL: the baseline */
+	const struct rates *rates;          /* of prev -> snap; NULL: the baseline */
+	const struct why_rates *why;        /* of the same interval; NULL: the baseline */
+	const struct event_list *events;    /* the step's, echoes of ioscope's changes dropped */
+	const struct selection *sel;        /* the devices named (none: all) */
+};
+
 struct sink;
 
 struct sink_ops {
-	/* Before the first sample: the devices the output is made for. */
+	/* Before the first sample: the devices the output is made for.  NULL: nothing to do. */
 	void (*on_start)(struct sink *sink, const struct selection *sel);
 	/* One sample and the events derived with it.  -1: not written (err). */
-	int (*on_sample)(struct sink *sink, const struct snapshot *snap,
-			 const struct event_list *events, struct error *err);
-	/* An event between samples (a user mark, a change ioscope made).  -1 (err). */
+	int (*on_sample)(struct sink *sink, const struct sink_sample *sample, struct error *err);
+	/* An event between samples (a user mark, a change ioscope made).  -1 (err).  NULL:
+	 * the output has no use for them (it counts the events of the samples). */
 	int (*on_event)(struct sink *sink, const struct event *ev, struct error *err);
 	/* Why the last write failed, NULL while writes succeed. */
 	const char *(*failure)(const struct sink *sink);

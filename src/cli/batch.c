@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "announce.h"
+#include "batch_view.h"
 #include "commands.h"
 #include "dirty_threshold.h"
 #include "output.h"
@@ -29,10 +30,8 @@ struct batch {
 	struct source *src;
 	struct recorder *rec;
 	struct session *session;
-	struct event_list shown_events;  /* the interval's events about the selection */
+	struct batch_view view;          /* what the interval shows (batch_view.h) */
 	struct jsonw json;
-	bool *shown;
-	size_t shown_cap;
 	int sigfd;
 	uint64_t diskstats_said[2];           /* odd /proc/diskstats lines said once */
 	struct announce_listener *announce;   /* changes `ioscope set` made from a shell */
@@ -41,53 +40,8 @@ struct batch {
 	struct run_watch run;                 /* `ioscope run`: the command watched */
 	bool running;                         /* run is in use */
 	bool prom;                            /* the Prometheus exposition (prom_sink.h) */
-	struct prom_output prom_out;
+	struct prom_output prom_out;          /* a sink of the session */
 };
-
-/* Without a selection, like iostat: whole disks that have done any I/O since boot;
- * with one, exactly the devices named. */
-static bool device_shown(const struct batch *b, const struct device *d)
-{
-	const struct selection *sel = session_selection(b->session);
-	if (!selection_all(sel)) {
-		for (size_t i = 0; i < sel->n; i++)
-			if (strcmp(sel->names[i], d->name) == 0)
-				return true;
-		return false;
-	}
-	const struct disk_counters *c = &d->counters;
-	return !d->is_partition && (c->rd_ios || c->wr_ios || c->dc_ios || c->fl_ios || c->in_flight);
-}
-
-static int update_shown(struct batch *b)
-{
-	const struct snapshot *cur = session_snapshot(b->session);
-	if (cur->ndevices > b->shown_cap) {
-		bool *v = realloc(b->shown, cur->ndevices * sizeof *v);
-		if (!v)
-			return -1;
-		b->shown = v;
-		b->shown_cap = cur->ndevices;
-	}
-	for (size_t i = 0; i < cur->ndevices; i++)
-		b->shown[i] = device_shown(b, &cur->devices[i]);
-	return 0;
-}
-
-/* Naming devices limits the events too (user marks always). */
-static int select_events(struct batch *b)
-{
-	const struct event_list *all = session_events(b->session);
-	event_list_clear(&b->shown_events);
-	for (size_t i = 0; i < all->count; i++) {
-		if (!session_event_selected(b->session, &all->items[i]))
-			continue;
-		struct event *e = event_list_add(&b->shown_events);
-		if (!e || event_copy(e, &all->items[i]) < 0)
-			return -1;
-	}
-	return 0;
-}
 
 /* What the tasks figures lack on this machine, said once on standard error. */
 static void say_tasks_notes(struct batch *b, const struct snapshot *snap)
@@ -105,43 +59,45 @@ static void say_tasks_notes(struct batch *b, const struct snapshot *snap)
 	b->said_stack |= !t->stack_readable;
 }
 
-static int prom_emit(struct batch *b, const struct interval_view *v, bool baseline)
+/* The exporter had the sample from the session: said if it failed, printed for
+ * --format prometheus. */
+static int prom_emit(struct batch *b)
 {
 	struct error err = { "" };
-	if (prom_output_emit(&b->prom_out, v, session_previous(b->session), baseline, &err) == 0)
+	const char *failure = sink_failure(&b->prom_out.sink);
+	if (failure) {
+		text_printf(stderr, "ioscope: %s\n", failure);
+		return -1;
+	}
+	if (!b->prom_out.to_stdout || prom_output_print(&b->prom_out, &err) == 0)
 		return 0;
 	text_printf(stderr, "ioscope: %s\n", err.msg);
 	return -1;
 }
 
-/* The first sample has no figures: its exposition (settings, change counters at 0)
- * is what a scrape gets until the first interval ends. */
-static int prom_baseline(struct batch *b)
+/* The exporter gets the first sample at once: its exposition (settings, change
+ * counters at 0, no figures) is what a scrape gets until the first interval ends. */
+static int prom_start(struct batch *b)
 {
-	if (!b->prom)
+	struct error err = { "" };
+	if (!b->prom || session_add_sink(b->session, prom_output_sink(&b->prom_out), &err) == 0)
 		return 0;
-	if (update_shown(b) < 0) {
-		fprintf(stderr, "ioscope: out of memory\n");
-		return -1;
-	}
-	const struct snapshot *snap = session_snapshot(b->session);
-	struct rates none = { .wall = snap->wall, .seq = snap->seq };
-	struct interval_view v = { &none, snap, NULL, b->shown, false, NULL, NULL };
-	return prom_emit(b, &v, true);
+	text_printf(stderr, "ioscope: %s\n", err.msg);
+	return -1;
 }
 
 static int emit(struct batch *b)
 {
-	if (update_shown(b) < 0 || select_events(b) < 0) {
+	struct sink_sample sample;
+	struct interval_view v;
+	session_sample(b->session, &sample);
+	if (!b->prom && batch_view_of(&b->view, &sample, b->opts->tasks, &v) < 0) {
 		fprintf(stderr, "ioscope: out of memory\n");
 		return -1;
 	}
-	struct interval_view v = { session_rates(b->session), session_snapshot(b->session),
-				   &b->shown_events, b->shown, b->opts->tasks, session_why(b->session),
-				   session_selection(b->session) };
-	say_tasks_notes(b, v.snap);
+	say_tasks_notes(b, sample.snap);
 	if (b->prom)    /* --format prometheus, --textfile, --listen: nothing else */
-		return prom_emit(b, &v, false);
+		return prom_emit(b);
 	switch (b->opts->format) {
 	case FORMAT_TEXT: output_text(stdout, &v); break;
 	case FORMAT_CSV: output_csv(stdout, &v); break;
@@ -357,7 +313,7 @@ int batch_run(const struct options *opts, struct source *src, struct recorder *r
 {
 	struct batch b = { .opts = opts, .src = src, .rec = rec, .sigfd = -1 };
 	struct error err = { "" };
-	event_list_init(&b.shown_events);
+	batch_view_init(&b.view);
 	event_list_init(&b.announced);
 	jsonw_init(&b.json);
 	int status = 1;
@@ -376,7 +332,7 @@ int batch_run(const struct options *opts, struct source *src, struct recorder *r
 		goto out;
 	}
 	status = start(&b);
-	if (!status && prom_baseline(&b) < 0)
+	if (!status && prom_start(&b) < 0)
 		status = 1;
 	if (status)
 		goto out;
@@ -407,8 +363,7 @@ out:
 	session_close(b.session);
 	if (b.prom)
 		prom_output_close(&b.prom_out);
-	free(b.shown);
-	event_list_free(&b.shown_events);
+	batch_view_free(&b.view);
 	jsonw_free(&b.json);
 	return status;
 }

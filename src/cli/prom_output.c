@@ -1,5 +1,6 @@
-/* prom_output.c - batch mode's exposition to standard output, a textfile and the HTTP
- * server (src/cli/prom_sink.h). */
+/* prom_output.c - batch mode's exporter, a sink of its session: the exposition to a
+ * textfile and the HTTP server, and to standard output when batch asks
+ * (src/cli/prom_sink.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +19,8 @@ int prom_output_open(struct prom_output *o, const struct options *opts, struct e
 	prom_exporter_init(&o->x, !opts->no_iostat);
 	prom_buf_init(&o->text);
 	prom_buf_init(&o->om);
+	batch_view_init(&o->view);
+	o->with_tasks = opts->tasks;
 	o->to_stdout = opts->format == FORMAT_PROMETHEUS && !opts->textfile && !opts->listen;
 	if (opts->textfile) {
 		if (prom_textfile_open(&o->file, opts->textfile, err) < 0)
@@ -29,27 +32,28 @@ int prom_output_open(struct prom_output *o, const struct options *opts, struct e
 	return 0;
 }
 
-static int to_stdout(const struct prom_buf *b, struct error *err)
+int prom_output_print(struct prom_output *o, struct error *err)
 {
+	const struct prom_buf *b = &o->text;
 	errno = 0;
 	if (fwrite(b->buf, 1, b->len, stdout) == b->len && fflush(stdout) == 0 && !ferror(stdout))
 		return 0;
 	return error_set(err, "standard output: %s", strerror(errno ? errno : EIO));
 }
 
-int prom_output_emit(struct prom_output *o, const struct interval_view *v,
-		     const struct snapshot *prev, bool baseline, struct error *err)
+/* Counted, rendered, to the file and the server. */
+static int emit(struct prom_output *o, const struct sink_sample *sample, struct error *err)
 {
-	if (prom_exporter_update(&o->x, v, prev) < 0 ||
-	    prom_render(&o->x, v, PROM_TEXT, &o->text) < 0)
+	struct interval_view v;
+	if (batch_view_of(&o->view, sample, o->with_tasks, &v) < 0 ||
+	    prom_exporter_update(&o->x, &v, sample->prev) < 0 ||
+	    prom_render(&o->x, &v, PROM_TEXT, &o->text) < 0)
 		return error_set(err, "out of memory");
-	if (o->to_stdout && !baseline && to_stdout(&o->text, err) < 0)
-		return -1;
 	if (o->have_file && prom_textfile_write(&o->file, o->text.buf, o->text.len, err) < 0)
 		return -1;
 	if (!o->http)
 		return 0;
-	if (prom_render(&o->x, v, PROM_OPENMETRICS, &o->om) < 0 ||
+	if (prom_render(&o->x, &v, PROM_OPENMETRICS, &o->om) < 0 ||
 	    prom_http_publish(o->http, &o->text, &o->om) < 0)
 		return error_set(err, "out of memory");
 	return 0;
@@ -63,6 +67,46 @@ void prom_output_close(struct prom_output *o)
 	prom_buf_free(&o->text);
 	prom_buf_free(&o->om);
 	prom_exporter_free(&o->x);
+	batch_view_free(&o->view);
 	o->http = NULL;
 	o->have_file = false;
+}
+
+/* ---- the exporter as a session's sink (sink.h) ---- */
+
+static struct prom_output *of_sink(const struct sink *sink)
+{
+	return (struct prom_output *)sink;   /* the first member */
+}
+
+static int sink_sample(struct sink *sink, const struct sink_sample *sample, struct error *err)
+{
+	struct prom_output *o = of_sink(sink);
+	o->failed = emit(o, sample, &o->failure) < 0;
+	if (o->failed)
+		*err = o->failure;
+	return o->failed ? -1 : 0;
+}
+
+static const char *sink_failed(const struct sink *sink)
+{
+	const struct prom_output *o = of_sink(sink);
+	return o->failed ? o->failure.msg : NULL;
+}
+
+static void sink_closed(struct sink *sink)
+{
+	prom_output_close(of_sink(sink));
+}
+
+static const struct sink_ops prom_output_sink_ops = {
+	.on_sample = sink_sample,
+	.failure = sink_failed,
+	.close = sink_closed,
+};
+
+struct sink *prom_output_sink(struct prom_output *o)
+{
+	o->sink.ops = &prom_output_sink_ops;
+	return &o->sink;
 }

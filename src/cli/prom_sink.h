@@ -7,8 +7,10 @@
 #include <stddef.h>
 #include <sys/socket.h>
 
+#include "batch_view.h"
 #include "error.h"
 #include "prom.h"
+#include "sink.h"
 
 /* --textfile PATH: each exposition goes to a new file PATH.tmp.XXXXXX (a random name,
  * created with O_EXCL), is fsynced and renamed onto PATH, so a reader (node_exporter's
@@ -43,24 +45,32 @@ struct prom_http *prom_http_start(const char *listen, struct error *err);
 int prom_http_publish(struct prom_http *h, const struct prom_buf *text, const struct prom_buf *om);
 void prom_http_stop(struct prom_http *h);
 
-/* Batch mode's exporter: the change counters and every sink the options ask for. */
+/* Batch mode's exporter, a sink of its session (sink.h): the change counters, the latest
+ * exposition and every destination the options ask for.  Each sample the session hands it
+ * is counted and rendered, and goes to the file and the server; the baseline (the first
+ * sample, no figures yet) too, so that a scrape gets the settings at once. */
 struct options;
 struct prom_output {
+	struct sink sink;                /* first: the session's view of it (prom_output_sink) */
 	struct prom_exporter x;
 	struct prom_buf text, om;
+	struct batch_view view;          /* what batch shows of the sample (batch_view.h) */
+	bool with_tasks;                 /* --tasks */
 	bool to_stdout;                  /* --format prometheus */
 	bool have_file;
 	struct prom_textfile file;       /* --textfile */
 	struct prom_http *http;          /* --listen */
+	bool failed;
+	struct error failure;            /* the last sample's, while failed */
 };
-/* Opens the sinks (nothing sampled yet).  -1 with err: exit status 1. */
+/* Opens the destinations (nothing sampled yet).  -1 with err: exit status 1. */
 int prom_output_open(struct prom_output *o, const struct options *opts, struct error *err);
 bool prom_output_wanted(const struct options *opts);
-/* One exposition to every sink.  baseline: the first sample, which has no figures
- * yet: it goes to the file and the server (so a scrape gets the settings at once),
- * not to standard output (one exposition per interval).  -1 with err. */
-int prom_output_emit(struct prom_output *o, const struct interval_view *v,
-		     const struct snapshot *prev, bool baseline, struct error *err);
+/* The exporter as a session's output; its close is prom_output_close. */
+struct sink *prom_output_sink(struct prom_output *o);
+/* --format prometheus: the latest sample's exposition to standard output (batch prints
+ * one per interval, never the baseline's).  -1 with err. */
+int prom_output_print(struct prom_output *o, struct error *err);
 void prom_output_close(struct prom_output *o);
 
 #endif

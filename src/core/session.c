@@ -2,8 +2,8 @@
  *
  * Per step: read into the older snapshot and swap; the diff of the two; the
  * events the source hands back (a replay's marks and ioscope's changes); drop the
- * echoes of ioscope's own changes; rates; history; the sink (the recorder).  This is the only
- * place that derives events and rates from samples.
+ * echoes of ioscope's own changes; rates; history; every sink (the recorder, an exporter).
+ * This is the only place that derives events and rates from samples.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 #include "devsel.h"
 #include "dip.h"
 #include "expect.h"
+#include "grow.h"
 #include "session.h"
 #include "trace_history.h"
 #include "why.h"
@@ -31,8 +32,11 @@ struct session {
 	struct trace_history *trace_hist;   /* with the history: the heat map's histograms */
 	size_t hist_capacity;
 	struct selection sel;
-	struct sink *rec;           /* the recording's output (sink.h), writing */
-	struct sink *held;          /* paused */
+	struct sink **sinks;        /* the outputs (sink.h), in the order added */
+	size_t nsinks, sinks_cap;
+	struct sink *rec;           /* of them, the recording */
+	bool rec_paused;            /* it gets nothing meanwhile */
+	bool sinks_muted;           /* a seek reads again what they had once */
 	bool record_failed;
 	struct error record_err;
 	size_t index;               /* the sample last read, recordings only */
@@ -82,6 +86,7 @@ void session_close(struct session *s)
 	event_list_free(&s->queued);
 	echo_filter_free(&s->echoes);
 	expect_free(&s->expected);
+	free(s->sinks);
 	free(s);
 }
 
@@ -120,6 +125,12 @@ static int detect_dips(struct session *s)
 		return 0;
 	struct dip_input in = { &s->cur, &s->rates, s->why, &s->sel };
 	return dip_detector_step(s->dips, &in, &s->events) < 0 ? -1 : 0;
+}
+
+/* Paused (the recording) and muted (a seek) sinks get nothing. */
+static bool sink_active(const struct session *s, const struct sink *sink)
+{
+	return !s->sinks_muted && !(sink == s->rec && s->rec_paused);
 }
 
 static int derive(struct session *s, bool have_prev)
@@ -179,9 +190,15 @@ int session_step(struct session *s, struct error *err)
 	note_index(s);
 	if (derive(s, have_prev) < 0)
 		return error_set(err, "out of memory");
-	struct error rerr;
-	if (s->rec && s->rec->ops->on_sample(s->rec, &s->cur, &s->events, &rerr) < 0)
-		record_failed(s, &rerr);
+	struct sink_sample sample;
+	session_sample(s, &sample);
+	for (size_t i = 0; i < s->nsinks; i++) {
+		struct error serr;
+		if (sink_active(s, s->sinks[i]) &&
+		    s->sinks[i]->ops->on_sample(s->sinks[i], &sample, &serr) < 0 &&
+		    s->sinks[i] == s->rec)
+			record_failed(s, &serr);
+	}
 	return 1;
 }
 
@@ -264,51 +281,103 @@ int session_add_own_event(struct session *s, const struct event *ev, struct erro
 	int rc = 0;
 	if (s->hist && history_add_event(s->hist, ev) < 0)
 		rc = error_set(err, "out of memory: event not kept");
-	if (s->rec && s->rec->ops->on_event(s->rec, ev, err) < 0)
-		rc = -1;
+	for (size_t i = 0; i < s->nsinks; i++) {
+		struct sink *k = s->sinks[i];
+		if (sink_active(s, k) && k->ops->on_event && k->ops->on_event(k, ev, err) < 0)
+			rc = -1;
+	}
 	return rc;
 }
 
-/* ---- recording ---- */
+/* ---- sinks, the recording one of them ---- */
+
+void session_sample(const struct session *s, struct sink_sample *out)
+{
+	*out = (struct sink_sample){
+		.snap = &s->cur,
+		.prev = s->have_rates ? &s->prev : NULL,
+		.rates = session_rates(s),
+		.why = session_why(s),
+		.events = &s->events,
+		.sel = &s->sel,
+	};
+}
+
+/* The selection and the sample now (if any) to a sink just added: the sample on screen
+ * opens a log, the recording starts now, not a tick later. */
+static int start_sink(struct session *s, struct sink *sink, struct error *err)
+{
+	if (sink->ops->on_start)
+		sink->ops->on_start(sink, &s->sel);
+	if (!s->have_cur)
+		return 0;
+	struct sink_sample sample;
+	session_sample(s, &sample);
+	return sink->ops->on_sample(sink, &sample, err);
+}
+
+static int attach_sink(struct session *s, struct sink *sink, struct error *err)
+{
+	if (grow_array(&s->sinks, &s->sinks_cap, s->nsinks + 1, sizeof *s->sinks, 4, err) < 0)
+		return -1;
+	s->sinks[s->nsinks++] = sink;
+	return 0;
+}
+
+int session_add_sink(struct session *s, struct sink *sink, struct error *err)
+{
+	if (attach_sink(s, sink, err) < 0)
+		return -1;
+	return start_sink(s, sink, err);
+}
+
+void session_remove_sink(struct session *s, struct sink *sink)
+{
+	size_t i = 0;
+	while (i < s->nsinks && s->sinks[i] != sink)
+		i++;
+	if (i == s->nsinks)
+		return;
+	memmove(&s->sinks[i], &s->sinks[i + 1], (s->nsinks - i - 1) * sizeof *s->sinks);
+	s->nsinks--;
+	if (sink == s->rec)
+		s->rec = NULL;
+}
 
 int session_record_start(struct session *s, struct sink *rec, struct error *err)
 {
-	if (rec->ops->on_start)
-		rec->ops->on_start(rec, &s->sel);
-	s->rec = rec;
-	s->held = NULL;
-	/* the sample on screen opens the log: the recording starts now, not a tick later */
-	if (s->have_cur && rec->ops->on_sample(rec, &s->cur, &s->events, err) < 0)
+	session_remove_sink(s, s->rec);
+	s->rec_paused = false;
+	if (attach_sink(s, rec, err) < 0)
 		return -1;
-	return 0;
+	s->rec = rec;
+	return start_sink(s, rec, err);
 }
 
 void session_record_pause(struct session *s)
 {
-	if (s->rec) {
-		s->held = s->rec;
-		s->rec = NULL;
-	}
+	s->rec_paused = s->rec != NULL;
 }
 
 void session_record_resume(struct session *s)
 {
-	if (s->held) {
-		s->rec = s->held;
-		s->held = NULL;
-	}
+	s->rec_paused = false;
 }
 
 struct sink *session_record_stop(struct session *s)
 {
-	struct sink *r = s->rec ? s->rec : s->held;
-	s->rec = s->held = NULL;
+	struct sink *r = s->rec;
+	session_remove_sink(s, r);
+	s->rec_paused = false;
 	return r;
 }
 
-bool session_recording(const struct session *s) { return s->rec != NULL; }
-struct sink *session_record_sink(const struct session *s) { return s->rec; }
-bool session_record_paused(const struct session *s) { return s->held != NULL; }
+bool session_recording(const struct session *s) { return s->rec && !s->rec_paused; }
+struct sink *session_record_sink(const struct session *s)
+{
+	return session_recording(s) ? s->rec : NULL;
+}
+bool session_record_paused(const struct session *s) { return s->rec && s->rec_paused; }
 
 bool session_record_error(struct session *s, struct error *err)
 {
@@ -402,8 +471,8 @@ int session_seek(struct session *s, size_t target, size_t window, struct error *
 		return -1;
 	if (first && source_read(s->src, &s->cur, err) == 1)
 		s->have_cur = true;
-	struct sink *rec = s->rec;
-	s->rec = NULL;   /* what was recorded once is not written again */
+	bool muted = s->sinks_muted;
+	s->sinks_muted = true;   /* what was written once is not written again */
 	int rc = 0;
 	for (;;) {
 		s->src->ops->position(s->src, &p);
@@ -415,7 +484,7 @@ int session_seek(struct session *s, size_t target, size_t window, struct error *
 			break;
 		}
 	}
-	s->rec = rec;
+	s->sinks_muted = muted;
 	return rc < 0 ? -1 : 0;
 }
 

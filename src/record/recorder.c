@@ -450,10 +450,9 @@ static void sink_start(struct sink *sink, const struct selection *sel)
 	recorder_set_selection(of_sink(sink), sel);
 }
 
-static int sink_sample(struct sink *sink, const struct snapshot *snap,
-		       const struct event_list *events, struct error *err)
+static int sink_sample(struct sink *sink, const struct sink_sample *sample, struct error *err)
 {
-	return recorder_write(of_sink(sink), snap, events, err);
+	return recorder_write(of_sink(sink), sample->snap, sample->events, err);
 }
 
 static int sink_event(struct sink *sink, const struct event *ev, struct error *err)
