@@ -1,11 +1,14 @@
 /* proctasks.c - the tasks sub-sampler: blocked tasks and per-process I/O from /proc.
  *
  * Cost is what matters here: a machine has a thousand sleeping processes for every one
- * doing I/O.  Per process: one read of stat and one of its thread's io (open, read,
- * close: /proc files of a pid cannot be kept open for a thousand pids).  Threads are
- * listed only for processes with more than one; wchan, stack and the file a system call
- * waits on are read only for tasks in D state; a process's owner (one fstatat) and the
- * devices of its open files only for the twenty in the I/O list.
+ * doing I/O.  Per single-threaded process: its schedstat, through a descriptor kept open
+ * (one pread: the gate), and only when that moved, or the process was not asleep, its
+ * stat and its thread's io (open, read, close).  A task that was not scheduled in since
+ * the last sample made no system call: its stat and io are what they were (docs/design.md,
+ * "The process list's gate").  Threads are listed only for processes with more than one,
+ * which are read whole every sample; wchan, stack and the file a system call waits on are
+ * read only for tasks in D state; a process's owner (one fstatat) and the devices of its
+ * open files only for the twenty in the I/O list.
  *
  * The files' devices are procfiles.c's.
  */
@@ -14,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,12 +26,20 @@
 #include "proctasks.h"
 #include "regular_file.h"
 
+/* A schedstat line: run time, run delay, times scheduled in ("%llu %llu %lu\n"). */
+#define GATE_MAX 64
+
 struct proctasks_proc {
 	int32_t pid;
 	bool kthread, has_io, has_blkio;
+	char state;                     /* stat field 3 at the last full read */
+	uint32_t num_threads;
 	uint64_t starttime, blkio_ticks;
 	struct procpid_io io;
 	char comm[TASK_COMM_MAX];
+	int gate_fd;                    /* PID/schedstat kept open; -1: none */
+	uint8_t gate_len;               /* 0: no gate read */
+	char gate[GATE_MAX];
 };
 
 struct proctasks_seen {
@@ -91,6 +103,17 @@ static bool have_cap_sys_admin(void)
 	return (bits >> CAP_SYS_ADMIN_BIT) & 1;
 }
 
+static void close_gates(struct proctasks *p, struct proctasks_proc *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].gate_fd >= 0) {
+			close(v[i].gate_fd);
+			v[i].gate_fd = -1;
+			v[i].gate_len = 0;
+			p->ngates--;
+		}
+}
+
 static int open_tree(struct proctasks *p, const char *prefix, struct error *err)
 {
 	char path[4096];
@@ -109,6 +132,7 @@ static int open_tree(struct proctasks *p, const char *prefix, struct error *err)
 		closedir(p->procdir);
 	p->procdir = d;
 	p->procfd = fd;
+	close_gates(p, p->prev, p->nprev);   /* another tree's files say nothing of this one */
 	procfiles_init(&p->files, fd, prefix != NULL);
 	memcg_roots_close(&p->memcg);   /* another tree: its own mounts */
 	char *copy = prefix ? strdup(prefix) : NULL;
@@ -132,6 +156,8 @@ int proctasks_open(struct proctasks *p, const char *prefix, struct error *err)
 	p->clk_tck = sysconf(_SC_CLK_TCK);
 	if (p->clk_tck <= 0)
 		p->clk_tck = 100;
+	struct rlimit r;
+	p->nofile = getrlimit(RLIMIT_NOFILE, &r) == 0 ? r.rlim_cur : 0;
 	return 0;
 }
 
@@ -142,6 +168,8 @@ int proctasks_retarget(struct proctasks *p, const char *prefix, struct error *er
 
 void proctasks_close(struct proctasks *p)
 {
+	close_gates(p, p->prev, p->nprev);
+	close_gates(p, p->cur, p->ncur);
 	if (p->procdir)
 		closedir(p->procdir);
 	free(p->prefix);
@@ -329,27 +357,129 @@ static int remember_blocked(struct proctasks *p, const struct tasks_sample *t)
 	return 0;
 }
 
+/* --- the gate --- */
+
+/* Room for one more kept descriptor: below half the soft limit, which is raised once to
+ * the hard one (at most GATE_NOFILE_CAP) when the gates need it.  Without room a process
+ * is read whole every sample, as it would be without a gate. */
+#define GATE_NOFILE_CAP 65536
+static bool gate_room(struct proctasks *p)
+{
+	if (p->ngates < p->nofile / 2)
+		return true;
+	if (p->nofile_raised)
+		return false;
+	p->nofile_raised = true;
+	struct rlimit r;
+	if (getrlimit(RLIMIT_NOFILE, &r) < 0)
+		return false;
+	rlim_t want = r.rlim_max < GATE_NOFILE_CAP ? r.rlim_max : GATE_NOFILE_CAP;
+	if (want > r.rlim_cur) {
+		r.rlim_cur = want;
+		if (setrlimit(RLIMIT_NOFILE, &r) == 0)
+			p->nofile = want;
+	}
+	return p->ngates < p->nofile / 2;
+}
+
+/* The process's schedstat line into proc->gate, through its kept descriptor (*fd, taken
+ * over from the last sample) or a new one.  Read before stat and io, so that a task that
+ * runs after it shows at the next sample.  A line of zeros (the kernel's when it keeps no
+ * schedule statistics) is no gate. */
+static void read_gate(struct proctasks *p, int32_t pid, int fd, struct proctasks_proc *proc)
+{
+	proc->gate_fd = -1;
+	proc->gate_len = 0;
+	if (fd < 0 && gate_room(p)) {
+		char rel[32];
+		snprintf(rel, sizeof rel, "%d/schedstat", pid);
+		fd = p->prefix ? regular_file_openat(p->procfd, rel, O_RDONLY)
+			       : openat(p->procfd, rel, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0)
+			p->ngates++;
+	}
+	if (fd < 0)
+		return;
+	ssize_t n = pread(fd, proc->gate, sizeof proc->gate, 0);
+	if (n <= 0 || (size_t)n >= sizeof proc->gate) {   /* gone (ESRCH), or not a gate */
+		close(fd);
+		p->ngates--;
+		return;
+	}
+	proc->gate_fd = fd;
+	if (strncmp(proc->gate, "0 0 0", 5) != 0)
+		proc->gate_len = (uint8_t)n;
+}
+
+/* A single-threaded process asleep at its last read whose schedstat did not move was not
+ * scheduled in since: it made no system call, did no I/O, changed neither state, name
+ * nor threads.  A task in D is read again all the same (its wait may end without it
+ * running yet), and so is a running one (its run time moves only at the scheduler's
+ * ticks). */
+static bool still_asleep(const struct proctasks_proc *before, const struct proctasks_proc *now)
+{
+	return before && before->gate_len && now->gate_len == before->gate_len &&
+	       memcmp(now->gate, before->gate, now->gate_len) == 0 && before->num_threads == 1 &&
+	       (before->state == 'S' || before->state == 'I');
+}
+
+static struct proctasks_proc *find_prev(struct proctasks *p, int32_t pid)
+{
+	size_t lo = 0, hi = p->nprev;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (p->prev[mid].pid == pid)
+			return &p->prev[mid];
+		if (p->prev[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 /* --- one process --- */
 
 static int scan_process(struct proctasks *p, struct tasks_sample *t, int32_t pid,
 			uint64_t mono_ns)
 {
+	if (grow_array(&p->cur, &p->capcur, p->ncur + 1, sizeof *p->cur, 256, NULL) < 0)
+		return -1;
+	struct proctasks_proc *proc = &p->cur[p->ncur];
+	struct proctasks_proc *before = find_prev(p, pid);
+	int fd = -1;
+	if (before) {   /* its descriptor is this sample's now */
+		fd = before->gate_fd;
+		before->gate_fd = -1;
+	}
+	read_gate(p, pid, fd, proc);
+	if (still_asleep(before, proc)) {
+		fd = proc->gate_fd;
+		*proc = *before;
+		proc->gate_fd = fd;
+		p->ncur++;
+		t->nprocs++;
+		t->nthreads++;
+		return 0;
+	}
 	char rel[64];
 	snprintf(rel, sizeof rel, "%d/stat", pid);
 	ssize_t n = read_rel(p, rel, p->buf, sizeof p->buf);
 	struct procpid_stat st;
-	if (n <= 0 || procpid_parse_stat(p->buf, (size_t)n, &st) < 0)
+	if (n <= 0 || procpid_parse_stat(p->buf, (size_t)n, &st) < 0) {
+		close_gates(p, proc, 1);
 		return 0;
-	if (grow_array(&p->cur, &p->capcur, p->ncur + 1, sizeof *p->cur, 256, NULL) < 0)
-		return -1;
-	struct proctasks_proc *proc = &p->cur[p->ncur++];
-	memset(proc, 0, sizeof *proc);
+	}
+	p->ncur++;
 	proc->pid = pid;
 	proc->kthread = st.flags & PROCPID_PF_KTHREAD;
+	proc->state = st.state;
+	proc->num_threads = st.num_threads;
 	proc->starttime = st.starttime;
 	proc->has_blkio = st.has_blkio;
 	proc->blkio_ticks = st.blkio_ticks;
 	snprintf(proc->comm, sizeof proc->comm, "%s", st.comm);
+	memset(&proc->io, 0, sizeof proc->io);
 	t->nprocs++;
 	t->nthreads++;
 	/* /proc/PID/io would add what every reaped child did: the threads' own io only */
@@ -363,6 +493,7 @@ static int scan_process(struct proctasks *p, struct tasks_sample *t, int32_t pid
 
 static int scan_all(struct proctasks *p, struct tasks_sample *t, uint64_t mono_ns)
 {
+	close_gates(p, p->cur, p->ncur);   /* a sample that failed half way */
 	p->ncur = 0;
 	rewinddir(p->procdir);
 	struct dirent *e;
@@ -536,7 +667,9 @@ int proctasks_sample(struct proctasks *p, uint64_t mono_ns, struct tasks_sample 
 	procfiles_new_sample(&p->files);
 	t->delayacct = proctasks_delayacct(p->prefix);
 	t->stack_readable = p->stack_allowed;
-	if (scan_all(p, t, mono_ns) < 0 || remember_blocked(p, t) < 0) {
+	int scanned = scan_all(p, t, mono_ns);
+	close_gates(p, p->prev, p->nprev);   /* the processes gone since (the others moved on) */
+	if (scanned < 0 || remember_blocked(p, t) < 0) {
 		tasks_sample_free(t);
 		return error_set(err, "tasks: out of memory");
 	}

@@ -337,6 +337,68 @@ static void test_sampler_reaped_child(void **state)
 	proctasks_close(&p);
 }
 
+/* The gate (docs/design.md, "The process list's gate"): a single-threaded process asleep
+ * whose schedstat did not move was not scheduled in, so its stat and io are not read
+ * again.  The fixture moves a sleeper's io without its schedstat, which the kernel cannot
+ * do: the sampler does not see it until the schedstat moves.  A running process, and one
+ * whose schedstat is the kernel's zeros (no schedule statistics), are read every time. */
+static void test_sampler_gate(void **state)
+{
+	(void)state;
+	struct proctasks p;
+	struct error err;
+	struct tasks_sample *t = NULL;
+	put("proc/sys/kernel/task_delayacct", "1\n");
+	put_stat("proc/70/stat", 70, "sleeper", 'S', 0, 1, 0);
+	put("proc/70/schedstat", "1000 50 3\n");
+	put_io(70, 0, 0, 0);
+	put_stat("proc/80/stat", 80, "runner", 'R', 0, 1, 0);
+	put("proc/80/schedstat", "2000 50 3\n");
+	put_io(80, 0, 0, 0);
+	put_stat("proc/90/stat", 90, "nostats", 'S', 0, 1, 0);
+	put("proc/90/schedstat", "0 0 0\n");
+	put_io(90, 0, 0, 0);
+	assert_int_equal(proctasks_open(&p, tree, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 1000000000ull, &t, &err), 0);
+	assert_int_equal(t->nprocs, 3);
+	assert_int_equal(p.ngates, 3);
+
+	put_io(70, 0, 1 << 20, 1);
+	put_io(80, 0, 2 << 20, 1);
+	put_io(90, 0, 3 << 20, 1);
+	assert_int_equal(proctasks_sample(&p, 2000000000ull, &t, &err), 0);
+	assert_int_equal(t->nprocs, 3);
+	assert_int_equal(t->nthreads, 3);
+	assert_int_equal(t->nio, 2);              /* the sleeper's schedstat did not move */
+	assert_int_equal(t->io[0].pid, 90);
+	assert_int_equal(t->io[1].pid, 80);
+
+	put("proc/70/schedstat", "1500 50 4\n");   /* it ran: read, its bytes since its last read */
+	put_stat("proc/70/stat", 70, "sleeper", 'D', 0, 1, 0);
+	put("proc/70/task/70/wchan", "folio_wait_bit");
+	assert_int_equal(proctasks_sample(&p, 3000000000ull, &t, &err), 0);
+	assert_int_equal(t->nio, 1);
+	assert_int_equal(t->io[0].pid, 70);
+	assert_int_equal(t->io[0].write_bytes, 1 << 20);
+	assert_int_equal(t->nblocked, 1);
+
+	/* in D at its last read: read again though its schedstat did not move (its wait can
+	 * end before it runs) */
+	put_stat("proc/70/stat", 70, "sleeper", 'S', 0, 1, 0);
+	assert_int_equal(proctasks_sample(&p, 4000000000ull, &t, &err), 0);
+	assert_int_equal(t->nblocked, 0);
+
+	/* gone: its descriptor is closed */
+	char gone[96];
+	snprintf(gone, sizeof gone, "%s/proc/80", tree);
+	rm_tree(gone);
+	assert_int_equal(proctasks_sample(&p, 5000000000ull, &t, &err), 0);
+	assert_int_equal(t->nprocs, 2);
+	assert_int_equal(p.ngates, 2);
+	tasks_sample_free(t);
+	proctasks_close(&p);
+}
+
 /* A blocked writer's system call names its file by descriptor; the file's mount (fdinfo's
  * mnt_id) is found in mountinfo, whose device number is what the sample keeps.  A listed
  * process has the devices of its open files, each once; pipes are none. */
@@ -612,6 +674,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sampler_fixture, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_sampler_reaped_child, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_sampler_files, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_sampler_gate, tree_setup, tree_teardown),
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_wchan_words),
 		cmocka_unit_test(test_wchan_words_documented),
