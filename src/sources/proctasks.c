@@ -1,14 +1,14 @@
 /* proctasks.c - the tasks sub-sampler: blocked tasks and per-process I/O from /proc.
  *
  * Cost is what matters here: a machine has a thousand sleeping processes for every one
- * doing I/O.  Per single-threaded process: its schedstat, through a descriptor kept open
- * (one pread: the gate), and only when that moved, or the process was not asleep, its
- * stat and its thread's io (open, read, close).  A task that was not scheduled in since
+ * doing I/O.  Per task: its schedstat, through a descriptor kept open (one pread: the
+ * gate), and only when one of its process's moved, or a task was not asleep, the process's
+ * stat and its threads' io (open, read, close).  A task that was not scheduled in since
  * the last sample made no system call: its stat and io are what they were (docs/design.md,
- * "The process list's gate").  Threads are listed only for processes with more than one,
- * which are read whole every sample; wchan, stack and the file a system call waits on are
- * read only for tasks in D state; a process's owner (one fstatat) and the devices of its
- * open files only for the twenty in the I/O list.
+ * "The process list's gate").  Threads are listed only for processes with more than one;
+ * wchan, stack and the file a system call waits on are read only for tasks in D state; a
+ * process's owner (one fstatat) and the devices of its open files only for the twenty in
+ * the I/O list.
  *
  * The files' devices are procfiles.c's.
  */
@@ -26,8 +26,21 @@
 #include "proctasks.h"
 #include "regular_file.h"
 
-/* A schedstat line: run time, run delay, times scheduled in ("%llu %llu %lu\n"). */
+/* A task's schedstat kept open, and its line at the last read: run time, run delay, times
+ * scheduled in ("%llu %llu %lu\n"). */
 #define GATE_MAX 64
+struct gate {
+	int fd;                         /* -1: none */
+	uint8_t len;                    /* 0: no line to compare with */
+	char line[GATE_MAX];
+};
+
+/* A thread of a multi-threaded process other than its leader, at its last read. */
+struct proctasks_thread {
+	int32_t tid;
+	char state;
+	struct gate gate;
+};
 
 struct proctasks_proc {
 	int32_t pid;
@@ -37,9 +50,9 @@ struct proctasks_proc {
 	uint64_t starttime, blkio_ticks;
 	struct procpid_io io;
 	char comm[TASK_COMM_MAX];
-	int gate_fd;                    /* PID/schedstat kept open; -1: none */
-	uint8_t gate_len;               /* 0: no gate read */
-	char gate[GATE_MAX];
+	struct gate gate;               /* the leader's */
+	struct proctasks_thread *threads;   /* the others read, tid order; owned */
+	uint32_t nthreads_read;
 };
 
 struct proctasks_seen {
@@ -103,15 +116,32 @@ static bool have_cap_sys_admin(void)
 	return (bits >> CAP_SYS_ADMIN_BIT) & 1;
 }
 
-static void close_gates(struct proctasks *p, struct proctasks_proc *v, size_t n)
+static void close_gate(struct proctasks *p, struct gate *g)
+{
+	if (g->fd >= 0) {
+		close(g->fd);
+		p->ngates--;
+	}
+	g->fd = -1;
+	g->len = 0;
+}
+
+static void free_threads(struct proctasks *p, struct proctasks_thread *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (v[i].gate_fd >= 0) {
-			close(v[i].gate_fd);
-			v[i].gate_fd = -1;
-			v[i].gate_len = 0;
-			p->ngates--;
-		}
+		close_gate(p, &v[i].gate);
+	free(v);
+}
+
+/* The descriptors and threads of processes no longer followed. */
+static void close_gates(struct proctasks *p, struct proctasks_proc *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		close_gate(p, &v[i].gate);
+		free_threads(p, v[i].threads, v[i].nthreads_read);
+		v[i].threads = NULL;
+		v[i].nthreads_read = 0;
+	}
 }
 
 static int open_tree(struct proctasks *p, const char *prefix, struct error *err)
@@ -284,79 +314,6 @@ static int add_blocked(struct proctasks *p, struct tasks_sample *t, int32_t pid,
 	return 0;
 }
 
-/* Add one thread's /proc/PID/task/TID/io to sum; false when it cannot be read. */
-static bool add_thread_io(struct proctasks *p, int32_t pid, int32_t tid, struct procpid_io *sum)
-{
-	char rel[64];
-	struct procpid_io io;
-	snprintf(rel, sizeof rel, "%d/task/%d/io", pid, tid);
-	ssize_t n = read_rel(p, rel, p->buf, sizeof p->buf);
-	if (n <= 0 || procpid_parse_io(p->buf, (size_t)n, &io) < 0)
-		return false;
-	sum->syscr += io.syscr;
-	sum->syscw += io.syscw;
-	sum->read_bytes += io.read_bytes;
-	sum->write_bytes += io.write_bytes;
-	sum->cancelled_write_bytes += io.cancelled_write_bytes;
-	return true;
-}
-
-/* The threads of a multi-threaded process other than its leader (read already): their
- * state, and their io added to the process's. */
-static int scan_threads(struct proctasks *p, struct tasks_sample *t, int32_t pid,
-			uint64_t mono_ns, struct proctasks_proc *proc)
-{
-	char rel[64];
-	snprintf(rel, sizeof rel, "%d/task", pid);
-	int fd = p->prefix ? regular_file_openat(p->procfd, rel, O_RDONLY | O_DIRECTORY)
-			   : openat(p->procfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	DIR *d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return 0;
-	}
-	int rc = 0;
-	struct dirent *e;
-	while (rc == 0 && (e = readdir(d))) {
-		int32_t tid;
-		if (!parse_pid(e->d_name, &tid) || tid == pid)
-			continue;
-		t->nthreads++;
-		snprintf(rel, sizeof rel, "%d/task/%d/stat", pid, tid);
-		ssize_t n = read_rel(p, rel, p->buf, sizeof p->buf);
-		struct procpid_stat st;
-		if (n <= 0 || procpid_parse_stat(p->buf, (size_t)n, &st) < 0)
-			continue;
-		if (proc->has_io)
-			add_thread_io(p, pid, tid, &proc->io);
-		if (st.state == 'D')
-			rc = add_blocked(p, t, pid, &st, mono_ns);
-	}
-	closedir(d);
-	return rc;
-}
-
-/* Remember when each kept blocked task was first seen, for the next sample. */
-static int remember_blocked(struct proctasks *p, const struct tasks_sample *t)
-{
-	p->nseen = 0;
-	for (size_t i = 0; i < t->nkept; i++) {
-		if (grow_array(&p->seen, &p->capseen, p->nseen + 1, sizeof *p->seen, 256, NULL) < 0)
-			return -1;
-		p->seen[p->nseen++] = (struct proctasks_seen){ t->blocked[i].tid,
-							       t->blocked[i].since_ns };
-	}
-	for (size_t i = 1; i < p->nseen; i++)       /* threads come in their process's order */
-		for (size_t j = i; j > 0 && p->seen[j - 1].tid > p->seen[j].tid; j--) {
-			struct proctasks_seen tmp = p->seen[j];
-			p->seen[j] = p->seen[j - 1];
-			p->seen[j - 1] = tmp;
-		}
-	return 0;
-}
-
 /* --- the gate --- */
 
 /* Room for one more kept descriptor: below half the soft limit, which is raised once to
@@ -382,45 +339,55 @@ static bool gate_room(struct proctasks *p)
 	return p->ngates < p->nofile / 2;
 }
 
-/* The process's schedstat line into proc->gate, through its kept descriptor (*fd, taken
- * over from the last sample) or a new one.  Read before stat and io, so that a task that
- * runs after it shows at the next sample.  A line of zeros (the kernel's when it keeps no
- * schedule statistics) is no gate. */
-static void read_gate(struct proctasks *p, int32_t pid, int fd, struct proctasks_proc *proc)
+/* Reads the task's schedstat (rel) again through its kept descriptor, or a new one: true
+ * when the line is the one of the last read.  Read before the task's stat and io, so that
+ * a task that runs after it shows at the next sample.  A line of zeros (the kernel's when
+ * it keeps no schedule statistics) is no gate. */
+static bool gate_still(struct proctasks *p, const char *rel, struct gate *g)
 {
-	proc->gate_fd = -1;
-	proc->gate_len = 0;
-	if (fd < 0 && gate_room(p)) {
-		char rel[32];
-		snprintf(rel, sizeof rel, "%d/schedstat", pid);
-		fd = p->prefix ? regular_file_openat(p->procfd, rel, O_RDONLY)
-			       : openat(p->procfd, rel, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0)
+	if (g->fd < 0 && gate_room(p)) {
+		g->fd = p->prefix ? regular_file_openat(p->procfd, rel, O_RDONLY)
+				  : openat(p->procfd, rel, O_RDONLY | O_CLOEXEC);
+		g->len = 0;
+		if (g->fd >= 0)
 			p->ngates++;
 	}
-	if (fd < 0)
-		return;
-	ssize_t n = pread(fd, proc->gate, sizeof proc->gate, 0);
-	if (n <= 0 || (size_t)n >= sizeof proc->gate) {   /* gone (ESRCH), or not a gate */
-		close(fd);
-		p->ngates--;
-		return;
+	char line[GATE_MAX];
+	ssize_t n = g->fd >= 0 ? pread(g->fd, line, sizeof line, 0) : -1;
+	if (n <= 0 || (size_t)n >= sizeof line) {   /* gone (ESRCH), or not a gate */
+		close_gate(p, g);
+		return false;
 	}
-	proc->gate_fd = fd;
-	if (strncmp(proc->gate, "0 0 0", 5) != 0)
-		proc->gate_len = (uint8_t)n;
+	bool same = g->len && (size_t)n == g->len && memcmp(line, g->line, g->len) == 0;
+	memcpy(g->line, line, (size_t)n);
+	g->len = strncmp(line, "0 0 0", 5) != 0 ? (uint8_t)n : 0;
+	return same && g->len;
 }
 
-/* A single-threaded process asleep at its last read whose schedstat did not move was not
- * scheduled in since: it made no system call, did no I/O, changed neither state, name
- * nor threads.  A task in D is read again all the same (its wait may end without it
- * running yet), and so is a running one (its run time moves only at the scheduler's
- * ticks). */
-static bool still_asleep(const struct proctasks_proc *before, const struct proctasks_proc *now)
+static bool asleep(char state)
 {
-	return before && before->gate_len && now->gate_len == before->gate_len &&
-	       memcmp(now->gate, before->gate, now->gate_len) == 0 && before->num_threads == 1 &&
-	       (before->state == 'S' || before->state == 'I');
+	return state == 'S' || state == 'I';
+}
+
+/* A process whose tasks were all asleep at their last read, and whose schedstat lines did
+ * not move, was not scheduled in since: it made no system call, did no I/O, changed
+ * neither state, name nor threads (a thread is made, or ends, by running).  A task in D is
+ * read again all the same (its wait may end before it runs), and so is a running one (its
+ * run time moves only at the scheduler's ticks).  proc has the leader's gate already. */
+static bool still_asleep(struct proctasks *p, const struct proctasks_proc *before,
+			 bool leader_still)
+{
+	if (!before || !leader_still || !asleep(before->state) ||
+	    before->num_threads != before->nthreads_read + 1)
+		return false;
+	for (uint32_t i = 0; i < before->nthreads_read; i++) {
+		struct proctasks_thread *th = &before->threads[i];
+		char rel[64];
+		snprintf(rel, sizeof rel, "%d/task/%d/schedstat", before->pid, th->tid);
+		if (!asleep(th->state) || !gate_still(p, rel, &th->gate))
+			return false;
+	}
+	return true;
 }
 
 static struct proctasks_proc *find_prev(struct proctasks *p, int32_t pid)
@@ -438,6 +405,113 @@ static struct proctasks_proc *find_prev(struct proctasks *p, int32_t pid)
 	return NULL;
 }
 
+/* --- threads --- */
+
+/* Add one thread's /proc/PID/task/TID/io to sum; false when it cannot be read. */
+static bool add_thread_io(struct proctasks *p, int32_t pid, int32_t tid, struct procpid_io *sum)
+{
+	char rel[64];
+	struct procpid_io io;
+	snprintf(rel, sizeof rel, "%d/task/%d/io", pid, tid);
+	ssize_t n = read_rel(p, rel, p->buf, sizeof p->buf);
+	if (n <= 0 || procpid_parse_io(p->buf, (size_t)n, &io) < 0)
+		return false;
+	sum->syscr += io.syscr;
+	sum->syscw += io.syscw;
+	sum->read_bytes += io.read_bytes;
+	sum->write_bytes += io.write_bytes;
+	sum->cancelled_write_bytes += io.cancelled_write_bytes;
+	return true;
+}
+
+/* The gate of thread tid at the last read, taken over from before's threads (NULL: none). */
+static struct gate take_thread_gate(struct proctasks_proc *before, int32_t tid)
+{
+	struct gate g = { .fd = -1 };
+	for (uint32_t i = 0; before && i < before->nthreads_read; i++)
+		if (before->threads[i].tid == tid) {
+			g = before->threads[i].gate;
+			before->threads[i].gate.fd = -1;
+			break;
+		}
+	return g;
+}
+
+/* One thread other than the leader: its gate, state, and io added to the process's. */
+static int scan_thread(struct proctasks *p, struct tasks_sample *t, struct proctasks_proc *proc,
+		       struct proctasks_proc *before, int32_t tid, uint64_t mono_ns, size_t *cap)
+{
+	char rel[64];
+	struct gate g = take_thread_gate(before, tid);
+	snprintf(rel, sizeof rel, "%d/task/%d/schedstat", proc->pid, tid);
+	gate_still(p, rel, &g);
+	snprintf(rel, sizeof rel, "%d/task/%d/stat", proc->pid, tid);
+	ssize_t n = read_rel(p, rel, p->buf, sizeof p->buf);
+	struct procpid_stat st;
+	if (n <= 0 || procpid_parse_stat(p->buf, (size_t)n, &st) < 0 ||
+	    grow_array(&proc->threads, cap, proc->nthreads_read + 1, sizeof *proc->threads, 8,
+		       NULL) < 0) {
+		close_gate(p, &g);
+		return 0;
+	}
+	proc->threads[proc->nthreads_read++] = (struct proctasks_thread){ tid, st.state, g };
+	if (proc->has_io)
+		add_thread_io(p, proc->pid, tid, &proc->io);
+	return st.state == 'D' ? add_blocked(p, t, proc->pid, &st, mono_ns) : 0;
+}
+
+/* The threads of a multi-threaded process other than its leader (read already): their
+ * state, and their io added to the process's.  The gates of before's threads are taken
+ * over; those of threads gone are closed. */
+static int scan_threads(struct proctasks *p, struct tasks_sample *t, int32_t pid,
+			uint64_t mono_ns, struct proctasks_proc *proc, struct proctasks_proc *before)
+{
+	char rel[64];
+	snprintf(rel, sizeof rel, "%d/task", pid);
+	int fd = p->prefix ? regular_file_openat(p->procfd, rel, O_RDONLY | O_DIRECTORY)
+			   : openat(p->procfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d && fd >= 0)
+		close(fd);
+	int rc = 0;
+	size_t cap = 0;
+	struct dirent *e;
+	while (d && rc == 0 && (e = readdir(d))) {
+		int32_t tid;
+		if (!parse_pid(e->d_name, &tid) || tid == pid)
+			continue;
+		t->nthreads++;
+		rc = scan_thread(p, t, proc, before, tid, mono_ns, &cap);
+	}
+	if (d)
+		closedir(d);
+	if (before) {
+		free_threads(p, before->threads, before->nthreads_read);
+		before->threads = NULL;
+		before->nthreads_read = 0;
+	}
+	return rc;
+}
+
+/* Remember when each kept blocked task was first seen, for the next sample. */
+static int remember_blocked(struct proctasks *p, const struct tasks_sample *t)
+{
+	p->nseen = 0;
+	for (size_t i = 0; i < t->nkept; i++) {
+		if (grow_array(&p->seen, &p->capseen, p->nseen + 1, sizeof *p->seen, 256, NULL) < 0)
+			return -1;
+		p->seen[p->nseen++] = (struct proctasks_seen){ t->blocked[i].tid,
+							       t->blocked[i].since_ns };
+	}
+	for (size_t i = 1; i < p->nseen; i++)       /* threads come in their process's order */
+		for (size_t j = i; j > 0 && p->seen[j - 1].tid > p->seen[j].tid; j--) {
+			struct proctasks_seen tmp = p->seen[j];
+			p->seen[j] = p->seen[j - 1];
+			p->seen[j - 1] = tmp;
+		}
+	return 0;
+}
+
 /* --- one process --- */
 
 static int scan_process(struct proctasks *p, struct tasks_sample *t, int32_t pid,
@@ -447,27 +521,32 @@ static int scan_process(struct proctasks *p, struct tasks_sample *t, int32_t pid
 		return -1;
 	struct proctasks_proc *proc = &p->cur[p->ncur];
 	struct proctasks_proc *before = find_prev(p, pid);
-	int fd = -1;
-	if (before) {   /* its descriptor is this sample's now */
-		fd = before->gate_fd;
-		before->gate_fd = -1;
+	char rel[64];
+	proc->gate = (struct gate){ .fd = -1 };
+	proc->threads = NULL;
+	proc->nthreads_read = 0;
+	if (before) {   /* its descriptors are this sample's now */
+		proc->gate = before->gate;
+		before->gate.fd = -1;
 	}
-	read_gate(p, pid, fd, proc);
-	if (still_asleep(before, proc)) {
-		fd = proc->gate_fd;
+	snprintf(rel, sizeof rel, "%d/schedstat", pid);
+	bool leader_still = gate_still(p, rel, &proc->gate);
+	if (still_asleep(p, before, leader_still)) {
+		struct gate g = proc->gate;
 		*proc = *before;
-		proc->gate_fd = fd;
+		proc->gate = g;
+		before->threads = NULL;
+		before->nthreads_read = 0;
 		p->ncur++;
 		t->nprocs++;
-		t->nthreads++;
+		t->nthreads += 1 + proc->nthreads_read;
 		return 0;
 	}
-	char rel[64];
 	snprintf(rel, sizeof rel, "%d/stat", pid);
 	ssize_t n = read_rel(p, rel, p->buf, sizeof p->buf);
 	struct procpid_stat st;
 	if (n <= 0 || procpid_parse_stat(p->buf, (size_t)n, &st) < 0) {
-		close_gates(p, proc, 1);
+		close_gate(p, &proc->gate);
 		return 0;
 	}
 	p->ncur++;
@@ -486,7 +565,7 @@ static int scan_process(struct proctasks *p, struct tasks_sample *t, int32_t pid
 	proc->has_io = add_thread_io(p, pid, pid, &proc->io);
 	if (st.state == 'D' && add_blocked(p, t, pid, &st, mono_ns) < 0)
 		return -1;
-	if (st.num_threads > 1 && scan_threads(p, t, pid, mono_ns, proc) < 0)
+	if (st.num_threads > 1 && scan_threads(p, t, pid, mono_ns, proc, before) < 0)
 		return -1;
 	return 0;
 }
