@@ -156,6 +156,10 @@ def tasks_cost(seconds, extra=1000):
               f"a schedstat pread a process, stat and io of those that moved) = {ratio:.2f} "
               f"(target <= 1.2"
               f"{'' if ratio <= 1.2 else ': MISSED'})")
+        whole = res.get("floor: stat+io open/close")
+        if whole:
+            print(f"--tasks' own cost / the floor of reading every process's stat and io "
+                  f"(the method before the gate) = {ratio * gate / whole:.2f}")
     print()
 
 
