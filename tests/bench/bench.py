@@ -183,8 +183,9 @@ class Tmux:
 
     def __init__(self, name, argv, env):
         self.sock = f"ioscope-bench-{name}-{os.getpid()}"
-        subprocess.run(["tmux", "-L", self.sock, "-f", "/dev/null", "new-session", "-d", "-x", "200",
-                        "-y", "60", "env"] + [f"{k}={v}" for k, v in env.items()] + argv, check=True)
+        subprocess.run(["tmux", "-L", self.sock, "-f", "/dev/null", "new-session", "-d",
+                        "-x", "200", "-y", "60", "env"]
+                       + [f"{k}={v}" for k, v in env.items()] + argv, check=True)
         self.pid = int(self.tmux("display", "-p", "#{pane_pid}").strip())
 
     def tmux(self, *args):
