@@ -62,7 +62,7 @@ BUILD_DEBS := build-essential pkg-config libncurses-dev libjson-c-dev libcairo2-
 DEB_DEBS   := dpkg-dev debhelper fakeroot lintian
 # What `make bench` compares ioscope with.
 # (atop and iotop-c: the tasks cost)
-BENCH_DEBS := sysstat jq prometheus-node-exporter atop iotop-c
+BENCH_DEBS := sysstat jq prometheus-node-exporter atop iotop-c btop tmux
 # What building the unit tests needs; then what some tests use (as an ordinary user, a test
 # whose tool is missing skips and says so; root installs them all).  clang's fuzzer runtime,
 # for `make fuzz` only, is versioned with clang and not one of its dependencies:

@@ -1,11 +1,14 @@
 /* proctasks.c - the tasks sub-sampler: blocked tasks and per-process I/O from /proc.
  *
  * Cost is what matters here: a machine has a thousand sleeping processes for every one
- * doing I/O.  Per process: one read of stat and one of its thread's io (open, read,
- * close: /proc files of a pid cannot be kept open for a thousand pids).  Threads are
- * listed only for processes with more than one; wchan, stack and the file a system call
- * waits on are read only for tasks in D state; a process's owner (one fstatat) and the
- * devices of its open files only for the twenty in the I/O list.
+ * doing I/O.  Per task: its schedstat, through a descriptor kept open (one pread: the
+ * gate), and only when one of its process's moved, or a task was not asleep, the process's
+ * stat and its threads' io (open, read, close).  A task that was not scheduled in since
+ * the last sample made no system call: its stat and io are what they were (docs/design.md,
+ * "The process list's gate").  Threads are listed only for processes with more than one;
+ * wchan, stack and the file a system call waits on are read only for tasks in D state; a
+ * process's owner (one fstatat) and the devices of its open files only for the twenty in
+ * the I/O list.
  *
  * The files' devices are procfiles.c's.
  */
@@ -14,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,12 +26,33 @@
 #include "proctasks.h"
 #include "regular_file.h"
 
+/* A task's schedstat kept open, and its line at the last read: run time, run delay, times
+ * scheduled in ("%llu %llu %lu\n"). */
+#define GATE_MAX 64
+struct gate {
+	int fd;                         /* -1: none */
+	uint8_t len;                    /* 0: no line to compare with */
+	char line[GATE_MAX];
+};
+
+/* A thread of a multi-threaded process other than its leader, at its last read. */
+struct proctasks_thread {
+	int32_t tid;
+	char state;
+	struct gate gate;
+};
+
 struct proctasks_proc {
 	int32_t pid;
 	bool kthread, has_io, has_blkio;
+	char state;                     /* stat field 3 at the last full read */
+	uint32_t num_threads;
 	uint64_t starttime, blkio_ticks;
 	struct procpid_io io;
 	char comm[TASK_COMM_MAX];
+	struct gate gate;               /* the leader's */
+	struct proctasks_thread *threads;   /* the others read, tid order; owned */
+	uint32_t nthreads_read;
 };
 
 struct proctasks_seen {
@@ -91,6 +116,34 @@ static bool have_cap_sys_admin(void)
 	return (bits >> CAP_SYS_ADMIN_BIT) & 1;
 }
 
+static void close_gate(struct proctasks *p, struct gate *g)
+{
+	if (g->fd >= 0) {
+		close(g->fd);
+		p->ngates--;
+	}
+	g->fd = -1;
+	g->len = 0;
+}
+
+static void free_threads(struct proctasks *p, struct proctasks_thread *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		close_gate(p, &v[i].gate);
+	free(v);
+}
+
+/* The descriptors and threads of processes no longer followed. */
+static void close_gates(struct proctasks *p, struct proctasks_proc *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		close_gate(p, &v[i].gate);
+		free_threads(p, v[i].threads, v[i].nthreads_read);
+		v[i].threads = NULL;
+		v[i].nthreads_read = 0;
+	}
+}
+
 static int open_tree(struct proctasks *p, const char *prefix, struct error *err)
 {
 	char path[4096];
@@ -109,6 +162,7 @@ static int open_tree(struct proctasks *p, const char *prefix, struct error *err)
 		closedir(p->procdir);
 	p->procdir = d;
 	p->procfd = fd;
+	close_gates(p, p->prev, p->nprev);   /* another tree's files say nothing of this one */
 	procfiles_init(&p->files, fd, prefix != NULL);
 	memcg_roots_close(&p->memcg);   /* another tree: its own mounts */
 	char *copy = prefix ? strdup(prefix) : NULL;
@@ -132,6 +186,8 @@ int proctasks_open(struct proctasks *p, const char *prefix, struct error *err)
 	p->clk_tck = sysconf(_SC_CLK_TCK);
 	if (p->clk_tck <= 0)
 		p->clk_tck = 100;
+	struct rlimit r;
+	p->nofile = getrlimit(RLIMIT_NOFILE, &r) == 0 ? r.rlim_cur : 0;
 	return 0;
 }
 
@@ -142,6 +198,8 @@ int proctasks_retarget(struct proctasks *p, const char *prefix, struct error *er
 
 void proctasks_close(struct proctasks *p)
 {
+	close_gates(p, p->prev, p->nprev);
+	close_gates(p, p->cur, p->ncur);
 	if (p->procdir)
 		closedir(p->procdir);
 	free(p->prefix);
@@ -256,6 +314,99 @@ static int add_blocked(struct proctasks *p, struct tasks_sample *t, int32_t pid,
 	return 0;
 }
 
+/* --- the gate --- */
+
+/* Room for one more kept descriptor: below half the soft limit, which is raised once to
+ * the hard one (at most GATE_NOFILE_CAP) when the gates need it.  Without room a process
+ * is read whole every sample, as it would be without a gate. */
+#define GATE_NOFILE_CAP 65536
+static bool gate_room(struct proctasks *p)
+{
+	if (p->ngates < p->nofile / 2)
+		return true;
+	if (p->nofile_raised)
+		return false;
+	p->nofile_raised = true;
+	struct rlimit r;
+	if (getrlimit(RLIMIT_NOFILE, &r) < 0)
+		return false;
+	rlim_t want = r.rlim_max < GATE_NOFILE_CAP ? r.rlim_max : GATE_NOFILE_CAP;
+	if (want > r.rlim_cur) {
+		r.rlim_cur = want;
+		if (setrlimit(RLIMIT_NOFILE, &r) == 0)
+			p->nofile = want;
+	}
+	return p->ngates < p->nofile / 2;
+}
+
+/* Reads the task's schedstat (rel) again through its kept descriptor, or a new one: true
+ * when the line is the one of the last read.  Read before the task's stat and io, so that
+ * a task that runs after it shows at the next sample.  A line of zeros (the kernel's when
+ * it keeps no schedule statistics) is no gate. */
+static bool gate_still(struct proctasks *p, const char *rel, struct gate *g)
+{
+	if (g->fd < 0 && gate_room(p)) {
+		g->fd = p->prefix ? regular_file_openat(p->procfd, rel, O_RDONLY)
+				  : openat(p->procfd, rel, O_RDONLY | O_CLOEXEC);
+		g->len = 0;
+		if (g->fd >= 0)
+			p->ngates++;
+	}
+	char line[GATE_MAX];
+	ssize_t n = g->fd >= 0 ? pread(g->fd, line, sizeof line, 0) : -1;
+	if (n <= 0 || (size_t)n >= sizeof line) {   /* gone (ESRCH), or not a gate */
+		close_gate(p, g);
+		return false;
+	}
+	bool same = g->len && (size_t)n == g->len && memcmp(line, g->line, g->len) == 0;
+	memcpy(g->line, line, (size_t)n);
+	g->len = strncmp(line, "0 0 0", 5) != 0 ? (uint8_t)n : 0;
+	return same && g->len;
+}
+
+static bool asleep(char state)
+{
+	return state == 'S' || state == 'I';
+}
+
+/* A process whose tasks were all asleep at their last read, and whose schedstat lines did
+ * not move, was not scheduled in since: it made no system call, did no I/O, changed
+ * neither state, name nor threads (a thread is made, or ends, by running).  A task in D is
+ * read again all the same (its wait may end before it runs), and so is a running one (its
+ * run time moves only at the scheduler's ticks).  proc has the leader's gate already. */
+static bool still_asleep(struct proctasks *p, const struct proctasks_proc *before,
+			 bool leader_still)
+{
+	if (!before || !leader_still || !asleep(before->state) ||
+	    before->num_threads != before->nthreads_read + 1)
+		return false;
+	for (uint32_t i = 0; i < before->nthreads_read; i++) {
+		struct proctasks_thread *th = &before->threads[i];
+		char rel[64];
+		snprintf(rel, sizeof rel, "%d/task/%d/schedstat", before->pid, th->tid);
+		if (!asleep(th->state) || !gate_still(p, rel, &th->gate))
+			return false;
+	}
+	return true;
+}
+
+static struct proctasks_proc *find_prev(struct proctasks *p, int32_t pid)
+{
+	size_t lo = 0, hi = p->nprev;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (p->prev[mid].pid == pid)
+			return &p->prev[mid];
+		if (p->prev[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* --- threads --- */
+
 /* Add one thread's /proc/PID/task/TID/io to sum; false when it cannot be read. */
 static bool add_thread_io(struct proctasks *p, int32_t pid, int32_t tid, struct procpid_io *sum)
 {
@@ -273,40 +424,72 @@ static bool add_thread_io(struct proctasks *p, int32_t pid, int32_t tid, struct 
 	return true;
 }
 
+/* The gate of thread tid at the last read, taken over from before's threads (NULL: none). */
+static struct gate take_thread_gate(struct proctasks_proc *before, int32_t tid)
+{
+	struct gate g = { .fd = -1 };
+	for (uint32_t i = 0; before && i < before->nthreads_read; i++)
+		if (before->threads[i].tid == tid) {
+			g = before->threads[i].gate;
+			before->threads[i].gate.fd = -1;
+			break;
+		}
+	return g;
+}
+
+/* One thread other than the leader: its gate, state, and io added to the process's. */
+static int scan_thread(struct proctasks *p, struct tasks_sample *t, struct proctasks_proc *proc,
+		       struct proctasks_proc *before, int32_t tid, uint64_t mono_ns, size_t *cap)
+{
+	char rel[64];
+	struct gate g = take_thread_gate(before, tid);
+	snprintf(rel, sizeof rel, "%d/task/%d/schedstat", proc->pid, tid);
+	gate_still(p, rel, &g);
+	snprintf(rel, sizeof rel, "%d/task/%d/stat", proc->pid, tid);
+	ssize_t n = read_rel(p, rel, p->buf, sizeof p->buf);
+	struct procpid_stat st;
+	if (n <= 0 || procpid_parse_stat(p->buf, (size_t)n, &st) < 0 ||
+	    grow_array(&proc->threads, cap, proc->nthreads_read + 1, sizeof *proc->threads, 8,
+		       NULL) < 0) {
+		close_gate(p, &g);
+		return 0;
+	}
+	proc->threads[proc->nthreads_read++] = (struct proctasks_thread){ tid, st.state, g };
+	if (proc->has_io)
+		add_thread_io(p, proc->pid, tid, &proc->io);
+	return st.state == 'D' ? add_blocked(p, t, proc->pid, &st, mono_ns) : 0;
+}
+
 /* The threads of a multi-threaded process other than its leader (read already): their
- * state, and their io added to the process's. */
+ * state, and their io added to the process's.  The gates of before's threads are taken
+ * over; those of threads gone are closed. */
 static int scan_threads(struct proctasks *p, struct tasks_sample *t, int32_t pid,
-			uint64_t mono_ns, struct proctasks_proc *proc)
+			uint64_t mono_ns, struct proctasks_proc *proc, struct proctasks_proc *before)
 {
 	char rel[64];
 	snprintf(rel, sizeof rel, "%d/task", pid);
 	int fd = p->prefix ? regular_file_openat(p->procfd, rel, O_RDONLY | O_DIRECTORY)
 			   : openat(p->procfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	DIR *d = fdopendir(fd);
-	if (!d) {
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d && fd >= 0)
 		close(fd);
-		return 0;
-	}
 	int rc = 0;
+	size_t cap = 0;
 	struct dirent *e;
-	while (rc == 0 && (e = readdir(d))) {
+	while (d && rc == 0 && (e = readdir(d))) {
 		int32_t tid;
 		if (!parse_pid(e->d_name, &tid) || tid == pid)
 			continue;
 		t->nthreads++;
-		snprintf(rel, sizeof rel, "%d/task/%d/stat", pid, tid);
-		ssize_t n = read_rel(p, rel, p->buf, sizeof p->buf);
-		struct procpid_stat st;
-		if (n <= 0 || procpid_parse_stat(p->buf, (size_t)n, &st) < 0)
-			continue;
-		if (proc->has_io)
-			add_thread_io(p, pid, tid, &proc->io);
-		if (st.state == 'D')
-			rc = add_blocked(p, t, pid, &st, mono_ns);
+		rc = scan_thread(p, t, proc, before, tid, mono_ns, &cap);
 	}
-	closedir(d);
+	if (d)
+		closedir(d);
+	if (before) {
+		free_threads(p, before->threads, before->nthreads_read);
+		before->threads = NULL;
+		before->nthreads_read = 0;
+	}
 	return rc;
 }
 
@@ -334,35 +517,62 @@ static int remember_blocked(struct proctasks *p, const struct tasks_sample *t)
 static int scan_process(struct proctasks *p, struct tasks_sample *t, int32_t pid,
 			uint64_t mono_ns)
 {
+	if (grow_array(&p->cur, &p->capcur, p->ncur + 1, sizeof *p->cur, 256, NULL) < 0)
+		return -1;
+	struct proctasks_proc *proc = &p->cur[p->ncur];
+	struct proctasks_proc *before = find_prev(p, pid);
 	char rel[64];
+	proc->gate = (struct gate){ .fd = -1 };
+	proc->threads = NULL;
+	proc->nthreads_read = 0;
+	if (before) {   /* its descriptors are this sample's now */
+		proc->gate = before->gate;
+		before->gate.fd = -1;
+	}
+	snprintf(rel, sizeof rel, "%d/schedstat", pid);
+	bool leader_still = gate_still(p, rel, &proc->gate);
+	if (still_asleep(p, before, leader_still)) {
+		struct gate g = proc->gate;
+		*proc = *before;
+		proc->gate = g;
+		before->threads = NULL;
+		before->nthreads_read = 0;
+		p->ncur++;
+		t->nprocs++;
+		t->nthreads += 1 + proc->nthreads_read;
+		return 0;
+	}
 	snprintf(rel, sizeof rel, "%d/stat", pid);
 	ssize_t n = read_rel(p, rel, p->buf, sizeof p->buf);
 	struct procpid_stat st;
-	if (n <= 0 || procpid_parse_stat(p->buf, (size_t)n, &st) < 0)
+	if (n <= 0 || procpid_parse_stat(p->buf, (size_t)n, &st) < 0) {
+		close_gate(p, &proc->gate);
 		return 0;
-	if (grow_array(&p->cur, &p->capcur, p->ncur + 1, sizeof *p->cur, 256, NULL) < 0)
-		return -1;
-	struct proctasks_proc *proc = &p->cur[p->ncur++];
-	memset(proc, 0, sizeof *proc);
+	}
+	p->ncur++;
 	proc->pid = pid;
 	proc->kthread = st.flags & PROCPID_PF_KTHREAD;
+	proc->state = st.state;
+	proc->num_threads = st.num_threads;
 	proc->starttime = st.starttime;
 	proc->has_blkio = st.has_blkio;
 	proc->blkio_ticks = st.blkio_ticks;
 	snprintf(proc->comm, sizeof proc->comm, "%s", st.comm);
+	memset(&proc->io, 0, sizeof proc->io);
 	t->nprocs++;
 	t->nthreads++;
 	/* /proc/PID/io would add what every reaped child did: the threads' own io only */
 	proc->has_io = add_thread_io(p, pid, pid, &proc->io);
 	if (st.state == 'D' && add_blocked(p, t, pid, &st, mono_ns) < 0)
 		return -1;
-	if (st.num_threads > 1 && scan_threads(p, t, pid, mono_ns, proc) < 0)
+	if (st.num_threads > 1 && scan_threads(p, t, pid, mono_ns, proc, before) < 0)
 		return -1;
 	return 0;
 }
 
 static int scan_all(struct proctasks *p, struct tasks_sample *t, uint64_t mono_ns)
 {
+	close_gates(p, p->cur, p->ncur);   /* a sample that failed half way */
 	p->ncur = 0;
 	rewinddir(p->procdir);
 	struct dirent *e;
@@ -536,7 +746,9 @@ int proctasks_sample(struct proctasks *p, uint64_t mono_ns, const struct mount *
 	procfiles_new_sample(&p->files, mounts, nmounts);
 	t->delayacct = proctasks_delayacct(p->prefix);
 	t->stack_readable = p->stack_allowed;
-	if (scan_all(p, t, mono_ns) < 0 || remember_blocked(p, t) < 0) {
+	int scanned = scan_all(p, t, mono_ns);
+	close_gates(p, p->prev, p->nprev);   /* the processes gone since (the others moved on) */
+	if (scanned < 0 || remember_blocked(p, t) < 0) {
 		tasks_sample_free(t);
 		return error_set(err, "tasks: out of memory");
 	}

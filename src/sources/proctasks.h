@@ -1,8 +1,10 @@
 /* proctasks.h - the tasks sub-sampler the live source owns: blocked tasks and
  * per-process I/O (tasks.h) from /proc, read only while asked for (--tasks, the why pane).
  *
- * Per sample it lists /proc once and reads each process's stat and io; a process with
- * more than one thread also has its threads' stat read (a thread's state is its own).
+ * Per sample it lists /proc once and reads each task's schedstat through a kept
+ * descriptor, and a process's stat and io when one of its tasks' moved (or was not
+ * asleep); a process with more than one thread then has its threads' stat and io read too
+ * (a thread's state is its own).
  * Only tasks in D state have their wchan (and, with CAP_SYS_ADMIN, their stack) read,
  * and for user tasks the device of the file their system call's descriptor names.
  * What it keeps between samples: each process's counters (for the differences) and
@@ -44,6 +46,9 @@ struct proctasks {
 	bool users_loaded;
 	struct procfiles files;         /* the devices of files tasks work on */
 	struct memcg_roots memcg;       /* the memory controller's mounts, found on first need */
+	size_t ngates;                  /* schedstat descriptors kept open (proctasks.c) */
+	uint64_t nofile;                /* the soft limit of descriptors, as last known */
+	bool nofile_raised;             /* raised to the hard limit once already (or tried) */
 	char buf[4096];
 };
 

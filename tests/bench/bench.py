@@ -8,8 +8,18 @@
 (b) At the real 1 s cadence: ioscope's CPU per sample beside `iostat -x 1` and `vmstat 1`
     running at the same time, and ioscope's peak RSS.
 (t) Tasks (`--tasks`, the why pane's data): with 1000 extra sleeping processes, at 1 s side by
-    side, ioscope --tasks against `atop 1` and `iotop-c -b -d 1`, and ioscope without
-    --tasks (what the sample costs with the pane off).  BENCH_ONLY=tasks runs only this part.
+    side, ioscope --tasks against `atop 1` and `iotop-c -b -d 1`, ioscope without --tasks
+    (what the sample costs with the pane off), and the floors of reading the processes
+    (floor.c --tasks: the listing, a schedstat pread a process and the stat and io of those
+    whose schedstat moved, ioscope's method;
+    --tasks-open: stat and io opened and closed, the method before).  BENCH_ONLY=tasks runs
+    only this part.
+(c) The console with the why pane open beside btop: with 1000 extra sleeping processes, the
+    optimised ./ioscope console (W pressed, checked open) and btop (update_ms=1000, a config of
+    its own), each in a private tmux server at 1 s, for the same seconds; CPU ms/s of each
+    from the schedstat of all their threads, median of BENCH_BTOP_ROUNDS rounds, and the ratio
+    ioscope/btop against the target (at most 0.5); with BENCH_BASELINE, that older binary's
+    console runs beside too (before/after).  BENCH_ONLY=btop runs only this part.
 (s) Start-up: the CPU of one-shot commands (`ioscope --version`, a one-sample batch,
     `ioscope show DEV`) against a one-shot `iostat -x -d -y 0` and `vmstat 1 1`, alternating,
     median of BENCH_STARTUP_RUNS runs.  BENCH_BASELINE=/path/to/an/older/ioscope adds its
@@ -31,7 +41,7 @@ Runs alternate and repeat; the median is reported, since this machine is shared 
 import os, shutil, signal, statistics, subprocess, sys, tempfile, time
 
 top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-ioscope = os.path.join(top, "ioscope")
+ioscope = os.environ.get("BENCH_IOSCOPE") or os.path.join(top, "ioscope")   # another build's
 floor = sys.argv[1]
 gen = os.path.join(top, "tests", "fixtures", "gen-devices.sh")
 REPEAT = int(os.environ.get("BENCH_REPEAT", "3"))
@@ -115,6 +125,8 @@ def tasks_cost(seconds, extra=1000):
                                         "-c", str(seconds)],
             "ioscope --batch (no tasks)": [ioscope, "--batch", "-f", "json", "-i", "1", "-c",
                                            str(seconds)],
+            "floor: schedstat kept open": [floor, "--tasks", "1", str(seconds)],
+            "floor: stat+io open/close": [floor, "--tasks-open", "1", str(seconds)],
             "atop 1": ["atop", "1", str(seconds + 1)],
             "iotop-c -b -d 1": ["iotop-c", "-b", "-d", "1", "-n", str(seconds + 1)],
         }
@@ -137,6 +149,139 @@ def tasks_cost(seconds, extra=1000):
         # atop and iotop-c take one more sample (their first is since boot / a baseline)
         n = seconds + 1 if k in ("atop 1", "iotop-c -b -d 1") else seconds
         print(f"{k:<28} {cpu / n * 1e6:10.1f} us/sample")
+    gate = res.get("floor: schedstat kept open")
+    if gate and "ioscope --batch --tasks" in res:
+        ratio = (res["ioscope --batch --tasks"] - res["ioscope --batch (no tasks)"]) / gate
+        print(f"--tasks' own cost (with tasks - without) / the floor of its method (the listing, "
+              f"a schedstat pread a process, stat and io of those that moved) = {ratio:.2f} "
+              f"(target <= 1.2"
+              f"{'' if ratio <= 1.2 else ': MISSED'})")
+        whole = res.get("floor: stat+io open/close")
+        if whole:
+            print(f"--tasks' own cost / the floor of reading every process's stat and io "
+                  f"(the method before the gate) = {ratio * gate / whole:.2f}")
+    print()
+
+
+def cpu_ns_all_threads(pid):
+    """CPU nanoseconds of every live thread of pid (schedstat: exact, unlike stat's ticks)."""
+    total = 0
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return None
+    for tid in tids:
+        try:
+            total += int(open(f"/proc/{pid}/task/{tid}/schedstat").read().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass
+    return total
+
+
+class Tmux:
+    """A private tmux server (its own socket) running one command on a 200x60 terminal."""
+
+    def __init__(self, name, argv, env):
+        self.sock = f"ioscope-bench-{name}-{os.getpid()}"
+        subprocess.run(["tmux", "-L", self.sock, "-f", "/dev/null", "new-session", "-d",
+                        "-x", "200", "-y", "60", "env"]
+                       + [f"{k}={v}" for k, v in env.items()] + argv, check=True)
+        self.pid = int(self.tmux("display", "-p", "#{pane_pid}").strip())
+
+    def tmux(self, *args):
+        return subprocess.run(["tmux", "-L", self.sock] + list(args), capture_output=True,
+                              text=True).stdout
+
+    def screen(self):
+        return self.tmux("capture-pane", "-p")
+
+    def alive(self):
+        return os.path.exists(f"/proc/{self.pid}/stat")
+
+    def close(self):
+        subprocess.run(["tmux", "-L", self.sock, "kill-server"], capture_output=True)
+
+
+def wait_screen(t, text, seconds=10):
+    for _ in range(int(seconds * 10)):
+        if text in t.screen():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def console_vs_btop(seconds, extra=1000):
+    rounds = int(os.environ.get("BENCH_BTOP_ROUNDS", "3"))
+    print(f"(c) console with the why pane beside btop: {rounds} rounds of {seconds} s at 1 s, "
+          f"side by side, {extra} extra sleeping processes")
+    if not shutil.which("btop") or not shutil.which("tmux"):
+        print("btop or tmux not installed (make bench installs BENCH_DEBS): skipped")
+        print()
+        return
+    group = sleepers(extra)
+    servers = []
+    try:
+        with tempfile.TemporaryDirectory(prefix="ioscope-bench.") as tmp:
+            btop_conf = os.path.join(tmp, "btop-xdg", "btop")
+            os.makedirs(btop_conf)
+            with open(os.path.join(btop_conf, "btop.conf"), "w") as f:
+                f.write("update_ms = 1000\n")
+            term = {"LANG": "C.UTF-8", "TERM": "tmux-256color"}
+            consoles = {"ioscope console, W open": ioscope}
+            if os.environ.get("BENCH_BASELINE"):
+                consoles["the baseline's console, W open"] = os.environ["BENCH_BASELINE"]
+            for label, binary in consoles.items():
+                consoles[label] = Tmux(f"console{len(servers)}", [binary, "-i", "1"],
+                                       dict(term, XDG_CONFIG_HOME=os.path.join(tmp, "ioscope-xdg"),
+                                            HOME=tmp))
+                servers.append(consoles[label])
+            btop = Tmux("btop", ["btop"],
+                        dict(term, XDG_CONFIG_HOME=os.path.join(tmp, "btop-xdg"), HOME=tmp))
+            servers.append(btop)
+            time.sleep(2)   # start-up and the first samples are not the steady state
+            for t in consoles.values():
+                t.tmux("send-keys", "W")
+                if not wait_screen(t, "Why") or not t.alive():
+                    sys.exit("bench: the console's why pane did not open:\n" + t.screen())
+            if not btop.alive() or not wait_screen(btop, "proc"):
+                sys.exit("bench: btop is not running:\n" + btop.screen())
+            conf = open(os.path.join(btop_conf, "btop.conf")).read()
+            if "update_ms = 1000" not in conf:
+                sys.exit("bench: btop did not take update_ms = 1000 from its config")
+            time.sleep(2)
+            measured = dict(consoles, **{"btop (update_ms=1000)": btop})
+            per_s = {k: [] for k in measured}
+            for _ in range(rounds):
+                t0 = time.monotonic()
+                before = [cpu_ns_all_threads(t.pid) for t in measured.values()]
+                time.sleep(seconds)
+                after = [cpu_ns_all_threads(t.pid) for t in measured.values()]
+                span = time.monotonic() - t0
+                if None in before + after:
+                    sys.exit("bench: the console or btop exited during the measure")
+                for k, b, a in zip(per_s, before, after):
+                    per_s[k].append((a - b) / 1e6 / span)
+            if any("Why" not in t.screen() for t in consoles.values()):
+                sys.exit("bench: the why pane closed during the measure")
+            nproc = len([d for d in os.listdir("/proc") if d.isdigit()])
+    finally:
+        for t in servers:
+            t.close()
+        os.killpg(group.pid, signal.SIGTERM)
+        group.wait()
+    med = {k: statistics.median(v) for k, v in per_s.items()}
+    print(f"{nproc} processes")
+    for k, v in per_s.items():
+        print(f"{k:<28} {med[k]:8.2f} ms/s  (rounds: {', '.join(f'{x:.2f}' for x in v)})")
+    ours, btops = per_s["ioscope console, W open"], per_s["btop (update_ms=1000)"]
+    ratios = [a / b for a, b in zip(ours, btops) if b]
+    ratio = statistics.median(ratios) if ratios else float("inf")
+    baseline = per_s.get("the baseline's console, W open")
+    if baseline:
+        old = statistics.median([a / b for a, b in zip(baseline, btops) if b] or [float("inf")])
+        print(f"baseline / btop = {old:.2f}")
+    print(f"ioscope / btop = {ratio:.2f} (median of the rounds' ratios; target <= 0.5"
+          f"{'' if ratio <= 0.5 else ': MISSED'})")
     print()
 
 
@@ -294,6 +439,9 @@ def report_speed():
 
 def main():
     only = os.environ.get("BENCH_ONLY")
+    if only == "btop":
+        console_vs_btop(int(os.environ.get("BENCH_SECONDS", "10")))
+        return
     if only == "tasks":
         tasks_cost(int(os.environ.get("BENCH_SECONDS", "30")))
         return
@@ -341,6 +489,7 @@ def main():
     print(f"ioscope / (iostat + vmstat) = {ours / refs if refs else float('inf'):.2f}")
     print()
     tasks_cost(secs)
+    console_vs_btop(10)
     console = os.path.join(top, "tests", "bench", "console.sh")
     if os.path.exists(console):
         print()

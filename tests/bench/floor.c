@@ -5,6 +5,15 @@
  * timerfd), with no parsing and no output.
  *
  * usage: floor ROOT INTERVAL COUNT      (ROOT "" for the live kernel)
+ *
+ * The process list's floors (bench part (t)), on the same deadlines, listing /proc each
+ * sample:
+ *        floor --tasks INTERVAL COUNT       one pread of each process's schedstat through
+ *                                           a descriptor kept open (ioscope's gate), and
+ *                                           its stat and io opened, read and closed when
+ *                                           that moved or it was not asleep (S or I)
+ *        floor --tasks-open INTERVAL COUNT  open, read, close of each process's stat and
+ *                                           its thread's io (what ioscope did before)
  */
 #include <dirent.h>
 #include <stdbool.h>
@@ -13,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
@@ -73,8 +83,114 @@ static void add_disk(struct files *f, const char *root, const char *disk)
 		closedir(d);
 }
 
+static int timer(double interval)
+{
+	int tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	long ns = (long)(interval * 1e9);
+	struct itimerspec its = { .it_interval = { ns / 1000000000L, ns % 1000000000L }, .it_value = now };
+	timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
+	return tfd;
+}
+
+static void read_closed(int dirfd, const char *rel, char *buf, size_t len)
+{
+	int fd = openat(dirfd, rel, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	ssize_t n = read(fd, buf, len - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	close(fd);
+}
+
+struct kept {
+	int fd;                 /* the process's schedstat; 0: none yet */
+	char state;             /* at its last stat read */
+	uint64_t hash;          /* of its schedstat line */
+};
+
+static uint64_t hash_of(const char *s, ssize_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (ssize_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+/* Whether the process must be read: its schedstat (kept open) moved, or it was not asleep. */
+static bool gate_moved(int dir, long pid, struct kept *k)
+{
+	char buf[128], rel[64];
+	ssize_t n = k->fd > 0 ? pread(k->fd, buf, sizeof buf, 0) : -1;
+	if (n <= 0) {
+		if (k->fd > 0)
+			close(k->fd);   /* gone, or the pid taken again */
+		snprintf(rel, sizeof rel, "%ld/schedstat", pid);
+		k->fd = openat(dir, rel, O_RDONLY | O_CLOEXEC);
+		n = k->fd > 0 ? pread(k->fd, buf, sizeof buf, 0) : -1;
+		k->state = 0;
+	}
+	uint64_t h = hash_of(buf, n);
+	bool moved = h != k->hash || (k->state != 'S' && k->state != 'I');
+	k->hash = h;
+	return moved;
+}
+
+/* One pass over /proc: kept[pid] is the process's gate. */
+static void tasks_pass(DIR *proc, struct kept *kept, long pid_max, bool gate)
+{
+	static char buf[4096];
+	rewinddir(proc);
+	for (struct dirent *e; (e = readdir(proc));) {
+		long pid = strtol(e->d_name, NULL, 10);
+		if (pid <= 0 || pid >= pid_max)
+			continue;
+		char rel[64];
+		if (gate && !gate_moved(dirfd(proc), pid, &kept[pid]))
+			continue;
+		snprintf(rel, sizeof rel, "%ld/stat", pid);
+		buf[0] = '\0';
+		read_closed(dirfd(proc), rel, buf, sizeof buf);
+		char *paren = strrchr(buf, ')');
+		kept[pid].state = paren && paren[1] ? paren[2] : 0;
+		snprintf(rel, sizeof rel, "%ld/task/%ld/io", pid, pid);
+		read_closed(dirfd(proc), rel, buf, sizeof buf);
+	}
+}
+
+static int tasks_floor(bool gate, double interval, long count)
+{
+	long pid_max = 4194304;
+	FILE *f = fopen("/proc/sys/kernel/pid_max", "r");
+	if (f) {
+		if (fscanf(f, "%ld", &pid_max) != 1)
+			pid_max = 4194304;
+		fclose(f);
+	}
+	struct kept *kept = calloc((size_t)pid_max, sizeof *kept);
+	DIR *proc = opendir("/proc");
+	if (!kept || !proc)
+		return 1;
+	struct rlimit r;
+	if (getrlimit(RLIMIT_NOFILE, &r) == 0) {
+		r.rlim_cur = r.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &r);
+	}
+	int tfd = timer(interval);
+	for (long s = 0; s < count + 1; s++) {   /* +1: ioscope's baseline sample */
+		uint64_t exp;
+		if (read(tfd, &exp, sizeof exp) < 0)
+			return 1;
+		tasks_pass(proc, kept, pid_max, gate);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 4 && (strcmp(argv[1], "--tasks") == 0 || strcmp(argv[1], "--tasks-open") == 0))
+		return tasks_floor(strcmp(argv[1], "--tasks") == 0, atof(argv[2]), atol(argv[3]));
 	if (argc != 4) {
 		fprintf(stderr, "usage: floor ROOT INTERVAL COUNT\n");
 		return 2;
@@ -96,12 +212,7 @@ int main(int argc, char **argv)
 	if (d)
 		closedir(d);
 
-	int tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	long ns = (long)(interval * 1e9);
-	struct itimerspec its = { .it_interval = { ns / 1000000000L, ns % 1000000000L }, .it_value = now };
-	timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
+	int tfd = timer(interval);
 	static char buf[1 << 20];
 	for (long s = 0; s < count + 1; s++) {   /* +1: ioscope's baseline sample */
 		uint64_t exp;

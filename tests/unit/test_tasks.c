@@ -326,6 +326,99 @@ static void test_sampler_reaped_child(void **state)
 	proctasks_close(&p);
 }
 
+static void rm_tree_rel(const char *rel)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", tree, rel);
+	rm_tree(path);
+}
+
+/* The gate (docs/design.md, "The process list's gate"): a single-threaded process asleep
+ * whose schedstat did not move was not scheduled in, so its stat and io are not read
+ * again.  The fixture moves a sleeper's io without its schedstat, which the kernel cannot
+ * do: the sampler does not see it until the schedstat moves.  A running process, and one
+ * whose schedstat is the kernel's zeros (no schedule statistics), are read every time; a
+ * multi-threaded one when any of its threads' schedstat moved. */
+static void test_sampler_gate(void **state)
+{
+	(void)state;
+	struct proctasks p;
+	struct error err;
+	struct tasks_sample *t = NULL;
+	put("proc/sys/kernel/task_delayacct", "1\n");
+	put_stat("proc/70/stat", 70, "sleeper", 'S', 0, 1, 0);
+	put("proc/70/schedstat", "1000 50 3\n");
+	put_io(70, 0, 0, 0);
+	put_stat("proc/80/stat", 80, "runner", 'R', 0, 1, 0);
+	put("proc/80/schedstat", "2000 50 3\n");
+	put_io(80, 0, 0, 0);
+	put_stat("proc/90/stat", 90, "nostats", 'S', 0, 1, 0);
+	put("proc/90/schedstat", "0 0 0\n");
+	put_io(90, 0, 0, 0);
+	put_stat("proc/100/stat", 100, "fio", 'S', 0, 2, 0);
+	put("proc/100/schedstat", "3000 50 3\n");
+	put_stat("proc/100/task/100/stat", 100, "fio", 'S', 0, 2, 0);
+	put_stat("proc/100/task/101/stat", 101, "fio", 'S', 0, 2, 0);
+	put("proc/100/task/101/schedstat", "4000 50 3\n");
+	put_thread_io(100, 100, 0, 0, 0);
+	put_thread_io(100, 101, 0, 0, 0);
+	assert_int_equal(proctasks_open(&p, tree, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 1000000000ull, &t, &err), 0);
+	assert_int_equal(t->nprocs, 4);
+	assert_int_equal(t->nthreads, 5);
+	assert_int_equal(p.ngates, 5);
+
+	/* a thread's io moves, not its schedstat: not read; then its schedstat moves */
+	put_thread_io(100, 101, 0, 4 << 20, 1);
+	assert_int_equal(proctasks_sample(&p, 1500000000ull, &t, &err), 0);
+	assert_int_equal(t->nio, 0);
+	assert_int_equal(t->nthreads, 5);
+	put("proc/100/task/101/schedstat", "4500 50 4\n");
+	assert_int_equal(proctasks_sample(&p, 1800000000ull, &t, &err), 0);
+	assert_int_equal(t->nio, 1);
+	assert_int_equal(t->io[0].pid, 100);
+	assert_int_equal(t->io[0].write_bytes, 4 << 20);
+	assert_int_equal(proctasks_sample(&p, 1900000000ull, &t, &err), 0);
+	rm_tree_rel("proc/100");
+	assert_int_equal(proctasks_sample(&p, 1950000000ull, &t, &err), 0);
+	assert_int_equal(t->nprocs, 3);
+	assert_int_equal(p.ngates, 3);           /* the process's and its thread's closed */
+
+	put_io(70, 0, 1 << 20, 1);
+	put_io(80, 0, 2 << 20, 1);
+	put_io(90, 0, 3 << 20, 1);
+	assert_int_equal(proctasks_sample(&p, 2000000000ull, &t, &err), 0);
+	assert_int_equal(t->nprocs, 3);
+	assert_int_equal(t->nthreads, 3);
+	assert_int_equal(t->interval_ns, 50000000ull);
+	assert_int_equal(t->nio, 2);              /* the sleeper's schedstat did not move */
+	assert_int_equal(t->io[0].pid, 90);
+	assert_int_equal(t->io[1].pid, 80);
+
+	put("proc/70/schedstat", "1500 50 4\n");   /* it ran: read, its bytes since its last read */
+	put_stat("proc/70/stat", 70, "sleeper", 'D', 0, 1, 0);
+	put("proc/70/task/70/wchan", "folio_wait_bit");
+	assert_int_equal(proctasks_sample(&p, 3000000000ull, &t, &err), 0);
+	assert_int_equal(t->nio, 1);
+	assert_int_equal(t->io[0].pid, 70);
+	assert_int_equal(t->io[0].write_bytes, 1 << 20);
+	assert_int_equal(t->nblocked, 1);
+
+	/* in D at its last read: read again though its schedstat did not move (its wait can
+	 * end before it runs) */
+	put_stat("proc/70/stat", 70, "sleeper", 'S', 0, 1, 0);
+	assert_int_equal(proctasks_sample(&p, 4000000000ull, &t, &err), 0);
+	assert_int_equal(t->nblocked, 0);
+
+	/* gone: its descriptor is closed */
+	rm_tree_rel("proc/80");
+	assert_int_equal(proctasks_sample(&p, 5000000000ull, &t, &err), 0);
+	assert_int_equal(t->nprocs, 2);
+	assert_int_equal(p.ngates, 2);
+	tasks_sample_free(t);
+	proctasks_close(&p);
+}
+
 /* A blocked writer's system call names its file by descriptor; the file's mount (fdinfo's
  * mnt_id) is found in the mount table the sampler read (given to each sample: the tree's
  * proc/self/mountinfo is not read again, so what it says here is never used), whose
@@ -614,6 +707,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sampler_fixture, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_sampler_reaped_child, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_sampler_files, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_sampler_gate, tree_setup, tree_teardown),
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_wchan_words),
 		cmocka_unit_test(test_wchan_words_documented),
