@@ -458,6 +458,51 @@ static void test_commit_running(void **state)
 	tasks_sample_free(t);
 }
 
+/* Without task data (issue 24): the sampler's figure of jbd2's own thread (thread_d_ms,
+ * present while it is in D) is the commit's time, none while commits ended; and with task
+ * data the thread's figure, which knows when a commit ended, is kept over the tasks'. */
+static void test_commit_running_without_tasks(void **state)
+{
+	(void)state;
+	struct why_sample *a = why_sample_new(), *b = why_sample_new();
+	assert_non_null(a);
+	assert_non_null(b);
+	a->njournals = b->njournals = 1;
+	struct journal_raw *j0 = &a->journals[0], *j1 = &b->journals[0];
+	j0->fs = j1->fs = JOURNAL_EXT4;
+	snprintf(j0->device, sizeof j0->device, "loop0");
+	snprintf(j1->device, sizeof j1->device, "loop0");
+	j0->present = j1->present = 1u << J4_TRANSACTIONS;
+	j0->v[J4_TRANSACTIONS] = j1->v[J4_TRANSACTIONS] = 40;
+	j1->present |= 1u << J4_THREAD_D_MS;
+	j1->v[J4_THREAD_D_MS] = 2500;
+	struct why_rates y;
+	why_rates_compute(&y, a, b, 1.0);
+	assert_true(y.journals[0].present & (1u << JF_COMMIT_RUNNING_S));
+	assert_true(y.journals[0].f[JF_COMMIT_RUNNING_S] == 2.5);
+
+	struct tasks_sample *t = tasks_sample_new();
+	assert_non_null(t);
+	struct blocked_task *bt = tasks_sample_add_blocked(t);
+	assert_non_null(bt);
+	snprintf(bt->comm, sizeof bt->comm, "jbd2/loop0-8");
+	bt->kthread = true;
+	bt->since_ns = 100000000000ull;                 /* in D through earlier commits */
+	why_rates_add_tasks(&y, NULL, t, 112000000000ull);
+	assert_true(y.journals[0].f[JF_COMMIT_RUNNING_S] == 2.5);
+	tasks_sample_free(t);
+
+	j1->v[J4_TRANSACTIONS] = 41;                    /* a commit ended: at its next one */
+	why_rates_compute(&y, a, b, 1.0);
+	assert_false(y.journals[0].present & (1u << JF_COMMIT_RUNNING_S));
+	j1->present &= ~(1u << J4_THREAD_D_MS);         /* not in D */
+	j1->v[J4_TRANSACTIONS] = 40;
+	why_rates_compute(&y, a, b, 1.0);
+	assert_false(y.journals[0].present & (1u << JF_COMMIT_RUNNING_S));
+	free(a);
+	free(b);
+}
+
 /* A commit running for 12 s on the device is its work and a reason, before the queue;
  * one on another device is neither. */
 static void test_dip_commit_running(void **state)
@@ -629,6 +674,7 @@ int main(void)
 		cmocka_unit_test(test_dip_cause_first),
 		cmocka_unit_test(test_dip_only_its_own_tasks),
 		cmocka_unit_test(test_commit_running),
+		cmocka_unit_test(test_commit_running_without_tasks),
 		cmocka_unit_test(test_dip_commit_running),
 		cmocka_unit_test(test_memcg),
 	};
