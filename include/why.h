@@ -150,6 +150,7 @@ struct cgroup_io_rates {
 #define MEMCG_COMMS_MAX 96
 struct memcg_rates {
 	char path[MEMCG_PATH_MAX];
+	char limit_of[MEMCG_PATH_MAX];  /* the ancestor whose limit it is, "": its own */
 	uint8_t version;
 	uint32_t present;               /* bit per enum memcg_field: v[] read */
 	double v[MEMCG_FIELDS];         /* LIMIT..WRITEBACK in kB; the counters as read */
@@ -191,7 +192,8 @@ void why_rates_add_tasks(struct why_rates *out, const struct tasks_sample *prev,
  * a reclaim or throttle counter that went up. */
 bool memcg_pressed(const struct memcg_rates *m);
 /* "memory cgroup /untar (v1): 380 of 384 MB used, dirty 40 MB, writeback 12 MB, failcnt
- * 4460/s; 2 blocked (tar)" */
+ * 4460/s; 2 blocked (tar)"; a parent's limit is named: "... 20 of 384 MB used (limit of
+ * /build), ..." */
 void memcg_rates_text(const struct memcg_rates *m, char *buf, size_t len);
 /* The kernel threads that commit a journal: the thread (or kworker work, after its '+')
  * named prefix + the journal's device (ext4: jbd2/loop0-8). */

@@ -389,6 +389,7 @@ static void memcg_rates_of(struct memcg_rates *r, const struct task_memcg *a,
 {
 	memset(r, 0, sizeof *r);
 	memcpy(r->path, b->path, sizeof r->path);
+	memcpy(r->limit_of, b->limit_of, sizeof r->limit_of);
 	r->version = b->version;
 	r->present = b->present;
 	for (int f = 0; f < MEMCG_FIELDS; f++)
@@ -447,7 +448,9 @@ void memcg_rates_text(const struct memcg_rates *m, char *buf, size_t len)
 		used = mb_piece(buf, len, used, " %.*f", m->v[MEMCG_USAGE]);
 		if (m->present & (1u << MEMCG_LIMIT))
 			used = mb_piece(buf, len, used, " of %.*f MB used", m->v[MEMCG_LIMIT]);
-		else
+		if ((m->present & (1u << MEMCG_LIMIT)) && m->limit_of[0])
+			used = text_appendf(buf, len, used, " (limit of %s)", m->limit_of);
+		else if (!(m->present & (1u << MEMCG_LIMIT)))
 			used = text_appendf(buf, len, used, " MB used, no limit");
 		sep = ", ";
 	}
@@ -482,7 +485,8 @@ void why_rates_add_tasks(struct why_rates *out, const struct tasks_sample *prev,
 		struct journal_rates *j = &out->journals[i];
 		double s;
 		/* the journal's own thread figure, when there is one, knows when a commit ended */
-		if (!(j->present & (1u << JF_COMMIT_RUNNING_S)) && commit_running(j, t, mono_ns, &s))
+		if (!(j->present & (1u << JF_COMMIT_RUNNING_S)) &&
+		    commit_running(j, t, mono_ns, &s))
 			set(j, JF_COMMIT_RUNNING_S, s);
 	}
 }

@@ -8,6 +8,7 @@
 #include "dip.h"
 #include "memcg.h"
 #include "session_log.h"
+#include "sources_helpers.h"
 #include "why.h"
 
 static void test_jbd2_interval_mean(void **state)
@@ -644,6 +645,85 @@ static void test_memcg(void **state)
 	tasks_sample_free(t0);
 }
 
+/* cgroup v2 has no hierarchical_memory_limit (issue 24): a cgroup whose memory.max is "max"
+ * is held by its ancestors'; the lowest of its own and theirs is its limit, the ancestor
+ * named.  In a tree of our own as the cgroup2 mount; the text, the tasks record and the
+ * replay say which cgroup's limit it is. */
+static void test_memcg_v2_parent_limit(void **state)
+{
+	(void)state;
+	char root[] = "/tmp/ioscope-test.XXXXXX", path[4096];
+	assert_non_null(mkdtemp(root));
+	static const char *const files[][2] = {
+		{ "build/memory.max", "402653184\n" },            /* 384 MB */
+		{ "build/job/memory.max", "max\n" },
+		{ "build/job/memory.current", "20971520\n" },     /* 20 MB */
+		{ "build/job/memory.stat", "file_dirty 4194304\nfile_writeback 0\npgscan 10\n" },
+		{ "build/job/step/memory.max", "max\n" },
+		{ "build/tight/memory.max", "67108864\n" },       /* its own 64 MB is lower */
+		{ "top/memory.max", "1073741824\n" },
+		{ "top/mid/memory.max", "268435456\n" },          /* 256 MB, the lowest above */
+		{ "top/mid/leaf/memory.max", "536870912\n" },
+		{ "free/memory.max", "max\n" },
+	};
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		snprintf(path, sizeof path, "%s/%s", root, files[i][0]);
+		write_file(path, files[i][1]);
+	}
+	struct memcg_roots r;
+	memcg_roots_init(&r);
+	r.looked = true;
+	r.v2fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(r.v2fd >= 0);
+	static const struct { const char *path, *limit_of; uint64_t limit; } cases[] = {
+		{ "/build/job", "/build", 402653184 },
+		{ "/build/job/step", "/build", 402653184 },
+		{ "/build/tight", "", 67108864 },
+		{ "/top/mid/leaf", "/top/mid", 268435456 },
+		{ "/free", "", 0 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct task_memcg m = { .version = 2 };
+		snprintf(m.path, sizeof m.path, "%s", cases[i].path);
+		memcg_read(&r, &m);
+		assert_int_equal(!!(m.present & (1u << MEMCG_LIMIT)), cases[i].limit != 0);
+		if (cases[i].limit)
+			assert_int_equal(m.v[MEMCG_LIMIT], cases[i].limit);
+		assert_string_equal(m.limit_of, cases[i].limit_of);
+	}
+
+	struct tasks_sample *t = tasks_sample_new();
+	assert_non_null(t);
+	t->memcgs[0] = (struct task_memcg){ .path = "/build/job", .version = 2 };
+	memcg_read(&r, &t->memcgs[0]);
+	t->nmemcgs = 1;
+	struct why_rates y = { .njournals = 0 };
+	why_rates_add_tasks(&y, NULL, t, 0);
+	char text[300];
+	memcg_rates_text(&y.memcgs[0], text, sizeof text);
+	assert_string_equal(text, "memory cgroup /build/job (v2): 20 of 384 MB used (limit of /build), "
+			    "dirty 4.0 MB, writeback 0.0 MB");
+	struct snapshot snap;
+	snapshot_init(&snap);
+	snap.tasks = t;
+	struct jsonw w;
+	jsonw_init(&w);
+	assert_int_equal(session_log_format_tasks(&snap, &w), 0);
+	json_object *o = json_tokener_parse(w.buf);
+	assert_non_null(o);
+	struct tasks_sample *back = NULL;
+	struct error err;
+	assert_int_equal(session_log_parse_tasks(o, &back, &err), 0);
+	assert_string_equal(back->memcgs[0].limit_of, "/build");
+	assert_memory_equal(&back->memcgs[0], &t->memcgs[0], sizeof back->memcgs[0]);
+	json_object_put(o);
+	jsonw_free(&w);
+	tasks_sample_free(back);
+	snapshot_free(&snap);
+	memcg_roots_close(&r);
+	rm_tree(root);
+}
+
 /* Named devices are watched whatever their load; with none named, only whole disks
  * busier than 5%: a slow device without a baseline makes no dip. */
 static void test_dip_short_history(void **state)
@@ -677,6 +757,7 @@ int main(void)
 		cmocka_unit_test(test_commit_running_without_tasks),
 		cmocka_unit_test(test_dip_commit_running),
 		cmocka_unit_test(test_memcg),
+		cmocka_unit_test(test_memcg_v2_parent_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
