@@ -541,6 +541,27 @@ static void test_dip_commit_running(void **state)
 	dip_run_free(&r);
 }
 
+/* t written as the session log's tasks record and read back */
+static struct tasks_sample *tasks_record_round_trip(struct tasks_sample *t)
+{
+	struct snapshot snap;
+	snapshot_init(&snap);
+	snap.tasks = t;
+	struct jsonw w;
+	jsonw_init(&w);
+	assert_int_equal(session_log_format_tasks(&snap, &w), 0);
+	snap.tasks = NULL;
+	snapshot_free(&snap);
+	json_object *o = json_tokener_parse(w.buf);
+	assert_non_null(o);
+	struct tasks_sample *back = NULL;
+	struct error err;
+	assert_int_equal(session_log_parse_tasks(o, &back, &err), 0);
+	json_object_put(o);
+	jsonw_free(&w);
+	return back;
+}
+
 /* A blocked writer's memory cgroup (issue 24): which one from /proc/PID/cgroup (v1's
  * memory line first, v2's "0::" when memory is on cgroup2; ".." refused), the figures of
  * either version, the rates and the text every view shows, and the tasks record keeps
@@ -624,24 +645,12 @@ static void test_memcg(void **state)
 			    "writeback 2.0 MB, failcnt 4460/s; 3 blocked (tar, gzip)");
 
 	/* the tasks record keeps them */
-	struct snapshot snap;
-	snapshot_init(&snap);
-	snap.tasks = t1;
-	struct jsonw w;
-	jsonw_init(&w);
-	assert_int_equal(session_log_format_tasks(&snap, &w), 0);
-	json_object *o = json_tokener_parse(w.buf);
-	assert_non_null(o);
-	struct tasks_sample *back = NULL;
-	struct error err;
-	assert_int_equal(session_log_parse_tasks(o, &back, &err), 0);
+	struct tasks_sample *back = tasks_record_round_trip(t1);
 	assert_int_equal(back->nmemcgs, 1);
 	assert_memory_equal(&back->memcgs[0], &t1->memcgs[0], sizeof back->memcgs[0]);
 	assert_int_equal(back->blocked[2].memcg, 1);
-	json_object_put(o);
-	jsonw_free(&w);
 	tasks_sample_free(back);
-	snapshot_free(&snap);
+	tasks_sample_free(t1);
 	tasks_sample_free(t0);
 }
 
@@ -703,23 +712,11 @@ static void test_memcg_v2_parent_limit(void **state)
 	memcg_rates_text(&y.memcgs[0], text, sizeof text);
 	assert_string_equal(text, "memory cgroup /build/job (v2): 20 of 384 MB used (limit of /build), "
 			    "dirty 4.0 MB, writeback 0.0 MB");
-	struct snapshot snap;
-	snapshot_init(&snap);
-	snap.tasks = t;
-	struct jsonw w;
-	jsonw_init(&w);
-	assert_int_equal(session_log_format_tasks(&snap, &w), 0);
-	json_object *o = json_tokener_parse(w.buf);
-	assert_non_null(o);
-	struct tasks_sample *back = NULL;
-	struct error err;
-	assert_int_equal(session_log_parse_tasks(o, &back, &err), 0);
+	struct tasks_sample *back = tasks_record_round_trip(t);
 	assert_string_equal(back->memcgs[0].limit_of, "/build");
 	assert_memory_equal(&back->memcgs[0], &t->memcgs[0], sizeof back->memcgs[0]);
-	json_object_put(o);
-	jsonw_free(&w);
 	tasks_sample_free(back);
-	snapshot_free(&snap);
+	tasks_sample_free(t);
 	memcg_roots_close(&r);
 	rm_tree(root);
 }
