@@ -35,7 +35,8 @@ void memcg_parse_events(const char *buf, size_t len, struct task_memcg *m);
 /* One number of a file ("max" and v1's no-limit figure: false). */
 bool memcg_parse_value(const char *buf, size_t len, uint64_t *out);
 
-/* The files of m (path and version set) into m's figures. */
+/* The files of m (path and version set) into m's figures; on v2 the limit is the lowest
+ * memory.max of m and its ancestors, limit_of naming the ancestor's. */
 void memcg_read(const struct memcg_roots *r, struct task_memcg *m);
 
 #endif

@@ -80,6 +80,9 @@ int session_queue_event(struct session *s, const struct event *ev);
  * object is held, so that the change is logged once, by ioscope (expect.h).  -1 on
  * ENOMEM. */
 int session_expect_event(struct session *s, const struct event *ev);
+/* The change ev announced (session_expect_event) will not be made: its job failed to
+ * start or ended without its event.  Nothing more is held for it (expect_withdraw). */
+void session_withdraw_expected(struct session *s, const struct event *ev);
 
 /* Outputs (sink.h): a sink added gets the selection and the latest sample at once (an
  * output starts with the sample on screen, not a tick later), then every step's sample

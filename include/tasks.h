@@ -78,6 +78,8 @@ extern const char *const memcg_field_keys[MEMCG_FIELDS];   /* "limit", "usage", 
 #define MEMCG_PATH_MAX 256
 struct task_memcg {
 	char path[MEMCG_PATH_MAX];         /* as /proc/PID/cgroup says: "/untar" */
+	char limit_of[MEMCG_PATH_MAX];     /* v2: the ancestor whose memory.max is the limit,
+					      the lowest of them; "": its own, or none */
 	uint8_t version;                   /* 1 or 2 */
 	uint32_t present;                  /* bit per enum memcg_field: read */
 	uint64_t v[MEMCG_FIELDS];

@@ -38,9 +38,10 @@ struct journal_fs_def {
 	size_t nfields;
 };
 extern const struct journal_fs_def journal_fs_defs[JOURNAL_FS_COUNT];
-/* ext4 (jbd2 info: the count, then the averages since mount it prints) */
+/* ext4 (jbd2 info: the count, then the averages since mount it prints; then how long the
+ * journal's thread jbd2/DEV-8 has been in D, present only while it is: journal_thread.h) */
 enum { J4_TRANSACTIONS, J4_WAIT_MS, J4_RUNNING_MS, J4_LOCKED_MS, J4_FLUSHING_MS, J4_LOGGING_MS,
-       J4_COMMIT_AVG_US, J4_BLOCKS };
+       J4_COMMIT_AVG_US, J4_BLOCKS, J4_THREAD_D_MS };
 /* xfs (stats/stats "log" and "push_ail" lines, log/ for the fill) */
 enum { JX_LOG_WRITES, JX_LOG_BLOCKS, JX_NOICLOGS, JX_FORCES, JX_FORCE_SLEEPS, JX_TRY_LOGSPACE,
        JX_SLEEP_LOGSPACE, JX_PUSH_AIL, JX_LOG_USED, JX_LOG_SIZE };
@@ -112,7 +113,8 @@ enum journal_figure {
 	JF_COMMITS_S, JF_COMMIT_MS, JF_BLOCKS_PER_COMMIT, JF_WAIT_MS,
 	JF_LOG_WRITES_S, JF_LOG_FORCES_S, JF_LOG_FORCE_SLEEPS_S, JF_NOICLOGS_S,
 	JF_LOGSPACE_SLEEPS_S, JF_PUSH_AIL_S, JF_LOG_USED_PCT,
-	JF_COMMIT_RUNNING_S,      /* the commit in progress, from its thread (why_rates_add_tasks) */
+	JF_COMMIT_RUNNING_S,      /* the commit in progress, from its thread (J4_THREAD_D_MS, or
+				     why_rates_add_tasks) */
 	JF_COUNT
 };
 struct journal_figure_def {
@@ -148,6 +150,7 @@ struct cgroup_io_rates {
 #define MEMCG_COMMS_MAX 96
 struct memcg_rates {
 	char path[MEMCG_PATH_MAX];
+	char limit_of[MEMCG_PATH_MAX];  /* the ancestor whose limit it is, "": its own */
 	uint8_t version;
 	uint32_t present;               /* bit per enum memcg_field: v[] read */
 	double v[MEMCG_FIELDS];         /* LIMIT..WRITEBACK in kB; the counters as read */
@@ -189,7 +192,8 @@ void why_rates_add_tasks(struct why_rates *out, const struct tasks_sample *prev,
  * a reclaim or throttle counter that went up. */
 bool memcg_pressed(const struct memcg_rates *m);
 /* "memory cgroup /untar (v1): 380 of 384 MB used, dirty 40 MB, writeback 12 MB, failcnt
- * 4460/s; 2 blocked (tar)" */
+ * 4460/s; 2 blocked (tar)"; a parent's limit is named: "... 20 of 384 MB used (limit of
+ * /build), ..." */
 void memcg_rates_text(const struct memcg_rates *m, char *buf, size_t len);
 /* The kernel threads that commit a journal: the thread (or kworker work, after its '+')
  * named prefix + the journal's device (ext4: jbd2/loop0-8). */

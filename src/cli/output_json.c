@@ -132,8 +132,8 @@ static void journals_object(struct jsonw *w, const struct why_rates *y)
 	jsonw_object_end(w);
 }
 
-/* {PATH: {"version", "limit_kB", ... "failcnt/s", ..., "blocked", "comms"}}: the memory
- * cgroups of the blocked user tasks (--tasks), a figure null when not read */
+/* {PATH: {"version", "limit_kB", ..., "limit_of", "failcnt/s", ..., "blocked", "comms"}}:
+ * the memory cgroups of the blocked user tasks (--tasks), a figure null when not read */
 static void memcgs_object(struct jsonw *w, const struct why_rates *y)
 {
 	static const char *const size_keys[] = {
@@ -153,6 +153,11 @@ static void memcgs_object(struct jsonw *w, const struct why_rates *y)
 		number(w, "version", m->version);
 		for (int f = MEMCG_LIMIT; f <= MEMCG_WRITEBACK; f++)
 			maybe(w, size_keys[f], m->present & (1u << f), m->v[f]);
+		jsonw_key(w, "limit_of");   /* the ancestor whose limit it is; null: its own */
+		if (m->limit_of[0])
+			jsonw_string(w, m->limit_of);
+		else
+			jsonw_null(w);
 		for (int f = MEMCG_FAILCNT; f < MEMCG_FIELDS; f++)
 			maybe(w, rate_keys[f], m->rated & (1u << f), m->per_s[f]);
 		number(w, "blocked", m->blocked);

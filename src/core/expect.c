@@ -31,6 +31,26 @@ int expect_add(struct expect *x, const struct event *pending)
 	return event_copy(kept, pending);
 }
 
+static bool same_announcement(const struct event *a, const struct event *b)
+{
+	return a->kind == b->kind && strcmp(a->object, b->object) == 0 &&
+	       strcmp(a->key, b->key) == 0 && a->mono.tv_sec == b->mono.tv_sec &&
+	       a->mono.tv_nsec == b->mono.tv_nsec;
+}
+
+void expect_withdraw(struct expect *x, const struct event *pending)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < x->pending.count; i++) {
+		struct event *e = &x->pending.items[i];
+		if (same_announcement(e, pending))
+			event_free(e);
+		else
+			x->pending.items[kept++] = *e;   /* moved */
+	}
+	x->pending.count = kept;
+}
+
 /* What a change of ioscope's writes: a disk's settings, a mount's options. */
 static bool is_setting_change(enum event_kind kind)
 {

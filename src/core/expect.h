@@ -31,6 +31,12 @@ void expect_clear(struct expect *x);
 /* A change about to be made (its kind, object, key; stamped when announced).  -1 on
  * ENOMEM (the change may then be logged twice, as before). */
 int expect_add(struct expect *x, const struct event *pending);
+/* The change announced as `pending` (the same kind, object, key and stamp) will not be
+ * made after all: its job could not start, or ended without an event of that object.  It
+ * is no longer pending, so the next sample hands back what was held of its object and
+ * holds nothing more of it: a change someone else makes meanwhile is logged as observed
+ * at once, not EXPECT_WAIT_SECONDS later. */
+void expect_withdraw(struct expect *x, const struct event *pending);
 /* One sample's events, echoes of `own` (ioscope's changes of this sample and the one
  * before: echo_filter) already dropped: a pending change answered by an own event on its
  * object (stamped at or after it) or older than the wait at `now` (CLOCK_MONOTONIC) is

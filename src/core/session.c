@@ -273,6 +273,11 @@ int session_expect_event(struct session *s, const struct event *ev)
 	return expect_add(&s->expected, ev);
 }
 
+void session_withdraw_expected(struct session *s, const struct event *ev)
+{
+	expect_withdraw(&s->expected, ev);
+}
+
 int session_add_own_event(struct session *s, const struct event *ev, struct error *err)
 {
 	note_own_change(s, ev);

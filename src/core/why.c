@@ -20,7 +20,8 @@ const char *const why_dirty_keys[WD_COUNT] = {
 
 const struct journal_fs_def journal_fs_defs[JOURNAL_FS_COUNT] = {
 	[JOURNAL_EXT4] = { "ext4", { "transactions", "wait_ms", "running_ms", "locked_ms",
-				     "flushing_ms", "logging_ms", "commit_avg_us", "blocks" }, 8 },
+				     "flushing_ms", "logging_ms", "commit_avg_us", "blocks",
+				     "thread_d_ms" }, 9 },
 	[JOURNAL_XFS] = { "xfs", { "log_writes", "log_blocks", "noiclogs", "forces",
 				   "force_sleeps", "try_logspace", "sleep_logspace", "push_ail",
 				   "log_used", "log_size" }, 10 },
@@ -211,6 +212,26 @@ static const struct journal_raw *find_journal(const struct why_sample *s,
 	return NULL;
 }
 
+/* The journal ended a commit or wrote its log in the interval: a committer in D is then
+ * at its next commit, of which only "less than an interval" is known. */
+static bool journal_went_on(const struct journal_rates *j)
+{
+	for (size_t i = 0; i < journal_committers_count; i++) {
+		enum journal_figure p = journal_committers[i].progress;
+		if (journal_committers[i].fs == j->fs && (j->present & (1u << p)) && j->f[p] > 0)
+			return true;
+	}
+	return false;
+}
+
+/* ext4 without task data: how long jbd2 has been in D, as the sampler saw it
+ * (J4_THREAD_D_MS); why_rates_add_tasks puts the blocked tasks' figure over it. */
+static void ext4_thread_running(struct journal_rates *r, const struct journal_raw *b)
+{
+	if (have(b, J4_THREAD_D_MS) && !journal_went_on(r))
+		set(r, JF_COMMIT_RUNNING_S, (double)b->v[J4_THREAD_D_MS] / 1000.0);
+}
+
 static void journal_rates(struct journal_rates *r, const struct journal_raw *a,
 			  const struct journal_raw *b, double interval)
 {
@@ -222,12 +243,12 @@ static void journal_rates(struct journal_rates *r, const struct journal_raw *a,
 		xfs_rates(r, interval > 0 ? a : NULL, b, interval);
 		return;
 	}
-	if (!a || !(interval > 0))
-		return;
-	if (b->fs == JOURNAL_EXT4)
+	if (a && interval > 0 && b->fs == JOURNAL_EXT4)
 		ext4_rates(r, a, b, interval);
-	else
+	else if (a && interval > 0)
 		btrfs_rates(r, a, b, interval);
+	if (b->fs == JOURNAL_EXT4)
+		ext4_thread_running(r, b);
 }
 
 static void dirty_rates(struct why_rates *out, const struct why_dirty *a, const struct why_dirty *b,
@@ -340,12 +361,7 @@ static bool commit_running(const struct journal_rates *j, const struct tasks_sam
 		*seconds = fmax(*seconds, blocked_task_seconds(b, mono_ns));
 		found = true;
 	}
-	for (size_t i = 0; found && i < journal_committers_count; i++) {
-		enum journal_figure p = journal_committers[i].progress;
-		if (journal_committers[i].fs == j->fs && (j->present & (1u << p)) && j->f[p] > 0)
-			return false;
-	}
-	return found;
+	return found && !journal_went_on(j);
 }
 
 static const struct task_memcg *find_memcg(const struct tasks_sample *t,
@@ -373,6 +389,7 @@ static void memcg_rates_of(struct memcg_rates *r, const struct task_memcg *a,
 {
 	memset(r, 0, sizeof *r);
 	memcpy(r->path, b->path, sizeof r->path);
+	memcpy(r->limit_of, b->limit_of, sizeof r->limit_of);
 	r->version = b->version;
 	r->present = b->present;
 	for (int f = 0; f < MEMCG_FIELDS; f++)
@@ -431,7 +448,9 @@ void memcg_rates_text(const struct memcg_rates *m, char *buf, size_t len)
 		used = mb_piece(buf, len, used, " %.*f", m->v[MEMCG_USAGE]);
 		if (m->present & (1u << MEMCG_LIMIT))
 			used = mb_piece(buf, len, used, " of %.*f MB used", m->v[MEMCG_LIMIT]);
-		else
+		if ((m->present & (1u << MEMCG_LIMIT)) && m->limit_of[0])
+			used = text_appendf(buf, len, used, " (limit of %s)", m->limit_of);
+		else if (!(m->present & (1u << MEMCG_LIMIT)))
 			used = text_appendf(buf, len, used, " MB used, no limit");
 		sep = ", ";
 	}
@@ -465,7 +484,9 @@ void why_rates_add_tasks(struct why_rates *out, const struct tasks_sample *prev,
 	for (size_t i = 0; t && i < out->njournals; i++) {
 		struct journal_rates *j = &out->journals[i];
 		double s;
-		if (commit_running(j, t, mono_ns, &s))
+		/* the journal's own thread figure, when there is one, knows when a commit ended */
+		if (!(j->present & (1u << JF_COMMIT_RUNNING_S)) &&
+		    commit_running(j, t, mono_ns, &s))
 			set(j, JF_COMMIT_RUNNING_S, s);
 	}
 }

@@ -69,6 +69,8 @@ static void put_memcg(struct jsonw *w, const struct task_memcg *m)
 {
 	jsonw_object_begin(w);
 	key_string(w, "path", m->path);
+	if (m->limit_of[0])
+		key_string(w, "limit_of", m->limit_of);
 	key_uint(w, "version", m->version);
 	for (int f = 0; f < MEMCG_FIELDS; f++)
 		if (m->present & (1u << f))
@@ -300,7 +302,9 @@ static int parse_memcg(json_object *o, struct task_memcg *m, struct error *err)
 {
 	uint64_t version;
 	if (need_str(o, "path", m->path, sizeof m->path, err) < 0 ||
-	    need_u64(o, "version", 2, &version, err) < 0)
+	    need_u64(o, "version", 2, &version, err) < 0 ||
+	    (json_member(o, "limit_of") &&
+	     need_str(o, "limit_of", m->limit_of, sizeof m->limit_of, err) < 0))
 		return -1;
 	if (version < 1)
 		return error_set(err, "tasks: a memory cgroup's \"version\" is not 1 or 2");

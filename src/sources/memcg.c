@@ -215,14 +215,40 @@ void memcg_parse_events(const char *buf, size_t len, struct task_memcg *m)
 
 /* ---- reading ---- */
 
-static void read_value(int dirfd, const char *dir, const char *file, struct task_memcg *m,
-		       enum memcg_field f)
+static bool read_number(int dirfd, const char *dir, const char *file, uint64_t *v)
 {
 	char path[MEMCG_PATH_MAX + 64], buf[64];
 	snprintf(path, sizeof path, "%s/%s", dir, file);
 	ssize_t n = regular_file_read_at(dirfd, path, buf, sizeof buf);
-	if (n > 0 && memcg_parse_value(buf, (size_t)n, &m->v[f]))
+	return n > 0 && memcg_parse_value(buf, (size_t)n, v);
+}
+
+static void read_value(int dirfd, const char *dir, const char *file, struct task_memcg *m,
+		       enum memcg_field f)
+{
+	if (read_number(dirfd, dir, file, &m->v[f]))
 		m->present |= 1u << f;
+}
+
+/* v2 has no hierarchical_memory_limit: a cgroup whose memory.max is "max" is still held
+ * by its ancestors' (memory.max applies to a cgroup and everything below it).  The lowest
+ * of its own and theirs is its limit; limit_of names the ancestor that sets it.  The root
+ * cgroup has no memory.max. */
+static void v2_ancestors_limit(int fd, struct task_memcg *m)
+{
+	char dir[MEMCG_PATH_MAX];
+	snprintf(dir, sizeof dir, "%s", m->path);
+	m->limit_of[0] = '\0';
+	for (char *slash; (slash = strrchr(dir, '/')) != NULL && slash != dir;) {
+		*slash = '\0';
+		uint64_t v;
+		if (!read_number(fd, dir + 1, "memory.max", &v) ||
+		    ((m->present & (1u << MEMCG_LIMIT)) && v >= m->v[MEMCG_LIMIT]))
+			continue;
+		m->v[MEMCG_LIMIT] = v;
+		m->present |= 1u << MEMCG_LIMIT;
+		snprintf(m->limit_of, sizeof m->limit_of, "%s", dir);
+	}
 }
 
 void memcg_read(const struct memcg_roots *r, struct task_memcg *m)
@@ -238,6 +264,7 @@ void memcg_read(const struct memcg_roots *r, struct task_memcg *m)
 		read_value(fd, dir, "memory.failcnt", m, MEMCG_FAILCNT);
 	} else {
 		read_value(fd, dir, "memory.max", m, MEMCG_LIMIT);
+		v2_ancestors_limit(fd, m);
 		read_value(fd, dir, "memory.current", m, MEMCG_USAGE);
 		snprintf(path, sizeof path, "%s/memory.events", dir);
 		ssize_t n = regular_file_read_at(fd, path, buf, sizeof buf);

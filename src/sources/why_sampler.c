@@ -2,8 +2,9 @@
  *
  * Cost (docs/performance.md): the dirty limits are parsed out of the /proc/vmstat
  * text the vm reader read anyway; per watched ext4/xfs/btrfs mount one pread of its
- * journal statistics (xfs: three more of log/); cgroup v2 io only where the io
- * controller exists.  Journal files are opened when the watched mounts change.
+ * journal statistics (xfs: three more of log/; ext4: one more of its jbd2 thread's stat,
+ * journal_thread.c); cgroup v2 io only where the io controller exists.  Journal files
+ * are opened when the watched mounts change.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -31,6 +32,7 @@ static void close_journal(struct why_journal_files *j)
 	procfile_close(&j->head);
 	procfile_close(&j->tail);
 	procfile_close(&j->grant);
+	journal_thread_close(&j->thread);
 }
 
 static void close_journals(struct why_sampler *w)
@@ -161,6 +163,7 @@ static void open_journal(struct why_sampler *w, struct why_journal_files *j, con
 	procfile_init(&j->head);
 	procfile_init(&j->tail);
 	procfile_init(&j->grant);
+	journal_thread_init(&j->thread);
 	snprintf(j->id.mountpoint, sizeof j->id.mountpoint, "%s", m->mountpoint);
 	snprintf(j->id.device, sizeof j->id.device, "%s", m->disk);
 	j->id.fs = (enum journal_fs)journal_fs_of(m->fstype);
@@ -238,7 +241,23 @@ static bool reopen(struct procfile *pf)
 	return pf->fd >= 0;
 }
 
-static void read_journal(struct why_journal_files *f, struct journal_raw *j)
+/* A journal in a commit that has not ended says nothing in its own files (docs/metrics.md,
+ * "A commit in progress"): its thread's state does, without the tasks sub-sampler. */
+static void read_ext4_thread(const struct why_sampler *w, struct why_journal_files *f,
+			     struct journal_raw *j, uint64_t mono_ns)
+{
+	bool have = j->present & (1u << J4_TRANSACTIONS);
+	bool went_on = have && f->have_transactions && j->v[J4_TRANSACTIONS] != f->transactions;
+	f->have_transactions = have;
+	f->transactions = j->v[J4_TRANSACTIONS];
+	uint64_t ms;
+	if (procfile_is_open(&f->stats) &&
+	    journal_thread_blocked_ms(&f->thread, w->prefix, j->device, went_on, mono_ns, &ms))
+		put(j, J4_THREAD_D_MS, ms);
+}
+
+static void read_journal(const struct why_sampler *w, struct why_journal_files *f,
+			 struct journal_raw *j, uint64_t mono_ns)
 {
 	*j = f->id;
 	j->present = 0;
@@ -248,6 +267,7 @@ static void read_journal(struct why_journal_files *f, struct journal_raw *j)
 	case JOURNAL_EXT4:
 		if (got)
 			journal_parse_jbd2(f->stats.buf, f->stats.len, j);
+		read_ext4_thread(w, f, j, mono_ns);
 		break;
 	case JOURNAL_XFS:
 		read_xfs_fill(f, j);
@@ -382,7 +402,7 @@ int why_sampler_sample(struct why_sampler *w, const char *vmstat, size_t vmstat_
 		open_journals(w, out);
 	ws->njournals = w->njournals;
 	for (size_t i = 0; i < w->njournals; i++)
-		read_journal(&w->journals[i], &ws->journals[i]);
+		read_journal(w, &w->journals[i], &ws->journals[i], tasks_mono_ns(&out->mono));
 	read_cgroups(w, mtab, ws);
 	return 0;
 }

@@ -4,6 +4,7 @@
 #ifndef IOSCOPE_WHY_SAMPLER_H
 #define IOSCOPE_WHY_SAMPLER_H
 
+#include "journal_thread.h"
 #include "procfile.h"
 #include "selection.h"
 #include "snapshot.h"
@@ -15,6 +16,9 @@ struct why_journal_files {
 	struct procfile head, tail, grant; /* xfs log/ */
 	bool grant_bytes;                 /* log/reserve_grant_head_bytes (6.11+) */
 	uint64_t log_size;                /* xfs log bytes (geometry), 0: unknown */
+	struct journal_thread thread;     /* ext4: jbd2/DEV-8 */
+	bool have_transactions;           /* ext4: transactions, as read last */
+	uint64_t transactions;
 };
 
 struct why_sampler {

@@ -71,18 +71,28 @@ static void fail(struct control_dialog *d, const char *msg)
 	d->phase = CD_RESULT;
 }
 
+/* The job ended or never started: what it did not make is not coming, and a sample must
+ * not go on holding what it sees of those objects (someone else's change) for
+ * EXPECT_WAIT_SECONDS.  What it made came as its events (held echoes dropped). */
+static void withdraw_pending(struct console *c, struct control_dialog *d)
+{
+	for (size_t i = 0; i < d->pending.n; i++)
+		session_withdraw_expected(c->session, &d->pending.events[i]);
+	control_pending_free(&d->pending);
+}
+
 static void start(struct console *c, struct control_dialog *d)
 {
 	struct error err = { "" };
 	/* a sample taken while the job writes holds what it sees until the job's events */
-	struct control_pending pending;
-	control_pending_of(d->plan, &pending);
-	for (size_t i = 0; i < pending.n; i++)
-		session_expect_event(c->session, &pending.events[i]);   /* ENOMEM: maybe marked twice */
-	announce_pending(&session_log_announce_codec, pending.events, pending.n);
-	control_pending_free(&pending);
+	control_pending_free(&d->pending);
+	control_pending_of(d->plan, &d->pending);
+	for (size_t i = 0; i < d->pending.n; i++)   /* ENOMEM: maybe marked twice */
+		session_expect_event(c->session, &d->pending.events[i]);
+	announce_pending(&session_log_announce_codec, d->pending.events, d->pending.n);
 	d->job = control_job_start(d->plan, &err);
 	if (!d->job) {
+		withdraw_pending(c, d);
 		fail(d, err.msg);
 		return;
 	}
@@ -139,11 +149,13 @@ static void finish(struct console *c, struct control_dialog *d)
 	d->job = NULL;
 	d->phase = CD_RESULT;
 	if (!d->result) {
+		withdraw_pending(c, d);
 		snprintf(d->error, sizeof d->error, "out of memory");
 		return;
 	}
 	for (size_t i = 0; i < d->result->nevents; i++)
 		console_add_event(c, &d->result->events[i]);
+	withdraw_pending(c, d);
 	announce_events(&session_log_announce_codec, d->result->events, d->result->nevents);   /* other instances watching */
 	char what[256];
 	control_plan_describe(d->plan, what, sizeof what);
@@ -482,6 +494,7 @@ static void dialog_free(void *state)
 	/* the console is closing with a change in flight: wait for it, it cannot be undone */
 	if (d->job)
 		control_result_free(control_job_finish(d->job));
+	control_pending_free(&d->pending);
 	control_result_free(d->result);
 	free(d->plan);
 	free(d);

@@ -48,6 +48,7 @@ struct control_dialog {
 	/* from the plan on */
 	struct control_plan *plan;
 	struct control_job *job;
+	struct control_pending pending;   /* announced to the session until the job ends */
 	struct control_result *result;
 	char error[CONTROL_LINE_MAX];
 	double started;

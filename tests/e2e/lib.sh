@@ -59,12 +59,12 @@ clean_stderr() { ! grep -qE 'Sanitizer|runtime error' "$1"; }
 
 # replay_gives_json NAME: $TMP/NAME.log replayed in batch JSON with --tasks gives
 # $TMP/NAME.json again (key order aside) and a clean stderr; both canonical in
-# $TMP/NAME.cmp and $TMP/NAME.replay.cmp.
+# $TMP/NAME.cmp and $TMP/NAME.replay.cmp.  REPLAY_TASKS= : a run without --tasks.
 replay_gives_json() {
 	local canon='import json, sys
 for l in open(sys.argv[1]):
     print(json.dumps(json.loads(l), ensure_ascii=False, sort_keys=True))'
-	"$IOSCOPE" --replay "$TMP/$1.log" --batch --tasks -f json >"$TMP/$1.replay.json" \
+	"$IOSCOPE" --replay "$TMP/$1.log" --batch ${REPLAY_TASKS---tasks} -f json >"$TMP/$1.replay.json" \
 		2>"$TMP/$1.replay.err" && clean_stderr "$TMP/$1.replay.err" &&
 	python3 -c "$canon" "$TMP/$1.json" >"$TMP/$1.cmp" &&
 	python3 -c "$canon" "$TMP/$1.replay.json" >"$TMP/$1.replay.cmp" &&

@@ -144,6 +144,29 @@ static void test_only_setting_changes_held(void **state)
 	assert_int_equal(f->events.count, 2);
 }
 
+/* The change could not be made (its job failed to start, or ended without its event):
+ * withdrawn, what was held of its object is handed back at the next sample, and a change
+ * someone else makes a second later is shown at once, not after EXPECT_WAIT_SECONDS.
+ * Another announcement of the same object (a later one) stays pending. */
+static void test_withdrawn_change_holds_nothing(void **state)
+{
+	struct fixture *f = *state;
+	change(&f->pending, "ioscope", EVENT_SCHEDULER, "loop0", "scheduler", "bfq", 10.2);
+	assert_int_equal(expect_add(&f->x, &f->pending.items[1]), 0);
+	sample_sees_switch(f);
+	expect_withdraw(&f->x, &f->pending.items[0]);
+	assert_int_equal(f->x.pending.count, 1);
+	expect_withdraw(&f->x, &f->pending.items[1]);
+	change(&f->events, "observed", EVENT_TUNABLE, "loop0", "nr_requests", "4", 11.05);
+	struct timespec now = at(11.05);
+	assert_int_equal(expect_sample(&f->x, &f->events, &f->own, &now), 0);
+	assert_int_equal(f->events.count, 2);   /* the session puts them in time order */
+	assert_string_equal(f->events.items[0].key, "nr_requests");
+	assert_string_equal(f->events.items[1].key, "scheduler");
+	assert_string_equal(f->events.items[1].by, "observed");
+	assert_int_equal(f->x.pending.count + f->x.held.count, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -152,6 +175,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_earlier_own_event_not_the_answer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pending_expires, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_only_setting_changes_held, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_withdrawn_change_holds_nothing, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,7 @@
 #include "dip.h"
 #include "memcg.h"
 #include "session_log.h"
+#include "sources_helpers.h"
 #include "why.h"
 
 static void test_jbd2_interval_mean(void **state)
@@ -458,6 +459,51 @@ static void test_commit_running(void **state)
 	tasks_sample_free(t);
 }
 
+/* Without task data (issue 24): the sampler's figure of jbd2's own thread (thread_d_ms,
+ * present while it is in D) is the commit's time, none while commits ended; and with task
+ * data the thread's figure, which knows when a commit ended, is kept over the tasks'. */
+static void test_commit_running_without_tasks(void **state)
+{
+	(void)state;
+	struct why_sample *a = why_sample_new(), *b = why_sample_new();
+	assert_non_null(a);
+	assert_non_null(b);
+	a->njournals = b->njournals = 1;
+	struct journal_raw *j0 = &a->journals[0], *j1 = &b->journals[0];
+	j0->fs = j1->fs = JOURNAL_EXT4;
+	snprintf(j0->device, sizeof j0->device, "loop0");
+	snprintf(j1->device, sizeof j1->device, "loop0");
+	j0->present = j1->present = 1u << J4_TRANSACTIONS;
+	j0->v[J4_TRANSACTIONS] = j1->v[J4_TRANSACTIONS] = 40;
+	j1->present |= 1u << J4_THREAD_D_MS;
+	j1->v[J4_THREAD_D_MS] = 2500;
+	struct why_rates y;
+	why_rates_compute(&y, a, b, 1.0);
+	assert_true(y.journals[0].present & (1u << JF_COMMIT_RUNNING_S));
+	assert_true(y.journals[0].f[JF_COMMIT_RUNNING_S] == 2.5);
+
+	struct tasks_sample *t = tasks_sample_new();
+	assert_non_null(t);
+	struct blocked_task *bt = tasks_sample_add_blocked(t);
+	assert_non_null(bt);
+	snprintf(bt->comm, sizeof bt->comm, "jbd2/loop0-8");
+	bt->kthread = true;
+	bt->since_ns = 100000000000ull;                 /* in D through earlier commits */
+	why_rates_add_tasks(&y, NULL, t, 112000000000ull);
+	assert_true(y.journals[0].f[JF_COMMIT_RUNNING_S] == 2.5);
+	tasks_sample_free(t);
+
+	j1->v[J4_TRANSACTIONS] = 41;                    /* a commit ended: at its next one */
+	why_rates_compute(&y, a, b, 1.0);
+	assert_false(y.journals[0].present & (1u << JF_COMMIT_RUNNING_S));
+	j1->present &= ~(1u << J4_THREAD_D_MS);         /* not in D */
+	j1->v[J4_TRANSACTIONS] = 40;
+	why_rates_compute(&y, a, b, 1.0);
+	assert_false(y.journals[0].present & (1u << JF_COMMIT_RUNNING_S));
+	free(a);
+	free(b);
+}
+
 /* A commit running for 12 s on the device is its work and a reason, before the queue;
  * one on another device is neither. */
 static void test_dip_commit_running(void **state)
@@ -493,6 +539,27 @@ static void test_dip_commit_running(void **state)
 	assert_non_null(strstr(reason, "requests in flight"));
 	assert_null(strstr(r.events.items[0].reasons, "loop5"));
 	dip_run_free(&r);
+}
+
+/* t written as the session log's tasks record and read back */
+static struct tasks_sample *tasks_record_round_trip(struct tasks_sample *t)
+{
+	struct snapshot snap;
+	snapshot_init(&snap);
+	snap.tasks = t;
+	struct jsonw w;
+	jsonw_init(&w);
+	assert_int_equal(session_log_format_tasks(&snap, &w), 0);
+	snap.tasks = NULL;
+	snapshot_free(&snap);
+	json_object *o = json_tokener_parse(w.buf);
+	assert_non_null(o);
+	struct tasks_sample *back = NULL;
+	struct error err;
+	assert_int_equal(session_log_parse_tasks(o, &back, &err), 0);
+	json_object_put(o);
+	jsonw_free(&w);
+	return back;
 }
 
 /* A blocked writer's memory cgroup (issue 24): which one from /proc/PID/cgroup (v1's
@@ -578,25 +645,80 @@ static void test_memcg(void **state)
 			    "writeback 2.0 MB, failcnt 4460/s; 3 blocked (tar, gzip)");
 
 	/* the tasks record keeps them */
-	struct snapshot snap;
-	snapshot_init(&snap);
-	snap.tasks = t1;
-	struct jsonw w;
-	jsonw_init(&w);
-	assert_int_equal(session_log_format_tasks(&snap, &w), 0);
-	json_object *o = json_tokener_parse(w.buf);
-	assert_non_null(o);
-	struct tasks_sample *back = NULL;
-	struct error err;
-	assert_int_equal(session_log_parse_tasks(o, &back, &err), 0);
+	struct tasks_sample *back = tasks_record_round_trip(t1);
 	assert_int_equal(back->nmemcgs, 1);
 	assert_memory_equal(&back->memcgs[0], &t1->memcgs[0], sizeof back->memcgs[0]);
 	assert_int_equal(back->blocked[2].memcg, 1);
-	json_object_put(o);
-	jsonw_free(&w);
 	tasks_sample_free(back);
-	snapshot_free(&snap);
+	tasks_sample_free(t1);
 	tasks_sample_free(t0);
+}
+
+/* cgroup v2 has no hierarchical_memory_limit (issue 24): a cgroup whose memory.max is "max"
+ * is held by its ancestors'; the lowest of its own and theirs is its limit, the ancestor
+ * named.  In a tree of our own as the cgroup2 mount; the text, the tasks record and the
+ * replay say which cgroup's limit it is. */
+static void test_memcg_v2_parent_limit(void **state)
+{
+	(void)state;
+	char root[] = "/tmp/ioscope-test.XXXXXX", path[4096];
+	assert_non_null(mkdtemp(root));
+	static const char *const files[][2] = {
+		{ "build/memory.max", "402653184\n" },            /* 384 MB */
+		{ "build/job/memory.max", "max\n" },
+		{ "build/job/memory.current", "20971520\n" },     /* 20 MB */
+		{ "build/job/memory.stat", "file_dirty 4194304\nfile_writeback 0\npgscan 10\n" },
+		{ "build/job/step/memory.max", "max\n" },
+		{ "build/tight/memory.max", "67108864\n" },       /* its own 64 MB is lower */
+		{ "top/memory.max", "1073741824\n" },
+		{ "top/mid/memory.max", "268435456\n" },          /* 256 MB, the lowest above */
+		{ "top/mid/leaf/memory.max", "536870912\n" },
+		{ "free/memory.max", "max\n" },
+	};
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		snprintf(path, sizeof path, "%s/%s", root, files[i][0]);
+		write_file(path, files[i][1]);
+	}
+	struct memcg_roots r;
+	memcg_roots_init(&r);
+	r.looked = true;
+	r.v2fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(r.v2fd >= 0);
+	static const struct { const char *path, *limit_of; uint64_t limit; } cases[] = {
+		{ "/build/job", "/build", 402653184 },
+		{ "/build/job/step", "/build", 402653184 },
+		{ "/build/tight", "", 67108864 },
+		{ "/top/mid/leaf", "/top/mid", 268435456 },
+		{ "/free", "", 0 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct task_memcg m = { .version = 2 };
+		snprintf(m.path, sizeof m.path, "%s", cases[i].path);
+		memcg_read(&r, &m);
+		assert_int_equal(!!(m.present & (1u << MEMCG_LIMIT)), cases[i].limit != 0);
+		if (cases[i].limit)
+			assert_int_equal(m.v[MEMCG_LIMIT], cases[i].limit);
+		assert_string_equal(m.limit_of, cases[i].limit_of);
+	}
+
+	struct tasks_sample *t = tasks_sample_new();
+	assert_non_null(t);
+	t->memcgs[0] = (struct task_memcg){ .path = "/build/job", .version = 2 };
+	memcg_read(&r, &t->memcgs[0]);
+	t->nmemcgs = 1;
+	struct why_rates y = { .njournals = 0 };
+	why_rates_add_tasks(&y, NULL, t, 0);
+	char text[300];
+	memcg_rates_text(&y.memcgs[0], text, sizeof text);
+	assert_string_equal(text, "memory cgroup /build/job (v2): 20 of 384 MB used (limit of /build), "
+			    "dirty 4.0 MB, writeback 0.0 MB");
+	struct tasks_sample *back = tasks_record_round_trip(t);
+	assert_string_equal(back->memcgs[0].limit_of, "/build");
+	assert_memory_equal(&back->memcgs[0], &t->memcgs[0], sizeof back->memcgs[0]);
+	tasks_sample_free(back);
+	tasks_sample_free(t);
+	memcg_roots_close(&r);
+	rm_tree(root);
 }
 
 /* Named devices are watched whatever their load; with none named, only whole disks
@@ -629,8 +751,10 @@ int main(void)
 		cmocka_unit_test(test_dip_cause_first),
 		cmocka_unit_test(test_dip_only_its_own_tasks),
 		cmocka_unit_test(test_commit_running),
+		cmocka_unit_test(test_commit_running_without_tasks),
 		cmocka_unit_test(test_dip_commit_running),
 		cmocka_unit_test(test_memcg),
+		cmocka_unit_test(test_memcg_v2_parent_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

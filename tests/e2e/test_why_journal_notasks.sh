@@ -1,0 +1,51 @@
+#!/bin/bash
+# A journal stuck in a commit, without task data (issue 24: no --tasks, the why pane
+# closed): jbd2's own thread, watched by its /proc/PID/stat alone, says how long the
+# commit has been running.  The planted cause: why_journal_lib.sh.
+# Checked, without --tasks: the batch JSON's commit_running_s grows with the freeze (none
+# before), the dip on the inner device names the commit first, batch text says it, and the
+# replay gives it again.  The old code read the commit's time from the blocked tasks only:
+# without --tasks, commit_running_s stayed null and no dip named the journal.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/why_journal_lib.sh"
+is_root || { skip why_journal_notasks "needs root (loop devices, mounts, fsfreeze)"; exit 0; }
+needs why_journal_notasks fsfreeze mkfs.ext4 python3
+
+journal_stuck_setup 40
+"$IOSCOPE" --batch -f json -i 1 -c 60 --record "$TMP/journal.log" "$inner" \
+	>"$TMP/journal.json" 2>"$TMP/journal.err" &
+run=$!
+# lines N [SECONDS]: until the batch JSON has N lines
+lines() {
+	local i
+	for ((i = 0; i < ${2:-5} * 20; i++)); do
+		[ "$(wc -l <"$TMP/journal.json")" -ge "$1" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+# frozen a fifth into an interval: the sample after it is low, the next one sees the
+# commit stuck for a whole interval when it makes the dip (its second low sample).  The
+# freeze syncs the outer filesystem first, seconds on a loaded machine: the run goes on
+# until three samples after it.
+lines 4
+sleep 0.2
+frozen=$(date +%s.%N)
+fsfreeze -f "$mo" || fail "freeze" "fsfreeze -f $mo"
+after=$(($(wc -l <"$TMP/journal.json") + 3))
+sleep 1
+"$IOSCOPE" --batch -i 0.5 -c 3 "$inner" >"$TMP/journal.txt" 2>"$TMP/journal-text.err"
+text_rc=$?
+lines "$after" 10
+kill -TERM $run   # ends the run cleanly: exit status 0
+wait $run; rc=$?
+fsfreeze -u "$mo"
+no_sanitizer "journal" "$TMP/journal.err"
+no_sanitizer "journal text" "$TMP/journal-text.err"
+
+journal_stuck_checks "journal without tasks" "$rc" 1.5
+
+REPLAY_TASKS= replay_gives_json journal && grep -q "journal commit running" "$TMP/journal.replay.cmp" \
+	&& ok "journal without tasks: the replay gives the commit's time and the dip's reasons byte for byte" \
+	|| fail "journal without tasks: the replay gives the commit's time and the dip's reasons byte for byte" \
+		"$(diff "$TMP/journal.cmp" "$TMP/journal.replay.cmp" | head -c 1500; head -5 "$TMP/journal.replay.err")"
