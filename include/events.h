@@ -127,6 +127,9 @@ void event_own(struct event *ev, enum event_kind kind, const char *object, const
  * Returns the number added, -1 on ENOMEM. */
 int events_diff(struct event_list *out, const struct snapshot *prev, const struct snapshot *cur);
 
+/* True when events_diff finds ev again by comparing the snapshots around it (an observed
+ * change), false for what only a log or ioscope itself knows (marks, dips, its changes). */
+bool event_is_derivable(const struct event *ev);
 /* True when `observed`, found by events_diff, is the same change as `own`, one that
  * ioscope made itself and logged when it made it, or a setting own lists as reset with
  * it: the diff of the next sample sees it again, and it must be marked once. */

@@ -24,6 +24,13 @@ enum report_metric { METRIC_MBPS, METRIC_IOPS, METRIC_AWAIT, METRIC_UTIL, METRIC
 		     METRIC_COUNT };
 extern const char *const report_metric_names[METRIC_COUNT];
 
+/* An event of the report and the sample whose step gave it (replay_event's meaning). */
+struct report_event {
+	struct event event;             /* owned */
+	size_t sample;
+	bool derivable;
+};
+
 struct report {
 	const char *path;               /* the session log */
 	struct replay *replay;
@@ -31,7 +38,7 @@ struct report {
 	char (*devices)[DEV_NAME_MAX];  /* the devices reported on */
 	size_t ndevices;
 	enum report_format format;
-	size_t *events;                 /* the events reported: indices for replay_event_get() */
+	struct report_event *events;    /* the events reported (report_choose_events) */
 	size_t nevents;
 	const char *out_path;           /* -o, NULL: standard output */
 	int width, height;              /* --size for images, 0: default */
@@ -47,6 +54,7 @@ struct report_interval {
 	const struct snapshot *cur;
 	const struct rates *rates;
 	const struct why_rates *why;    /* dirty limits, journals (why.h); NULL: none */
+	const struct event_list *events;   /* the session's for this sample, every device's */
 };
 
 /* The whole of rep->path on rep->path's devices (devices: a --devices list, or NULL for
@@ -70,15 +78,23 @@ int report_run(struct report *rep, const struct report_args *a);
  * (the interval then spans the gap).  Stops when fn returns < 0. */
 typedef int (*report_interval_fn)(void *ctx, const struct report_interval *iv);
 int report_walk(struct report *rep, report_interval_fn fn, void *ctx, struct error *err);
+/* The same from the first sample on (the first's iv may have rates NULL). */
+int report_walk_samples(struct report *rep, report_interval_fn fn, void *ctx, struct error *err);
 
 bool report_device_wanted(const struct report *rep, const char *name);
 /* Position of the device in rep->devices, or -1. */
 int report_device_index(const struct report *rep, const char *name);
 
-/* The events of the samples in the report that concern the reported devices
- * (their settings, devices coming and going, mounts on them) and every user mark. */
+/* The events of the report are the session's (session.h: the log replayed as --replay
+ * and the console replay it, observed changes derived again, echoes of ioscope's own
+ * dropped): report_keep_events() adds a step's (iv->events, cap: rep->events' room) while
+ * report.c walks the samples for the devices; report_choose_events() then keeps those
+ * that concern the reported devices (their settings, devices coming and going, mounts on
+ * them) and every user mark.  -1 on ENOMEM. */
+int report_keep_events(struct report *rep, size_t *cap, const struct report_interval *iv);
 int report_choose_events(struct report *rep, struct error *err);
-/* Reported event k (0 <= k < rep->nevents), decoded. */
+void report_events_free(struct report *rep);
+/* Reported event k (0 <= k < rep->nevents), a view of the report's (not to be freed). */
 void report_event(const struct report *rep, size_t k, struct replay_event *out);
 
 /* "sched loop0 mq-deadline→bfq", "loop0 read_ahead_kb 128→4096 (ok)", "mark: text":

@@ -591,6 +591,12 @@ static bool is_side_effect(const struct event *observed, const struct event *own
 	return false;
 }
 
+bool event_is_derivable(const struct event *ev)
+{
+	/* a dip is found by ioscope's detector, never by a diff */
+	return ev->kind != EVENT_USER_MARK && ev->kind != EVENT_DIP && strcmp(ev->by, "observed") == 0;
+}
+
 bool event_echoes(const struct event *observed, const struct event *own)
 {
 	if (strcmp(observed->by, "observed") != 0 || strcmp(own->by, "observed") == 0 ||

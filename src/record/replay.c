@@ -365,9 +365,7 @@ static int store_event(struct replay *r, const struct event *ev)
 	uint64_t text;
 	if (pack_strings(r, ev, &text) < 0)
 		return -1;
-	/* a dip is found by ioscope's detector, never by a diff: the logged one is shown */
-	bool derivable = ev->kind != EVENT_USER_MARK && ev->kind != EVENT_DIP &&
-			 strcmp(ev->by, "observed") == 0;
+	bool derivable = event_is_derivable(ev);
 	size_t sample = event_sample(r, ev, derivable);
 	size_t at = r->nevents;
 	while (at > 0 && v[at - 1].sample > sample)

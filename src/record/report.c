@@ -115,22 +115,31 @@ static int range_devices_note(struct range_devices *rd, const struct snapshot *s
 	return 0;
 }
 
+struct range_scan {
+	struct report *rep;
+	struct range_devices *rd;
+	size_t events_cap;
+};
+
+static int range_sample(void *ctx, const struct report_interval *iv)
+{
+	struct range_scan *sc = ctx;
+	if (range_devices_note(sc->rd, iv->cur, iv->sample == sc->rep->first) < 0)
+		return -1;
+	return report_keep_events(sc->rep, &sc->events_cap, iv);
+}
+
+/* The one pass over the range before the report: its devices, and the session's events
+ * (report_choose_events() picks the reported devices' once these are chosen). */
 static int range_devices_collect(struct report *rep, struct range_devices *rd, struct error *err)
 {
 	memset(rd, 0, sizeof *rd);
 	snapshot_init(&rd->all);
-	struct snapshot s;
-	snapshot_init(&s);
-	int rc = 0;
-	struct error skip;
-	for (size_t i = rep->first; i <= rep->last && rc == 0; i++) {
-		/* a damaged sample is skipped (the replay keeps its warning), as report_walk does */
-		if (replay_read(rep->replay, i, &s, &skip) < 0)
-			continue;
-		if (range_devices_note(rd, &s, i == rep->first) < 0)
-			rc = error_set(err, "out of memory");
-	}
-	snapshot_free(&s);
+	struct range_scan sc = { rep, rd, 0 };
+	err->msg[0] = '\0';
+	int rc = report_walk_samples(rep, range_sample, &sc, err);
+	if (rc < 0 && !err->msg[0])
+		error_set(err, "out of memory");
 	return rc;
 }
 
@@ -246,10 +255,9 @@ int report_open(struct report *rep, const char *devices, struct error *err)
 void report_close(struct report *rep)
 {
 	free(rep->devices);
-	free(rep->events);
+	report_events_free(rep);
 	replay_close(rep->replay);
 	rep->devices = NULL;
-	rep->events = NULL;
 	rep->replay = NULL;
 }
 

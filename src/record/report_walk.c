@@ -4,38 +4,59 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "progress.h"
 #include "report.h"
 #include "selection.h"
 #include "session.h"
 
-int report_walk(struct report *rep, report_interval_fn fn, void *ctx, struct error *err)
+/* The session over the report's samples: fn gets each step's sample and the events the
+ * session handed out with it.  With `baseline`, the first sample's too: the session then
+ * starts a sample earlier, so that what changed in the interval ending there is found
+ * and the echoes of what ioscope did just before are known. */
+static int walk(struct report *rep, bool baseline, report_interval_fn fn, void *ctx,
+		struct error *err)
 {
 	struct source *src = source_replay_borrow(rep->replay, err);
 	struct session *s = src ? session_open(src, NULL, err) : NULL;
 	int rc = s ? 0 : -1;
+	size_t from = baseline && rep->first ? rep->first - 1 : rep->first;
 	if (rc == 0)
-		rc = src->ops->seek(src, rep->first, err);
+		rc = src->ops->seek(src, from, err);
+	struct progress pg;
+	/* the pass that renders shows how far it is; the one before it is quicker */
+	progress_begin(&pg, baseline ? NULL : stderr, rep->path);
 	/* the first sample is the baseline: intervals end at first+1 .. last */
 	int got = rc == 0 ? session_step(s, err) : -1;
-	struct progress pg;
-	progress_begin(&pg, stderr, rep->path);
-	while (got == 1 && rc == 0) {
-		progress_update(&pg, session_sample_index(s) - rep->first, rep->last - rep->first + 1);
+	for (bool first = true; got == 1 && rc == 0; first = false) {
+		size_t at = session_sample_index(s);
+		progress_update(&pg, at - from, rep->last - from + 1);
+		if (at > rep->last)
+			break;
+		if (at >= rep->first && (!first || baseline)) {
+			struct report_interval iv = {
+				.sample = at, .cur = session_snapshot(s), .rates = session_rates(s),
+				.why = session_why(s), .events = session_events(s) };
+			rc = fn(ctx, &iv);
+		}
 		got = session_step(s, err);
 		if (got < 0)
 			rc = -1;
-		if (got != 1 || session_sample_index(s) > rep->last)
-			break;
-		struct report_interval iv = { .sample = session_sample_index(s),
-					      .cur = session_snapshot(s), .rates = session_rates(s),
-					      .why = session_why(s) };
-		rc = fn(ctx, &iv);
 	}
 	progress_end(&pg);
 	session_close(s);
 	source_destroy(src);
 	return rc;
+}
+
+int report_walk(struct report *rep, report_interval_fn fn, void *ctx, struct error *err)
+{
+	return walk(rep, false, fn, ctx, err);
+}
+
+int report_walk_samples(struct report *rep, report_interval_fn fn, void *ctx, struct error *err)
+{
+	return walk(rep, true, fn, ctx, err);
 }
 
 int report_device_index(const struct report *rep, const char *name)
@@ -53,49 +74,62 @@ bool report_device_wanted(const struct report *rep, const char *name)
 
 void report_event(const struct report *rep, size_t k, struct replay_event *out)
 {
-	replay_event_get(rep->replay, rep->events[k], out);
+	const struct report_event *e = &rep->events[k];
+	out->sample = e->sample;
+	out->derivable = e->derivable;
+	out->event = e->event;   /* a view: the texts and resets are the report's */
 }
 
-/* A change ioscope made is logged when it is made and seen again by the next
- * sample's diff: the report keeps the first (it carries the result). */
-static bool seen_already(const struct report *rep, const struct replay_event *ev,
-			 struct replay_event *k)
+void report_events_free(struct report *rep)
 {
-	if (!ev->derivable)
-		return false;
-	for (size_t i = rep->nevents; i-- > 0;) {
-		report_event(rep, i, k);
-		if (k->sample + 1 < ev->sample)
-			break;
-		if (!k->derivable && event_echoes(&ev->event, &k->event))
-			return true;
-	}
-	return false;
+	for (size_t i = 0; rep->events && i < rep->nevents; i++)
+		event_free(&rep->events[i].event);
+	free(rep->events);
+	rep->events = NULL;
+	rep->nevents = 0;
 }
 
-/* rep->events holds indices into the replay's compact events, not decoded ones. */
+int report_keep_events(struct report *rep, size_t *cap, const struct report_interval *iv)
+{
+	for (size_t i = 0; i < iv->events->count; i++) {
+		const struct event *ev = &iv->events->items[i];
+		if (grow_array(&rep->events, cap, rep->nevents + 1, sizeof *rep->events, 16, NULL) < 0)
+			return -1;
+		struct report_event *e = &rep->events[rep->nevents];
+		event_init(&e->event);
+		if (event_copy(&e->event, ev) < 0)
+			return -1;
+		e->sample = iv->sample;
+		e->derivable = event_is_derivable(ev);
+		rep->nevents++;
+	}
+	return 0;
+}
+
+/* Of the session's events, those of the reported devices (the selection at the sample
+ * each came with and the one before, as every view filters them: selection.h). */
 int report_choose_events(struct report *rep, struct error *err)
 {
-	size_t from = replay_event_after(rep->replay, rep->first);
-	size_t to = replay_event_after(rep->replay, rep->last + 1);
-	/* the events of the reported devices and the filesystems on them, user marks */
 	struct selection sel = { .n = 0 };
 	for (size_t i = 0; i < rep->ndevices; i++)
 		selection_add(&sel, rep->devices[i]);
 	struct source *src = source_replay_borrow(rep->replay, err);
-	struct replay_event *ev = malloc(2 * sizeof *ev);
-	rep->events = calloc(to - from + 1, sizeof *rep->events);
-	if (!rep->events || !src || !ev) {
-		free(ev);
+	struct replay_event *view = malloc(sizeof *view);
+	if (!src || !view) {
+		free(view);
 		source_destroy(src);
 		return error_set(err, "out of memory");
 	}
-	for (size_t i = from; i < to; i++) {
-		replay_event_get(rep->replay, i, &ev[0]);
-		if (selection_covers_logged(&sel, src, &ev[0]) && !seen_already(rep, &ev[0], &ev[1]))
-			rep->events[rep->nevents++] = i;
+	size_t kept = 0;
+	for (size_t i = 0; i < rep->nevents; i++) {
+		report_event(rep, i, view);
+		if (selection_covers_logged(&sel, src, view))
+			rep->events[kept++] = rep->events[i];   /* moved */
+		else
+			event_free(&rep->events[i].event);
 	}
-	free(ev);
+	rep->nevents = kept;
+	free(view);
 	source_destroy(src);
 	return 0;
 }

@@ -41,6 +41,10 @@ tests/e2e/test_report_golden.sh), the way the recorder writes them:
                                   reset: ...") and back (result "ok"), sets tunables, marks,
                                   a remount; each change of ioscope's echoed at the next
                                   sample, as the recorder logs it
+  report_log_gen.py pipeline FILE 10 s of loop0: an observed switch logged without the
+                                  resets its samples show, a tunable ioscope set and its
+                                  echo logged at the next sample, a mark
+                                  (tests/e2e/test_one_pipeline.sh)
 
 The checked-in logs are this script's output; change both together."""
 import json, sys
@@ -342,8 +346,8 @@ def day(path):
         w = (80 if sched == "bfq" else 200) if k % 4 else 0
         log.sample(k, VDA + [loop0(sched)], mounts(False, False), w, 0, 8 + k % 5, 900 if w else 20)
         if switch:
-            log.event(k, "scheduler", "loop0", "scheduler",
-                      "bfq" if sched == "mq-deadline" else "mq-deadline", sched)
+            old = "bfq" if sched == "mq-deadline" else "mq-deadline"
+            log.event(k, "scheduler", "loop0", "scheduler", old, sched, resets=resets_of(old, sched))
 
 
 def resets_of(old, new):
@@ -398,6 +402,30 @@ def busy(path):
                 echo.append((kind, obj, key, old, new, by, result))
 
 
+def pipeline(path):
+    """Where the log and a replay of its samples could tell two stories: a switch logged
+    without the resets its samples show, ioscope's change logged with its echo."""
+    log = Log(path, "pipeline")
+    sched, ra = "mq-deadline", "128"
+    log.header(VDA + [loop0(sched, ra)], mounts(False, False))
+    for k in range(10):
+        if k == 3:
+            sched = "bfq"
+        if k == 6:
+            ra = "4096"
+        log.sample(k, VDA + [loop0(sched, ra)], mounts(False, False), 200 if k % 4 else 0, 0,
+                   8, 900)
+        if k == 3:   # as a writer before events carried resets logged a switch
+            log.event(k, "scheduler", "loop0", "scheduler", "mq-deadline", "bfq")
+        if k == 5:
+            log.event(k, "tunable", "loop0", "read_ahead_kb", "128", "4096", by="ioscope",
+                      result="ok", at=300_000_000)
+        if k == 6:   # its echo, seen by the next sample
+            log.event(k, "tunable", "loop0", "read_ahead_kb", "128", "4096")
+        if k == 7:
+            log.event(k, "mark", "user", "mark", "", "done", by="user", at=300_000_000)
+
+
 if __name__ == "__main__":
     what, out = sys.argv[1], sys.argv[2]
     if what == "phases":
@@ -424,5 +452,7 @@ if __name__ == "__main__":
         pair(out, what[-1])
     elif what == "busy":
         busy(out)
+    elif what == "pipeline":
+        pipeline(out)
     else:
-        sys.exit("usage: report_log_gen.py phases|other|day|probe|dd-mark|dd-mark-half|steps|steps-extra|close-marks|low-util|straddle-a|straddle-b|pair-a|pair-b|busy FILE")
+        sys.exit("usage: report_log_gen.py phases|other|day|probe|dd-mark|dd-mark-half|steps|steps-extra|close-marks|low-util|straddle-a|straddle-b|pair-a|pair-b|busy|pipeline FILE")

@@ -16,6 +16,10 @@ def dev(name, sched):
             "dm_name": "", "model": "QEMU HARDDISK", "serial": "", "settings": {"present": True,
             "scheduler_line": "none [mq-deadline] kyber bfq".replace("[mq-deadline]", "mq-deadline").replace(sched, f"[{sched}]"),
             "scheduler": sched, "rotational": 1, "items": {"nr_requests": "256", "read_ahead_kb": "128", "write_cache": "write back"}}}
+def devices_record(present, sched):
+    """The switch is the first disk's: the others stay on mq-deadline."""
+    return json.dumps({"type": "devices", "devices": [dev(d, sched if d == names[0] else "mq-deadline")
+                                                      for d in present]}, separators=(",", ":")) + "\n"
 t0, w0 = 5_000_000_000_000, 1_732_900_000_000_000_000
 out = open(path, "w")
 hdr = {"type": "header", "format": "ioscope-session-log", "version": 1, "ioscope": "0.1.0", "host": "big", "kernel": "6.1.0",
@@ -28,12 +32,12 @@ for k in range(n):
     mono, wall = t0 + k * 1_000_000_000 + (k * 7) % 1000, w0 + k * 1_000_000_000 + (k * 13) % 1000
     if k and k % 3600 == 0:
         old, sched = sched, ("bfq" if sched == "mq-deadline" else "mq-deadline")
-        out.write(json.dumps({"type": "devices", "devices": [dev(d, sched) for d in names]}, separators=(",", ":")) + "\n")
+        out.write(devices_record(names, sched))
     if gone is not None and k == gone:
         names_now = names[:-1]
-        out.write(json.dumps({"type": "devices", "devices": [dev(d, sched) for d in names_now]}, separators=(",", ":")) + "\n")
+        out.write(devices_record(names_now, sched))
     if arrive and k == arrive:
-        out.write(json.dumps({"type": "devices", "devices": [dev(d, sched) for d in names]}, separators=(",", ":")) + "\n")
+        out.write(devices_record(names, sched))
     present = names[:-1] if (gone is not None and k >= gone) or k < arrive else names
     devs = ",".join('{"name":"%s","nf":20,"c":[%s],"inflight":[0,%d]}' % (d, ",".join(str(b + k * (i + j + 1) * 97) for j, b in enumerate(base)), k % 4)
                     for i, d in enumerate(names) if d in present)
