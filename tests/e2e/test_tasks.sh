@@ -61,8 +61,9 @@ PY
 # open device (a devtmpfs file, found by its fdinfo's mnt_id) takes the mount from that
 # table, so six samples open mountinfo no more often than two do (ptrace: no LeakSanitizer).
 # A sample reads mountinfo anew whenever a listed process has an open file, as here.
-# (Only ioscope's own namespace's table is counted: a process of another mount namespace,
-# another test's on a shared machine, has its own read.)
+# Counted: the reads of our table relative to /proc (the attribution's), not the sampler's
+# own, nor a memory cgroup lookup's (when a writer is throttled), nor the table of a process
+# of another mount namespace (another test's, on a shared machine).
 if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
 	# dd processes that live for seconds each (steady_writer's live 50 ms: a process needs
 	# two samples for a rate, and a loaded machine gave none of them two)
@@ -71,7 +72,7 @@ if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
 		ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" strace -f -qq -e trace=open,openat \
 			-o "$TMP/opens.$c" "$IOSCOPE" --batch --tasks -f json -i 0.3 -c $c \
 			>"$TMP/opens.$c.json" 2>"$TMP/opens.$c.err"
-		echo "$? $(grep -c 'self/mountinfo"' "$TMP/opens.$c")" >"$TMP/opens.$c.n"
+		echo "$? $(grep -cE 'openat\([0-9]+, "self/mountinfo"' "$TMP/opens.$c")" >"$TMP/opens.$c.n"
 		no_sanitizer "strace run" "$TMP/opens.$c.err"
 	done
 	listed=$(python3 -c '
@@ -99,7 +100,11 @@ print(all(d["tasks"]["delayacct"] is False and all(p["iodelay_pct"] is None for 
 		&& ok "delay accounting off: said once with how to turn it on, iodelay null" \
 		|| fail "delay accounting off: said once with how to turn it on, iodelay null" \
 			"said $n times, nulls $nulls: $(cat "$TMP/dd.err")"
+	# a writer of its own, so that a process is listed (the first dd may have ended)
+	bg dd if=/dev/zero of="$ddev" bs=4k count=131072 oflag=direct status=none
+	sleep 0.2
 	"$IOSCOPE" --batch --tasks -i 0.3 -c 1 >"$TMP/dd.txt" 2>"$TMP/ddt.err"
+	kill "$BG_PID" 2>/dev/null
 	# the dly% column (characters 72-77 of a row) of every process listed
 	cells=$(python3 -c '
 import sys

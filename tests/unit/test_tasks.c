@@ -363,31 +363,31 @@ static void test_sampler_gate(void **state)
 	put_thread_io(100, 100, 0, 0, 0);
 	put_thread_io(100, 101, 0, 0, 0);
 	assert_int_equal(proctasks_open(&p, tree, &err), 0);
-	assert_int_equal(proctasks_sample(&p, 1000000000ull, &t, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 1000000000ull, NULL, 0, &t, &err), 0);
 	assert_int_equal(t->nprocs, 4);
 	assert_int_equal(t->nthreads, 5);
 	assert_int_equal(p.ngates, 5);
 
 	/* a thread's io moves, not its schedstat: not read; then its schedstat moves */
 	put_thread_io(100, 101, 0, 4 << 20, 1);
-	assert_int_equal(proctasks_sample(&p, 1500000000ull, &t, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 1500000000ull, NULL, 0, &t, &err), 0);
 	assert_int_equal(t->nio, 0);
 	assert_int_equal(t->nthreads, 5);
 	put("proc/100/task/101/schedstat", "4500 50 4\n");
-	assert_int_equal(proctasks_sample(&p, 1800000000ull, &t, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 1800000000ull, NULL, 0, &t, &err), 0);
 	assert_int_equal(t->nio, 1);
 	assert_int_equal(t->io[0].pid, 100);
 	assert_int_equal(t->io[0].write_bytes, 4 << 20);
-	assert_int_equal(proctasks_sample(&p, 1900000000ull, &t, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 1900000000ull, NULL, 0, &t, &err), 0);
 	rm_tree_rel("proc/100");
-	assert_int_equal(proctasks_sample(&p, 1950000000ull, &t, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 1950000000ull, NULL, 0, &t, &err), 0);
 	assert_int_equal(t->nprocs, 3);
 	assert_int_equal(p.ngates, 3);           /* the process's and its thread's closed */
 
 	put_io(70, 0, 1 << 20, 1);
 	put_io(80, 0, 2 << 20, 1);
 	put_io(90, 0, 3 << 20, 1);
-	assert_int_equal(proctasks_sample(&p, 2000000000ull, &t, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 2000000000ull, NULL, 0, &t, &err), 0);
 	assert_int_equal(t->nprocs, 3);
 	assert_int_equal(t->nthreads, 3);
 	assert_int_equal(t->interval_ns, 50000000ull);
@@ -398,7 +398,7 @@ static void test_sampler_gate(void **state)
 	put("proc/70/schedstat", "1500 50 4\n");   /* it ran: read, its bytes since its last read */
 	put_stat("proc/70/stat", 70, "sleeper", 'D', 0, 1, 0);
 	put("proc/70/task/70/wchan", "folio_wait_bit");
-	assert_int_equal(proctasks_sample(&p, 3000000000ull, &t, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 3000000000ull, NULL, 0, &t, &err), 0);
 	assert_int_equal(t->nio, 1);
 	assert_int_equal(t->io[0].pid, 70);
 	assert_int_equal(t->io[0].write_bytes, 1 << 20);
@@ -407,12 +407,12 @@ static void test_sampler_gate(void **state)
 	/* in D at its last read: read again though its schedstat did not move (its wait can
 	 * end before it runs) */
 	put_stat("proc/70/stat", 70, "sleeper", 'S', 0, 1, 0);
-	assert_int_equal(proctasks_sample(&p, 4000000000ull, &t, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 4000000000ull, NULL, 0, &t, &err), 0);
 	assert_int_equal(t->nblocked, 0);
 
 	/* gone: its descriptor is closed */
 	rm_tree_rel("proc/80");
-	assert_int_equal(proctasks_sample(&p, 5000000000ull, &t, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 5000000000ull, NULL, 0, &t, &err), 0);
 	assert_int_equal(t->nprocs, 2);
 	assert_int_equal(p.ngates, 2);
 	tasks_sample_free(t);
