@@ -138,12 +138,12 @@ static void test_table_reports(void **state)
 	/* loop7's counters pass 2^64 at sample 6: a counters_reset event says why its row is empty */
 	assert_int_equal(count(csv, "\nevent,"), 4);
 	assert_non_null(strstr(csv, ",counters_reset,loop7,counters,,counters went back,observed,,reset loop7 (counters went back),"
-				    ",,,,,,,,,,,,,,\n"));   /* no phase, probe figures, totals */
+				    ",,,,,,,,,,,,,,,\n"));   /* no phase, probe figures, edges, totals */
 	assert_non_null(strstr(csv, ",scheduler,vda,scheduler,mq-deadline,bfq,ioscope,ok,sched vda mq-deadline→bfq (ok) (resets nr_requests 256→64),"));
 	assert_null(strstr(csv, ",scheduler,vda,scheduler,mq-deadline,bfq,observed,"));
 	/* the switch, the remount and the mark open phases 2-4; a log without a probe leaves its figures empty */
 	assert_int_equal(count(csv, "\nphase,"), 4);
-	assert_non_null(strstr(csv, ",sched vda mq-deadline→bfq (ok),2,,,,,,,,,,,,,,\n"));
+	assert_non_null(strstr(csv, ",sched vda mq-deadline→bfq (ok),2,,,,,,,,,,,,,,,\n"));
 	/* last, a totals row per device: vda wrote 8000 kB a second over 7 intervals, and one
 	 * of them (the mark's) is between the phases */
 	assert_int_equal(count(csv, "\ntotals,"), 2);
@@ -158,7 +158,7 @@ static void test_table_reports(void **state)
 	assert_int_equal(count(json, "{\"record\":\"event\""), 3);
 	assert_int_equal(count(json, "{\"record\":\"phase\""), 4);
 	assert_int_equal(count(json, "{\"record\":\"totals\""), 1);
-	assert_non_null(strstr(json, "\"label\":\"sched vda mq-deadline→bfq (ok)\",\"probe\":null}"));
+	assert_non_null(strstr(json, "\"label\":\"sched vda mq-deadline→bfq (ok)\",\"probe\":null,\"mostly_at_edges\":[]}"));
 	assert_non_null(strstr(json, "\"resets\":{\"nr_requests\":[\"256\",\"64\"]}"));
 	free(json);
 	unlink(log);
