@@ -24,12 +24,21 @@ enum report_metric { METRIC_MBPS, METRIC_IOPS, METRIC_AWAIT, METRIC_UTIL, METRIC
 		     METRIC_COUNT };
 extern const char *const report_metric_names[METRIC_COUNT];
 
-/* An event of the report and the sample whose step gave it (replay_event's meaning). */
-struct report_event {
-	struct event event;             /* owned */
-	size_t sample;
-	bool derivable;
+/* The report's events with the sample whose step gave each (replay_event's meaning),
+ * packed: record k is at bytes + at[k] (report_events.c). */
+struct report_event_store {
+	unsigned char *bytes;
+	size_t len, cap;
+	size_t *at;
+	size_t count, at_cap;
 };
+int report_events_add(struct report_event_store *st, const struct event *ev, size_t sample,
+		      bool derivable);
+/* Event k as a view of the store (its texts are the store's: valid until it changes). */
+void report_events_get(const struct report_event_store *st, size_t k, struct replay_event *out);
+/* Keeps event k where keep[k], in order. */
+void report_events_keep_only(struct report_event_store *st, const bool *keep);
+void report_events_clear(struct report_event_store *st);
 
 struct report {
 	const char *path;               /* the session log */
@@ -38,8 +47,8 @@ struct report {
 	char (*devices)[DEV_NAME_MAX];  /* the devices reported on */
 	size_t ndevices;
 	enum report_format format;
-	struct report_event *events;    /* the events reported (report_choose_events) */
-	size_t nevents;
+	struct report_event_store events;   /* the events reported (report_choose_events) */
+	size_t nevents;                 /* events.count */
 	const char *out_path;           /* -o, NULL: standard output */
 	int width, height;              /* --size for images, 0: default */
 	double min_phase;               /* --min-phase seconds, 0: the default */
@@ -91,7 +100,7 @@ int report_device_index(const struct report *rep, const char *name);
  * report.c walks the samples for the devices; report_choose_events() then keeps those
  * that concern the reported devices (their settings, devices coming and going, mounts on
  * them) and every user mark.  -1 on ENOMEM. */
-int report_keep_events(struct report *rep, size_t *cap, const struct report_interval *iv);
+int report_keep_events(struct report *rep, const struct report_interval *iv);
 int report_choose_events(struct report *rep, struct error *err);
 void report_events_free(struct report *rep);
 /* Reported event k (0 <= k < rep->nevents), a view of the report's (not to be freed). */

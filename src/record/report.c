@@ -118,7 +118,6 @@ static int range_devices_note(struct range_devices *rd, const struct snapshot *s
 struct range_scan {
 	struct report *rep;
 	struct range_devices *rd;
-	size_t events_cap;
 };
 
 static int range_sample(void *ctx, const struct report_interval *iv)
@@ -126,7 +125,7 @@ static int range_sample(void *ctx, const struct report_interval *iv)
 	struct range_scan *sc = ctx;
 	if (range_devices_note(sc->rd, iv->cur, iv->sample == sc->rep->first) < 0)
 		return -1;
-	return report_keep_events(sc->rep, &sc->events_cap, iv);
+	return report_keep_events(sc->rep, iv);
 }
 
 /* The one pass over the range before the report: its devices, and the session's events
@@ -135,7 +134,7 @@ static int range_devices_collect(struct report *rep, struct range_devices *rd, s
 {
 	memset(rd, 0, sizeof *rd);
 	snapshot_init(&rd->all);
-	struct range_scan sc = { rep, rd, 0 };
+	struct range_scan sc = { rep, rd };
 	err->msg[0] = '\0';
 	int rc = report_walk_samples(rep, range_sample, &sc, err);
 	if (rc < 0 && !err->msg[0])

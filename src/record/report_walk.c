@@ -74,35 +74,23 @@ bool report_device_wanted(const struct report *rep, const char *name)
 
 void report_event(const struct report *rep, size_t k, struct replay_event *out)
 {
-	const struct report_event *e = &rep->events[k];
-	out->sample = e->sample;
-	out->derivable = e->derivable;
-	out->event = e->event;   /* a view: the texts and resets are the report's */
+	report_events_get(&rep->events, k, out);
 }
 
 void report_events_free(struct report *rep)
 {
-	for (size_t i = 0; rep->events && i < rep->nevents; i++)
-		event_free(&rep->events[i].event);
-	free(rep->events);
-	rep->events = NULL;
+	report_events_clear(&rep->events);
 	rep->nevents = 0;
 }
 
-int report_keep_events(struct report *rep, size_t *cap, const struct report_interval *iv)
+int report_keep_events(struct report *rep, const struct report_interval *iv)
 {
 	for (size_t i = 0; i < iv->events->count; i++) {
 		const struct event *ev = &iv->events->items[i];
-		if (grow_array(&rep->events, cap, rep->nevents + 1, sizeof *rep->events, 16, NULL) < 0)
+		if (report_events_add(&rep->events, ev, iv->sample, event_is_derivable(ev)) < 0)
 			return -1;
-		struct report_event *e = &rep->events[rep->nevents];
-		event_init(&e->event);
-		if (event_copy(&e->event, ev) < 0)
-			return -1;
-		e->sample = iv->sample;
-		e->derivable = event_is_derivable(ev);
-		rep->nevents++;
 	}
+	rep->nevents = rep->events.count;
 	return 0;
 }
 
@@ -115,20 +103,20 @@ int report_choose_events(struct report *rep, struct error *err)
 		selection_add(&sel, rep->devices[i]);
 	struct source *src = source_replay_borrow(rep->replay, err);
 	struct replay_event *view = malloc(sizeof *view);
-	if (!src || !view) {
+	bool *keep = calloc(rep->nevents ? rep->nevents : 1, sizeof *keep);
+	if (!src || !view || !keep) {
 		free(view);
+		free(keep);
 		source_destroy(src);
 		return error_set(err, "out of memory");
 	}
-	size_t kept = 0;
 	for (size_t i = 0; i < rep->nevents; i++) {
 		report_event(rep, i, view);
-		if (selection_covers_logged(&sel, src, view))
-			rep->events[kept++] = rep->events[i];   /* moved */
-		else
-			event_free(&rep->events[i].event);
+		keep[i] = selection_covers_logged(&sel, src, view);
 	}
-	rep->nevents = kept;
+	report_events_keep_only(&rep->events, keep);
+	rep->nevents = rep->events.count;
+	free(keep);
 	free(view);
 	source_destroy(src);
 	return 0;

@@ -68,7 +68,7 @@ for l in open(sys.argv[1]):
 		2>"$TMP/$1.replay.err" && clean_stderr "$TMP/$1.replay.err" &&
 	python3 -c "$canon" "$TMP/$1.json" >"$TMP/$1.cmp" &&
 	python3 -c "$canon" "$TMP/$1.replay.json" >"$TMP/$1.replay.cmp" &&
-	cmp -s "$TMP/$1.cmp" "$TMP/$1.replay.cmp"
+	{ cmp -s "$TMP/$1.cmp" "$TMP/$1.replay.cmp" || { mkdir -p /tmp/keep; cp "$TMP/$1".* /tmp/keep/; false; }; }
 }
 
 is_root() { [ "$(id -u)" = 0 ]; }
