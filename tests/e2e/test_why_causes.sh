@@ -37,7 +37,7 @@ for l in open(sys.argv[1]):
 	   { [ "$2" = no-dip ] && cmp -s "$TMP/$1.cmp" "$TMP/$1.replay.cmp"; }; then
 		ok "$1: the replay gives every reason again, byte for byte"
 	else fail "$1: the replay gives every reason again, byte for byte" \
-		"$(diff "$TMP/$1.cmp" "$TMP/$1.replay.cmp" | head -c 1500)"; fi
+		"$(json_lines_diff "$TMP/$1.cmp" "$TMP/$1.replay.cmp")"; fi
 }
 
 # --- other disks are busy: a steady writer nobody watches, a writer stuck on a frozen xfs ---

@@ -19,4 +19,4 @@ journal_stuck_checks journal "$rc" 3
 replay_gives_json journal && grep -q "journal commit running" "$TMP/journal.replay.cmp" \
 	&& ok "journal: the replay gives the commit's time and the dip's reasons byte for byte" \
 	|| fail "journal: the replay gives the commit's time and the dip's reasons byte for byte" \
-		"$(diff "$TMP/journal.cmp" "$TMP/journal.replay.cmp" | head -c 1500; head -5 "$TMP/journal.replay.err")"
+		"$(json_lines_diff "$TMP/journal.cmp" "$TMP/journal.replay.cmp"; head -5 "$TMP/journal.replay.err")"

@@ -48,4 +48,4 @@ journal_stuck_checks "journal without tasks" "$rc" 1.5
 REPLAY_TASKS= replay_gives_json journal && grep -q "journal commit running" "$TMP/journal.replay.cmp" \
 	&& ok "journal without tasks: the replay gives the commit's time and the dip's reasons byte for byte" \
 	|| fail "journal without tasks: the replay gives the commit's time and the dip's reasons byte for byte" \
-		"$(diff "$TMP/journal.cmp" "$TMP/journal.replay.cmp" | head -c 1500; head -5 "$TMP/journal.replay.err")"
+		"$(json_lines_diff "$TMP/journal.cmp" "$TMP/journal.replay.cmp"; head -5 "$TMP/journal.replay.err")"

@@ -60,4 +60,4 @@ PY
 replay_gives_json memcg && grep -q "memory cgroup $path" "$TMP/memcg.replay.cmp" \
 	&& ok "memcg: the replay gives the cgroup's figures and the dip's reasons byte for byte" \
 	|| fail "memcg: the replay gives the cgroup's figures and the dip's reasons byte for byte" \
-		"$(diff "$TMP/memcg.cmp" "$TMP/memcg.replay.cmp" | head -c 1500; head -5 "$TMP/memcg.replay.err")"
+		"$(json_lines_diff "$TMP/memcg.cmp" "$TMP/memcg.replay.cmp"; head -5 "$TMP/memcg.replay.err")"
