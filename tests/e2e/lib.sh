@@ -127,6 +127,12 @@ system_disk() {
 # would need both orders; tests only raise the maximum back and lower the minimum).
 restore_queue() {
 	local b=/sys/block/$1 k cmd=""
+	# The bdi's limits start at the kernel's defaults, whatever a test killed before its
+	# cleanup left: a max_ratio of 0.02 % (1 MB of max_bytes, kept) throttled every writer
+	# of every later test that got the device.
+	[ -w "$b/bdi/strict_limit" ] && echo 0 >"$b/bdi/strict_limit"
+	[ -w "$b/bdi/min_ratio" ] && echo 0 >"$b/bdi/min_ratio"
+	[ -w "$b/bdi/max_ratio" ] && echo 100 >"$b/bdi/max_ratio"
 	for k in queue/scheduler queue/write_cache queue/max_sectors_kb queue/nr_requests \
 		 queue/wbt_lat_usec queue/nomerges queue/rq_affinity queue/add_random queue/iostats \
 		 queue/read_ahead_kb bdi/strict_limit bdi/min_ratio_fine bdi/max_ratio_fine; do

@@ -75,7 +75,10 @@ console_send G
 console_send -l "+1000"
 console_send Enter
 heat_check "replay: the heat map shades cells" heat "write latency"
-heat_check "replay: the trace on mark across it" mark "[1]"
+# (by its number in the marks panel: a device another test attached meanwhile is a mark too)
+screen_check "replay: the marks panel lists the trace on mark" "trace +off → on"
+on=$(screen | sed -nE 's/.*\[([0-9]+)\] +[0-9:]+ +trace +trace +off → on.*/\1/p' | head -1)
+heat_check "replay: the trace on mark, [${on:-?}] in the marks panel, across it" mark "[${on:-none}]"
 console_send q
 ended_check "replay of the traced recording"
 
