@@ -67,7 +67,9 @@ run_fuzz() {
 # on intervals, tmux and the kernel, and each works in a temp dir, runtime dir and loop
 # devices of its own).  A script holding something only one may hold at a time (zram
 # device numbers, a timing a busy machine would blur) says `# run.sh: alone` and runs
-# after the others, with nothing beside it.
+# after the others, with nothing beside it.  A script that mostly waits on the kernel (a
+# frozen filesystem, mkfs, requests held in flight: a fifth of a CPU over its minute) says
+# `# run.sh: waits` and runs beside the JOBS others, not in one's place.
 JOBS=${JOBS:-$(( $(nproc 2>/dev/null || echo 1) + 1 ))}
 RESULTS=$(mktemp -d)
 trap 'rm -rf "$RESULTS"' EXIT
@@ -101,12 +103,17 @@ e2e_report() {
 }
 
 declare -A running=()   # pid -> script
-e2e_start() { e2e_job "$1" & running[$!]=$1; }
+declare -A waiting=()   # pid -> 1: a script marked `waits`, beside the JOBS
+e2e_start() {
+	e2e_job "$1" &
+	running[$!]=$1
+	if grep -q '^# run\.sh: waits' "$1"; then waiting[$!]=1; fi
+}
 e2e_reap() {
 	local pid
 	wait -n -p pid "${!running[@]}"
 	if [ "${running[$pid]}" = @compiled ]; then compiled_report; else e2e_report "${running[$pid]}"; fi
-	unset "running[$pid]"
+	unset "running[$pid]" "waiting[$pid]"
 }
 
 # The unit suites and fuzz targets, one after the other, as one job beside the e2e
@@ -146,7 +153,7 @@ for script in tests/e2e/test_*.sh; do
 	else rest+=("$script"); fi
 done
 for script in ${early[@]+"${early[@]}"} ${rest[@]+"${rest[@]}"}; do
-	while [ ${#running[@]} -ge $((JOBS + compiled_slot)) ]; do e2e_reap; done
+	while [ $((${#running[@]} - ${#waiting[@]})) -ge $((JOBS + compiled_slot)) ]; do e2e_reap; done
 	e2e_start "$script"
 done
 while [ ${#running[@]} -gt 0 ]; do e2e_reap; done

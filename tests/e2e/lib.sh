@@ -133,6 +133,9 @@ restore_queue() {
 	[ -w "$b/bdi/strict_limit" ] && echo 0 >"$b/bdi/strict_limit"
 	[ -w "$b/bdi/min_ratio" ] && echo 0 >"$b/bdi/min_ratio"
 	[ -w "$b/bdi/max_ratio" ] && echo 100 >"$b/bdi/max_ratio"
+	# and no elevator, a loop device's default (BLK_MQ_F_NO_SCHED_BY_DEFAULT), whatever
+	# scheduler a killed test left: the console's detail pane lost rows to its tunables
+	[ -w "$b/queue/scheduler" ] && echo none >"$b/queue/scheduler"
 	for k in queue/scheduler queue/write_cache queue/max_sectors_kb queue/nr_requests \
 		 queue/wbt_lat_usec queue/nomerges queue/rq_affinity queue/add_random queue/iostats \
 		 queue/read_ahead_kb bdi/strict_limit bdi/min_ratio_fine bdi/max_ratio_fine; do

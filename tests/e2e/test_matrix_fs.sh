@@ -9,6 +9,7 @@
 # second pairs them and shows both filesystems and schedulers; a probe elsewhere is
 # refused with --fs.
 # run.sh: early (among the longest: started first)
+# run.sh: waits (on the kernel, most of its time: beside the other jobs)
 . "$(dirname "$0")/lib.sh"
 if ! is_root; then skip "matrix --fs" "needs root (loop devices, mkfs, mount)"; exit 0; fi
 for t in mkfs.ext4 mkfs.xfs; do

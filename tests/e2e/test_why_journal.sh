@@ -6,6 +6,7 @@
 # the commit has been stuck for a whole interval even on a loaded machine.
 # Checked: the batch JSON's commit_running_s grows with the freeze, the dip on the inner
 # device names the commit first, the text output says it, the replay gives it again.
+# run.sh: waits (on the kernel, most of its time: beside the other jobs)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/why_journal_lib.sh"
 is_root || { skip why_journal "needs root (loop devices, mounts, fsfreeze)"; exit 0; }

@@ -6,6 +6,7 @@
 # before), the dip on the inner device names the commit first, batch text says it, and the
 # replay gives it again.  The old code read the commit's time from the blocked tasks only:
 # without --tasks, commit_running_s stayed null and no dip named the journal.
+# run.sh: waits (on the kernel, most of its time: beside the other jobs)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/why_journal_lib.sh"
 is_root || { skip why_journal_notasks "needs root (loop devices, mounts, fsfreeze)"; exit 0; }
