@@ -135,6 +135,7 @@ restore_queue() {
 	[ -w "$b/bdi/max_ratio" ] && echo 100 >"$b/bdi/max_ratio"
 	# and no elevator, a loop device's default (BLK_MQ_F_NO_SCHED_BY_DEFAULT), whatever
 	# scheduler a killed test left: the console's detail pane lost rows to its tunables
+	# (test_console_mount_reconfigure's mount options)
 	[ -w "$b/queue/scheduler" ] && echo none >"$b/queue/scheduler"
 	for k in queue/scheduler queue/write_cache queue/max_sectors_kb queue/nr_requests \
 		 queue/wbt_lat_usec queue/nomerges queue/rq_affinity queue/add_random queue/iostats \

@@ -21,9 +21,6 @@ if ! command -v tmux >/dev/null; then
 fi
 
 L=$(make_loop 64) || { fail console_mount_reconfigure_setup "no loop device"; exit 0; }
-# no elevator: its tunables take two of the detail pane's 11 rows, and the mount options
-# below them must show (a loop device comes with the scheduler its last user left)
-echo none >"/sys/block/$L/queue/scheduler"
 MNT=$(make_fs "$L" ext4) || { fail console_mount_reconfigure_setup "no ext4 on $L"; exit 0; }
 LOG=$TMP/session.log
 
