@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fd_memo.h"
 #include "procpid.h"
 #include "snapshot.h"
 #include "tasks.h"
@@ -32,6 +33,7 @@ struct procfiles {
 	char *buf;                      /* another namespace's mountinfo, read whole */
 	size_t cap;
 	char small[4096];
+	struct fd_memo memo;            /* the listed processes' files, from the last sample */
 };
 
 void procfiles_init(struct procfiles *f, int procfd, bool fixture);
@@ -43,9 +45,10 @@ void procfiles_new_sample(struct procfiles *f, const struct mount *mounts, size_
 
 /* The file blocked task tid (of process pid) waits on: the one its system call names. */
 void procfiles_waited(struct procfiles *f, int32_t pid, int32_t tid, struct task_file *out);
-/* The distinct devices of process pid's open files (the first 64 descriptors looked
- * at), at most max into out; how many. */
-uint8_t procfiles_open(struct procfiles *f, int32_t pid, struct task_file *out, uint8_t max);
+/* The distinct devices of the open files of process pid, started at starttime (clock
+ * ticks since boot; the first 64 descriptors looked at), at most max into out; how many. */
+uint8_t procfiles_open(struct procfiles *f, int32_t pid, uint64_t starttime,
+		       struct task_file *out, uint8_t max);
 
 /* Lexically: "/a//b/./c/../d" -> "/a/b/d" (no symbolic link is followed). */
 void procfiles_normalize(char *path);

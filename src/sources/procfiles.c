@@ -2,7 +2,8 @@
  *
  * Cost: only for tasks in D state (a system call's file: its syscall, one readlink, one
  * fdinfo; a path, one read of the task's memory and a readlink or two) and for the twenty
- * processes of the I/O list (their first 64 descriptors: a readlink and an fdinfo each);
+ * processes of the I/O list (their first 64 descriptors: a readlink each, and an fdinfo
+ * read for a file not seen at the same descriptor the sample before, fd_memo.h);
  * our mount namespace's link once per sample when any of that is needed.  The mount
  * table is the sampler's (one read of mountinfo a sample); only a file of another
  * namespace's mount has that namespace's mountinfo read.
@@ -18,6 +19,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "fd_memo.h"
 #include "grow.h"
 #include "mountinfo.h"
 #include "procfiles.h"
@@ -38,6 +40,7 @@ void procfiles_init(struct procfiles *f, int procfd, bool fixture)
 void procfiles_close(struct procfiles *f)
 {
 	free(f->buf);
+	fd_memo_free(&f->memo);
 	memset(f, 0, sizeof *f);
 	f->procfd = -1;
 }
@@ -47,6 +50,7 @@ void procfiles_new_sample(struct procfiles *f, const struct mount *mounts, size_
 	f->mounts = mounts;
 	f->nmounts = n;
 	f->ns_loaded = false;
+	fd_memo_new_sample(&f->memo, mounts, n);
 }
 
 static int open_rel(const struct procfiles *f, const char *rel, int flags)
@@ -152,27 +156,24 @@ static bool stat_is_safe(const struct mount *m)
 
 /* ---- by descriptor ---- */
 
-/* The device of the file behind descriptor fd of dir ("PID/task/TID" or "PID"). */
-static void file_of_fd(struct procfiles *f, int32_t pid, const char *dir, long fd,
-		       struct task_file *out)
+/* The device of the file behind descriptor fd of dir ("PID/task/TID" or "PID"), whose
+ * link names a path: false when it could not be told (no fdinfo, a mount not found). */
+static bool file_of_link(struct procfiles *f, int32_t pid, const char *dir, long fd,
+			 struct task_file *out)
 {
-	char rel[96], link[8];
+	char rel[96];
 	uint32_t id;
 	memset(out, 0, sizeof *out);
-	snprintf(rel, sizeof rel, "%s/fd/%ld", dir, fd);
-	/* pipes, sockets and anonymous inodes ("pipe:[12]") are no file of a mount */
-	if (readlinkat(f->procfd, rel, link, sizeof link) <= 0 || link[0] != '/')
-		return;
 	snprintf(rel, sizeof rel, "%s/fdinfo/%ld", dir, fd);
 	ssize_t n = read_small(f, rel);
 	if (n <= 0 || !procpid_parse_fdinfo_mnt(f->small, (size_t)n, &id))
-		return;
+		return false;
 	struct mount other;
 	const struct mount *m = mount_by_id(f, id);
 	if (!m && foreign_mount(f, pid, id, &other))
 		m = &other;
 	if (!m)
-		return;
+		return false;
 	struct stat st;
 	snprintf(rel, sizeof rel, "%s/fd/%ld", dir, fd);
 	if (stat_is_safe(m) && !f->fixture && fstatat(f->procfd, rel, &st, 0) == 0 &&
@@ -180,6 +181,19 @@ static void file_of_fd(struct procfiles *f, int32_t pid, const char *dir, long f
 		*out = (struct task_file){ TASK_FILE_BLOCKDEV, major(st.st_rdev), minor(st.st_rdev) };
 	else if (on_device(m))
 		*out = (struct task_file){ TASK_FILE_ON_FS, m->major, m->minor };
+	return true;
+}
+
+/* The device of the file behind descriptor fd of dir ("PID/task/TID" or "PID"). */
+static void file_of_fd(struct procfiles *f, int32_t pid, const char *dir, long fd,
+		       struct task_file *out)
+{
+	char rel[96], link[8];
+	memset(out, 0, sizeof *out);
+	snprintf(rel, sizeof rel, "%s/fd/%ld", dir, fd);
+	/* pipes, sockets and anonymous inodes ("pipe:[12]") are no file of a mount */
+	if (readlinkat(f->procfd, rel, link, sizeof link) > 0 && link[0] == '/')
+		file_of_link(f, pid, dir, fd, out);
 }
 
 /* ---- by path ---- */
@@ -318,7 +332,25 @@ static bool descriptor_number(const char *name, long *out)
 	return !*end && !errno && *out <= INT32_MAX;
 }
 
-uint8_t procfiles_open(struct procfiles *f, int32_t pid, struct task_file *out, uint8_t max)
+/* The device of the file behind descriptor fd of process pid, which started at starttime:
+ * the memo's when its link reads as at the last sample. */
+static void open_file(struct procfiles *f, int32_t pid, uint64_t starttime, long fd,
+		      struct task_file *out)
+{
+	char rel[48], link[4096];
+	memset(out, 0, sizeof *out);
+	snprintf(rel, sizeof rel, "%d/fd/%ld", pid, fd);
+	ssize_t n = readlinkat(f->procfd, rel, link, sizeof link);
+	if (n <= 0 || link[0] != '/')
+		return;
+	struct fd_memo_key key = { pid, (int32_t)fd, starttime, fd_memo_hash(link, (size_t)n, 0) };
+	snprintf(rel, sizeof rel, "%d", pid);
+	if (fd_memo_find(&f->memo, &key, out) || file_of_link(f, pid, rel, fd, out))
+		fd_memo_keep(&f->memo, &key, out);
+}
+
+uint8_t procfiles_open(struct procfiles *f, int32_t pid, uint64_t starttime,
+		       struct task_file *out, uint8_t max)
 {
 	char rel[48];
 	snprintf(rel, sizeof rel, "%d/fd", pid);
@@ -329,7 +361,6 @@ uint8_t procfiles_open(struct procfiles *f, int32_t pid, struct task_file *out, 
 			close(fd);
 		return 0;
 	}
-	snprintf(rel, sizeof rel, "%d", pid);
 	uint8_t n = 0;
 	int looked = 0;
 	struct dirent *e;
@@ -339,7 +370,7 @@ uint8_t procfiles_open(struct procfiles *f, int32_t pid, struct task_file *out, 
 			continue;
 		looked++;
 		struct task_file file;
-		file_of_fd(f, pid, rel, num, &file);
+		open_file(f, pid, starttime, num, &file);
 		bool seen = file.kind == TASK_FILE_NONE;
 		for (uint8_t i = 0; !seen && i < n; i++)
 			seen = same_device(&out[i], &file);

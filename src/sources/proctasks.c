@@ -390,14 +390,15 @@ static bool still_asleep(struct proctasks *p, const struct proctasks_proc *befor
 	return true;
 }
 
-static struct proctasks_proc *find_prev(struct proctasks *p, int32_t pid)
+/* Process pid in v[0..n), sorted by pid; NULL if not there. */
+static struct proctasks_proc *find_pid(struct proctasks_proc *v, size_t n, int32_t pid)
 {
-	size_t lo = 0, hi = p->nprev;
+	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		if (p->prev[mid].pid == pid)
-			return &p->prev[mid];
-		if (p->prev[mid].pid < pid)
+		if (v[mid].pid == pid)
+			return &v[mid];
+		if (v[mid].pid < pid)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -520,7 +521,7 @@ static int scan_process(struct proctasks *p, struct tasks_sample *t, int32_t pid
 	if (grow_array(&p->cur, &p->capcur, p->ncur + 1, sizeof *p->cur, 256, NULL) < 0)
 		return -1;
 	struct proctasks_proc *proc = &p->cur[p->ncur];
-	struct proctasks_proc *before = find_prev(p, pid);
+	struct proctasks_proc *before = find_pid(p->prev, p->nprev, pid);
 	char rel[64];
 	proc->gate = (struct gate){ .fd = -1 };
 	proc->threads = NULL;
@@ -706,13 +707,17 @@ static void user_name(struct proctasks *p, uint32_t uid, char *out, size_t len)
 	snprintf(out, len, "%u", uid);
 }
 
-/* The devices of the listed processes' open files (kernel threads have none). */
+/* The devices of the listed processes' open files (kernel threads have none); this
+ * sample's processes are sorted by pid. */
 static void read_open_files(struct proctasks *p, struct tasks_sample *t)
 {
-	for (size_t i = 0; i < t->nio; i++)
-		if (!t->io[i].kthread)
-			t->io[i].nfiles = procfiles_open(&p->files, t->io[i].pid, t->io[i].files,
-							 TASK_IO_FILES);
+	for (size_t i = 0; i < t->nio; i++) {
+		struct task_io *io = &t->io[i];
+		const struct proctasks_proc *c = find_pid(p->cur, p->ncur, io->pid);
+		if (!io->kthread && c)
+			io->nfiles = procfiles_open(&p->files, io->pid, c->starttime, io->files,
+						    TASK_IO_FILES);
+	}
 }
 
 static void name_owners(struct proctasks *p, struct tasks_sample *t)

@@ -10,8 +10,9 @@
 (t) Tasks (`--tasks`, the why pane's data): with 1000 extra sleeping processes, at 1 s side by
     side, ioscope --tasks against `atop 1` and `iotop-c -b -d 1`, ioscope without --tasks
     (what the sample costs with the pane off), and the floors of reading the processes
-    (floor.c --tasks: the listing, a schedstat pread a process and the stat and io of those
-    whose schedstat moved, ioscope's method;
+    (floor.c --tasks: the listing, a schedstat pread a task and the stat and io of the
+    processes whose schedstat moved, and of each of their threads (a process's own I/O is
+    its live threads' sum), ioscope's method;
     --tasks-open: stat and io opened and closed, the method before).  BENCH_ONLY=tasks runs
     only this part.
 (c) The console with the why pane open beside btop: with 1000 extra sleeping processes, the
@@ -153,7 +154,8 @@ def tasks_cost(seconds, extra=1000):
     if gate and "ioscope --batch --tasks" in res:
         ratio = (res["ioscope --batch --tasks"] - res["ioscope --batch (no tasks)"]) / gate
         print(f"--tasks' own cost (with tasks - without) / the floor of its method (the listing, "
-              f"a schedstat pread a process, stat and io of those that moved) = {ratio:.2f} "
+              f"a schedstat pread a task, stat and io of the tasks of processes that moved) = "
+              f"{ratio:.2f} "
               f"(target <= 1.2"
               f"{'' if ratio <= 1.2 else ': MISSED'})")
         whole = res.get("floor: stat+io open/close")

@@ -8,10 +8,13 @@
  *
  * The process list's floors (bench part (t)), on the same deadlines, listing /proc each
  * sample:
- *        floor --tasks INTERVAL COUNT       one pread of each process's schedstat through
- *                                           a descriptor kept open (ioscope's gate), and
- *                                           its stat and io opened, read and closed when
- *                                           that moved or it was not asleep (S or I)
+ *        floor --tasks INTERVAL COUNT       one pread of each task's schedstat through a
+ *                                           descriptor kept open (ioscope's gate), and a
+ *                                           process's stat and io opened, read and closed
+ *                                           when one of its tasks moved or was not asleep
+ *                                           (S or I); then, when it has other threads,
+ *                                           their list and each one's stat and io (a
+ *                                           process's own I/O is its live threads' sum)
  *        floor --tasks-open INTERVAL COUNT  open, read, close of each process's stat and
  *                                           its thread's io (what ioscope did before)
  */
@@ -105,9 +108,11 @@ static void read_closed(int dirfd, const char *rel, char *buf, size_t len)
 }
 
 struct kept {
-	int fd;                 /* the process's schedstat; 0: none yet */
+	int fd;                 /* the task's schedstat; 0: none yet */
 	char state;             /* at its last stat read */
 	uint64_t hash;          /* of its schedstat line */
+	int32_t *tids;          /* a multi-threaded process's other threads, at its last read */
+	int ntids;
 };
 
 static uint64_t hash_of(const char *s, ssize_t n)
@@ -118,15 +123,15 @@ static uint64_t hash_of(const char *s, ssize_t n)
 	return h;
 }
 
-/* Whether the process must be read: its schedstat (kept open) moved, or it was not asleep. */
-static bool gate_moved(int dir, long pid, struct kept *k)
+/* Whether the task must be read: its schedstat (rel, kept open) moved, or it was not
+ * asleep. */
+static bool gate_moved(int dir, const char *rel, struct kept *k)
 {
-	char buf[128], rel[64];
+	char buf[128];
 	ssize_t n = k->fd > 0 ? pread(k->fd, buf, sizeof buf, 0) : -1;
 	if (n <= 0) {
 		if (k->fd > 0)
 			close(k->fd);   /* gone, or the pid taken again */
-		snprintf(rel, sizeof rel, "%ld/schedstat", pid);
 		k->fd = openat(dir, rel, O_RDONLY | O_CLOEXEC);
 		n = k->fd > 0 ? pread(k->fd, buf, sizeof buf, 0) : -1;
 		k->state = 0;
@@ -137,25 +142,91 @@ static bool gate_moved(int dir, long pid, struct kept *k)
 	return moved;
 }
 
-/* One pass over /proc: kept[pid] is the process's gate. */
+/* The state letter and the thread count of a stat line. */
+static char stat_state(const char *buf, long *threads)
+{
+	const char *paren = strrchr(buf, ')');
+	*threads = 1;
+	if (!paren || !paren[1])
+		return 0;
+	const char *s = paren + 2;
+	for (int field = 3; *s && field < 20; field++) {   /* num_threads is field 20 */
+		s = strchr(s, ' ');
+		if (!s)
+			return paren[2];
+		s++;
+	}
+	*threads = strtol(s, NULL, 10);
+	return paren[2];
+}
+
+/* Whether another thread of process pid (as at its last read) moved: the first that did
+ * ends the look (the process is read whole, its threads' gates with it). */
+static bool threads_moved(int dir, long pid, struct kept *kept)
+{
+	for (int i = 0; i < kept[pid].ntids; i++) {
+		char rel[64];
+		long tid = kept[pid].tids[i];
+		snprintf(rel, sizeof rel, "%ld/task/%ld/schedstat", pid, tid);
+		if (gate_moved(dir, rel, &kept[tid]))
+			return true;
+	}
+	return false;
+}
+
+/* A multi-threaded process that moved: each other thread's gate, stat and io (a process's
+ * own I/O is the sum of its live threads'). */
+static void read_threads(int dir, long pid, struct kept *kept, char *buf, size_t len)
+{
+	char rel[64];
+	snprintf(rel, sizeof rel, "%ld/task", pid);
+	int fd = openat(dir, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	kept[pid].ntids = 0;
+	for (struct dirent *e; d && (e = readdir(d));) {
+		long tid = strtol(e->d_name, NULL, 10);
+		if (tid <= 0 || tid == pid)
+			continue;
+		snprintf(rel, sizeof rel, "%ld/task/%ld/schedstat", pid, tid);
+		gate_moved(dir, rel, &kept[tid]);
+		snprintf(rel, sizeof rel, "%ld/task/%ld/stat", pid, tid);
+		read_closed(dir, rel, buf, len);
+		long ignored;
+		kept[tid].state = stat_state(buf, &ignored);
+		snprintf(rel, sizeof rel, "%ld/task/%ld/io", pid, tid);
+		read_closed(dir, rel, buf, len);
+		int32_t *v = realloc(kept[pid].tids, (size_t)(kept[pid].ntids + 1) * sizeof *v);
+		if (v) {
+			kept[pid].tids = v;
+			v[kept[pid].ntids++] = (int32_t)tid;
+		}
+	}
+	if (d)
+		closedir(d);
+}
+
+/* One pass over /proc: kept[pid] is the process's gate, kept[tid] a thread's. */
 static void tasks_pass(DIR *proc, struct kept *kept, long pid_max, bool gate)
 {
 	static char buf[4096];
 	rewinddir(proc);
 	for (struct dirent *e; (e = readdir(proc));) {
-		long pid = strtol(e->d_name, NULL, 10);
+		long pid = strtol(e->d_name, NULL, 10), threads;
 		if (pid <= 0 || pid >= pid_max)
 			continue;
 		char rel[64];
-		if (gate && !gate_moved(dirfd(proc), pid, &kept[pid]))
+		snprintf(rel, sizeof rel, "%ld/schedstat", pid);
+		if (gate && !gate_moved(dirfd(proc), rel, &kept[pid]) &&
+		    !threads_moved(dirfd(proc), pid, kept))
 			continue;
 		snprintf(rel, sizeof rel, "%ld/stat", pid);
 		buf[0] = '\0';
 		read_closed(dirfd(proc), rel, buf, sizeof buf);
-		char *paren = strrchr(buf, ')');
-		kept[pid].state = paren && paren[1] ? paren[2] : 0;
+		kept[pid].state = stat_state(buf, &threads);
 		snprintf(rel, sizeof rel, "%ld/task/%ld/io", pid, pid);
 		read_closed(dirfd(proc), rel, buf, sizeof buf);
+		if (gate && threads > 1)
+			read_threads(dirfd(proc), pid, kept, buf, sizeof buf);
 	}
 }
 

@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 
 #include "mountinfo.h"
+#include "fd_memo.h"
 #include "procfiles.h"
 #include "proctasks.h"
 #include "procpid.h"
@@ -187,6 +188,7 @@ static void put_link(const char *rel, const char *target)
 {
 	char path[4096];
 	snprintf(path, sizeof path, "%s/%s", tree, rel);
+	unlink(path);           /* a link there already: not written through */
 	put(rel, "");
 	unlink(path);
 	assert_int_equal(symlink(target, path), 0);
@@ -487,6 +489,97 @@ static void test_sampler_files(void **state)
 	snapshot_free(&mtab);
 }
 
+/* The open files of a listed process, sample after sample: a descriptor whose link reads
+ * as before is not looked up again (its fdinfo is not read: changed here behind the
+ * sampler's back, the answer stays), one whose link changed is, and a new mount table
+ * makes every one be looked up anew. */
+static const struct task_file *io_file(const struct tasks_sample *t)
+{
+	assert_int_equal(t->nio, 1);
+	assert_int_equal(t->io[0].nfiles, 1);
+	return &t->io[0].files[0];
+}
+
+/* A second later, with pid 80 8 KiB further (a process is listed when it did I/O). */
+static void next_sample(struct proctasks *p, const struct snapshot *mtab, struct tasks_sample **t)
+{
+	struct error err;
+	uint64_t n = p->last_mono_ns / 1000000000ull;
+	put_io(80, 0, n * 8192, n * 2);
+	assert_int_equal(proctasks_sample(p, (n + 1) * 1000000000ull, mtab->mounts, mtab->nmounts,
+					  t, &err), 0);
+}
+
+static void test_sampler_files_memo(void **state)
+{
+	(void)state;
+	struct proctasks p;
+	struct error err;
+	struct tasks_sample *t = NULL;
+	const char *mountinfo = "26 1 254:1 / / rw - ext4 /dev/vda1 rw\n"
+				"47 26 7:4 / /mnt/x rw - xfs /dev/loop4 rw\n";
+	struct snapshot mtab, mtab2;
+	snapshot_init(&mtab);
+	snapshot_init(&mtab2);
+	assert_int_equal(mountinfo_parse(mountinfo, strlen(mountinfo), &mtab, &err), 2);
+	put("proc/sys/kernel/task_delayacct", "1\n");
+	put_stat("proc/80/stat", 80, "tar", 'R', 0, 1, 0);
+	put_io(80, 0, 0, 0);
+	put_link("proc/80/fd/4", "/mnt/x/a");
+	put("proc/80/fdinfo/4", "pos:\t0\nflags:\t01\nmnt_id:\t47\n");
+	assert_int_equal(proctasks_open(&p, tree, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 1000000000ull, mtab.mounts, mtab.nmounts, &t, &err), 0);
+	next_sample(&p, &mtab, &t);
+	assert_int_equal(io_file(t)->minor, 4);
+	put("proc/80/fdinfo/4", "pos:\t0\nflags:\t01\nmnt_id:\t26\n");
+	next_sample(&p, &mtab, &t);
+	assert_int_equal(io_file(t)->major, 7);    /* the same link: fdinfo not read */
+	assert_int_equal(io_file(t)->minor, 4);
+	put_link("proc/80/fd/4", "/b");
+	next_sample(&p, &mtab, &t);
+	assert_int_equal(io_file(t)->major, 254);  /* another link: looked up */
+	put_link("proc/80/fd/4", "/mnt/x/a");
+	put("proc/80/fdinfo/4", "pos:\t0\nflags:\t01\nmnt_id:\t47\n");
+	next_sample(&p, &mtab, &t);
+	assert_int_equal(io_file(t)->major, 7);
+	put("proc/80/fdinfo/4", "pos:\t0\nflags:\t01\nmnt_id:\t26\n");
+	const char *moved = "26 1 254:1 / / rw - ext4 /dev/vda1 rw\n"
+			    "47 26 7:4 / /mnt/y rw - xfs /dev/loop4 rw\n";
+	assert_int_equal(mountinfo_parse(moved, strlen(moved), &mtab2, &err), 2);
+	next_sample(&p, &mtab2, &t);
+	assert_int_equal(io_file(t)->major, 254);  /* a mount moved: looked up anew */
+	tasks_sample_free(t);
+	proctasks_close(&p);
+	snapshot_free(&mtab);
+	snapshot_free(&mtab2);
+}
+
+/* The memo on its own: a process's start time and the link are part of the key, and only
+ * what a sample looked up is there for the next. */
+static void test_fd_memo(void **state)
+{
+	(void)state;
+	struct fd_memo m = { 0 };
+	struct mount table[1] = { { .id = 1, .major = 8, .minor = 1, .mountpoint = "/" } };
+	struct fd_memo_key a = { 80, 4, 1080, fd_memo_hash("/a", 2, 0) };
+	struct task_file f = { TASK_FILE_ON_FS, 8, 1 }, got;
+	fd_memo_new_sample(&m, table, 1);
+	assert_false(fd_memo_find(&m, &a, &got));
+	fd_memo_keep(&m, &a, &f);
+	fd_memo_new_sample(&m, table, 1);
+	assert_true(fd_memo_find(&m, &a, &got));
+	assert_int_equal(got.minor, 1);
+	struct fd_memo_key other = a;
+	other.starttime = 2000;                    /* the pid taken again */
+	assert_false(fd_memo_find(&m, &other, &got));
+	other = a;
+	other.link = fd_memo_hash("/b", 2, 0);
+	assert_false(fd_memo_find(&m, &other, &got));
+	fd_memo_new_sample(&m, table, 1);          /* not looked up last sample: gone */
+	assert_false(fd_memo_find(&m, &a, &got));
+	fd_memo_free(&m);
+}
+
 /* --- grouping --- */
 
 static void add(struct tasks_sample *t, int tid, const char *comm, bool kthread,
@@ -708,6 +801,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sampler_reaped_child, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_sampler_files, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_sampler_gate, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_sampler_files_memo, tree_setup, tree_teardown),
+		cmocka_unit_test(test_fd_memo),
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_wchan_words),
 		cmocka_unit_test(test_wchan_words_documented),
