@@ -32,14 +32,26 @@
 struct announce_listener;
 struct json_object;   /* json-c */
 
+/* What an announcement says of its event. */
+enum announce_phase {
+	ANNOUNCE_MADE,          /* the change was made (or refused): its outcome */
+	ANNOUNCE_PENDING,       /* it is about to be made: hold what a sample sees of it */
+	ANNOUNCE_WITHDRAWN,     /* a pending change that will not be made after all */
+};
+
 /* How an event travels in one datagram. */
 struct announce_codec {
-	/* The event (pending: a change about to be made, not its outcome) as a JSON object
-	 * (the caller's to put), NULL on ENOMEM. */
-	struct json_object *(*encode)(const struct event *ev, bool pending);
-	/* A message's object -> *ev (event_init'ed) and whether it is pending; false when
-	 * it is no event record. */
-	bool (*decode)(struct json_object *o, struct event *ev, bool *pending);
+	/* The event, in that phase, as a JSON object (the caller's to put), NULL on ENOMEM. */
+	struct json_object *(*encode)(const struct event *ev, enum announce_phase phase);
+	/* A message's object -> *ev (event_init'ed) and its phase; false when it is no event
+	 * record. */
+	bool (*decode)(struct json_object *o, struct event *ev, enum announce_phase *phase);
+};
+
+/* Where announce_take_events puts what it takes: the changes made, those about to be
+ * made, those withdrawn (each NULL: dropped). */
+struct announce_lists {
+	struct event_list *made, *pending, *withdrawn;
 };
 
 /* Create the runtime directory if needed, remove sockets of instances that are gone,
@@ -47,12 +59,11 @@ struct announce_codec {
 struct announce_listener *announce_listen(const struct announce_codec *codec, struct error *err);
 /* Readable (POLLIN) when announcements wait; for the caller's poll() set. */
 int announce_fd(const struct announce_listener *l);
-/* Append every waiting announcement to *out (by = "ioscope"), those of pending changes
- * to *pending (NULL: dropped), up to ANNOUNCE_TAKE_MAX in the interval; past it they
- * are dropped and counted.  Malformed ones and those from another user (root excepted)
- * are dropped.  Returns how many were added, -1 on ENOMEM. */
-int announce_take_events(struct announce_listener *l, struct event_list *out,
-			 struct event_list *pending);
+/* Append every waiting announcement (by = "ioscope") to the list of its phase, up to
+ * ANNOUNCE_TAKE_MAX in the interval; past it they are dropped and counted.  Malformed
+ * ones and those from another user (root excepted) are dropped.  Returns how many were
+ * added, -1 on ENOMEM. */
+int announce_take_events(struct announce_listener *l, const struct announce_lists *to);
 /* A sample was taken: the interval's count starts again.  True when announcements
  * were dropped in the interval that ended, with note saying how many.  NULL: false. */
 bool announce_interval_end(struct announce_listener *l, char *note, size_t len);
@@ -65,5 +76,9 @@ int announce_events(const struct announce_codec *codec, const struct event *even
 /* The same for changes about to be made (sent before making them, so that no sample
  * can see one before the instances know it is coming). */
 int announce_pending(const struct announce_codec *codec, const struct event *events, size_t n);
+/* Pending changes announced before that will not be made (a console job that could not
+ * start): the instances stop holding what they see of them at once, not after
+ * EXPECT_WAIT_SECONDS. */
+int announce_withdrawn(const struct announce_codec *codec, const struct event *events, size_t n);
 
 #endif

@@ -128,16 +128,22 @@ static void announce_open(struct batch *b)
 
 /* Kept until the next sample, which carries them as its own events (so its echo
  * filter drops their echo); a change announced as pending goes to the session at once,
- * so that the very next sample holds what it sees of it.  -1 on ENOMEM. */
+ * so that the very next sample holds what it sees of it, and one withdrawn stops that
+ * at once.  -1 on ENOMEM. */
 static int announce_collect(struct batch *b)
 {
-	struct event_list pending;
+	struct event_list pending, withdrawn;
 	event_list_init(&pending);
-	int rc = announce_take_events(b->announce, &b->announced, &pending) < 0 ? -1 : 0;
+	event_list_init(&withdrawn);
+	struct announce_lists to = { &b->announced, &pending, &withdrawn };
+	int rc = announce_take_events(b->announce, &to) < 0 ? -1 : 0;
 	for (size_t i = 0; i < pending.count; i++)
 		if (session_expect_event(b->session, &pending.items[i]) < 0)
 			rc = -1;
+	for (size_t i = 0; i < withdrawn.count; i++)
+		session_withdraw_expected(b->session, &withdrawn.items[i]);
 	event_list_free(&pending);
+	event_list_free(&withdrawn);
 	return rc;
 }
 

@@ -148,7 +148,7 @@ static void take_announcements(struct matrix_ctx *m)
 {
 	struct event_list got;
 	event_list_init(&got);
-	announce_take_events(m->announce, &got, NULL);   /* out of memory: those are lost */
+	announce_take_events(m->announce, &(struct announce_lists){ .made = &got });   /* out of memory: those are lost */
 	for (size_t i = 0; i < got.count; i++) {
 		const struct event *ev = &got.items[i];
 		struct error err = { "" };

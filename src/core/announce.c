@@ -152,7 +152,7 @@ static bool sender_allowed(struct msghdr *msg)
 /* One message -> one event (*ev, to event_free either way); false when it is not an
  * event record we accept. */
 static bool parse_message(const struct announce_codec *codec, const char *text, size_t len,
-			  struct event *ev, bool *pending)
+			  struct event *ev, enum announce_phase *phase)
 {
 	event_init(ev);
 	json_tokener *tok = json_tokener_new();
@@ -162,7 +162,7 @@ static bool parse_message(const struct announce_codec *codec, const char *text, 
 	bool whole = json_tokener_get_error(tok) == json_tokener_success &&
 		     json_tokener_get_parse_end(tok) == len;
 	json_tokener_free(tok);
-	bool ok = o && whole && codec->decode(o, ev, pending) && strcmp(ev->by, "ioscope") == 0;
+	bool ok = o && whole && codec->decode(o, ev, phase) && strcmp(ev->by, "ioscope") == 0;
 	json_object_put(o);
 	if (ok && ev->mono.tv_sec == 0 && ev->mono.tv_nsec == 0) {
 		clock_gettime(CLOCK_MONOTONIC, &ev->mono);   /* unstamped: it happens now */
@@ -194,8 +194,13 @@ static int receive(struct announce_listener *l, size_t *len)
 	}
 }
 
-int announce_take_events(struct announce_listener *l, struct event_list *out,
-			 struct event_list *pending)
+static struct event_list *list_of(const struct announce_lists *to, enum announce_phase phase)
+{
+	return phase == ANNOUNCE_PENDING ? to->pending
+	       : phase == ANNOUNCE_WITHDRAWN ? to->withdrawn : to->made;
+}
+
+int announce_take_events(struct announce_listener *l, const struct announce_lists *to)
 {
 	int added = 0;
 	size_t len;
@@ -205,13 +210,14 @@ int announce_take_events(struct announce_listener *l, struct event_list *out,
 			continue;
 		}
 		struct event ev;
-		bool is_pending = false;
-		if (!parse_message(l->codec, l->buf, len, &ev, &is_pending) ||
-		    (is_pending && !pending)) {
+		enum announce_phase phase = ANNOUNCE_MADE;
+		struct event_list *list = NULL;
+		if (!parse_message(l->codec, l->buf, len, &ev, &phase) ||
+		    !(list = list_of(to, phase))) {
 			event_free(&ev);
 			continue;
 		}
-		struct event *slot = event_list_add(is_pending ? pending : out);
+		struct event *slot = event_list_add(list);
 		if (!slot) {
 			event_free(&ev);
 			return -1;
@@ -276,7 +282,7 @@ static int send_all(int dirfd, const char *const *msgs, size_t n)
 }
 
 static int announce(const struct announce_codec *codec, const struct event *events, size_t n,
-		    bool pending)
+		    enum announce_phase phase)
 {
 	struct error err;
 	if (n == 0)
@@ -289,7 +295,7 @@ static int announce(const struct announce_codec *codec, const struct event *even
 	const char **msgs = calloc(n, sizeof *msgs);
 	size_t built = 0;
 	for (; objs && texts && msgs && built < n; built++) {
-		objs[built] = codec->encode(&events[built], pending);
+		objs[built] = codec->encode(&events[built], phase);
 		texts[built] = json_text_of(objs[built], JSON_TEXT_LINE);
 		msgs[built] = texts[built].text;
 		if (!msgs[built])
@@ -309,10 +315,15 @@ static int announce(const struct announce_codec *codec, const struct event *even
 
 int announce_events(const struct announce_codec *codec, const struct event *events, size_t n)
 {
-	return announce(codec, events, n, false);
+	return announce(codec, events, n, ANNOUNCE_MADE);
 }
 
 int announce_pending(const struct announce_codec *codec, const struct event *events, size_t n)
 {
-	return announce(codec, events, n, true);
+	return announce(codec, events, n, ANNOUNCE_PENDING);
+}
+
+int announce_withdrawn(const struct announce_codec *codec, const struct event *events, size_t n)
+{
+	return announce(codec, events, n, ANNOUNCE_WITHDRAWN);
 }

@@ -69,18 +69,23 @@ static void announce_open(struct console *c)
 /* As the dialogs' changes: ioscope's, so the next sample's echo of them is dropped. */
 static void on_announced(struct console *c)
 {
-	struct event_list got, pending;
+	struct event_list got, pending, withdrawn;
 	event_list_init(&got);
 	event_list_init(&pending);
-	bool lost = announce_take_events(c->announce, &got, &pending) < 0;
+	event_list_init(&withdrawn);
+	struct announce_lists to = { &got, &pending, &withdrawn };
+	bool lost = announce_take_events(c->announce, &to) < 0;
 	for (size_t i = 0; i < pending.count; i++)
 		lost |= session_expect_event(c->session, &pending.items[i]) < 0;
+	for (size_t i = 0; i < withdrawn.count; i++)
+		session_withdraw_expected(c->session, &withdrawn.items[i]);
 	if (lost)
 		console_message(c, true, "out of memory: announced change not kept");
 	for (size_t i = 0; i < got.count; i++)
 		console_add_event(c, &got.items[i]);
 	event_list_free(&got);
 	event_list_free(&pending);
+	event_list_free(&withdrawn);
 }
 
 /* After a sample: say what a burst of announcements cost (announce.h). */

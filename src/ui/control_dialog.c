@@ -73,11 +73,13 @@ static void fail(struct control_dialog *d, const char *msg)
 
 /* The job ended or never started: what it did not make is not coming, and a sample must
  * not go on holding what it sees of those objects (someone else's change) for
- * EXPECT_WAIT_SECONDS.  What it made came as its events (held echoes dropped). */
+ * EXPECT_WAIT_SECONDS, here nor in the instances it was announced to.  What it made came
+ * as its events (held echoes dropped; withdrawing those changes nothing). */
 static void withdraw_pending(struct console *c, struct control_dialog *d)
 {
 	for (size_t i = 0; i < d->pending.n; i++)
 		session_withdraw_expected(c->session, &d->pending.events[i]);
+	announce_withdrawn(&session_log_announce_codec, d->pending.events, d->pending.n);
 	control_pending_free(&d->pending);
 }
 

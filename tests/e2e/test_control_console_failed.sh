@@ -7,7 +7,9 @@
 # there now") without an event.  A change made from a shell a moment later (mount -o
 # remount,noatime, no ioscope involved) must be logged as observed within the next
 # samples.  The old code held it for EXPECT_WAIT_SECONDS (10 s): the console quit 2 s later
-# had not logged it at all.
+# had not logged it at all.  A batch instance running beside hears the pending change and
+# then its withdrawal (announce_withdrawn): it logs the shell's change as observed at once
+# too (without the withdrawal it held it those 10 s).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/console_lib.sh"
 
@@ -29,6 +31,12 @@ at_exit "umount -l '$MNT'"
 LOG=$TMP/session.log
 
 keys() { console_send "$@"; sleep 0.3; }
+
+"$IOSCOPE" --batch -i 0.2 -f json --record "$TMP/other.log" "$A" "$B" >"$TMP/other.json" \
+	2>"$TMP/other.err" &
+other=$!
+at_exit "kill $other"
+wait_socket "$other" || fail "batch beside listens" "$(cat "$TMP/other.err")"
 
 console_shell 128 50
 console_run --record "$LOG" -i 0.2 "$A" "$B"
@@ -53,9 +61,13 @@ sleep 2
 keys Escape
 keys q
 ended_check control_console_failed
+kill -TERM "$other"
+wait "$other" && clean_stderr "$TMP/other.err" && ok "batch beside ran" \
+	|| fail "batch beside ran" "$(cat "$TMP/other.err")"
 
 # observed: MNT's mount_options events by "observed" whose new options have noatime
-observed=$(python3 - "$LOG" "$MNT" <<'EOF'
+observed_in() {
+	python3 - "$1" "$MNT" <<'EOF'
 import json, sys
 n = 0
 for line in open(sys.argv[1]):
@@ -66,7 +78,13 @@ for line in open(sys.argv[1]):
         n += 1
 print(n)
 EOF
-)
+}
+observed=$(observed_in "$LOG")
 [ "$observed" = 1 ] && ok "shell's change logged as observed at once after the refused job" \
 	|| fail "shell's change logged as observed at once after the refused job" \
 		"$observed such events: $(grep '"mount_options"' "$LOG" | head -5)"
+# the batch beside heard the console's pending change (it held MNT) and its withdrawal
+observed=$(observed_in "$TMP/other.log")
+[ "$observed" = 1 ] && ok "the instance beside: withdrawn, the shell's change observed at once" \
+	|| fail "the instance beside: withdrawn, the shell's change observed at once" \
+		"$observed such events: $(grep '"mount_options"' "$TMP/other.log" | head -5)"

@@ -81,13 +81,13 @@ static size_t send_marks(struct fixture *f, int n)
 		while (sendto(f->sock, msg, strlen(msg), 0, (struct sockaddr *)&f->to,
 			      sizeof f->to) < 0) {
 			assert_true(errno == EAGAIN || errno == EWOULDBLOCK);
-			int r = announce_take_events(f->l, &f->got, NULL);
+			int r = announce_take_events(f->l, &(struct announce_lists){ .made = &f->got });
 			assert_true(r >= 0);
 			taken += (size_t)r;
 		}
 		free(msg);
 	}
-	int r = announce_take_events(f->l, &f->got, NULL);
+	int r = announce_take_events(f->l, &(struct announce_lists){ .made = &f->got });
 	assert_true(r >= 0);
 	return taken + (size_t)r;
 }
@@ -111,12 +111,12 @@ static void test_burst_capped_and_counted(void **state)
 	assert_false(announce_interval_end(NULL, note, sizeof note));
 }
 
-static void send_change(struct fixture *f, bool pending)
+static void send_change(struct fixture *f, enum announce_phase phase)
 {
 	struct event ev;
 	event_own(&ev, EVENT_SCHEDULER, "loop0", "scheduler");
 	event_set_new_value(&ev, "kyber");
-	json_object *o = session_log_announce_codec.encode(&ev, pending);
+	json_object *o = session_log_announce_codec.encode(&ev, phase);
 	assert_non_null(o);
 	const char *msg = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
 	assert_true(sendto(f->sock, msg, strlen(msg), 0, (struct sockaddr *)&f->to, sizeof f->to) >= 0);
@@ -124,24 +124,31 @@ static void send_change(struct fixture *f, bool pending)
 	event_free(&ev);
 }
 
-/* A change about to be made comes apart from the changes made (expect.h); a listener
- * that does not hold observations drops it. */
+/* A change about to be made, and one withdrawn, come apart from the changes made
+ * (expect.h); a listener that does not hold observations drops them. */
 static void test_pending_apart(void **state)
 {
 	struct fixture *f = *state;
-	struct event_list pending;
+	struct event_list pending, withdrawn;
 	event_list_init(&pending);
-	send_change(f, true);
-	send_change(f, false);
-	assert_int_equal(announce_take_events(f->l, &f->got, &pending), 2);
+	event_list_init(&withdrawn);
+	struct announce_lists to = { &f->got, &pending, &withdrawn };
+	send_change(f, ANNOUNCE_PENDING);
+	send_change(f, ANNOUNCE_MADE);
+	send_change(f, ANNOUNCE_WITHDRAWN);
+	assert_int_equal(announce_take_events(f->l, &to), 3);
 	assert_int_equal(pending.count, 1);
+	assert_int_equal(withdrawn.count, 1);
 	assert_int_equal(f->got.count, 1);
 	assert_string_equal(pending.items[0].new_value, "kyber");
 	assert_string_equal(pending.items[0].by, "ioscope");
-	send_change(f, true);
-	assert_int_equal(announce_take_events(f->l, &f->got, NULL), 0);
+	assert_string_equal(withdrawn.items[0].new_value, "kyber");
+	send_change(f, ANNOUNCE_PENDING);
+	send_change(f, ANNOUNCE_WITHDRAWN);
+	assert_int_equal(announce_take_events(f->l, &(struct announce_lists){ .made = &f->got }), 0);
 	assert_int_equal(f->got.count, 1);
 	event_list_free(&pending);
+	event_list_free(&withdrawn);
 }
 
 int main(void)
