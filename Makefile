@@ -97,7 +97,7 @@ SAN_OBJ  := $(LIB_SRC:%.c=$(BUILD)/san/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/san/tests/%)
 
-.PHONY: all run deps test-deps check check-build bench fuzz fuzz-run install deb clean
+.PHONY: all run deps test-deps check check-build check-build-e2e check-build-compiled bench fuzz fuzz-run install deb clean
 all: ioscope $(TRACER)
 
 ioscope: $(BUILD)/opt/ioscope
@@ -209,12 +209,14 @@ test-deps:
 
 # Every test, under ASan+UBSan; the last line is "N passed, N failed[, N skipped]".
 # T=pattern runs only the tests whose name contains it.
-# The build runs a job per CPU: two builds of the tree (optimised, sanitized), the unit
-# suites and the fuzz targets' corpus replays linked from the sanitized one.
+# The build runs a job per CPU: two builds of the tree (optimised, sanitized) and the
+# tracers, what the e2e scripts run.  The unit suites and the fuzz targets' corpus replays
+# (linked from the sanitized archive) are built by tests/run.sh's job that runs them,
+# beside the first e2e scripts, which mostly wait (check-build-compiled).
 # The list of what to build is the second make's own: on a fresh machine libbpf arrives
 # with test-deps, after this make has read HAVE_BPF (and found it empty).
 check: test-deps
-	@$(MAKE) --no-print-directory -j$(NPROC) check-build
+	@$(MAKE) --no-print-directory -j$(NPROC) check-build-e2e
 	@BUILD=$(BUILD) tests/run.sh
 
 bench: deps
@@ -234,7 +236,9 @@ $(FUZZ_REPLAY_BIN): $(BUILD)/san/fuzz/%: tests/fuzz/%.c tests/fuzz/replay_main.c
 	@$(CC) $(BASEFLAGS) $(FOLDER_INC) $(SANFLAGS) $(DEPFLAGS) -o $@ $< tests/fuzz/replay_main.c $(SAN_LIB) $(LDLIBS)
 -include $(FUZZ_REPLAY_BIN:=.d)
 # what `make check` builds
-check-build: all $(BUILD)/san/ioscope $(UNIT_BIN) $(TRACER_NARROW) $(FUZZ_REPLAY_BIN)
+check-build: check-build-e2e check-build-compiled
+check-build-e2e: all $(BUILD)/san/ioscope $(TRACER_NARROW)
+check-build-compiled: $(UNIT_BIN) $(FUZZ_REPLAY_BIN)
 FUZZ_SECONDS ?= 60
 # The library is compiled once for every target, instrumented for the fuzzer but without
 # its main, into an archive.

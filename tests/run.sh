@@ -69,7 +69,10 @@ run_fuzz() {
 # device numbers, a timing a busy machine would blur) says `# run.sh: alone` and runs
 # after the others, with nothing beside it.  A script that mostly waits on the kernel (a
 # frozen filesystem, mkfs, requests held in flight: a fifth of a CPU over its minute) says
-# `# run.sh: waits` and runs beside the JOBS others, not in one's place.
+# `# run.sh: waits` and runs beside the JOBS others, not in one's place.  Scripts that must
+# not run beside one another but may beside the rest (each hot-adds and hot-removes a zram
+# device: its number is what the next hot_add returns) say `# run.sh: serial`: they run one
+# after another, as one such job beside the others.
 JOBS=${JOBS:-$(( $(nproc 2>/dev/null || echo 1) + 1 ))}
 RESULTS=$(mktemp -d)
 trap 'rm -rf "$RESULTS"' EXIT
@@ -110,17 +113,27 @@ e2e_start() {
 	if grep -q '^# run\.sh: waits' "$1"; then waiting[$!]=1; fi
 }
 e2e_reap() {
-	local pid
+	local pid script
 	wait -n -p pid "${!running[@]}"
-	if [ "${running[$pid]}" = @compiled ]; then compiled_report; else e2e_report "${running[$pid]}"; fi
+	case "${running[$pid]}" in
+	@compiled) compiled_report ;;
+	@serial) for script in "${serial[@]}"; do e2e_report "$script"; done ;;
+	*) e2e_report "${running[$pid]}" ;;
+	esac
 	unset "running[$pid]" "waiting[$pid]"
 }
 
-# The unit suites and fuzz targets, one after the other, as one job beside the e2e
-# scripts (those mostly wait; these mostly compute): its counts in $RESULTS/@compiled.
+# The unit suites and fuzz targets, built (`make check-build-compiled`, one compiler at a
+# time: the e2e scripts beside mostly wait) and run one after the other, as one job beside
+# the e2e scripts: its counts in $RESULTS/@compiled.
 compiled_job() {
 	local bin src
 	passed=0 failed=0 skipped=0 failures=()
+	if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s BUILD="$BUILD" check-build-compiled >"$RESULTS/@build.log" 2>&1; then
+		tail -40 "$RESULTS/@build.log"
+		echo "0 1 0 unit/fuzz-build" >"$RESULTS/@compiled.counts"
+		return
+	fi
 	for bin in "$BUILD"/san/tests/test_*; do
 		[ -x "$bin" ] || continue
 		case "$(basename "$bin")" in *"$pattern"*) run_unit "$bin" ;; esac
@@ -144,14 +157,21 @@ compiled_slot=1   # it takes no e2e script's place while it runs
 
 # The scripts marked `# run.sh: early` (the longest) start first, so that none of them is
 # what the others wait for at the end.
-alone=() early=() rest=()
+alone=() early=() rest=() serial=()
 for script in tests/e2e/test_*.sh; do
 	[ -f "$script" ] || continue
 	case "$(basename "$script")" in *"$pattern"*) ;; *) continue ;; esac
 	if grep -q '^# run\.sh: alone' "$script"; then alone+=("$script")
+	elif grep -q '^# run\.sh: serial' "$script"; then serial+=("$script")
 	elif grep -q '^# run\.sh: early' "$script"; then early+=("$script")
 	else rest+=("$script"); fi
 done
+if [ ${#serial[@]} -gt 0 ]; then
+	# each in a subshell of its own: `times` there counts that script's CPU alone
+	for script in "${serial[@]}"; do (e2e_job "$script"); done &
+	running[$!]=@serial
+	waiting[$!]=1
+fi
 for script in ${early[@]+"${early[@]}"} ${rest[@]+"${rest[@]}"}; do
 	while [ $((${#running[@]} - ${#waiting[@]})) -ge $((JOBS + compiled_slot)) ]; do e2e_reap; done
 	e2e_start "$script"

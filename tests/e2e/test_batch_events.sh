@@ -1,5 +1,5 @@
 #!/bin/bash
-# run.sh: alone: it hot-adds and hot-removes a zram device
+# run.sh: serial: it hot-adds and hot-removes a zram device
 # An external `echo bfq > .../queue/scheduler` during --batch shows up as an event.
 . "$(dirname "$0")/lib.sh"
 is_root || { skip "scheduler change becomes an event" "needs root for a loop device"; exit 0; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# run.sh: alone: it expects the zram number it hot-removed back from hot_add
+# run.sh: serial: it expects the zram number it hot-removed back from hot_add
 # A disk deleted and created again under the same name within one interval (issue 9,
 # item 13), on the real kernel: a zram device of our own is hot-removed and hot-added
 # between two samples and reads more than before.  The interval gets no invented

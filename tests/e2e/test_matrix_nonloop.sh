@@ -1,5 +1,5 @@
 #!/bin/bash
-# run.sh: alone: it hot-adds and hot-removes a zram device
+# run.sh: serial: it hot-adds and hot-removes a zram device
 # `ioscope matrix --mkfs` on a device that is not a loop device (docs/experiments.md,
 # "Safety"), live: refused unless named again with --destroy-data-on (and naming another
 # device does not count), done when named, and a mounted or otherwise held device is
