@@ -122,6 +122,9 @@ void event_list_clear(struct event_list *l);
 struct event *event_list_add(struct event_list *l);   /* empty (event_init); NULL on ENOMEM */
 /* *ev (overwritten) one of ioscope's own events (by "ioscope"), stamped now. */
 void event_own(struct event *ev, enum event_kind kind, const char *object, const char *key);
+/* ev's times made now (CLOCK_REALTIME, CLOCK_MONOTONIC): a change stamped when it took
+ * effect, not when it was begun. */
+void event_stamp(struct event *ev);
 
 /* Append to *out every change from prev to cur, stamped with cur's times.
  * Returns the number added, -1 on ENOMEM. */

@@ -227,7 +227,13 @@ static int apply_one(const struct control_dev *d, const char *root,
 	snprintf(event_old, sizeof event_old, "%s", watch_was ? watch_was : a.old);
 	done->event = ev ? (size_t)(ev - r->events) : SIZE_MAX;
 	done->now[0] = '\0';
-	if (write_setting(d, root, &a, rel, &err) < 0) {
+	int wrote = write_setting(d, root, &a, rel, &err);
+	/* the change is in effect when the write returns: a queue's nr_requests waits for
+	 * its requests in flight first (half a second under a busy writer), and a sample
+	 * taken meanwhile still shows the old value */
+	if (ev)
+		event_stamp(ev);
+	if (wrote < 0) {
 		/* a file's write says only errno; the ioctl's steps say which failed */
 		int errnum = errno;
 		refusal_text(a.key, a.value, errnum,

@@ -270,11 +270,16 @@ struct event *event_list_add(struct event_list *l)
 	return ev;
 }
 
+void event_stamp(struct event *ev)
+{
+	clock_gettime(CLOCK_REALTIME, &ev->wall);
+	clock_gettime(CLOCK_MONOTONIC, &ev->mono);
+}
+
 void event_own(struct event *ev, enum event_kind kind, const char *object, const char *key)
 {
 	event_init(ev);
-	clock_gettime(CLOCK_REALTIME, &ev->wall);
-	clock_gettime(CLOCK_MONOTONIC, &ev->mono);
+	event_stamp(ev);
 	ev->kind = kind;
 	event_set_object(ev, "%s", object);
 	snprintf(ev->key, sizeof ev->key, "%s", key);
