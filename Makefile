@@ -83,7 +83,7 @@ BASEFLAGS = -std=gnu11 -D_GNU_SOURCE -DIOSCOPE_VERSION='"$(VERSION)"' \
 # CPPFLAGS and LDFLAGS are empty but for the package build, which passes Debian's hardening
 # flags (dpkg-buildflags) to the optimised build.
 CFLAGS   ?= -O2 -g
-SANFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+SANFLAGS := -O1 -g1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
 LDLIBS   := $(PKG_LIBS) -lm
 
 SRC      := $(filter-out $(PLOT_OFF) $(HTTP_OFF) src/trace/%,$(sort $(wildcard src/*/*.c)))

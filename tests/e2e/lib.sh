@@ -224,6 +224,23 @@ steady_writer() {
 	bg timeout "$seconds" bash -c "while :; do dd if=/dev/zero of=/dev/$name bs=64k count=256 oflag=direct status=none; done"
 }
 
+# A writer on /dev/NAME at about 100 MB/s that stops by itself after SECONDS: a dd always
+# running (as steady_writer's, for a test that looks for it among the processes), fed
+# 1 MiB each 10 ms through a pipe.  steady_writer's flat-out loop (GB/s on a loop device)
+# takes a CPU with its loop worker for as long as it runs; this one a few per cent.
+busy_writer() {
+	local name=$1 seconds=${2:-60}
+	bg timeout "$seconds" bash -c "python3 -c '
+import sys, time
+chunk = bytes(1 << 20)
+while True:
+    sys.stdout.buffer.write(chunk)
+    sys.stdout.flush()
+    time.sleep(0.01)' | while :; do
+		dd of=/dev/$name bs=64k count=256 iflag=fullblock oflag=direct status=none || break
+	done"
+}
+
 # A writer that rewrites 4 KiB of FILE every 10 ms (pwrite on one descriptor: frozen, it
 # blocks in the write itself), in the background like bg; its pid is in $BG_PID.
 pwrite_loop() {

@@ -9,7 +9,7 @@ command -v tmux >/dev/null || { skip "console graphs" "tmux not installed"; exit
 
 raw=$(make_loop 64) || { fail "loop device"; exit 1; }
 udevadm settle 2>/dev/null   # udev's probe reads of a new device are over
-steady_writer "$raw" 120
+busy_writer "$raw" 120
 
 # the label row of a strip ("loop3 read 0  (nothing in view)"): its screen line, 0-based
 row_of() { screen | grep -nE -- "$1" | head -1 | cut -d: -f1; }

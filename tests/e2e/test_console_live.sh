@@ -9,7 +9,7 @@ command -v tmux >/dev/null || { skip "console on a loop device" "tmux not instal
 
 dev=$(make_loop 256) || { fail "loop device"; exit 1; }
 echo mq-deadline >"/sys/block/$dev/queue/scheduler"
-steady_writer "$dev" 120
+busy_writer "$dev" 120
 
 console_shell 100 40
 console_run "$dev"

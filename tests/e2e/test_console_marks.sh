@@ -11,7 +11,7 @@ CHECK="$(dirname "$0")/marks_screen.py"
 
 dev=$(make_loop 64) || { fail "loop device"; exit 1; }
 echo mq-deadline >"/sys/block/$dev/queue/scheduler"
-steady_writer "$dev" 60
+busy_writer "$dev" 60
 
 console_shell 100 40
 console_run "$dev"

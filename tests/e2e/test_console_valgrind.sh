@@ -10,7 +10,7 @@ command -v tmux >/dev/null || { skip "console under valgrind" "tmux not installe
 
 args="-i 0.5"
 if is_root; then
-	dev=$(make_loop 128) && steady_writer "$dev" 120
+	dev=$(make_loop 128) && busy_writer "$dev" 120
 else
 	args="$args --root $IOSCOPE_TOP/tests/fixtures/root-live/1"
 fi

@@ -22,7 +22,7 @@ ddev=$(losetup --find --show "$shm/img") && at_exit "losetup -d '$ddev'"
 dev=$(basename "$ddev")
 # steady for the whole check, however slow the console is to start on a busy machine (one
 # 1 GiB dd to shm memory is over in a second): "Why DEV" lists the processes writing DEV
-steady_writer "$dev" 120
+busy_writer "$dev" 120
 
 console_shell 80 24
 console_run "$dev"

@@ -13,7 +13,7 @@ fi
 make_loop 64 >"$TMP/loop" || { fail control_queue_setup "no loop device"; exit 0; }
 L=$(cat "$TMP/loop")
 Q=/sys/block/$L/queue
-steady_writer "$L" 120
+busy_writer "$L" 120
 
 # set_ok NAME ARGS... : exit 0 expected; output in $OUT
 run() { OUT=$("$IOSCOPE" "$@" 2>&1 </dev/null); RC=$?; }

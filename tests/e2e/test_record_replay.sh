@@ -12,7 +12,7 @@ dev=$(cat "$TMP/loop")
 sys=$(system_disk)   # a second device: vda here, whatever the machine has
 [ -n "$sys" ] || { fail "a system disk"; exit 1; }
 echo mq-deadline >"/sys/block/$dev/queue/scheduler"
-steady_writer "$dev" 30
+busy_writer "$dev" 30
 
 formats=(json text csv)
 pids=()

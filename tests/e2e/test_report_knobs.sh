@@ -12,7 +12,7 @@ if ! is_root; then
 fi
 L=$(make_loop 64) || { fail "a loop device" "losetup failed"; exit 0; }
 IDLE=$(make_loop 16) || { fail "a loop device" "losetup failed"; exit 0; }
-steady_writer "$L" 60
+busy_writer "$L" 60
 
 # record a session of about 8 s, direct I/O turned on after 4 s
 record() {   # record LOG SECONDS-BEFORE-DIO-ON (-1: never)

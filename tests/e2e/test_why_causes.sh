@@ -42,7 +42,7 @@ for l in open(sys.argv[1]):
 
 # --- other disks are busy: a steady writer nobody watches, a writer stuck on a frozen xfs ---
 busy=$(make_loop 256) || { fail "busy loop device" "make_loop"; exit 0; }
-steady_writer "$busy" 300
+busy_writer "$busy" 300
 b=$(make_loop 320) && mb=$(make_fs "$b" xfs) || { fail "xfs loop to freeze" "cannot make it"; exit 0; }
 pwrite_loop "$mb/stuck"
 stuck=$BG_PID
