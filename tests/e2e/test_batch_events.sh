@@ -57,7 +57,7 @@ if [ -w /sys/class/zram-control/hot_add ]; then
 	at_exit "echo $id >/sys/class/zram-control/hot_remove"
 	"$IOSCOPE" --batch -i 0.2 -c 5 -f json >"$TMP/rm.json" 2>"$TMP/rm.err" &
 	pid=$!
-	sleep 0.5
+	printed "$TMP/rm.json" $pid
 	echo "$id" >/sys/class/zram-control/hot_remove
 	wait $pid && ok "device vanishing mid-run" || fail "device vanishing mid-run" "$(cat "$TMP/rm.err")"
 	python3 - "$TMP/rm.json" "zram$id" <<'PY'
