@@ -23,6 +23,9 @@ const struct wchan_words tasks_wchan_words[] = {
 	{ "__jbd2_log_wait_for_space", "journal full, waiting for log space", { NULL } },
 	{ "jbd2_log_wait_commit", "waiting for a journal commit", { NULL } },
 	{ "xlog_grant_head_wait", "xfs log full", { NULL } },
+	/* an fsync or log force whose checkpoint was handed to the log: the CIL push work is
+	 * done, the wait is for the log's own write (its device slow or stuck) */
+	{ "xlog_wait_on_iclog", "waiting for an xfs log write", { NULL } },
 	{ "balance_dirty_pages", "throttled, dirty above the limit", { NULL } },
 	{ "blk_mq_get_tag", "queue full, all nr_requests in use", { NULL } },
 	{ "rq_qos_wait", "held back by writeback throttling (wbt)", { NULL } },

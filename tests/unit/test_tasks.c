@@ -653,6 +653,7 @@ static void test_wchan_words(void **state)
 	assert_string_equal(words_of("__jbd2_log_wait_for_space", NULL), "journal full, waiting for log space");
 	assert_string_equal(words_of("jbd2_log_wait_commit", NULL), "waiting for a journal commit");
 	assert_string_equal(words_of("xlog_grant_head_wait", NULL), "xfs log full");
+	assert_string_equal(words_of("xlog_wait_on_iclog", NULL), "waiting for an xfs log write");
 	assert_string_equal(words_of("balance_dirty_pages", NULL), "throttled, dirty above the limit");
 	assert_string_equal(words_of("blk_mq_get_tag", NULL), "queue full, all nr_requests in use");
 	assert_string_equal(words_of("rq_qos_wait", NULL), "held back by writeback throttling (wbt)");
@@ -661,7 +662,7 @@ static void test_wchan_words(void **state)
 	assert_string_equal(words_of("percpu_rwsem_wait", "vfs_write"), "filesystem frozen");
 	assert_string_equal(words_of("percpu_rwsem_wait", "mnt_want_write"), "filesystem frozen");
 	assert_string_equal(words_of("reclaim_throttle", NULL), "memory reclaim throttling");
-	assert_int_equal(tasks_wchan_words_count, 11);
+	assert_int_equal(tasks_wchan_words_count, 12);
 	/* percpu_rwsem_wait is more than sb_start_write: without its frames, no words */
 	assert_null(words_of("percpu_rwsem_wait", NULL));
 	assert_null(words_of("percpu_rwsem_wait", "cgroup_threadgroup_change_begin"));
