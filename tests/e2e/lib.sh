@@ -29,6 +29,18 @@ wait_socket() {
 	done
 	return 1
 }
+# wait_output FILE PID: until the batch run PID printed its first interval into FILE (30 s
+# at most; not when it ended): a change made before a run's first sample is no change, it
+# is what that sample starts from
+wait_output() {
+	local i
+	for ((i = 0; i < 300; i++)); do
+		[ -s "$1" ] && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
 # wait_samples LOG N [PID]: until the session log LOG holds N samples (30 s at most; not
 # when PID, the recorder, has ended): a loaded machine may start ioscope late, so a test
 # acts after the samples it needs before, not after a fixed sleep

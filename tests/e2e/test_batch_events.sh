@@ -4,23 +4,11 @@
 . "$(dirname "$0")/lib.sh"
 is_root || { skip "scheduler change becomes an event" "needs root for a loop device"; exit 0; }
 
-# printed FILE PID: until the batch run PID printed its first interval (a change made
-# before its first sample would be no change: it is what that sample starts from)
-printed() {
-	local i
-	for ((i = 0; i < 300; i++)); do
-		[ -s "$1" ] && return 0
-		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
-
 dev=$(make_loop 64) || { fail "loop device"; exit 1; }
 echo mq-deadline >"/sys/block/$dev/queue/scheduler"
 "$IOSCOPE" --batch -i 0.2 -c 10 -f json "$dev" >"$TMP/out.json" 2>"$TMP/err" &
 pid=$!
-printed "$TMP/out.json" $pid
+wait_output "$TMP/out.json" $pid
 echo bfq >"/sys/block/$dev/queue/scheduler"
 sleep 0.5
 echo 256 >"/sys/block/$dev/queue/read_ahead_kb"
@@ -45,7 +33,7 @@ PY
 # Text format prints the event as a line between the tables.
 "$IOSCOPE" --batch -i 0.2 -c 5 "$dev" >"$TMP/out.txt" 2>&1 &
 pid=$!
-printed "$TMP/out.txt" $pid
+wait_output "$TMP/out.txt" $pid
 echo none >"/sys/block/$dev/queue/scheduler"
 wait $pid
 grep -qE "^---- [0-9:]{8} $dev sched bfq→none ----$" "$TMP/out.txt" && ok "text event line" \
@@ -57,7 +45,7 @@ if [ -w /sys/class/zram-control/hot_add ]; then
 	at_exit "echo $id >/sys/class/zram-control/hot_remove"
 	"$IOSCOPE" --batch -i 0.2 -c 5 -f json >"$TMP/rm.json" 2>"$TMP/rm.err" &
 	pid=$!
-	printed "$TMP/rm.json" $pid
+	wait_output "$TMP/rm.json" $pid
 	echo "$id" >/sys/class/zram-control/hot_remove
 	wait $pid && ok "device vanishing mid-run" || fail "device vanishing mid-run" "$(cat "$TMP/rm.err")"
 	python3 - "$TMP/rm.json" "zram$id" <<'PY'
