@@ -15,7 +15,7 @@ dev=$(make_loop 256) || { fail "loop device"; exit 1; }
 # KiB written to the other devices: vmstat's bo is system-wide, and where ioscope's and
 # vmstat's one-second windows fall apart, what other tests beside this one wrote meanwhile
 # is in one total and not the other (their GB/s writers made 17 % of difference)
-others_kib() { awk -v d="$dev" '$3 != d { s += $10 } END { printf "%d", s / 2 }' /proc/diskstats; }
+others_kib() { awk -v d="$dev" '$3 != d { s += $10 } END { printf "%.0f", s / 2 }' /proc/diskstats; }
 others0=$(others_kib)
 "$IOSCOPE" --batch -i 1 -c $N -f json "$dev" >"$TMP/ioscope.json" 2>"$TMP/ioscope.err" &
 p1=$!
