@@ -76,8 +76,11 @@ if not dips:
     sys.exit()
 first = dips[0]["reasons"][0]
 cause = re.match(r"^[0-9.]+ s after (.*): [0-9.]+→[0-9.]+ MB/s", first)
+# each change is stamped when its write returned: max_sectors_kb, written after
+# nr_requests, is a cause only of a dip seen after it (a sample can fall between the two)
+msk_before = any(s["key"] == "max_sectors_kb" and s["time"] <= dips[0]["time"] for s in sets)
 good = bool(cause) and re.search(r"nr_requests [0-9]+→4", cause.group(1)) and \
-       re.search(r"max_sectors_kb [0-9]+→4", cause.group(1))
+       bool(re.search(r"max_sectors_kb [0-9]+→4", cause.group(1))) == msk_before
 print("ok" if good else "bad %r" % dips[0]["reasons"])
 PY
 }

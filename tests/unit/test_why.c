@@ -658,11 +658,25 @@ static void test_memcg(void **state)
  * is held by its ancestors'; the lowest of its own and theirs is its limit, the ancestor
  * named.  In a tree of our own as the cgroup2 mount; the text, the tasks record and the
  * replay say which cgroup's limit it is. */
+static int cgroup_tree_up(void **state)
+{
+	static char root[32];
+	snprintf(root, sizeof root, "/tmp/ioscope-test.XXXXXX");
+	*state = root;
+	return mkdtemp(root) ? 0 : -1;
+}
+
+/* Removed by the teardown: a failed assertion leaves the test half way. */
+static int cgroup_tree_down(void **state)
+{
+	rm_tree(*state);
+	return 0;
+}
+
 static void test_memcg_v2_parent_limit(void **state)
 {
-	(void)state;
-	char root[] = "/tmp/ioscope-test.XXXXXX", path[4096];
-	assert_non_null(mkdtemp(root));
+	const char *root = *state;
+	char path[4096];
 	static const char *const files[][2] = {
 		{ "build/memory.max", "402653184\n" },            /* 384 MB */
 		{ "build/job/memory.max", "max\n" },
@@ -718,7 +732,6 @@ static void test_memcg_v2_parent_limit(void **state)
 	tasks_sample_free(back);
 	tasks_sample_free(t);
 	memcg_roots_close(&r);
-	rm_tree(root);
 }
 
 /* Named devices are watched whatever their load; with none named, only whole disks
@@ -754,7 +767,8 @@ int main(void)
 		cmocka_unit_test(test_commit_running_without_tasks),
 		cmocka_unit_test(test_dip_commit_running),
 		cmocka_unit_test(test_memcg),
-		cmocka_unit_test(test_memcg_v2_parent_limit),
+		cmocka_unit_test_setup_teardown(test_memcg_v2_parent_limit, cgroup_tree_up,
+						cgroup_tree_down),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
