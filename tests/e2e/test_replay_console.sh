@@ -14,7 +14,7 @@ command -v tmux >/dev/null || { skip "replay console" "tmux not installed"; exit
 make_loop 128 >"$TMP/loop" || { fail "loop device"; exit 1; }
 dev=$(cat "$TMP/loop")
 echo mq-deadline >"/sys/block/$dev/queue/scheduler"
-busy_writer "$dev" 90
+steady_writer "$dev" 90
 
 log="$TMP/s.log"
 "$IOSCOPE" --batch -i 0.25 -c 40 -f json --record "$log" "$dev" >/dev/null 2>"$TMP/rec.err" &
