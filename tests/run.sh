@@ -123,9 +123,10 @@ e2e_reap() {
 	unset "running[$pid]" "waiting[$pid]"
 }
 
-# The unit suites and fuzz targets, built (`make check-build-compiled`, one compiler at a
-# time: the e2e scripts beside mostly wait) and run one after the other, as one job beside
-# the e2e scripts: its counts in $RESULTS/@compiled.
+# The unit suites and fuzz targets, made up to date (`make check-build-compiled`: `make
+# check` built them already; a run of this script alone after an edit builds them here)
+# and run one after the other, as one job beside the e2e scripts: its counts in
+# $RESULTS/@compiled.
 compiled_job() {
 	local bin src
 	passed=0 failed=0 skipped=0 failures=()

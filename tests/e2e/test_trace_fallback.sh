@@ -6,7 +6,6 @@
 # every request (Makefile: no queue in the arrays, two slots).  The figures must be what
 # the normal paths give: every completion counted once, seeks and the sequential share.
 # run.sh: waits (on the kernel, most of its time: beside the other jobs)
-# run.sh: early (it would otherwise be the last to end: started first, beside)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"
 TRACE_IOSCOPE="$(dirname "$IOSCOPE")/../narrow/ioscope"
