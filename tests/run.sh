@@ -100,7 +100,12 @@ e2e_report() {
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "not ok $name exited $rc" >>"$log"; fi
 	if [ "$p" -eq 0 ] && [ "$f" -eq 0 ] && [ "$s" -eq 0 ]; then f=1; echo "not ok $name asserted nothing" >>"$log"; fi
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
-	if [ "$f" -ne 0 ]; then failures+=("$name"); tail -60 "$log"; else grep '^skip ' "$log"; fi
+	# a failure's "not ok" lines first: its last 60 lines can be a screen dump that cut them
+	if [ "$f" -ne 0 ]; then
+		failures+=("$name")
+		grep '^not ok ' "$log" | head -20 | sed 's/^/(failed) /'
+		tail -60 "$log"
+	else grep '^skip ' "$log"; fi
 	printf 'e2e  %-28s %3d passed %3d failed %3d skipped %4d.%ds  cpu %d.%ds\n' "$name" "$p" "$f" \
 		"$s" $((tenths / 10)) $((tenths % 10)) $((cpu / 10)) $((cpu % 10))
 }
