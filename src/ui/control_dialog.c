@@ -157,8 +157,11 @@ static void finish(struct console *c, struct control_dialog *d)
 	}
 	for (size_t i = 0; i < d->result->nevents; i++)
 		console_add_event(c, &d->result->events[i]);
-	withdraw_pending(c, d);
+	/* the events the job made before the withdrawal of the rest: told the other way
+	 * round, another instance could hand back what it held (an echo of these) as
+	 * observed in a sample taken between the two */
 	announce_events(&session_log_announce_codec, d->result->events, d->result->nevents);   /* other instances watching */
+	withdraw_pending(c, d);
 	char what[256];
 	control_plan_describe(d->plan, what, sizeof what);
 	bool unasked = d->plan->nrisks > 0 && c->opts->yes;
