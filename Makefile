@@ -97,7 +97,7 @@ SAN_OBJ  := $(LIB_SRC:%.c=$(BUILD)/san/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/san/tests/%)
 
-.PHONY: all run deps test-deps check check-build check-build-e2e check-build-compiled bench fuzz fuzz-run install deb clean
+.PHONY: all run deps test-deps check check-build check-build-compiled bench fuzz fuzz-run install deb clean
 all: ioscope $(TRACER)
 
 ioscope: $(BUILD)/opt/ioscope
@@ -237,8 +237,8 @@ $(FUZZ_REPLAY_BIN): $(BUILD)/san/fuzz/%: tests/fuzz/%.c tests/fuzz/replay_main.c
 	@$(CC) $(BASEFLAGS) $(FOLDER_INC) $(SANFLAGS) $(DEPFLAGS) -o $@ $< tests/fuzz/replay_main.c $(SAN_LIB) $(LDLIBS)
 -include $(FUZZ_REPLAY_BIN:=.d)
 # what `make check` builds
-check-build: check-build-e2e check-build-compiled
-check-build-e2e: all $(BUILD)/san/ioscope $(TRACER_NARROW)
+check-build: all $(BUILD)/san/ioscope $(TRACER_NARROW) check-build-compiled
+# the unit suites and fuzz replays alone (tests/run.sh makes them up to date)
 check-build-compiled: $(UNIT_BIN) $(FUZZ_REPLAY_BIN)
 FUZZ_SECONDS ?= 60
 # The library is compiled once for every target, instrumented for the fuzzer but without

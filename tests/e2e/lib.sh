@@ -19,40 +19,29 @@ export XDG_RUNTIME_DIR="$TMP/run"
 
 at_exit() { printf '%s\n' "$*" >>"$_CLEANUPS"; }
 
+# wait_until SECONDS PID TEST...: until the command TEST holds (true), polled every 0.1 s;
+# false after SECONDS, or at once when process PID ("": none) has ended without it
+wait_until() {
+	local i tries=$(($1 * 10)) pid=$2
+	shift 2
+	for ((i = 0; i < tries; i++)); do
+		"$@" && return 0
+		[ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null && return 1
+		sleep 0.1
+	done
+	return 1
+}
 # wait_socket PID: until instance PID listens in the runtime directory (its socket is there)
-wait_socket() {
-	local i
-	for ((i = 0; i < 100; i++)); do
-		[ -S "$XDG_RUNTIME_DIR/ioscope/$1.sock" ] && return 0
-		kill -0 "$1" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
+wait_socket() { wait_until 10 "$1" test -S "$XDG_RUNTIME_DIR/ioscope/$1.sock"; }
 # wait_output FILE PID: until the batch run PID printed its first interval into FILE (30 s
-# at most; not when it ended): a change made before a run's first sample is no change, it
-# is what that sample starts from
-wait_output() {
-	local i
-	for ((i = 0; i < 300; i++)); do
-		[ -s "$1" ] && return 0
-		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
+# at most): a change made before a run's first sample is no change, it is what that
+# sample starts from
+wait_output() { wait_until 30 "$2" test -s "$1"; }
 # wait_samples LOG N [PID]: until the session log LOG holds N samples (30 s at most; not
 # when PID, the recorder, has ended): a loaded machine may start ioscope late, so a test
 # acts after the samples it needs before, not after a fixed sleep
-wait_samples() {
-	local i
-	for ((i = 0; i < 300; i++)); do
-		[ "$(grep -c '^{"type":"sample"' "$1" 2>/dev/null)" -ge "$2" ] && return 0
-		[ -n "${3:-}" ] && ! kill -0 "$3" 2>/dev/null && return 1
-		sleep 0.1
-	done
-	return 1
-}
+has_samples() { [ "$(grep -c '^{"type":"sample"' "$1" 2>/dev/null)" -ge "$2" ]; }
+wait_samples() { wait_until 30 "${3:-}" has_samples "$1" "$2"; }
 _run_cleanups() {
 	local cmd
 	while IFS= read -r cmd; do eval "$cmd" >/dev/null 2>&1; done < <(tac "$_CLEANUPS" 2>/dev/null)
