@@ -80,6 +80,12 @@ int session_queue_event(struct session *s, const struct event *ev);
  * object is held, so that the change is logged once, by ioscope (expect.h).  -1 on
  * ENOMEM. */
 int session_expect_event(struct session *s, const struct event *ev);
+/* fn(ctx) is called in every step between reading the sample and deriving its events:
+ * a change announced as pending while the sample was read may be in it already (the
+ * announcement comes just before the write), so whoever hears announcements hands them
+ * to session_expect_event there, or the sample logs that change as observed.  fn may
+ * expect and withdraw; events it gets go to the session after the step. */
+void session_set_on_read(struct session *s, void (*fn)(void *ctx), void *ctx);
 /* The change ev announced (session_expect_event) will not be made: its job failed to
  * start or ended without its event.  Nothing more is held for it (expect_withdraw). */
 void session_withdraw_expected(struct session *s, const struct event *ev);

@@ -147,6 +147,13 @@ static int announce_collect(struct batch *b)
 	return rc;
 }
 
+/* session_set_on_read: announced while the sample was read.  Out of memory: that change
+ * stays "observed". */
+static void announce_on_read(void *ctx)
+{
+	announce_collect(ctx);
+}
+
 static int announce_into_sample(struct batch *b)
 {
 	if (announce_collect(b) < 0)
@@ -343,6 +350,8 @@ int batch_run(const struct options *opts, struct source *src, struct recorder *r
 	if (status)
 		goto out;
 	announce_open(&b);
+	if (b.announce)
+		session_set_on_read(b.session, announce_on_read, &b);
 	if (opts->command && (status = run_start(&b)))
 		goto out;
 	if (opts->format == FORMAT_CSV)

@@ -28,6 +28,8 @@ struct session {
 	struct event_list queued;    /* announced by another ioscope, for the next step */
 	struct echo_filter echoes;
 	struct expect expected;      /* changes announced as about to be made (expect.h) */
+	void (*on_read)(void *ctx);  /* session_set_on_read */
+	void *on_read_ctx;
 	struct history *hist;
 	struct trace_history *trace_hist;   /* with the history: the heat map's histograms */
 	size_t hist_capacity;
@@ -188,6 +190,8 @@ int session_step(struct session *s, struct error *err)
 	bool have_prev = s->have_cur;
 	s->have_cur = true;
 	note_index(s);
+	if (s->on_read)
+		s->on_read(s->on_read_ctx);
 	if (derive(s, have_prev) < 0)
 		return error_set(err, "out of memory");
 	struct sink_sample sample;
@@ -266,6 +270,12 @@ int session_queue_event(struct session *s, const struct event *ev)
 	if (!kept)
 		return -1;
 	return event_copy(kept, ev);
+}
+
+void session_set_on_read(struct session *s, void (*fn)(void *ctx), void *ctx)
+{
+	s->on_read = fn;
+	s->on_read_ctx = ctx;
 }
 
 int session_expect_event(struct session *s, const struct event *ev)

@@ -201,6 +201,35 @@ time.sleep(60)' "/dev/$1" >"$TMP/holder.out" 2>&1 &
 }
 release_hold() { kill "$HOLDER_PID" 2>/dev/null; wait "$HOLDER_PID" 2>/dev/null; }
 
+# A sample held in the middle of its read: hold_mount_reads PID attaches strace to ioscope
+# PID (in $HOLD_PID, killed at exit) to hold it 2 s at the start of each read of its mount
+# table; held_in_mount_read PID is true while it is held before the table's first bytes (a
+# pread64, syscall 17, of that descriptor at offset 0: a change made now is in what it
+# reads), and wait_mount_read_held PID waits for that (10 s).  An ioscope under
+# strace needs detect_leaks=0, or the tracer detached (kill $HOLD_PID) before it exits.
+# 1: strace cannot trace here.
+mountinfo_fd() {
+	local f
+	for f in /proc/"$1"/fd/*; do
+		[ "$(readlink "$f")" = "/proc/$1/mountinfo" ] && { basename "$f"; return 0; }
+	done
+	return 1
+}
+hold_mount_reads() {
+	strace -f -o /dev/null true 2>/dev/null || return 1
+	strace -f -p "$1" -o /dev/null -P "/proc/$1/mountinfo" -e trace=pread64 \
+		-e inject=pread64:delay_enter=2000000 2>"$TMP/hold_mount_reads.err" &
+	HOLD_PID=$!
+	at_exit "kill $HOLD_PID"
+}
+held_in_mount_read() {
+	local call fd buf count offset fd_now
+	fd_now=$(mountinfo_fd "$1") || return 1
+	read -r call fd buf count offset _ <"/proc/$1/syscall" 2>/dev/null && [ "$call" = 17 ] &&
+		[ $((fd)) = "$fd_now" ] && [ $((offset)) = 0 ]
+}
+wait_mount_read_held() { wait_until 10 "$1" held_in_mount_read "$1"; }
+
 # Sleeps only this test runs, `sleep ${MARK}N` (9 and our pid): pgrep -f finds them and
 # nothing else.  marked [PATTERN]: their pids (N matching PATTERN); wait_marked PATTERN
 # COUNT: until COUNT of them run (15 s at most); KILL_MARKED: a cleanup that kills them.

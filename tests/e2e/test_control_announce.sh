@@ -78,6 +78,41 @@ fake = [e for e in evs if e.get("new") == "b"]
 check("an announcement claiming 'observed' is dropped", marks and not fake, fake)
 PY
 
+# A change announced while a sample is being read: strace holds the batch 2 s at the start
+# of its read of the mount table, `remount` runs meanwhile, and the sample reads the new
+# options after the announcement came.  Logged once, by ioscope: the announcement is taken
+# between reading the sample and deriving its events, not only before the read.
+if [ ${#held[@]} -gt 0 ]; then
+	ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" "$IOSCOPE" --batch -i 0.3 -f json "$dev" \
+		>"$TMP/mid.json" 2>"$TMP/mid.err" &
+	mid=$!
+	at_exit "kill $mid"
+	wait_socket "$mid" && wait_output "$TMP/mid.json" "$mid" && hold_mount_reads "$mid"
+	if wait_mount_read_held "$mid"; then
+		"$IOSCOPE" remount "$mnt" relatime >"$TMP/mid-remount.out" 2>&1 \
+			|| fail "remount during a sample's read" "$(cat "$TMP/mid-remount.out")"
+		held_in_mount_read "$mid" && ok "remount done while the sample's read is held" \
+			|| fail "remount done while the sample's read is held" "the hold ended first"
+		kill "$HOLD_PID"; wait "$HOLD_PID" 2>/dev/null
+		n=$(wc -l <"$TMP/mid.json")
+		wait_until 10 "$mid" eval '[ "$(wc -l <"$TMP/mid.json")" -ge $((n + 2)) ]'
+	else
+		fail "batch held in its read of the mount table" "$(cat "/proc/$mid/syscall" "$TMP/hold_mount_reads.err")"
+	fi
+	kill -TERM "$mid"
+	wait "$mid" && clean_stderr "$TMP/mid.err" && ok "batch run held by strace" \
+		|| fail "batch run held by strace" "$(cat "$TMP/mid.err")"
+	python3 - "$TMP/mid.json" "$mnt" <<'PY'
+import json, sys
+out, mnt = sys.argv[1:]
+mo = [e for l in open(out) for e in json.loads(l)["events"]
+      if e["object"] == mnt and e["key"] == "mount_opts"]
+ok = len(mo) == 1 and mo[0]["by"] == "ioscope" and "relatime" in mo[0]["new"]
+print(("ok " if ok else "not ok ") + "remount announced mid-read logged once, by ioscope"
+      + ("" if ok else f": {mo}"))
+PY
+fi
+
 # The runtime directory is refused, never followed, when it is a symlink or open to others;
 # the instance runs on (an unreachable instance is no error).
 mkdir -m 700 "$TMP/run2" "$TMP/elsewhere"
