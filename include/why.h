@@ -184,10 +184,14 @@ void why_rates_compute(struct why_rates *out, const struct why_sample *prev,
 /* What the blocked tasks of the snapshot at mono_ns show: the writers held in
  * balance_dirty_pages (a per-device limit, strict_limit, throttles them with the system
  * far below freerun), and each journal's commit in progress: how long its committing
- * thread (journal_committers[]) has been in D, when the journal made no progress in the
- * interval (docs/metrics.md, "A commit in progress"). */
+ * thread (journal_committers[]) has been in D, or a task attributed to its filesystem in
+ * its log_waiter, when the journal made no progress in the interval (docs/metrics.md, "A
+ * commit in progress").  devs: the snapshot the tasks' files are attributed by
+ * (attribution.h); NULL: only the committing threads count. */
+struct snapshot;
 void why_rates_add_tasks(struct why_rates *out, const struct tasks_sample *prev,
-			 const struct tasks_sample *t, uint64_t mono_ns);
+			 const struct tasks_sample *t, uint64_t mono_ns,
+			 const struct snapshot *devs);
 /* The memory cgroup is at its limit or reclaiming: usage at 90% of the limit or more, or
  * a reclaim or throttle counter that went up. */
 bool memcg_pressed(const struct memcg_rates *m);
@@ -202,6 +206,9 @@ struct journal_committer {
 	const char *prefix;
 	enum journal_figure progress;   /* above 0: the journal went on in the interval */
 	const char *what;               /* for docs/metrics.md */
+	/* the wait channel of a task waiting for the log's own write, once the committer
+	 * handed it over and no thread of the journal is in D (xfs); NULL: none */
+	const char *log_waiter;
 };
 extern const struct journal_committer journal_committers[];
 extern const size_t journal_committers_count;

@@ -152,7 +152,8 @@ static int derive(struct session *s, bool have_prev)
 		if (rates_compute(&s->rates, &s->prev, &s->cur) < 0)
 			return -1;
 		why_rates_compute(s->why, s->prev.why, s->cur.why, s->rates.interval);
-		why_rates_add_tasks(s->why, s->prev.tasks, s->cur.tasks, tasks_mono_ns(&s->cur.mono));
+		why_rates_add_tasks(s->why, s->prev.tasks, s->cur.tasks, tasks_mono_ns(&s->cur.mono),
+				    &s->cur);
 		if (detect_dips(s) < 0)
 			return -1;
 		if (s->hist && history_append(s->hist, &s->rates) < 0)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attribution.h"
 #include "rates.h"
 #include "tasks.h"
 #include "text.h"
@@ -54,9 +55,13 @@ const struct journal_figure_def journal_figures[JF_COUNT] = {
 };
 
 const struct journal_committer journal_committers[] = {
-	{ JOURNAL_EXT4, "jbd2/", JF_COMMITS_S, "kjournald2, which commits the running transaction" },
+	{ JOURNAL_EXT4, "jbd2/", JF_COMMITS_S, "kjournald2, which commits the running transaction",
+	  NULL },
+	/* the push work hands the checkpoint to the in-core log and ends: a log write that
+	 * does not complete leaves no kworker in D, only its fsync callers waiting */
 	{ JOURNAL_XFS, "xfs-cil/", JF_LOG_WRITES_S,
-	  "the CIL push work (a kworker), which writes a checkpoint to the log" },
+	  "the CIL push work (a kworker), which writes a checkpoint to the log",
+	  "xlog_wait_on_iclog" },
 };
 const size_t journal_committers_count = sizeof journal_committers / sizeof journal_committers[0];
 
@@ -346,17 +351,40 @@ bool journal_committer_is(const char *comm, enum journal_fs fs, const char *devi
 	return false;
 }
 
-/* The longest its committers have been in D; false when none is, or when the journal went
- * on in the interval (a commit ended, the log was written): the thread is then in D for
- * its next commit, and how long that one has run is not known. */
+static const char *log_waiter_of(enum journal_fs fs)
+{
+	for (size_t i = 0; i < journal_committers_count; i++)
+		if (journal_committers[i].fs == fs && journal_committers[i].log_waiter)
+			return journal_committers[i].log_waiter;
+	return NULL;
+}
+
+/* A committing thread of j's journal, or a task waiting for its log's write on a file of
+ * j's filesystem (not of a filesystem above it: a loop device's file is another's). */
+static bool waits_for_commit(const struct blocked_task *b, const struct journal_rates *j,
+			     const struct snapshot *devs)
+{
+	if (b->kthread)
+		return journal_committer_is(b->comm, j->fs, j->device);
+	const char *waiter = log_waiter_of(j->fs);
+	if (!devs || !waiter || strcmp(b->wchan, waiter) != 0)
+		return false;
+	struct attribution a;
+	attribution_of_blocked(devs, b, &a);
+	return a.n && strcmp(a.devices[0], j->device) == 0;
+}
+
+/* The longest its committers (or log waiters) have been in D; false when none is, or when
+ * the journal went on in the interval (a commit ended, the log was written): the thread
+ * is then in D for its next commit, and how long that one has run is not known. */
 static bool commit_running(const struct journal_rates *j, const struct tasks_sample *t,
-			   uint64_t mono_ns, double *seconds)
+			   uint64_t mono_ns, const struct snapshot *devs, double *seconds)
 {
 	bool found = false;
 	*seconds = 0;
 	for (size_t i = 0; i < t->nkept; i++) {
 		const struct blocked_task *b = &t->blocked[i];
-		if (!b->kthread || !journal_committer_is(b->comm, j->fs, j->device))
+		if (!waits_for_commit(b, j, devs))
 			continue;
 		*seconds = fmax(*seconds, blocked_task_seconds(b, mono_ns));
 		found = true;
@@ -475,7 +503,8 @@ void memcg_rates_text(const struct memcg_rates *m, char *buf, size_t len)
 }
 
 void why_rates_add_tasks(struct why_rates *out, const struct tasks_sample *prev,
-			 const struct tasks_sample *t, uint64_t mono_ns)
+			 const struct tasks_sample *t, uint64_t mono_ns,
+			 const struct snapshot *devs)
 {
 	memcg_rates_add(out, prev, t);
 	out->throttled_tasks = 0;
@@ -486,7 +515,7 @@ void why_rates_add_tasks(struct why_rates *out, const struct tasks_sample *prev,
 		double s;
 		/* the journal's own thread figure, when there is one, knows when a commit ended */
 		if (!(j->present & (1u << JF_COMMIT_RUNNING_S)) &&
-		    commit_running(j, t, mono_ns, &s))
+		    commit_running(j, t, mono_ns, devs, &s))
 			set(j, JF_COMMIT_RUNNING_S, s);
 	}
 }

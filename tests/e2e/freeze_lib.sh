@@ -4,14 +4,14 @@
 # no_sanitizer NAME FILE: the run's stderr holds no sanitizer report
 no_sanitizer() { clean_stderr "$2" || fail "$1: sanitizer" "$(head -20 "$2")"; }
 
-# nested_loops INNER_MB: ext4 on a loop device ($inner, mounted on $mi) whose backing
-# file is on ext4 on another loop device (mounted on $mo, the one to freeze); the test
-# ends when either cannot be made.
+# nested_loops INNER_MB [FS [OUTER_MB]]: FS (ext4) on a loop device ($inner, mounted on
+# $mi) whose backing file is on ext4 on another loop device (OUTER_MB, 256 MB; mounted on
+# $mo, the one to freeze); the test ends when either cannot be made.
 nested_loops() {
-	local outer
-	outer=$(make_loop 256) && mo=$(make_fs "$outer" ext4) || { fail "outer loop" "cannot make it"; exit 0; }
+	local outer fs=${2:-ext4}
+	outer=$(make_loop "${3:-256}") && mo=$(make_fs "$outer" ext4) || { fail "outer loop" "cannot make it"; exit 0; }
 	inner=$(make_loop_in "$mo" "$1") || { fail "inner loop" "cannot make it"; exit 0; }
-	mi=$(make_fs "$inner" ext4) || { fail "inner ext4" "cannot make it"; exit 0; }
+	mi=$(make_fs "$inner" "$fs") || { fail "inner $fs" "cannot make it"; exit 0; }
 }
 
 # freeze_and_sample NAME INTERVAL COUNT BEFORE AFTER: $inner recorded with --tasks in batch

@@ -10,12 +10,16 @@
 
 . "$(dirname "${BASH_SOURCE[0]}")/freeze_lib.sh"
 
-# journal_stuck_setup SECONDS: the two filesystems (freeze_lib.sh's nested_loops: sets mo,
-# the mount point to freeze, inner and mi; the test ends when they cannot be made) and the
-# writers for SECONDS.  Thawed at exit before the writers are killed (the cleanups run last
-# first).
+# journal_stuck_setup SECONDS [FS]: the two filesystems, the inner one FS (ext4; xfs: 300 MB,
+# its least; freeze_lib.sh's nested_loops: sets mo, the mount point to freeze, inner and
+# mi; the test ends when they cannot be made) and the writers for SECONDS.  Thawed at exit
+# before the writers are killed (the cleanups run last first).
 journal_stuck_setup() {
-	nested_loops 160
+	JOURNAL_FS=${2:-ext4}
+	case "$JOURNAL_FS" in
+	xfs) nested_loops 300 xfs 512 ;;
+	*) nested_loops 160 ;;
+	esac
 	bg timeout "$1" python3 -c 'import os, sys
 fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT, 0o600)
 mode = 0o600
@@ -32,25 +36,26 @@ while True:
 # before the freeze, and one dip on $inner whose first reason is the commit; batch text
 # $TMP/journal.txt (exit status $text_rc) says it.
 journal_stuck_checks() {
-	local name=$1 rc=$2 min_last=$3 out
-	out=$(python3 - "$TMP/journal.json" "$inner" "$mi" "$frozen" "$min_last" <<'PY'
+	local name=$1 rc=$2 min_last=$3 out who=jbd2
+	[ "$JOURNAL_FS" = xfs ] && who="xfs log"
+	out=$(python3 - "$TMP/journal.json" "$inner" "$mi" "$frozen" "$min_last" "$who" <<'PY'
 import json, re, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
-dev, mnt, frozen, min_last = sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5])
+dev, mnt, frozen, min_last, who = sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5]), sys.argv[6]
 running = [d["journals"].get(mnt, {}).get("commit_running_s") for d in lines]
 before = [r for d, r in zip(lines, running) if d["time"] < frozen]
 last = running[-1]
 dips = [e for d in lines for e in d["events"] if e["kind"] == "dip" and e["object"] == dev]
 good_fig = last is not None and last >= min_last and all(r is None or r < 1 for r in before)
 first = dips[0]["reasons"][0] if dips else ""
-good_dip = len(dips) == 1 and re.fullmatch(r"journal commit running for [0-9.]+ s on %s \(jbd2\)" % dev, first)
+good_dip = len(dips) == 1 and re.fullmatch(r"journal commit running for [0-9.]+ s on %s \(%s\)" % (dev, who), first)
 print("ok" if good_fig and good_dip else "commit_running_s %r, dips %r" % (running, dips))
 PY
 )
 	[ "$rc" = 0 ] && [ "$out" = ok ] \
 		&& ok "$name: commit_running_s grows with the stuck commit; the dip names it first" \
 		|| fail "$name: commit_running_s grows with the stuck commit; the dip names it first" "rc=$rc $out"
-	grep -qE "^journal $mi ext4 $inner:.* commit running [0-9.]+ s" "$TMP/journal.txt" && [ "$text_rc" = 0 ] \
+	grep -qE "^journal $mi $JOURNAL_FS $inner:.* commit running [0-9.]+ s" "$TMP/journal.txt" && [ "$text_rc" = 0 ] \
 		&& ok "$name: batch text says how long the commit has been running" \
 		|| fail "$name: batch text says how long the commit has been running" \
 			"rc=$text_rc $(grep -E '^journal' "$TMP/journal.txt" | tail -3)"

@@ -444,19 +444,82 @@ static void test_commit_running(void **state)
 	snprintf(y.journals[0].device, sizeof y.journals[0].device, "loop0");
 	snprintf(y.journals[1].device, sizeof y.journals[1].device, "loop1");
 	y.journals[0].present = 1u << JF_COMMITS_S;     /* no commit ended */
-	why_rates_add_tasks(&y, NULL, t, 112000000000ull);
+	why_rates_add_tasks(&y, NULL, t, 112000000000ull, NULL);
 	assert_true(y.journals[0].present & (1u << JF_COMMIT_RUNNING_S));
 	assert_true(y.journals[0].f[JF_COMMIT_RUNNING_S] == 12.0);
 	assert_false(y.journals[1].present & (1u << JF_COMMIT_RUNNING_S));
 	y.journals[0].present = 1u << JF_COMMITS_S;
 	y.journals[0].f[JF_COMMITS_S] = 3;              /* committing, not stuck */
-	why_rates_add_tasks(&y, NULL, t, 112000000000ull);
+	why_rates_add_tasks(&y, NULL, t, 112000000000ull, NULL);
 	assert_false(y.journals[0].present & (1u << JF_COMMIT_RUNNING_S));
 	b->kthread = false;                             /* a process named so is not it */
 	y.journals[0].f[JF_COMMITS_S] = 0;
-	why_rates_add_tasks(&y, NULL, t, 112000000000ull);
+	why_rates_add_tasks(&y, NULL, t, 112000000000ull, NULL);
 	assert_false(y.journals[0].present & (1u << JF_COMMIT_RUNNING_S));
 	tasks_sample_free(t);
+}
+
+/* xfs whose log write hangs: no kworker is in D, the fsync callers wait in
+ * xlog_wait_on_iclog on a file of the filesystem.  The longest of them is the commit's
+ * time, for that filesystem only (not for the disk under its loop device, not for another
+ * xfs), and none while the log was written in the interval or without a snapshot to
+ * attribute the files by. */
+static void test_commit_running_xfs_log_waiters(void **state)
+{
+	(void)state;
+	struct snapshot devs;
+	snapshot_init(&devs);
+	static const struct { const char *name, *loop_disk; unsigned minor; } d[] = {
+		{ "loop5", "loop6", 5 }, { "loop6", "", 6 }, { "loop7", "", 7 },
+	};
+	for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) {
+		struct device *v = snapshot_add_device(&devs);
+		assert_non_null(v);
+		snprintf(v->name, sizeof v->name, "%s", d[i].name);
+		v->major = 7;
+		v->minor = d[i].minor;
+		v->loop.present = d[i].loop_disk[0];
+		snprintf(v->loop.disk, sizeof v->loop.disk, "%s", d[i].loop_disk);
+	}
+	struct tasks_sample *t = tasks_sample_new();
+	assert_non_null(t);
+	static const struct { const char *wchan; unsigned minor; uint64_t since_s; } w[] = {
+		{ "xlog_wait_on_iclog", 5, 100 },       /* fsync on loop5's xfs, 12 s */
+		{ "xlog_wait_on_iclog", 5, 105 },
+		{ "xlog_wait_on_iclog", 7, 90 },        /* another xfs's */
+		{ "balance_dirty_pages", 5, 80 },       /* not a log wait */
+	};
+	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+		struct blocked_task *b = tasks_sample_add_blocked(t);
+		assert_non_null(b);
+		snprintf(b->comm, sizeof b->comm, "fsync-loop");
+		snprintf(b->wchan, sizeof b->wchan, "%s", w[i].wchan);
+		b->waits = (struct task_file){ TASK_FILE_ON_FS, 7, w[i].minor };
+		b->since_ns = w[i].since_s * 1000000000ull;
+	}
+	struct why_rates y = { .njournals = 3 };
+	static const char *const jdev[] = { "loop5", "loop6", "loop7" };
+	for (size_t i = 0; i < 3; i++) {
+		y.journals[i].fs = JOURNAL_XFS;
+		snprintf(y.journals[i].device, sizeof y.journals[i].device, "%s", jdev[i]);
+		y.journals[i].present = 1u << JF_LOG_WRITES_S;   /* the log not written */
+	}
+	y.journals[2].f[JF_LOG_WRITES_S] = 40;             /* loop7's log is written */
+	why_rates_add_tasks(&y, NULL, t, 112000000000ull, &devs);
+	assert_true(y.journals[0].present & (1u << JF_COMMIT_RUNNING_S));
+	assert_true(y.journals[0].f[JF_COMMIT_RUNNING_S] == 12.0);
+	assert_false(y.journals[1].present & (1u << JF_COMMIT_RUNNING_S));
+	assert_false(y.journals[2].present & (1u << JF_COMMIT_RUNNING_S));
+
+	y.journals[0].present = 1u << JF_LOG_WRITES_S;
+	why_rates_add_tasks(&y, NULL, t, 112000000000ull, NULL);   /* nothing to attribute by */
+	assert_false(y.journals[0].present & (1u << JF_COMMIT_RUNNING_S));
+	y.journals[0].fs = JOURNAL_EXT4;                 /* ext4's jbd2 says it by itself */
+	y.journals[0].present = 1u << JF_COMMITS_S;
+	why_rates_add_tasks(&y, NULL, t, 112000000000ull, &devs);
+	assert_false(y.journals[0].present & (1u << JF_COMMIT_RUNNING_S));
+	tasks_sample_free(t);
+	snapshot_free(&devs);
 }
 
 /* Without task data (issue 24): the sampler's figure of jbd2's own thread (thread_d_ms,
@@ -489,7 +552,7 @@ static void test_commit_running_without_tasks(void **state)
 	snprintf(bt->comm, sizeof bt->comm, "jbd2/loop0-8");
 	bt->kthread = true;
 	bt->since_ns = 100000000000ull;                 /* in D through earlier commits */
-	why_rates_add_tasks(&y, NULL, t, 112000000000ull);
+	why_rates_add_tasks(&y, NULL, t, 112000000000ull, NULL);
 	assert_true(y.journals[0].f[JF_COMMIT_RUNNING_S] == 2.5);
 	tasks_sample_free(t);
 
@@ -636,7 +699,7 @@ static void test_memcg(void **state)
 		t1->nblocked++;
 	}
 	struct why_rates y = { .njournals = 0 };
-	why_rates_add_tasks(&y, t0, t1, 0);
+	why_rates_add_tasks(&y, t0, t1, 0, NULL);
 	assert_int_equal(y.nmemcgs, 1);
 	assert_true(memcg_pressed(&y.memcgs[0]));
 	char text[300];
@@ -721,7 +784,7 @@ static void test_memcg_v2_parent_limit(void **state)
 	memcg_read(&r, &t->memcgs[0]);
 	t->nmemcgs = 1;
 	struct why_rates y = { .njournals = 0 };
-	why_rates_add_tasks(&y, NULL, t, 0);
+	why_rates_add_tasks(&y, NULL, t, 0, NULL);
 	char text[300];
 	memcg_rates_text(&y.memcgs[0], text, sizeof text);
 	assert_string_equal(text, "memory cgroup /build/job (v2): 20 of 384 MB used (limit of /build), "
@@ -764,6 +827,7 @@ int main(void)
 		cmocka_unit_test(test_dip_cause_first),
 		cmocka_unit_test(test_dip_only_its_own_tasks),
 		cmocka_unit_test(test_commit_running),
+		cmocka_unit_test(test_commit_running_xfs_log_waiters),
 		cmocka_unit_test(test_commit_running_without_tasks),
 		cmocka_unit_test(test_dip_commit_running),
 		cmocka_unit_test(test_memcg),
