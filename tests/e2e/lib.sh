@@ -201,34 +201,33 @@ time.sleep(60)' "/dev/$1" >"$TMP/holder.out" 2>&1 &
 }
 release_hold() { kill "$HOLDER_PID" 2>/dev/null; wait "$HOLDER_PID" 2>/dev/null; }
 
-# A sample held in the middle of its read: hold_mount_reads PID attaches strace to ioscope
-# PID (in $HOLD_PID, killed at exit) to hold it 2 s at the start of each read of its mount
-# table; held_in_mount_read PID is true while it is held before the table's first bytes (a
-# pread64, syscall 17, of that descriptor at offset 0: a change made now is in what it
-# reads), and wait_mount_read_held PID waits for that (10 s).  An ioscope under
-# strace needs detect_leaks=0, or the tracer detached (kill $HOLD_PID) before it exits.
-# 1: strace cannot trace here.
-mountinfo_fd() {
-	local f
-	for f in /proc/"$1"/fd/*; do
-		[ "$(readlink "$f")" = "/proc/$1/mountinfo" ] && { basename "$f"; return 0; }
-	done
-	return 1
-}
-hold_mount_reads() {
+# A sample held in the middle of its read: hold_mount_read PID attaches strace to ioscope
+# PID (in $HOLD_PID, killed at exit) to hold it 3 s at the entry of its next read of its
+# mount table, once; mount_read_held PID is true while it is held (stopped by the tracer on
+# two looks 0.1 s apart: its other stops take microseconds), wait_mount_read_held PID waits
+# for that (10 s), and hold_done waits for the hold to end and the tracer to go, then says
+# whether the read held was the table's first (offset 0: a change made during the hold is
+# in what the sample reads; attached in the middle of a sample, it could be another).
+# /proc/PID/syscall would say so at once, but reading it waits for the hold to end.  An
+# ioscope under strace needs detect_leaks=0, or the tracer gone before it exits.  1: strace
+# cannot trace here.
+hold_mount_read() {
 	strace -f -o /dev/null true 2>/dev/null || return 1
-	strace -f -p "$1" -o /dev/null -P "/proc/$1/mountinfo" -e trace=pread64 \
-		-e inject=pread64:delay_enter=2000000 2>"$TMP/hold_mount_reads.err" &
+	strace -f -p "$1" -o "$TMP/hold_mount_read.log" -P "/proc/$1/mountinfo" -e trace=pread64 \
+		-e inject=pread64:delay_enter=3000000:when=1 2>"$TMP/hold_mount_read.err" &
 	HOLD_PID=$!
 	at_exit "kill $HOLD_PID"
 }
-held_in_mount_read() {
-	local call fd buf count offset fd_now
-	fd_now=$(mountinfo_fd "$1") || return 1
-	read -r call fd buf count offset _ <"/proc/$1/syscall" 2>/dev/null && [ "$call" = 17 ] &&
-		[ $((fd)) = "$fd_now" ] && [ $((offset)) = 0 ]
+_traced_stop() { [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" = t ]; }
+_running_on() { ! mount_read_held "$1"; }
+mount_read_held() { _traced_stop "$1" && sleep 0.1 && _traced_stop "$1"; }
+wait_mount_read_held() { wait_until 10 "$1" mount_read_held "$1"; }
+hold_done() {
+	wait_until 10 "$1" _running_on "$1"
+	kill "$HOLD_PID" 2>/dev/null
+	wait "$HOLD_PID" 2>/dev/null
+	grep -qE '^[0-9]+ +pread64\([0-9]+, .*, [0-9]+, 0\) = [0-9]+ \(DELAYED\)' "$TMP/hold_mount_read.log"
 }
-wait_mount_read_held() { wait_until 10 "$1" held_in_mount_read "$1"; }
 
 # Sleeps only this test runs, `sleep ${MARK}N` (9 and our pid): pgrep -f finds them and
 # nothing else.  marked [PATTERN]: their pids (N matching PATTERN); wait_marked PATTERN
