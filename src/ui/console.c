@@ -271,13 +271,25 @@ static void place_panes(struct console *c, struct frame *f)
 	}
 }
 
+/* The rows the pane shown in slot would fill at width (pane_def rows); 0: not known. */
+static int slot_rows(const struct console *c, const struct frame *f, enum layout_slot slot, int width)
+{
+	for (size_t i = 0; i < console_panes_count; i++) {
+		const struct pane_def *p = console_panes[i];
+		if (p->slot == slot && console_pane_shown(c, i))
+			return p->rows ? p->rows(f, width) : 0;
+	}
+	return 0;
+}
+
 void console_redraw(struct console *c)
 {
 	console_build_rows(c);
-	struct layout_want want = { LINES, COLS, (int)c->nrows, c->detail_zoom, c->show_marks };
-	layout_compute(&c->layout, &want);
 	struct frame f;
 	frame_build(c, &f);
+	struct layout_want want = { LINES, COLS, (int)c->nrows, c->detail_zoom, c->show_marks,
+				    slot_rows(c, &f, SLOT_DETAIL, COLS) };
+	layout_compute(&c->layout, &want);
 	if (!c->layout.too_small)
 		place_panes(c, &f);
 	erase();

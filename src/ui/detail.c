@@ -7,11 +7,13 @@
 
 #include "pane.h"
 
-/* Writes wrapped "key value" items into a rect, line by line. */
+/* Writes wrapped "key value" items into a rect, line by line; measuring, it only counts
+ * where they would go (detail_rows). */
 struct pane_writer {
 	const struct frame *f;
 	const struct rect *r;
 	int y, x;
+	bool measure;
 };
 
 static bool room(const struct pane_writer *pw)
@@ -30,6 +32,11 @@ static void text(struct pane_writer *pw, enum theme_role role, const char *s)
 	if (!room(pw))
 		return;
 	int end = pw->r->x + pw->r->w - 1;
+	if (pw->measure) {
+		int w = ui_text_width(s), left = end - pw->x > 0 ? end - pw->x : 0;
+		pw->x += w < left ? w : left;
+		return;
+	}
 	pw->x += ui_put(pw->y, pw->x, end - pw->x, ui_attr(&pw->f->style, role), s);
 }
 
@@ -178,6 +185,36 @@ static void mounts_lines(struct pane_writer *pw, const struct snapshot *s, const
 	}
 }
 
+static void detail_body(struct pane_writer *pw, const struct snapshot *s, const struct device *d)
+{
+	/* a partition has no queue of its own: show its disk's */
+	const struct device *q = d->is_partition ? snapshot_find_device(s, d->parent) : d;
+	if (q && q->settings.has_settings) {
+		const char *wc = device_setting(q, "write_cache");
+		char inflight[64];
+		if (q->settings.inflight_read >= 0)
+			snprintf(inflight, sizeof inflight, "r %ld w %ld", q->settings.inflight_read,
+				 q->settings.inflight_write);
+		else
+			snprintf(inflight, sizeof inflight, "-");
+		newline(pw);
+		item(pw, "rotational", rotational_text(q->settings.rotational), 0);
+		item(pw, "write cache", wc ? wc : "-", 0);
+		item(pw, "in flight", inflight, 0);
+		newline(pw);
+		label(pw, "scheduler", 10);
+		text(pw, TR_HEADER_VALUE, q->settings.scheduler_line[0] ? q->settings.scheduler_line : "-");
+		for (int g = 0; g < SETTING_GROUPS; g++)
+			settings_line(pw, q, (enum setting_group)g);
+	} else {
+		newline(pw);
+		text(pw, TR_DIM, "no queue settings known for this device");
+	}
+	if (pw->f->loop_backing[0])
+		backing_line(pw, pw->f);
+	mounts_lines(pw, s, d);
+}
+
 static void detail_draw(const struct frame *f, const struct rect *r)
 {
 	const struct snapshot *s = f->snap;
@@ -194,37 +231,24 @@ static void detail_draw(const struct frame *f, const struct rect *r)
 	snprintf(ident, sizeof ident, "%s%s%s%s%s", d->dm_name[0] ? d->dm_name : "",
 		 d->dm_name[0] && d->model[0] ? " " : "", d->model, d->serial[0] ? " sn " : "", d->serial);
 	ui_title(&f->style, r, title, ident);
-	/* a partition has no queue of its own: show its disk's */
-	const struct device *q = d->is_partition ? snapshot_find_device(s, d->parent) : d;
-	struct pane_writer pw = { f, r, r->y, r->x + 1 };
-	if (q && q->settings.has_settings) {
-		const char *wc = device_setting(q, "write_cache");
-		char inflight[64];
-		if (q->settings.inflight_read >= 0)
-			snprintf(inflight, sizeof inflight, "r %ld w %ld", q->settings.inflight_read,
-				 q->settings.inflight_write);
-		else
-			snprintf(inflight, sizeof inflight, "-");
-		newline(&pw);
-		item(&pw, "rotational", rotational_text(q->settings.rotational), 0);
-		item(&pw, "write cache", wc ? wc : "-", 0);
-		item(&pw, "in flight", inflight, 0);
-		newline(&pw);
-		label(&pw, "scheduler", 10);
-		text(&pw, TR_HEADER_VALUE, q->settings.scheduler_line[0] ? q->settings.scheduler_line : "-");
-		for (int g = 0; g < SETTING_GROUPS; g++)
-			settings_line(&pw, q, (enum setting_group)g);
-	} else {
-		newline(&pw);
-		text(&pw, TR_DIM, "no queue settings known for this device");
-	}
-	if (f->loop_backing[0])
-		backing_line(&pw, f);
-	mounts_lines(&pw, s, d);
+	struct pane_writer pw = { f, r, r->y, r->x + 1, false };
+	detail_body(&pw, s, d);
+}
+
+/* The title row and the lines under it. */
+static int detail_rows(const struct frame *f, int width)
+{
+	if (!f->selected_dev)
+		return 1;
+	struct rect r = { 0, 0, 1 << 16, width };
+	struct pane_writer pw = { f, &r, 0, 1, true };
+	detail_body(&pw, f->snap, f->selected_dev);
+	return pw.y + 1;
 }
 
 const struct pane_def pane_detail = {
 	.name = "detail",
 	.slot = SLOT_DETAIL,
 	.draw = detail_draw,
+	.rows = detail_rows,
 };

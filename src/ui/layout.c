@@ -62,7 +62,8 @@ static void layout_narrow(struct layout *l, const struct layout_want *w, int top
 	if (w->detail_zoom) {
 		l->detail = rect(y, 0, rest, w->cols);
 	} else if (rest >= 26) {
-		int dh = clamp(rest - 16, 6, 11);
+		/* as many rows as it fills (11 when not known), the graphs keeping 16 */
+		int dh = clamp(w->detail_rows > 0 ? w->detail_rows : 11, 6, rest - 16);
 		l->detail = rect(y, 0, dh, w->cols);
 		l->graphs = rect(y + dh, 0, rest - dh, w->cols);
 	} else {

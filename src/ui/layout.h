@@ -24,6 +24,8 @@ struct layout_want {
 	int table_rows;      /* device rows there are (the header row not counted) */
 	bool detail_zoom;    /* the detail slot replaces the graphs */
 	bool show_marks;
+	int detail_rows;     /* rows the detail pane fills at the full width (its rows()); 0:
+				not known */
 };
 
 void layout_compute(struct layout *l, const struct layout_want *want);

@@ -139,6 +139,9 @@ struct pane_def {
 	 * table's columns and scroll, the graphs' scratch).  Changes only the frame. */
 	void (*place)(struct frame *f, const struct rect *r);
 	void (*draw)(const struct frame *f, const struct rect *r);
+	/* Optional: the rows its draw would fill at `width` columns (its title row counted),
+	 * so that a layout short of rows gives it what it shows and no more (layout_want). */
+	int (*rows)(const struct frame *f, int width);
 	/* Optional: a click at (y, x) inside the pane's rect. */
 	struct ui_action (*click)(const struct frame *f, const struct rect *r, int y, int x);
 	/* Optional: the mouse wheel over the pane (dir -1 up, +1 down); without it the

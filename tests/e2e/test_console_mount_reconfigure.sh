@@ -21,6 +21,8 @@ if ! command -v tmux >/dev/null; then
 fi
 
 L=$(make_loop 64) || { fail console_mount_reconfigure_setup "no loop device"; exit 0; }
+# an elevator's tunables above the mounts: the stacked detail pane is sized to hold both
+echo mq-deadline >"/sys/block/$L/queue/scheduler"
 MNT=$(make_fs "$L" ext4) || { fail console_mount_reconfigure_setup "no ext4 on $L"; exit 0; }
 LOG=$TMP/session.log
 
@@ -101,15 +103,18 @@ else fail detail_shows_commit_5 "detail pane options of $MNT: $(detail_opts | tr
 # --- a change announced while a sample is read (strace holds the console's read of the
 # mount table): the sample that sees commit=7 holds it for the announcement ---
 cpid=$(console_pid)
-if [ -n "$cpid" ] && hold_mount_reads "$cpid"; then
+if [ -n "$cpid" ] && hold_mount_read "$cpid"; then
 	if wait_mount_read_held "$cpid"; then
 		"$IOSCOPE" remount --yes "$MNT" commit=7 >"$TMP/remount7.out" 2>&1 </dev/null \
-			&& held_in_mount_read "$cpid" && ok shell_remount_mid_read \
 			|| fail shell_remount_mid_read "$(cat "$TMP/remount7.out")"
+		mount_read_held "$cpid" && ok remount_done_while_read_held \
+			|| fail remount_done_while_read_held "the hold ended first"
+		hold_done "$cpid" && ok read_held_was_the_tables_first \
+			|| fail read_held_was_the_tables_first "$(cat "$TMP/hold_mount_read.log")"
 	else
-		fail console_held_mid_read "$(cat "/proc/$cpid/syscall" "$TMP/hold_mount_reads.err")"
+		fail console_held_mid_read "$(cat "$TMP/hold_mount_read.err")"
 	fi
-	kill "$HOLD_PID"; wait "$HOLD_PID" 2>/dev/null   # detached before LeakSanitizer runs
+	kill "$HOLD_PID" 2>/dev/null; wait "$HOLD_PID" 2>/dev/null   # gone before LeakSanitizer runs
 	sleep 1   # a few samples after the hold
 else
 	skip shell_remount_mid_read "strace cannot trace here"

@@ -24,7 +24,7 @@ static bool overlap(const struct rect *a, const struct rect *b)
 
 static void check(int lines, int cols, int rows, bool zoom, bool marks, struct layout *l)
 {
-	struct layout_want w = { lines, cols, rows, zoom, marks };
+	struct layout_want w = { lines, cols, rows, zoom, marks, 0 };
 	layout_compute(l, &w);
 	assert_false(l->too_small);
 	size_t n;
@@ -48,7 +48,7 @@ static void test_minimum(void **state)
 {
 	(void)state;
 	struct layout l;
-	struct layout_want w = { 23, 80, 5, false, true };
+	struct layout_want w = { 23, 80, 5, false, true, 0 };
 	layout_compute(&l, &w);
 	assert_true(l.too_small);
 	w.lines = 24;
@@ -95,12 +95,41 @@ static void test_wide_and_tall(void **state)
 	assert_int_equal(l.table.h, 4);                          /* just the rows there are */
 }
 
+/* Stacked, the detail pane gets the rows it fills (pane_def rows), the graphs keeping 16:
+ * a disk with an elevator's tunables and a mount showed no mount options on a 50-row
+ * terminal when the pane had 11 rows whatever it held. */
+static void test_detail_sized_to_its_content(void **state)
+{
+	(void)state;
+	struct layout l;
+	struct layout_want w = { 50, 128, 1, false, true, 0 };
+	layout_compute(&l, &w);
+	assert_int_equal(l.detail.h, 11);                        /* not known: as before */
+	w.detail_rows = 16;
+	layout_compute(&l, &w);
+	assert_int_equal(l.detail.h, 16);
+	assert_true(l.graphs.h >= 16);
+	w.detail_rows = 40;                                      /* more than there is room for */
+	layout_compute(&l, &w);
+	assert_int_equal(l.graphs.h, 16);
+	w.detail_rows = 3;                                       /* a few lines: 6 at least */
+	layout_compute(&l, &w);
+	assert_int_equal(l.detail.h, 6);
+	for (int lines = 24; lines <= 80; lines++)
+		for (int want = 0; want <= 60; want += 7) {
+			w = (struct layout_want){ lines, 100, 3, false, true, want };
+			layout_compute(&l, &w);
+			assert_true(!l.detail.h || !l.graphs.h || l.graphs.h >= 16);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_minimum),
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_wide_and_tall),
+		cmocka_unit_test(test_detail_sized_to_its_content),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -200,11 +200,49 @@ static void test_marks_scroll_and_click(void **state)
 	history_free(h);
 }
 
+/* The detail pane says how many rows it fills (the layout sizes it so): its title, the
+ * settings lines (wrapped items add lines at a narrow width) and a mount's two option
+ * lines; the count is what drawing would fill, with no screen behind it. */
+static void test_detail_rows(void **state)
+{
+	(void)state;
+	const struct pane_def *p = pane_named("detail");
+	assert_non_null(p);
+	assert_non_null(p->rows);
+	struct setting items[] = {
+		{ "iosched.fifo_batch", "16" }, { "iosched.read_expire", "500" },
+		{ "max_sectors_kb", "1280" }, { "nr_requests", "256" }, { "read_ahead_kb", "128" },
+	};
+	struct device loop0 = { .name = "loop0", .major = 7 };
+	loop0.settings = (struct disk_settings){ .has_settings = true, .rotational = 1,
+		.inflight_read = 0, .inflight_write = 0, .items = items,
+		.nitems = sizeof items / sizeof items[0] };
+	snprintf(loop0.settings.scheduler_line, sizeof loop0.settings.scheduler_line,
+		 "none [mq-deadline] kyber bfq");
+	struct mount m = { .disk = "loop0", .mountpoint = "/mnt", .fstype = "ext4",
+			   .mount_opts = "rw,relatime", .super_opts = "rw,commit=5" };
+	struct snapshot snap;
+	snapshot_init(&snap);
+	snap.mounts = &m;
+	snap.nmounts = 1;
+	struct frame f = { .snap = &snap, .selected_dev = &loop0 };
+	/* title, rotational, scheduler, queue, iosched, mounts, mount flags, fs options */
+	assert_int_equal(p->rows(&f, 128), 8);
+	/* at 40 columns the first line's three items take two lines, the queue's three
+	 * items three, the iosched's two */
+	assert_int_equal(p->rows(&f, 40), 12);
+	snap.nmounts = 0;                                        /* "mounts none" */
+	assert_int_equal(p->rows(&f, 128), 6);
+	f.selected_dev = NULL;
+	assert_int_equal(p->rows(&f, 128), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_panes_complete),
 		cmocka_unit_test(test_marks_follow_the_selection),
+		cmocka_unit_test(test_detail_rows),
 		cmocka_unit_test(test_key_actions),
 		cmocka_unit_test(test_table_click),
 		cmocka_unit_test(test_marks_scroll_and_click),
