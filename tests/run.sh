@@ -162,14 +162,17 @@ running[$!]=@compiled
 compiled_slot=1   # it takes no e2e script's place while it runs
 
 # The scripts marked `# run.sh: early` (the longest) start first, so that none of them is
-# what the others wait for at the end.
-alone=() early=() rest=() serial=()
+# what the others wait for at the end, and those that wait on the kernel next: started in
+# their place by name (most are test_why_*), they ran beside the last scripts and on
+# after them.
+alone=() early=() waits=() rest=() serial=()
 for script in tests/e2e/test_*.sh; do
 	[ -f "$script" ] || continue
 	case "$(basename "$script")" in *"$pattern"*) ;; *) continue ;; esac
 	if grep -q '^# run\.sh: alone' "$script"; then alone+=("$script")
 	elif grep -q '^# run\.sh: serial' "$script"; then serial+=("$script")
 	elif grep -q '^# run\.sh: early' "$script"; then early+=("$script")
+	elif grep -q '^# run\.sh: waits' "$script"; then waits+=("$script")
 	else rest+=("$script"); fi
 done
 if [ ${#serial[@]} -gt 0 ]; then
@@ -178,7 +181,7 @@ if [ ${#serial[@]} -gt 0 ]; then
 	running[$!]=@serial
 	waiting[$!]=1
 fi
-for script in ${early[@]+"${early[@]}"} ${rest[@]+"${rest[@]}"}; do
+for script in ${early[@]+"${early[@]}"} ${waits[@]+"${waits[@]}"} ${rest[@]+"${rest[@]}"}; do
 	while [ $((${#running[@]} - ${#waiting[@]})) -ge $((JOBS + compiled_slot)) ]; do e2e_reap; done
 	e2e_start "$script"
 done

@@ -7,6 +7,7 @@
 # device whose backing file is on a second filesystem that we freeze: the writeback of
 # the writer's pages cannot end, so once its cgroup is full of them the writer waits in
 # the cgroup's reclaim (for a page under writeback) until the thaw.
+# run.sh: waits (on the kernel, most of its time: beside the other jobs)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/freeze_lib.sh"
 is_root || { skip why_memcg "needs root (loop devices, mounts, cgroups, fsfreeze)"; exit 0; }
