@@ -86,6 +86,9 @@ static void test_cannot_run(void **state)
 {
 	(void)state;
 	char *argv[] = { "no-such-program-ioscope", NULL };
+	/* a PATH directory the user may not search (root's ~/.cargo/bin under su nobody)
+	 * makes execvp's answer EACCES, not ENOENT */
+	setenv("PATH", "/usr/bin:/bin", 1);
 	for (int fork_it = 0; fork_it < 2; fork_it++) {
 		struct spawn s = { .argv = argv, .exec_fd = -1, .out_fd = -1,
 				   .parent_death = fork_it };
