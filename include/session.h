@@ -80,12 +80,19 @@ int session_queue_event(struct session *s, const struct event *ev);
  * object is held, so that the change is logged once, by ioscope (expect.h).  -1 on
  * ENOMEM. */
 int session_expect_event(struct session *s, const struct event *ev);
-/* fn(ctx) is called in every step between reading the sample and deriving its events:
- * a change announced as pending while the sample was read may be in it already (the
- * announcement comes just before the write), so whoever hears announcements hands them
- * to session_expect_event there, or the sample logs that change as observed.  fn may
- * expect and withdraw; events it gets go to the session after the step. */
-void session_set_on_read(struct session *s, void (*fn)(void *ctx), void *ctx);
+/* Announcements heard on l (announce.h; the caller's to close, NULL: none).  Every step
+ * takes what waits there between reading its sample and deriving its events: a change
+ * announced while the sample was read may be in it already (the announcement comes just
+ * before the write), and the sample must know it as pending, or as made, not log it as
+ * observed.  Changes about to be made are expected (session_expect_event), withdrawn ones
+ * withdrawn, and the changes made are ioscope's own: with the next step's events
+ * (session_queue_event) or, add_now, at once (session_add_own_event: the sinks and the
+ * history have them now, a console's marks with them). */
+struct announce_listener;
+void session_listen(struct session *s, struct announce_listener *l, bool add_now);
+/* Take what waits on the listener now (its descriptor polled readable).  -1: out of
+ * memory (such a change may be logged as observed) or a sink failed (err). */
+int session_take_announced(struct session *s, struct error *err);
 /* The change ev announced (session_expect_event) will not be made: its job failed to
  * start or ended without its event.  Nothing more is held for it (expect_withdraw). */
 void session_withdraw_expected(struct session *s, const struct event *ev);

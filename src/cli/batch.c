@@ -35,7 +35,6 @@ struct batch {
 	int sigfd;
 	uint64_t diskstats_said[2];           /* odd /proc/diskstats lines said once */
 	struct announce_listener *announce;   /* changes `ioscope set` made from a shell */
-	struct event_list announced;          /* of them, those not yet in a sample */
 	bool said_delayacct, said_stack;      /* --tasks notes, said once */
 	struct run_watch run;                 /* `ioscope run`: the command watched */
 	bool running;                         /* run is in use */
@@ -126,46 +125,12 @@ static void announce_open(struct batch *b)
 		b->announce = announce_listen(&session_log_announce_codec, &err);   /* without it, such changes are "observed" */
 }
 
-/* Kept until the next sample, which carries them as its own events (so its echo
- * filter drops their echo); a change announced as pending goes to the session at once,
- * so that the very next sample holds what it sees of it, and one withdrawn stops that
- * at once.  -1 on ENOMEM. */
-static int announce_collect(struct batch *b)
+/* After a sample: say what a burst of announcements cost (announce.h). */
+static void announce_interval_note(struct batch *b)
 {
-	struct event_list pending, withdrawn;
-	event_list_init(&pending);
-	event_list_init(&withdrawn);
-	struct announce_lists to = { &b->announced, &pending, &withdrawn };
-	int rc = announce_take_events(b->announce, &to) < 0 ? -1 : 0;
-	for (size_t i = 0; i < pending.count; i++)
-		if (session_expect_event(b->session, &pending.items[i]) < 0)
-			rc = -1;
-	for (size_t i = 0; i < withdrawn.count; i++)
-		session_withdraw_expected(b->session, &withdrawn.items[i]);
-	event_list_free(&pending);
-	event_list_free(&withdrawn);
-	return rc;
-}
-
-/* session_set_on_read: announced while the sample was read.  Out of memory: that change
- * stays "observed". */
-static void announce_on_read(void *ctx)
-{
-	announce_collect(ctx);
-}
-
-static int announce_into_sample(struct batch *b)
-{
-	if (announce_collect(b) < 0)
-		return -1;
-	for (size_t i = 0; i < b->announced.count; i++)
-		if (session_queue_event(b->session, &b->announced.items[i]) < 0)
-			return -1;
-	event_list_clear(&b->announced);
 	char note[160];
 	if (announce_interval_end(b->announce, note, sizeof note))
 		fprintf(stderr, "ioscope: %s\n", note);
-	return 0;
 }
 
 /* `ioscope run`: the command's start and exit go with the next sample, like an
@@ -234,7 +199,7 @@ static int wait_next(struct batch *b)
 		if (n < 0 || ((fds[0].revents & POLLIN) && !on_signal(b)))
 			return 0;
 		if (fds[2].revents & POLLIN)
-			announce_collect(b);   /* out of memory: that change stays "observed" */
+			session_take_announced(b->session, &(struct error){ "" });   /* out of memory: that change is "observed" */
 		if (fds[3].revents & (POLLIN | POLLHUP)) {
 			run_collect(b);
 			fds[3].fd = run_watch_fd(&b->run);
@@ -277,13 +242,10 @@ static int run_loop(struct batch *b)
 	for (long n = 0; b->opts->count == 0 || n < b->opts->count; n++) {
 		if (!wait_next(b))
 			return 0;
-		if (announce_into_sample(b) < 0) {
-			fprintf(stderr, "ioscope: out of memory\n");
-			return 1;
-		}
 		int r = step(b);
 		if (r <= 0)
 			return r < 0 ? 1 : 0;
+		announce_interval_note(b);
 		if (emit(b) < 0 || record_check(b) < 0)
 			return 1;
 		if (b->running)
@@ -327,7 +289,6 @@ int batch_run(const struct options *opts, struct source *src, struct recorder *r
 	struct batch b = { .opts = opts, .src = src, .rec = rec, .sigfd = -1 };
 	struct error err = { "" };
 	batch_view_init(&b.view);
-	event_list_init(&b.announced);
 	jsonw_init(&b.json);
 	int status = 1;
 	if (opts->tasks && source_set_tasks(src, true, &err) < 0) {
@@ -350,8 +311,7 @@ int batch_run(const struct options *opts, struct source *src, struct recorder *r
 	if (status)
 		goto out;
 	announce_open(&b);
-	if (b.announce)
-		session_set_on_read(b.session, announce_on_read, &b);
+	session_listen(b.session, b.announce, false);   /* with the next sample's events */
 	if (opts->command && (status = run_start(&b)))
 		goto out;
 	if (opts->format == FORMAT_CSV)
@@ -372,7 +332,6 @@ out:
 	if (b.sigfd >= 0)
 		close(b.sigfd);
 	announce_close(b.announce);
-	event_list_free(&b.announced);
 	if (b.session)
 		session_record_stop(b.session);   /* main closes the recorder */
 	session_close(b.session);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "announce.h"
 #include "devsel.h"
 #include "dip.h"
 #include "expect.h"
@@ -28,8 +29,8 @@ struct session {
 	struct event_list queued;    /* announced by another ioscope, for the next step */
 	struct echo_filter echoes;
 	struct expect expected;      /* changes announced as about to be made (expect.h) */
-	void (*on_read)(void *ctx);  /* session_set_on_read */
-	void *on_read_ctx;
+	struct announce_listener *heard;   /* session_listen */
+	bool heard_add_now;
 	struct history *hist;
 	struct trace_history *trace_hist;   /* with the history: the heat map's histograms */
 	size_t hist_capacity;
@@ -191,8 +192,8 @@ int session_step(struct session *s, struct error *err)
 	bool have_prev = s->have_cur;
 	s->have_cur = true;
 	note_index(s);
-	if (s->on_read)
-		s->on_read(s->on_read_ctx);
+	struct error ignored;
+	session_take_announced(s, &ignored);   /* out of memory: such a change is "observed" */
 	if (derive(s, have_prev) < 0)
 		return error_set(err, "out of memory");
 	struct sink_sample sample;
@@ -273,10 +274,49 @@ int session_queue_event(struct session *s, const struct event *ev)
 	return event_copy(kept, ev);
 }
 
-void session_set_on_read(struct session *s, void (*fn)(void *ctx), void *ctx)
+void session_listen(struct session *s, struct announce_listener *l, bool add_now)
 {
-	s->on_read = fn;
-	s->on_read_ctx = ctx;
+	s->heard = l;
+	s->heard_add_now = add_now;
+}
+
+/* The changes made, as ioscope's own (session_listen). */
+static int take_made(struct session *s, const struct event_list *made, struct error *err)
+{
+	int rc = 0;
+	for (size_t i = 0; i < made->count; i++) {
+		if (s->heard_add_now) {
+			if (session_add_own_event(s, &made->items[i], err) < 0)
+				rc = -1;
+		} else if (session_queue_event(s, &made->items[i]) < 0) {
+			rc = error_set(err, "out of memory: an announced change not kept");
+		}
+	}
+	return rc;
+}
+
+int session_take_announced(struct session *s, struct error *err)
+{
+	if (!s->heard)
+		return 0;
+	struct event_list made, pending, withdrawn;
+	event_list_init(&made);
+	event_list_init(&pending);
+	event_list_init(&withdrawn);
+	int rc = 0;
+	if (announce_take_events(s->heard, &(struct announce_lists){ &made, &pending, &withdrawn }) < 0)
+		rc = error_set(err, "out of memory: an announced change not kept");
+	for (size_t i = 0; i < pending.count; i++)
+		if (session_expect_event(s, &pending.items[i]) < 0)
+			rc = error_set(err, "out of memory: an announced change not kept");
+	for (size_t i = 0; i < withdrawn.count; i++)
+		session_withdraw_expected(s, &withdrawn.items[i]);
+	if (take_made(s, &made, err) < 0)
+		rc = -1;
+	event_list_free(&made);
+	event_list_free(&pending);
+	event_list_free(&withdrawn);
+	return rc;
 }
 
 int session_expect_event(struct session *s, const struct event *ev)

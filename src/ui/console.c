@@ -59,43 +59,13 @@ void console_add_event(struct console *c, const struct event *ev)
 
 /* ---- changes announced by `ioscope set` / `remount` from a shell ---- */
 
-/* Pending and withdrawn changes go to the session at once; made ones wait in
- * c->announced for announced_add (not in the middle of a step). */
-static void announce_take(struct console *c)
-{
-	struct event_list pending, withdrawn;
-	event_list_init(&pending);
-	event_list_init(&withdrawn);
-	struct announce_lists to = { &c->announced, &pending, &withdrawn };
-	bool lost = announce_take_events(c->announce, &to) < 0;
-	for (size_t i = 0; i < pending.count; i++)
-		lost |= session_expect_event(c->session, &pending.items[i]) < 0;
-	for (size_t i = 0; i < withdrawn.count; i++)
-		session_withdraw_expected(c->session, &withdrawn.items[i]);
-	if (lost)
-		console_message(c, true, "out of memory: announced change not kept");
-	event_list_free(&pending);
-	event_list_free(&withdrawn);
-}
-
-/* As the dialogs' changes: ioscope's, so the next sample's echo of them is dropped. */
-static void announced_add(struct console *c)
-{
-	for (size_t i = 0; i < c->announced.count; i++)
-		console_add_event(c, &c->announced.items[i]);
-	event_list_clear(&c->announced);
-}
-
+/* Heard between samples: as the dialogs' changes, ioscope's, marked at once. */
 static void on_announced(struct console *c)
 {
-	announce_take(c);
-	announced_add(c);
-}
-
-/* session_set_on_read: a change announced while the sample was read may be in it. */
-static void announce_on_read(void *ctx)
-{
-	announce_take(ctx);
+	struct error err;
+	if (session_take_announced(c->session, &err) < 0)
+		console_message(c, true, "%s", err.msg);
+	c->need_redraw = true;
 }
 
 static void announce_open(struct console *c)
@@ -103,8 +73,7 @@ static void announce_open(struct console *c)
 	struct error err;
 	if (c->src->live)
 		c->announce = announce_listen(&session_log_announce_codec, &err);   /* without it, such changes are "observed" */
-	if (c->announce)
-		session_set_on_read(c->session, announce_on_read, c);
+	session_listen(c->session, c->announce, true);
 }
 
 /* After a sample: say what a burst of announcements cost (announce.h). */
@@ -221,7 +190,6 @@ static int take_sample(struct console *c)
 	/* a scrolled-back view stays on the moment it shows */
 	if (had_rates && c->scroll_back && !c->frozen)
 		c->scroll_back++;
-	announced_add(c);
 	announce_interval_note(c);
 	struct error err;
 	if (session_record_error(c->session, &err))
@@ -603,7 +571,6 @@ static int console_init(struct console *c, const struct options *o, struct sourc
 	c->rec = rec;
 	c->sigfd = c->timerfd = -1;
 	c->announce = NULL;
-	event_list_init(&c->announced);
 	snapshot_init(&c->frozen_snap);
 	rates_init(&c->frozen_rates);
 	load_config(c, config_msg, len);
@@ -645,7 +612,6 @@ static void console_cleanup(struct console *c)
 	term_stop(c);
 	term_signals_close(c);
 	announce_close(c->announce);
-	event_list_free(&c->announced);
 	if (c->timerfd >= 0)
 		close(c->timerfd);
 	console_samples_free(c);

@@ -130,7 +130,6 @@ struct console {
 	sigset_t saved_mask;
 	int sigfd, timerfd;
 	struct announce_listener *announce;   /* changes `ioscope set` made from a shell */
-	struct event_list announced;          /* of them, heard during a step: added after it */
 	long intervals;                /* samples after the first, for -c */
 	uint64_t diskstats_said[2];    /* odd /proc/diskstats lines said once */
 	bool running;

@@ -201,9 +201,9 @@ time.sleep(60)' "/dev/$1" >"$TMP/holder.out" 2>&1 &
 }
 release_hold() { kill "$HOLDER_PID" 2>/dev/null; wait "$HOLDER_PID" 2>/dev/null; }
 
-# A sample held in the middle of its read: hold_mount_read PID attaches strace to ioscope
-# PID (in $HOLD_PID, killed at exit) to hold it 3 s at the entry of its next read of its
-# mount table, once; mount_read_held PID is true while it is held (stopped by the tracer on
+# A sample held in the middle of its read: hold_mount_read PID [SECONDS] attaches strace to
+# ioscope PID (in $HOLD_PID, killed at exit) to hold it SECONDS (3) at the entry of its next
+# read of its mount table, once; mount_read_held PID is true while it is held (stopped by the tracer on
 # two looks 0.1 s apart: its other stops take microseconds), wait_mount_read_held PID waits
 # for that (10 s), and hold_done waits for the hold to end and the tracer to go, then says
 # whether the read held was the table's first (offset 0: a change made during the hold is
@@ -214,16 +214,16 @@ release_hold() { kill "$HOLDER_PID" 2>/dev/null; wait "$HOLDER_PID" 2>/dev/null;
 hold_mount_read() {
 	strace -f -o /dev/null true 2>/dev/null || return 1
 	strace -f -p "$1" -o "$TMP/hold_mount_read.log" -P "/proc/$1/mountinfo" -e trace=pread64 \
-		-e inject=pread64:delay_enter=3000000:when=1 2>"$TMP/hold_mount_read.err" &
+		-e inject=pread64:delay_enter=$((${2:-3} * 1000000)):when=1 2>"$TMP/hold_mount_read.err" &
 	HOLD_PID=$!
 	at_exit "kill $HOLD_PID"
 }
 _traced_stop() { [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" = t ]; }
-_running_on() { ! mount_read_held "$1"; }
+_not_held() { ! mount_read_held "$1"; }
 mount_read_held() { _traced_stop "$1" && sleep 0.1 && _traced_stop "$1"; }
 wait_mount_read_held() { wait_until 10 "$1" mount_read_held "$1"; }
 hold_done() {
-	wait_until 10 "$1" _running_on "$1"
+	wait_until 10 "$1" _not_held "$1"
 	kill "$HOLD_PID" 2>/dev/null
 	wait "$HOLD_PID" 2>/dev/null
 	grep -qE '^[0-9]+ +pread64\([0-9]+, .*, [0-9]+, 0\) = [0-9]+ \(DELAYED\)' "$TMP/hold_mount_read.log"

@@ -120,14 +120,44 @@ else
 	skip shell_remount_mid_read "strace cannot trace here"
 fi
 
+# --- the console's own change, made while a batch beside reads a sample (strace holds
+# the batch's read of the mount table): the console announces the change pending, makes
+# it, announces its events and withdraws what it announced; the batch hears all of it
+# between reading the sample and deriving its events, and logs commit=9 once, ioscope's ---
+ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" "$IOSCOPE" --batch -i 0.2 -f json \
+	--record "$TMP/beside.log" "$L" >/dev/null 2>"$TMP/beside.err" &
+beside=$!
+at_exit "kill $beside"
+if wait_socket "$beside" && wait_samples "$TMP/beside.log" 2 "$beside" &&
+	hold_mount_read "$beside" 8; then
+	if wait_mount_read_held "$beside"; then
+		keys o
+		keys C-u "commit=9" Enter
+		screen_check mount_editor_applied_during_hold "commit=9: ok"
+		keys Escape
+		mount_read_held "$beside" && ok editor_change_while_beside_held \
+			|| fail editor_change_while_beside_held "the hold ended first"
+		hold_done "$beside" && ok beside_read_held_was_the_tables_first \
+			|| fail beside_read_held_was_the_tables_first "$(cat "$TMP/hold_mount_read.log")"
+	else
+		fail beside_held_mid_read "$(cat "$TMP/hold_mount_read.err")"
+	fi
+	kill "$HOLD_PID" 2>/dev/null; wait "$HOLD_PID" 2>/dev/null
+	sleep 1
+fi
+kill -TERM "$beside"
+wait "$beside" && clean_stderr "$TMP/beside.err" && ok batch_beside_ran \
+	|| fail batch_beside_ran "$(cat "$TMP/beside.err")"
+
 keys q
 ended_check console_mount_reconfigure
 
 # --- the recording: both changes, each ioscope's (the shell's announced through the runtime
 # directory), the second read against the first ---
 # mount_events: MNT's mount_options events in the log, "OLD NEW BY" one a line
-mount_events() {
-	python3 - "$LOG" "$MNT" <<'EOF'
+mount_events() { mount_events_of "$LOG"; }
+mount_events_of() {
+	python3 - "$1" "$MNT" <<'EOF'
 import json, sys
 for line in open(sys.argv[1]):
     r = json.loads(line)
@@ -152,6 +182,13 @@ if [ -e "$TMP/remount7.out" ]; then
 	c7=$(awk '$2 ~ /(^|,)commit=7(,|$)/' "$TMP/events")
 	[ "$(printf '%s\n' "$c7" | awk '$3 == "ioscope"' | wc -l)" = 1 ] && ! printf '%s\n' "$c7" | awk '$3 != "ioscope"' | grep -q . \
 		&& ok log_commit_7_once_by_ioscope || fail log_commit_7_once_by_ioscope "$(tr '\n' '|' <"$TMP/events")"
+fi
+
+# the console's change made while the batch beside read a sample: once, by ioscope
+if [ -e "$TMP/beside.log" ]; then
+	c9=$(mount_events_of "$TMP/beside.log" | awk '$2 ~ /(^|,)commit=9(,|$)/')
+	[ "$(printf '%s\n' "$c9" | awk '$3 == "ioscope"' | wc -l)" = 1 ] && ! printf '%s\n' "$c9" | awk '$3 != "ioscope"' | grep -q . \
+		&& ok beside_commit_9_once_by_ioscope || fail beside_commit_9_once_by_ioscope "$(printf '%s|' $c9)"
 fi
 
 # the report: commit=30 is taken off again, not claimed to the end
