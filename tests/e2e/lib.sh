@@ -229,6 +229,28 @@ hold_done() {
 	grep -qE '^[0-9]+ +pread64\([0-9]+, .*, [0-9]+, 0\) = [0-9]+ \(DELAYED\)' "$TMP/hold_mount_read.log"
 }
 
+# while_mount_read_held NAME PID SECONDS CMD...: CMD (which says its own failures) run while
+# ioscope PID is held at the entry of its read of the mount table (hold_mount_read); checked
+# to have ended within the hold, the read held to be the table's first; the tracer gone
+# afterwards.  1: strace cannot trace here.
+while_mount_read_held() {
+	local name=$1 pid=$2 secs=$3
+	shift 3
+	hold_mount_read "$pid" "$secs" || return 1
+	if wait_mount_read_held "$pid"; then
+		"$@"
+		mount_read_held "$pid" && ok "$name: done while the read is held" \
+			|| fail "$name: done while the read is held" "the hold ended first"
+		hold_done "$pid" && ok "$name: the read held was the mount table's first" \
+			|| fail "$name: the read held was the mount table's first" "$(cat "$TMP/hold_mount_read.log")"
+	else
+		fail "$name: held in its read of the mount table" "$(cat "$TMP/hold_mount_read.err")"
+	fi
+	kill "$HOLD_PID" 2>/dev/null
+	wait "$HOLD_PID" 2>/dev/null
+	return 0
+}
+
 # Sleeps only this test runs, `sleep ${MARK}N` (9 and our pid): pgrep -f finds them and
 # nothing else.  marked [PATTERN]: their pids (N matching PATTERN); wait_marked PATTERN
 # COUNT: until COUNT of them run (15 s at most); KILL_MARKED: a cleanup that kills them.

@@ -102,20 +102,13 @@ else fail detail_shows_commit_5 "detail pane options of $MNT: $(detail_opts | tr
 
 # --- a change announced while a sample is read (strace holds the console's read of the
 # mount table): the sample that sees commit=7 holds it for the announcement ---
+remount_commit_7() {
+	"$IOSCOPE" remount --yes "$MNT" commit=7 >"$TMP/remount7.out" 2>&1 </dev/null \
+		|| fail shell_remount_mid_read "$(cat "$TMP/remount7.out")"
+}
 cpid=$(console_pid)
-if [ -n "$cpid" ] && hold_mount_read "$cpid"; then
-	if wait_mount_read_held "$cpid"; then
-		"$IOSCOPE" remount --yes "$MNT" commit=7 >"$TMP/remount7.out" 2>&1 </dev/null \
-			|| fail shell_remount_mid_read "$(cat "$TMP/remount7.out")"
-		mount_read_held "$cpid" && ok remount_done_while_read_held \
-			|| fail remount_done_while_read_held "the hold ended first"
-		hold_done "$cpid" && ok read_held_was_the_tables_first \
-			|| fail read_held_was_the_tables_first "$(cat "$TMP/hold_mount_read.log")"
-	else
-		fail console_held_mid_read "$(cat "$TMP/hold_mount_read.err")"
-	fi
-	kill "$HOLD_PID" 2>/dev/null; wait "$HOLD_PID" 2>/dev/null   # gone before LeakSanitizer runs
-	sleep 1   # a few samples after the hold
+if [ -n "$cpid" ] && while_mount_read_held shell_remount_mid_read "$cpid" 3 remount_commit_7; then
+	sleep 1   # a few samples after the hold (the tracer gone before LeakSanitizer runs)
 else
 	skip shell_remount_mid_read "strace cannot trace here"
 fi
@@ -128,23 +121,14 @@ ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" "$IOSCOPE" --batch -i 0.2 -f jso
 	--record "$TMP/beside.log" "$L" >/dev/null 2>"$TMP/beside.err" &
 beside=$!
 at_exit "kill $beside"
-if wait_socket "$beside" && wait_samples "$TMP/beside.log" 2 "$beside" &&
-	hold_mount_read "$beside" 8; then
-	if wait_mount_read_held "$beside"; then
-		keys o
-		keys C-u "commit=9" Enter
-		screen_check mount_editor_applied_during_hold "commit=9: ok"
-		keys Escape
-		mount_read_held "$beside" && ok editor_change_while_beside_held \
-			|| fail editor_change_while_beside_held "the hold ended first"
-		hold_done "$beside" && ok beside_read_held_was_the_tables_first \
-			|| fail beside_read_held_was_the_tables_first "$(cat "$TMP/hold_mount_read.log")"
-	else
-		fail beside_held_mid_read "$(cat "$TMP/hold_mount_read.err")"
-	fi
-	kill "$HOLD_PID" 2>/dev/null; wait "$HOLD_PID" 2>/dev/null
-	sleep 1
-fi
+editor_commit_9() {
+	keys o
+	keys C-u "commit=9" Enter
+	screen_check mount_editor_applied_during_hold "commit=9: ok"
+	keys Escape
+}
+wait_socket "$beside" && wait_samples "$TMP/beside.log" 2 "$beside" &&
+	while_mount_read_held editor_change_beside "$beside" 8 editor_commit_9 && sleep 1
 kill -TERM "$beside"
 wait "$beside" && clean_stderr "$TMP/beside.err" && ok batch_beside_ran \
 	|| fail batch_beside_ran "$(cat "$TMP/beside.err")"

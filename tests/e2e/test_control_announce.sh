@@ -87,19 +87,14 @@ if [ ${#held[@]} -gt 0 ]; then
 		>"$TMP/mid.json" 2>"$TMP/mid.err" &
 	mid=$!
 	at_exit "kill $mid"
-	wait_socket "$mid" && wait_output "$TMP/mid.json" "$mid" && hold_mount_read "$mid"
-	if wait_mount_read_held "$mid"; then
+	remount_relatime() {
 		"$IOSCOPE" remount "$mnt" relatime >"$TMP/mid-remount.out" 2>&1 \
 			|| fail "remount during a sample's read" "$(cat "$TMP/mid-remount.out")"
-		mount_read_held "$mid" && ok "remount done while the sample's read is held" \
-			|| fail "remount done while the sample's read is held" "the hold ended first"
-		hold_done "$mid" && ok "the read held was the mount table's first" \
-			|| fail "the read held was the mount table's first" "$(cat "$TMP/hold_mount_read.log")"
-		n=$(wc -l <"$TMP/mid.json")
-		wait_until 10 "$mid" eval '[ "$(wc -l <"$TMP/mid.json")" -ge $((n + 2)) ]'
-	else
-		fail "batch held in its read of the mount table" "$(cat "$TMP/hold_mount_read.err")"
-	fi
+	}
+	wait_socket "$mid" && wait_output "$TMP/mid.json" "$mid" &&
+		while_mount_read_held "remount" "$mid" 3 remount_relatime
+	n=$(wc -l <"$TMP/mid.json")
+	wait_until 10 "$mid" eval '[ "$(wc -l <"$TMP/mid.json")" -ge $((n + 2)) ]'
 	kill -TERM "$mid"
 	wait "$mid" && clean_stderr "$TMP/mid.err" && ok "batch run held by strace" \
 		|| fail "batch run held by strace" "$(cat "$TMP/mid.err")"
