@@ -5,7 +5,8 @@
 # the LRU map.  build/narrow is the sanitized binary with a tracer built to take them for
 # every request (Makefile: no queue in the arrays, two slots).  The figures must be what
 # the normal paths give: every completion counted once, seeks and the sequential share.
-# run.sh: waits (on the kernel, most of its time: beside the other jobs)
+# run.sh: waits, late (on the kernel, most of its time: beside the other jobs, started in its
+# place by name: beside the early scripts its BPF load and fio timings failed)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"
 TRACE_IOSCOPE="$(dirname "$IOSCOPE")/../narrow/ioscope"
