@@ -105,6 +105,8 @@ e2e_report() {
 		failures+=("$name")
 		grep '^not ok ' "$log" | head -20 | sed 's/^/(failed) /'
 		tail -60 "$log"
+		# again at the end, where a CI page that keeps only the last lines has them
+		grep -A3 '^not ok ' "$log" | head -12 | cut -c1-200 | sed "s|^|(failed) $name: |" >>"$RESULTS/@failed"
 	else grep '^skip ' "$log"; fi
 	printf 'e2e  %-28s %3d passed %3d failed %3d skipped %4d.%ds  cpu %d.%ds\n' "$name" "$p" "$f" \
 		"$s" $((tenths / 10)) $((tenths % 10)) $((cpu / 10)) $((cpu % 10))
@@ -193,6 +195,7 @@ for script in ${alone[@]+"${alone[@]}"}; do
 	e2e_reap
 done
 
+[ -s "$RESULTS/@failed" ] && cat "$RESULTS/@failed"
 [ ${#failures[@]} -gt 0 ] && echo "failed: ${failures[*]}"
 line="$passed passed, $failed failed"
 [ "$skipped" -gt 0 ] && line="$line, $skipped skipped"
