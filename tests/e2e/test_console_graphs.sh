@@ -34,7 +34,9 @@ screen_check "Tab: dirty with its limit lines in the title" \
 	"^─ dirty / writeback \(system\)  lines ─bg ┄freerun ═limit" 3
 screen_check "dirty: the limits' values on the strip" \
 	"^dirty [0-9.]+[kMG]?  peak [0-9.]+[kMG]?  ─bg [0-9.]+[kMG]  ┄freerun [0-9.]+[kMG]  ═limit [0-9.]+[kMG]" 3
-screen_check "dirty: the limit drawn as a line" "│.*═══" 3
+# three columns of the line: three samples or more after the console started (3.5 s after
+# the strip appeared, every run: 3 s was not enough, but for how slowly the polls went)
+screen_check "dirty: the limit drawn as a line" "│.*═══" 10
 console_send Tab
 screen_check "Tab: probe says it needs --probe" "probe: needs --probe" 3
 console_send Tab
