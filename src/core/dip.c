@@ -15,6 +15,7 @@
 
 #include "attribution.h"
 #include "dip.h"
+#include "expect.h"
 #include "grow.h"
 #include "tasks.h"
 
@@ -38,11 +39,25 @@ struct dip_track {
 	bool seen;                    /* in the latest step */
 };
 
+/* A change announced as about to be made: its time, what its event is matched by, and
+ * what a dip names while it is still being made. */
+struct dip_pending {
+	double t;
+	enum event_kind kind;
+	bool open;                    /* neither made nor withdrawn */
+	char key[SETTING_KEY_MAX];
+	char object[256];             /* a longer one (a mount point) counts from its event */
+	char device[DEV_NAME_MAX];
+	char label[128];              /* "nr_requests →4 (being made)" */
+};
+
 struct dip_detector {
 	struct dip_track *tracks;
 	size_t n, cap;
 	struct dip_cause causes[DIP_CAUSES_KEPT];   /* a ring, the newest at head - 1 */
 	size_t cause_head, ncauses;
+	struct dip_pending pending[DIP_PENDING_KEPT];   /* a ring too */
+	size_t pending_head, npending;
 };
 
 struct dip_detector *dip_detector_new(void)
@@ -61,6 +76,7 @@ void dip_detector_clear(struct dip_detector *d)
 {
 	d->n = 0;
 	d->ncauses = 0;
+	d->npending = 0;
 }
 
 /* Changes of a device or its filesystems, and marks that concern every device. */
@@ -76,6 +92,76 @@ static bool can_cause(enum event_kind k)
 	}
 }
 
+/* What a change being made is called: its new value only, the old one is in its event. */
+static void pending_label(const struct event *ev, char *buf, size_t len)
+{
+	if (ev->kind == EVENT_SCHEDULER)
+		snprintf(buf, len, "sched →%s (being made)", ev->new_value);
+	else if (ev->kind == EVENT_MOUNT_OPTIONS)
+		snprintf(buf, len, "remount (being made)");
+	else
+		snprintf(buf, len, "%s →%s (being made)", ev->key, ev->new_value);
+}
+
+void dip_detector_note_pending(struct dip_detector *d, const struct snapshot *at,
+			       const struct event *pending)
+{
+	if (!can_cause(pending->kind) || strlen(pending->object) >= sizeof d->pending[0].object)
+		return;
+	struct dip_pending *p = &d->pending[d->pending_head];
+	d->pending_head = (d->pending_head + 1) % DIP_PENDING_KEPT;
+	if (d->npending < DIP_PENDING_KEPT)
+		d->npending++;
+	*p = (struct dip_pending){ .t = timespec_seconds(&pending->mono), .kind = pending->kind,
+				   .open = true };
+	snprintf(p->key, sizeof p->key, "%s", pending->key);
+	snprintf(p->object, sizeof p->object, "%s", pending->object);
+	selection_event_device(at, NULL, pending, p->device, sizeof p->device);
+	pending_label(pending, p->label, sizeof p->label);
+}
+
+static struct dip_pending *pending_at(struct dip_detector *d, size_t i)
+{
+	return &d->pending[(d->pending_head + DIP_PENDING_KEPT - 1 - i) % DIP_PENDING_KEPT];
+}
+
+void dip_detector_withdraw(struct dip_detector *d, const struct event *pending)
+{
+	double t = timespec_seconds(&pending->mono);
+	for (size_t i = 0; i < d->npending; i++) {
+		struct dip_pending *p = pending_at(d, i);
+		if (p->kind == pending->kind && p->t == t && strcmp(p->key, pending->key) == 0 &&
+		    strcmp(p->object, pending->object) == 0)
+			p->open = false;
+	}
+}
+
+/* Whether p announced ev: the same setting, or for a remount the same mount point (its
+ * events say which options changed: mount_opts, super_opts). */
+static bool announced(const struct dip_pending *p, const struct event *ev)
+{
+	return p->open && p->kind == ev->kind && strcmp(p->object, ev->object) == 0 &&
+	       (ev->kind == EVENT_MOUNT_OPTIONS || strcmp(p->key, ev->key) == 0);
+}
+
+/* When the change of ev began: its announcement, the latest still open and at most
+ * EXPECT_WAIT_SECONDS before (as long as a sample holds what it sees of it), else ev's own
+ * time. */
+static double begun_at(struct dip_detector *d, const struct event *ev)
+{
+	double t = timespec_seconds(&ev->mono);
+	if (strcmp(ev->by, "ioscope") != 0)
+		return t;
+	for (size_t i = 0; i < d->npending; i++) {
+		struct dip_pending *p = pending_at(d, i);
+		if (announced(p, ev) && p->t <= t && t - p->t <= EXPECT_WAIT_SECONDS) {
+			p->open = false;
+			return p->t;
+		}
+	}
+	return t;
+}
+
 void dip_detector_note(struct dip_detector *d, const struct snapshot *at, const struct event *ev)
 {
 	if (!can_cause(ev->kind))
@@ -85,7 +171,7 @@ void dip_detector_note(struct dip_detector *d, const struct snapshot *at, const 
 	if (d->ncauses < DIP_CAUSES_KEPT)
 		d->ncauses++;
 	memset(c, 0, sizeof *c);
-	c->t = timespec_seconds(&ev->mono);
+	c->t = begun_at(d, ev);
 	selection_event_device(at, NULL, ev, c->device, sizeof c->device);
 	char label[sizeof c->label];
 	event_label(ev, label, sizeof label);
@@ -569,6 +655,17 @@ static size_t window_causes(const struct dip_detector *d, const struct snapshot 
 		if (c->t > start + 1e-6 || c->t <= start - DIP_WINDOW_S || !cause_on(s, &chain, c->device))
 			continue;
 		out[n++] = *c;
+	}
+	/* and those still being made: the dip can be their doing before their writes return */
+	for (size_t i = 0; i < d->npending && n < DIP_CAUSES_KEPT; i++) {
+		const struct dip_pending *p = &d->pending[i];
+		if (!p->open || p->t > start + 1e-6 || p->t <= start - DIP_WINDOW_S ||
+		    !cause_on(s, &chain, p->device))
+			continue;
+		struct dip_cause *c = &out[n++];
+		c->t = p->t;
+		snprintf(c->device, sizeof c->device, "%s", p->device);
+		snprintf(c->label, sizeof c->label, "%s", p->label);
 	}
 	/* newest first by their times: announced changes can come in after a later one */
 	for (size_t i = 1; i < n; i++)

@@ -27,6 +27,7 @@
 #define DIP_REASONS_MAX 4      /* reasons listed, best first */
 #define DIP_COMMIT_RUNNING_S 0.5  /* a journal commit running this long is work and a reason */
 #define DIP_CAUSES_KEPT 32     /* changes and marks remembered (those of the window count) */
+#define DIP_PENDING_KEPT 16    /* changes announced, remembered until they are made */
 
 /* What one interval shows about one device (and the system), for now and for "was". */
 struct dip_signals {
@@ -44,7 +45,7 @@ struct dip_signals {
 /* A change or mark the detector was told of (dip_detector_note): a dip that starts in the
  * DIP_WINDOW_S seconds after it, on its device, names it first. */
 struct dip_cause {
-	double t;                       /* monotonic seconds */
+	double t;                       /* monotonic seconds: made, or announced as about to be */
 	char device[DEV_NAME_MAX];      /* "": every device (a user mark, a watched command) */
 	char label[128];                /* "nr_requests 256→4", "mark \"backup\"" */
 };
@@ -88,6 +89,16 @@ void dip_detector_clear(struct dip_detector *d);
 /* A change or mark of the session (any kind; those that can cause a dip are kept): at is
  * the snapshot it came with, to find the device of a mount event. */
 void dip_detector_note(struct dip_detector *d, const struct snapshot *at, const struct event *ev);
+/* A change of ioscope's announced as about to be made (session_expect_event), at the
+ * snapshot it came with.  What a write does to a disk can begin before the write returns
+ * and its event is stamped (a queue frozen and drained by an nr_requests or scheduler
+ * switch under load), and so can the dip it causes: a dip that starts while the change is
+ * being made names it so ("nr_requests →4 (being made)"), and its event, when it comes,
+ * counts from the announcement. */
+void dip_detector_note_pending(struct dip_detector *d, const struct snapshot *at,
+			       const struct event *pending);
+/* The announced change is not coming (its job ended without it): no cause. */
+void dip_detector_withdraw(struct dip_detector *d, const struct event *pending);
 
 struct dip_input {
 	const struct snapshot *snap;        /* the later snapshot */

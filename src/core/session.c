@@ -321,11 +321,13 @@ int session_take_announced(struct session *s, struct error *err)
 
 int session_expect_event(struct session *s, const struct event *ev)
 {
+	dip_detector_note_pending(s->dips, &s->cur, ev);
 	return expect_add(&s->expected, ev);
 }
 
 void session_withdraw_expected(struct session *s, const struct event *ev)
 {
+	dip_detector_withdraw(s->dips, ev);
 	expect_withdraw(&s->expected, ev);
 }
 

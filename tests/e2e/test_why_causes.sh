@@ -22,14 +22,19 @@ no_sanitizer() {
 
 # replays NAME: the recording of NAME replays to NAME's JSON, byte for byte.  A change
 # announced by `ioscope set` is shown by batch with the sample after it and by a replay
-# with the sample before it (src/record/replay.c, event_sample): only those are left out.
+# with the sample before it (src/record/replay.c, event_sample): those are left out.  So
+# is what a sample saw of such a change while its write was still being made: batch held
+# it as announced and dropped it as the change's echo; a replay, which has no record of
+# the announcement, shows it as observed (docs/runtime.md, "Announcements").
 replays() {
 	"$IOSCOPE" --replay "$TMP/$1.log" --batch --tasks -f json >"$TMP/$1.replay.json" 2>"$TMP/$1.replay.err"
 	no_sanitizer "$1 replay" "$TMP/$1.replay.err"
 	local strip='import json, sys
-for l in open(sys.argv[1]):
-    d = json.loads(l)
-    d["events"] = [e for e in d["events"] if e["by"] != "ioscope"]
+lines = [json.loads(l) for l in open(sys.argv[1])]
+own = {(e["object"], e["key"], e["new"]) for d in lines for e in d["events"] if e["by"] == "ioscope"}
+for d in lines:
+    d["events"] = [e for e in d["events"] if e["by"] != "ioscope" and
+                   (e["by"] != "observed" or (e.get("object"), e.get("key"), e.get("new")) not in own)]
     print(json.dumps(d, ensure_ascii=False, sort_keys=True))'
 	python3 -c "$strip" "$TMP/$1.json" >"$TMP/$1.cmp"
 	python3 -c "$strip" "$TMP/$1.replay.json" >"$TMP/$1.replay.cmp"
@@ -52,36 +57,49 @@ fsfreeze -f "$mb" && at_exit "fsfreeze -u '$mb'"
 
 # --- (a) a setting change under a steady writer ---
 # 1 MiB direct writes: cut into 4 KiB requests with 4 tags, several times slower
+# The change takes effect before its write returns, as under load when the kernel drains a
+# frozen queue: strace holds the return of the max_sectors_kb write (the one that slows
+# the writer) for 1.5 s, so the dip begins, and is seen, before the changes' events come.
 a=$(make_loop 320) || { fail "loop device" "make_loop"; exit 0; }
+set_held() {
+	local msk
+	msk=$(readlink -f "/sys/block/$a/queue/max_sectors_kb")
+	ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" strace -f -o "$TMP/set.strace" -P "$msk" \
+		-e trace=write -e inject=write:delay_exit=1500000:when=1 \
+		"$IOSCOPE" set "$a" nr_requests=4 max_sectors_kb=4 >"$TMP/set.out" 2>&1 ||
+		fail "change: ioscope set" "$(cat "$TMP/set.out")"
+	grep -q '= 1 (DELAYED)$' "$TMP/set.strace" ||
+		fail "change: the max_sectors_kb write held" "$(cat "$TMP/set.strace")"
+}
 change_run() {
 	bg timeout 20 bash -c "while :; do dd if=/dev/zero of=/dev/$a bs=1M count=256 oflag=direct status=none; done"
 	"$IOSCOPE" --batch --tasks -f json -i 0.5 -c 26 --record "$TMP/change.log" "$a" \
 		>"$TMP/change.json" 2>"$TMP/change.err" &
 	local run=$!
 	sleep 7
-	"$IOSCOPE" set "$a" nr_requests=4 max_sectors_kb=4 >"$TMP/set.out" 2>&1 ||
-		fail "change: ioscope set" "$(cat "$TMP/set.out")"
+	echo "$EPOCHREALTIME" >"$TMP/set.time"
+	set_held
 	wait $run
 }
 change_check() {
-	python3 - "$TMP/change.json" "$a" <<'PY'
+	python3 - "$TMP/change.json" "$a" "$(cat "$TMP/set.time")" <<'PY'
 import json, re, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
 events = [e for d in lines for e in d["events"]]
 sets = [e for e in events if e["kind"] == "tunable" and e["key"] in ("nr_requests", "max_sectors_kb")]
 dips = [e for e in events if e["kind"] == "dip" and e["object"] == sys.argv[2]
-        and sets and e["time"] >= min(s["time"] for s in sets)]
+        and sets and e["time"] >= float(sys.argv[3])]   # seen after the set began
 if not dips:
     print("none")
     sys.exit()
 first = dips[0]["reasons"][0]
 cause = re.match(r"^[0-9.]+ s after (.*): [0-9.]+→[0-9.]+ MB/s", first)
-# each change is stamped when its write returned: max_sectors_kb, written after
-# nr_requests, is a cause only of a dip seen after it (a sample can fall between the two)
-msk_before = any(s["key"] == "max_sectors_kb" and s["time"] <= dips[0]["time"] for s in sets)
-good = bool(cause) and re.search(r"nr_requests [0-9]+→4", cause.group(1)) and \
-       bool(re.search(r"max_sectors_kb [0-9]+→4", cause.group(1))) == msk_before
+# both announced before the dip began: named as made ("nr_requests 128→4") or, when the
+# dip is seen before their events come, as being made ("nr_requests →4 (being made)")
+named = lambda key: re.search(key + r" ([0-9]+→4|→4 \(being made\))(,|$)", cause.group(1))
+good = bool(cause) and named("nr_requests") and named("max_sectors_kb")
 print("ok" if good else "bad %r" % dips[0]["reasons"])
+print("# the dip's first reason: " + first, file=sys.stderr)
 PY
 }
 restore() { echo 128 >"/sys/block/$a/queue/nr_requests" 2>/dev/null; cat "/sys/block/$busy/queue/max_sectors_kb" >"/sys/block/$a/queue/max_sectors_kb"; }

@@ -319,17 +319,34 @@ static void dip_devices(struct dip_run *r)
 	}
 }
 
-/* A change at monotonic second t. */
+static struct timespec at_second(double t)
+{
+	time_t sec = (time_t)t;
+	return (struct timespec){ sec, (long)((t - (double)sec) * 1e9 + 0.5) };
+}
+
+/* A change made at monotonic second t. */
 static void dip_change(struct dip_run *r, enum event_kind kind, const char *object,
-		       const char *key, const char *old_value, const char *new_value, long t)
+		       const char *key, const char *old_value, const char *new_value, double t)
 {
 	struct event ev;
 	event_own(&ev, kind, object, key);
 	event_set_old_value(&ev, "%s", old_value);
 	event_set_new_value(&ev, "%s", new_value);
-	ev.mono.tv_sec = t;
-	ev.mono.tv_nsec = 0;
+	ev.mono = at_second(t);
 	dip_detector_note(r->d, &r->snap, &ev);
+	event_free(&ev);
+}
+
+/* A change announced at monotonic second t as about to be made (its new value only). */
+static void dip_announce(struct dip_run *r, enum event_kind kind, const char *object,
+			 const char *key, const char *new_value, double t)
+{
+	struct event ev;
+	event_own(&ev, kind, object, key);
+	event_set_new_value(&ev, "%s", new_value);
+	ev.mono = at_second(t);
+	dip_detector_note_pending(r->d, &r->snap, &ev);
 	event_free(&ev);
 }
 
@@ -363,6 +380,67 @@ static void test_dip_cause_first(void **state)
 	assert_string_equal(reason, "4 requests in flight, util 80%, await 0.30→9.1 ms");
 	assert_null(strstr(r.events.items[0].reasons, "read_ahead_kb"));
 	assert_null(strstr(r.events.items[0].reasons, "995"));
+	dip_run_free(&r);
+}
+
+/* A change whose write returns after the dip began (a queue frozen and drained by an
+ * nr_requests switch under load) is its cause when it was announced before: it counts from
+ * the announcement.  One made after the dip's start and not announced is not, nor is an
+ * announcement of another setting, or one older than EXPECT_WAIT_SECONDS. */
+static void test_dip_cause_announced_before(void **state)
+{
+	(void)state;
+	struct dip_run r;
+	dip_run_init(&r, "loop3");
+	dip_devices(&r);
+	r.dev.w_await = 0.3;
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(dip_sample(&r, 204800, 4), 0);
+	r.dev.w_await = 9.1;
+	dip_announce(&r, EVENT_TUNABLE, "loop3", "read_ahead_kb", "4096", 995);       /* too old */
+	dip_announce(&r, EVENT_TUNABLE, "loop3", "nr_requests", "4", 1010.6);
+	dip_announce(&r, EVENT_TUNABLE, "loop3", "max_sectors_kb", "4", 1010.6);
+	assert_int_equal(dip_sample(&r, 12288, 4), 0);    /* second 1011: the dip starts */
+	dip_change(&r, EVENT_TUNABLE, "loop3", "nr_requests", "256", "4", 1011.4);
+	dip_change(&r, EVENT_TUNABLE, "loop3", "max_sectors_kb", "512", "4", 1011.5);
+	dip_change(&r, EVENT_TUNABLE, "loop3", "read_ahead_kb", "128", "4096", 1011.5);
+	dip_change(&r, EVENT_TUNABLE, "loop3", "wbt_lat_usec", "2000", "0", 1011.5);
+	assert_int_equal(dip_sample(&r, 12288, 4), 1);
+	char reason[200];
+	assert_true(event_reason(&r.events.items[0], 0, reason, sizeof reason));
+	assert_string_equal(reason, "0.4 s after nr_requests 256→4, max_sectors_kb 512→4: "
+			    "200→12 MB/s, await 0.30→9.1 ms");
+	assert_null(strstr(r.events.items[0].reasons, "read_ahead_kb"));
+	assert_null(strstr(r.events.items[0].reasons, "wbt_lat_usec"));
+	dip_run_free(&r);
+}
+
+/* A change still being made when the dip is seen (its write has not returned) is named as
+ * such; one withdrawn (its job ended without it) is not. */
+static void test_dip_cause_being_made(void **state)
+{
+	(void)state;
+	struct dip_run r;
+	dip_run_init(&r, "loop3");
+	dip_devices(&r);
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(dip_sample(&r, 204800, 4), 0);
+	dip_announce(&r, EVENT_SCHEDULER, "loop3", "scheduler", "bfq", 1010.2);
+	struct event gone;
+	event_own(&gone, EVENT_TUNABLE, "loop3", "nr_requests");
+	gone.mono = at_second(1010.5);
+	dip_detector_note_pending(r.d, &r.snap, &gone);
+	dip_detector_withdraw(r.d, &gone);
+	event_free(&gone);
+	dip_announce(&r, EVENT_TUNABLE, "loop5", "read_ahead_kb", "4096", 1010.7);   /* another disk */
+	assert_int_equal(dip_sample(&r, 12288, 4), 0);    /* second 1011: the dip starts */
+	assert_int_equal(dip_sample(&r, 12288, 4), 1);
+	char reason[200];
+	assert_true(event_reason(&r.events.items[0], 0, reason, sizeof reason));
+	assert_string_equal(reason, "0.8 s after sched →bfq (being made): 200→12 MB/s, "
+			    "await 0.00→0.00 ms");
+	assert_null(strstr(r.events.items[0].reasons, "nr_requests"));
+	assert_null(strstr(r.events.items[0].reasons, "read_ahead_kb"));
 	dip_run_free(&r);
 }
 
@@ -825,6 +903,8 @@ int main(void)
 		cmocka_unit_test(test_dip_reasons_ranked),
 		cmocka_unit_test(test_dip_short_history),
 		cmocka_unit_test(test_dip_cause_first),
+		cmocka_unit_test(test_dip_cause_announced_before),
+		cmocka_unit_test(test_dip_cause_being_made),
 		cmocka_unit_test(test_dip_only_its_own_tasks),
 		cmocka_unit_test(test_commit_running),
 		cmocka_unit_test(test_commit_running_xfs_log_waiters),
