@@ -138,6 +138,13 @@ restore_queue() {
 	# scheduler a killed test left: the console's detail pane lost rows to its tunables
 	# (test_console_mount_reconfigure's mount options)
 	[ -w "$b/queue/scheduler" ] && echo none >"$b/queue/scheduler"
+	# and the request size and queue depth a loop device starts with (read_ahead_kb follows
+	# max_sectors_kb): a max_sectors_kb of 4 left behind cut a later test's 256 KiB writes
+	# into 64 requests, which took every tag of a frozen device, so its fsync never reached
+	# the xfs log it was to wait for (test_why_journal_xfs)
+	[ -w "$b/queue/max_sectors_kb" ] && cat "$b/queue/max_hw_sectors_kb" >"$b/queue/max_sectors_kb"
+	[ -w "$b/queue/nr_requests" ] && [ -r /sys/module/loop/parameters/hw_queue_depth ] &&
+		cat /sys/module/loop/parameters/hw_queue_depth >"$b/queue/nr_requests"
 	for k in queue/scheduler queue/write_cache queue/max_sectors_kb queue/nr_requests \
 		 queue/wbt_lat_usec queue/nomerges queue/rq_affinity queue/add_random queue/iostats \
 		 queue/read_ahead_kb bdi/strict_limit bdi/min_ratio_fine bdi/max_ratio_fine; do

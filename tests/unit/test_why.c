@@ -325,6 +325,16 @@ static struct timespec at_second(double t)
 	return (struct timespec){ sec, (long)((t - (double)sec) * 1e9 + 0.5) };
 }
 
+/* loop3 watched beside loop5, written at 200 MB/s for 10 s with writes awaiting await ms. */
+static void dip_run_steady(struct dip_run *r, double await)
+{
+	dip_run_init(r, "loop3");
+	dip_devices(r);
+	r->dev.w_await = await;
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(dip_sample(r, 204800, 4), 0);
+}
+
 /* A change made at monotonic second t. */
 static void dip_change(struct dip_run *r, enum event_kind kind, const char *object,
 		       const char *key, const char *old_value, const char *new_value, double t)
@@ -357,11 +367,7 @@ static void test_dip_cause_first(void **state)
 {
 	(void)state;
 	struct dip_run r;
-	dip_run_init(&r, "loop3");
-	dip_devices(&r);
-	r.dev.w_await = 0.3;
-	for (int i = 0; i < 10; i++)
-		assert_int_equal(dip_sample(&r, 204800, 4), 0);
+	dip_run_steady(&r, 0.3);
 	dip_change(&r, EVENT_TUNABLE, "loop3", "nr_requests", "256", "4", 1000 - 5);   /* too old */
 	dip_change(&r, EVENT_USER_MARK, "user", "mark", "", "backup", 1005);
 	dip_change(&r, EVENT_TUNABLE, "loop5", "read_ahead_kb", "128", "4096", 1009);
@@ -391,11 +397,7 @@ static void test_dip_cause_announced_before(void **state)
 {
 	(void)state;
 	struct dip_run r;
-	dip_run_init(&r, "loop3");
-	dip_devices(&r);
-	r.dev.w_await = 0.3;
-	for (int i = 0; i < 10; i++)
-		assert_int_equal(dip_sample(&r, 204800, 4), 0);
+	dip_run_steady(&r, 0.3);
 	r.dev.w_await = 9.1;
 	dip_announce(&r, EVENT_TUNABLE, "loop3", "read_ahead_kb", "4096", 995);       /* too old */
 	dip_announce(&r, EVENT_TUNABLE, "loop3", "nr_requests", "4", 1010.6);
@@ -421,10 +423,7 @@ static void test_dip_cause_being_made(void **state)
 {
 	(void)state;
 	struct dip_run r;
-	dip_run_init(&r, "loop3");
-	dip_devices(&r);
-	for (int i = 0; i < 10; i++)
-		assert_int_equal(dip_sample(&r, 204800, 4), 0);
+	dip_run_steady(&r, 0);
 	dip_announce(&r, EVENT_SCHEDULER, "loop3", "scheduler", "bfq", 1010.2);
 	struct event gone;
 	event_own(&gone, EVENT_TUNABLE, "loop3", "nr_requests");
