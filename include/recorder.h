@@ -33,6 +33,10 @@ int recorder_write(struct recorder *rec, const struct snapshot *snap,
 void recorder_set_selection(struct recorder *rec, const struct selection *sel);
 /* An event that arrives between samples (a user mark, a change made by ioscope). */
 int recorder_write_event(struct recorder *rec, const struct event *ev, struct error *err);
+/* A change announced as about to be made, or withdrawn: an "announced" record, which a
+ * replay takes with the sample after it (none before the first sample). */
+int recorder_write_announced(struct recorder *rec, const struct event *ev, bool withdrawn,
+			     struct error *err);
 /* Why the last write failed (disk full...), NULL while writes succeed.  Events that
  * could not be written are kept and written, with their own time, once one succeeds. */
 const char *recorder_failure(const struct recorder *rec);

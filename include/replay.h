@@ -107,6 +107,11 @@ int replay_event_get(const struct replay *r, size_t i, struct replay_event *out)
  * none): "next mark" and "previous mark" for the console. */
 size_t replay_event_after(const struct replay *r, size_t sample);
 size_t replay_event_before(const struct replay *r, size_t sample);
+/* The changes announced as about to be made (pending) and withdrawn before samples from..to
+ * (each just before its sample: what that sample's observations were held for), in the
+ * order recorded, appended.  -1 on ENOMEM or a record that cannot be read back (err). */
+int replay_announced(struct replay *r, size_t from, size_t to, struct event_list *pending,
+		     struct event_list *withdrawn, struct error *err);
 
 /* Damage found so far (open and reads): "PATH: line N (offset X): what".
  * At most REPLAY_WARNINGS_MAX are kept; replay_warnings_total() counts all. */

@@ -22,6 +22,9 @@ enum session_record {
 	RECORD_WHY,       /* dirty limits, journals, cgroups (why.h) */
 	RECORD_PROBE,     /* the responsiveness probe's samples (probe.h) */
 	RECORD_TRACE,     /* the eBPF block-layer view's interval (trace.h) */
+	/* a change ioscope announced as about to be made, or withdrew: what the session
+	 * held observations for (expect.h), so that a replay holds them too */
+	RECORD_ANNOUNCED,
 	RECORD_UNKNOWN,   /* a JSON object of a type this version does not know: skipped */
 };
 
@@ -70,6 +73,9 @@ int session_log_format_sample(const struct snapshot *snap, struct jsonw *w);
 /* The probe record that follows a sample with snap->probe (docs/session-log.md). */
 int session_log_format_probe(const struct snapshot *snap, struct jsonw *w);
 json_object *session_log_event(const struct event *ev, uint64_t seq);
+/* An announced change: the event record under type "announced", with "withdrawn": true
+ * when its job ended without it. */
+json_object *session_log_announced(const struct event *ev, uint64_t seq, bool withdrawn);
 /* An announcement (announce.h) is one event record: this codec writes and reads it. */
 extern const struct announce_codec session_log_announce_codec;
 /* Append the `tasks` record of snap (nothing when snap->tasks is NULL), one line, to w;

@@ -40,6 +40,10 @@ struct sink_ops {
 	/* An event between samples (a user mark, a change ioscope made).  -1 (err).  NULL:
 	 * the output has no use for them (it counts the events of the samples). */
 	int (*on_event)(struct sink *sink, const struct event *ev, struct error *err);
+	/* A change announced as about to be made, or withdrawn (session_expect_event): what
+	 * samples hold their observations for.  -1 (err).  NULL: of no use to the output. */
+	int (*on_announced)(struct sink *sink, const struct event *ev, bool withdrawn,
+			    struct error *err);
 	/* Why the last write failed, NULL while writes succeed. */
 	const char *(*failure)(const struct sink *sink);
 	void (*close)(struct sink *sink);

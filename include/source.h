@@ -53,6 +53,11 @@ struct source_ops {
 	 * derived by comparing snapshots: user marks and changes ioscope made, as a
 	 * replayed log holds them.  Appended to *out; returns how many, -1 on ENOMEM. */
 	int (*take_events)(struct source *src, struct event_list *out);
+	/* Optional (NULL: none; a live session hears them from the runtime directory).  The
+	 * changes announced as about to be made, and withdrawn, before the last sample, as a
+	 * replayed log holds them: appended.  -1 (err). */
+	int (*take_announced)(struct source *src, struct event_list *pending,
+			      struct event_list *withdrawn, struct error *err);
 
 	/* Optional, sources that hold a whole recording (a replay); NULL: "not
 	 * supported" (live).  Samples are numbered from 0. */
@@ -126,6 +131,11 @@ int source_wait(struct source *src, struct error *err);
 
 static inline int source_read(struct source *s, struct snapshot *o, struct error *e) { return s->ops->read(s, o, e); }
 static inline int source_take_events(struct source *s, struct event_list *o) { return s->ops->take_events ? s->ops->take_events(s, o) : 0; }
+static inline int source_take_announced(struct source *s, struct event_list *pending,
+					struct event_list *withdrawn, struct error *err)
+{
+	return s->ops->take_announced ? s->ops->take_announced(s, pending, withdrawn, err) : 0;
+}
 static inline void source_watch(struct source *s, const struct selection *sel) { if (s->ops->watch) s->ops->watch(s, sel); }
 static inline void source_settings_changed(struct source *s, const char *disk)
 {

@@ -297,15 +297,17 @@ static int take_made(struct session *s, const struct event_list *made, struct er
 
 int session_take_announced(struct session *s, struct error *err)
 {
-	if (!s->heard)
-		return 0;
 	struct event_list made, pending, withdrawn;
 	event_list_init(&made);
 	event_list_init(&pending);
 	event_list_init(&withdrawn);
 	int rc = 0;
-	if (announce_take_events(s->heard, &(struct announce_lists){ &made, &pending, &withdrawn }) < 0)
+	if (s->heard &&
+	    announce_take_events(s->heard, &(struct announce_lists){ &made, &pending, &withdrawn }) < 0)
 		rc = error_set(err, "out of memory: an announced change not kept");
+	/* a replay's: what the recording session held its samples' observations for */
+	if (source_take_announced(s->src, &pending, &withdrawn, err) < 0)
+		rc = -1;
 	for (size_t i = 0; i < pending.count; i++)
 		if (session_expect_event(s, &pending.items[i]) < 0)
 			rc = error_set(err, "out of memory: an announced change not kept");
@@ -319,14 +321,26 @@ int session_take_announced(struct session *s, struct error *err)
 	return rc;
 }
 
+/* The recording gets each announcement as it comes, before the sample it holds (a replay
+ * takes it with that sample): held observations replay as they were shown. */
+static void record_announced(struct session *s, const struct event *ev, bool withdrawn)
+{
+	struct error err;
+	if (s->rec && sink_active(s, s->rec) && s->rec->ops->on_announced &&
+	    s->rec->ops->on_announced(s->rec, ev, withdrawn, &err) < 0)
+		record_failed(s, &err);
+}
+
 int session_expect_event(struct session *s, const struct event *ev)
 {
+	record_announced(s, ev, false);
 	dip_detector_note_pending(s->dips, &s->cur, ev);
 	return expect_add(&s->expected, ev);
 }
 
 void session_withdraw_expected(struct session *s, const struct event *ev)
 {
+	record_announced(s, ev, true);
 	dip_detector_withdraw(s->dips, ev);
 	expect_withdraw(&s->expected, ev);
 }

@@ -392,6 +392,18 @@ int recorder_write_event(struct recorder *rec, const struct event *ev, struct er
 	return deliver(rec, 0, err) < 0 ? -1 : 0;
 }
 
+int recorder_write_announced(struct recorder *rec, const struct event *ev, bool withdrawn,
+			     struct error *err)
+{
+	if (!rec || !rec->started)
+		return 0;   /* before the first sample a change holds nothing a replay shows */
+	rec->len = 0;
+	if (append_pending(rec, err) < 0 ||
+	    append_record(rec, session_log_announced(ev, rec->last_seq, withdrawn), err) < 0)
+		return -1;
+	return deliver(rec, 0, err) < 0 ? -1 : 0;
+}
+
 const char *recorder_failure(const struct recorder *rec)
 {
 	return rec && rec->failure.msg[0] ? rec->failure.msg : NULL;
@@ -460,6 +472,12 @@ static int sink_event(struct sink *sink, const struct event *ev, struct error *e
 	return recorder_write_event(of_sink(sink), ev, err);
 }
 
+static int sink_announced(struct sink *sink, const struct event *ev, bool withdrawn,
+			  struct error *err)
+{
+	return recorder_write_announced(of_sink(sink), ev, withdrawn, err);
+}
+
 static const char *sink_failed(const struct sink *sink)
 {
 	return recorder_failure(of_sink(sink));
@@ -474,6 +492,7 @@ static const struct sink_ops recorder_sink_ops = {
 	.on_start = sink_start,
 	.on_sample = sink_sample,
 	.on_event = sink_event,
+	.on_announced = sink_announced,
 	.failure = sink_failed,
 	.close = sink_closed,
 };

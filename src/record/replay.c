@@ -58,6 +58,13 @@ struct event_entry {
 	uint32_t resets_dropped;
 };
 
+/* A change announced or withdrawn (RECORD_ANNOUNCED): read back when its sample is. */
+struct announced_entry {
+	uint64_t offset;
+	uint32_t length;
+	size_t sample;              /* the sample after it, whose observations it holds */
+};
+
 struct state_entry {
 	uint64_t offset, line;
 	uint32_t length;
@@ -74,6 +81,8 @@ struct replay {
 	size_t nsamples, samples_cap;
 	struct attached_entry *attached;
 	size_t nattached, attached_cap;
+	struct announced_entry *announced;
+	size_t nannounced, announced_cap;
 	struct state_entry *states;
 	size_t nstates, states_cap;
 	struct event_entry *events;
@@ -447,6 +456,16 @@ static int add_attached(struct replay *r, const struct scanned_line *l, enum ses
 	return 0;
 }
 
+static int add_announced(struct replay *r, const struct scanned_line *l)
+{
+	if (grow_array(&r->announced, &r->announced_cap, r->nannounced + 1, sizeof *r->announced,
+		       16, NULL) < 0)
+		return -1;
+	r->announced[r->nannounced++] = (struct announced_entry){
+		.offset = l->offset, .length = (uint32_t)l->len, .sample = r->nsamples };
+	return 0;
+}
+
 /* {"type":"NAME","seq":N, as the recorder writes such records: no JSON parser needed */
 static bool fast_attached_seq(const char *text, size_t len, enum session_record type, int64_t *seq)
 {
@@ -474,6 +493,8 @@ static int index_record(struct replay *r, json_object *o, const struct scanned_l
 		return add_sample(r, l, sample_seq(o), mono, wall);
 	case RECORD_EVENT:
 		return add_event(r, o, l);
+	case RECORD_ANNOUNCED:
+		return add_announced(r, l);
 	case RECORD_HEADER:
 	case RECORD_DEVICES:
 	case RECORD_MOUNTS:
@@ -636,6 +657,7 @@ void replay_close(struct replay *r)
 	free(r->events);
 	free(r->events_text);
 	free(r->attached);
+	free(r->announced);
 	free(r->line);
 	free(r->name);
 	free(r);
@@ -908,6 +930,49 @@ size_t replay_event_before(const struct replay *r, size_t sample)
 {
 	size_t i = replay_event_after(r, sample);
 	return i == 0 ? SIZE_MAX : i - 1;
+}
+
+/* One announced record into pending or withdrawn.  A kind of a later revision is skipped;
+ * -1: ENOMEM or the record cannot be read back (err). */
+static int take_announced(struct replay *r, const struct announced_entry *a,
+			  struct event_list *pending, struct event_list *withdrawn, struct error *err)
+{
+	json_object *o = read_line(r, a->offset, a->length, err);
+	if (!o)
+		return -1;
+	json_object *flag;
+	bool gone = json_object_object_get_ex(o, "withdrawn", &flag) && json_object_get_boolean(flag);
+	struct event ev;
+	int rc = session_log_parse_event(o, &ev, err);
+	json_object_put(o);
+	if (rc != 0) {
+		event_free(&ev);
+		return rc < 0 ? -1 : 0;
+	}
+	struct event *to = event_list_add(gone ? withdrawn : pending);
+	if (!to) {
+		event_free(&ev);
+		return error_set(err, "out of memory");
+	}
+	*to = ev;   /* moved */
+	return 0;
+}
+
+int replay_announced(struct replay *r, size_t from, size_t to, struct event_list *pending,
+		     struct event_list *withdrawn, struct error *err)
+{
+	size_t lo = 0, hi = r->nannounced;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->announced[mid].sample < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < r->nannounced && r->announced[i].sample <= to; i++)
+		if (take_announced(r, &r->announced[i], pending, withdrawn, err) < 0)
+			return -1;
+	return 0;
 }
 
 size_t replay_warning_count(const struct replay *r) { return r->nwarnings; }

@@ -19,6 +19,7 @@ struct replay_source {
 	struct source base;
 	struct replay *replay;
 	size_t last;            /* the sample read() returned last, SIZE_MAX: none yet */
+	size_t first;           /* the first sample that read() looked at (a damaged one skipped) */
 	size_t warned;          /* warnings already printed */
 	bool borrowed;          /* the replay is the caller's: not closed */
 };
@@ -41,7 +42,8 @@ static int replay_source_read(struct source *src, struct snapshot *out, struct e
 {
 	struct replay_source *rs = (struct replay_source *)src;
 	/* A damaged sample is skipped (and warned about): the rest still replays. */
-	for (size_t i = replay_tell(rs->replay); i < replay_count(rs->replay); i++) {
+	rs->first = replay_tell(rs->replay);
+	for (size_t i = rs->first; i < replay_count(rs->replay); i++) {
 		replay_seek(rs->replay, i + 1);
 		if (replay_read(rs->replay, i, out, err) == 0) {
 			rs->last = i;
@@ -89,6 +91,16 @@ static int replay_source_take_events(struct source *src, struct event_list *out)
 	}
 	free(ev);
 	return (int)added;
+}
+
+/* Those before a skipped damaged sample too: what they held is held from the next. */
+static int replay_source_take_announced(struct source *src, struct event_list *pending,
+					struct event_list *withdrawn, struct error *err)
+{
+	struct replay_source *rs = (struct replay_source *)src;
+	if (rs->last == SIZE_MAX)
+		return 0;
+	return replay_announced(rs->replay, rs->first, rs->last, pending, withdrawn, err);
 }
 
 static int replay_source_seek(struct source *src, size_t i, struct error *err)
@@ -166,6 +178,7 @@ static const struct source_ops replay_source_ops = {
 	.set_interval = replay_source_set_interval,
 	.destroy = replay_source_destroy,
 	.take_events = replay_source_take_events,
+	.take_announced = replay_source_take_announced,
 	.seek = replay_source_seek,
 	.position = replay_source_position,
 	.read_at = replay_source_read_at,

@@ -13,7 +13,7 @@ static const char *const record_names[] = {
 	[RECORD_HEADER] = "header", [RECORD_DEVICES] = "devices", [RECORD_MOUNTS] = "mounts",
 	[RECORD_SAMPLE] = "sample", [RECORD_EVENT] = "event",   [RECORD_TASKS] = "tasks",
 	[RECORD_WHY] = "why",       [RECORD_PROBE] = "probe",
-	[RECORD_TRACE] = "trace",
+	[RECORD_TRACE] = "trace",   [RECORD_ANNOUNCED] = "announced",
 	[RECORD_UNKNOWN] = "unknown",
 };
 

@@ -330,6 +330,19 @@ json_object *session_log_event(const struct event *ev, uint64_t seq)
 	return o;
 }
 
+json_object *session_log_announced(const struct event *ev, uint64_t seq, bool withdrawn)
+{
+	json_object *o = session_log_event(ev, seq);
+	if (!o)
+		return NULL;
+	/* the event's body under a type of its own: a reader that does not know it skips it,
+	 * where a flag on an event record would have been read as the change made */
+	add_str(o, "type", session_record_name(RECORD_ANNOUNCED));
+	if (withdrawn)
+		add(o, "withdrawn", json_object_new_boolean(1));
+	return o;
+}
+
 /* ---- comparing what state records hold ---- */
 
 static bool loop_backing_equal(const struct loop_backing *a, const struct loop_backing *b)

@@ -22,19 +22,16 @@ no_sanitizer() {
 
 # replays NAME: the recording of NAME replays to NAME's JSON, byte for byte.  A change
 # announced by `ioscope set` is shown by batch with the sample after it and by a replay
-# with the sample before it (src/record/replay.c, event_sample): those are left out.  So
-# is what a sample saw of such a change while its write was still being made: batch held
-# it as announced and dropped it as the change's echo; a replay, which has no record of
-# the announcement, shows it as observed (docs/runtime.md, "Announcements").
+# with the sample before it (src/record/replay.c, event_sample): only those are left out.
+# What a sample saw of such a change while its write was being made is held and dropped as
+# its echo, live and in the replay alike (the announcement is recorded).
 replays() {
 	"$IOSCOPE" --replay "$TMP/$1.log" --batch --tasks -f json >"$TMP/$1.replay.json" 2>"$TMP/$1.replay.err"
 	no_sanitizer "$1 replay" "$TMP/$1.replay.err"
 	local strip='import json, sys
-lines = [json.loads(l) for l in open(sys.argv[1])]
-own = {(e["object"], e["key"], e["new"]) for d in lines for e in d["events"] if e["by"] == "ioscope"}
-for d in lines:
-    d["events"] = [e for e in d["events"] if e["by"] != "ioscope" and
-                   (e["by"] != "observed" or (e.get("object"), e.get("key"), e.get("new")) not in own)]
+for l in open(sys.argv[1]):
+    d = json.loads(l)
+    d["events"] = [e for e in d["events"] if e["by"] != "ioscope"]
     print(json.dumps(d, ensure_ascii=False, sort_keys=True))'
 	python3 -c "$strip" "$TMP/$1.json" >"$TMP/$1.cmp"
 	python3 -c "$strip" "$TMP/$1.replay.json" >"$TMP/$1.replay.cmp"

@@ -173,6 +173,59 @@ static void test_damaged_sample_is_skipped_by_the_source(void **state)
 	free(text);
 }
 
+/* Announced changes are recorded before the sample they hold (issue 24: a replay holds
+ * what the live session held): the source hands each back with that sample, the pending
+ * and the withdrawn apart, and none is an event of the recording. */
+static void test_announced_replay_with_their_sample(void **state)
+{
+	(void)state;
+	const char *path = temp_log("announced");
+	struct error err = { "" };
+	struct recorder *rec = recorder_open(path, RECORDER_NEW, false, &err);
+	assert_non_null(rec);
+	struct snapshot s;
+	snapshot_init(&s);
+	struct event ev;
+	event_own(&ev, EVENT_TUNABLE, "sda", "nr_requests");
+	event_set_new_value(&ev, "4");
+	assert_int_equal(recorder_write_announced(rec, &ev, false, &err), 0);   /* none yet */
+	for (unsigned k = 1; k <= 3; k++) {
+		fixture_snapshot(&s, k);
+		assert_int_equal(recorder_write(rec, &s, NULL, &err), 0);
+		if (k < 3)
+			assert_int_equal(recorder_write_announced(rec, &ev, k == 2, &err), 0);
+	}
+	recorder_close(rec);
+	struct source *src = source_replay_new(path, &err);
+	assert_non_null(src);
+	struct event_list pending, withdrawn;
+	event_list_init(&pending);
+	event_list_init(&withdrawn);
+	size_t want_pending[] = { 0, 1, 0 }, want_withdrawn[] = { 0, 0, 1 };
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(source_read(src, &s, &err), 1);
+		assert_int_equal(source_take_announced(src, &pending, &withdrawn, &err), 0);
+		assert_int_equal(pending.count, want_pending[i]);
+		assert_int_equal(withdrawn.count, want_withdrawn[i]);
+		struct event_list *got = pending.count ? &pending : &withdrawn;
+		if (got->count) {
+			assert_string_equal(got->items[0].object, "sda");
+			assert_string_equal(got->items[0].key, "nr_requests");
+			assert_string_equal(got->items[0].new_value, "4");
+			assert_true(timespec_diff(&got->items[0].mono, &ev.mono) == 0);
+		}
+		event_list_clear(&pending);
+		event_list_clear(&withdrawn);
+	}
+	assert_int_equal(src->ops->logged_event_count(src), 0);
+	event_list_free(&pending);
+	event_list_free(&withdrawn);
+	event_free(&ev);
+	snapshot_free(&s);
+	source_destroy(src);
+	unlink(path);
+}
+
 static void expect_open_error(const char *tag, const char *text, size_t len, const char *needle)
 {
 	const char *path = write_file(tag, text, len);
@@ -313,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_truncated_files),
 		cmocka_unit_test(test_reordered_keys_read_the_same),
 		cmocka_unit_test(test_seek_by_time),
+		cmocka_unit_test(test_announced_replay_with_their_sample),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
