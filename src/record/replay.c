@@ -913,17 +913,27 @@ int replay_event_get(const struct replay *r, size_t i, struct replay_event *out)
 	return 0;
 }
 
-size_t replay_event_after(const struct replay *r, size_t sample)
+/* The first of n entries, in sample order, whose sample (sample_of) is sample or later. */
+static size_t first_from(const struct replay *r, size_t n,
+			 size_t (*sample_of)(const struct replay *r, size_t i), size_t sample)
 {
-	size_t lo = 0, hi = r->nevents;
+	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (r->events[mid].sample < sample)
+		if (sample_of(r, mid) < sample)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return lo;
+}
+
+static size_t event_sample_of(const struct replay *r, size_t i) { return r->events[i].sample; }
+static size_t announced_sample_of(const struct replay *r, size_t i) { return r->announced[i].sample; }
+
+size_t replay_event_after(const struct replay *r, size_t sample)
+{
+	return first_from(r, r->nevents, event_sample_of, sample);
 }
 
 size_t replay_event_before(const struct replay *r, size_t sample)
@@ -961,15 +971,8 @@ static int take_announced(struct replay *r, const struct announced_entry *a,
 int replay_announced(struct replay *r, size_t from, size_t to, struct event_list *pending,
 		     struct event_list *withdrawn, struct error *err)
 {
-	size_t lo = 0, hi = r->nannounced;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (r->announced[mid].sample < from)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (size_t i = lo; i < r->nannounced && r->announced[i].sample <= to; i++)
+	for (size_t i = first_from(r, r->nannounced, announced_sample_of, from);
+	     i < r->nannounced && r->announced[i].sample <= to; i++)
 		if (take_announced(r, &r->announced[i], pending, withdrawn, err) < 0)
 			return -1;
 	return 0;
