@@ -32,6 +32,8 @@ run_unit() {
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	if [ "$f" -ne 0 ]; then
 		failures+=("$(basename "$bin")")
+		# the failed checks first: a sanitizer's leak report after them can be 40 lines
+		printf '%s\n' "$out" | grep -E '^\[ +(ERROR|LINE) +\]' | head -10
 		printf '%s\n' "$out" | grep -v '^\[ \(RUN\|       OK\) ' | tail -40
 	fi
 	printf 'unit %-28s %3d passed %3d failed %3d skipped\n' "$(basename "$bin")" "$p" "$f" "$s"
@@ -157,6 +159,8 @@ compiled_report() {
 	read -r p f s rest <"$RESULTS/@compiled.counts" || { p=0 f=1 s=0 rest="unit/fuzz runner"; }
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	[ -z "$rest" ] || failures+=($rest)
+	[ "$f" -eq 0 ] || grep -E '^\[ +(ERROR|LINE) +\]|^unit .* [1-9][0-9]* failed|runtime error' "$RESULTS/@compiled.log" |
+		head -12 | cut -c1-200 | sed 's/^/(failed) unit: /' >>"$RESULTS/@failed"
 	compiled_slot=0
 }
 compiled_job >"$RESULTS/@compiled.log" 2>&1 &
