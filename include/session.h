@@ -77,9 +77,9 @@ int session_queue_event(struct session *s, const struct event *ev);
 
 /* A change ioscope is about to make (this process or another, announced pending: an
  * `ioscope set` from a shell): until its own events come, what the steps observe of its
- * object is held, so that the change is logged once, by ioscope (expect.h).  The recording gets it
- * (an `announced` record, withdrawn ones too), the dip detector counts the change from
- * here.  -1 on ENOMEM. */
+ * object is held, so that the change is logged once, by ioscope (expect.h).  The
+ * recording gets it (an `announced` record, withdrawn ones too), the dip detector counts
+ * the change from here.  -1 on ENOMEM. */
 int session_expect_event(struct session *s, const struct event *ev);
 /* Announcements heard on l (announce.h; the caller's to close, NULL: none).  Every step
  * takes what waits there between reading its sample and deriving its events: a change
@@ -91,10 +91,9 @@ int session_expect_event(struct session *s, const struct event *ev);
  * history have them now, a console's marks with them). */
 struct announce_listener;
 void session_listen(struct session *s, struct announce_listener *l, bool add_now);
-/* Take what waits on the listener now (its descriptor polled readable), and what a
- * replayed log recorded as announced before the sample just read.  -1: out of memory
- * (such a change may be logged as observed), a sink failed or the log could not be read
- * back (err). */
+/* Take what waits on the listener now (its descriptor polled readable).  -1: out of
+ * memory (such a change may be logged as observed) or a sink failed (err).  A replay's
+ * announcements, as its log recorded them, each step takes with their sample. */
 int session_take_announced(struct session *s, struct error *err);
 /* The change ev announced (session_expect_event) will not be made: its job failed to
  * start or ended without its event.  Nothing more is held for it (expect_withdraw). */

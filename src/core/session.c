@@ -181,6 +181,8 @@ static void note_index(struct session *s)
 	s->index = p.next ? p.next - 1 : 0;
 }
 
+static void take_logged_announced(struct session *s);
+
 int session_step(struct session *s, struct error *err)
 {
 	int r = source_read(s->src, &s->prev, err);
@@ -194,6 +196,7 @@ int session_step(struct session *s, struct error *err)
 	note_index(s);
 	struct error ignored;
 	session_take_announced(s, &ignored);   /* out of memory: such a change is "observed" */
+	take_logged_announced(s);
 	if (derive(s, have_prev) < 0)
 		return error_set(err, "out of memory");
 	struct sink_sample sample;
@@ -295,30 +298,52 @@ static int take_made(struct session *s, const struct event_list *made, struct er
 	return rc;
 }
 
+/* The changes about to be made expected, the withdrawn ones withdrawn.  -1 on ENOMEM. */
+static int expect_announced(struct session *s, const struct event_list *pending,
+			    const struct event_list *withdrawn, struct error *err)
+{
+	int rc = 0;
+	for (size_t i = 0; i < pending->count; i++)
+		if (session_expect_event(s, &pending->items[i]) < 0)
+			rc = error_set(err, "out of memory: an announced change not kept");
+	for (size_t i = 0; i < withdrawn->count; i++)
+		session_withdraw_expected(s, &withdrawn->items[i]);
+	return rc;
+}
+
 int session_take_announced(struct session *s, struct error *err)
 {
+	if (!s->heard)
+		return 0;
 	struct event_list made, pending, withdrawn;
 	event_list_init(&made);
 	event_list_init(&pending);
 	event_list_init(&withdrawn);
 	int rc = 0;
-	if (s->heard &&
-	    announce_take_events(s->heard, &(struct announce_lists){ &made, &pending, &withdrawn }) < 0)
+	if (announce_take_events(s->heard, &(struct announce_lists){ &made, &pending, &withdrawn }) < 0)
 		rc = error_set(err, "out of memory: an announced change not kept");
-	/* a replay's: what the recording session held its samples' observations for */
-	if (source_take_announced(s->src, &pending, &withdrawn, err) < 0)
-		rc = -1;
-	for (size_t i = 0; i < pending.count; i++)
-		if (session_expect_event(s, &pending.items[i]) < 0)
-			rc = error_set(err, "out of memory: an announced change not kept");
-	for (size_t i = 0; i < withdrawn.count; i++)
-		session_withdraw_expected(s, &withdrawn.items[i]);
-	if (take_made(s, &made, err) < 0)
+	if (expect_announced(s, &pending, &withdrawn, err) < 0 || take_made(s, &made, err) < 0)
 		rc = -1;
 	event_list_free(&made);
 	event_list_free(&pending);
 	event_list_free(&withdrawn);
 	return rc;
+}
+
+/* A replay's announcements before the sample just read: what the recording session held
+ * that sample's observations for.  Once per sample, so never with the listener's (a
+ * console takes those between samples too).  Out of memory or unreadable: such a change
+ * replays as observed. */
+static void take_logged_announced(struct session *s)
+{
+	struct event_list pending, withdrawn;
+	event_list_init(&pending);
+	event_list_init(&withdrawn);
+	struct error err;
+	source_take_announced(s->src, &pending, &withdrawn, &err);
+	expect_announced(s, &pending, &withdrawn, &err);
+	event_list_free(&pending);
+	event_list_free(&withdrawn);
 }
 
 /* The recording gets each announcement as it comes, before the sample it holds (a replay
