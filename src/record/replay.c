@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "announce.h"
 #include "grow.h"
 #include "line_scanner.h"
 #include "log_decompress.h"
@@ -456,8 +457,16 @@ static int add_attached(struct replay *r, const struct scanned_line *l, enum ses
 	return 0;
 }
 
+/* At most ANNOUNCE_TAKE_MAX before one sample, as a live session takes in one interval: a
+ * crafted log of millions costs the replay no memory, and the rest replay as observed. */
 static int add_announced(struct replay *r, const struct scanned_line *l)
 {
+	if (r->nannounced >= ANNOUNCE_TAKE_MAX &&
+	    r->announced[r->nannounced - ANNOUNCE_TAKE_MAX].sample == r->nsamples) {
+		warn(r, l->number, l->offset, "more than %d announced changes before one sample: "
+		     "this one skipped", ANNOUNCE_TAKE_MAX);
+		return 0;
+	}
 	if (grow_array(&r->announced, &r->announced_cap, r->nannounced + 1, sizeof *r->announced,
 		       16, NULL) < 0)
 		return -1;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "announce.h"
 #include "record_fixture.h"
 #include "recorder.h"
 #include "replay.h"
@@ -226,6 +227,42 @@ static void test_announced_replay_with_their_sample(void **state)
 	unlink(path);
 }
 
+/* A crafted log of announcements: at most ANNOUNCE_TAKE_MAX before one sample are kept, as
+ * a live session takes in one interval, and the rest are said. */
+static void test_announced_capped_per_sample(void **state)
+{
+	(void)state;
+	const char *path = temp_log("announced-many");
+	struct error err = { "" };
+	struct recorder *rec = recorder_open(path, RECORDER_NEW, false, &err);
+	assert_non_null(rec);
+	struct snapshot s;
+	snapshot_init(&s);
+	struct event ev;
+	event_own(&ev, EVENT_TUNABLE, "sda", "nr_requests");
+	for (unsigned k = 1; k <= 2; k++) {
+		fixture_snapshot(&s, k);
+		assert_int_equal(recorder_write(rec, &s, NULL, &err), 0);
+		for (int i = 0; k == 1 && i < ANNOUNCE_TAKE_MAX + 44; i++)
+			assert_int_equal(recorder_write_announced(rec, &ev, false, &err), 0);
+	}
+	recorder_close(rec);
+	struct replay *r = replay_open(path, &err);
+	assert_non_null(r);
+	assert_true(any_warning(r, "more than 256 announced changes before one sample"));
+	struct event_list pending, withdrawn;
+	event_list_init(&pending);
+	event_list_init(&withdrawn);
+	assert_int_equal(replay_announced(r, 0, 1, &pending, &withdrawn, &err), 0);
+	assert_int_equal(pending.count, ANNOUNCE_TAKE_MAX);
+	event_list_free(&pending);
+	event_list_free(&withdrawn);
+	event_free(&ev);
+	snapshot_free(&s);
+	replay_close(r);
+	unlink(path);
+}
+
 static void expect_open_error(const char *tag, const char *text, size_t len, const char *needle)
 {
 	const char *path = write_file(tag, text, len);
@@ -367,6 +404,7 @@ int main(void)
 		cmocka_unit_test(test_reordered_keys_read_the_same),
 		cmocka_unit_test(test_seek_by_time),
 		cmocka_unit_test(test_announced_replay_with_their_sample),
+		cmocka_unit_test(test_announced_capped_per_sample),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
