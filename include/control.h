@@ -121,6 +121,9 @@ struct control_pending {
 };
 void control_pending_of(const struct control_plan *p, struct control_pending *out);
 void control_pending_free(struct control_pending *pending);
+/* Leave in *pending only what r made no event of (event_answers): what the sender
+ * withdraws once it has announced r's events. */
+void control_pending_unanswered(struct control_pending *pending, const struct control_result *r);
 /* "loop0: scheduler=bfq nr_requests=64", "remount /mnt: noatime,commit=30" */
 void control_plan_describe(const struct control_plan *p, char *buf, size_t len);
 

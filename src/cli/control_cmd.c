@@ -155,9 +155,12 @@ static int run_plan(const struct control_plan *p, bool yes, bool events)
 	struct control_pending pending;
 	control_pending_of(p, &pending);
 	announce_pending(&session_log_announce_codec, pending.events, pending.n);
-	control_pending_free(&pending);
 	int status = control_apply(p, r);
 	announce_events(&session_log_announce_codec, r->events, r->nevents);   /* running instances log them as ours */
+	/* then what was not made (not attempted after a refusal): not held for any longer */
+	control_pending_unanswered(&pending, r);
+	announce_withdrawn(&session_log_announce_codec, pending.events, pending.n);
+	control_pending_free(&pending);
 	for (size_t i = 0; i < r->nlines; i++)
 		text_printf(stdout, "%s\n", r->lines[i]);
 	if (events)

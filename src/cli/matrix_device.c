@@ -62,6 +62,20 @@ void matrix_control_pending(struct matrix_ctx *m, const struct control_plan *p)
 	control_pending_free(&pending);
 }
 
+/* After its events, what p's writes did not make (not attempted after a refusal): no
+ * longer held here nor in the instances watching. */
+static void withdraw_unmade(struct matrix_ctx *m, const struct control_plan *p,
+			    const struct control_result *r)
+{
+	struct control_pending pending;
+	control_pending_of(p, &pending);
+	control_pending_unanswered(&pending, r);
+	for (size_t i = 0; i < pending.n; i++)
+		session_withdraw_expected(m->session, &pending.events[i]);
+	announce_withdrawn(&session_log_announce_codec, pending.events, pending.n);
+	control_pending_free(&pending);
+}
+
 void matrix_control_events(struct matrix_ctx *m, const struct control_result *r)
 {
 	struct error err = { "" };
@@ -226,6 +240,7 @@ static int apply_plan(struct matrix_ctx *m, struct matrix_cell *c, struct contro
 	matrix_control_pending(m, p);
 	int status = control_apply(p, res);
 	matrix_control_events(m, res);
+	withdraw_unmade(m, p, res);
 	int rc = status ? refuse(c, refusal_of(res)) : 0;
 	control_result_free(res);
 	return rc;

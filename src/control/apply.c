@@ -38,6 +38,26 @@ void control_pending_free(struct control_pending *pending)
 	pending->n = 0;
 }
 
+static bool answered(const struct event *pending, const struct control_result *r)
+{
+	for (size_t i = 0; i < r->nevents; i++)
+		if (event_answers(&r->events[i], pending->kind, pending->object, pending->key))
+			return true;
+	return false;
+}
+
+void control_pending_unanswered(struct control_pending *pending, const struct control_result *r)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < pending->n; i++) {
+		if (answered(&pending->events[i], r))
+			event_free(&pending->events[i]);
+		else
+			pending->events[kept++] = pending->events[i];   /* moved */
+	}
+	pending->n = kept;
+}
+
 void control_plan_describe(const struct control_plan *p, char *buf, size_t len)
 {
 	size_t used;

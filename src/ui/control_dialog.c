@@ -74,9 +74,13 @@ static void fail(struct control_dialog *d, const char *msg)
 /* The job ended or never started: what it did not make is not coming, and a sample must
  * not go on holding what it sees of those objects (someone else's change) for
  * EXPECT_WAIT_SECONDS, here nor in the instances it was announced to.  What it made came
- * as its events (held echoes dropped; withdrawing those changes nothing). */
-static void withdraw_pending(struct console *c, struct control_dialog *d)
+ * as its events, and stays announced: a dip that follows is timed from the announcement,
+ * here and in an instance that takes the withdrawal with those events. */
+static void withdraw_pending(struct console *c, struct control_dialog *d,
+			     const struct control_result *made)
 {
+	if (made)
+		control_pending_unanswered(&d->pending, made);
 	for (size_t i = 0; i < d->pending.n; i++)
 		session_withdraw_expected(c->session, &d->pending.events[i]);
 	announce_withdrawn(&session_log_announce_codec, d->pending.events, d->pending.n);
@@ -94,7 +98,7 @@ static void start(struct console *c, struct control_dialog *d)
 	announce_pending(&session_log_announce_codec, d->pending.events, d->pending.n);
 	d->job = control_job_start(d->plan, &err);
 	if (!d->job) {
-		withdraw_pending(c, d);
+		withdraw_pending(c, d, NULL);
 		fail(d, err.msg);
 		return;
 	}
@@ -151,7 +155,7 @@ static void finish(struct console *c, struct control_dialog *d)
 	d->job = NULL;
 	d->phase = CD_RESULT;
 	if (!d->result) {
-		withdraw_pending(c, d);
+		withdraw_pending(c, d, NULL);
 		snprintf(d->error, sizeof d->error, "out of memory");
 		return;
 	}
@@ -161,7 +165,7 @@ static void finish(struct console *c, struct control_dialog *d)
 	 * round, another instance could hand back what it held (an echo of these) as
 	 * observed in a sample taken between the two */
 	announce_events(&session_log_announce_codec, d->result->events, d->result->nevents);   /* other instances watching */
-	withdraw_pending(c, d);
+	withdraw_pending(c, d, d->result);
 	char what[256];
 	control_plan_describe(d->plan, what, sizeof what);
 	bool unasked = d->plan->nrisks > 0 && c->opts->yes;

@@ -109,6 +109,42 @@ print(("ok " if ok else "not ok ") + "remount announced mid-read logged once, by
 PY
 fi
 
+# A `set` whose first write is refused (strace fails the nr_requests write with EBUSY) does
+# not attempt the second: it withdraws read_ahead_kb's announcement after its events, and
+# a batch beside logs a shell's read_ahead_kb write a moment later as observed with its
+# sample, not held for EXPECT_WAIT_SECONDS (10 s) as the `set`'s.
+if [ ${#held[@]} -gt 0 ]; then
+	"$IOSCOPE" --batch -i 0.2 -f json "$dev" >"$TMP/refused.json" 2>"$TMP/refused.err" &
+	refused=$!
+	at_exit "kill $refused"
+	wait_socket "$refused" && wait_output "$TMP/refused.json" "$refused"
+	ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" strace -f -o /dev/null \
+		-P "/sys/block/$dev/queue/nr_requests" -e trace=write -e inject=write:error=EBUSY \
+		"$IOSCOPE" set "$dev" nr_requests=32 read_ahead_kb=256 >"$TMP/refused.out" 2>&1
+	[ $? = 1 ] && grep -q "read_ahead_kb=256: not attempted" "$TMP/refused.out" \
+		&& ok "set: refused, the rest not attempted" \
+		|| fail "set: refused, the rest not attempted" "$(cat "$TMP/refused.out")"
+	ra=$(cat "/sys/block/$dev/queue/read_ahead_kb")
+	echo 64 >"/sys/block/$dev/queue/read_ahead_kb"
+	written=$(date +%s.%N)
+	sleep 2
+	echo "$ra" >"/sys/block/$dev/queue/read_ahead_kb"
+	kill -TERM "$refused"
+	wait "$refused" && clean_stderr "$TMP/refused.err" && ok "batch beside the refused set" \
+		|| fail "batch beside the refused set" "$(cat "$TMP/refused.err")"
+	python3 - "$TMP/refused.json" "$dev" "$written" <<'PY'
+import json, sys
+out, dev, written = sys.argv[1], sys.argv[2], float(sys.argv[3])
+evs = [e for l in open(out) for e in json.loads(l)["events"] if e["object"] == dev]
+ra = [e for e in evs if e["key"] == "read_ahead_kb" and e["new"] == "64"]
+nr = [e for e in evs if e["key"] == "nr_requests"]
+ok = (len(ra) == 1 and ra[0]["by"] == "observed" and ra[0]["time"] - written < 1.0 and
+      len(nr) == 1 and nr[0]["by"] == "ioscope" and nr[0].get("result", "").startswith("refused"))
+print(("ok " if ok else "not ok ") + "a shell's change after the refused set: observed with its sample"
+      + ("" if ok else ": written %.2f: %s" % (written, evs)))
+PY
+fi
+
 # The runtime directory is refused, never followed, when it is a symlink or open to others;
 # the instance runs on (an unreachable instance is no error).
 mkdir -m 700 "$TMP/run2" "$TMP/elsewhere"

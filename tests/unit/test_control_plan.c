@@ -372,6 +372,45 @@ static void test_describe(void **state)
 	assert_string_equal(buf, "loop9: scheduler=bfq nr_requests=64");
 }
 
+/* A refused write: what was announced and not attempted after it is what the sender
+ * withdraws (control_pending_unanswered); the refused one has its event. */
+static void test_unanswered_after_refusal(void **state)
+{
+	(void)state;
+	struct control_plan p;
+	struct error err = { "" };
+	struct control_result *r = malloc(sizeof *r);
+	assert_non_null(r);
+	assert_int_equal(plan(&p, "loop9", "nr_requests=32", "read_ahead_kb=256", &err), 0);
+	char path[256];
+	snprintf(path, sizeof path, "%s/sys/block/loop9/queue/nr_requests", root);
+	assert_int_equal(unlink(path), 0);   /* its write fails: EISDIR */
+	assert_int_equal(mkdir(path, 0755), 0);
+	struct control_pending pending;
+	control_pending_of(&p, &pending);
+	assert_int_equal(pending.n, 2);
+	assert_int_equal(control_apply(&p, r), 1);
+	assert_int_equal(r->nevents, 1);
+	assert_string_equal(r->events[0].key, "nr_requests");
+	control_pending_unanswered(&pending, r);
+	assert_int_equal(pending.n, 1);
+	assert_string_equal(pending.events[0].key, "read_ahead_kb");
+	control_pending_free(&pending);
+	assert_int_equal(rmdir(path), 0);
+	put("sys/block/loop9/queue/nr_requests", "64");
+	control_result_free(r);
+	/* all made: nothing to withdraw */
+	r = malloc(sizeof *r);
+	assert_non_null(r);
+	assert_int_equal(plan(&p, "loop9", "nr_requests=32", "read_ahead_kb=256", &err), 0);
+	control_pending_of(&p, &pending);
+	assert_int_equal(control_apply(&p, r), 0);
+	control_pending_unanswered(&pending, r);
+	assert_int_equal(pending.n, 0);
+	control_pending_free(&pending);
+	control_result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -385,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_describe),
 		cmocka_unit_test(test_knob_plans),
 		cmocka_unit_test(test_knob_apply),
+		cmocka_unit_test(test_unanswered_after_refusal),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
