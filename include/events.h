@@ -137,6 +137,13 @@ bool event_is_derivable(const struct event *ev);
  * ioscope made itself and logged when it made it, or a setting own lists as reset with
  * it: the diff of the next sample sees it again, and it must be marked once. */
 bool event_echoes(const struct event *observed, const struct event *own);
+/* True when `made`, an event of a change ioscope made, is the one announced as about to be
+ * made as kind, object, key: the same setting, or for a remount the same mount point (its
+ * events say which options changed: mount_opts, super_opts).  Not every change announced
+ * on an object: `ioscope set loop0 nr_requests=4 max_sectors_kb=4` stamps each write's
+ * event when that write returns. */
+bool event_answers(const struct event *made, enum event_kind kind, const char *object,
+		   const char *key);
 /* Remove (and free) from *l every observed event that echoes one of own[0..nown). */
 void events_drop_echoes(struct event_list *l, const struct event *own, size_t nown);
 
@@ -150,7 +157,8 @@ void events_sort_by_time(struct event_list *l);
  * sample was read. */
 struct echo_filter {
 	struct event_list own;
-	size_t fresh;          /* of them, those since the latest sample */
+	size_t last;           /* of them, those of the latest sample */
+	size_t fresh;          /* and those since */
 };
 void echo_filter_init(struct echo_filter *f);
 void echo_filter_free(struct echo_filter *f);
@@ -158,8 +166,10 @@ void echo_filter_clear(struct echo_filter *f);
 /* Remember ev if it is a change ioscope made (not observed, not a user mark). */
 void echo_filter_remember(struct echo_filter *f, const struct event *ev);
 /* For one sample's events: those from index `derived` on came with the sample (a
- * replay's own changes) and are remembered; then echoes are dropped and the
- * changes older than the sample before last forgotten. */
+ * replay's own changes) and are remembered, the changes older than the sample before
+ * forgotten, and echoes dropped.  What is left is this sample's and the one before's
+ * (expect_sample: a replay gives a change's event with the sample before its stamp, and
+ * its announcement with the sample after). */
 void echo_filter_sample(struct echo_filter *f, struct event_list *events, size_t derived);
 
 /* True for the settings a scheduler switch resets: nr_requests, iosched.* and

@@ -136,12 +136,10 @@ void dip_detector_withdraw(struct dip_detector *d, const struct event *pending)
 	}
 }
 
-/* Whether p announced ev: the same setting, or for a remount the same mount point (its
- * events say which options changed: mount_opts, super_opts). */
+/* Whether p announced ev, and is still open. */
 static bool announced(const struct dip_pending *p, const struct event *ev)
 {
-	return p->open && p->kind == ev->kind && strcmp(p->object, ev->object) == 0 &&
-	       (ev->kind == EVENT_MOUNT_OPTIONS || strcmp(p->key, ev->key) == 0);
+	return p->open && event_answers(ev, p->kind, p->object, p->key);
 }
 
 /* When the change of ev began: its announcement, the latest still open and at most

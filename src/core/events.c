@@ -602,6 +602,13 @@ bool event_is_derivable(const struct event *ev)
 	return ev->kind != EVENT_USER_MARK && ev->kind != EVENT_DIP && strcmp(ev->by, "observed") == 0;
 }
 
+bool event_answers(const struct event *made, enum event_kind kind, const char *object,
+		   const char *key)
+{
+	return made->kind == kind && strcmp(made->object, object) == 0 &&
+	       (kind == EVENT_MOUNT_OPTIONS || strcmp(made->key, key) == 0);
+}
+
 bool event_echoes(const struct event *observed, const struct event *own)
 {
 	if (strcmp(observed->by, "observed") != 0 || strcmp(own->by, "observed") == 0 ||
@@ -642,19 +649,19 @@ void events_sort_by_time(struct event_list *l)
 void echo_filter_init(struct echo_filter *f)
 {
 	event_list_init(&f->own);
-	f->fresh = 0;
+	f->last = f->fresh = 0;
 }
 
 void echo_filter_free(struct echo_filter *f)
 {
 	event_list_free(&f->own);
-	f->fresh = 0;
+	f->last = f->fresh = 0;
 }
 
 void echo_filter_clear(struct echo_filter *f)
 {
 	event_list_clear(&f->own);
-	f->fresh = 0;
+	f->last = f->fresh = 0;
 }
 
 void echo_filter_remember(struct echo_filter *f, const struct event *ev)
@@ -673,14 +680,15 @@ void echo_filter_sample(struct echo_filter *f, struct event_list *events, size_t
 {
 	for (size_t i = derived; i < events->count; i++)
 		echo_filter_remember(f, &events->items[i]);
-	events_drop_echoes(events, f->own.items, f->own.count);
-	size_t old = f->own.count - f->fresh;
+	size_t kept = f->last + f->fresh, old = f->own.count - kept;
 	for (size_t i = 0; i < old; i++)
 		event_free(&f->own.items[i]);
-	if (old && f->fresh)
-		memmove(f->own.items, f->own.items + old, f->fresh * sizeof *f->own.items);
-	f->own.count = f->fresh;
+	if (old && kept)
+		memmove(f->own.items, f->own.items + old, kept * sizeof *f->own.items);
+	f->own.count = kept;
+	f->last = f->fresh;
 	f->fresh = 0;
+	events_drop_echoes(events, f->own.items, f->own.count);
 }
 
 /* ---- labels ---- */

@@ -74,8 +74,11 @@ static bool echoes_any(const struct event *observed, const struct event_list *ow
 	return false;
 }
 
-/* Its events came (on its object, stamped when it was made: at or after the announcement),
- * or they are not coming. */
+/* Its event came (stamped when its write returned: at or after the announcement), or it
+ * is not coming.  Its own event, not any of its object: a replay gives each of a command's
+ * events with the sample before its stamp, and the first write's can come samples before
+ * the second's (held by a queue draining).  What a command announced and did not make it
+ * withdraws. */
 static bool is_done(const struct event *pending, const struct event_list *own,
 		    const struct timespec *now)
 {
@@ -83,7 +86,8 @@ static bool is_done(const struct event *pending, const struct event_list *own,
 		return true;
 	for (size_t i = 0; i < own->count; i++) {
 		const struct event *o = &own->items[i];
-		if (strcmp(o->object, pending->object) == 0 && timespec_diff(&o->mono, &pending->mono) >= 0)
+		if (event_answers(o, pending->kind, pending->object, pending->key) &&
+		    timespec_diff(&o->mono, &pending->mono) >= 0)
 			return true;
 	}
 	return false;

@@ -7,8 +7,10 @@
  * in between sees the change first.  Its observed events on the object being changed (a
  * disk's settings, a mount's options) are held until the change's own events come, then
  * dropped when they echo them (event_echoes) and handed back otherwise, so the change is
- * logged once, by ioscope, with its result.  A pending change whose events never come (the
- * sender killed) is forgotten after EXPECT_WAIT_SECONDS, and what it held is handed back.
+ * logged once, by ioscope, with its result.  What a sender announced and did not make (a
+ * write not attempted after one was refused) it withdraws.  A pending change whose events
+ * never come (the sender killed) is forgotten after EXPECT_WAIT_SECONDS, and what it held
+ * is handed back.
  */
 #ifndef IOSCOPE_EXPECT_H
 #define IOSCOPE_EXPECT_H
@@ -38,11 +40,12 @@ int expect_add(struct expect *x, const struct event *pending);
  * at once, not EXPECT_WAIT_SECONDS later. */
 void expect_withdraw(struct expect *x, const struct event *pending);
 /* One sample's events, echoes of `own` (ioscope's changes of this sample and the one
- * before: echo_filter) already dropped: a pending change answered by an own event on its
- * object (stamped at or after it) or older than the wait at `now` (CLOCK_MONOTONIC) is
- * done; held events that echo an own event are dropped, the others of objects no longer
- * pending appended to *events; the events' observed setting changes of objects still
- * pending are held.  -1 on ENOMEM: what could not be moved stays where it was. */
+ * before: echo_filter) already dropped: a pending change answered by its own event
+ * (event_answers, stamped at or after it) or older than the wait at `now`
+ * (CLOCK_MONOTONIC) is done; held events that echo an own event are dropped, the others
+ * of objects no longer pending appended to *events; the events' observed setting changes
+ * of objects still pending are held.  -1 on ENOMEM: what could not be moved stays where
+ * it was. */
 int expect_sample(struct expect *x, struct event_list *events, const struct event_list *own,
 		  const struct timespec *now);
 

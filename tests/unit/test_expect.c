@@ -167,6 +167,45 @@ static void test_withdrawn_change_holds_nothing(void **state)
 	assert_int_equal(f->x.pending.count + f->x.held.count, 0);
 }
 
+/* `ioscope set loop0 scheduler=kyber read_ahead_kb=4`: the switch's event answers the
+ * switch, not the other write, held by a draining queue (a replay gives each event with
+ * the sample before its stamp): what is seen of read_ahead_kb stays held for its own. */
+static void test_answer_is_the_same_setting(void **state)
+{
+	struct fixture *f = *state;
+	change(&f->pending, "ioscope", EVENT_TUNABLE, "loop0", "read_ahead_kb", "4", 10.0);
+	assert_int_equal(expect_add(&f->x, &f->pending.items[1]), 0);
+	change(&f->own, "ioscope", EVENT_SCHEDULER, "loop0", "scheduler", "kyber", 10.01);
+	struct timespec now = at(10.05);
+	assert_int_equal(expect_sample(&f->x, &f->events, &f->own, &now), 0);
+	assert_int_equal(f->x.pending.count, 1);
+	assert_string_equal(f->x.pending.items[0].key, "read_ahead_kb");
+	event_list_clear(&f->own);
+	change(&f->events, "observed", EVENT_TUNABLE, "loop0", "read_ahead_kb", "4", 10.55);
+	now = at(10.55);
+	assert_int_equal(expect_sample(&f->x, &f->events, &f->own, &now), 0);
+	assert_int_equal(f->events.count, 0);
+	change(&f->own, "ioscope", EVENT_TUNABLE, "loop0", "read_ahead_kb", "4", 11.5);
+	now = at(12.05);
+	assert_int_equal(expect_sample(&f->x, &f->events, &f->own, &now), 0);
+	assert_int_equal(f->events.count, 0);   /* the echo dropped */
+	assert_int_equal(f->x.pending.count + f->x.held.count, 0);
+}
+
+/* A remount is answered by its mount point's events, whichever options they say changed
+ * (mount_opts, super_opts). */
+static void test_remount_answered_by_its_mount_point(void **state)
+{
+	struct fixture *f = *state;
+	change(&f->pending, "ioscope", EVENT_MOUNT_OPTIONS, "/mnt", "mount_opts", "", 10.0);
+	assert_int_equal(expect_add(&f->x, &f->pending.items[1]), 0);
+	change(&f->own, "ioscope", EVENT_MOUNT_OPTIONS, "/mnt", "super_opts", "commit=30", 10.02);
+	change(&f->own, "ioscope", EVENT_SCHEDULER, "loop0", "scheduler", "kyber", 10.01);
+	struct timespec now = at(10.05);
+	assert_int_equal(expect_sample(&f->x, &f->events, &f->own, &now), 0);
+	assert_int_equal(f->x.pending.count, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -176,6 +215,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pending_expires, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_only_setting_changes_held, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_withdrawn_change_holds_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_answer_is_the_same_setting, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_remount_answered_by_its_mount_point, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

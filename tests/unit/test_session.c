@@ -238,6 +238,129 @@ static void test_log_without_selection_is_all(void **state)
 	}
 }
 
+/* ---- a replay holds what the recording session held ---- */
+
+/* Set one of d's settings (the fixture's four). */
+static void set_setting(struct device *d, const char *key, const char *value)
+{
+	struct setting items[4];
+	assert_true(d->settings.nitems <= 4);
+	memcpy(items, d->settings.items, d->settings.nitems * sizeof *items);
+	for (size_t i = 0; i < d->settings.nitems; i++)
+		if (strcmp(items[i].key, key) == 0)
+			snprintf(items[i].value, sizeof items[i].value, "%s", value);
+	assert_int_equal(device_set_settings(d, items, d->settings.nitems), 0);
+}
+
+static struct device *device_named(struct snapshot *s, const char *name)
+{
+	for (size_t i = 0; i < s->ndevices; i++)
+		if (strcmp(s->devices[i].name, name) == 0)
+			return &s->devices[i];
+	fail();
+	return NULL;
+}
+
+static struct event *own_change(struct event_list *l, const char *object, const char *key,
+				const char *old_value, const char *new_value, double at)
+{
+	struct event *e = event_list_add(l);
+	assert_non_null(e);
+	event_own(e, strcmp(key, "scheduler") == 0 ? EVENT_SCHEDULER : EVENT_TUNABLE, object, key);
+	e->mono = (struct timespec){ (time_t)at, (long)((at - (double)(time_t)at) * 1e9) };
+	event_set_old_value(e, "%s", old_value);
+	event_set_new_value(e, "%s", new_value);
+	event_set_result(e, "ok");
+	return e;
+}
+
+/* What a batch session recorded (samples k at 1000 + k s): before sample 3 it took three
+ * announcements (`ioscope set vda scheduler=bfq read_ahead_kb=4`, another command's
+ * `loop7 nr_requests=64`), and with sample 7 their events.  The read_ahead_kb write took
+ * effect at once (seen from sample 4) but returned at 1006.5, held by a draining queue.
+ * loop7's write_cache changes at sample 7, by someone else. */
+static const char *write_held_log(void)
+{
+	const char *path = temp_log("session-held");
+	struct error err = { "" };
+	struct recorder *rec = recorder_open(path, RECORDER_NEW, false, &err);
+	assert_non_null(rec);
+	struct snapshot snap;
+	struct event_list evs, pending;
+	snapshot_init(&snap);
+	event_list_init(&evs);
+	event_list_init(&pending);
+	own_change(&pending, "vda", "scheduler", "", "bfq", 1002.9);
+	own_change(&pending, "vda", "read_ahead_kb", "", "4", 1002.9);
+	own_change(&pending, "loop7", "nr_requests", "", "64", 1002.3);
+	for (unsigned k = 1; k <= 8; k++) {
+		fixture_snapshot(&snap, k);
+		if (k >= 4)
+			set_setting(device_named(&snap, "vda"), "read_ahead_kb", "4");
+		if (k >= 3)
+			set_setting(device_named(&snap, "loop7"), "nr_requests", "64");
+		if (k >= 7)
+			set_setting(device_named(&snap, "loop7"), "write_cache", "write through");
+		for (size_t i = 0; k == 3 && i < pending.count; i++)
+			assert_int_equal(recorder_write_announced(rec, &pending.items[i], false, &err), 0);
+		event_list_clear(&evs);
+		if (k == 7) {
+			/* the switch's event stamped when its write returned, with its reset */
+			event_add_reset(own_change(&evs, "vda", "scheduler", "mq-deadline", "bfq", 1003.3),
+					"nr_requests", "256", "64");
+			own_change(&evs, "vda", "read_ahead_kb", "128", "4", 1006.5);
+			own_change(&evs, "loop7", "nr_requests", "128", "64", 1002.5);
+		}
+		assert_int_equal(recorder_write(rec, &snap, &evs, &err), 0);
+	}
+	snapshot_free(&snap);
+	event_list_free(&evs);
+	event_list_free(&pending);
+	recorder_close(rec);
+	return path;
+}
+
+/* The replay gives each change's event with the sample before its stamp (vda's switch
+ * with sample 3, loop7's with sample 2, read_ahead_kb's with sample 6), the announcements
+ * with sample 3, as taken.  Each change is then shown once, by ioscope, as live: the
+ * switch's event is not the answer to read_ahead_kb's announcement (its observation at
+ * sample 4 stays held until its own event), loop7's event of the sample before answers
+ * its announcement, and someone else's write_cache change is shown with its sample. */
+static void test_replay_holds_as_recorded(void **state)
+{
+	(void)state;
+	const char *path = write_held_log();
+	struct error err = { "" };
+	struct source *src = source_replay_new(path, &err);
+	assert_non_null(src);
+	struct session *s = open_on(src, 0);
+	size_t own = 0, observed = 0;
+	for (unsigned k = 1; k <= 8; k++) {
+		assert_int_equal(session_step(s, &err), 1);
+		const struct event_list *l = session_events(s);
+		for (size_t i = 0; i < l->count; i++) {
+			const struct event *e = &l->items[i];
+			if (e->kind != EVENT_SCHEDULER && e->kind != EVENT_TUNABLE &&
+			    e->kind != EVENT_WRITE_CACHE)
+				continue;   /* the fixture's sdz appearing, loop7's counters wrapping */
+			if (strcmp(e->by, "ioscope") == 0) {
+				own++;
+				continue;
+			}
+			print_message("sample %u: %s %s %s\n", k, e->by, e->object, e->key);
+			observed++;
+			assert_int_equal(k, 7);
+			assert_string_equal(e->object, "loop7");
+			assert_string_equal(e->key, "write_cache");
+		}
+	}
+	assert_int_equal(own, 3);
+	assert_int_equal(observed, 1);
+	session_close(s);
+	source_destroy(src);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -245,6 +368,7 @@ int main(void)
 		cmocka_unit_test(test_own_change_marked_once),
 		cmocka_unit_test(test_log_follows_recorded_selection),
 		cmocka_unit_test(test_log_without_selection_is_all),
+		cmocka_unit_test(test_replay_holds_as_recorded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
