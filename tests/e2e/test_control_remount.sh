@@ -43,7 +43,7 @@ fs() {
 	esac >/dev/null 2>&1 || return 1
 	mount -t "$type" -o nosuid,nodev "/dev/$DEV" "$MNT" || return 1
 	at_exit "umount -l '$MNT'"
-	bg timeout 180 bash -c "while :; do dd if=/dev/zero of='$MNT/load' bs=64k count=64 oflag=direct conv=notrunc status=none 2>/dev/null || dd if=/dev/zero of='$MNT/load' bs=64k count=64 conv=notrunc,fsync status=none; done"
+	region_writer "$MNT/load" 180
 }
 
 # cycle TYPE DEV: every scheduler the queue lists, under the writer, read back, one event

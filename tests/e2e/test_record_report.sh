@@ -14,7 +14,7 @@ dev=$(cat "$TMP/loop")
 echo mq-deadline >"/sys/block/$dev/queue/scheduler"
 make_fs "$dev" ext4 >"$TMP/mnt" || { fail "ext4 on $dev"; exit 1; }
 mnt=$(cat "$TMP/mnt")
-bg timeout 20 bash -c "while :; do dd if=/dev/zero of='$mnt/f' bs=64k count=128 oflag=direct conv=notrunc status=none; done"
+region_writer "$mnt/f" 20 64 128
 
 "$IOSCOPE" --batch -i 0.25 -c 20 -f json --record "$TMP/s.log" "$dev" >"$TMP/live.json" 2>"$TMP/err" &
 pid=$!
