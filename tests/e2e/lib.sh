@@ -276,25 +276,33 @@ wait_marked() {
 # bg CMD... : start a background job that is killed at exit; its pid is in $BG_PID.
 bg() { "$@" & BG_PID=$!; at_exit "kill $BG_PID; wait $BG_PID"; }
 
-# region_writer FILE SECONDS [BS_KB [BLOCKS]]: one process writing BLOCKS blocks of BS_KB
-# (64, 64) over the start of FILE (a file or a /dev node) again and again, with O_DIRECT
-# (where the filesystem refuses it: buffered, fsync after each pass), until SECONDS are
-# up.  What `while :; do dd ... conv=notrunc; done` did without a fork and an exec every
-# few milliseconds: those loops were a third of the suite's CPU.
+# region_writer FILE SECONDS [BS_KB [BLOCKS [MB_S]]]: one process writing BLOCKS blocks of
+# BS_KB (64, 64) over the start of FILE (a file or a /dev node) again and again, with
+# O_DIRECT (where the filesystem refuses it: buffered, fsync after each pass), until
+# SECONDS are up; at most MB_S MB/s when given.  What `while :; do dd ... conv=notrunc;
+# done` did without a fork and an exec every few milliseconds: those loops were a third of
+# the suite's CPU.  A test that only needs a busy disk says MB_S: flat out, a writer and
+# its loop worker take a CPU for as long as they run.
 region_writer() {
-	bg timeout "$2" python3 -c 'import mmap, os, sys
+	bg timeout "$2" python3 -c 'import mmap, os, sys, time
 path, bs, blocks = sys.argv[1], int(sys.argv[2]) * 1024, int(sys.argv[3])
+rate = float(sys.argv[4]) * 1e6
 buf = mmap.mmap(-1, bs)   # page-aligned, as O_DIRECT wants
 try:
     fd, direct = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_DIRECT, 0o600), True
     os.pwrite(fd, buf, 0)
 except OSError:
     fd, direct = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600), False
+start, written = time.monotonic(), 0
 while True:
     for i in range(blocks):
         os.pwrite(fd, buf, i * bs)
+        written += bs
+        ahead = rate and written / rate - (time.monotonic() - start)
+        if ahead > 0:
+            time.sleep(ahead)
     if not direct:
-        os.fsync(fd)' "$1" "${3:-64}" "${4:-64}"
+        os.fsync(fd)' "$1" "${3:-64}" "${4:-64}" "${5:-0}"
 }
 
 # A steady direct-I/O writer on /dev/NAME that stops by itself after SECONDS.

@@ -13,7 +13,7 @@ dev=$(make_loop 256) || { fail "loop device"; exit 1; }
 sys=$(system_disk)   # a second disk to filter and pin: vda here, whatever the machine has
 [ -n "$sys" ] || { fail "a system disk"; exit 1; }
 mnt=$(make_fs "$dev" ext4) || { fail "ext4 on $dev"; exit 1; }
-region_writer "$mnt/f" 120 64 256
+region_writer "$mnt/f" 120 64 256 100
 
 console_shell 140 45
 # A path: the disk under that mount is selected, the table limited to it, its

@@ -25,7 +25,7 @@ mkdir -p "$MNT"
 mkfs.ext4 -q -F "/dev/$L" >/dev/null 2>&1 && mount -o nosuid,nodev "/dev/$L" "$MNT" \
 	|| { fail control_console_setup "no ext4 on $L"; exit 0; }
 at_exit "umount -l '$MNT'"
-region_writer "$MNT/load" 120
+region_writer "$MNT/load" 120 64 64 100
 
 console_shell 200 45
 console_run "$L"

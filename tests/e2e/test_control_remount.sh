@@ -43,7 +43,7 @@ fs() {
 	esac >/dev/null 2>&1 || return 1
 	mount -t "$type" -o nosuid,nodev "/dev/$DEV" "$MNT" || return 1
 	at_exit "umount -l '$MNT'"
-	region_writer "$MNT/load" 180
+	region_writer "$MNT/load" 180 64 64 100
 }
 
 # cycle TYPE DEV: every scheduler the queue lists, under the writer, read back, one event

@@ -14,7 +14,7 @@ dev=$(cat "$TMP/loop")
 echo mq-deadline >"/sys/block/$dev/queue/scheduler"
 make_fs "$dev" ext4 >"$TMP/mnt" || { fail "ext4 on $dev"; exit 1; }
 mnt=$(cat "$TMP/mnt")
-region_writer "$mnt/f" 20 64 128
+region_writer "$mnt/f" 20 64 128 100
 
 "$IOSCOPE" --batch -i 0.25 -c 20 -f json --record "$TMP/s.log" "$dev" >"$TMP/live.json" 2>"$TMP/err" &
 pid=$!
