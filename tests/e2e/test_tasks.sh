@@ -65,7 +65,7 @@ PY
 # own, nor a memory cgroup lookup's (when a writer is throttled), nor the table of a process
 # of another mount namespace (another test's, on a shared machine).
 if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
-		# dd processes that live for seconds each (a dd of 16 MB lives 50 ms: a process needs
+	# dd processes that live for seconds each (a dd of 16 MB lives 50 ms: a process needs
 	# two samples for a rate, and a loaded machine gave none of them two)
 	bg timeout 30 bash -c "while :; do dd if=/dev/zero of=$ddev bs=4k count=131072 oflag=direct status=none; done"
 	for c in 2 6; do

@@ -45,7 +45,7 @@ console_send b
 screen_check "b: the footer says tracing is on" "tracing on: latency heat map"
 [ -n "$pid" ] && libs_of "$pid" | grep -q "ioscope-trace.so" && libs_of "$pid" | grep -q libbpf &&
 	ok "b: the tracer and libbpf are loaded now" || fail "b: the tracer and libbpf are loaded now" "$(libs_of "$pid")"
-heat_check "b: the write strip's heat map shades cells while dd writes" heat "write latency"
+heat_check "b: the write strip's heat map shades cells while the writer writes" heat "write latency"
 heat_check "b: the trace on mark is drawn across the heat map" mark "trace on"
 screen_check "the marks panel lists it" "trace +off → on"
 sleep 3   # a few columns of heat for the replay, besides the marks' own
