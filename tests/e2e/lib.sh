@@ -305,8 +305,9 @@ while True:
         os.fsync(fd)' "$1" "${3:-64}" "${4:-64}" "${5:-0}"
 }
 
-# A steady direct-I/O writer on /dev/NAME that stops by itself after SECONDS.
-steady_writer() { region_writer "/dev/$1" "${2:-60}" 64 256; }
+# steady_writer NAME [SECONDS [MB_S]]: a steady direct-I/O writer on /dev/NAME (flat out
+# unless MB_S) that stops by itself after SECONDS (60).
+steady_writer() { region_writer "/dev/$1" "${2:-60}" 64 256 "${3:-0}"; }
 
 # A writer on /dev/NAME at about 100 MB/s that stops by itself after SECONDS: a dd always
 # running (for a test that looks for it among the processes), fed 1 MiB each 10 ms through

@@ -14,7 +14,8 @@ command -v tmux >/dev/null || { skip "replay console" "tmux not installed"; exit
 make_loop 128 >"$TMP/loop" || { fail "loop device"; exit 1; }
 dev=$(cat "$TMP/loop")
 echo mq-deadline >"/sys/block/$dev/queue/scheduler"
-steady_writer "$dev" 90
+# 100 MB/s: flat out, it took a CPU from the other tests, and dipped when they took it back
+steady_writer "$dev" 90 100
 
 log="$TMP/s.log"
 "$IOSCOPE" --batch -i 0.25 -c 40 -f json --record "$log" "$dev" >/dev/null 2>"$TMP/rec.err" &
@@ -28,24 +29,37 @@ wait $pid && ok "recorded a batch session" || { fail "recorded a batch session" 
 # What the log says: sample count, the 1-based sample each scheduler event belongs to,
 # and sample 20's clock time with the first sample at or after that second.  Only our
 # device's: the log keeps every disk's events (other tests on this machine switch theirs),
-# the replay's marks are those of the devices shown.
+# the replay's marks are those of the devices shown.  Then how many presses of } reach
+# each switch, and of { the first again from the last mark: on a busy machine the writer
+# can dip, and a dip is a mark of its own.
 python3 - "$log" "$dev" >"$TMP/facts" <<'EOF'
 import json, sys, time
-samples, marks = [], []
+samples, marks, every, events = [], [], set(), []
 for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
     r = json.loads(line)
     if r["type"] == "sample":
         samples.append(r["wall"])
-    elif r["type"] == "event" and r["kind"] == "scheduler" and r.get("object") == sys.argv[2]:
-        marks.append(len(samples))          # belongs to the sample before it
+    elif r["type"] == "event" and r.get("object") == sys.argv[2]:
+        every.add(len(samples))             # belongs to the sample before it
+        events.append((len(samples), r["kind"]))
+        if r["kind"] == "scheduler":
+            marks.append(len(samples))
 sec = samples[19] // 10**9
 first = next(i for i, w in enumerate(samples) if w >= sec * 10**9) + 1
-print(len(samples), marks[0] if marks else 0, marks[1] if len(marks) > 1 else 0,
-      time.strftime("%H:%M:%S", time.localtime(sec)), first)
+m1, m2 = (marks + [0, 0])[:2]
+last = max(every | {m2})
+events.sort(key=lambda e: e[0])   # stable: in the log's order within a sample
+rank = next((i + 1 for i, e in enumerate(events) if e[1] == "scheduler"), 0)
+print(len(samples), m1, m2, time.strftime("%H:%M:%S", time.localtime(sec)), first,
+      "%d/%d" % (rank, len(events)),
+      sum(1 < s <= m1 for s in every), sum(m1 < s <= m2 for s in every),
+      sum(s > m2 for s in every) + 1, sum(m1 <= s < last for s in every))
 EOF
-read -r n mark1 mark2 clock at_clock <"$TMP/facts"
+read -r n mark1 mark2 clock at_clock rank to1 to2 past back <"$TMP/facts"
 [ "$mark1" -gt 1 ] && [ "$mark2" -gt "$mark1" ] && ok "the log holds both switches" \
 	|| { fail "the log holds both switches" "$(cat "$TMP/facts")"; exit 1; }
+# press KEY N: KEY N times
+press() { local k; for ((k = 0; k < $2; k++)); do console_send "$1"; done; }
 
 pos() { screen | grep -oE "REPLAY [0-9]+/$n [0-9:]+/[0-9:]+ x[0-9]+( PAUSED| PLAYING)?" | head -n 1; }
 pos_index() { pos | sed -E 's|REPLAY ([0-9]+)/.*|\1|'; }
@@ -74,18 +88,18 @@ screen_check "G: seek prompt" "^seek to" 3
 console_send -l "+0"; console_send Enter
 screen_check "G +0: the first sample" "REPLAY 1/$n 0:00/.*PAUSED" 3
 
-console_send '}'
+press '}' "$to1"
 screen_check "}: at the first mark's sample" "REPLAY $mark1/$n .*PAUSED" 3
 screen_check "}: the mark's label on the graph" "sched mq-deadline→bfq" 3
-screen_check "}: the mark named in the footer" "mark 1/2 at .*$dev sched mq-deadline→bfq" 3
+screen_check "}: the mark named in the footer" "mark $rank at .*$dev sched mq-deadline→bfq" 3
 # (the panel cuts long lines: its "[n] " number leaves "bfq" out at this width)
 screen_check "}: the marks panel lists it" "\[[0-9]+\] +[0-9:]+ +$dev +scheduler +mq-deadline →" 3
-console_send '}'
+press '}' "$to2"
 screen_check "}: the second mark" "REPLAY $mark2/$n .*PAUSED" 3
 screen_check "}: its label" "sched bfq→kyber" 3
-console_send '}'
+press '}' "$past"
 screen_check "}: no mark after the last" "no mark after this point" 3
-console_send '{'
+press '{' "$back"
 screen_check "{: back to the first mark" "REPLAY $mark1/$n .*PAUSED" 3
 screen_check "{: its label" "sched mq-deadline→bfq" 3
 
