@@ -170,19 +170,22 @@ compiled_slot=1   # it takes no e2e script's place while it runs
 # The scripts marked `# run.sh: early` (the longest) start first, so that none of them is
 # what the others wait for at the end, and those that wait on the kernel next: started in
 # their place by name (most are test_why_*), they ran beside the last scripts and on
-# after them.  One marked `# run.sh: waits, late` keeps its place by name (the tracer's
-# fallback test: its BPF load and fio timings failed beside the early scripts).
-alone=() early=() waits=() rest=() serial=()
+# after them.  One marked `# run.sh: waits, late` starts half way through the others (the
+# tracer's fallback test: its BPF load and fio timings failed beside the early scripts;
+# in its place by name, the last but one, it ended 9 s after all the rest).
+alone=() early=() waits=() rest=() serial=() late=()
 for script in tests/e2e/test_*.sh; do
 	[ -f "$script" ] || continue
 	case "$(basename "$script")" in *"$pattern"*) ;; *) continue ;; esac
 	if grep -q '^# run\.sh: alone' "$script"; then alone+=("$script")
 	elif grep -q '^# run\.sh: serial' "$script"; then serial+=("$script")
 	elif grep -q '^# run\.sh: early' "$script"; then early+=("$script")
-	elif grep -q '^# run\.sh: waits' "$script" && ! grep -q '^# run\.sh: waits, late' "$script"; then
-		waits+=("$script")
+	elif grep -q '^# run\.sh: waits, late' "$script"; then late+=("$script")
+	elif grep -q '^# run\.sh: waits' "$script"; then waits+=("$script")
 	else rest+=("$script"); fi
 done
+half=$((${#rest[@]} / 2))
+rest=(${rest[@]+"${rest[@]:0:half}"} ${late[@]+"${late[@]}"} ${rest[@]+"${rest[@]:half}"})
 if [ ${#serial[@]} -gt 0 ]; then
 	# each in a subshell of its own: `times` there counts that script's CPU alone
 	for script in "${serial[@]}"; do (e2e_job "$script"); done &
