@@ -346,26 +346,29 @@ static void take_logged_announced(struct session *s)
 	event_list_free(&withdrawn);
 }
 
-/* The recording gets each announcement as it comes, before the sample it holds (a replay
- * takes it with that sample): held observations replay as they were shown. */
-static void record_announced(struct session *s, const struct event *ev, bool withdrawn)
+/* The sinks get each announcement as it comes, before the sample it holds (the recording:
+ * a replay takes it with that sample, and held observations replay as they were shown). */
+static void sinks_announced(struct session *s, const struct event *ev, bool withdrawn)
 {
-	struct error err;
-	if (s->rec && sink_active(s, s->rec) && s->rec->ops->on_announced &&
-	    s->rec->ops->on_announced(s->rec, ev, withdrawn, &err) < 0)
-		record_failed(s, &err);
+	for (size_t i = 0; i < s->nsinks; i++) {
+		struct sink *k = s->sinks[i];
+		struct error err;
+		if (sink_active(s, k) && k->ops->on_announced &&
+		    k->ops->on_announced(k, ev, withdrawn, &err) < 0 && k == s->rec)
+			record_failed(s, &err);
+	}
 }
 
 int session_expect_event(struct session *s, const struct event *ev)
 {
-	record_announced(s, ev, false);
+	sinks_announced(s, ev, false);
 	dip_detector_note_pending(s->dips, &s->cur, ev);
 	return expect_add(&s->expected, ev);
 }
 
 void session_withdraw_expected(struct session *s, const struct event *ev)
 {
-	record_announced(s, ev, true);
+	sinks_announced(s, ev, true);
 	dip_detector_withdraw(s->dips, ev);
 	expect_withdraw(&s->expected, ev);
 }
