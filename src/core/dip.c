@@ -33,6 +33,7 @@ struct dip_track {
 	size_t head, n;               /* head: where the next entry goes */
 	int low;                      /* samples of the streak so far */
 	bool reported;                /* the streak has its event */
+	double last_work;             /* of a reported streak: its latest sample with work */
 	double baseline;              /* median kB/s when the streak began */
 	double start;                 /* the first low sample with work (monotonic s) */
 	struct dip_signals was;
@@ -761,6 +762,7 @@ static int step_device(struct dip_detector *det, const struct dip_input *in, str
 					 .now = &s, .was = &t->was, .baseline = t->baseline,
 					 .mine = dt->mine, .nmine = nmine };
 		if (has_work(&c)) {
+			t->last_work = now;
 			if (t->low++ == 0)
 				t->start = now;
 			if (t->low >= DIP_MIN_SAMPLES && !t->reported) {
@@ -771,10 +773,14 @@ static int step_device(struct dip_detector *det, const struct dip_input *in, str
 				made = make_event(&c, out);
 				t->reported = made > 0;
 			}
-		} else {
+		} else if (!t->reported || now - t->last_work >= DIP_WINDOW_S) {
 			t->low = 0;   /* idle, not held up: no dip */
 			t->baseline = 0;
+			t->reported = false;
 		}
+		/* else a reported dip goes on: a moment with nothing in flight (4 tags that
+		 * empty in microseconds) is not its end, and a fresh streak would report the
+		 * same drop again against a window that still holds the level before it */
 	} else {
 		t->low = 0;
 		t->baseline = 0;

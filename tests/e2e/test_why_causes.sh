@@ -108,6 +108,24 @@ fi
 no_sanitizer "change" "$TMP/change.err"
 [ "$rc" = 0 ] && [ "$out" = ok ] && ok "change: the dip's first reason is the change, with before and after" \
 	|| fail "change: the dip's first reason is the change, with before and after" "rc=$rc $out"
+# one drop is one dip: no second one on the device until its throughput is back above half
+again=$(python3 - "$TMP/change.json" "$a" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+dev = sys.argv[2]
+kBs = lambda d: sum(d["devices"][dev][k] for k in ("rkB/s", "wkB/s", "dkB/s"))
+base = None
+for d in lines:
+    if base is not None and kBs(d) >= base / 2:
+        base = None   # recovered
+    for e in d["events"]:
+        if e["kind"] == "dip" and e["object"] == dev:
+            if base is not None:
+                print("%s again, at %.1f MB/s" % (e["label"], kBs(d) / 1024))
+            base = float(e["old"]) * 1024
+PY
+)
+[ -z "$again" ] && ok "change: one drop is one dip, while it lasts" || fail "change: one drop is one dip, while it lasts" "$again"
 replays change dip
 
 # --- (b) the watched device's writer ends; another device's writer is stuck ---

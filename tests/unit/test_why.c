@@ -235,6 +235,12 @@ static void test_dip_two_low_samples_with_work(void **state)
 	assert_int_equal(dip_sample(&r, 30720, 4), 0);   /* one low sample: not yet */
 	assert_int_equal(dip_sample(&r, 30720, 4), 1);
 	assert_int_equal(dip_sample(&r, 30720, 4), 0);   /* the same dip goes on */
+	/* also past a sample with nothing in flight at its moment (4 tags empty in
+	 * microseconds): the drop is not reported again */
+	assert_int_equal(dip_sample(&r, 30720, 0), 0);
+	assert_int_equal(dip_sample(&r, 30720, 4), 0);
+	assert_int_equal(dip_sample(&r, 30720, 4), 0);
+	assert_int_equal(r.events.count, 1);
 	const struct event *ev = &r.events.items[0];
 	assert_int_equal(ev->kind, EVENT_DIP);
 	assert_string_equal(ev->object, "loop3");
