@@ -254,6 +254,14 @@ static void test_dip_two_low_samples_with_work(void **state)
 		dip_sample(&r, 204800, 4);
 	assert_int_equal(dip_sample(&r, 10240, 4), 0);
 	assert_int_equal(dip_sample(&r, 10240, 4), 1);
+	/* 10 s without work end it: a slower workload after that has a dip of its own */
+	for (int i = 0; i < 11; i++)
+		dip_sample(&r, 0, 0);
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(dip_sample(&r, 81920, 4), 0);
+	assert_int_equal(dip_sample(&r, 10240, 4), 0);
+	assert_int_equal(dip_sample(&r, 10240, 4), 1);
+	assert_string_equal(r.events.items[r.events.count - 1].old_value, "80");
 	dip_run_free(&r);
 }
 
