@@ -97,7 +97,7 @@ if not dips:
     print("none")
     sys.exit()
 records = [json.loads(l) for l in open(sys.argv[4])]
-announced = min(r["wall"] / 1e9 for r in records if r["type"] == "announced")
+announced = min([r["wall"] / 1e9 for r in records if r["type"] == "announced"] or [0])   # 0: none
 kBs = lambda d: sum(d["devices"][sys.argv[2]][k] for k in ("rkB/s", "wkB/s", "dkB/s"))
 before = [kBs(d) for d in lines if d["time"] <= float(sys.argv[3])][-20:]
 first = dips[0]["reasons"][0]
@@ -115,7 +115,8 @@ for d in lines:
         print("# %+.2f s %.0f MB/s %s" % (d["time"] - float(sys.argv[3]), kBs(d) / 1024,
               [(e["kind"], e["key"], round(e["time"] - float(sys.argv[3]), 2)) for e in d["events"]]),
               file=sys.stderr)
-print("# announced at %+.2f s" % (announced - float(sys.argv[3])), file=sys.stderr)
+print("# announced at %+.2f s" % (announced - float(sys.argv[3])) if announced else "# nothing announced",
+      file=sys.stderr)
 if any(float(sys.argv[3]) < d["time"] <= announced and kBs(d) < statistics.median(before) / 2
          for d in lines):
     print("early")
