@@ -4,7 +4,8 @@
  * median throughput of the DIP_WINDOW_S seconds before starts a streak (the median
  * and the other signals' medians are kept as "was"); DIP_MIN_SAMPLES such samples in
  * a row, each while the device still has work of its own, make one event.  The streak
- * ends when throughput is back above half the median.  Only what is the device's counts:
+ * ends when throughput is back above half the median; before its event, also at a sample
+ * without work, and after it, after DIP_WINDOW_S without.  Only what is the device's counts:
  * its requests in flight and the blocked tasks attributed to it (attribution.h); a task
  * stuck on another disk is neither work nor a reason.
  */
@@ -93,6 +94,13 @@ static bool can_cause(enum event_kind k)
 	}
 }
 
+/* Changes a dip can have begun before, and go on because of: those of a setting. */
+static bool is_setting(enum event_kind k)
+{
+	return k == EVENT_SCHEDULER || k == EVENT_TUNABLE || k == EVENT_WRITE_CACHE ||
+	       k == EVENT_MOUNT_OPTIONS;
+}
+
 /* What a change being made is called: its new value only, the old one is in its event. */
 static void pending_label(const struct event *ev, char *buf, size_t len)
 {
@@ -171,6 +179,7 @@ void dip_detector_note(struct dip_detector *d, const struct snapshot *at, const 
 		d->ncauses++;
 	memset(c, 0, sizeof *c);
 	c->t = begun_at(d, ev);
+	c->setting = is_setting(ev->kind);
 	selection_event_device(at, NULL, ev, c->device, sizeof c->device);
 	char label[sizeof c->label];
 	event_label(ev, label, sizeof label);
@@ -639,9 +648,9 @@ static bool cause_on(const struct snapshot *s, const struct attribution *chain, 
 	return false;
 }
 
-/* The causes of the window before the dip's start on its device, newest first. */
-static size_t window_causes(const struct dip_detector *d, const struct snapshot *s,
-			    const char *device, double start, struct dip_cause *out)
+/* The causes on the dip's device made (or announced) in (from, to], newest first. */
+static size_t causes_between(const struct dip_detector *d, const struct snapshot *s,
+			     const char *device, double from, double to, struct dip_cause *out)
 {
 	struct attribution chain;
 	attribution_of_device(s, device, &chain);
@@ -651,20 +660,20 @@ static size_t window_causes(const struct dip_detector *d, const struct snapshot 
 	for (size_t i = 0; i < d->ncauses; i++) {
 		const struct dip_cause *c =
 			&d->causes[(d->cause_head + DIP_CAUSES_KEPT - 1 - i) % DIP_CAUSES_KEPT];
-		if (c->t > start + 1e-6 || c->t <= start - DIP_WINDOW_S || !cause_on(s, &chain, c->device))
+		if (c->t > to + 1e-6 || c->t <= from || !cause_on(s, &chain, c->device))
 			continue;
 		out[n++] = *c;
 	}
 	/* and those still being made: the dip can be their doing before their writes return */
 	for (size_t i = 0; i < d->npending && n < DIP_CAUSES_KEPT; i++) {
 		const struct dip_pending *p = &d->pending[i];
-		if (!p->open || p->t > start + 1e-6 || p->t <= start - DIP_WINDOW_S ||
-		    !cause_on(s, &chain, p->device))
+		if (!p->open || p->t > to + 1e-6 || p->t <= from || !cause_on(s, &chain, p->device))
 			continue;
 		struct dip_cause *c = &out[n++];
 		c->t = p->t;
 		snprintf(c->device, sizeof c->device, "%s", p->device);
 		snprintf(c->label, sizeof c->label, "%s", p->label);
+		c->setting = is_setting(p->kind);
 	}
 	/* newest first by their times: announced changes can come in after a later one */
 	for (size_t i = 1; i < n; i++)
@@ -676,13 +685,48 @@ static size_t window_causes(const struct dip_detector *d, const struct snapshot 
 	return n;
 }
 
+/* The settings changed since the dip's first low sample, oldest first. */
+static size_t during_causes(const struct dip_detector *d, const struct snapshot *s,
+			    const char *device, double start, double now, struct dip_cause *out)
+{
+	struct dip_cause newest[DIP_CAUSES_KEPT];
+	size_t n = causes_between(d, s, device, start + 1e-6, now, newest), k = 0;
+	for (size_t i = n; i-- > 0;)
+		if (newest[i].setting)
+			out[k++] = newest[i];
+	return k;
+}
+
+/* "0.4 s into the dip, nr_requests 128→4, max_sectors_kb 1280→4": changes made after the
+ * first low sample cannot have begun the dip, but it can go on because of them (or they
+ * answer it); said beside the signals, second, never first. */
+static bool during_reason(const struct dip_context *c, struct dip_reason *out)
+{
+	if (!c->nduring)
+		return false;
+	char into[32];
+	format_seconds(c->during[0].t - c->start, into, sizeof into);
+	size_t used = (size_t)snprintf(out->text, sizeof out->text, "%s into the dip", into);
+	for (size_t i = 0; i < c->nduring && used < sizeof out->text; i++)
+		used += (size_t)snprintf(out->text + used, sizeof out->text - used, ", %s",
+					 c->during[i].label);
+	return true;
+}
+
 static int make_event(const struct dip_context *c, struct event_list *out)
 {
 	struct dip_reason r[16];
 	size_t n = 0;
-	for (size_t i = 0; i < dip_providers_count && n < 16; i++)
-		n += dip_providers[i].reasons(c, r + n, 16 - n);
+	for (size_t i = 0; i < dip_providers_count && n < 15; i++)   /* room for during */
+		n += dip_providers[i].reasons(c, r + n, 15 - n);
 	qsort(r, n, sizeof r[0], compare_reason);
+	struct dip_reason during;
+	if (during_reason(c, &during)) {
+		size_t at = n ? 1 : 0;
+		memmove(&r[at + 1], &r[at], (n - at) * sizeof r[0]);
+		r[at] = during;
+		n++;
+	}
 	struct event *ev = event_list_add(out);
 	if (!ev)
 		return -1;
@@ -766,10 +810,13 @@ static int step_device(struct dip_detector *det, const struct dip_input *in, str
 			if (t->low++ == 0)
 				t->start = now;
 			if (t->low >= DIP_MIN_SAMPLES && !t->reported) {
-				struct dip_cause causes[DIP_CAUSES_KEPT];
+				struct dip_cause causes[DIP_CAUSES_KEPT], during[DIP_CAUSES_KEPT];
 				c.start = t->start;
 				c.causes = causes;
-				c.ncauses = window_causes(det, in->snap, d->name, t->start, causes);
+				c.ncauses = causes_between(det, in->snap, d->name,
+							   t->start - DIP_WINDOW_S, t->start, causes);
+				c.during = during;
+				c.nduring = during_causes(det, in->snap, d->name, t->start, now, during);
 				made = make_event(&c, out);
 				t->reported = made > 0;
 			}

@@ -48,6 +48,7 @@ struct dip_cause {
 	double t;                       /* monotonic seconds: made, or announced as about to be */
 	char device[DEV_NAME_MAX];      /* "": every device (a user mark, a watched command) */
 	char label[128];                /* "nr_requests 256→4", "mark \"backup\"" */
+	bool setting;                   /* a setting's change: not a mark, a mount or a run */
 };
 
 /* What the reason providers look at: the device, its figures now and before. */
@@ -63,6 +64,10 @@ struct dip_context {
 	uint32_t nmine;
 	const struct dip_cause *causes; /* the window's, newest first */
 	size_t ncauses;
+	/* settings changed after the first low sample, by the time the dip is reported
+	 * (oldest first): named as such, never as its cause */
+	const struct dip_cause *during;
+	size_t nduring;
 };
 
 struct dip_reason {

@@ -406,7 +406,8 @@ static void test_dip_cause_first(void **state)
 /* A change whose write returns after the dip began (a queue frozen and drained by an
  * nr_requests switch under load) is its cause when it was announced before: it counts from
  * the announcement.  One made after the dip's start and not announced is not, nor is an
- * announcement of another setting, or one older than EXPECT_WAIT_SECONDS. */
+ * announcement of another setting, or one older than EXPECT_WAIT_SECONDS: those are said
+ * as made during the dip, after the cause. */
 static void test_dip_cause_announced_before(void **state)
 {
 	(void)state;
@@ -426,8 +427,36 @@ static void test_dip_cause_announced_before(void **state)
 	assert_true(event_reason(&r.events.items[0], 0, reason, sizeof reason));
 	assert_string_equal(reason, "0.4 s after nr_requests 256→4, max_sectors_kb 512→4: "
 			    "200→12 MB/s, await 0.30→9.1 ms");
+	assert_true(event_reason(&r.events.items[0], 1, reason, sizeof reason));
+	assert_string_equal(reason, "0.5 s into the dip, read_ahead_kb 128→4096, wbt_lat_usec 2000→0");
+	dip_run_free(&r);
+}
+
+/* A dip whose first low sample came before a change (the workload slowed a moment before
+ * the operator's `ioscope set`) has no cause: the change is said after the first signal,
+ * as made in the dip, whether made or still being made; a mark made in the dip is no
+ * setting and not said, nor is a change of another disk. */
+static void test_dip_change_during(void **state)
+{
+	(void)state;
+	struct dip_run r;
+	dip_run_steady(&r, 0);
+	assert_int_equal(dip_sample(&r, 12288, 4), 0);    /* second 1011: the dip starts */
+	dip_announce(&r, EVENT_TUNABLE, "loop3", "nr_requests", "4", 1011.3);
+	dip_change(&r, EVENT_TUNABLE, "loop3", "nr_requests", "128", "4", 1011.6);
+	dip_announce(&r, EVENT_TUNABLE, "loop3", "max_sectors_kb", "4", 1011.31);
+	dip_change(&r, EVENT_USER_MARK, "user", "mark", "", "slow", 1011.5);
+	dip_change(&r, EVENT_TUNABLE, "loop5", "read_ahead_kb", "128", "4096", 1011.5);
+	assert_int_equal(dip_sample(&r, 12288, 4), 1);
+	char reason[200];
+	assert_true(event_reason(&r.events.items[0], 0, reason, sizeof reason));
+	assert_string_equal(reason, "4 requests in flight, util 80%, await 0.00→0.00 ms");
+	assert_true(event_reason(&r.events.items[0], 1, reason, sizeof reason));
+	assert_string_equal(reason, "0.3 s into the dip, nr_requests 128→4, max_sectors_kb →4 "
+			    "(being made)");
+	assert_null(strstr(r.events.items[0].reasons, "after"));
+	assert_null(strstr(r.events.items[0].reasons, "slow"));
 	assert_null(strstr(r.events.items[0].reasons, "read_ahead_kb"));
-	assert_null(strstr(r.events.items[0].reasons, "wbt_lat_usec"));
 	dip_run_free(&r);
 }
 
@@ -918,6 +947,7 @@ int main(void)
 		cmocka_unit_test(test_dip_cause_first),
 		cmocka_unit_test(test_dip_cause_announced_before),
 		cmocka_unit_test(test_dip_cause_being_made),
+		cmocka_unit_test(test_dip_change_during),
 		cmocka_unit_test(test_dip_only_its_own_tasks),
 		cmocka_unit_test(test_commit_running),
 		cmocka_unit_test(test_commit_running_xfs_log_waiters),
