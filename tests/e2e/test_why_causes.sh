@@ -84,7 +84,8 @@ change_run() {
 }
 # change_check: "ok", "bad REASONS", "none" (no dip seen), or "early": the dip began before
 # the changes were announced (a sample already below half, as when the host took the
-# writer's CPU), so they are rightly not its cause and the planted cause was spoiled
+# writer's CPU), so they are rightly not its cause but its second reason, as made in the
+# dip, and the planted cause was spoiled
 change_check() {
 	python3 - "$TMP/change.json" "$a" "$(cat "$TMP/set.time")" "$TMP/change.log" <<'PY'
 import json, re, statistics, sys
@@ -105,8 +106,9 @@ print("# the dip's first reason: " + first, file=sys.stderr)
 cause = re.match(r"^[0-9.]+ s after (.*): [0-9.]+→[0-9.]+ MB/s", first)
 # both announced before the dip began: named as made ("nr_requests 128→4") or, when the
 # dip is seen before their events come, as being made ("nr_requests →4 (being made)")
-named = lambda key: re.search(key + r" ([0-9]+→4|→4 \(being made\))(,|$)", cause.group(1))
-if cause and named("nr_requests") and named("max_sectors_kb"):
+named = lambda key, text: re.search(key + r" ([0-9]+→4|→4 \(being made\))(,|$)", text)
+both = lambda text: named("nr_requests", text) and named("max_sectors_kb", text)
+if cause and both(cause.group(1)):
     print("ok")
     sys.exit()
 # what a failure is read from: the samples around the set, seconds from its start
@@ -117,9 +119,10 @@ for d in lines:
               file=sys.stderr)
 print("# announced at %+.2f s" % (announced - float(sys.argv[3])) if announced else "# nothing announced",
       file=sys.stderr)
+into = [r for r in dips[0]["reasons"][1:2] if re.match(r"^[0-9.]+ s into the dip, ", r)]
 if any(float(sys.argv[3]) < d["time"] <= announced and kBs(d) < statistics.median(before) / 2
-         for d in lines):
-    print("early")
+         for d in lines) and into and both(into[0]):
+    print("early")   # the changes said second, as made in the dip
 else:
     print("bad %r" % dips[0]["reasons"])
 PY
