@@ -98,6 +98,15 @@ int session_take_announced(struct session *s, struct error *err);
 /* The change ev announced (session_expect_event) will not be made: its job failed to
  * start or ended without its event.  Nothing more is held for it (expect_withdraw). */
 void session_withdraw_expected(struct session *s, const struct event *ev);
+/* This process's changes about to be made: expected here (session_expect_event) and
+ * announced as pending, in codec's form, to the instances watching (announce_pending).
+ * ENOMEM here: such a change may be marked twice. */
+struct announce_codec;
+void session_announce_pending(struct session *s, const struct announce_codec *codec,
+			      const struct event *events, size_t n);
+/* Those of them that will not be made: withdrawn here and in the instances watching. */
+void session_announce_withdrawn(struct session *s, const struct announce_codec *codec,
+				const struct event *events, size_t n);
 
 /* Outputs (sink.h): a sink added gets the selection and the latest sample at once (an
  * output starts with the sample on screen, not a tick later), then every step's sample

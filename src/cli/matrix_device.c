@@ -56,9 +56,7 @@ void matrix_control_pending(struct matrix_ctx *m, const struct control_plan *p)
 {
 	struct control_pending pending;
 	control_pending_of(p, &pending);
-	for (size_t i = 0; i < pending.n; i++)
-		session_expect_event(m->session, &pending.events[i]);   /* ENOMEM: maybe marked twice */
-	announce_pending(&session_log_announce_codec, pending.events, pending.n);
+	session_announce_pending(m->session, &session_log_announce_codec, pending.events, pending.n);
 	control_pending_free(&pending);
 }
 
@@ -70,9 +68,8 @@ static void withdraw_unmade(struct matrix_ctx *m, const struct control_plan *p,
 	struct control_pending pending;
 	control_pending_of(p, &pending);
 	control_pending_unanswered(&pending, r);
-	for (size_t i = 0; i < pending.n; i++)
-		session_withdraw_expected(m->session, &pending.events[i]);
-	announce_withdrawn(&session_log_announce_codec, pending.events, pending.n);
+	session_announce_withdrawn(m->session, &session_log_announce_codec, pending.events,
+				   pending.n);
 	control_pending_free(&pending);
 }
 

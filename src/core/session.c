@@ -373,6 +373,22 @@ void session_withdraw_expected(struct session *s, const struct event *ev)
 	expect_withdraw(&s->expected, ev);
 }
 
+void session_announce_pending(struct session *s, const struct announce_codec *codec,
+			      const struct event *events, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		session_expect_event(s, &events[i]);
+	announce_pending(codec, events, n);
+}
+
+void session_announce_withdrawn(struct session *s, const struct announce_codec *codec,
+				const struct event *events, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		session_withdraw_expected(s, &events[i]);
+	announce_withdrawn(codec, events, n);
+}
+
 int session_add_own_event(struct session *s, const struct event *ev, struct error *err)
 {
 	note_own_change(s, ev);

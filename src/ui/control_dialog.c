@@ -81,9 +81,8 @@ static void withdraw_pending(struct console *c, struct control_dialog *d,
 {
 	if (made)
 		control_pending_unanswered(&d->pending, made);
-	for (size_t i = 0; i < d->pending.n; i++)
-		session_withdraw_expected(c->session, &d->pending.events[i]);
-	announce_withdrawn(&session_log_announce_codec, d->pending.events, d->pending.n);
+	session_announce_withdrawn(c->session, &session_log_announce_codec, d->pending.events,
+				   d->pending.n);
 	control_pending_free(&d->pending);
 }
 
@@ -93,9 +92,8 @@ static void start(struct console *c, struct control_dialog *d)
 	/* a sample taken while the job writes holds what it sees until the job's events */
 	control_pending_free(&d->pending);
 	control_pending_of(d->plan, &d->pending);
-	for (size_t i = 0; i < d->pending.n; i++)   /* ENOMEM: maybe marked twice */
-		session_expect_event(c->session, &d->pending.events[i]);
-	announce_pending(&session_log_announce_codec, d->pending.events, d->pending.n);
+	session_announce_pending(c->session, &session_log_announce_codec, d->pending.events,
+				 d->pending.n);
 	d->job = control_job_start(d->plan, &err);
 	if (!d->job) {
 		withdraw_pending(c, d, NULL);
