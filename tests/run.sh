@@ -17,6 +17,8 @@ export ASAN_OPTIONS="abort_on_error=0:detect_leaks=1:exitcode=86"
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 pattern=${T:-}
+# what this kernel offers, first: a skip or a failure is read against it
+bash tests/kernel_facts.sh
 passed=0 failed=0 skipped=0
 failures=()
 

@@ -145,6 +145,21 @@ restore_queue() {
 	[ -w "$b/queue/max_sectors_kb" ] && cat "$b/queue/max_hw_sectors_kb" >"$b/queue/max_sectors_kb"
 	[ -w "$b/queue/nr_requests" ] && [ -r /sys/module/loop/parameters/hw_queue_depth ] &&
 		cat /sys/module/loop/parameters/hw_queue_depth >"$b/queue/nr_requests"
+	# and what a new loop device starts with for the rest a test reads or sets (a shell's
+	# `wbt_lat_usec 0` or `nomerges 2` outlives the test that made it).  -1 gives wbt the
+	# kernel's default for the queue as it is now; a loop device is made non-rotational and
+	# made rotational after, so its default is the non-rotational one (2000 µs, not 75000).
+	[ -w "$b/queue/nomerges" ] && echo 0 >"$b/queue/nomerges"
+	[ -w "$b/queue/write_cache" ] && echo "write back" >"$b/queue/write_cache"
+	[ -w "$b/queue/rq_affinity" ] && echo 1 >"$b/queue/rq_affinity"
+	[ -w "$b/queue/add_random" ] && echo 0 >"$b/queue/add_random"
+	[ -w "$b/queue/iostats" ] && echo 1 >"$b/queue/iostats"
+	if [ -w "$b/queue/wbt_lat_usec" ] && [ -w "$b/queue/rotational" ]; then
+		local rot
+		rot=$(cat "$b/queue/rotational")
+		echo 0 >"$b/queue/rotational" && echo -1 >"$b/queue/wbt_lat_usec"
+		echo "$rot" >"$b/queue/rotational"
+	fi
 	for k in queue/scheduler queue/write_cache queue/max_sectors_kb queue/nr_requests \
 		 queue/wbt_lat_usec queue/nomerges queue/rq_affinity queue/add_random queue/iostats \
 		 queue/read_ahead_kb bdi/strict_limit bdi/min_ratio_fine bdi/max_ratio_fine; do
@@ -157,12 +172,50 @@ restore_queue() {
 	at_exit "$cmd"
 }
 
+# Elevators come from what the kernel offers the device, never by name: a kernel built
+# without bfq (or with it as a module not loaded) offers "none mq-deadline kyber".
+# elevators NAME: what /sys/block/NAME/queue/scheduler offers, one a line, the kernel's order
+elevators() { tr -d '[]' <"/sys/block/$1/queue/scheduler" | tr -s ' ' '\n' | sed '/^$/d'; }
+# elevator_now NAME: the one in use
+elevator_now() { sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$1/queue/scheduler"; }
+# has_elevator NAME ELEVATOR: the kernel offers ELEVATOR for NAME
+has_elevator() { elevators "$1" | grep -qx "$2"; }
+# pick_elevators NAME N: N different elevators NAME offers on one line, those with tunables
+# (all but none) first, in the kernel's order; nothing and 1 when it offers fewer.  A test
+# that switches A then B reads them with `read -r A B < <(pick_elevators "$dev" 2)`.
+pick_elevators() {
+	local list
+	list=$( { elevators "$1" | grep -vx none; elevators "$1" | grep -x none; } | head -n "$2")
+	[ "$(grep -c . <<<"$list")" -eq "$2" ] || return 1
+	echo $list
+}
+# elevator_other NAME [BUT...]: an elevator with tunables NAME offers that is neither the one
+# in use nor one of BUT; none when no other is left; 1 when nothing is.
+elevator_other() {
+	local name=$1 now e
+	now=$(elevator_now "$name")
+	shift
+	for e in $( { elevators "$name" | grep -vx none; echo none; }); do
+		[ "$e" = "$now" ] && continue
+		case " $* " in *" $e "*) continue ;; esac
+		has_elevator "$name" "$e" && { echo "$e"; return 0; }
+	done
+	return 1
+}
+# needs_elevators NAME DEV N: skip the whole test, saying what DEV offers, when it offers
+# fewer than N elevators.
+needs_elevators() {
+	pick_elevators "$2" "$3" >/dev/null && return 0
+	skip "$1" "$2 offers $(elevators "$2" | tr '\n' ' ')- fewer than $3 elevators"
+	exit 0
+}
+
 # make_loop SIZE_MB -> prints the kernel name (loopN) of a new loop device on a temp file.
 make_loop() {
 	local size=${1:-64} img dev
 	img=$(mktemp "$TMP/disk.XXXXXX")
 	truncate -s "${size}M" "$img" || return 1
-	dev=$(losetup --find --show "$img") || return 1
+	dev=$(losetup --find --show --direct-io=off "$img") || return 1
 	at_exit "losetup -d '$dev'"
 	restore_queue "$(basename "$dev")"
 	basename "$dev"

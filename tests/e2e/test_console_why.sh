@@ -20,6 +20,7 @@ at_exit "rm -rf '$shm'"
 truncate -s 1G "$shm/img"
 ddev=$(losetup --find --show "$shm/img") && at_exit "losetup -d '$ddev'"
 dev=$(basename "$ddev")
+restore_queue "$dev"
 # steady for the whole check, however slow the console is to start on a busy machine (one
 # 1 GiB dd to shm memory is over in a second): "Why DEV" lists the processes writing DEV
 busy_writer "$dev" 120

@@ -19,6 +19,7 @@ shm=$(mktemp -d /dev/shm/ioscope-test.XXXXXX)
 at_exit "rm -rf '$shm'"
 truncate -s 512M "$shm/img"
 ddev=$(losetup --find --show "$shm/img") && at_exit "losetup -d '$ddev'"
+restore_queue "$(basename "$ddev")"
 # 4 KiB direct writes: steady for seconds (1 MiB ones filled the shm-backed device in 0.2 s,
 # before the two samples were taken)
 bg dd if=/dev/zero of="$ddev" bs=4k count=131072 oflag=direct status=none

@@ -78,6 +78,7 @@ lower=$(make_loop 300) && mnt=$(make_fs "$lower" ext4) && truncate -s 128M "$mnt
 at_exit "losetup -d '$upper'"
 at_exit "fsfreeze -u '$mnt'"
 upper=$(basename "$upper")
+restore_queue "$upper"
 trace "$upper" "$TMP/slow.json" 4
 timeout 5 bash -c "while :; do dd if=/dev/zero of=/dev/$upper bs=4k count=1 oflag=direct status=none; sleep 0.02; done" &
 writer=$!

@@ -95,6 +95,7 @@ under=$(make_loop 64) && fsdir=$(make_fs "$under" ext4) && truncate -s 64M "$fsd
 	{ fail "fallback: a loop device on a filesystem of a loop device"; exit 1; }
 at_exit "losetup -d '$held'"
 held=$(basename "$held")
+restore_queue "$held"
 echo 0 >"/sys/block/$held/queue/wbt_lat_usec" 2>/dev/null   # its writes not throttled
 trace "$held" "$TMP/held.json" 12
 trace_maps

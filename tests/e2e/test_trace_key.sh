@@ -19,6 +19,7 @@ truncate -s 256M "$shm/img"
 ddev=$(losetup --find --show --direct-io=on "$shm/img") && at_exit "losetup -d '$ddev'" ||
 	{ fail "loop device"; exit 1; }
 dev=$(basename "$ddev")
+restore_queue "$dev"
 region_writer "$ddev" 300 16 2048 100
 
 mkdir -p "$TMP/xdg/ioscope"
