@@ -63,6 +63,9 @@ void session_set_selection(struct session *s, const struct selection *sel);
  * for (all for a live source or an older log).  -1: an unknown device (err). */
 int session_select(struct session *s, char *const *args, int nargs, struct error *err);
 const struct selection *session_selection(const struct session *s);
+/* The device a view follows besides the selection (the console's selected row): a live
+ * source reads all of its settings every sample, as the selection's. */
+void session_follow(struct session *s, const char *disk);
 bool session_event_selected(const struct session *s, const struct event *ev);
 
 /* An event no diff finds (a user mark, a change ioscope made): into the echo

@@ -75,6 +75,10 @@ struct source_ops {
 	/* Optional (NULL: reads everything): the devices watched, so that only their
 	 * filesystems' journal files are read (sel->n 0: all). */
 	void (*watch)(struct source *src, const struct selection *sel);
+	/* Optional (NULL: nothing to do): the disk a view follows besides the selection (the
+	 * console's selected row), "" none.  A live source reads the settings of the watched
+	 * and the followed disks every sample, the rest's knobs every few seconds. */
+	void (*follow)(struct source *src, const char *disk);
 	/* Optional (NULL: the source cannot trace; a replay yields what its log holds).
 	 * Turns the eBPF block-layer view on or off (include/trace_source.h): from the next
 	 * read on, each snapshot's trace holds the interval since the previous read. */
@@ -137,6 +141,7 @@ static inline int source_take_announced(struct source *s, struct event_list *pen
 	return s->ops->take_announced ? s->ops->take_announced(s, pending, withdrawn, err) : 0;
 }
 static inline void source_watch(struct source *s, const struct selection *sel) { if (s->ops->watch) s->ops->watch(s, sel); }
+static inline void source_follow(struct source *s, const char *disk) { if (s->ops->follow) s->ops->follow(s, disk); }
 static inline void source_settings_changed(struct source *s, const char *disk)
 {
 	if (s->ops->settings_changed)

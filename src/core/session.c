@@ -255,6 +255,11 @@ const struct selection *session_selection(const struct session *s)
 	return &s->sel;
 }
 
+void session_follow(struct session *s, const char *disk)
+{
+	source_follow(s->src, disk);
+}
+
 bool session_event_selected(const struct session *s, const struct event *ev)
 {
 	return selection_covers_event(&s->sel, &s->cur, s->have_rates ? &s->prev : NULL, ev);

@@ -341,8 +341,17 @@ static void live_watch(struct source *src, const struct selection *sel)
 {
 	struct live_source *ls = (struct live_source *)src;
 	ls->watch = *sel;
+	if (!ls->sampler_open)
+		return;
+	why_sampler_watch(&ls->sampler.why, sel);
+	sampler_watch(&ls->sampler, sel->names, sel->n);
+}
+
+static void live_follow(struct source *src, const char *disk)
+{
+	struct live_source *ls = (struct live_source *)src;
 	if (ls->sampler_open)
-		why_sampler_watch(&ls->sampler.why, sel);
+		sampler_follow(&ls->sampler, disk);
 }
 
 static void live_settings_changed(struct source *src, const char *disk)
@@ -354,6 +363,7 @@ static void live_settings_changed(struct source *src, const char *disk)
 
 static const struct source_ops live_ops = {
 	.watch = live_watch,
+	.follow = live_follow,
 	.settings_changed = live_settings_changed,
 	.read = live_read,
 	.wait_fd = live_wait_fd,

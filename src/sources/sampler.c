@@ -168,6 +168,65 @@ static uint64_t knob_offset(size_t i, size_t n)
 	return SAMPLER_KNOB_PERIOD_NS / (n ? n : 1) * (i + 1);
 }
 
+static bool watched(const struct sampler *s, const char *name)
+{
+	if (strcmp(s->followed, name) == 0)
+		return true;
+	for (size_t i = 0; i < s->nwatched; i++)
+		if (strcmp(s->watched[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* The disk is shown or followed: itself, or one of its partitions. */
+static bool knobs_every_sample(const struct sampler *s, const struct tracked_device *disk)
+{
+	if (watched(s, disk->info.name))
+		return true;
+	for (size_t i = 0; i < s->ntracked; i++) {
+		const struct device_info *p = &s->tracked[i].info;
+		if (p->is_partition && strcmp(p->parent, disk->info.name) == 0 && watched(s, p->name))
+			return true;
+	}
+	return false;
+}
+
+/* Disk i of n on its cadence: every sample when watched, else every period, its first
+ * read spread over the period.  A fixture tree reads every knob every sample. */
+static void knob_cadence(struct sampler *s, size_t i, size_t n)
+{
+	struct tracked_device *t = &s->tracked[i];
+	if (s->prefix || !t->has_sysfs)
+		return;
+	bool every = knobs_every_sample(s, t);
+	if (every == !t->sysfs.knob_period_ns)
+		return;
+	sysfs_disk_knob_cadence(&t->sysfs, every ? 0 : SAMPLER_KNOB_PERIOD_NS,
+				every ? 0 : knob_offset(i, n));
+}
+
+static void knob_cadences(struct sampler *s)
+{
+	for (size_t i = 0; i < s->ntracked; i++)
+		knob_cadence(s, i, s->ntracked);
+}
+
+void sampler_watch(struct sampler *s, const char (*names)[DEV_NAME_MAX], size_t n)
+{
+	s->nwatched = 0;
+	for (size_t i = 0; i < n && s->nwatched < SAMPLER_WATCHED_MAX; i++)
+		snprintf(s->watched[s->nwatched++], DEV_NAME_MAX, "%s", names[i]);
+	knob_cadences(s);
+}
+
+void sampler_follow(struct sampler *s, const char *disk)
+{
+	if (strcmp(s->followed, disk) == 0)
+		return;
+	snprintf(s->followed, sizeof s->followed, "%s", disk);
+	knob_cadences(s);
+}
+
 /* Follow the new set of names: keep the open sysfs files of disks we knew,
  * open those of new disks, close those of vanished ones. */
 static int rescan(struct sampler *s, const struct snapshot *out, struct error *err)
@@ -215,9 +274,6 @@ static int rescan(struct sampler *s, const struct snapshot *out, struct error *e
 				return -1;
 			}
 			nt[i].sysfs.generations = &s->generations;
-			if (!s->prefix)
-				sysfs_disk_knob_cadence(&nt[i].sysfs, SAMPLER_KNOB_PERIOD_NS,
-							knob_offset(i, n));
 			nt[i].has_sysfs = true;
 		} else if (!nt[i].info.is_disk && nt[i].has_sysfs) {
 			sysfs_disk_close(&nt[i].sysfs);
@@ -225,6 +281,7 @@ static int rescan(struct sampler *s, const struct snapshot *out, struct error *e
 		}
 	}
 	free(infos);
+	knob_cadences(s);
 	s->rescans++;
 	s->mounts_stale = true;
 	return 0;

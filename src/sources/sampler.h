@@ -27,6 +27,8 @@ struct tracked_device {
  * after a scheduler switch or a uevent of a loop device: they change rarely, and
  * reading them every sample would double its cost (docs/performance.md). */
 #define SAMPLER_KNOB_PERIOD_NS 5000000000ull
+/* The named devices that read their knobs every sample (a selection's size). */
+#define SAMPLER_WATCHED_MAX 32
 
 struct sampler {
 	char *prefix;                  /* NULL: the live kernel */
@@ -50,6 +52,12 @@ struct sampler {
 	 * kernel), and lines skipped as malformed, over all samples: for a
 	 * diagnostic (--verbose), never fatal. */
 	uint64_t diskstats_extra_lines, diskstats_malformed_lines;
+	/* The disks a session shows or follows: their knobs are read every sample, so that a
+	 * change made by hand is an event of the sample that first sees it (a dip's cause, not
+	 * a setting changed "into the dip").  The 5 s cadence stays for the rest. */
+	char watched[SAMPLER_WATCHED_MAX][DEV_NAME_MAX];
+	size_t nwatched;
+	char followed[DEV_NAME_MAX];
 };
 
 /* Open what the tree has.  /proc/diskstats is required; everything else may
@@ -60,5 +68,11 @@ int sampler_sample(struct sampler *s, struct snapshot *out, struct error *err);
 void sampler_close(struct sampler *s);
 /* The next sample reads every setting of disk (knobs included: ioscope changed one). */
 void sampler_settings_changed(struct sampler *s, const char *disk);
+/* The devices the session shows (names[0..n), kernel names; a named partition stands for
+ * its disk) and the one it follows ("" none): their disks read every knob every sample
+ * from the next on, the others every SAMPLER_KNOB_PERIOD_NS.  Names past
+ * SAMPLER_WATCHED_MAX are left on the cadence. */
+void sampler_watch(struct sampler *s, const char (*names)[DEV_NAME_MAX], size_t n);
+void sampler_follow(struct sampler *s, const char *disk);
 
 #endif

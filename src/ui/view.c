@@ -173,7 +173,7 @@ static int row_of(const struct console *c, const char *name)
 static void keep_selection_visible(struct console *c)
 {
 	if (c->nrows && row_of(c, c->selected) < 0)
-		snprintf(c->selected, sizeof c->selected, "%s", c->rows[0].dev->name);
+		console_select(c, c->rows[0].dev->name, false);
 }
 
 void console_build_rows(struct console *c)
@@ -222,6 +222,7 @@ const struct device *console_selected_device(const struct console *c)
 void console_select(struct console *c, const char *name, bool by_user)
 {
 	snprintf(c->selected, sizeof c->selected, "%s", name);
+	session_follow(c->session, name);
 	if (by_user)
 		c->user_selected = true;
 	c->need_redraw = true;

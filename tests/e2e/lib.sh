@@ -40,7 +40,7 @@ wait_output() { wait_until 30 "$2" test -s "$1"; }
 # wait_samples LOG N [PID]: until the session log LOG holds N samples (30 s at most; not
 # when PID, the recorder, has ended): a loaded machine may start ioscope late, so a test
 # acts after the samples it needs before, not after a fixed sleep
-has_samples() { [ "$(grep -c '^{"type":"sample"' "$1" 2>/dev/null)" -ge "$2" ]; }
+has_samples() { local n; n=$(grep -c '^{"type":"sample"' "$1" 2>/dev/null); [ "${n:-0}" -ge "$2" ]; }
 wait_samples() { wait_until 30 "${3:-}" has_samples "$1" "$2"; }
 _run_cleanups() {
 	local cmd
