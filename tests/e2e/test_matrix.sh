@@ -20,7 +20,12 @@ sanitizer_clean() { ! grep -qE 'AddressSanitizer|LeakSanitizer|runtime error' "$
 
 # ---- 1: 2 x 2 with --mkfs ----
 dev=$(make_loop 96)
-echo kyber >/sys/block/$dev/queue/scheduler
+# Three elevators the device offers, by what the kernel has (bfq only on some): a device
+# starts with S, the matrices switch it to A and B, so one that switched to the wrong one or
+# did not put S back is seen.  S and A have tunables; B is none on a kernel without bfq.
+needs_elevators "matrix" "$dev" 3
+read -r S A B < <(pick_elevators "$dev" 3)
+echo "$S" >/sys/block/$dev/queue/scheduler
 before=$(queue_state "$dev")
 mkdir "$TMP/m1"
 cd "$TMP" || exit 1
@@ -30,18 +35,19 @@ watch_pid=$!
 at_exit "kill $watch_pid"
 for _ in $(seq 50); do [ -s "$TMP/watch.log" ] && break; sleep 0.1; done
 "$IOSCOPE" matrix --device "$dev" --mount "$TMP/m1" --mkfs 'mkfs.ext4 -q -F' \
-	--schedulers mq-deadline,bfq --mount-options 'defaults;noatime' --cache cold --repeat 1 \
+	--schedulers "$A,$B" --mount-options 'defaults;noatime' --cache cold --repeat 1 \
 	--out "$TMP/r1" -- tar xf "$TMP/small.tar" >"$TMP/r1.stdout" 2>"$TMP/r1.stderr"
 rc=$?
 at_exit "umount '$TMP/m1'"
 [ $rc -eq 0 ] && sanitizer_clean "$TMP/r1.stderr" && ok "matrix 2x2 --mkfs exits 0" \
 	|| fail "matrix 2x2 --mkfs exits 0" "rc=$rc $(tail -5 "$TMP/r1.stderr")"
-python3 - "$TMP/r1.json" <<'PY' && ok "four cells with elapsed > 0, each run's log named" || fail "four cells with elapsed > 0, each run's log named"
+python3 - "$TMP/r1.json" "$A" "$B" <<'PY' && ok "four cells with elapsed > 0, each run's log named" || fail "four cells with elapsed > 0, each run's log named"
 import json, os, sys
 d = json.load(open(sys.argv[1]))
 cells = d["cells"]
 assert len(cells) == 4, len(cells)
-assert [(c["scheduler"], c["options"]) for c in cells] == [("mq-deadline", "defaults"), ("mq-deadline", "noatime"), ("bfq", "defaults"), ("bfq", "noatime")]
+a, b = sys.argv[2:4]
+assert [(c["scheduler"], c["options"]) for c in cells] == [(a, "defaults"), (a, "noatime"), (b, "defaults"), (b, "noatime")]
 for c in cells:
     assert c["refused"] is None and c["cache"] == "cold", c
     assert len(c["runs"]) == 1 and c["runs"][0]["elapsed_s"] > 0 and c["runs"][0]["exit"] == 0, c
@@ -67,7 +73,7 @@ for c in json.load(open(sys.argv[1]))["cells"]:
     assert not observed, observed
 PY
 kill -INT $watch_pid; wait $watch_pid
-python3 - "$TMP/watch.log" "$dev" <<'PY' && ok "a batch running meanwhile marks every step and switch as ioscope's" || fail "a batch running meanwhile marks every step and switch as ioscope's"
+python3 - "$TMP/watch.log" "$dev" "$A" "$B" <<'PY' && ok "a batch running meanwhile marks every step and switch as ioscope's" || fail "a batch running meanwhile marks every step and switch as ioscope's"
 import json, sys
 ev = [r for r in map(json.loads, open(sys.argv[1])) if r.get("type") == "event"]
 cells = [e for e in ev if e["kind"] == "run" and e["object"] == "matrix" and e["key"] == "cell"]
@@ -76,7 +82,7 @@ switches = [e for e in ev if e["kind"] == "scheduler" and e["object"] == sys.arg
 assert len(cells) == 4 and len(starts) == 4, (len(cells), len(starts))
 # each switch the matrix made is there as ioscope's (a sample that lands between the
 # switch and its announcement may add an observed copy: the announcement race of set too)
-assert {e["new"] for e in switches if e["by"] == "ioscope"} >= {"mq-deadline", "bfq"}, switches
+assert {e["new"] for e in switches if e["by"] == "ioscope"} >= set(sys.argv[3:5]), switches
 PY
 after=$(queue_state "$dev")
 [ "$before" = "$after" ] && ! grep -q " $TMP/m1 " /proc/self/mountinfo \
@@ -88,7 +94,7 @@ lines=$(wc -l <"$TMP/r1.csv")
 file_ok=$(python3 -c "import sys; print(open(sys.argv[1],'rb').read(8) == b'\x89PNG\r\n\x1a\n')" "$TMP/r1.png" 2>/dev/null)
 [ "$file_ok" = True ] && ok "png written" || fail "png written"
 wide=$(LC_ALL=C.UTF-8 awk 'length($0) > 80' "$TMP/r1.txt")
-[ -z "$wide" ] && grep -q '^ 4 ext4  *bfq  *noatime  *cold *1 ' "$TMP/r1.txt" \
+[ -z "$wide" ] && grep -q "^ 4 ext4  *$B  *noatime  *cold *1 " "$TMP/r1.txt" \
 	&& ok "text result fits 80 columns with one row per cell" || fail "text result fits 80 columns with one row per cell" "$(cat "$TMP/r1.txt")"
 grep -q 'matrix: cell 1/4 repeat 1/1' "$TMP/r1.stderr" && ok "progress as plain lines when stderr is not a terminal" \
 	|| fail "progress as plain lines when stderr is not a terminal" "$(head -3 "$TMP/r1.stderr")"
@@ -97,9 +103,9 @@ grep -q 'matrix: cell 1/4 repeat 1/1' "$TMP/r1.stderr" && ok "progress as plain 
 dev2=$(make_loop 64)
 mnt2=$(make_fs "$dev2" ext4) || { fail "ext4 for remount"; exit 0; }
 mount -o remount,nosuid,nodev "$mnt2"
-echo mq-deadline >/sys/block/$dev2/queue/scheduler
+echo "$A" >/sys/block/$dev2/queue/scheduler
 qbefore=$(queue_state "$dev2") mbefore=$(mount_state "$mnt2")
-"$IOSCOPE" matrix --device "$dev2" --mount "$mnt2" --schedulers bfq \
+"$IOSCOPE" matrix --device "$dev2" --mount "$mnt2" --schedulers "$B" \
 	--mount-options 'data=journal;noatime' --repeat 1 --out "$TMP/r2" \
 	-- sh -c 'seq 2000 >numbers; sync numbers' >/dev/null 2>"$TMP/r2.stderr"
 rc=$?
@@ -122,7 +128,7 @@ PY
 	|| fail "remount mode: scheduler and options as before" "$mbefore | $(mount_state "$mnt2")"
 
 # ---- 3: SIGINT in the middle ----
-"$IOSCOPE" matrix --device "$dev2" --mount "$mnt2" --schedulers bfq,kyber --mount-options noatime \
+"$IOSCOPE" matrix --device "$dev2" --mount "$mnt2" --schedulers "$B,$S" --mount-options noatime \
 	--repeat 1 --out "$TMP/r3" -- sleep 30 >/dev/null 2>"$TMP/r3.stderr" &
 pid=$!
 for _ in $(seq 100); do [ -e "$TMP/r3-c01-r1.out" ] && break; sleep 0.1; done
@@ -137,7 +143,7 @@ grep -q '^    1 of 1 runs interrupted by signal 2 (left out)$' "$TMP/r3.txt" && 
 	&& python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))["cells"][0]["runs"][0]; sys.exit(r["interrupted"] != 2)' "$TMP/r3.json" \
 	&& ok "SIGINT: the run stopped is interrupted by signal 2, not failed" \
 	|| fail "SIGINT: the run stopped is interrupted by signal 2, not failed" "$(cat "$TMP/r3.txt")"
-[[ "$during" == *"[bfq]"*noatime* ]] && [ "$qbefore" = "$(queue_state "$dev2")" ] && [ "$mbefore" = "$(mount_state "$mnt2")" ] \
+[[ "$during" == *"[$B]"*noatime* ]] && [ "$qbefore" = "$(queue_state "$dev2")" ] && [ "$mbefore" = "$(mount_state "$mnt2")" ] \
 	&& ok "SIGINT: scheduler, tunables and options put back" \
 	|| fail "SIGINT: scheduler, tunables and options put back" "during: $during after: $(queue_state "$dev2") $(mount_state "$mnt2")"
 
@@ -169,7 +175,7 @@ rc=$?
 # ---- 6: SIGINT in the middle of an --mkfs matrix: its mount undone, the queue put back ----
 qbefore6=$(queue_state "$dev")
 mkdir "$TMP/m6"
-"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m6" --mkfs 'mkfs.ext4 -q -F' --schedulers bfq,mq-deadline \
+"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m6" --mkfs 'mkfs.ext4 -q -F' --schedulers "$B,$A" \
 	--repeat 1 --out "$TMP/r7" -- sleep 30 >/dev/null 2>"$TMP/r7.stderr" &
 pid=$!
 for _ in $(seq 100); do [ -e "$TMP/r7-c01-r1.out" ] && break; sleep 0.1; done
@@ -180,7 +186,7 @@ kill -INT $pid
 wait $pid; rc=$?
 at_exit "umount '$TMP/m6'"
 [ $rc -eq 130 ] && sanitizer_clean "$TMP/r7.stderr" && grep -q PARTIAL "$TMP/r7.txt" \
-	&& [[ "$during" == *"[bfq]"* ]] && [ "$mounted" = 1 ] && ! grep -q " $TMP/m6 " /proc/self/mountinfo \
+	&& [[ "$during" == *"[$B]"* ]] && [ "$mounted" = 1 ] && ! grep -q " $TMP/m6 " /proc/self/mountinfo \
 	&& [ "$qbefore6" = "$(queue_state "$dev")" ] \
 	&& ok "SIGINT mid --mkfs matrix: exit 130, its filesystem unmounted, scheduler and tunables put back" \
 	|| fail "SIGINT mid --mkfs matrix: exit 130, its filesystem unmounted, scheduler and tunables put back" \
@@ -193,7 +199,7 @@ qbefore7=$(queue_state "$dev")
 mkdir "$TMP/m7"
 at_exit "umount -l '$TMP/m7'"
 at_exit "$KILL_MARKED"
-"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m7" --mkfs 'mkfs.ext4 -q -F' --schedulers bfq \
+"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m7" --mkfs 'mkfs.ext4 -q -F' --schedulers "$B" \
 	--repeat 1 --out "$TMP/r8" -- sh -c "sleep ${MARK}1 & setsid sleep ${MARK}2 & sleep ${MARK}3" \
 	>/dev/null 2>"$TMP/r8.stderr" &
 pid=$!
@@ -272,18 +278,18 @@ again() {
 	rc=$?
 	sanitizer_clean "$out.stderr" || rc="$rc sanitizer"
 }
-echo kyber >/sys/block/$dev/queue/scheduler
+echo "$S" >/sys/block/$dev/queue/scheduler
 qbefore9=$(queue_state "$dev")
 mkdir "$TMP/m9"
 at_exit "umount -l '$TMP/m9'"
 at_exit "$KILL_MARKED"
-killed "--mkfs" 5 --device "$dev" --mount "$TMP/m9" --mkfs 'mkfs.ext4 -q -F' --schedulers bfq \
+killed "--mkfs" 5 --device "$dev" --mount "$TMP/m9" --mkfs 'mkfs.ext4 -q -F' --schedulers "$B" \
 	--out "$TMP/r11"
 again "$TMP/r12" --device "$dev" --mount "$TMP/m9" --mkfs 'mkfs.ext4 -q -F'
 [ "$rc" = 1 ] \
 	&& grep -q "an earlier matrix on $dev (pid $killed_pid) ended without putting it back" "$TMP/r12.stderr" \
 	&& grep -qx "  umount '$TMP/m9'" "$TMP/r12.stderr" \
-	&& grep -q "^  ioscope set $dev scheduler=kyber nr_requests=" "$TMP/r12.stderr" \
+	&& grep -q "^  ioscope set $dev scheduler=$S nr_requests=" "$TMP/r12.stderr" \
 	&& ok "after a kill -9 the next matrix refuses the device and says how to put it back" \
 	|| fail "after a kill -9 the next matrix refuses the device and says how to put it back" \
 		"rc=$rc $(cat "$TMP/r12.stderr")"
@@ -296,13 +302,13 @@ again "$TMP/r13" --device "$dev" --mount "$TMP/m9" --mkfs 'mkfs.ext4 -q -F'
 
 # ---- 10: the same in remount mode: the mount options and the queue put back as said ----
 qbefore10=$(queue_state "$dev2") mbefore10=$(mount_state "$mnt2")
-killed "remount mode" 6 --device "$dev2" --mount "$mnt2" --schedulers bfq --mount-options noatime \
+killed "remount mode" 6 --device "$dev2" --mount "$mnt2" --schedulers "$B" --mount-options noatime \
 	--out "$TMP/r14"
 during10=$(mount_state "$mnt2")
 again "$TMP/r15" --device "$dev2" --mount "$mnt2"
 [ "$rc" = 1 ] && [[ "$during10" == *noatime* ]] \
 	&& grep -q "^  ioscope remount '$mnt2' " "$TMP/r15.stderr" \
-	&& grep -q "^  ioscope set $dev2 scheduler=mq-deadline nr_requests=" "$TMP/r15.stderr" \
+	&& grep -q "^  ioscope set $dev2 scheduler=$A nr_requests=" "$TMP/r15.stderr" \
 	&& ok "remount mode: after a kill -9 the next matrix says how to put options and queue back" \
 	|| fail "remount mode: after a kill -9 the next matrix says how to put options and queue back" \
 		"rc=$rc during: $during10 $(cat "$TMP/r15.stderr")"
