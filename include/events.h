@@ -84,6 +84,10 @@ struct event {
 				    ("ok", "accepted, not applied", a kernel message), a run's or a
 				    matrix step's figures; "" when observed */
 	const char *reasons;     /* EVENT_DIP: the signals that moved with it, ranked, one a line */
+	const char *scope;       /* the kernel name of the device a watched command, a matrix step
+				    or a mark concerns ("" every device's): another user's
+				    experiment on its own disk is no event of a session watching
+				    another (selection.h) */
 	/* EVENT_SCHEDULER: the settings the switch reset, in key order (one change, one
 	 * mark); a setting ioscope wrote: the others the kernel changed with it
 	 * (read_ahead_kb reset by max_sectors_kb).  Past EVENT_RESETS_MAX they are only
@@ -107,6 +111,7 @@ int event_set_old_value(struct event *ev, const char *fmt, ...)
 int event_set_new_value(struct event *ev, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int event_set_result(struct event *ev, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int event_set_scope(struct event *ev, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A list owns its events.  Clearing it frees them and keeps room for
  * EVENT_LIST_KEEP: the room a burst took is given back. */

@@ -68,6 +68,7 @@ struct history_mark {
 	const char *result;      /* "" for most; a matrix step's progress (matrix_status.h) */
 	const char *label;       /* event_label(): "sched mq-deadline→bfq" */
 	const char *resets;      /* event_resets_text() of a switch: "nr_requests 64→256, ..." */
+	const char *scope;       /* the device a run, matrix step or mark is for ("" all) */
 };
 
 struct history;

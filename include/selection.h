@@ -24,10 +24,13 @@ int selection_add(struct selection *s, const char *name);
 bool selection_covers_device(const struct selection *s, const struct snapshot *snap, const char *name);
 /* Events of this kind concern every device, whoever made them: user marks, a watched
  * command's start and exit (and a matrix's steps), the clock going back (why every figure
- * of its interval is missing), tracing turned on or off (every disk's). */
+ * of its interval is missing), tracing turned on or off (every disk's) -- unless the event
+ * names its device (event.scope: a matrix's steps and command, `ioscope mark --device`),
+ * which it then concerns alone. */
 bool selection_kind_concerns_all(enum event_kind k);
-/* The device an event concerns ("" for marks and the clock): its object, or for a
- * mount event the device of the filesystem (in `at`, else `before`, else its source). */
+/* The device an event concerns ("" for marks and the clock): its scope where it has one,
+ * its object, or for a mount event the device of the filesystem (in `at`, else `before`,
+ * else its source). */
 void selection_event_device(const struct snapshot *at, const struct snapshot *before,
 			    const struct event *ev, char *out, size_t len);
 /* The event concerns the selection: user marks and the clock going back always; device events by their

@@ -18,6 +18,7 @@ static void mark_event(struct matrix_ctx *m, enum matrix_state state, const char
 	struct event ev;
 	event_own(&ev, EVENT_RUN, "matrix", step);
 	event_set_new_value(&ev, "%s", text);
+	event_set_scope(&ev, "%s", m->name);   /* another session's disk: not its event */
 	struct matrix_status where;
 	matrix_status_of(m, state, &where);
 	char progress[EVENT_RESULT_MAX];

@@ -298,6 +298,7 @@ int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct ma
 	}
 	struct event ev;
 	child_start_event(ch, m->o->command, outpath, &ev);
+	event_set_scope(&ev, "%s", m->name);
 	m->nmarks = 0;
 	m->running = true;
 	if (session_add_own_event(m->session, &ev, &err) < 0)
@@ -309,6 +310,7 @@ int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct ma
 	int rc = wait_sampling(m, ch, 0, &x);
 	if (rc == 0) {
 		child_exit_event(&x, &ev);
+		event_set_scope(&ev, "%s", m->name);
 		m->run_exited = ev.mono;
 		session_add_own_event(m->session, &ev, &err);
 		announce_events(&session_log_announce_codec, &ev, 1);

@@ -252,6 +252,8 @@ static void event_object(struct jsonw *w, const struct event *ev)
 	string(w, "by", ev->by);
 	if (ev->result[0])
 		string(w, "result", ev->result);
+	if (ev->scope[0])
+		string(w, "scope", ev->scope);
 	if (ev->kind == EVENT_SCHEDULER || ev->nresets)   /* a change's side effects too */
 		resets_object(w, ev);
 	if (ev->kind == EVENT_DIP) {

@@ -11,12 +11,13 @@
 
 /* ---- the payload: texts and resets in one block the event owns ---- */
 
-enum event_text { TEXT_OBJECT, TEXT_OLD, TEXT_NEW, TEXT_RESULT, TEXT_REASONS, TEXT_COUNT };
+enum event_text { TEXT_OBJECT, TEXT_OLD, TEXT_NEW, TEXT_RESULT, TEXT_REASONS, TEXT_SCOPE,
+		  TEXT_COUNT };
 
 static const size_t text_max[TEXT_COUNT] = {
 	[TEXT_OBJECT] = EVENT_OBJECT_MAX, [TEXT_OLD] = EVENT_VALUE_MAX,
 	[TEXT_NEW] = EVENT_VALUE_MAX, [TEXT_RESULT] = EVENT_RESULT_MAX,
-	[TEXT_REASONS] = EVENT_REASONS_MAX,
+	[TEXT_REASONS] = EVENT_REASONS_MAX, [TEXT_SCOPE] = DEV_NAME_MAX,
 };
 
 /* What goes into a payload: an event's parts, some of them replaced. */
@@ -30,7 +31,8 @@ struct event_parts {
 static struct event_parts parts_of(const struct event *ev)
 {
 	return (struct event_parts){
-		.text = { ev->object, ev->old_value, ev->new_value, ev->result, ev->reasons },
+		.text = { ev->object, ev->old_value, ev->new_value, ev->result, ev->reasons,
+			  ev->scope },
 		.resets = ev->resets, .nresets = ev->nresets,
 	};
 }
@@ -38,7 +40,7 @@ static struct event_parts parts_of(const struct event *ev)
 static const char **text_field(struct event *ev, enum event_text t)
 {
 	const char **field[TEXT_COUNT] = { &ev->object, &ev->old_value, &ev->new_value,
-					   &ev->result, &ev->reasons };
+					   &ev->result, &ev->reasons, &ev->scope };
 	return field[t];
 }
 
@@ -121,41 +123,21 @@ static int set_text(struct event *ev, enum event_text t, const char *fmt, va_lis
 	return pack(ev, &p);
 }
 
-int event_set_object(struct event *ev, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int rc = set_text(ev, TEXT_OBJECT, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-int event_set_old_value(struct event *ev, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int rc = set_text(ev, TEXT_OLD, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-int event_set_new_value(struct event *ev, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int rc = set_text(ev, TEXT_NEW, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-int event_set_result(struct event *ev, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int rc = set_text(ev, TEXT_RESULT, fmt, ap);
-	va_end(ap);
-	return rc;
-}
+/* One setter a text, each a printf of its own (the format attribute is in events.h). */
+#define EVENT_TEXT_SETTER(name, text)                                  \
+	int name(struct event *ev, const char *fmt, ...)               \
+	{                                                              \
+		va_list ap;                                            \
+		va_start(ap, fmt);                                     \
+		int rc = set_text(ev, text, fmt, ap);                  \
+		va_end(ap);                                            \
+		return rc;                                             \
+	}
+EVENT_TEXT_SETTER(event_set_object, TEXT_OBJECT)
+EVENT_TEXT_SETTER(event_set_old_value, TEXT_OLD)
+EVENT_TEXT_SETTER(event_set_new_value, TEXT_NEW)
+EVENT_TEXT_SETTER(event_set_result, TEXT_RESULT)
+EVENT_TEXT_SETTER(event_set_scope, TEXT_SCOPE)
 
 /* ---- a dip's reasons ---- */
 

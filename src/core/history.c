@@ -434,7 +434,7 @@ static struct history_mark *mark_new(const struct event *ev, uint64_t n)
 	event_resets_text(ev, resets, sizeof resets);
 	size_t len = sizeof(struct history_mark) + strlen(ev->object) + strlen(ev->key) +
 		     strlen(ev->old_value) + strlen(ev->new_value) + strlen(ev->by) +
-		     strlen(ev->result) + strlen(label) + strlen(resets) + 8;
+		     strlen(ev->result) + strlen(label) + strlen(resets) + strlen(ev->scope) + 9;
 	struct history_mark *m = malloc(len);
 	if (!m)
 		return NULL;
@@ -450,6 +450,7 @@ static struct history_mark *mark_new(const struct event *ev, uint64_t n)
 	m->result = pack(&p, ev->result);
 	m->label = pack(&p, label);
 	m->resets = pack(&p, resets);
+	m->scope = pack(&p, ev->scope);
 	return m;
 }
 

@@ -78,10 +78,21 @@ static void mount_device(const struct snapshot *snap, const char *mountpoint, ch
 	}
 }
 
+/* An event of every device's kind that says which device it is for: a matrix step, the
+ * command a matrix runs, `ioscope mark --device`. */
+static bool scoped(const struct event *ev)
+{
+	return selection_kind_concerns_all(ev->kind) && ev->scope[0];
+}
+
 void selection_event_device(const struct snapshot *at, const struct snapshot *before,
 			    const struct event *ev, char *out, size_t len)
 {
 	out[0] = '\0';
+	if (scoped(ev)) {
+		snprintf(out, len, "%s", ev->scope);
+		return;
+	}
 	if (selection_kind_concerns_all(ev->kind))
 		return;
 	if (!is_mount_event(ev->kind)) {
@@ -98,8 +109,11 @@ void selection_event_device(const struct snapshot *at, const struct snapshot *be
 bool selection_covers_event(const struct selection *s, const struct snapshot *at,
 			    const struct snapshot *before, const struct event *ev)
 {
-	if (selection_all(s) || selection_kind_concerns_all(ev->kind))
+	if (selection_all(s) || (selection_kind_concerns_all(ev->kind) && !scoped(ev)))
 		return true;
+	if (scoped(ev))
+		return selection_covers_device(s, at, ev->scope) ||
+		       (before && selection_covers_device(s, before, ev->scope));
 	if (!is_mount_event(ev->kind))
 		return selection_covers_device(s, at, ev->object);
 	char dev[DEV_NAME_MAX];
@@ -109,7 +123,8 @@ bool selection_covers_event(const struct selection *s, const struct snapshot *at
 
 bool selection_covers_logged(const struct selection *s, struct source *src, const struct replay_event *ev)
 {
-	if (selection_all(s) || selection_kind_concerns_all(ev->event.kind) || !src->ops->read_at)
+	if (selection_all(s) || (selection_kind_concerns_all(ev->event.kind) && !scoped(&ev->event)) ||
+	    !src->ops->read_at)
 		return true;
 	struct snapshot at, before;
 	struct error err;

@@ -257,7 +257,8 @@ static int pack_string(struct replay *r, const char *str)
 
 /* The strings of an event, in the order replay_event_get() reads them back: object,
  * key, old, new, result, by, then per reset its key (after one character '0'..'3':
- * had_old + 2 * has_new), old and new value.  Returns the offset of the first. */
+ * had_old + 2 * has_new), old and new value, then the reasons and the scope.  Returns
+ * the offset of the first. */
 static int pack_strings(struct replay *r, const struct event *ev, uint64_t *text)
 {
 	*text = r->events_text_len;
@@ -273,7 +274,7 @@ static int pack_strings(struct replay *r, const struct event *ev, uint64_t *text
 		    pack_string(r, x->new_value) < 0)
 			return -1;
 	}
-	if (pack_string(r, ev->reasons) < 0)
+	if (pack_string(r, ev->reasons) < 0 || pack_string(r, ev->scope) < 0)
 		return -1;
 	r->last_text = *text;
 	return 0;
@@ -918,7 +919,8 @@ int replay_event_get(const struct replay *r, size_t i, struct replay_event *out)
 		t = unpack(t, x->old_value, sizeof x->old_value);
 		t = unpack(t, x->new_value, sizeof x->new_value);
 	}
-	unpack_view(t, &ev->reasons);
+	t = unpack_view(t, &ev->reasons);
+	unpack_view(t, &ev->scope);
 	return 0;
 }
 

@@ -42,7 +42,7 @@ static int put_event(struct report_event_store *st, const struct event *ev, size
 				 .nresets = (uint32_t)ev->nresets, .derivable = derivable };
 	int rc = put(st, &h, sizeof h);
 	const char *texts[] = { ev->key, ev->by, ev->object, ev->old_value, ev->new_value,
-				ev->result, ev->reasons };
+				ev->result, ev->reasons, ev->scope };
 	for (size_t i = 0; rc == 0 && i < sizeof texts / sizeof *texts; i++)
 		rc = put_text(st, texts[i]);
 	for (size_t i = 0; rc == 0 && i < ev->nresets; i++) {
@@ -100,6 +100,7 @@ void report_events_get(const struct report_event_store *st, size_t k, struct rep
 	ev->new_value = take_text(&p);
 	ev->result = take_text(&p);
 	ev->reasons = take_text(&p);
+	ev->scope = take_text(&p);
 	size_t n = h.nresets < EVENT_RESETS_MAX ? h.nresets : EVENT_RESETS_MAX;
 	for (size_t i = 0; i < n; i++) {
 		struct event_reset *r = &out->resets[i];

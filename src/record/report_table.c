@@ -308,6 +308,8 @@ static int json_event(struct table *t, const struct event *ev)
 	json_object_object_add(o, "by", json_object_new_string(ev->by));
 	json_object_object_add(o, "result", json_object_new_string(ev->result));
 	json_object_object_add(o, "label", json_object_new_string(label));
+	if (ev->scope[0])
+		json_object_object_add(o, "scope", json_object_new_string(ev->scope));
 	if (ev->kind == EVENT_SCHEDULER || ev->nresets)   /* a change's side effects too */
 		json_object_object_add(o, "resets", session_log_resets(ev));
 	return json_line(t->out, o);

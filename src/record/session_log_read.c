@@ -593,7 +593,8 @@ int session_log_parse_event(json_object *o, struct event *ev, struct error *err)
 	    opt_text(o, "old", ev, event_set_old_value, err) < 0 ||
 	    opt_text(o, "new", ev, event_set_new_value, err) < 0 ||
 	    opt_text(o, "result", ev, event_set_result, err) < 0 ||
-	    opt_str(o, "by", ev->by, sizeof ev->by, err) < 0 || parse_resets(o, ev, err) < 0 ||
+	    opt_str(o, "by", ev->by, sizeof ev->by, err) < 0 ||
+	    opt_text(o, "scope", ev, event_set_scope, err) < 0 || parse_resets(o, ev, err) < 0 ||
 	    parse_reasons(o, ev, err) < 0)
 		return -1;
 	ev->mono = ns_to_timespec(mono);

@@ -26,6 +26,10 @@ static void device_of_mount_value(const char *value, char *out, size_t len)
 void frame_mark_device(const struct frame *f, const struct history_mark *m, char *out, size_t len)
 {
 	out[0] = '\0';
+	if (selection_kind_concerns_all(m->kind) && m->scope[0]) {
+		snprintf(out, len, "%s", m->scope);
+		return;
+	}
 	if (m->kind == EVENT_USER_MARK)
 		return;
 	if (!is_mount_event(m->kind)) {
@@ -45,7 +49,7 @@ void frame_mark_device(const struct frame *f, const struct history_mark *m, char
  * device is, as batch output and a replay show it. */
 bool frame_mark_shown(const struct frame *f, const struct history_mark *m)
 {
-	if (!f->limited || selection_kind_concerns_all(m->kind))
+	if (!f->limited || (selection_kind_concerns_all(m->kind) && !m->scope[0]))
 		return true;
 	char dev[MOUNT_PATH_MAX];
 	frame_mark_device(f, m, dev, sizeof dev);

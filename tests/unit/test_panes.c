@@ -33,29 +33,36 @@ static void test_marks_follow_the_selection(void **state)
 		enum event_kind kind;
 		const char *object, *by;
 		bool shown;
+		const char *scope;
 	} cases[] = {
-		{ EVENT_SCHEDULER, "loop0", "observed", true },
-		{ EVENT_SCHEDULER, "loop0", "ioscope", true },
-		{ EVENT_SCHEDULER, "loop1", "observed", false },
-		{ EVENT_SCHEDULER, "loop1", "ioscope", false },
-		{ EVENT_TUNABLE, "loop1", "ioscope", false },
-		{ EVENT_DIP, "loop1", "ioscope", false },
-		{ EVENT_USER_MARK, "user", "ioscope", true },
-		{ EVENT_RUN, "matrix", "ioscope", true },
-		{ EVENT_TRACE, "trace", "ioscope", true },
-		{ EVENT_CLOCK_BACK, "system", "observed", true },
+		{ EVENT_SCHEDULER, "loop0", "observed", true, NULL },
+		{ EVENT_SCHEDULER, "loop0", "ioscope", true, NULL },
+		{ EVENT_SCHEDULER, "loop1", "observed", false, NULL },
+		{ EVENT_SCHEDULER, "loop1", "ioscope", false, NULL },
+		{ EVENT_TUNABLE, "loop1", "ioscope", false, NULL },
+		{ EVENT_DIP, "loop1", "ioscope", false, NULL },
+		{ EVENT_USER_MARK, "user", "ioscope", true, NULL },
+		{ EVENT_RUN, "matrix", "ioscope", true, NULL },
+		{ EVENT_TRACE, "trace", "ioscope", true, NULL },
+		{ EVENT_CLOCK_BACK, "system", "observed", true, NULL },
+		/* another user's matrix on its own disk, a mark for one disk */
+		{ EVENT_RUN, "matrix", "ioscope", false, "loop1" },
+		{ EVENT_RUN, "matrix", "ioscope", true, "loop0" },
+		{ EVENT_USER_MARK, "user", "ioscope", false, "loop1" },
+		{ EVENT_USER_MARK, "user", "ioscope", true, "loop0" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct history_mark m = { .kind = cases[i].kind, .object = cases[i].object,
 					  .key = "", .old_value = "", .new_value = "",
-					  .by = cases[i].by, .result = "", .label = "" };
+					  .by = cases[i].by, .result = "", .label = "",
+					  .scope = cases[i].scope ? cases[i].scope : "" };
 		if (frame_mark_shown(&f, &m) != cases[i].shown)
 			fail_msg("case %zu: %s by %s", i, cases[i].object, cases[i].by);
 	}
 	f.limited = false;   /* nothing named: every disk's */
 	struct history_mark other = { .kind = EVENT_SCHEDULER, .object = "loop1", .key = "",
 				      .old_value = "", .new_value = "", .by = "ioscope",
-				      .result = "", .label = "" };
+				      .result = "", .label = "", .scope = "" };
 	assert_true(frame_mark_shown(&f, &other));
 }
 

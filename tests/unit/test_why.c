@@ -403,6 +403,41 @@ static void test_dip_cause_first(void **state)
 	dip_run_free(&r);
 }
 
+/* Another user's experiment on its own disk (issue 36): a matrix's steps and its command
+ * say their device, and are no cause of a dip of another disk; a mark for this disk is, and
+ * so is a bare mark (every device's). */
+static void scoped_change(struct dip_run *r, enum event_kind kind, const char *object,
+			  const char *key, const char *text, const char *scope, double t)
+{
+	struct event ev;
+	event_own(&ev, kind, object, key);
+	event_set_new_value(&ev, "%s", text);
+	event_set_scope(&ev, "%s", scope);
+	ev.mono = at_second(t);
+	dip_detector_note(r->d, &r->snap, &ev);
+	event_free(&ev);
+}
+
+static void test_dip_other_disks_experiment(void **state)
+{
+	(void)state;
+	struct dip_run r;
+	dip_run_steady(&r, 0.3);
+	scoped_change(&r, EVENT_RUN, "matrix", "umount", "umount /mnt/other", "loop9", 1008);
+	scoped_change(&r, EVENT_RUN, "run", "exit", "exit 0 (3.09 s)", "loop9", 1009);
+	scoped_change(&r, EVENT_USER_MARK, "user", "mark", "loop9 only", "loop9", 1009);
+	scoped_change(&r, EVENT_USER_MARK, "user", "mark", "ours", "loop3", 1007);
+	assert_int_equal(dip_sample(&r, 12288, 4), 0);
+	assert_int_equal(dip_sample(&r, 12288, 4), 1);
+	char reason[200];
+	assert_true(event_reason(&r.events.items[0], 0, reason, sizeof reason));
+	assert_string_equal(reason, "4 s after mark \"ours\": 200→12 MB/s, await 0.30→0.30 ms");
+	assert_null(strstr(r.events.items[0].reasons, "loop9"));
+	assert_null(strstr(r.events.items[0].reasons, "umount"));
+	assert_null(strstr(r.events.items[0].reasons, "exit 0"));
+	dip_run_free(&r);
+}
+
 /* A change whose write returns after the dip began (a queue frozen and drained by an
  * nr_requests switch under load) is its cause when it was announced before: it counts from
  * the announcement.  One made after the dip's start and not announced is not, nor is an
@@ -945,6 +980,7 @@ int main(void)
 		cmocka_unit_test(test_dip_reasons_ranked),
 		cmocka_unit_test(test_dip_short_history),
 		cmocka_unit_test(test_dip_cause_first),
+		cmocka_unit_test(test_dip_other_disks_experiment),
 		cmocka_unit_test(test_dip_cause_announced_before),
 		cmocka_unit_test(test_dip_cause_being_made),
 		cmocka_unit_test(test_dip_change_during),
