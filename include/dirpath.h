@@ -20,6 +20,10 @@
  * owned by root ("PATH is a symlink owned by uid N, not root: refused ...", or "PATH:
  * passes through LINK, a symlink owned by ..."), more than 40 symlinks. */
 int dirpath_open(const char *path, struct error *err);
+/* The same walk, but what the path ends at may be anything (a device node, a file): an
+ * O_PATH descriptor of it, fstat'able, found through root's symlinks only ("--device
+ * /dev/disk/by-id/..." yes, a user's link to the device they pick no). */
+int dirpath_open_node(const char *path, struct error *err);
 /* The path the kernel gives the descriptor now (/proc/self/fd/FD); -1 when it has none. */
 int dirpath_of_fd(int fd, char *buf, size_t len);
 

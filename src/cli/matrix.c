@@ -210,7 +210,7 @@ static void run_cells(struct matrix_ctx *m)
 	if (m->stop_signal)
 		snprintf(m->r->status, sizeof m->r->status, "interrupted by signal %d in cell %zu",
 			 m->stop_signal, m->cell + 1);
-	else if (m->failed)
+	else if (m->failed && !m->r->status[0])   /* a step may have said why itself */
 		snprintf(m->r->status, sizeof m->r->status, "stopped by a failure in cell %zu (see "
 			 "its log)", m->cell + 1);
 }
@@ -257,7 +257,11 @@ static void describe(struct matrix_ctx *m)
 /* Everything that can be refused before the device is touched.  Exit status or 0. */
 static int setup(struct matrix_ctx *m, struct error *err)
 {
-	if (control_device_resolve(NULL, m->o->device, m->name, sizeof m->name, err) < 0)
+	if (matrix_device_resolve(m->o->device, true, m->name, sizeof m->name, err) < 0)
+		return 2;
+	if (m->o->destroy_data_on &&
+	    matrix_device_resolve(m->o->destroy_data_on, false, m->destroy_data_on,
+				  sizeof m->destroy_data_on, err) < 0)
 		return 2;
 	if (control_mountpoint_open(&m->mount, m->o->mount, err) < 0)
 		return 2;

@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "matrix_ctx.h"
+#include "procfile.h"
+#include "procpid.h"
 #include "runtime_dir.h"
 #include "text.h"
 
@@ -33,23 +35,22 @@ struct matrix_claim {
 	struct matrix_device_state state; /* the device as it found it */
 };
 
-/* Field 22 of /proc/PID/stat, the start time: a pid reused by another process has
- * another.  0 when the process is gone. */
+/* The start time of /proc/PID/stat (procpid_parse_stat's, the one reader of that file):
+ * a pid reused by another process has another.  0 when the process is gone. */
 static unsigned long long start_time(long pid)
 {
-	char path[64], buf[1024];
+	char path[64];
+	struct procfile f;
+	struct procpid_stat st;
+	struct error ignored;
+	unsigned long long started = 0;
 	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	char *p = strrchr(buf, ')');
-	for (int field = 2; p && field < 21; field++)
-		p = strchr(p + 1, ' ');
-	return p ? strtoull(p + 1, NULL, 10) : 0;
+	procfile_init(&f);
+	if (procfile_open(&f, path, 0, &ignored) == 0 && procfile_read(&f, &ignored) == 0 &&
+	    procpid_parse_stat(f.buf, f.len, &st) == 0)
+		started = st.starttime;
+	procfile_close(&f);
+	return started;
 }
 
 /* One "key=value" line of a claim into c.  The started time into *started. */

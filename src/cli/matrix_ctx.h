@@ -43,6 +43,7 @@ struct matrix_ctx {
 	const struct matrix_opts *o;
 	struct matrix_result *r;
 	char name[DEV_NAME_MAX];        /* the device's kernel name */
+	char destroy_data_on[DEV_NAME_MAX];   /* --destroy-data-on's kernel name; "": none */
 	struct control_mountpoint mount;   /* --mount, opened (include/control_experiment.h) */
 	char prefix[PATH_MAX];          /* --out, absolute */
 	struct matrix_device_state before;
@@ -76,7 +77,12 @@ struct matrix_ctx {
 /* matrix_device.c */
 /* The type the kernel mounted; it names a filesystem made by --mkfs or found mounted. */
 void matrix_fs_found(struct matrix_fs *fs, const char *fstype);
+/* A device argument (a kernel name, or a path reached as --mount is: a symlink root does
+ * not own on the way refused) to its kernel name: a whole disk when whole, else a disk or
+ * a partition (control_device_resolve, control_block_resolve).  0, or -1 with err. */
+int matrix_device_resolve(const char *arg, bool whole, char *name, size_t len, struct error *err);
 int matrix_device_save(struct matrix_ctx *m, struct error *err);
+/* What the start refuses; with --mkfs made again before every mkfs and every mount. */
 int matrix_device_checks(struct matrix_ctx *m, struct error *err);
 void matrix_device_restore(struct matrix_ctx *m);
 /* The steps of one run; 0 done, 1 the cell is refused (cell->refused), -1 failed. */

@@ -1,13 +1,17 @@
 /* matrix_device.c - the device of `ioscope matrix`: checked, saved, changed per run
  * through the control module, and put back as it was found. */
 #include <dirent.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "announce.h"
 #include "control_experiment.h"
+#include "dirpath.h"
 #include "matrix_ctx.h"
 #include "session_log.h"
 #include "text.h"
@@ -179,10 +183,36 @@ static int check_plan(struct matrix_ctx *m, struct error *err)
 	return rc;
 }
 
+/* The block device a path leads to, reached as --mount is (dirpath_open_node): a symlink
+ * root does not own on the way is refused, not followed to the device its owner picked. */
+static int node_name(const char *path, char *name, size_t len, struct error *err)
+{
+	int fd = dirpath_open_node(path, err);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	int rc = fstat(fd, &st) < 0 ? error_errno(err, path, errno) : 0;
+	close(fd);
+	if (rc == 0 && !S_ISBLK(st.st_mode))
+		rc = error_set(err, "%s: not a block device", path);
+	return rc < 0 ? -1 : control_block_name(st.st_rdev, name, len, err);
+}
+
+int matrix_device_resolve(const char *arg, bool whole, char *name, size_t len, struct error *err)
+{
+	char kname[DEV_NAME_MAX];
+	bool part;
+	if (arg[0] == '/' && node_name(arg, kname, sizeof kname, err) < 0)
+		return -1;
+	const char *given = arg[0] == '/' ? kname : arg;
+	return whole ? control_device_resolve(NULL, given, name, len, err)
+		     : control_block_resolve(NULL, given, name, len, &part, err);
+}
+
 /* --mkfs wipes the device and what it stands on: control_mkfs_check says whether it may. */
 static int check_mkfs(struct matrix_ctx *m, struct error *err)
 {
-	return control_mkfs_check(m->name, m->o->destroy_data_on, err);
+	return control_mkfs_check(m->name, m->destroy_data_on[0] ? m->destroy_data_on : NULL, err);
 }
 
 /* Without --mkfs the filesystem at --mount must be on the device. */
@@ -251,12 +281,44 @@ void matrix_fs_found(struct matrix_fs *fs, const char *fstype)
 		snprintf(fs->name, sizeof fs->name, "%s", fstype);
 }
 
+/* The status, cut to its size when longer: the non-ASCII bytes at the cut go too, so no
+ * character of a path in it is left half. */
+static void set_status(struct matrix_ctx *m, const char *text)
+{
+	char *st = m->r->status;
+	size_t n = (size_t)snprintf(st, sizeof m->r->status, "%s", text);
+	if (n < sizeof m->r->status)
+		return;
+	for (n = strlen(st); n && (unsigned char)st[n - 1] >= 0x80; n--)
+		st[n - 1] = '\0';
+}
+
+/* What the start checked before --mkfs, checked again before each mkfs and each mount:
+ * while a run has the device mounted, anyone may attach a loop device to its image and
+ * mount it, or mount the device elsewhere, and the kernel would let the next mkfs wipe
+ * that filesystem under its users.  0, or -1: the matrix stops, m->failed. */
+static int check_again(struct matrix_ctx *m, const char *step)
+{
+	struct error err = { "" };
+	if (check_mkfs(m, &err) == 0)
+		return 0;
+	char why[sizeof err.msg + 128];
+	snprintf(why, sizeof why, "stopped before the %s of cell %zu repeat %zu: %s", step,
+		 m->cell + 1, m->repeat + 1, err.msg);
+	text_printf(stderr, "ioscope matrix: %s\n", why);
+	matrix_mark(m, "failed", "%s", why);
+	set_status(m, why);
+	return m->failed = true, -1;
+}
+
 static int fresh_filesystem(struct matrix_ctx *m, struct matrix_cell *c)
 {
 	struct error err = { "" };
 	struct matrix_fs *fs = &m->r->fs[c->fs];
 	const char *mkfs = m->o->fs[c->fs].mkfs;
 	char fstype[sizeof fs->fstype];
+	if (check_again(m, "mkfs") < 0)
+		return -1;
 	matrix_mark(m, "mkfs", "%s /dev/%s", mkfs, m->name);
 	if (control_mkfs(mkfs, m->name, &err) < 0 ||
 	    control_fstype(m->name, fstype, sizeof fstype, &err) < 0) {
@@ -265,6 +327,8 @@ static int fresh_filesystem(struct matrix_ctx *m, struct matrix_cell *c)
 		return m->failed = true, -1;
 	}
 	matrix_fs_found(fs, fstype);
+	if (check_again(m, "mount") < 0)
+		return -1;
 	struct control_result *res = malloc(sizeof *res);
 	if (!res)
 		return m->failed = true, -1;

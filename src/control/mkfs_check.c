@@ -95,7 +95,9 @@ static void chain_text(const struct chain *c, char *buf, size_t len)
 }
 
 /* A loop device over a file is wiped as it is; anything else only when the device at
- * the bottom of the chain is named. */
+ * the bottom of the chain is named: by its kernel name, a path resolved by the caller
+ * without following another user's symlink (the matrix: matrix_device_resolve).  A path
+ * here would be followed wherever it leads, so it names nothing. */
 static int check_named(const struct chain *c, const char *named, struct error *err)
 {
 	if (c->n == 1 && c->on_file)
@@ -104,7 +106,8 @@ static int check_named(const struct chain *c, const char *named, struct error *e
 	char again[DEV_NAME_MAX], chain[CHAIN_MAX * (DEV_NAME_MAX + 4)];
 	bool part;
 	struct error why;
-	if (named && control_block_resolve(NULL, named, again, sizeof again, &part, &why) == 0 &&
+	if (named && named[0] != '/' &&
+	    control_block_resolve(NULL, named, again, sizeof again, &part, &why) == 0 &&
 	    strcmp(again, bottom) == 0)
 		return 0;
 	if (c->n == 1)

@@ -30,6 +30,7 @@ struct walk {
 	const char *rest;      /* in todo: what is left */
 	int links;
 	const char *path;      /* as given, for messages */
+	bool any_last;         /* the last component may be anything but a symlink */
 };
 
 /* The next component into comp (slashes skipped); false when none is left. */
@@ -55,7 +56,9 @@ static int follow_link(struct walk *w, int link)
 	if (n <= 0)
 		return n < 0 ? -1 : (errno = ENOENT, -1);
 	target[n] = '\0';
-	int len = snprintf(joined, sizeof joined, "%s/%s", target, w->rest);
+	/* nothing left after the link: its target alone, no "/" that would make its last
+	 * component a directory's */
+	int len = snprintf(joined, sizeof joined, "%s%s%s", target, *w->rest ? "/" : "", w->rest);
 	if (len < 0 || (size_t)len >= sizeof joined)
 		return errno = ENAMETOOLONG, -1;
 	if (target[0] == '/') {
@@ -101,6 +104,11 @@ static int step(struct walk *w, const char *comp, struct error *err)
 		return 0;
 	}
 	int rc = 0;
+	if (!S_ISLNK(st.st_mode) && w->any_last && !*w->rest) {
+		close(w->dirfd);   /* the last component, a device node or a file */
+		w->dirfd = fd;
+		return 0;
+	}
 	if (!S_ISLNK(st.st_mode))
 		rc = error_errno(err, w->path, ENOTDIR);
 	else if (st.st_uid != 0)
@@ -113,9 +121,9 @@ static int step(struct walk *w, const char *comp, struct error *err)
 	return rc;
 }
 
-int dirpath_open(const char *path, struct error *err)
+static int walk_open(const char *path, bool any_last, struct error *err)
 {
-	struct walk w = { .path = path };
+	struct walk w = { .path = path, .any_last = any_last };
 	char comp[NAME_MAX + 1];
 	if (!path[0])
 		return error_set(err, "(empty path): no such directory");
@@ -137,4 +145,14 @@ int dirpath_open(const char *path, struct error *err)
 		return -1;
 	}
 	return w.dirfd;
+}
+
+int dirpath_open(const char *path, struct error *err)
+{
+	return walk_open(path, false, err);
+}
+
+int dirpath_open_node(const char *path, struct error *err)
+{
+	return walk_open(path, true, err);
 }

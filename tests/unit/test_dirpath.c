@@ -1,8 +1,8 @@
 /* test_dirpath.c - a directory opened one component at a time: directories, "..", root's
  * symlinks followed (relative, absolute, chained), anyone else's refused at the mount
- * point or on the way, loops and non-directories refused.  A link owned by another user
- * is made with lchown, which needs root; without root every link is the caller's, not
- * root's, and must be refused. */
+ * point or on the way, loops and non-directories refused; dirpath_open_node the same, to
+ * whatever the path ends at.  A link owned by another user is made with lchown, which
+ * needs root; without root every link is the caller's, not root's, and must be refused. */
 #include "unit.h"
 
 #include <fcntl.h>
@@ -128,12 +128,65 @@ static void test_links_of_others(void **state)
 	expect_dir("to-theirs/sub", "real/sub");
 }
 
+/* dirpath_open_node: the same walk, ending at anything (here a file; a device node in use) */
+static void expect_node(const char *rel, const char *want_rel)
+{
+	struct error err = { "" };
+	char path[PATH_MAX], want[PATH_MAX], got[PATH_MAX] = "";
+	snprintf(path, sizeof path, "%s/%s", top, rel);
+	snprintf(want, sizeof want, "%s/%s", top, want_rel);
+	int fd = dirpath_open_node(path, &err);
+	if (fd >= 0) {
+		assert_true(fcntl(fd, F_GETFL) & O_PATH);
+		assert_int_equal(dirpath_of_fd(fd, got, sizeof got), 0);
+		close(fd);
+	}
+	if (strcmp(got, want) != 0)
+		fail_msg("%s: got '%s' (%s), want '%s'", rel, got, err.msg, want);
+}
+
+static void expect_node_refused(const char *rel, const char *text)
+{
+	struct error err = { "" };
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/%s", top, rel);
+	int fd = dirpath_open_node(path, &err);
+	if (fd >= 0)
+		close(fd);
+	if (fd >= 0 || !strstr(err.msg, text))
+		fail_msg("%s: opened (%d), error '%s', want an error with '%s'", rel, fd, err.msg,
+			 text);
+}
+
+static void test_nodes(void **state)
+{
+	(void)state;
+	expect_node("file", "file");
+	expect_node("real/sub", "real/sub");
+	expect_node_refused("file/", "Not a directory");
+	expect_node_refused("real/none", "No such file");
+	if (geteuid() != 0) {
+		expect_node_refused("to-file", "not root: refused");
+		skip();
+	}
+	expect_node("to-file", "file");          /* root's link to it: followed */
+	expect_node("abs/../file", "file");
+	char path[PATH_MAX], want[2 * PATH_MAX];
+	snprintf(path, sizeof path, "%s/to-file", top);
+	assert_int_equal(lchown(path, OTHER_UID, OTHER_UID), 0);
+	snprintf(want, sizeof want, "%s/to-file is a symlink owned by uid %d, not root: refused",
+		 top, OTHER_UID);
+	expect_node_refused("to-file", want);
+	assert_int_equal(lchown(path, 0, 0), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_directories),
 		cmocka_unit_test(test_links_of_root),
 		cmocka_unit_test(test_links_of_others),
+		cmocka_unit_test(test_nodes),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
