@@ -265,6 +265,33 @@ static void test_dip_two_low_samples_with_work(void **state)
 	dip_run_free(&r);
 }
 
+/* Work is what the interval accumulated, not the sample's instant (issue 36): a writer held
+ * by its bdi's dirty limit leaves nothing in flight at any sample, but its write-back queued
+ * for a part of each interval (aqu-sz 0.02-0.41): one dip.  A journal commit of an idle
+ * filesystem (aqu-sz 0.003) is no work. */
+static void test_dip_work_of_the_interval(void **state)
+{
+	(void)state;
+	struct dip_run r;
+	dip_run_init(&r, "loop3");
+	for (int i = 0; i < 10; i++)
+		dip_sample(&r, 204800, 4);
+	r.dev.aqu_sz = 0.003;
+	assert_int_equal(dip_sample(&r, 30720, 0), 0);
+	assert_int_equal(dip_sample(&r, 30720, 0), 0);
+	assert_int_equal(dip_sample(&r, 30720, 0), 0);
+	assert_int_equal(r.events.count, 0);
+	r.dev.aqu_sz = 0;
+	for (int i = 0; i < 10; i++)
+		dip_sample(&r, 204800, 4);
+	r.dev.aqu_sz = 0.02;
+	assert_int_equal(dip_sample(&r, 30720, 0), 0);
+	assert_int_equal(dip_sample(&r, 30720, 0), 1);
+	assert_int_equal(dip_sample(&r, 30720, 0), 0);
+	assert_int_equal(r.events.count, 1);
+	dip_run_free(&r);
+}
+
 /* A device that stops because it has nothing to do is idle, not in a dip. */
 static void test_dip_needs_work(void **state)
 {
@@ -981,6 +1008,7 @@ int main(void)
 		cmocka_unit_test(test_dip_short_history),
 		cmocka_unit_test(test_dip_cause_first),
 		cmocka_unit_test(test_dip_other_disks_experiment),
+		cmocka_unit_test(test_dip_work_of_the_interval),
 		cmocka_unit_test(test_dip_cause_announced_before),
 		cmocka_unit_test(test_dip_cause_being_made),
 		cmocka_unit_test(test_dip_change_during),
