@@ -24,36 +24,86 @@ has() { grep -qF -- "$2" <<<"$OUT" && ok "$1" || fail "$1" "no '$2' in: $OUT"; }
 current_sched() { sed -n 's/.*\[\(.*\)\].*/\1/p' "$Q/scheduler"; }
 
 # --- every scheduler the queue lists, with read-back and one event each ---
-for s in $(tr -d '[]' <"$Q/scheduler"); do
+# and each one's tunables as queue/iosched lists them once it is active ("NAME=VALUE ...")
+declare -A TUNABLES
+for s in $(elevators "$L"); do
 	run set --events "$L" scheduler="$s"
 	expect_rc "set_scheduler_$s" 0
 	if [ "$(current_sched)" = "$s" ]; then ok "readback_scheduler_$s"; else fail "readback_scheduler_$s" "kernel shows $(current_sched)"; fi
 	has "event_scheduler_$s" "\"kind\":\"scheduler\",\"object\":\"$L\",\"key\":\"scheduler\""
 	has "event_by_ioscope_$s" "\"new\":\"$s\""
+	TUNABLES[$s]=$(cd "$Q/iosched" 2>/dev/null && for t in *; do [ -f "$t" ] && echo "$t=$(cat "$t")"; done | tr '\n' ' ')
 done
 
-# a switch resets nr_requests and the iosched tunables: the event says so
-run set "$L" scheduler=mq-deadline
-run set "$L" nr_requests=64 iosched.fifo_batch=8
-expect_rc set_tunables_mq_deadline 0
-check readback_nr_requests test "$(cat $Q/nr_requests)" = 64
-check readback_fifo_batch test "$(cat $Q/iosched/fifo_batch)" = 8
-run set --events "$L" scheduler=bfq
-expect_rc switch_to_bfq 0
-has switch_lists_reset "reset nr_requests: 64 -> "
-has switch_lists_iosched_gone "reset iosched.fifo_batch: 8 -> (gone)"
-# the event's verdict is "ok": what the switch reset is its "resets", not said twice
-has switch_event_result_ok '"result":"ok","by":"ioscope"'
-has switch_event_resets_nr_requests '"nr_requests":["64",'
-has switch_event_resets_fifo_batch '"iosched.fifo_batch":["8",null]'
+# tunable_only_in A B: "NAME VALUE", a tunable elevator A has and B has not, with an integer
+# value of 4 or more (halved and quartered below, still in range and different); the known
+# elevators' that read back as written first (fifo_batch: a count; kyber's and bfq's: no
+# unit conversion); 1 when there is none
+tunable_only_in() {
+	local a=${TUNABLES[$1]-} b=" ${TUNABLES[$2]-}" t v pref
+	for pref in fifo_batch read_lat_nsec back_seek_max ""; do
+		for t in $a; do
+			v=${t#*=}
+			t=${t%%=*}
+			[ -z "$pref" ] || [ "$t" = "$pref" ] || continue
+			[[ "$v" =~ ^[0-9]+$ ]] && [ "$v" -ge 4 ] || continue
+			[[ "$b" == *" $t="* ]] && continue
+			echo "$t $v"
+			return 0
+		done
+	done
+	return 1
+}
 
-# same command: scheduler first, then its tunables (checked against bfq's names)
-run set "$L" iosched.slice_idle=0 scheduler=mq-deadline
-expect_rc iosched_of_other_scheduler_refused 2
-check iosched_refused_nothing_changed test "$(current_sched)" = bfq
-run set "$L" scheduler=mq-deadline iosched.fifo_batch=4 nr_requests=100
-expect_rc switch_and_tune 0
-check switch_and_tune_readback test "$(cat $Q/iosched/fifo_batch)/$(cat $Q/nr_requests)" = 4/100
+# --- a switch resets nr_requests and the iosched tunables: the event says so ---
+# E1 and E2: two elevators with tunables this kernel offers, never by name; T1 one of E1's
+# that E2 has not (D1 its default), T2 one of E2's that E1 has not (V2 a value it takes)
+read -r E1 E2 < <(pick_elevators "$L" 2)
+if [ -n "${E2:-}" ] && [ "$E2" != none ] && read -r T1 D1 < <(tunable_only_in "$E1" "$E2") &&
+	read -r T2 V2 < <(tunable_only_in "$E2" "$E1"); then
+	run set "$L" scheduler="$E1"
+	run set "$L" nr_requests=64 iosched.$T1=$((D1 / 2))
+	expect_rc "set_tunables_$E1" 0
+	check readback_nr_requests test "$(cat $Q/nr_requests)" = 64
+	check "readback_$T1" test "$(cat $Q/iosched/$T1)" = $((D1 / 2))
+	run set --events "$L" scheduler="$E2"
+	expect_rc "switch_to_$E2" 0
+	has switch_lists_reset "reset nr_requests: 64 -> "
+	has switch_lists_iosched_gone "reset iosched.$T1: $((D1 / 2)) -> (gone)"
+	# the event's verdict is "ok": what the switch reset is its "resets", not said twice
+	has switch_event_result_ok '"result":"ok","by":"ioscope"'
+	has switch_event_resets_nr_requests '"nr_requests":["64",'
+	has "switch_event_resets_$T1" "\"iosched.$T1\":[\"$((D1 / 2))\",null]"
+
+	# same command: scheduler first, then its tunables (checked against E1's names, not
+	# those of E2, the one in use)
+	run set "$L" iosched.$T2=$V2 scheduler="$E1"
+	expect_rc iosched_of_other_scheduler_refused 2
+	has iosched_refused_names_scheduler "iosched.$T2: $E1 has no such tunable"
+	check iosched_refused_nothing_changed test "$(current_sched)" = "$E2"
+	run set "$L" scheduler="$E1" iosched.$T1=$((D1 / 4)) nr_requests=100
+	expect_rc switch_and_tune 0
+	check switch_and_tune_readback test "$(cat $Q/iosched/$T1)/$(cat $Q/nr_requests)" = $((D1 / 4))/100
+else
+	skip "switch resets tunables" "$L offers $(elevators "$L" | tr '\n' ' ')- no two elevators with tunables of their own"
+	[ -n "${E1:-}" ] && run set "$L" scheduler="$E1"   # the ranges below are with a scheduler
+fi
+
+# bfq's tunables checked against its own names, both ways, where the kernel has it
+other=$(elevators "$L" | grep -vxE 'none|bfq' | head -n 1)
+if has_elevator "$L" bfq && [ -n "$other" ]; then
+	run set "$L" scheduler="$other"
+	run set "$L" iosched.slice_idle=0 scheduler=bfq
+	expect_rc bfq_tunable_with_switch_to_bfq 0
+	check bfq_tunable_readback test "$(current_sched)/$(cat $Q/iosched/slice_idle)" = bfq/0
+	run set "$L" iosched.slice_idle=8 scheduler="$other"
+	expect_rc bfq_tunable_refused_for_"$other" 2
+	has bfq_refusal_names_"$other" "iosched.slice_idle: $other has no such tunable"
+	check bfq_refused_nothing_changed test "$(current_sched)/$(cat $Q/iosched/slice_idle)" = bfq/0
+	run set "$L" scheduler="${E1:-$other}"
+else
+	skip "bfq's tunables checked against its names" "$L offers $(elevators "$L" | tr '\n' ' ')- it needs bfq and another elevator with tunables (the --root fixture tests cover bfq's names)"
+fi
 
 # --- ranges: this kernel allows 4..2048 with a scheduler, 4..queue depth with none ---
 before="$(cat $Q/nr_requests) $(cat $Q/read_ahead_kb) $(cat $Q/max_sectors_kb)"
@@ -126,7 +176,7 @@ has show_write_cache "write back"
 chmod 755 "$TMP"
 nobody() { OUT=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$IOSCOPE" "$@" 2>&1 </dev/null); RC=$?; }
 before="$(cat $Q/scheduler) $(cat $Q/nr_requests) $(cat $Q/write_cache)"
-nobody set "$L" scheduler=bfq
+nobody set "$L" scheduler="$(elevator_other "$L")"
 expect_rc unprivileged_scheduler_refused 1
 has unprivileged_says_root "needs root"
 nobody set "$L" nr_requests=64 read_ahead_kb=64

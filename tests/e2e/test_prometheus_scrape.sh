@@ -1,7 +1,8 @@
 #!/bin/bash
 # A real Prometheus (Debian's, 1 s scrape interval, its own OpenMetrics Accept header)
-# scrapes `ioscope --listen`; after a scheduler switch on a loop device of our own, its
-# HTTP API sees the change counter move and the new scheduler active (docs/fleet.md).
+# scrapes `ioscope --listen`; after a scheduler switch on a loop device of our own
+# (between two elevators this kernel offers, never by name), its HTTP API sees the
+# change counter move and the new scheduler active (docs/fleet.md).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/prom_lib.sh"
 
@@ -14,11 +15,9 @@ for tool in prometheus curl; do
 done
 DEV=$(make_loop 16) || { fail "loop device"; exit 1; }
 Q=/sys/block/$DEV/queue
-if ! grep -qw bfq "$Q/scheduler" || ! grep -qw mq-deadline "$Q/scheduler"; then
-	skip prometheus_scrape "bfq or mq-deadline not offered: $(cat "$Q/scheduler")"
-	exit 0
-fi
-echo mq-deadline >"$Q/scheduler"
+needs_elevators prometheus_scrape "$DEV" 2
+read -r E1 E2 < <(pick_elevators "$DEV" 2)
+echo "$E1" >"$Q/scheduler"
 
 IP=$(free_port)
 PP=$(free_port)
@@ -48,9 +47,9 @@ WRITER=$!
 at_exit "kill $WRITER"
 
 # One poller for every question (a python start costs more than a query here).
-python3 - "$PP" "$DEV" "$TRACE" <<'PY'
+python3 - "$PP" "$DEV" "$TRACE" "$E1" "$E2" <<'PY'
 import json, sys, time, urllib.parse, urllib.request
-port, dev, trace = sys.argv[1], sys.argv[2], sys.argv[3]
+port, dev, trace, e1, e2 = sys.argv[1:]
 def api(path, **params):
     url = f"http://127.0.0.1:{port}/api/v1/{path}?" + urllib.parse.urlencode(params)
     try:
@@ -73,16 +72,16 @@ def wait(q, cond, seconds):
 def check(name, good, detail):
     print(("ok " if good else "not ok ") + name + ("" if good else f": {detail}"))
     return good
-good, v = wait(f'ioscope_disk_scheduler_info{{device="{dev}",scheduler="mq-deadline"}}', lambda v: v == 1, 25)
+good, v = wait(f'ioscope_disk_scheduler_info{{device="{dev}",scheduler="{e1}"}}', lambda v: v == 1, 25)
 if not check("Prometheus scrapes ioscope --listen", good, v):
     sys.exit(0)
 with open(f"/sys/block/{dev}/queue/scheduler", "w") as f:
-    f.write("bfq")
+    f.write(e2)
 good, v = wait(f'sum(changes(ioscope_setting_changes_total{{device="{dev}",kind="scheduler"}}[1m]))',
                lambda v: v > 0, 10)
 check("changes() of the scheduler counter > 0 after a switch", good, v)
-good, v = wait(f'ioscope_disk_scheduler_info{{device="{dev}",scheduler="bfq"}}', lambda v: v == 1, 5)
-check("scheduler_info bfq is 1", good, v)
+good, v = wait(f'ioscope_disk_scheduler_info{{device="{dev}",scheduler="{e2}"}}', lambda v: v == 1, 5)
+check(f"scheduler_info {e2} is 1", good, v)
 # Prometheus asked for OpenMetrics and got it: only there is ioscope_build an info family.
 meta = api("metadata", metric="ioscope_build")
 check("scraped as OpenMetrics", bool(meta) and meta["ioscope_build"][0]["type"] == "info", meta)

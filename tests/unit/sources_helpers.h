@@ -4,6 +4,7 @@
 #ifndef IOSCOPE_SOURCES_HELPERS_H
 #define IOSCOPE_SOURCES_HELPERS_H
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -59,6 +60,65 @@ static inline int write_attr(const char *path, const char *text)
 	int e = n < 0 ? -errno : 0;
 	close(fd);
 	return e;
+}
+
+/* Read a sysfs attribute, its trailing newline cut; 0 or -errno. */
+static inline int read_attr_text(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ssize_t n = read(fd, buf, len - 1);
+	int e = n < 0 ? -errno : 0;
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return e;
+}
+
+/* The twin of tests/e2e/lib.sh's pick_elevators: up to n different elevators that
+ * /sys/block/NAME/queue/scheduler offers, those with tunables (all but none) first, in
+ * the kernel's order, never by name (a kernel without bfq offers "none mq-deadline
+ * kyber"); how many it found, or -1 when the line cannot be read.  A test that switches
+ * between two with tunables wants 2 and out[1] not "none". */
+static inline int pick_elevators(const char *name, char out[][32], int n)
+{
+	char path[4096], line[512];
+	snprintf(path, sizeof path, "/sys/block/%s/queue/scheduler", name);
+	if (read_attr_text(path, line, sizeof line) < 0)
+		return -1;
+	int found = 0;
+	for (int none_pass = 0; none_pass < 2; none_pass++) {
+		char copy[512], *save = NULL;
+		snprintf(copy, sizeof copy, "%s", line);
+		for (char *e = strtok_r(copy, " []", &save); e && found < n;
+		     e = strtok_r(NULL, " []", &save))
+			if ((strcmp(e, "none") == 0) == none_pass)
+				snprintf(out[found++], 32, "%s", e);
+	}
+	return found;
+}
+
+/* The active elevator's tunables, the files in /sys/block/NAME/queue/iosched, sorted:
+ * up to max names in out; how many (0 with none), or -1 when there are more. */
+static inline int iosched_tunables(const char *name, char out[][32], int max)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "/sys/block/%s/queue/iosched", name);
+	struct dirent **list;
+	int n = scandir(path, &list, NULL, alphasort), found = 0;
+	if (n < 0)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		if (list[i]->d_name[0] != '.') {
+			if (found < max)
+				snprintf(out[found], 32, "%s", list[i]->d_name);
+			found++;
+		}
+		free(list[i]);
+	}
+	free(list);
+	return found <= max ? found : -1;
 }
 
 /* A loop device on a new sparse file in dir: returns its open descriptor (the

@@ -212,54 +212,168 @@ static void test_missing_and_symlinked_files_absent(void **state)
 	free_settings(&st);
 }
 
+/* What the live switch holds: put back (no elevator, the read-ahead the loop device had)
+ * and released by its teardown, on every path: a failed assertion leaves the test at once. */
+struct live_switch {
+	int lfd;
+	char name[32];
+	char read_ahead[32];
+	bool opened;
+	struct sysfs_disk d;
+	struct disk_settings st;
+};
+
+static int live_switch_setup(void **state)
+{
+	struct live_switch *ls = calloc(1, sizeof *ls);
+	if (!ls)
+		return -1;
+	ls->lfd = -1;
+	*state = ls;
+	return 0;
+}
+
+static int live_switch_teardown(void **state)
+{
+	struct live_switch *ls = *state;
+	char p[4096];
+	if (ls->lfd >= 0) {
+		snprintf(p, sizeof p, "/sys/block/%s/queue/scheduler", ls->name);
+		write_attr(p, "none");
+		snprintf(p, sizeof p, "/sys/block/%s/queue/read_ahead_kb", ls->name);
+		if (ls->read_ahead[0])
+			write_attr(p, ls->read_ahead);
+		close(ls->lfd);
+	}
+	if (ls->opened)
+		sysfs_disk_close(&ls->d);
+	free_settings(&ls->st);
+	free(ls);
+	return 0;
+}
+
+#define MAX_TUNABLES 32
+
+static bool listed(char names[][32], int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* The settings' iosched.* are the active elevator's tunables, every one and no other. */
+static void assert_iosched_is(const struct disk_settings *st, char names[][32], int n)
+{
+	char key[64];
+	for (int i = 0; i < n; i++) {
+		snprintf(key, sizeof key, "iosched.%s", names[i]);
+		if (!value_of(st, key))
+			fail_msg("%s missing from the settings", key);
+	}
+	for (size_t i = 0; i < st->nitems; i++)
+		if (strncmp(st->items[i].key, "iosched.", 8) == 0 &&
+		    !listed(names, n, st->items[i].key + 8))
+			fail_msg("%s is not the active elevator's", st->items[i].key);
+}
+
+/* A tunable to change: one whose value reads back as written where the elevator is known
+ * (fifo_batch: a count; kyber's and bfq's: no unit conversion), else the first with an
+ * integer value of 2 or more; -1 when there is none. */
+static int tunable_to_change(const char *name, char names[][32], int n)
+{
+	static const char *const preferred[] = { "fifo_batch", "read_lat_nsec", "back_seek_max" };
+	for (size_t k = 0; k < sizeof preferred / sizeof preferred[0]; k++)
+		for (int i = 0; i < n; i++)
+			if (strcmp(names[i], preferred[k]) == 0)
+				return i;
+	for (int i = 0; i < n; i++) {
+		char p[4096], v[64], *end;
+		snprintf(p, sizeof p, "/sys/block/%s/queue/iosched/%s", name, names[i]);
+		if (read_attr_text(p, v, sizeof v) == 0 && strtol(v, &end, 10) >= 2 && !*end)
+			return i;
+	}
+	return -1;
+}
+
 /* The real kernel: pread at offset 0 re-reads a sysfs attribute, and a scheduler
- * switch (which resets every tunable) shows with the new iosched files. */
+ * switch (which resets every tunable) shows with the new iosched files.  Between the two
+ * elevators with tunables the loop device offers (never by name: a kernel without bfq
+ * offers "none mq-deadline kyber"), their tunables read from queue/iosched. */
 static void test_live_loop_scheduler_switch(void **state)
 {
-	char name[32], p[4096];
-	int lfd = loopdev_create(tmpdir, 16, name, sizeof name);
-	if (lfd < 0) {
-		skip();
-		return;
-	}
-	struct sysfs_disk d;
-	struct disk_settings st = { 0 };
+	struct live_switch *ls = *state;
+	char p[4096], elev[2][32], first[MAX_TUNABLES][32], second[MAX_TUNABLES][32];
 	struct error err;
-	snprintf(p, sizeof p, "/sys/block/%s/queue/scheduler", name);
-	assert_int_equal(write_attr(p, "mq-deadline"), 0);
-	assert_int_equal(sysfs_disk_open(&d, NULL, name, &err), 0);
-	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
-	assert_string_equal(st.scheduler, "mq-deadline");
-	assert_non_null(value_of(&st, "iosched.fifo_batch"));
-	assert_int_equal(st.inflight_read, 0);
-	assert_true(st.rotational == 0 || st.rotational == 1);
+	ls->lfd = loopdev_create(tmpdir, 16, ls->name, sizeof ls->name);
+	if (ls->lfd < 0)
+		skip();
+	int n = pick_elevators(ls->name, elev, 2);
+	if (n < 2 || strcmp(elev[1], "none") == 0) {
+		print_message("%s offers fewer than 2 elevators with tunables\n", ls->name);
+		skip();
+	}
+	snprintf(p, sizeof p, "/sys/block/%s/queue/read_ahead_kb", ls->name);
+	assert_int_equal(read_attr_text(p, ls->read_ahead, sizeof ls->read_ahead), 0);
 
-	snprintf(p, sizeof p, "/sys/block/%s/queue/iosched/fifo_batch", name);
-	assert_int_equal(write_attr(p, "7"), 0);
-	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
-	assert_string_equal(value_of(&st, "iosched.fifo_batch"), "7");
+	snprintf(p, sizeof p, "/sys/block/%s/queue/scheduler", ls->name);
+	assert_int_equal(write_attr(p, elev[0]), 0);
+	int rc = sysfs_disk_open(&ls->d, NULL, ls->name, &err);
+	ls->opened = true;   /* partly open on an error: closed all the same */
+	assert_int_equal(rc, 0);
+	assert_int_equal(sysfs_disk_read(&ls->d, &ls->st, &err), 0);
+	assert_string_equal(ls->st.scheduler, elev[0]);
+	int nfirst = iosched_tunables(ls->name, first, MAX_TUNABLES);
+	assert_in_range(nfirst, 1, MAX_TUNABLES);
+	assert_iosched_is(&ls->st, first, nfirst);
+	assert_int_equal(ls->st.inflight_read, 0);
+	assert_true(ls->st.rotational == 0 || ls->st.rotational == 1);
 
-	snprintf(p, sizeof p, "/sys/block/%s/queue/scheduler", name);
-	assert_int_equal(write_attr(p, "bfq"), 0);
-	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
-	assert_string_equal(st.scheduler, "bfq");
-	assert_non_null(strstr(st.scheduler_line, "[bfq]"));
-	assert_non_null(value_of(&st, "iosched.low_latency"));
-	assert_null(value_of(&st, "iosched.fifo_batch"));
-	assert_sorted(&st);
+	/* a tunable changed behind its back is read again */
+	int t = tunable_to_change(ls->name, first, nfirst);
+	assert_int_not_equal(t, -1);
+	char key[64], was[64], now[64], to[32];
+	snprintf(key, sizeof key, "iosched.%s", first[t]);
+	snprintf(was, sizeof was, "%s", value_of(&ls->st, key));
+	snprintf(to, sizeof to, "%ld", strtol(was, NULL, 10) / 2);
+	snprintf(p, sizeof p, "/sys/block/%s/queue/iosched/%s", ls->name, first[t]);
+	assert_int_equal(write_attr(p, to), 0);
+	assert_int_equal(read_attr_text(p, now, sizeof now), 0);
+	assert_string_not_equal(now, was);
+	assert_int_equal(sysfs_disk_read(&ls->d, &ls->st, &err), 0);
+	assert_string_equal(value_of(&ls->st, key), now);
 
-	snprintf(p, sizeof p, "/sys/block/%s/queue/read_ahead_kb", name);
+	/* the switch: the second's tunables come, what only the first had goes */
+	snprintf(p, sizeof p, "/sys/block/%s/queue/scheduler", ls->name);
+	assert_int_equal(write_attr(p, elev[1]), 0);
+	assert_int_equal(sysfs_disk_read(&ls->d, &ls->st, &err), 0);
+	assert_string_equal(ls->st.scheduler, elev[1]);
+	char active[40];
+	snprintf(active, sizeof active, "[%s]", elev[1]);
+	assert_non_null(strstr(ls->st.scheduler_line, active));
+	int nsecond = iosched_tunables(ls->name, second, MAX_TUNABLES);
+	assert_in_range(nsecond, 1, MAX_TUNABLES);
+	assert_iosched_is(&ls->st, second, nsecond);
+	int gone = 0;
+	for (int i = 0; i < nfirst; i++) {
+		if (listed(second, nsecond, first[i]))
+			continue;
+		snprintf(key, sizeof key, "iosched.%s", first[i]);
+		assert_null(value_of(&ls->st, key));
+		gone++;
+	}
+	assert_true(gone > 0);   /* else the switch showed nothing going */
+	assert_sorted(&ls->st);
+
+	snprintf(p, sizeof p, "/sys/block/%s/queue/read_ahead_kb", ls->name);
 	assert_int_equal(write_attr(p, "512"), 0);
-	snprintf(p, sizeof p, "/sys/block/%s/queue/scheduler", name);
+	snprintf(p, sizeof p, "/sys/block/%s/queue/scheduler", ls->name);
 	assert_int_equal(write_attr(p, "none"), 0);
-	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
-	assert_string_equal(st.scheduler, "none");
-	assert_string_equal(value_of(&st, "read_ahead_kb"), "512");
-	for (size_t i = 0; i < st.nitems; i++)   /* no iosched.* left */
-		assert_int_not_equal(strncmp(st.items[i].key, "iosched.", 8), 0);
-	sysfs_disk_close(&d);
-	free_settings(&st);
-	close(lfd);
+	assert_int_equal(sysfs_disk_read(&ls->d, &ls->st, &err), 0);
+	assert_string_equal(ls->st.scheduler, "none");
+	assert_string_equal(value_of(&ls->st, "read_ahead_kb"), "512");
+	for (size_t i = 0; i < ls->st.nitems; i++)   /* no iosched.* left */
+		assert_int_not_equal(strncmp(ls->st.items[i].key, "iosched.", 8), 0);
 }
 
 /* A disk with no medium (size 0) is not re-read: its last settings stand until it
@@ -578,7 +692,8 @@ int main(void)
 		cmocka_unit_test(test_fixture_disk),
 		cmocka_unit_test(test_relists_iosched_when_scheduler_changes),
 		cmocka_unit_test(test_missing_and_symlinked_files_absent),
-		cmocka_unit_test(test_live_loop_scheduler_switch),
+		cmocka_unit_test_setup_teardown(test_live_loop_scheduler_switch, live_switch_setup,
+						live_switch_teardown),
 		cmocka_unit_test(test_no_medium_reads_only_size),
 		cmocka_unit_test(test_generations),
 		cmocka_unit_test(test_torn_switch_keeps_last_settings),
