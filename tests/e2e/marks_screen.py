@@ -34,7 +34,7 @@ for k, y in enumerate(starts):
     for x in cols:
         lines_seen += 1
         near = [t for t in tokens if t[0] in (x + 1, x + 2) or t[1] == x]
-        # a label left of its line on the label row: "[2] sched bfq→none┃"
+        # a label left of its line on the label row: "[2] sched kyber→none┃"
         head = rows[y]
         if x < len(head) and head[x] == "┃":
             before = [m for m in token_re.finditer(head[:x])]

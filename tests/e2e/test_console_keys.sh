@@ -9,6 +9,19 @@
 is_root || { skip "console keys" "needs root for a loop device and a mount"; exit 0; }
 command -v tmux >/dev/null || { skip "console keys" "tmux not installed"; exit 0; }
 
+# scheduler_line NAME ELEVATOR: NAME's scheduler line as the kernel prints it, with ELEVATOR
+# in use, as a regex: "none \[mq-deadline\] kyber" (the names are [a-z-]: only the brackets
+# need escaping).  The detail pane shows that line; the elevators are the kernel's, never bfq
+# by name.
+scheduler_line() {
+	local e out=""
+	for e in $(elevators "$1"); do
+		[ "$e" = "$2" ] && e="\\[$e\\]"
+		out="$out $e"
+	done
+	echo "${out# }"
+}
+
 dev=$(make_loop 256) || { fail "loop device"; exit 1; }
 sys=$(system_disk)   # a second disk to filter and pin: vda here, whatever the machine has
 [ -n "$sys" ] || { fail "a system disk"; exit 1; }
@@ -24,7 +37,7 @@ screen_check "path argument: the device's row" "^$dev +[0-9]"
 rows=$(screen | awk '/^Device/ { t = 1; next } /^─/ { t = 0 } t && $1 != "" { n++ } END { print n + 0 }')
 check "path argument: only that device in the table" test "$rows" -eq 1
 screen_check "path argument: its mount in the detail pane" "mounts +ext4 +/tmp/.*mnt-$dev"
-screen_check "detail: the kernel's scheduler line" "scheduler +\[?none\]? .*bfq"
+screen_check "detail: the kernel's scheduler line" "scheduler +$(scheduler_line "$dev" "$(elevator_now "$dev")")( |$)"
 screen_check "detail: rotational and write cache" "rotational (yes|no) +write cache write (back|through)"
 screen_check "graphs follow it" "^$dev write [0-9.]+[kMG]?  peak"
 screen_check "writes show in the row" "^$dev +[0-9.]+ +[0-9.]+ +[0-9.]+ +[1-9][0-9.]*[kM]? "
@@ -164,7 +177,8 @@ if [ -b "/dev/${pdev}p1" ] && pmnt=$(make_fs "${pdev}p1" ext4); then
 	if screen | grep -q "^└${pdev}p2 " || ! console_up; then fail "partition path: only the partition asked for"; else
 		ok "partition path: only the partition asked for"; fi
 	screen_check "partition path: the partition's detail shows its disk" "${pdev}p1 \\([0-9]+:[0-9]+\\) partition of $pdev"
-	screen_check "partition path: the disk's queue" "scheduler +.*\\[?none\\]?"
+	screen_check "partition path: the disk's queue" \
+		"scheduler +$(scheduler_line "$pdev" "$(elevator_now "$pdev")")( |$)"
 	console_send /; console_send C-u; console_send -l "$pdev"; console_send Enter
 	screen_check "filter: both partitions" "^└${pdev}p2 +[0-9]" 3
 	console_send p

@@ -46,12 +46,13 @@ ok console_started
 # --- scheduler picker: the kernel's list, the current one marked ---
 keys S
 if wait_for "Scheduler of $L"; then ok scheduler_picker_opens; else fail scheduler_picker_opens "$(screen)"; fi
-cur=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$Q/scheduler")
+cur=$(elevator_now "$L")
 check scheduler_picker_marks_current wait_for "* $cur"
-names=($(tr -d '[]' <"$Q/scheduler"))
-target=bfq
+# the picker lists the kernel's elevators in its order: the target is one with tunables that
+# the kernel offers (a switch resets them), never bfq by name
+names=($(elevators "$L"))
+target=$(elevator_other "$L") || { fail scheduler_target "$L offers $(cat "$Q/scheduler")"; exit 0; }
 for i in "${!names[@]}"; do [ "${names[$i]}" = "$cur" ] && ci=$i; [ "${names[$i]}" = "$target" ] && ti=$i; done
-if [ "$cur" = "$target" ]; then target=mq-deadline; for i in "${!names[@]}"; do [ "${names[$i]}" = "$target" ] && ti=$i; done; fi
 for ((i = ci; i < ti; i++)); do keys Down; done
 for ((i = ci; i > ti; i--)); do keys Up; done
 keys Enter
@@ -142,8 +143,8 @@ check mount_editor_kernel_refusal wait_for "Unknown parameter 'nosuchoption'"
 keys Escape
 
 # --- a change made with `ioscope set` from another shell is ioscope's, marked once ---
-cur=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$Q/scheduler")
-other=mq-deadline; [ "$cur" = mq-deadline ] && other=kyber
+cur=$(elevator_now "$L")
+other=$(elevator_other "$L") || { fail shell_set "$L offers $(cat "$Q/scheduler")"; exit 0; }
 "$IOSCOPE" set "$L" scheduler=$other >"$TMP/set.out" 2>&1 || fail shell_set "$(cat "$TMP/set.out")"
 check shell_set_marked_by_ioscope wait_for "$L  scheduler  $cur → $other  (by ioscope)"
 sleep 2.5
