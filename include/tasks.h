@@ -127,7 +127,7 @@ struct task_io_rates {
  * "Wait channels in words"): a row with frames applies only to a task whose stack was
  * read and has one of them (percpu_rwsem_wait is a frozen filesystem in sb_start_write,
  * which is inlined into the callers listed). */
-#define WCHAN_WORDS_FRAMES 12
+#define WCHAN_WORDS_FRAMES 14
 struct wchan_words {
 	const char *wchan;
 	const char *words;

@@ -22,6 +22,9 @@
 
 /* Below this median a device is idle: no dip to explain. */
 #define DIP_MIN_KBS 1024.0
+/* The score of what holds up everything else the device shows (a frozen backing
+ * filesystem): after the changes made before the dip (1000), before every signal (< 20). */
+#define DIP_ROOT_CAUSE_SCORE 500.0
 
 struct dip_entry {
 	double t;
@@ -472,9 +475,77 @@ static size_t memcg_reasons(const struct dip_context *c, struct dip_reason *out,
 	return k;
 }
 
+/* ---- the root cause under a loop device: its backing filesystem frozen ---- */
+
+/* A loop device's worker: a kernel thread whose stack or name says it (the work of a
+ * kworker follows the '+' of its name, cut at 15 bytes: "kworker/u8:6+lo"). */
+static bool loop_worker(const struct blocked_task *b)
+{
+	if (!b->kthread)
+		return false;
+	for (size_t i = 0; i < b->nframes && i < TASK_STACK_FRAMES; i++)
+		if (strcmp(b->stack[i], "loop_process_work") == 0 ||
+		    strncmp(b->stack[i], "lo_rw_aio", 9) == 0)
+			return true;
+	const char *plus = strchr(b->comm, '+');
+	return plus && strncmp(plus + 1, "lo", 2) == 0;
+}
+
+/* The mount a loop device's backing file is on: of the mounts of its filesystem's device,
+ * the one whose mount point is the longest prefix of the file's path. */
+static const struct mount *backing_mount(const struct snapshot *s, const struct loop_backing *l)
+{
+	const struct mount *best = NULL;
+	size_t best_len = 0;
+	for (size_t i = 0; l->disk[0] && i < s->nmounts; i++) {
+		const struct mount *m = &s->mounts[i];
+		size_t n = strlen(m->mountpoint);
+		bool under = strncmp(l->file, m->mountpoint, n) == 0 &&
+			     (l->file[n] == '/' || (n == 1 && m->mountpoint[0] == '/'));
+		if (strcmp(m->disk, l->disk) == 0 && under && n >= best_len) {
+			best = m;
+			best_len = n;
+		}
+	}
+	return best;
+}
+
+/* "loop5's backing file is on a frozen filesystem (ext4 on loop4, /mnt/outer): its loop
+ * worker waits, 2.0 s": first of the signals, for it is why the rest wait (a commit that
+ * cannot end, writers behind it).  A loop worker of the device in percpu_rwsem_wait is in
+ * sb_start_write of the backing file's filesystem: frozen. */
+static size_t backing_reasons(const struct dip_context *c, struct dip_reason *out, size_t max)
+{
+	const struct tasks_sample *t = c->snap->tasks;
+	const struct device *d = snapshot_find_device(c->snap, c->device);
+	if (!t || !max || !d || !d->loop.present)
+		return 0;
+	double longest = -1;
+	uint64_t now = tasks_mono_ns(&c->snap->mono);
+	for (size_t i = 0; i < t->nkept; i++) {
+		const struct blocked_task *b = &t->blocked[i];
+		if (c->mine[i] && loop_worker(b) && strcmp(b->wchan, "percpu_rwsem_wait") == 0)
+			longest = fmax(longest, now > b->since_ns ? (now - b->since_ns) / 1e9 : 0);
+	}
+	if (longest < 0)
+		return 0;
+	const struct mount *m = backing_mount(c->snap, &d->loop);
+	if (m)
+		snprintf(out->text, sizeof out->text,
+			 "%.32s's backing file is on a frozen filesystem (%.16s on %.32s, %.80s): its "
+			 "loop worker waits, %.1f s", c->device, m->fstype, m->disk, m->mountpoint, longest);
+	else
+		snprintf(out->text, sizeof out->text,
+			 "%.32s's backing file is on a frozen filesystem (%.32s): its loop worker "
+			 "waits, %.1f s", c->device, d->loop.disk[0] ? d->loop.disk : "?", longest);
+	out->score = DIP_ROOT_CAUSE_SCORE;
+	return 1;
+}
+
 /* One row per signal. */
 const struct dip_provider dip_providers[] = {
 	{ "cause", NULL, cause_reasons },
+	{ "backing", NULL, backing_reasons },
 	{ "tasks", tasks_has_work, tasks_reasons },
 	{ "memcg", NULL, memcg_reasons },
 	{ "journal", journal_has_work, journal_reasons },

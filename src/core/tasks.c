@@ -34,16 +34,23 @@ const struct wchan_words tasks_wchan_words[] = {
 	{ "percpu_rwsem_wait", "filesystem frozen",
 	  { "__sb_start_write", "sb_start_write", "mnt_want_write", "mnt_want_write_file",
 	    "vfs_write", "vfs_writev", "vfs_fallocate", "do_truncate", "vfs_truncate",
-	    "vfs_iter_write", "file_start_write", NULL } },
+	    "vfs_iter_write", "file_start_write", "kiocb_start_write", "lo_rw_aio", NULL } },
 	{ "reclaim_throttle", "memory reclaim throttling", { NULL } },
 };
 const size_t tasks_wchan_words_count = sizeof tasks_wchan_words / sizeof tasks_wchan_words[0];
+
+/* "lo_rw_aio.isra.0" is lo_rw_aio: the compiler's clone suffixes are no other function. */
+static bool frame_is(const char *frame, const char *name)
+{
+	size_t n = strlen(name);
+	return strncmp(frame, name, n) == 0 && (frame[n] == '\0' || frame[n] == '.');
+}
 
 static bool stack_has(const struct blocked_task *b, const char *const *frames)
 {
 	for (size_t i = 0; i < b->nframes && i < TASK_STACK_FRAMES; i++)
 		for (size_t k = 0; k < WCHAN_WORDS_FRAMES && frames[k]; k++)
-			if (strcmp(b->stack[i], frames[k]) == 0)
+			if (frame_is(b->stack[i], frames[k]))
 				return true;
 	return false;
 }

@@ -33,28 +33,36 @@ while True:
 
 # journal_stuck_checks NAME RC MIN_LAST: the batch JSON $TMP/journal.json (exit status RC,
 # frozen at $frozen) has commit_running_s for $mi growing to MIN_LAST s or more, under 1 s
-# before the freeze, and one dip on $inner whose first reason is the commit; batch text
-# $TMP/journal.txt (exit status $text_rc) says it.
+# before the freeze, and one dip on $inner whose first reason is the root cause, the frozen
+# filesystem of its backing file ($mo: its loop worker is seen waiting with --tasks), and
+# the commit next (first without tasks); batch text $TMP/journal.txt (exit status
+# $text_rc) says the commit.
 journal_stuck_checks() {
 	local name=$1 rc=$2 min_last=$3 out who=jbd2
 	[ "$JOURNAL_FS" = xfs ] && who="xfs log"
-	out=$(python3 - "$TMP/journal.json" "$inner" "$mi" "$frozen" "$min_last" "$who" <<'PY'
+	out=$(python3 - "$TMP/journal.json" "$inner" "$mi" "$frozen" "$min_last" "$who" "$mo" <<'PY'
 import json, re, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
-dev, mnt, frozen, min_last, who = sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5]), sys.argv[6]
+dev, mnt, frozen, min_last, who, outer = sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5]), sys.argv[6], sys.argv[7]
 running = [d["journals"].get(mnt, {}).get("commit_running_s") for d in lines]
 before = [r for d, r in zip(lines, running) if d["time"] < frozen]
 last = running[-1]
 dips = [e for d in lines for e in d["events"] if e["kind"] == "dip" and e["object"] == dev]
 good_fig = last is not None and last >= min_last and all(r is None or r < 1 for r in before)
-first = dips[0]["reasons"][0] if dips else ""
-good_dip = len(dips) == 1 and re.fullmatch(r"journal commit running for [0-9.]+ s on %s \(%s\)" % (dev, who), first)
+reasons = dips[0]["reasons"] if dips else []
+commit = r"journal commit running for [0-9.]+ s on %s \(%s\)" % (dev, who)
+frozen_fs = r"%s's backing file is on a frozen filesystem \(ext4 on [a-z0-9]+, %s\): its loop worker waits, [0-9.]+ s" % (dev, re.escape(outer))
+if any("tasks" in d for d in lines):
+    good_dip = len(reasons) >= 2 and re.fullmatch(frozen_fs, reasons[0]) and re.fullmatch(commit, reasons[1])
+else:
+    good_dip = len(reasons) >= 1 and re.fullmatch(commit, reasons[0])
+good_dip = good_dip and len(dips) == 1
 print("ok" if good_fig and good_dip else "commit_running_s %r, dips %r" % (running, dips))
 PY
 )
 	[ "$rc" = 0 ] && [ "$out" = ok ] \
-		&& ok "$name: commit_running_s grows with the stuck commit; the dip names it first" \
-		|| fail "$name: commit_running_s grows with the stuck commit; the dip names it first" "rc=$rc $out"
+		&& ok "$name: commit_running_s grows with the stuck commit; the dip names the frozen backing filesystem, then the commit" \
+		|| fail "$name: commit_running_s grows with the stuck commit; the dip names the frozen backing filesystem, then the commit" "rc=$rc $out"
 	grep -qE "^journal $mi $JOURNAL_FS $inner:.* commit running [0-9.]+ s" "$TMP/journal.txt" && [ "$text_rc" = 0 ] \
 		&& ok "$name: batch text says how long the commit has been running" \
 		|| fail "$name: batch text says how long the commit has been running" \

@@ -564,6 +564,47 @@ static void dip_blocked(struct dip_run *r, int tid, const char *comm, bool kthre
 	r->snap.tasks->nblocked++;
 }
 
+/* The root cause first (issue 36): loop3's backing file is on ext4 on loop5, frozen; loop3's
+ * worker waits in percpu_rwsem_wait (sb_start_write of the backing filesystem), and its
+ * journal and writers wait behind it.  The frozen filesystem is the first reason, in words,
+ * before the blocked groups that follow from it. */
+static void test_dip_backing_frozen_first(void **state)
+{
+	(void)state;
+	struct dip_run r;
+	dip_run_init(&r, "loop3");
+	dip_devices(&r);
+	struct device *d = &r.snap.devices[0];
+	d->loop.present = true;
+	snprintf(d->loop.file, sizeof d->loop.file, "/mnt/outer/img");
+	snprintf(d->loop.disk, sizeof d->loop.disk, "loop5");
+	d->loop.major = 7;
+	d->loop.minor = 5;
+	const char *points[] = { "/", "/mnt", "/mnt/outer" }, *disks[] = { "vda", "loop9", "loop5" };
+	for (int i = 0; i < 3; i++) {
+		struct mount *m = snapshot_add_mount(&r.snap);
+		assert_non_null(m);
+		snprintf(m->mountpoint, sizeof m->mountpoint, "%s", points[i]);
+		snprintf(m->disk, sizeof m->disk, "%s", disks[i]);
+		snprintf(m->fstype, sizeof m->fstype, "ext4");
+	}
+	for (int i = 0; i < 10; i++)
+		dip_sample(&r, 204800, 4);
+	dip_blocked(&r, 44, "jbd2/loop3-8", true, "jbd2_journal_commit_transaction", 0);
+	dip_blocked(&r, 45, "kworker/u8:6+loop3", true, "percpu_rwsem_wait", 0);
+	r.snap.tasks->blocked[1].since_ns = 1011000000000ull;   /* in D from second 1011 */
+	assert_int_equal(dip_sample(&r, 0, 2), 0);
+	assert_int_equal(dip_sample(&r, 0, 2), 1);
+	char reason[200];
+	assert_true(event_reason(&r.events.items[0], 0, reason, sizeof reason));
+	assert_string_equal(reason, "loop3's backing file is on a frozen filesystem (ext4 on loop5, "
+			    "/mnt/outer): its loop worker waits, 1.0 s");
+	assert_non_null(strstr(r.events.items[0].reasons, "jbd2_journal_commit_transaction"));
+	tasks_sample_free(r.snap.tasks);
+	r.snap.tasks = NULL;
+	dip_run_free(&r);
+}
+
 /* A workload that ends is no dip, whatever is stuck on another disk: a writer on a frozen
  * filesystem of loop5 and loop5's flusher are neither loop3's work nor its reasons.  A
  * writer stuck on loop3 itself is both. */
@@ -1009,6 +1050,7 @@ int main(void)
 		cmocka_unit_test(test_dip_cause_first),
 		cmocka_unit_test(test_dip_other_disks_experiment),
 		cmocka_unit_test(test_dip_work_of_the_interval),
+		cmocka_unit_test(test_dip_backing_frozen_first),
 		cmocka_unit_test(test_dip_cause_announced_before),
 		cmocka_unit_test(test_dip_cause_being_made),
 		cmocka_unit_test(test_dip_change_during),
