@@ -141,9 +141,11 @@ static void number(const struct line_writer *lw, char *buf, size_t len, double v
 		snprintf(buf, len, "%.0f", v);
 }
 
+/* Compact, a group is set apart by the space after its last figure alone. */
 static void separator(struct line_writer *lw)
 {
-	put(lw, TR_BORDER, lw->compact ? " " : ui_sym(&lw->f->style, "│ ", "| "));
+	if (!lw->compact)
+		put(lw, TR_BORDER, ui_sym(&lw->f->style, "│ ", "| "));
 }
 
 static void strip_line(struct line_writer *lw, const struct vm_rates *vm, bool have)
@@ -170,9 +172,9 @@ static void strip_line(struct line_writer *lw, const struct vm_rates *vm, bool h
 	/* PSI absent is "-", never 0 */
 	snprintf(a, sizeof a, "-");
 	snprintf(b, sizeof b, "-");
-	if (have && vm->have_psi) {
-		snprintf(a, sizeof a, "%.2f", vm->psi_some_avg10);
-		snprintf(b, sizeof b, "%.2f", vm->psi_full_avg10);
+	if (have && vm->have_psi) {   /* compact: whole per cent (34.38/6.62 took 80x24's last 5) */
+		snprintf(a, sizeof a, lw->compact ? "%.0f" : "%.2f", vm->psi_some_avg10);
+		snprintf(b, sizeof b, lw->compact ? "%.0f" : "%.2f", vm->psi_full_avg10);
 	}
 	if (lw->compact) {
 		char both[80];
