@@ -100,3 +100,20 @@ for l in open(sys.argv[1]):
 		|| fail "bdi limit: the replay gives the dip and its reasons again" \
 			"$(dips "$TMP/r$n.json"; echo ---; dips "$TMP/replay.json"; cat "$TMP/replay.err")"
 fi
+
+# The console's marks panel says a dip's first reason on its line, not only once selected:
+# the recording replayed, played to its end at x100.
+if [ "${result%% *}" = ok ] && command -v tmux >/dev/null; then
+	. "$(dirname "$0")/console_lib.sh"
+	console_shell 200 40 || { fail "bdi limit: a shell in tmux"; exit 1; }
+	console_run --replay "$TMP/r$n.log" "$dev"
+	wait_screen "REPLAY [0-9]+/[0-9]+ .* PLAYING" 10
+	console_send x
+	console_send x
+	screen_check "bdi limit: the marks panel's dip line says its first reason" \
+		"\[[0-9]+\] +[0-9:]+ +$dev +throughput +[0-9.]+ → [0-9.]+ MB/s: [0-9.]+ s after bdi\." 15
+	console_send q
+	wait_screen '^EXIT=[0-9]+' 10
+	screen | grep -q '^EXIT=0' && clean_stderr "$CONSOLE_STDERR" && ok "bdi limit: the replay console exits 0" \
+		|| fail "bdi limit: the replay console exits 0" "$(show_screen; cat "$CONSOLE_STDERR")"
+fi
