@@ -8,9 +8,14 @@
  * over HTTP changes anything.
  *
  * No client keeps the others out: a client address has at most HTTP_PER_CLIENT_MAX of
- * the HTTP_CONNECTIONS_MAX connections, and each step of an exchange (the request coming
+ * the HTTP_CONNECTIONS_MAX connections, each step of an exchange (the request coming
  * whole, the response going) has HTTP_STEP_SECONDS in all, however slowly the bytes
- * trickle (src/cli/http_deadline.h): libmicrohttpd's own timeout is an idle one.
+ * trickle, and a connection beyond HTTP_CONNECTIONS_MAX shuts down the one idle the
+ * longest (src/cli/http_deadline.h): libmicrohttpd's own timeout is an idle one, and its
+ * connection limit stops accepting, so clients from many addresses that reconnect at
+ * once would be the first accepted every time.  libmicrohttpd's limit leaves room
+ * (HTTP_CLOSING_MAX) for connections shut down and not yet closed, so it is not the one
+ * that stops a new connection.
  */
 #include <errno.h>
 #include <microhttpd.h>
@@ -27,6 +32,7 @@
 
 #define MHD_SONAME "libmicrohttpd.so.12"
 #define HTTP_CONNECTIONS_MAX 128
+#define HTTP_CLOSING_MAX 32
 #define HTTP_PER_CLIENT_MAX 8
 #define HTTP_STEP_SECONDS 5
 
@@ -123,13 +129,14 @@ static enum MHD_Result plain(struct prom_http *h, struct MHD_Connection *conn, u
 	return reply(h, conn, status, "text/plain; charset=utf-8", (char *)msg, strlen(msg), false);
 }
 
-/* The connection's deadline moves on: its request came whole, or its response went. */
-static void next_step(struct prom_http *h, struct MHD_Connection *conn)
+/* The connection's deadline moves on: its request came whole (busy), or its response
+ * went (idle). */
+static void next_step(struct prom_http *h, struct MHD_Connection *conn, bool idle)
 {
 	const union MHD_ConnectionInfo *info =
 		h->mhd.get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 	if (info)
-		http_deadlines_renew(h->deadlines, info->socket_context);
+		http_deadlines_step(h->deadlines, info->socket_context, idle);
 }
 
 static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
@@ -149,7 +156,7 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
 static void on_completed(void *cls, struct MHD_Connection *conn, void **state,
 			 enum MHD_RequestTerminationCode code)
 {
-	next_step(cls, conn);
+	next_step(cls, conn, true);
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
@@ -157,7 +164,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 				  size_t *upload_size, void **state)
 {
 	struct prom_http *h = cls;
-	next_step(h, conn);
+	next_step(h, conn, false);
 	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
 		return plain(h, conn, MHD_HTTP_METHOD_NOT_ALLOWED, "ioscope serves GET /metrics only\n");
 	if (strcmp(url, "/metrics") != 0)
@@ -181,12 +188,15 @@ static int start_threads(struct prom_http *h, int fd, const char *listen, struct
 	sigset_t all, old;
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
-	h->deadlines = http_deadlines_start(HTTP_CONNECTIONS_MAX, HTTP_STEP_SECONDS * 1000, err);
+	h->deadlines = http_deadlines_start(HTTP_CONNECTIONS_MAX,
+					    HTTP_CONNECTIONS_MAX + HTTP_CLOSING_MAX,
+					    HTTP_STEP_SECONDS * 1000, err);
 	if (h->deadlines)
 		h->daemon = h->mhd.start_daemon(
 			MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, 0, NULL, NULL, on_request, h,
 			MHD_OPTION_LISTEN_SOCKET, fd,
-			MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_CONNECTIONS_MAX,
+			MHD_OPTION_CONNECTION_LIMIT,
+			(unsigned)(HTTP_CONNECTIONS_MAX + HTTP_CLOSING_MAX),
 			MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)HTTP_PER_CLIENT_MAX,
 			MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_STEP_SECONDS,
 			MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,

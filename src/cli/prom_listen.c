@@ -1,5 +1,11 @@
 /* prom_listen.c - the address and socket of --listen (src/cli/prom_sink.h).  The socket
- * is bound here, not by libmicrohttpd, so that a busy port is said with its cause. */
+ * is bound here, not by libmicrohttpd, so that a busy port is said with its cause.
+ *
+ * Its backlog is the largest the kernel takes (net.core.somaxconn): when the queue of
+ * connections not yet accepted is full the kernel drops a new one's SYN and its client
+ * tries again only a second later, then 3 s, so a flood of clients that reconnect at once
+ * would keep a scrape out however fast the server makes room (src/cli/http_deadline.h).
+ * A queue that takes them all lets a scrape wait its turn, a few milliseconds. */
 #include <errno.h>
 #include <netdb.h>
 #include <stdio.h>
@@ -77,7 +83,7 @@ int prom_listen_socket(const char *arg, struct error *err)
 		return error_set(err, "--listen %s: %s", arg, strerror(errno));
 	int one = 1;
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-	if (bind(fd, (struct sockaddr *)&sa, len) < 0 || listen(fd, 64) < 0) {
+	if (bind(fd, (struct sockaddr *)&sa, len) < 0 || listen(fd, SOMAXCONN) < 0) {
 		int e = errno;
 		close(fd);
 		return error_set(err, "--listen %s: %s", arg, strerror(e));
