@@ -142,25 +142,8 @@ struct control_result *control_job_finish(struct control_job *job);
  * *current gets the bracketed one's index (-1 if none).  Returns how many. */
 size_t control_scheduler_names(const char *line, char names[][CONTROL_SCHED_NAME], size_t max,
 			       int *current);
-/* The keys `ioscope set` knows (docs/control.md): how each is written, what it accepts. */
-enum control_write {
-	CONTROL_WRITE_SYSFS,    /* one write(2) to its file (sysfs_setting_rel) */
-	CONTROL_WRITE_LOOP_DIO, /* LOOP_SET_DIRECT_IO on /dev/NAME */
-	CONTROL_READ_ONLY,      /* watched and shown, never written: `why` says why */
-};
-struct control_limits;
-struct control_key {
-	const char *key;        /* "wbt_lat_usec"; "iosched." stands for every iosched.NAME */
-	const char *range;      /* what is accepted, for --help, show and the docs */
-	enum control_write write;
-	int (*check)(const struct control_limits *lim, const char *key, const char *value,
-		     char *out, size_t outlen, struct error *err);
-	const char *why;        /* CONTROL_READ_ONLY: why ioscope does not set it */
-};
-extern const struct control_key control_keys[];   /* ends with a NULL key */
-/* The row of key (any iosched.NAME: the "iosched." row), or NULL. */
-const struct control_key *control_key_find(const char *key);
-/* "scheduler, nr_requests, ..., iosched.NAME, ..., loop.dio": the keys set accepts. */
+/* "scheduler, nr_requests, ..., iosched.NAME, ..., loop.dio": the keys set accepts, the
+ * writable rows of the knob table (knobs.h), in its order. */
 void control_keys_list(char *buf, size_t len);
 /* Options known to be accepted on remount by fstype ("" or unknown: the generic
  * ones), NULL-terminated; for completion only - any option may be tried. */
@@ -220,13 +203,6 @@ struct control_limits {
 	long bdi_min, bdi_max;
 	long bdi_min_others;    /* every other bdi's minimum added up; -1 unknown */
 };
-#define CONTROL_BDI_RATIO_FINE_MAX 1000000   /* 100 % (mm/backing-dev.c BDI_RATIO_SCALE) */
-#define CONTROL_NR_REQUESTS_MIN 4          /* BLKDEV_MIN_RQ; the kernel raises smaller values */
-#define CONTROL_NR_REQUESTS_SCHED_MAX 2048 /* MAX_SCHED_RQ with an elevator */
-
-/* The file below /sys/block/NAME key is written to and read from ("queue/scheduler",
- * "bdi/max_ratio", "loop/dio"); false for an unknown key. */
-bool control_key_rel(const char *key, char *rel, size_t len);
 
 /* A disk's own dirty limits (src/control/bdi_limits.c). */
 /* Its limits now and the other devices' minimums into lim (root: a --root tree). */
@@ -247,8 +223,9 @@ void control_bdi_order(struct control_plan *p, const struct control_limits *lim)
 /* Parse "KEY=VALUE" into key and value; -1 on syntax errors and unknown keys. */
 int control_assignment_split(const char *arg, char *key, size_t klen, char *value, size_t vlen,
 			     struct error *err);
-/* Validate value for key under lim and write the exact text to send into out
- * (write_cache spellings are normalised).  -1 with a message naming the allowed range. */
+/* Validate value for key under lim, by the kind of value its row of the knob table says,
+ * and write the exact text to send into out (write_cache spellings are normalised).  -1
+ * with a message naming the allowed range. */
 int control_value_check(const struct control_limits *lim, const char *key, const char *value,
 			char *out, size_t outlen, struct error *err);
 /* Known iosched tunables of a scheduler, for checking iosched.NAME when the same

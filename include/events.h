@@ -177,8 +177,8 @@ void echo_filter_remember(struct echo_filter *f, const struct event *ev);
  * its announcement with the sample after). */
 void echo_filter_sample(struct echo_filter *f, struct event_list *events, size_t derived);
 
-/* True for the settings a scheduler switch resets: nr_requests, iosched.* and
- * wbt_lat_usec (which bfq turns off). */
+/* True for the settings a scheduler switch resets, the knob table's on_switch
+ * (knobs.h): nr_requests, iosched.* and wbt_lat_usec (which bfq turns off). */
 bool event_key_is_reset(const char *key);
 /* Add one reset to a scheduler event (old / new NULL: absent).  Past
  * EVENT_RESETS_MAX (or out of memory) it is only counted. */

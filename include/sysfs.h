@@ -1,5 +1,6 @@
 /* sysfs.h - a whole disk's I/O settings from /sys/block/NAME, re-read through
- * descriptors kept open between samples (pread at offset 0 re-reads a sysfs file).
+ * descriptors kept open between samples (pread at offset 0 re-reads a sysfs file):
+ * the files of the knob table (knobs.h), on its cadences, and queue/iosched/.
  */
 #ifndef IOSCOPE_SYSFS_H
 #define IOSCOPE_SYSFS_H
@@ -13,37 +14,11 @@
 
 #define SYSFS_ELEVATORS_SEEN 8
 
-/* How often a setting file is read (docs/sources.md, "Per disk, from sysfs"). */
-enum sysfs_cadence {
-	SYSFS_EVERY_READ,   /* every sample */
-	SYSFS_KNOB,         /* every sample of a fixture tree; live, on the knob cadence */
-	SYSFS_SHOWN,        /* never sampled, only shown by `ioscope show`: a figure derived
-			       from another setting and the moving dirty limit, no setting */
-};
-
-/* A setting read from one file below /sys/block/NAME: the table that says which
- * keys ioscope watches (besides iosched.*, the files of queue/iosched/), where each
- * is read from, and how often.  The control module writes the same files. */
-struct sysfs_setting_file {
-	const char *key;             /* settings item: "wbt_lat_usec", "bdi.max_ratio" */
-	const char *rel;             /* below /sys/block/NAME: "queue/wbt_lat_usec" */
-	enum sysfs_cadence cadence;
-	const char *finer;           /* left out where this file exists: one kernel value */
-	bool loop_only;              /* only for a loop device with a file (loop/ exists) */
-};
-extern const struct sysfs_setting_file sysfs_setting_files[];
-extern const size_t sysfs_nsetting_files;
-/* The row of key, or NULL (iosched.* has none). */
-const struct sysfs_setting_file *sysfs_setting_find(const char *key);
-/* The file below /sys/block/NAME a key is read from: the row's, or queue/iosched/NAME
- * for iosched.NAME; false for a key ioscope does not read. */
-bool sysfs_setting_rel(const char *key, char *rel, size_t len);
-
 struct sysfs_file {
 	int fd;
 	char key[SETTING_KEY_MAX];   /* "nr_requests", "iosched.fifo_batch" ... */
 	bool iosched;                /* a file of queue/iosched/: gone with its elevator */
-	bool knob;                   /* read on the knob cadence (SYSFS_KNOB) */
+	bool knob;                   /* read on the knob cadence (KNOB_CADENCE_KNOB) */
 };
 
 /* One disk's open settings files.  files[] is in key order, the order the snapshot
@@ -63,7 +38,7 @@ struct sysfs_disk {
 	} seen[SYSFS_ELEVATORS_SEEN];
 	size_t nseen;
 	uint32_t recreations;        /* times the disk was found re-created (ENODEV) */
-	/* The knob cadence: SYSFS_KNOB files are read when knobs_due_ns (CLOCK_MONOTONIC)
+	/* The knob cadence: KNOB_CADENCE_KNOB files are read when knobs_due_ns (CLOCK_MONOTONIC)
 	 * has passed, then every knob_period_ns; 0: every read.  Given between reads
 	 * from the last full read's values. */
 	uint64_t knob_period_ns, knob_first_ns, knobs_due_ns;
@@ -84,7 +59,7 @@ int sysfs_disk_open(struct sysfs_disk *d, const char *root, const char *name, st
  * -1 only on ENOMEM. */
 int sysfs_disk_read(struct sysfs_disk *d, struct disk_settings *out, struct error *err);
 void sysfs_disk_close(struct sysfs_disk *d);
-/* Read the SYSFS_KNOB files every period_ns, the first time first_ns after the first
+/* Read the KNOB_CADENCE_KNOB files every period_ns, the first time first_ns after the first
  * read (spreading disks over the period); period 0: every read (the default). */
 void sysfs_disk_knob_cadence(struct sysfs_disk *d, uint64_t period_ns, uint64_t first_ns);
 /* The next read reads the knobs too (ioscope changed one). */

@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "control.h"
 #include "json_text.h"
+#include "knobs.h"
 #include "session_log.h"
 #include "text.h"
 
@@ -84,10 +85,12 @@ static void usage(FILE *out, const char *cmd)
 	if (strcmp(cmd, "set") == 0) {
 		fputs("usage: ioscope set [--yes] [--events] [--root DIR] DEVICE KEY=VALUE...\n"
 		      "  keys (see ioscope(1), CHANGING SETTINGS):\n", out);
-		for (const struct control_key *k = control_keys; k->key; k++)
-			if (k->write != CONTROL_READ_ONLY)
-				key_line(out, strcmp(k->key, "iosched.") == 0 ? "iosched.NAME" : k->key,
-					 k->range);
+		for (size_t i = 0; i < knob_count; i++) {
+			const struct knob *k = &knob_table[i];
+			const char *shown = k->value == KNOB_IOSCHED ? "iosched.NAME" : k->key;
+			if (k->write != KNOB_READ_ONLY)
+				key_line(out, shown, k->help);
+		}
 	} else if (strcmp(cmd, "remount") == 0)
 		fprintf(out, "usage: ioscope remount [--yes] [--events] MOUNTPOINT OPTIONS\n"
 			     "  OPTIONS: comma list of opt, +opt, -opt, opt=value\n"

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "knobs.h"
 
 #define PERCENT 10000   /* millionths in one percent */
 
@@ -161,7 +162,7 @@ int control_bdi_check(const struct control_plan *p, const struct control_limits 
 				 (min ? min : max)->key, a, b);
 	}
 	if (min && new_min >= 0 && lim->bdi_min_others >= 0 &&
-	    lim->bdi_min_others + new_min >= CONTROL_BDI_RATIO_FINE_MAX) {
+	    lim->bdi_min_others + new_min >= KNOB_BDI_RATIO_FINE_MAX) {
 		percent_text(lim->bdi_min_others, a, sizeof a);
 		return error_set(err,
 				 "%s=%s: the minimums of all devices together must stay under "

@@ -1,12 +1,14 @@
 /* cli_show.c - `ioscope show DEVICE|MOUNTPOINT`: what `set` and `remount` would start from. */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "control.h"
+#include "knobs.h"
 #include "sysfs.h"
 #include "text.h"
 
@@ -15,30 +17,31 @@ static int cmp_settings(const void *a, const void *b)
 	return strcmp(((const struct setting *)a)->key, ((const struct setting *)b)->key);
 }
 
-/* What `ioscope set` would accept, next to the value: the range the kernel allows here
- * for nr_requests and max_sectors_kb, the key's range otherwise, or why it is not set. */
+/* What `ioscope set` would accept, next to the value: the range the kernel allows on this
+ * queue where it depends on the queue (nr_requests, max_sectors_kb), the knob's help
+ * otherwise when it says more than the value, or why it is not set. */
 static void range_note(const struct control_dev *d, const struct disk_settings *ds, const char *key,
 		       char *note, size_t len)
 {
 	char v[32];
-	const struct control_key *k = control_key_find(key);
+	const struct knob *k = knob_find(key);
 	note[0] = '\0';
-	if (strcmp(key, "nr_requests") == 0 && strcmp(ds->scheduler, "none") != 0 &&
-	    ds->scheduler[0])
-		snprintf(note, len, "   (%d..%d with %s)", CONTROL_NR_REQUESTS_MIN,
-			 CONTROL_NR_REQUESTS_SCHED_MAX, ds->scheduler);
-	else if (strcmp(key, "nr_requests") == 0 &&
+	if (!k)
+		return;
+	if (k->value == KNOB_REQUESTS && strcmp(ds->scheduler, "none") != 0 && ds->scheduler[0])
+		snprintf(note, len, "   (%" PRIu64 "..%" PRIu64 " with %s)", k->min, k->max,
+			 ds->scheduler);
+	else if (k->value == KNOB_REQUESTS &&
 		 control_dev_read(d, "mq/0/nr_tags", v, sizeof v, NULL) == 0)
-		snprintf(note, len, "   (%d..%s with none: the queue depth)",
-			 CONTROL_NR_REQUESTS_MIN, v);
-	else if (strcmp(key, "max_sectors_kb") == 0 &&
+		snprintf(note, len, "   (%" PRIu64 "..%s with none: the queue depth)", k->min, v);
+	else if (k->value == KNOB_SECTORS_KB &&
 		 control_dev_read(d, "queue/max_hw_sectors_kb", v, sizeof v, NULL) == 0)
-		snprintf(note, len, "   (max_hw_sectors_kb %s; 0 = default)", v);
-	else if (k && k->write == CONTROL_READ_ONLY)
+		snprintf(note, len, "   (max_hw_sectors_kb %s; %s = default)", v,
+			 k->default_value);
+	else if (k->write == KNOB_READ_ONLY)
 		snprintf(note, len, "   (read-only here: %s)", k->why);
-	else if (k && strncmp(key, "iosched.", 8) != 0 && strcmp(key, "write_cache") != 0 &&
-		 strcmp(key, "read_ahead_kb") != 0)
-		snprintf(note, len, "   (%s)", k->range);
+	else if (k->help_in_show)
+		snprintf(note, len, "   (%s)", k->help);
 }
 
 /* The settings as the sampler reads them (src/sources/sysfs.c) and the bdi's limits in
@@ -53,12 +56,12 @@ static int shown_settings(const char *root, const char *disk, const struct contr
 	sysfs_disk_close(&sd);
 	struct setting extra[4];
 	size_t n = 0;
-	for (size_t i = 0; i < sysfs_nsetting_files && n < 4; i++) {
-		const struct sysfs_setting_file *f = &sysfs_setting_files[i];
-		if (f->cadence != SYSFS_SHOWN ||
-		    control_dev_read(d, f->rel, extra[n].value, sizeof extra[n].value, NULL) < 0)
+	for (size_t i = 0; i < knob_count && n < 4; i++) {
+		const struct knob *k = &knob_table[i];
+		if (k->cadence != KNOB_CADENCE_SHOWN ||
+		    control_dev_read(d, k->file, extra[n].value, sizeof extra[n].value, NULL) < 0)
 			continue;
-		snprintf(extra[n++].key, sizeof extra[0].key, "%s", f->key);
+		snprintf(extra[n++].key, sizeof extra[0].key, "%s", k->key);
 	}
 	struct setting *all = realloc(ds->items, (ds->nitems + n + 1) * sizeof *all);
 	if (!all)

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "knobs.h"
 
 static bool has_cap_sys_admin(void)
 {
@@ -22,9 +23,9 @@ static const char *file_of(const struct control_assign *a, bool switching, char 
 {
 	/* the tunables of a scheduler being switched to do not exist yet */
 	if (strncmp(a->key, "iosched.", 8) == 0 && switching)
-		snprintf(rel, len, "queue/scheduler");
+		knob_file("scheduler", rel, len);
 	else
-		control_key_rel(a->key, rel, len);
+		knob_file(a->key, rel, len);
 	return rel;
 }
 
@@ -32,7 +33,8 @@ static int check_item(const struct control_dev *d, const struct control_plan *p,
 		      const struct control_assign *a, bool switching, struct error *err)
 {
 	char rel[SETTING_KEY_MAX + 16];
-	if (strcmp(a->key, "loop.dio") == 0) {
+	const struct knob *k = knob_find(a->key);
+	if (k && k->write == KNOB_WRITE_LOOP_DIO) {
 		if (has_cap_sys_admin())
 			return 0;
 		return error_set(err,

@@ -14,12 +14,13 @@
 #include <string.h>
 
 #include "control.h"
+#include "knobs.h"
 #include "sysfs.h"
 
 /* Every setting, as the sampler reads them (src/sources/sysfs.c): a write can change
- * others as a side effect - a scheduler switch resets nr_requests, the iosched tunables
- * and (bfq) wbt_lat_usec, max_sectors_kb and write_cache writes recompute
- * read_ahead_kb. */
+ * others as a side effect - a scheduler switch resets some knobs (knobs.h, on_switch:
+ * nr_requests, the iosched tunables, to or from bfq wbt_lat_usec), max_sectors_kb and
+ * write_cache writes recompute read_ahead_kb. */
 static void state_read(const struct control_dev *d, const char *root, struct disk_settings *s)
 {
 	struct sysfs_disk sd;
@@ -109,27 +110,11 @@ static int read_back(const struct control_dev *d, const char *key, const char *r
 	return 0;
 }
 
-/* The kernel says only EINVAL; say what it means for this key. */
-static void refusal_text(const char *key, const char *value, int errnum, const char *why,
-			 char *buf, size_t len)
+/* The kernel says only EINVAL; say what it means for this key (its row's einval). */
+static void refusal_text(const struct knob *k, const char *key, const char *value, int errnum,
+			 const char *why, char *buf, size_t len)
 {
-	static const struct {
-		const char *key, *hint;
-	} einval[] = {
-		{ "nr_requests", "; allowed: 4..queue depth with none, 4..2048 with a scheduler" },
-		{ "max_sectors_kb", "; allowed: page size..max_hw_sectors_kb, 0 = default" },
-		{ "iosched.", "; out of range for this scheduler" },
-		{ "bdi.max_", "; the maximum cannot go below the minimum or past the dirty limit" },
-		{ "bdi.min_", "; the minimum cannot go above the maximum, and all devices' "
-			      "minimums together stay under 100 %" },
-		{ "loop.dio", "; the backing file's filesystem or block size does not allow "
-			      "direct I/O" },
-		{ "wbt_lat_usec", "; this queue has no writeback throttling" },
-	};
-	const char *hint = "";
-	for (size_t i = 0; errnum == EINVAL && i < sizeof einval / sizeof einval[0]; i++)
-		if (strncmp(key, einval[i].key, strlen(einval[i].key)) == 0)
-			hint = einval[i].hint;
+	const char *hint = errnum == EINVAL && k && k->einval ? k->einval : "";
 	if (errnum == EACCES || errnum == EPERM)
 		hint = "; needs root";
 	snprintf(buf, len, "refused: %s=%s: %s%s", key, value, why, hint);
@@ -138,15 +123,16 @@ static void refusal_text(const char *key, const char *value, int errnum, const c
 /* A value that asks the kernel for its default, which reads back as a number. */
 static bool to_default(const struct control_assign *a)
 {
-	return (strcmp(a->key, "max_sectors_kb") == 0 && strcmp(a->value, "0") == 0) ||
-	       (strcmp(a->key, "wbt_lat_usec") == 0 && strcmp(a->value, "-1") == 0);
+	const struct knob *k = knob_find(a->key);
+	return k && k->default_value && strcmp(a->value, k->default_value) == 0;
 }
 
 /* bdi.max_bytes and min_bytes are kept as a ratio of the dirty limit of the moment:
  * they read back near what was written, never exactly, and move with memory. */
 static bool in_bytes(const struct control_assign *a)
 {
-	return strncmp(a->key, "bdi.", 4) == 0 && strstr(a->key, "_bytes") != NULL;
+	const struct knob *k = knob_find(a->key);
+	return k && k->read_back_near;
 }
 
 static void verdict_text(const struct control_assign *a, const char *now, char *buf, size_t len)
@@ -195,7 +181,8 @@ struct applied {
 static int write_setting(const struct control_dev *d, const char *root,
 			 const struct control_assign *a, const char *rel, struct error *err)
 {
-	if (strcmp(a->key, "loop.dio") == 0)
+	const struct knob *k = knob_find(a->key);
+	if (k && k->write == KNOB_WRITE_LOOP_DIO)
 		return control_loop_set_dio(d, root, a->value, err);
 	return control_dev_write(d, rel, a->value, err);
 }
@@ -220,7 +207,8 @@ static int apply_one(const struct control_dev *d, const char *root,
 	struct disk_settings before, after;
 	state_read(d, root, &before);
 	current_value(&before, planned, &a);
-	control_key_rel(a.key, rel, sizeof rel);
+	knob_file(a.key, rel, sizeof rel);
+	const struct knob *k = knob_find(a.key);
 	struct event *ev = control_result_event(r, control_key_kind(a.key), d->name, a.watch);
 	const char *watch_was = state_get(&before, a.watch);
 	char event_old[SETTING_VAL_MAX];
@@ -236,9 +224,9 @@ static int apply_one(const struct control_dev *d, const char *root,
 	if (wrote < 0) {
 		/* a file's write says only errno; the ioctl's steps say which failed */
 		int errnum = errno;
-		refusal_text(a.key, a.value, errnum,
-			     strcmp(a.key, "loop.dio") == 0 ? err.msg : strerror(errnum), summary,
-			     sizeof summary);
+		refusal_text(k, a.key, a.value, errnum,
+			     k && k->write == KNOB_WRITE_LOOP_DIO ? err.msg : strerror(errnum),
+			     summary, sizeof summary);
 		control_result_line(r, "%s %s: %s -> %s: %s", d->name, a.key, a.old, a.value,
 				    summary);
 		fill_event(ev, event_old, event_old, summary);
@@ -284,7 +272,7 @@ static void recheck_all(const struct control_dev *d, const struct control_plan *
 	char rel[SETTING_KEY_MAX + 16], now[SETTING_VAL_MAX], why[256];
 	for (size_t i = 0; i < n; i++) {
 		const struct control_assign *a = &p->items[i];
-		control_key_rel(a->watch, rel, sizeof rel);
+		knob_file(a->watch, rel, sizeof rel);
 		if (!done[i].now[0] || read_back(d, a->watch, rel, now, sizeof now) < 0 ||
 		    strcmp(now, done[i].now) == 0)
 			continue;

@@ -1,10 +1,8 @@
 /* queue_check.c - what a disk's setting may be set to, checked before anything is
- * written: the table of keys `ioscope set` knows (control_keys[]), and each one's check.
- *
- * The ranges are the kernel's own (block/blk-sysfs.c, mm/backing-dev.c,
- * drivers/block/loop.c, this kernel): values the kernel would silently clamp or ignore
- * are refused here with the range, so the operator never believes a value was set that
- * was not.
+ * written: the keys `ioscope set` knows are the rows of the knob table (knobs.h, whose
+ * ranges are the kernel's own), and each kind of value has its check here.  A value the
+ * kernel would silently clamp or ignore is refused with the range, so the operator
+ * never believes a value was set that was not.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -14,7 +12,7 @@
 #include <string.h>
 
 #include "control.h"
-#include "sysfs.h"
+#include "knobs.h"
 
 static const char *const mq_deadline_names[] = {
 	"async_depth", "fifo_batch",   "front_merges",   "prio_aging_expire",
@@ -67,15 +65,15 @@ int control_assignment_split(const char *arg, char *key, size_t klen, char *valu
 		return error_set(err, "'%.40s...': key too long", arg);
 	memcpy(key, arg, n);
 	key[n] = '\0';
-	const struct control_key *k = control_key_find(key);
-	if (strncmp(key, "iosched.", 8) == 0) {
+	const struct knob *k = knob_find(key);
+	if (k && k->value == KNOB_IOSCHED) {
 		if (!iosched_name_valid(key + 8))
 			return error_set(err, "'%s': iosched tunable names are [a-z0-9_]", key);
 	} else if (!k) {
 		char keys[1024];
 		control_keys_list(keys, sizeof keys);
 		return error_set(err, "unknown key '%s'; keys: %s", key, keys);
-	} else if (k->write == CONTROL_READ_ONLY) {
+	} else if (k->write == KNOB_READ_ONLY) {
 		return error_set(err, "%s is watched, not set by ioscope: %s", key, k->why);
 	}
 	if (!eq[1])
@@ -117,74 +115,8 @@ static int check_range(const char *key, const char *value, uint64_t lo, uint64_t
 	return 0;
 }
 
-/* The kernel multiplies by 1000 into a 64-bit count of nanoseconds (blk-sysfs.c
- * queue_wb_lat_store): larger values wrap. */
-#define WBT_LAT_USEC_MAX (INT64_MAX / 1000)
-
-static int check_wbt(const struct control_limits *lim, const char *key, const char *value,
-		     char *out, size_t outlen, struct error *err)
-{
-	if (strcmp(value, "-1") == 0) {   /* back to the kernel's default for the queue */
-		snprintf(out, outlen, "-1");
-		return 0;
-	}
-	return check_range(key, value, 0, WBT_LAT_USEC_MAX, " (0 = off, -1 = the default)", out,
-			   outlen, err);
-}
-
-/* A whole number in [lo, hi] with what it means, for the small enumerations (nomerges,
- * rq_affinity) and the flags: the kernel takes any number there and quietly maps the
- * rest (nomerges=3 is 1, rq_affinity=3 changes nothing, add_random=2 is 1). */
-static int check_small(const char *key, const char *value, uint64_t hi, const char *why,
-		       char *out, size_t outlen, struct error *err)
-{
-	return check_range(key, value, 0, hi, why, out, outlen, err);
-}
-
-static int check_nomerges(const struct control_limits *lim, const char *key, const char *value,
-			  char *out, size_t outlen, struct error *err)
-{
-	return check_small(key, value, 2, " (0 = merge, 1 = simple merges only, 2 = none)", out,
-			   outlen, err);
-}
-
-static int check_rq_affinity(const struct control_limits *lim, const char *key,
-			     const char *value, char *out, size_t outlen, struct error *err)
-{
-	return check_small(key, value, 2,
-			   " (0 = any CPU completes, 1 = the submitter's group, 2 = the submitter)",
-			   out, outlen, err);
-}
-
-static int check_flag(const struct control_limits *lim, const char *key, const char *value,
-		      char *out, size_t outlen, struct error *err)
-{
-	return check_small(key, value, 1, " (0 = off, 1 = on)", out, outlen, err);
-}
-
-static int check_ratio(const struct control_limits *lim, const char *key, const char *value,
-		       char *out, size_t outlen, struct error *err)
-{
-	return check_range(key, value, 0, 100, " percent of the dirty limit", out, outlen, err);
-}
-
-static int check_ratio_fine(const struct control_limits *lim, const char *key,
-			    const char *value, char *out, size_t outlen, struct error *err)
-{
-	return check_range(key, value, 0, CONTROL_BDI_RATIO_FINE_MAX,
-			   " millionths of the dirty limit", out, outlen, err);
-}
-
-static int check_bytes(const struct control_limits *lim, const char *key, const char *value,
-		       char *out, size_t outlen, struct error *err)
-{
-	return check_range(key, value, 0, UINT64_MAX,
-			   " bytes (the kernel refuses more than the dirty limit)", out, outlen,
-			   err);
-}
-
-static int check_loop_dio(const struct control_limits *lim, const char *key, const char *value,
-			  char *out, size_t outlen, struct error *err)
+static int check_on_off(const char *key, const char *value, char *out, size_t outlen,
+			struct error *err)
 {
 	if (strcmp(value, "on") == 0 || strcmp(value, "1") == 0)
 		snprintf(out, outlen, "1");
@@ -195,8 +127,8 @@ static int check_loop_dio(const struct control_limits *lim, const char *key, con
 	return 0;
 }
 
-static int check_scheduler(const struct control_limits *lim, const char *value, char *out,
-			   size_t outlen, struct error *err)
+static int check_scheduler(const struct control_limits *lim, const char *key, const char *value,
+			   char *out, size_t outlen, struct error *err)
 {
 	char list[CONTROL_SCHED_MAX * CONTROL_SCHED_NAME] = "";
 	for (size_t i = 0; i < lim->nschedulers; i++) {
@@ -207,18 +139,19 @@ static int check_scheduler(const struct control_limits *lim, const char *value, 
 		strcat(list, i ? ", " : "");
 		strcat(list, lim->schedulers[i]);
 	}
-	return error_set(err, "scheduler=%s: not offered by this queue; choose one of: %s", value,
+	return error_set(err, "%s=%s: not offered by this queue; choose one of: %s", key, value,
 			 list[0] ? list : "(none listed)");
 }
 
-static int check_nr_requests(const struct control_limits *lim, const char *value, char *out,
-			     size_t outlen, struct error *err)
+static int check_nr_requests(const struct knob *k, const struct control_limits *lim,
+			     const char *key, const char *value, char *out, size_t outlen,
+			     struct error *err)
 {
 	bool elevator = strcmp(lim->target_scheduler, "none") != 0;
 	char why[96];
 	uint64_t hi;
 	if (elevator) {
-		hi = CONTROL_NR_REQUESTS_SCHED_MAX;
+		hi = k->max;
 		snprintf(why, sizeof why, " with scheduler %s", lim->target_scheduler);
 	} else if (lim->queue_depth > 0) {
 		hi = (uint64_t)lim->queue_depth;
@@ -227,26 +160,21 @@ static int check_nr_requests(const struct control_limits *lim, const char *value
 		hi = UINT_MAX;
 		snprintf(why, sizeof why, " (queue depth unknown)");
 	}
-	return check_range("nr_requests", value, CONTROL_NR_REQUESTS_MIN, hi, why, out, outlen,
-			   err);
+	return check_range(key, value, k->min, hi, why, out, outlen, err);
 }
 
-static int check_max_sectors(const struct control_limits *lim, const char *value, char *out,
-			     size_t outlen, struct error *err)
+static int check_max_sectors(const struct control_limits *lim, const char *key,
+			     const char *value, char *out, size_t outlen, struct error *err)
 {
-	if (strcmp(value, "0") == 0) { /* the kernel takes 0 as "back to the default" */
-		snprintf(out, outlen, "0");
-		return 0;
-	}
 	uint64_t hi = lim->max_hw_sectors_kb > 0 ? (uint64_t)lim->max_hw_sectors_kb : UINT_MAX;
 	const char *why = lim->max_hw_sectors_kb > 0
 				  ? " (page size .. max_hw_sectors_kb; 0 = default)"
 				  : " (0 = default)";
-	return check_range("max_sectors_kb", value, (uint64_t)lim->page_kb, hi, why, out, outlen,
-			   err);
+	return check_range(key, value, (uint64_t)lim->page_kb, hi, why, out, outlen, err);
 }
 
-static int check_write_cache(const char *value, char *out, size_t outlen, struct error *err)
+static int check_write_cache(const char *key, const char *value, char *out, size_t outlen,
+			     struct error *err)
 {
 	static const struct {
 		const char *spelling, *kernel;
@@ -261,7 +189,7 @@ static int check_write_cache(const char *value, char *out, size_t outlen, struct
 			snprintf(out, outlen, "%s", spellings[i].kernel);
 			return 0;
 		}
-	return error_set(err, "write_cache=%s: allowed: \"write back\" or \"write through\"",
+	return error_set(err, "%s=%s: allowed: \"write back\" or \"write through\"", key,
 			 value);
 }
 
@@ -276,6 +204,11 @@ static bool name_in(const char *const *names, const char *name)
 static int check_iosched(const struct control_limits *lim, const char *key, const char *value,
 			 char *out, size_t outlen, struct error *err)
 {
+	if (strcmp(lim->target_scheduler, "none") == 0)
+		return error_set(err, "%s: scheduler none has no iosched tunables", key);
+	const char *const *names = control_iosched_names(lim->target_scheduler);
+	if (names && !name_in(names, key + 8))
+		return error_set(err, "%s: %s has no such tunable", key, lim->target_scheduler);
 	/* mq-deadline parses int; bfq unsigned long; kyber u64. */
 	uint64_t hi = strcmp(lim->target_scheduler, "mq-deadline") == 0 ? INT_MAX : UINT64_MAX;
 	char why[64];
@@ -283,127 +216,16 @@ static int check_iosched(const struct control_limits *lim, const char *key, cons
 	return check_range(key, value, 0, hi, why, out, outlen, err);
 }
 
-static int check_scheduler_key(const struct control_limits *lim, const char *key,
-			       const char *value, char *out, size_t outlen, struct error *err)
-{
-	return check_scheduler(lim, value, out, outlen, err);
-}
-
-static int check_nr_requests_key(const struct control_limits *lim, const char *key,
-				 const char *value, char *out, size_t outlen, struct error *err)
-{
-	return check_nr_requests(lim, value, out, outlen, err);
-}
-
-static int check_read_ahead(const struct control_limits *lim, const char *key,
-			    const char *value, char *out, size_t outlen, struct error *err)
-{
-	return check_range(key, value, 0, UINT_MAX, "", out, outlen, err);
-}
-
-static int check_max_sectors_key(const struct control_limits *lim, const char *key,
-				 const char *value, char *out, size_t outlen, struct error *err)
-{
-	return check_max_sectors(lim, value, out, outlen, err);
-}
-
-static int check_write_cache_key(const struct control_limits *lim, const char *key,
-				 const char *value, char *out, size_t outlen, struct error *err)
-{
-	return check_write_cache(value, out, outlen, err);
-}
-
-static int check_iosched_key(const struct control_limits *lim, const char *key,
-			     const char *value, char *out, size_t outlen, struct error *err)
-{
-	if (strcmp(lim->target_scheduler, "none") == 0)
-		return error_set(err, "%s: scheduler none has no iosched tunables", key);
-	const char *const *names = control_iosched_names(lim->target_scheduler);
-	if (names && !name_in(names, key + 8))
-		return error_set(err, "%s: %s has no such tunable", key, lim->target_scheduler);
-	return check_iosched(lim, key, value, out, outlen, err);
-}
-
-/* Every key `set` knows, in the order `--help`, the docs and the console's tunables
- * editor list them (the ones most set first); "iosched." stands for each iosched.NAME.
- * The read-only ones are watched (docs/sources.md) and refused here with the reason. */
-const struct control_key control_keys[] = {
-	{ "scheduler", "a name the queue lists in queue/scheduler", CONTROL_WRITE_SYSFS,
-	  check_scheduler_key, NULL },
-	{ "max_sectors_kb", "0 for the default, or page size..max_hw_sectors_kb",
-	  CONTROL_WRITE_SYSFS, check_max_sectors_key, NULL },
-	{ "nr_requests", "4..2048 with a scheduler, 4..the queue depth with none",
-	  CONTROL_WRITE_SYSFS, check_nr_requests_key, NULL },
-	{ "read_ahead_kb", "0..4294967295, rounded to pages", CONTROL_WRITE_SYSFS,
-	  check_read_ahead, NULL },
-	{ "write_cache", "\"write back\" or \"write through\"", CONTROL_WRITE_SYSFS,
-	  check_write_cache_key, NULL },
-	{ "wbt_lat_usec", "0 off, -1 the default, 1..9223372036854775 us",
-	  CONTROL_WRITE_SYSFS, check_wbt, NULL },
-	{ "nomerges", "0 merge, 1 simple merges only, 2 none", CONTROL_WRITE_SYSFS,
-	  check_nomerges, NULL },
-	{ "rq_affinity", "0 any CPU completes, 1 the submitter's group, 2 the submitter",
-	  CONTROL_WRITE_SYSFS, check_rq_affinity, NULL },
-	{ "add_random", "0, 1: feed the entropy pool", CONTROL_WRITE_SYSFS, check_flag, NULL },
-	{ "iostats", "0, 1: count I/O statistics", CONTROL_WRITE_SYSFS, check_flag, NULL },
-	{ "iosched.", "a whole number, for a file of queue/iosched/", CONTROL_WRITE_SYSFS,
-	  check_iosched_key, NULL },
-	{ "bdi.strict_limit", "0, 1: its own limit binds even when the system is under its limits",
-	  CONTROL_WRITE_SYSFS, check_flag, NULL },
-	{ "bdi.max_ratio", "0..100 % of the dirty limit, not below the minimum",
-	  CONTROL_WRITE_SYSFS, check_ratio, NULL },
-	{ "bdi.max_ratio_fine", "0..1000000 millionths of the dirty limit, not below the minimum",
-	  CONTROL_WRITE_SYSFS, check_ratio_fine, NULL },
-	{ "bdi.max_bytes", "bytes up to the dirty limit, kept as the ratio they are now",
-	  CONTROL_WRITE_SYSFS, check_bytes, NULL },
-	{ "bdi.min_ratio", "0..100, not above the maximum, all devices' together under 100",
-	  CONTROL_WRITE_SYSFS, check_ratio, NULL },
-	{ "bdi.min_ratio_fine",
-	  "0..1000000, not above the maximum, all devices' together under 1000000",
-	  CONTROL_WRITE_SYSFS, check_ratio_fine, NULL },
-	{ "bdi.min_bytes", "bytes up to the dirty limit, kept as the ratio they are now",
-	  CONTROL_WRITE_SYSFS, check_bytes, NULL },
-	{ "loop.dio", "1 or on, 0 or off", CONTROL_WRITE_LOOP_DIO,
-	  check_loop_dio, NULL },
-	{ "io_poll", "-", CONTROL_READ_ONLY, NULL,
-	  "the driver chooses polling (nvme poll_queues); the kernel ignores writes" },
-	{ "io_poll_delay", "-", CONTROL_READ_ONLY, NULL,
-	  "the kernel ignores writes to it" },
-	{ "loop.backing_file", "-", CONTROL_READ_ONLY, NULL,
-	  "losetup attaches another file" },
-	{ "loop.ro", "-", CONTROL_READ_ONLY, NULL,
-	  "chosen when the file is attached, losetup --read-only" },
-	{ "loop.sectors", "-", CONTROL_READ_ONLY, NULL,
-	  "the file's size, read again by losetup --set-capacity" },
-	{ NULL, NULL, CONTROL_READ_ONLY, NULL, NULL },
-};
-
-bool control_key_rel(const char *key, char *rel, size_t len)
-{
-	if (strcmp(key, "scheduler") != 0)
-		return sysfs_setting_rel(key, rel, len);
-	snprintf(rel, len, "queue/scheduler");
-	return true;
-}
-
-const struct control_key *control_key_find(const char *key)
-{
-	bool iosched = strncmp(key, "iosched.", 8) == 0;
-	for (const struct control_key *k = control_keys; k->key; k++)
-		if (iosched ? strcmp(k->key, "iosched.") == 0 : strcmp(k->key, key) == 0)
-			return k;
-	return NULL;
-}
-
 void control_keys_list(char *buf, size_t len)
 {
 	size_t used = 0;
 	buf[0] = '\0';
-	for (const struct control_key *k = control_keys; k->key && used + 1 < len; k++) {
-		if (k->write == CONTROL_READ_ONLY)
+	for (size_t i = 0; i < knob_count && used + 1 < len; i++) {
+		const struct knob *k = &knob_table[i];
+		if (k->write == KNOB_READ_ONLY)
 			continue;
 		int n = snprintf(buf + used, len - used, "%s%s%s", used ? ", " : "", k->key,
-				 strcmp(k->key, "iosched.") == 0 ? "NAME" : "");
+				 k->value == KNOB_IOSCHED ? "NAME" : "");
 		used += n > 0 ? (size_t)n : 0;
 	}
 }
@@ -411,12 +233,35 @@ void control_keys_list(char *buf, size_t len)
 int control_value_check(const struct control_limits *lim, const char *key, const char *value,
 			char *out, size_t outlen, struct error *err)
 {
-	const struct control_key *k = control_key_find(key);
+	const struct knob *k = knob_find(key);
 	if (!k)
 		return error_set(err, "unknown key '%s'", key);
-	if (!k->check)
+	if (k->write == KNOB_READ_ONLY)
 		return error_set(err, "%s is watched, not set by ioscope: %s", key, k->why);
-	return k->check(lim, key, value, out, outlen, err);
+	if (k->default_value && strcmp(value, k->default_value) == 0) {
+		snprintf(out, outlen, "%s", value);   /* back to the kernel's default */
+		return 0;
+	}
+	switch (k->value) {
+	case KNOB_NUMBER:
+		return check_range(key, value, k->min, k->max, k->meaning ? k->meaning : "", out,
+				   outlen, err);
+	case KNOB_ELEVATOR:
+		return check_scheduler(lim, key, value, out, outlen, err);
+	case KNOB_REQUESTS:
+		return check_nr_requests(k, lim, key, value, out, outlen, err);
+	case KNOB_SECTORS_KB:
+		return check_max_sectors(lim, key, value, out, outlen, err);
+	case KNOB_CACHE_MODE:
+		return check_write_cache(key, value, out, outlen, err);
+	case KNOB_ON_OFF:
+		return check_on_off(key, value, out, outlen, err);
+	case KNOB_IOSCHED:
+		return check_iosched(lim, key, value, out, outlen, err);
+	case KNOB_NOT_SET:
+		break;
+	}
+	return error_set(err, "%s: no check for its kind of value", key);
 }
 
 size_t control_scheduler_names(const char *line, char names[][CONTROL_SCHED_NAME], size_t max,

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "knobs.h"
 
 static long read_long(const struct control_dev *d, const char *rel)
 {
@@ -37,31 +38,13 @@ static int read_limits(const struct control_dev *d, const char *root, struct con
 	return 0;
 }
 
-/* The order the kernel needs, so that no write undoes an earlier one: a scheduler
- * switch resets nr_requests, iosched.* and (to or from bfq) wbt_lat_usec, so it goes
- * first; nr_requests next (it resizes the scheduler's tags); max_sectors_kb and
- * write_cache update the queue limits, and so do add_random and iostats (queue features
- * on recent kernels), after which the kernel recomputes read_ahead_kb (write_cache="write
- * through" or add_random=1 put a loop device's back to 2560), so read_ahead_kb goes last
- * among the queue's; the other knobs, iosched.* and loop.dio between (loop.dio leaves
- * read_ahead_kb alone).  The bdi's limits touch no queue setting: after, the maximum
- * before the minimum (control_bdi_order swaps them when it must).
- * control_apply_device reads every key back after the last write all the same. */
+/* The order the kernel needs, so that no write undoes an earlier one: the knob table's
+ * write_order (src/core/knobs.c says why each goes where).  control_apply_device reads
+ * every key back after the last write all the same. */
 static int write_rank(const char *key)
 {
-	static const char *const order[] = {
-		"scheduler", "nr_requests", "max_sectors_kb", "write_cache",
-	};
-	if (strcmp(key, "read_ahead_kb") == 0)
-		return 5;
-	if (strncmp(key, "bdi.max_", 8) == 0)
-		return 6;
-	if (strncmp(key, "bdi.", 4) == 0)
-		return 7;
-	for (int i = 0; i < 4; i++)
-		if (strcmp(key, order[i]) == 0)
-			return i;
-	return 4;   /* iosched.*, the queue's knobs, loop.dio */
+	const struct knob *k = knob_find(key);
+	return k ? k->write_order : 0;
 }
 
 static void sort_items(struct control_plan *p)
@@ -114,8 +97,9 @@ static int check_present(const struct control_dev *d, const struct control_assig
 {
 	if (control_dev_exists(d, rel))
 		return 0;
-	if (strcmp(a->key, "loop.dio") == 0)
-		return error_set(err, "loop.dio: %s is not a loop device with a file attached",
+	const struct knob *k = knob_find(a->key);
+	if (k && k->loop_only)
+		return error_set(err, "%s: %s is not a loop device with a file attached", a->key,
 				 d->name);
 	return error_set(err,
 			 "%s: %s has no %s (not on this kernel or device; see `ioscope show %s`)",
@@ -137,7 +121,7 @@ static int check_one(struct control_plan *p, size_t i, const struct control_dev 
 {
 	struct control_assign *a = &p->items[i];
 	char rel[SETTING_KEY_MAX + 16];
-	control_key_rel(a->key, rel, sizeof rel);
+	knob_file(a->key, rel, sizeof rel);
 	control_bdi_watch(lim, a->key, a->watch, sizeof a->watch);
 	if (check_same_setting(p, i, err) < 0)
 		return -1;

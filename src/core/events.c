@@ -7,6 +7,7 @@
 
 #include "events.h"
 #include "grow.h"
+#include "knobs.h"
 #include "rates.h"
 
 /* ---- the payload: texts and resets in one block the event owns ---- */
@@ -288,13 +289,14 @@ static enum event_kind setting_kind(const char *key)
 	return strcmp(key, "write_cache") == 0 ? EVENT_WRITE_CACHE : EVENT_TUNABLE;
 }
 
-/* bfq turns writeback throttling off and a switch away from it back on, unless it was
- * set by hand (block/blk-wbt.c wbt_disable_default, wbt_enable_default): wbt_lat_usec
- * changes with the switch. */
+/* What a switch sets anew, by the knob table (on_switch).  A knob that only some
+ * switches reset (wbt_lat_usec: bfq turns writeback throttling off, and a switch away
+ * from it back on) counts for every switch: its change in a switch's sample is the
+ * switch's reset. */
 bool event_key_is_reset(const char *key)
 {
-	return strncmp(key, "iosched.", 8) == 0 || strcmp(key, "nr_requests") == 0 ||
-	       strcmp(key, "wbt_lat_usec") == 0;
+	const struct knob *k = knob_find(key);
+	return k && k->on_switch != KNOB_SWITCH_KEEPS;
 }
 
 void event_add_reset(struct event *ev, const char *key, const char *old_value,

@@ -23,7 +23,7 @@ struct tracked_device {
 	struct sysfs_disk sysfs;
 };
 
-/* Live, a disk's knobs (SYSFS_KNOB: docs/sources.md) are read every 5 s, and at once
+/* Live, a disk's knobs (KNOB_CADENCE_KNOB: docs/sources.md) are read every 5 s, and at once
  * after a scheduler switch or a uevent of a loop device: they change rarely, and
  * reading them every sample would double its cost (docs/performance.md). */
 #define SAMPLER_KNOB_PERIOD_NS 5000000000ull

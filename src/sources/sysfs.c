@@ -18,61 +18,9 @@
 
 #include "grow.h"
 #include "kname.h"
+#include "knobs.h"
 #include "procfile.h"
 #include "sysfs.h"
-
-/* In key order.  Every sample: what a benchmark of the disk depends on and changes
- * most (and loop/dio, which `losetup --direct-io` changes without a uevent).  The
- * knobs (SYSFS_KNOB) change rarely; live, they are read on the knob cadence, which
- * keeps a sample's cost (docs/performance.md).  bdi/max_bytes and min_bytes are
- * max_ratio and min_ratio times the dirty limit of the moment (mm/page-writeback.c
- * bdi_get_bytes): they move with free memory every second, and a write to them sets
- * the ratio, so the ratio is what is watched.  Where the kernel has *_ratio_fine
- * (6.2+), the coarse ratio is the same value in whole percent: only the fine one is
- * read, so that one change is one event. */
-const struct sysfs_setting_file sysfs_setting_files[] = {
-	{ "add_random", "queue/add_random", SYSFS_KNOB, NULL, false },
-	{ "bdi.max_bytes", "bdi/max_bytes", SYSFS_SHOWN, NULL, false },
-	{ "bdi.max_ratio", "bdi/max_ratio", SYSFS_KNOB, "bdi/max_ratio_fine", false },
-	{ "bdi.max_ratio_fine", "bdi/max_ratio_fine", SYSFS_KNOB, NULL, false },
-	{ "bdi.min_bytes", "bdi/min_bytes", SYSFS_SHOWN, NULL, false },
-	{ "bdi.min_ratio", "bdi/min_ratio", SYSFS_KNOB, "bdi/min_ratio_fine", false },
-	{ "bdi.min_ratio_fine", "bdi/min_ratio_fine", SYSFS_KNOB, NULL, false },
-	{ "bdi.strict_limit", "bdi/strict_limit", SYSFS_KNOB, NULL, false },
-	{ "io_poll", "queue/io_poll", SYSFS_KNOB, NULL, false },
-	{ "io_poll_delay", "queue/io_poll_delay", SYSFS_KNOB, NULL, false },
-	{ "iostats", "queue/iostats", SYSFS_KNOB, NULL, false },
-	{ "loop.backing_file", "loop/backing_file", SYSFS_KNOB, NULL, true },
-	{ "loop.dio", "loop/dio", SYSFS_EVERY_READ, NULL, true },
-	{ "loop.ro", "ro", SYSFS_KNOB, NULL, true },
-	{ "loop.sectors", "size", SYSFS_KNOB, NULL, true },
-	{ "max_sectors_kb", "queue/max_sectors_kb", SYSFS_EVERY_READ, NULL, false },
-	{ "nomerges", "queue/nomerges", SYSFS_KNOB, NULL, false },
-	{ "nr_requests", "queue/nr_requests", SYSFS_EVERY_READ, NULL, false },
-	{ "read_ahead_kb", "queue/read_ahead_kb", SYSFS_EVERY_READ, NULL, false },
-	{ "rq_affinity", "queue/rq_affinity", SYSFS_KNOB, NULL, false },
-	{ "wbt_lat_usec", "queue/wbt_lat_usec", SYSFS_KNOB, NULL, false },
-	{ "write_cache", "queue/write_cache", SYSFS_EVERY_READ, NULL, false },
-};
-const size_t sysfs_nsetting_files = sizeof sysfs_setting_files / sizeof sysfs_setting_files[0];
-
-const struct sysfs_setting_file *sysfs_setting_find(const char *key)
-{
-	for (size_t i = 0; i < sysfs_nsetting_files; i++)
-		if (strcmp(sysfs_setting_files[i].key, key) == 0)
-			return &sysfs_setting_files[i];
-	return NULL;
-}
-
-bool sysfs_setting_rel(const char *key, char *rel, size_t len)
-{
-	const struct sysfs_setting_file *f = sysfs_setting_find(key);
-	int n = f ? snprintf(rel, len, "%s", f->rel)
-		  : strncmp(key, "iosched.", 8) == 0 && key[8]
-			? snprintf(rel, len, "queue/iosched/%s", key + 8)
-			: -1;
-	return n > 0 && (size_t)n < len;
-}
 
 #define VALUE_BUF 512
 
@@ -249,7 +197,7 @@ static int cmp_files(const void *a, const void *b)
 	return strcmp(((const struct sysfs_file *)a)->key, ((const struct sysfs_file *)b)->key);
 }
 
-/* The directories the rows' files are in, opened once per listing: the disk's, queue/,
+/* The directories the knobs' files are in, opened once per listing: the disk's, queue/,
  * loop/ (no link followed) and bdi/, the kernel's own link (to /sys/devices/virtual/bdi/
  * MAJ:MIN), followed as /sys/block/NAME is.  -1 for one that is not there. */
 struct setting_dirs {
@@ -273,7 +221,7 @@ static void setting_dirs_close(struct setting_dirs *dirs)
 	close_fd(&dirs->loop);
 }
 
-/* The directory of a row's path ("bdi/max_ratio": bdi/), and the name in it. */
+/* The directory of a knob's file ("bdi/max_ratio": bdi/), and the name in it. */
 static int dir_of(const struct setting_dirs *dirs, const char *rel, const char **name)
 {
 	const char *slash = strchr(rel, '/');
@@ -287,22 +235,31 @@ static int dir_of(const struct setting_dirs *dirs, const char *rel, const char *
 					       : -1;
 }
 
-/* A row's file, its last component opened without following a link; -1 when the row
+/* A knob's file, its last component opened without following a link; -1 when the knob
  * does not apply to this disk. */
-static int open_row(const struct setting_dirs *dirs, const struct sysfs_setting_file *row)
+static int open_knob(const struct setting_dirs *dirs, const struct knob *k)
 {
 	const char *name;
-	if (row->loop_only && !dirs->loop_attached)
+	if (k->loop_only && !dirs->loop_attached)
 		return -1;
-	int finer = row->finer ? dir_of(dirs, row->finer, &name) : -1;
+	int finer = k->finer ? dir_of(dirs, k->finer, &name) : -1;
 	if (finer >= 0 && faccessat(finer, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
 		return -1;
-	int dir = dir_of(dirs, row->rel, &name);
+	int dir = dir_of(dirs, k->file, &name);
 	return dir < 0 ? -1 : open_attr(dir, name);
 }
 
-/* (Re)build files[]: iosched.* of the scheduler now active and the table's rows that
- * this disk has, sorted by key. */
+/* Read through the table: a knob of one file, sampled.  The scheduler is read with the
+ * gauges (its line says which iosched files to open), and the iosched. row stands for
+ * the files listed in queue/iosched/. */
+static bool sampled_file(const struct knob *k)
+{
+	return k->cadence != KNOB_CADENCE_SHOWN && k->value != KNOB_ELEVATOR &&
+	       k->value != KNOB_IOSCHED;
+}
+
+/* (Re)build files[]: iosched.* of the scheduler now active and the knobs (knob_table[])
+ * that this disk has, sorted by key. */
 static int open_settings(struct sysfs_disk *d, const char *active, struct error *err)
 {
 	close_files(d, 0);
@@ -314,7 +271,7 @@ static int open_settings(struct sysfs_disk *d, const char *active, struct error 
 	size_t nsched = 0;
 	char **sched = qfd < 0 ? NULL : list_iosched(qfd, &nsched);
 
-	struct sysfs_file *v = realloc(d->files, (nsched + sysfs_nsetting_files + 1) * sizeof *v);
+	struct sysfs_file *v = realloc(d->files, (nsched + knob_count + 1) * sizeof *v);
 	if (!v) {
 		free_names(sched, nsched);
 		if (qfd >= 0)
@@ -338,15 +295,15 @@ static int open_settings(struct sysfs_disk *d, const char *active, struct error 
 	}
 	struct setting_dirs dirs;
 	setting_dirs_open(&dirs, dfd, qfd);
-	for (size_t i = 0; i < sysfs_nsetting_files && dfd >= 0; i++) {
-		const struct sysfs_setting_file *row = &sysfs_setting_files[i];
+	for (size_t i = 0; i < knob_count && dfd >= 0; i++) {
+		const struct knob *k = &knob_table[i];
 		struct sysfs_file *f = &d->files[d->nfiles];
-		if (row->cadence == SYSFS_SHOWN)
+		if (!sampled_file(k))
 			continue;
-		snprintf(f->key, sizeof f->key, "%s", row->key);
+		snprintf(f->key, sizeof f->key, "%s", k->key);
 		f->iosched = false;
-		f->knob = row->cadence == SYSFS_KNOB;
-		if ((f->fd = open_row(&dirs, row)) >= 0)
+		f->knob = k->cadence == KNOB_CADENCE_KNOB;
+		if ((f->fd = open_knob(&dirs, k)) >= 0)
 			d->nfiles++;
 	}
 	setting_dirs_close(&dirs);
@@ -677,8 +634,9 @@ static int read_consistent(struct sysfs_disk *d, struct disk_settings *out, stru
 			n = read_attr(d->scheduler_fd, buf, sizeof buf);
 		}
 		read_scheduler(out, n, buf);
-		/* A switch changes more than its tunables (to bfq and back: wbt_lat_usec):
-		 * read the knobs with it, so that the diff finds them in the same sample. */
+		/* A switch changes more than its tunables (the knobs whose on_switch is not
+		 * KNOB_SWITCH_KEEPS: to bfq and back, wbt_lat_usec): read the knobs with it,
+		 * so that the diff finds them in the same sample. */
 		if (d->have_last && strcmp(out->scheduler, d->last.scheduler) != 0)
 			d->reading_knobs = true;
 		if (strcmp(out->scheduler, d->iosched_of) != 0 &&

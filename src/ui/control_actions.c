@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "control_ui.h"
+#include "knobs.h"
 
 /* The whole disk of the selected row, from the latest sample; NULL with a message. */
 static const struct device *selected_disk(struct console *c)
@@ -67,14 +68,16 @@ void action_tunables(struct console *c)
 	char title[128];
 	snprintf(title, sizeof title, "Tunables of %s (%s)", dev->name, dev->settings.scheduler);
 	struct control_dialog *d = control_dialog_new(CD_TUNABLE, c->opts->root, dev->name, title);
-	/* what `set` can write, in the order of its table (write_cache has its own key) */
-	for (const struct control_key *k = control_keys; d && k->key; k++) {
-		if (k->write == CONTROL_READ_ONLY || strcmp(k->key, "scheduler") == 0 ||
-		    strcmp(k->key, "write_cache") == 0)
+	/* what `set` can write, in the order of the knob table; the scheduler and the write
+	 * cache are chosen from a list, each on a key of its own */
+	for (size_t n = 0; d && n < knob_count; n++) {
+		const struct knob *k = &knob_table[n];
+		if (k->write == KNOB_READ_ONLY || k->value == KNOB_ELEVATOR ||
+		    k->value == KNOB_CACHE_MODE)
 			continue;
 		for (size_t i = 0; i < dev->settings.nitems; i++) {
 			const struct setting *s = &dev->settings.items[i];
-			if (control_key_find(s->key) != k)
+			if (knob_find(s->key) != k)
 				continue;
 			char label[128];
 			snprintf(label, sizeof label, "%-28s %s", s->key, s->value);

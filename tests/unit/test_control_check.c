@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "control.h"
+#include "knobs.h"
 
 static struct control_limits loop_limits(const char *target)
 {
@@ -216,9 +217,11 @@ static void test_knob_keys(void **state)
 	assert_non_null(strstr(err.msg, "wbt_lat_usec"));
 	assert_non_null(strstr(err.msg, "bdi.max_ratio"));
 	assert_non_null(strstr(err.msg, "loop.dio"));
-	for (const struct control_key *k = control_keys; k->key; k++)
-		assert_true(k->range[0] && (k->write == CONTROL_READ_ONLY ? k->why != NULL
-									  : k->check != NULL));
+	for (size_t i = 0; i < knob_count; i++) {
+		const struct knob *k = &knob_table[i];
+		assert_true(k->help[0] && (k->write == KNOB_READ_ONLY ? k->why != NULL
+								      : k->value != KNOB_NOT_SET));
+	}
 }
 
 static void test_scheduler_names(void **state)
