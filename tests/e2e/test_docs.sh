@@ -20,24 +20,34 @@ for cmd in set remount show report matrix; do
 	grep -q "^.Cm $cmd" man/ioscope.1 && grep -q "ioscope $cmd" <("$IOSCOPE" --help) \
 		&& ok "subcommand $cmd documented" || fail "subcommand $cmd documented"
 done
-# Every key `set` takes and every setting `show` lists (a tree with every knob file,
-# tests/fixtures/knobs) is in docs/control.md and the man page (issue 25).
+# Every row of the knob table (src/core/knobs.c), every key `set` takes and every setting
+# `show` lists (a tree with every knob file, tests/fixtures/knobs) is in docs/control.md and
+# the man page (issue 25).  The rows are read from the table's source: that every key set
+# and show print is among them shows the reading found the table.
 # Without groff (an optional test package) the source is searched (less strict).
 if command -v groff >/dev/null; then
 	man_text=$(LC_ALL=C.UTF-8 groff -mandoc -Tutf8 man/ioscope.1 2>/dev/null | col -b)
 else
 	man_text=$(sed 's/\\&//g' man/ioscope.1)
 fi
+rows=$(sed -n 's/.*{ \.key = "\([^"]*\)".*/\1/p' src/core/knobs.c | sed 's/^iosched\.$/iosched.NAME/')
 keys=$("$IOSCOPE" set --help | awk '/^    [a-z]/ { print $1 }')
 for d in vdb sdc loop7; do
 	keys+=" $("$IOSCOPE" show --root tests/fixtures/knobs/2 "$d" | awk '/^  [a-z]/ { print $1 }')"
 done
-missing=""
-for key in $(tr ' ' '\n' <<<"$keys" | grep -v '^iosched\.[a-z]' | sort -u); do
+unlisted=""
+for key in $(tr ' ' '\n' <<<"$keys" | sed 's/^iosched\.[a-z].*/iosched.NAME/' | sort -u); do
 	[ "$key" = rotational ] && continue   # a property, not a setting
+	grep -qxF "$key" <<<"$rows" || unlisted="$unlisted $key"
+done
+[ -n "$rows" ] && [ -z "$unlisted" ] && ok "every key set and show print is a row of the knob table" \
+	|| fail "every key set and show print is a row of the knob table" "not rows:$unlisted"
+missing=""
+for key in $( (tr ' ' '\n' <<<"$keys" | grep -v '^iosched\.[a-z]'; echo "$rows") | sort -u); do
+	[ "$key" = rotational ] && continue
 	grep -q "\`$key\`" docs/control.md && grep -qiF "$key" <<<"$man_text" || missing="$missing $key"
 done
-grep -qw wbt_lat_usec <<<"$keys" && grep -qw loop.dio <<<"$keys" && grep -qw bdi.max_bytes <<<"$keys" \
+grep -qxF wbt_lat_usec <<<"$rows" && grep -qxF loop.sectors <<<"$rows" && grep -qw bdi.max_bytes <<<"$keys" \
 	&& [ -z "$missing" ] && ok "every setting key is in docs/control.md and the man page" \
 	|| fail "every setting key is in docs/control.md and the man page" "missing:$missing"
 if command -v groff >/dev/null; then
