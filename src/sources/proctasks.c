@@ -58,6 +58,7 @@ struct proctasks_proc {
 struct proctasks_seen {
 	int32_t tid;
 	uint64_t since_ns;
+	char wchan[TASK_WCHAN_MAX];   /* what it waited on then */
 };
 
 struct proctasks_user {
@@ -230,13 +231,18 @@ static bool parse_pid(const char *name, int32_t *out)
 
 /* --- blocked tasks --- */
 
-static uint64_t seen_since(const struct proctasks *p, int32_t tid, uint64_t mono_ns)
+/* Since when the task has waited on what it waits on now: the time it was first seen in D,
+ * when the sample before saw it in D on the same wait channel; else now.  A writer that
+ * goes in and out of short waits on other things between samples is not "blocked for 4 s"
+ * 0.1 s after a freeze. */
+static uint64_t seen_since(const struct proctasks *p, int32_t tid, const char *wchan,
+			   uint64_t mono_ns)
 {
 	size_t lo = 0, hi = p->nseen;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 		if (p->seen[mid].tid == tid)
-			return p->seen[mid].since_ns;
+			return strcmp(p->seen[mid].wchan, wchan) == 0 ? p->seen[mid].since_ns : mono_ns;
 		if (p->seen[mid].tid < tid)
 			lo = mid + 1;
 		else
@@ -305,8 +311,8 @@ static int add_blocked(struct proctasks *p, struct tasks_sample *t, int32_t pid,
 	b->tid = st->pid;
 	snprintf(b->comm, sizeof b->comm, "%s", st->comm);
 	b->kthread = st->flags & PROCPID_PF_KTHREAD;
-	b->since_ns = seen_since(p, st->pid, mono_ns);
 	read_wait(p, pid, st->pid, b);
+	b->since_ns = seen_since(p, st->pid, b->wchan, mono_ns);
 	if (!b->kthread) {
 		procfiles_waited(&p->files, pid, st->pid, &b->waits);
 		b->memcg = blocked_memcg(p, t, pid);
@@ -501,8 +507,10 @@ static int remember_blocked(struct proctasks *p, const struct tasks_sample *t)
 	for (size_t i = 0; i < t->nkept; i++) {
 		if (grow_array(&p->seen, &p->capseen, p->nseen + 1, sizeof *p->seen, 256, NULL) < 0)
 			return -1;
-		p->seen[p->nseen++] = (struct proctasks_seen){ t->blocked[i].tid,
-							       t->blocked[i].since_ns };
+		struct proctasks_seen *seen = &p->seen[p->nseen++];
+		seen->tid = t->blocked[i].tid;
+		seen->since_ns = t->blocked[i].since_ns;
+		memcpy(seen->wchan, t->blocked[i].wchan, sizeof seen->wchan);
 	}
 	for (size_t i = 1; i < p->nseen; i++)       /* threads come in their process's order */
 		for (size_t j = i; j > 0 && p->seen[j - 1].tid > p->seen[j].tid; j--) {

@@ -291,6 +291,15 @@ static void test_sampler_fixture(void **state)
 	assert_int_equal(t->nio, 1);
 	task_io_rates(t, &t->io[0], &r);
 	assert_true(isnan(r.iodelay_pct));
+	assert_true(fabs(blocked_task_seconds(find_blocked(t, 31), 5000000000ull) - 4.0) < 1e-9);
+
+	/* in D again at the next sample, but on another wait: blocked since now, not for the
+	 * 5 s of waits that are not this one (issue 36: "up to 4.0 s" 0.1 s after a freeze) */
+	put("proc/30/task/31/wchan", "folio_wait_writeback");
+	assert_int_equal(proctasks_sample(&p, 6000000000ull, NULL, 0, &t, &err), 0);
+	assert_true(blocked_task_seconds(find_blocked(t, 31), 6000000000ull) < 1e-9);
+	assert_int_equal(proctasks_sample(&p, 7000000000ull, NULL, 0, &t, &err), 0);
+	assert_true(fabs(blocked_task_seconds(find_blocked(t, 31), 7000000000ull) - 1.0) < 1e-9);
 	tasks_sample_free(t);
 	proctasks_close(&p);
 }
