@@ -64,6 +64,8 @@ static int prom_emit(struct batch *b)
 {
 	struct error err = { "" };
 	const char *failure = sink_failure(&b->prom_out.sink);
+	if (prom_output_take_note(&b->prom_out, &err))
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 	if (failure) {
 		text_printf(stderr, "ioscope: %s\n", failure);
 		return -1;
@@ -90,7 +92,10 @@ static int emit(struct batch *b)
 	struct sink_sample sample;
 	struct interval_view v;
 	session_sample(b->session, &sample);
-	if (!b->prom && batch_view_of(&b->view, &sample, b->opts->tasks, &v) < 0) {
+	/* a replay shows what its log holds: the tasks of a recording made with --tasks,
+	 * without --tasks again */
+	bool tasks = b->opts->tasks || (!b->src->live && sample.snap->tasks);
+	if (!b->prom && batch_view_of(&b->view, &sample, tasks, &v) < 0) {
 		fprintf(stderr, "ioscope: out of memory\n");
 		return -1;
 	}

@@ -234,3 +234,12 @@ no_sanitizer "replay" "$TMP/replay.err"
 	&& ok "replay of the recording gives the same tasks JSON byte for byte" \
 	|| fail "replay of the recording gives the same tasks JSON byte for byte" \
 		"rc=$rc $(diff "$TMP/frozen.json" "$TMP/replay.json" | head -5)"
+# without --tasks again: a replay shows what its log holds (issue 36), in text as in JSON
+"$IOSCOPE" --replay "$TMP/frozen.log" --batch -f json >"$TMP/replay-plain.json" 2>"$TMP/replay-plain.err"; rc=$?
+"$IOSCOPE" --replay "$TMP/frozen.log" --batch >"$TMP/replay-plain.txt" 2>>"$TMP/replay-plain.err"; rc2=$?
+no_sanitizer "replay without --tasks" "$TMP/replay-plain.err"
+[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && cmp -s "$TMP/frozen.json" "$TMP/replay-plain.json" &&
+	grep -qE "^blocked( on [a-z0-9]+)?: [0-9]+ tasks? in D" "$TMP/replay-plain.txt" \
+	&& ok "replay without --tasks gives the tasks the log holds, JSON and text" \
+	|| fail "replay without --tasks gives the tasks the log holds, JSON and text" \
+		"rc=$rc/$rc2 $(diff "$TMP/frozen.json" "$TMP/replay-plain.json" | head -3; grep -c '^blocked' "$TMP/replay-plain.txt")"
