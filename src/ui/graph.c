@@ -1,11 +1,13 @@
 /* graph.c - graphable metrics, Y scaling, axis labels and cell rendering (graph.h). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "graph.h"
 #include "history.h"
+#include "text.h"
 #include "trace.h"
 
 #define DEV(l, m) { l, false, m, GRAPH_AREA, false, 0 }
@@ -198,6 +200,102 @@ void graph_format_age(double seconds, char *buf, size_t len)
 	} else {
 		snprintf(buf, len, "-%ldh%02ldm", s / 3600, s % 3600 / 60);
 	}
+}
+
+struct number_run {
+	uint64_t from, to;
+};
+
+static int compare_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* nums sorted, without duplicates, as runs: three or more in a row one range, shorter
+ * ones number by number. */
+static size_t number_runs(uint64_t *nums, size_t n, struct number_run *runs)
+{
+	qsort(nums, n, sizeof *nums, compare_u64);
+	size_t m = 0, nr = 0;
+	for (size_t i = 0; i < n; i++)
+		if (m == 0 || nums[i] != nums[m - 1])
+			nums[m++] = nums[i];
+	for (size_t i = 0; i < m;) {
+		size_t run = 1;
+		while (i + run < m && nums[i + run] == nums[i] + run)
+			run++;
+		run = run < 3 ? 1 : run;
+		runs[nr++] = (struct number_run){ nums[i], nums[i + run - 1] };
+		i += run;
+	}
+	return nr;
+}
+
+static size_t put_runs(char *buf, size_t len, size_t used, const struct number_run *r,
+		       size_t n, bool first)
+{
+	for (size_t i = 0; i < n; i++) {
+		used = text_appendf(buf, len, used, "%s%llu", first && i == 0 ? "" : ",",
+				    (unsigned long long)r[i].from);
+		if (r[i].to != r[i].from)
+			used = text_appendf(buf, len, used, "-%llu", (unsigned long long)r[i].to);
+	}
+	return used;
+}
+
+/* One candidate text: the first `head` runs, then (head < nr) the ellipsis and, with
+ * tail, the last run; whether it fits. */
+static bool numbers_try(const struct number_run *r, size_t nr, size_t head, bool tail,
+			bool utf8, int room, char *out, size_t len, int *cells)
+{
+	char buf[4096];
+	const char *dots = utf8 ? "…" : "...";
+	int dots_w = utf8 ? 1 : 3;
+	size_t used = text_appendf(buf, sizeof buf, 0, "[");
+	used = put_runs(buf, sizeof buf, used, r, head, true);
+	bool cut = head < nr;
+	if (cut)
+		used = text_appendf(buf, sizeof buf, used, "%s%s%s", head ? (tail ? "," : "") : "",
+				    dots, tail ? "," : "");
+	if (cut && tail)
+		used = put_runs(buf, sizeof buf, used, r + nr - 1, 1, true);
+	used = text_appendf(buf, sizeof buf, used, "]");
+	int w = (int)used - (cut ? (int)strlen(dots) - dots_w : 0);
+	if (used + 1 >= sizeof buf || used >= len || w > room)
+		return false;
+	memcpy(out, buf, used + 1);
+	*cells = w;
+	return true;
+}
+
+int graph_mark_numbers(uint64_t *nums, size_t n, int room, bool utf8, char *out, size_t len)
+{
+	struct number_run runs[GRAPH_MARK_NUMBERS_MAX];
+	int cells = 0;
+	if (n > GRAPH_MARK_NUMBERS_MAX)
+		n = GRAPH_MARK_NUMBERS_MAX;
+	size_t nr = number_runs(nums, n, runs);
+	if (len)
+		out[0] = '\0';
+	if (!len || !nr)
+		return 0;
+	if (numbers_try(runs, nr, nr, false, utf8, room, out, len, &cells))
+		return cells;
+	for (size_t head = nr >= 3 ? nr - 2 : 0; head >= 1; head--)
+		if (numbers_try(runs, nr, head, true, utf8, room, out, len, &cells))
+			return cells;
+	if (nr >= 2 && numbers_try(runs, nr, 1, false, utf8, room, out, len, &cells))
+		return cells;   /* "[24…]" */
+	if (numbers_try(runs, nr, 0, false, utf8, room, out, len, &cells))
+		return cells;   /* "[…]" */
+	const char *dots = utf8 ? "…" : "...";
+	int dots_w = utf8 ? 1 : 3;
+	if (dots_w <= room && strlen(dots) < len) {
+		snprintf(out, len, "%s", dots);
+		return dots_w;
+	}
+	return 0;
 }
 
 int graph_samples_per_cell(enum graph_glyphs g)

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum graph_unit {
 	GRAPH_UNIT_MBS,      /* MiB/s */
@@ -97,6 +98,15 @@ enum graph_fill graph_fill_of(const float *values, size_t count);
  * filled for those), 0 when not even one fits. */
 size_t graph_strip_layout(const bool *empty, size_t n, size_t group, int avail, int min,
 			  int *rows);
+
+/* "[3,4]", "[24-26,31]": mark numbers as the graphs label a crowd of marks, ascending
+ * whatever order nums[0..n) holds them in (it is sorted, duplicates dropped), runs of
+ * three or more as a range.  What does not fit in room cells (nor in len bytes) loses
+ * numbers from the middle for an ellipsis ("[24,25,…,38]", "[24…]", "[…]", "…"), never
+ * a cut bracket; "" when not even the ellipsis fits.  utf8: "…", else "...".  Returns
+ * the cells the text takes. */
+#define GRAPH_MARK_NUMBERS_MAX 2048
+int graph_mark_numbers(uint64_t *nums, size_t n, int room, bool utf8, char *out, size_t len);
 
 /* The largest value among values[0..count), ignoring NaN (0 when none). */
 double graph_max(const float *values, size_t count);

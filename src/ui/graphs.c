@@ -2,6 +2,7 @@
  * each followed device, newest sample at the right, Y autoscaled with units, X
  * labelled in seconds, every event drawn as a labelled vertical mark. */
 #include <assert.h>
+#include <limits.h>
 #include <math.h>
 #include <ncurses.h>
 #include <stdint.h>
@@ -397,46 +398,40 @@ struct cluster {
 	size_t first, n;            /* into the groups in column order */
 	int x0, x1;
 	bool left, shifted, drawn;
-	char text[96];
+	char text[160];
 };
 
-/* "[2]", "[3,4]", "[3-7]": the numbers of the cluster's marks, runs of three or more as a
- * range. */
-static void cluster_numbers(const struct mark_group *g, const size_t *order, struct cluster *k)
+/* The numbers of the cluster's marks into nums; how many. */
+static size_t cluster_collect(const struct mark_group *g, const size_t *order,
+			      const struct cluster *k, uint64_t *nums)
 {
-	uint64_t nums[GROUPS_MAX];
 	size_t n = 0;
 	for (size_t j = k->first; j < k->first + k->n; j++)
-		for (size_t i = g[order[j]].n; i > 0 && n < GROUPS_MAX; i--)
-			nums[n++] = g[order[j]].number[i - 1];
-	size_t used = text_appendf(k->text, sizeof k->text, 0, "[");
-	for (size_t i = 0; i < n;) {
-		size_t run = 1;
-		while (i + run < n && nums[i + run] == nums[i] + run)
-			run++;
-		if (run < 3)
-			run = 1;
-		used = text_appendf(k->text, sizeof k->text, used, "%s%llu", i ? "," : "",
-				    (unsigned long long)nums[i]);
-		if (run > 1)
-			used = text_appendf(k->text, sizeof k->text, used, "-%llu",
-					    (unsigned long long)nums[i + run - 1]);
-		i += run;
-	}
-	text_appendf(k->text, sizeof k->text, used, "]");
+		for (size_t i = 0; i < g[order[j]].n && n < GRAPH_MARK_NUMBERS_MAX; i++)
+			nums[n++] = g[order[j]].number[i];
+	return n;
 }
 
-/* Where the cluster's text goes, given the first free cell after the title. */
+/* Where the cluster's text goes, given the first free cell after the title: right of its
+ * first line, else left of its last one; "[2]", "[3,4]", "[3-7]", ascending whatever
+ * strip or column the marks came from, and when neither side holds every number, what
+ * the roomier side holds with an ellipsis for the rest ("[24,25,…,38]"). */
 static void cluster_place(const struct mark_group *g, const size_t *order, struct cluster *k,
-			  int free_from, int w)
+			  int free_from, int w, bool utf8)
 {
-	cluster_numbers(g, order, k);
-	int tw = ui_text_width(k->text), first = g[order[k->first]].col;
-	int last = g[order[k->first + k->n - 1]].col;
+	static_assert(GRAPH_MARK_NUMBERS_MAX >= GROUPS_MAX * GROUP_MAX, "every number");
+	uint64_t nums[GRAPH_MARK_NUMBERS_MAX];
+	size_t n = cluster_collect(g, order, k, nums);
+	int first = g[order[k->first]].col, last = g[order[k->first + k->n - 1]].col;
 	k->shifted = first < free_from;
 	k->x0 = k->shifted ? free_from : first;
+	int right = w - k->x0 - 1, left = last - free_from - 1;
+	int tw = graph_mark_numbers(nums, n, INT_MAX, utf8, k->text, sizeof k->text);
+	if (tw > right && tw > left)
+		tw = graph_mark_numbers(nums, n, right > left ? right : left, utf8, k->text,
+					sizeof k->text);
 	k->x1 = k->x0 + tw + 2;
-	k->left = k->x1 - 1 > w && last - tw - 1 >= free_from;
+	k->left = tw > right;
 	if (k->left) {
 		k->x0 = last - tw - 1;
 		k->x1 = last + 1;
@@ -446,7 +441,7 @@ static void cluster_place(const struct mark_group *g, const size_t *order, struc
 /* The groups (in column order) as clusters: a group joins the one before when its line
  * falls in that one's cells, and clusters merge while one's text runs into the next. */
 static size_t make_clusters(const struct mark_group *g, const size_t *order, size_t ng,
-			    int free_from, int w, struct cluster *c)
+			    int free_from, int w, bool utf8, struct cluster *c)
 {
 	size_t nc = 0;
 	for (size_t j = 0; j < ng; j++) {
@@ -458,11 +453,11 @@ static size_t make_clusters(const struct mark_group *g, const size_t *order, siz
 			c[nc] = (struct cluster){ .first = j, .n = 1 };
 			nc++;
 		}
-		cluster_place(g, order, &c[nc - 1], free_from, w);
+		cluster_place(g, order, &c[nc - 1], free_from, w, utf8);
 		while (nc > 1 && c[nc - 1].x0 < c[nc - 2].x1) {
 			c[nc - 2].n = c[nc - 1].first + c[nc - 1].n - c[nc - 2].first;
 			nc--;
-			cluster_place(g, order, &c[nc - 1], free_from, w);
+			cluster_place(g, order, &c[nc - 1], free_from, w, utf8);
 		}
 	}
 	return nc;
@@ -493,7 +488,8 @@ static void draw_cluster(const struct frame *f, const struct strip *s, const str
 		return;
 	}
 	ui_put(s->label_y, x, 1, a, k->shifted ? ui_sym(&f->style, "◂", "<") : bar);
-	ui_put(s->label_y, x + 1, w - k->x0 - 1 > 0 ? w - k->x0 - 1 : 0, a, k->text);
+	ui_put_ellipsis(&f->style, s->label_y, x + 1, w - k->x0 - 1 > 0 ? w - k->x0 - 1 : 0, a,
+			k->text);
 }
 
 static void lane_give_back(struct lanes *l, int from, int to)
@@ -520,7 +516,7 @@ static void label_groups(const struct frame *f, const struct strip *s, struct ma
 	int free_from = 0;
 	while (free_from < l->w && l->taken[0][free_from])
 		free_from++;
-	size_t nc = make_clusters(g, order, ng, free_from, l->w, c);
+	size_t nc = make_clusters(g, order, ng, free_from, l->w, f->style.utf8, c);
 	for (size_t k = 0; k < nc; k++) {
 		lane_take(l, 0, c[k].x0, c[k].x1);
 		for (size_t j = c[k].first; j < c[k].first + c[k].n; j++)

@@ -2,7 +2,12 @@
 """Read a console screen (tmux capture-pane) on stdin and check that every mark the marks
 panel counts has its number on the label row of every strip that draws marks: "[3]",
 "[3,4]" or a range "[3-7]" (neighbours too close for their numbers apart share one).
-Prints one problem a line; exit 1 when there is any.  Usage: mark_numbers_screen.py DEVICE"""
+A label is whole: every "[" of a number list has its "]", its numbers ascend, and when
+they do not all fit, an ellipsis stands for the rest ("[24,25,…,38]", "[…]"): then the
+numbers shown are among those expected and the row need not hold them all.
+Prints one problem a line; exit 1 when there is any.
+Usage: mark_numbers_screen.py DEVICE [NUMBERS]   NUMBERS: "1,2,4,5" (default: 1 to the
+count in the marks panel's title)"""
 import re
 import sys
 
@@ -10,22 +15,44 @@ dev = sys.argv[1]
 rows = sys.stdin.read().split("\n")
 title = next((m for r in rows for m in [re.search(r"─ Marks \(([0-9]+)", r)] if m), None)
 problems = []
+# a number list on a label row: "[" digits, commas, ranges, at most one ellipsis, "]"
+token_re = re.compile(r"\[((?:[0-9]+(?:-[0-9]+)?|…|\.\.\.)(?:(?:,|…|\.\.\.)(?:[0-9]+(?:-[0-9]+)?|…|\.\.\.)?)*)\]")
 if not title:
     problems.append("no marks panel")
 else:
-    want = set(range(1, int(title.group(1)) + 1))
+    if len(sys.argv) > 2:
+        want = {int(n) for n in sys.argv[2].split(",")}
+    else:
+        want = set(range(1, int(title.group(1)) + 1))
     strips = [r for r in rows if re.match(re.escape(dev) + r" (read|write) \S+  peak ", r)]
     if not strips:
         problems.append("no strip with a plot")
     for r in strips:
-        seen = set()
-        for tok in re.findall(r"\[([0-9,\-]+)\]", r):
-            for part in tok.split(","):
+        seen, cut = set(), False
+        for m in re.finditer(r"\[", r):
+            t = token_re.match(r, m.start())
+            # a mark's own label may follow its number ("[3] sched ..."): only lists checked
+            if not t and re.match(r"\[[0-9]", r[m.start():]):
+                problems.append("label row %r: a number list cut without its ]: %r"
+                                % (r, r[m.start():m.start() + 40]))
+            if not t:
+                continue
+            nums = []
+            for part in re.split(r",|…|\.\.\.", t.group(1)):
+                if not part:
+                    continue
                 a, _, b = part.partition("-")
-                seen.update(range(int(a), int(b or a) + 1))
-        if seen != want:
-            problems.append("label row %r numbers %s, the marks panel 1-%d (missing %s)"
-                            % (r, sorted(seen), len(want), sorted(want - seen)))
+                nums += list(range(int(a), int(b or a) + 1))
+            if nums != sorted(set(nums)):
+                problems.append("label row %r: numbers out of order in %s" % (r, t.group(0)))
+            cut |= "…" in t.group(1) or "..." in t.group(1)
+            seen.update(nums)
+        if seen - want:
+            problems.append("label row %r numbers %s, not marks shown (%s)"
+                            % (r, sorted(seen - want), sorted(want)))
+        if not cut and seen != want:
+            problems.append("label row %r numbers %s, expected %s (missing %s) and no ellipsis"
+                            % (r, sorted(seen), sorted(want), sorted(want - seen)))
 for p in problems:
     print(p)
 sys.exit(1 if problems else 0)

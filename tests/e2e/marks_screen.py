@@ -11,7 +11,8 @@ GUTTER = 7
 dev, min_lines = sys.argv[1], int(sys.argv[2])
 rows = sys.stdin.read().split("\n")
 label_re = re.compile(r"^" + re.escape(dev) + r" (read|write) ")
-token_re = re.compile(r"\[([0-9,\-]+)\]")
+# "[3]", "[3-5,8]", and shortened with an ellipsis where they do not fit: "[3,…,9]"
+token_re = re.compile(r"\[([0-9,\-]*(?:…|\.\.\.)?[0-9,\-]*)\]")
 problems, lines_seen, numbers = [], 0, set()
 
 starts = [i for i, r in enumerate(rows) if label_re.match(r)]
@@ -46,7 +47,9 @@ for k, y in enumerate(starts):
         if not near:
             problems.append("mark line at column %d of %r has no number" % (x, rows[y]))
         for t in near:
-            for part in t[2].split(","):
+            for part in re.split(r",|…|\.\.\.", t[2]):
+                if not part:
+                    continue
                 a, _, b = part.partition("-")
                 numbers.update(str(n) for n in range(int(a), int(b or a) + 1))
 

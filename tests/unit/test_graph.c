@@ -147,6 +147,43 @@ static void test_max(void **state)
 	assert_float_equal(graph_max(v, 1), 0, 0);
 }
 
+static void check_numbers(const uint64_t *in, size_t n, int room, bool utf8, const char *want)
+{
+	uint64_t nums[64];
+	char out[128];
+	memcpy(nums, in, n * sizeof *nums);
+	int w = graph_mark_numbers(nums, n, room, utf8, out, sizeof out);
+	assert_string_equal(out, want);
+	assert_true(w <= room);
+}
+
+/* A crowd of marks' numbers: ascending whatever order they come in, runs of three a
+ * range, and what does not fit shortened in the middle with an ellipsis, never cut. */
+static void test_mark_numbers(void **state)
+{
+	(void)state;
+	const uint64_t mixed[] = { 2, 5, 1, 4, 26, 24, 25, 31, 4 };
+	check_numbers(mixed, 9, 100, true, "[1,2,4,5,24-26,31]");
+	check_numbers(mixed, 9, 15, true, "[1,2,4,5,…,31]");
+	check_numbers(mixed, 9, 12, true, "[1,2,4,…,31]");
+	check_numbers(mixed, 9, 11, true, "[1,2,…,31]");
+	check_numbers(mixed, 9, 8, true, "[1,…,31]");
+	check_numbers(mixed, 9, 5, true, "[1…]");
+	check_numbers(mixed, 9, 3, true, "[…]");
+	check_numbers(mixed, 9, 2, true, "…");
+	check_numbers(mixed, 9, 0, true, "");
+	check_numbers(mixed, 9, 10, false, "[1,...,31]");
+	check_numbers(mixed, 9, 2, false, "");
+	const uint64_t run[] = { 9, 8, 7, 3, 2 };
+	check_numbers(run, 5, 100, true, "[2,3,7-9]");
+	check_numbers(run, 1, 100, true, "[9]");
+	char out[9];
+	uint64_t many[] = { 100, 200, 300 };
+	/* the buffer is a limit too: shortened to fit it, not cut */
+	graph_mark_numbers(many, 3, 100, true, out, sizeof out);
+	assert_string_equal(out, "[100…]");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_render_braille),
 		cmocka_unit_test(test_render_block_ascii),
 		cmocka_unit_test(test_max),
+		cmocka_unit_test(test_mark_numbers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
