@@ -206,6 +206,60 @@ static void test_remount_answered_by_its_mount_point(void **state)
 	assert_int_equal(f->x.pending.count, 0);
 }
 
+/* A pending change swallows only what its own result answers.  Someone (the same user)
+ * announces nr_requests=32 on loop1 and never makes it; a shell sets 64, which the next
+ * sample holds; then `ioscope set loop1 nr_requests=64` announces and makes it.  Its
+ * event echoes the shell's change, but it is the answer of its own announcement, made
+ * after the shell's change was seen: the shell's change is logged, as observed, beside
+ * ioscope's.  Before, the forged announcement took the set's event for its answer and
+ * the shell's change vanished from the log. */
+static void test_forged_pending_does_not_swallow(void **state)
+{
+	struct fixture *f = *state;
+	change(&f->pending, "ioscope", EVENT_TUNABLE, "loop1", "nr_requests", "32", 10.1);
+	assert_int_equal(expect_add(&f->x, &f->pending.items[1]), 0);
+	change(&f->events, "observed", EVENT_TUNABLE, "loop1", "nr_requests", "64", 10.5);
+	struct timespec now = at(10.5);
+	assert_int_equal(expect_sample(&f->x, &f->events, &f->own, &now), 0);
+	assert_int_equal(f->events.count, 0);                      /* held */
+	change(&f->pending, "ioscope", EVENT_TUNABLE, "loop1", "nr_requests", "64", 10.7);
+	assert_int_equal(expect_add(&f->x, &f->pending.items[2]), 0);
+	change(&f->own, "ioscope", EVENT_TUNABLE, "loop1", "nr_requests", "64", 10.71);
+	change(&f->events, "ioscope", EVENT_TUNABLE, "loop1", "nr_requests", "64", 10.71);
+	now = at(11.0);
+	assert_int_equal(expect_sample(&f->x, &f->events, &f->own, &now), 0);
+	assert_int_equal(f->events.count, 2);
+	bool observed = false;
+	for (size_t i = 0; i < f->events.count; i++)
+		observed = observed || (strcmp(f->events.items[i].by, "observed") == 0 &&
+					strcmp(f->events.items[i].new_value, "64") == 0);
+	assert_true(observed);
+	assert_int_equal(f->x.pending.count, 1);   /* the fixture's switch of loop0 */
+	assert_int_equal(f->x.held.count, 0);
+}
+
+/* A change announced while the sample was being read (stamped after the read began, taken
+ * before the sample is derived) holds what that sample saw of it, and its own event
+ * swallows it, whatever value the kernel shows for the one asked (read_ahead_kb=5 reads
+ * back 4): one event, ioscope's. */
+static void test_announced_during_the_read(void **state)
+{
+	struct fixture *f = *state;
+	struct timespec now = at(10.5);
+	assert_int_equal(expect_sample(&f->x, &f->events, &f->own, &now), 0);
+	change(&f->pending, "ioscope", EVENT_TUNABLE, "loop0", "read_ahead_kb", "5", 11.02);
+	assert_int_equal(expect_add(&f->x, &f->pending.items[1]), 0);
+	change(&f->events, "observed", EVENT_TUNABLE, "loop0", "read_ahead_kb", "4", 11.0);
+	now = at(11.0);
+	assert_int_equal(expect_sample(&f->x, &f->events, &f->own, &now), 0);
+	assert_int_equal(f->events.count, 0);
+	change(&f->own, "ioscope", EVENT_TUNABLE, "loop0", "read_ahead_kb", "4", 11.03);
+	now = at(11.5);
+	assert_int_equal(expect_sample(&f->x, &f->events, &f->own, &now), 0);
+	assert_int_equal(f->events.count, 0);   /* the echo dropped */
+	assert_int_equal(f->x.held.count, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,6 +271,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_withdrawn_change_holds_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_answer_is_the_same_setting, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_remount_answered_by_its_mount_point, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_forged_pending_does_not_swallow, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_announced_during_the_read, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
