@@ -228,9 +228,6 @@ int control_assignment_split(const char *arg, char *key, size_t klen, char *valu
  * with a message naming the allowed range. */
 int control_value_check(const struct control_limits *lim, const char *key, const char *value,
 			char *out, size_t outlen, struct error *err);
-/* Known iosched tunables of a scheduler, for checking iosched.NAME when the same
- * command switches to that scheduler; NULL when the scheduler is not known. */
-const char *const *control_iosched_names(const char *scheduler);
 
 /* LOOP_SET_DIRECT_IO with value "1" or "0" on the verified /dev/NAME
  * (src/control/loop_dio.c).  -1 with errno preserved and err. */

@@ -96,4 +96,18 @@ const struct knob *knob_find(const char *key);
  * that has no row, or a path longer than len. */
 bool knob_file(const char *key, char *rel, size_t len);
 
+/* The tunables (the files of queue/iosched/) of the elevators Linux ships: to check an
+ * iosched.NAME before the switch to its elevator has made the file, and to tell a
+ * listing of queue/iosched/ that still holds the previous elevator's files.  An
+ * elevator missing here is not checked this way; its tunables stay what the kernel
+ * lists. */
+struct knob_elevator {
+	const char *name;
+	const char *const tunables[11];   /* NULL-terminated */
+};
+extern const struct knob_elevator knob_elevators[];
+extern const size_t knob_nelevators;
+/* The tunables of elevator, NULL-terminated, or NULL for one not known here. */
+const char *const *knob_iosched_names(const char *elevator);
+
 #endif

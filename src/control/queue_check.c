@@ -14,36 +14,6 @@
 #include "control.h"
 #include "knobs.h"
 
-static const char *const mq_deadline_names[] = {
-	"async_depth", "fifo_batch",   "front_merges",   "prio_aging_expire",
-	"read_expire", "write_expire", "writes_starved", NULL,
-};
-static const char *const kyber_names[] = { "read_lat_nsec", "write_lat_nsec", NULL };
-static const char *const bfq_names[] = {
-	"back_seek_max",
-	"back_seek_penalty",
-	"fifo_expire_async",
-	"fifo_expire_sync",
-	"low_latency",
-	"max_budget",
-	"slice_idle",
-	"slice_idle_us",
-	"strict_guarantees",
-	"timeout_sync",
-	NULL,
-};
-
-const char *const *control_iosched_names(const char *scheduler)
-{
-	if (strcmp(scheduler, "mq-deadline") == 0)
-		return mq_deadline_names;
-	if (strcmp(scheduler, "kyber") == 0)
-		return kyber_names;
-	if (strcmp(scheduler, "bfq") == 0)
-		return bfq_names;
-	return NULL;
-}
-
 static bool iosched_name_valid(const char *name)
 {
 	if (!*name || strlen(name) >= SETTING_KEY_MAX - 8)
@@ -206,7 +176,7 @@ static int check_iosched(const struct control_limits *lim, const char *key, cons
 {
 	if (strcmp(lim->target_scheduler, "none") == 0)
 		return error_set(err, "%s: scheduler none has no iosched tunables", key);
-	const char *const *names = control_iosched_names(lim->target_scheduler);
+	const char *const *names = knob_iosched_names(lim->target_scheduler);
 	if (names && !name_in(names, key + 8))
 		return error_set(err, "%s: %s has no such tunable", key, lim->target_scheduler);
 	/* mq-deadline parses int; bfq unsigned long; kyber u64. */

@@ -126,7 +126,7 @@ static int check_one(struct control_plan *p, size_t i, const struct control_dev 
 	if (check_same_setting(p, i, err) < 0)
 		return -1;
 	bool iosched = strncmp(a->key, "iosched.", 8) == 0;
-	if (iosched && switching && !control_iosched_names(lim->target_scheduler))
+	if (iosched && switching && !knob_iosched_names(lim->target_scheduler))
 		return error_set(err,
 				 "%s: tunables of %s are not known before switching to it; "
 				 "set the scheduler first, then %s in a second command",

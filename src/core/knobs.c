@@ -166,6 +166,24 @@ const struct knob knob_table[] = {
 };
 const size_t knob_count = sizeof knob_table / sizeof knob_table[0];
 
+const struct knob_elevator knob_elevators[] = {
+	{ "mq-deadline", { "async_depth", "fifo_batch", "front_merges", "prio_aging_expire",
+			   "read_expire", "write_expire", "writes_starved" } },
+	{ "kyber", { "read_lat_nsec", "write_lat_nsec" } },
+	{ "bfq", { "back_seek_max", "back_seek_penalty", "fifo_expire_async", "fifo_expire_sync",
+		   "low_latency", "max_budget", "slice_idle", "slice_idle_us",
+		   "strict_guarantees", "timeout_sync" } },
+};
+const size_t knob_nelevators = sizeof knob_elevators / sizeof knob_elevators[0];
+
+const char *const *knob_iosched_names(const char *elevator)
+{
+	for (size_t e = 0; e < knob_nelevators; e++)
+		if (strcmp(knob_elevators[e].name, elevator) == 0)
+			return knob_elevators[e].tunables;
+	return NULL;
+}
+
 const struct knob *knob_find(const char *key)
 {
 	bool iosched = strncmp(key, "iosched.", 8) == 0;

@@ -507,30 +507,16 @@ static int medium_state(struct sysfs_disk *d)
 	return n > 0 && buf[0] == '0' && (buf[1] == '\n' || buf[1] == '\0');
 }
 
-/* The tunables of the elevators Linux ships, to tell a listing of queue/iosched that
- * still holds the previous elevator's files (newer kernels point the queue at the new
- * elevator before they remove the old one's directory) from the active one's.  An
- * elevator missing here is not checked this way. */
-static const struct {
-	const char *elevator;
-	const char *const tunables[11];
-} elevator_tunables[] = {
-	{ "mq-deadline", { "async_depth", "fifo_batch", "front_merges", "prio_aging_expire",
-			   "read_expire", "write_expire", "writes_starved" } },
-	{ "kyber", { "read_lat_nsec", "write_lat_nsec" } },
-	{ "bfq", { "back_seek_max", "back_seek_penalty", "fifo_expire_async", "fifo_expire_sync",
-		   "low_latency", "max_budget", "slice_idle", "slice_idle_us",
-		   "strict_guarantees", "timeout_sync" } },
-};
-#define NELEVATORS (sizeof elevator_tunables / sizeof elevator_tunables[0])
-
-/* The known elevator whose tunable `name` is, or NULL. */
+/* The known elevator (knob_elevators[]) whose tunable `name` is, or NULL: a listing of
+ * queue/iosched that holds another elevator's files still holds the previous elevator's
+ * (newer kernels point the queue at the new elevator before they remove the old one's
+ * directory). */
 static const char *elevator_of_tunable(const char *name)
 {
-	for (size_t e = 0; e < NELEVATORS; e++)
-		for (const char *const *t = elevator_tunables[e].tunables; *t; t++)
+	for (size_t e = 0; e < knob_nelevators; e++)
+		for (const char *const *t = knob_elevators[e].tunables; *t; t++)
 			if (strcmp(*t, name) == 0)
-				return elevator_tunables[e].elevator;
+				return knob_elevators[e].name;
 	return NULL;
 }
 
@@ -578,10 +564,7 @@ static bool scheduler_still(struct sysfs_disk *d, const char *line)
 
 static bool elevator_known(const char *name)
 {
-	for (size_t e = 0; e < NELEVATORS; e++)
-		if (strcmp(elevator_tunables[e].elevator, name) == 0)
-			return true;
-	return false;
+	return knob_iosched_names(name) != NULL;
 }
 
 /* The most tunables a whole listing of this elevator had on this disk (an

@@ -305,6 +305,32 @@ static void test_keys_named_elsewhere(void **state)
 			fail_msg("%s: named in src/ but not a row of the knob table", named[i]);
 }
 
+/* The known elevators' tunables: each a file name `set` takes after iosched., and no
+ * name two elevators' (a listing holding one is told to be that elevator's). */
+static void test_elevator_tunables(void **state)
+{
+	(void)state;
+	assert_true(knob_nelevators > 0);
+	for (size_t e = 0; e < knob_nelevators; e++) {
+		const struct knob_elevator *el = &knob_elevators[e];
+		assert_ptr_equal(knob_iosched_names(el->name), el->tunables);
+		assert_non_null(el->tunables[0]);
+		for (const char *const *t = el->tunables; *t; t++) {
+			char arg[SETTING_KEY_MAX + 8], key[SETTING_KEY_MAX], value[8];
+			struct error err = { "" };
+			snprintf(arg, sizeof arg, "iosched.%s=1", *t);
+			if (control_assignment_split(arg, key, sizeof key, value, sizeof value,
+						     &err) != 0)
+				fail_msg("%s: %s", el->name, err.msg);
+			for (size_t o = e + 1; o < knob_nelevators; o++)
+				for (const char *const *u = knob_elevators[o].tunables; *u; u++)
+					assert_string_not_equal(*t, *u);
+		}
+	}
+	assert_null(knob_iosched_names("none"));
+	assert_null(knob_iosched_names("bogus"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -316,6 +342,7 @@ int main(void)
 		cmocka_unit_test(test_show_lists_rows),
 		cmocka_unit_test(test_resets_from_rows),
 		cmocka_unit_test(test_keys_named_elsewhere),
+		cmocka_unit_test(test_elevator_tunables),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
