@@ -1,5 +1,6 @@
-/* dirpath.h - a directory that root acts on (mounts onto, runs a command in), opened one
- * component at a time so that no symlink another user owns is followed on the way.
+/* dirpath.h - a directory that root acts on (mounts onto, runs a command in, writes an
+ * output file in), opened one component at a time so that no symlink another user owns
+ * is followed on the way.
  *
  * realpath() and every path-taking syscall follow a symlink wherever it is: a link planted
  * at /tmp/bench -> /etc makes "mount on /tmp/bench" cover /etc.  dirpath_open opens each
@@ -24,6 +25,14 @@ int dirpath_open(const char *path, struct error *err);
  * O_PATH descriptor of it, fstat'able, found through root's symlinks only ("--device
  * /dev/disk/by-id/..." yes, a user's link to the device they pick no). */
 int dirpath_open_node(const char *path, struct error *err);
+/* The directory an output file at path goes to, walked the same way but through the
+ * links of the user running ioscope too (their own: they could write wherever those lead
+ * themselves), and the file's name in it into name (len bytes): "x" is "." and "x", "/x"
+ * is "/" and "x".  The writer keeps the descriptor and makes every write relative to it
+ * (openat, renameat, unlinkat), so a directory swapped for a symlink after the start is
+ * never written through.  -1 with err as dirpath_open (the message names path), or EISDIR
+ * for a path ending in "/", "." or "..". */
+int dirpath_open_parent(const char *path, char *name, size_t len, struct error *err);
 /* The path the kernel gives the descriptor now (/proc/self/fd/FD); -1 when it has none. */
 int dirpath_of_fd(int fd, char *buf, size_t len);
 

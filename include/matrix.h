@@ -166,10 +166,14 @@ const char *matrix_cache_name(enum matrix_cache c);
 int matrix_write_text(FILE *out, const struct matrix_result *r);
 int matrix_write_csv(FILE *out, const struct matrix_result *r);
 int matrix_write_json(FILE *out, const struct matrix_result *r);
-/* matrix_plot.c: PREFIX.png; -1 with err (cairo missing says so). */
-int matrix_write_png(const char *path, const struct matrix_result *r, struct error *err);
-/* Every output of PREFIX; the first failure in err, the others still tried. */
-int matrix_write_outputs(const char *prefix, const struct matrix_result *r, struct error *err);
+/* matrix_plot.c: PREFIX.png, made as name in dirfd (path: for messages); -1 with err
+ * (cairo missing says so). */
+int matrix_write_png(int dirfd, const char *name, const char *path,
+		     const struct matrix_result *r, struct error *err);
+/* Every output of PREFIX, made in dirfd (PREFIX's directory, opened once) as base.txt,
+ * base.csv...; the first failure in err, the others still tried. */
+int matrix_write_outputs(int dirfd, const char *base, const char *prefix,
+			 const struct matrix_result *r, struct error *err);
 
 /* `ioscope matrix ...`; the exit status. */
 int cmd_matrix(int argc, char **argv);

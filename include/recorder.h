@@ -19,11 +19,17 @@ enum recorder_mode {
 
 /* Opens the log (docs/session-log.md, "Where a recording goes"): a new regular file
  * (O_EXCL, never through a symlink), an existing one only to append, a FIFO or a pipe
- * ("-" is standard output) to stream.  Regular files are locked (flock) so a second
+ * ("-" is standard output) to stream, in path's directory opened once: no symlink but
+ * root's or the user's own is followed on the way to it.  Regular files are locked (flock) so a second
  * recorder is refused.  A file created here and never written is removed again by
  * recorder_close.  sync: fdatasync after every sample. */
 struct recorder *recorder_open(const char *path, enum recorder_mode mode, bool sync,
 			       struct error *err);
+/* The same for the file name (no "/") in a directory the caller opened once (the
+ * matrix's --out directory; the recorder keeps a copy of the descriptor); path: how the
+ * file is named in messages. */
+struct recorder *recorder_open_in(int dirfd, const char *name, const char *path,
+				  enum recorder_mode mode, bool sync, struct error *err);
 /* The first call writes the header from snap; each call then writes one sample
  * record (raw counters and settings) and one record per event, each line whole. */
 int recorder_write(struct recorder *rec, const struct snapshot *snap,

@@ -18,6 +18,7 @@
 #include "announce.h"
 #include "commands.h"
 #include "control.h"
+#include "dirpath.h"
 #include "machine.h"
 #include "matrix_ctx.h"
 #include "session_log.h"
@@ -84,9 +85,12 @@ void matrix_cells_plan(struct matrix_result *r, const struct matrix_opts *o,
 static int open_log(struct matrix_ctx *m, struct matrix_run *run)
 {
 	struct error err = { "" };
+	char name[NAME_MAX + 32];
 	snprintf(run->log, sizeof run->log, "%s-c%02zu-r%zu.log", m->prefix, m->cell + 1,
 		 m->repeat + 1);
-	struct recorder *rec = recorder_open(run->log, RECORDER_NEW, false, &err);
+	snprintf(name, sizeof name, "%s-c%02zu-r%zu.log", m->out_name, m->cell + 1, m->repeat + 1);
+	struct recorder *rec = recorder_open_in(m->out_dir, name, run->log, RECORDER_NEW, false,
+						&err);
 	if (!rec || session_record_start(m->session, recorder_sink(rec), &err) < 0) {
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 		recorder_close(rec);
@@ -227,18 +231,21 @@ static void export_self(void)
 	}
 }
 
+/* The prefix made absolute, and its directory opened once (through no symlink but
+ * root's): the logs, outputs and results of hours of runs are all made in it, never by
+ * their path, so a directory swapped for a symlink meanwhile is never written through. */
 static int absolute_prefix(struct matrix_ctx *m, struct error *err)
 {
 	const char *p = m->o->out ? m->o->out : "ioscope-matrix";
 	char cwd[PATH_MAX];
-	if (p[0] == '/') {
+	if (p[0] == '/')
 		snprintf(m->prefix, sizeof m->prefix, "%s", p);
-		return 0;
-	}
-	if (!getcwd(cwd, sizeof cwd))
+	else if (!getcwd(cwd, sizeof cwd))
 		return error_errno(err, ".", errno);
-	snprintf(m->prefix, sizeof m->prefix, "%s/%s", cwd, p);
-	return 0;
+	else
+		snprintf(m->prefix, sizeof m->prefix, "%s/%s", cwd, p);
+	m->out_dir = dirpath_open_parent(m->prefix, m->out_name, sizeof m->out_name, err);
+	return m->out_dir < 0 ? -1 : 0;
 }
 
 static void describe(struct matrix_ctx *m)
@@ -307,7 +314,7 @@ static int finish(struct matrix_ctx *m)
 {
 	struct error err = { "" };
 	int status = 0;
-	if (matrix_write_outputs(m->prefix, m->r, &err) < 0) {
+	if (matrix_write_outputs(m->out_dir, m->out_name, m->prefix, m->r, &err) < 0) {
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 		status = 1;
 	}
@@ -358,7 +365,7 @@ int cmd_matrix(int argc, char **argv)
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 		return 2;
 	}
-	struct matrix_ctx m = { .o = &o, .sigfd = -1,
+	struct matrix_ctx m = { .o = &o, .sigfd = -1, .out_dir = -1,
 				.mount = { .dir = -1, .root = -1, .mnt_id = -1 } };
 	m.r = calloc(1, sizeof *m.r);
 	if (!m.r)
@@ -371,6 +378,8 @@ int cmd_matrix(int argc, char **argv)
 		source_destroy(m.src);
 	if (m.sigfd >= 0)
 		close(m.sigfd);
+	if (m.out_dir >= 0)
+		close(m.out_dir);
 	announce_close(m.announce);
 	control_mountpoint_close(&m.mount);
 	matrix_claim_free(&m);

@@ -45,7 +45,9 @@ struct matrix_ctx {
 	char name[DEV_NAME_MAX];        /* the device's kernel name */
 	char destroy_data_on[DEV_NAME_MAX];   /* --destroy-data-on's kernel name; "": none */
 	struct control_mountpoint mount;   /* --mount, opened (include/control_experiment.h) */
-	char prefix[PATH_MAX];          /* --out, absolute */
+	char prefix[PATH_MAX];          /* --out, absolute, for messages and the results */
+	int out_dir;                    /* its directory, opened once: every file is made in it */
+	char out_name[NAME_MAX + 1];    /* its last component: the files' names begin with it */
 	struct matrix_device_state before;
 	struct source *src;
 	struct session *session;

@@ -5,6 +5,7 @@
  * whatever the command left running is stopped before the sync and the unmount. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -217,8 +218,10 @@ static int wait_sampling(struct matrix_ctx *m, struct child *c, double until,
 
 static int open_output(struct matrix_ctx *m, char *path, size_t len)
 {
+	char name[NAME_MAX + 32];
 	snprintf(path, len, "%s-c%02zu-r%zu.out", m->prefix, m->cell + 1, m->repeat + 1);
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	snprintf(name, sizeof name, "%s-c%02zu-r%zu.out", m->out_name, m->cell + 1, m->repeat + 1);
+	int fd = openat(m->out_dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		text_printf(stderr, "ioscope matrix: %s: %s\n", path, strerror(errno));
 	return fd;

@@ -1,6 +1,7 @@
 /* matrix_output.c - the results of `ioscope matrix`: PREFIX.txt (80 columns, for an
  * email), PREFIX.csv and PREFIX.json with every run (docs/experiments.md). */
 #include <json-c/json.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -527,13 +528,16 @@ int matrix_write_json(FILE *out, const struct matrix_result *r)
 
 /* ---- PREFIX.* ---- */
 
-static int write_one(const char *prefix, const char *ext, int (*fn)(FILE *, const struct matrix_result *),
+/* PREFIX.ext, made in the directory opened at the start as base.ext. */
+static int write_one(int dirfd, const char *base, const char *prefix, const char *ext,
+		     int (*fn)(FILE *, const struct matrix_result *),
 		     const struct matrix_result *r, struct error *err)
 {
-	char path[4096];
+	char path[4096], name[NAME_MAX + 8];
 	struct outfile of;
 	snprintf(path, sizeof path, "%s.%s", prefix, ext);
-	if (outfile_open(&of, path, NULL, err) < 0)
+	snprintf(name, sizeof name, "%s.%s", base, ext);
+	if (outfile_open_in(&of, dirfd, name, path, NULL, err) < 0)
 		return -1;
 	if (fn(of.fp, r) < 0) {
 		outfile_abort(&of);
@@ -542,19 +546,21 @@ static int write_one(const char *prefix, const char *ext, int (*fn)(FILE *, cons
 	return outfile_commit(&of, err);
 }
 
-int matrix_write_outputs(const char *prefix, const struct matrix_result *r, struct error *err)
+int matrix_write_outputs(int dirfd, const char *base, const char *prefix,
+			 const struct matrix_result *r, struct error *err)
 {
 	struct error e = { "" };
 	int rc = 0;
-	if (write_one(prefix, "txt", matrix_write_text, r, &e) < 0 && rc == 0)
+	if (write_one(dirfd, base, prefix, "txt", matrix_write_text, r, &e) < 0 && rc == 0)
 		rc = -1, *err = e;
-	if (write_one(prefix, "csv", matrix_write_csv, r, &e) < 0 && rc == 0)
+	if (write_one(dirfd, base, prefix, "csv", matrix_write_csv, r, &e) < 0 && rc == 0)
 		rc = -1, *err = e;
-	if (write_one(prefix, "json", matrix_write_json, r, &e) < 0 && rc == 0)
+	if (write_one(dirfd, base, prefix, "json", matrix_write_json, r, &e) < 0 && rc == 0)
 		rc = -1, *err = e;
-	char png[4096];
+	char png[4096], name[NAME_MAX + 8];
 	snprintf(png, sizeof png, "%s.png", prefix);
-	if (matrix_write_png(png, r, &e) < 0 && rc == 0)
+	snprintf(name, sizeof name, "%s.png", base);
+	if (matrix_write_png(dirfd, name, png, r, &e) < 0 && rc == 0)
 		rc = -1, *err = e;
 	return rc;
 }

@@ -360,14 +360,15 @@ static int draw(struct mplot *p, const struct matrix_result *r, FILE *out, struc
 	return 0;
 }
 
-int matrix_write_png(const char *path, const struct matrix_result *r, struct error *err)
+int matrix_write_png(int dirfd, const char *name, const char *path,
+		     const struct matrix_result *r, struct error *err)
 {
 	struct mplot p;
 	memset(&p, 0, sizeof p);
 	if (cairo_lib_load(&p.c, err) < 0)
 		return -1;
 	struct outfile of;
-	if (outfile_open(&of, path, NULL, err) < 0)
+	if (outfile_open_in(&of, dirfd, name, path, NULL, err) < 0)
 		return -1;
 	if (draw(&p, r, of.fp, err) < 0) {
 		outfile_abort(&of);

@@ -49,7 +49,8 @@ static int emit(struct prom_output *o, const struct sink_sample *sample, struct 
 	    prom_exporter_update(&o->x, &v, sample->prev) < 0 ||
 	    prom_render(&o->x, &v, PROM_TEXT, &o->text) < 0)
 		return error_set(err, "out of memory");
-	if (o->have_file && prom_textfile_write(&o->file, o->text.buf, o->text.len, err) < 0)
+	if (o->have_file &&
+	    prom_textfile_write(&o->file, o->text.buf, o->text.len, &o->note, err) < 0)
 		return -1;
 	if (!o->http)
 		return 0;
@@ -57,6 +58,15 @@ static int emit(struct prom_output *o, const struct sink_sample *sample, struct 
 	    prom_http_publish(o->http, &o->text, &o->om) < 0)
 		return error_set(err, "out of memory");
 	return 0;
+}
+
+bool prom_output_take_note(struct prom_output *o, struct error *note)
+{
+	if (!o->note.msg[0])
+		return false;
+	*note = o->note;
+	o->note.msg[0] = '\0';
+	return true;
 }
 
 void prom_output_close(struct prom_output *o)

@@ -4,8 +4,11 @@
 #ifndef IOSCOPE_PROM_SINK_H
 #define IOSCOPE_PROM_SINK_H
 
+#include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/socket.h>
+#include <sys/types.h>
 
 #include "batch_view.h"
 #include "error.h"
@@ -15,16 +18,28 @@
 /* --textfile PATH: each exposition goes to a new file PATH.tmp.XXXXXX (a random name,
  * created with O_EXCL), is fsynced and renamed onto PATH, so a reader (node_exporter's
  * textfile collector) sees the old file or the new one, never a part, and nothing
- * planted beside PATH is ever opened. */
+ * planted beside PATH is ever opened.  PATH's directory is opened once
+ * (dirpath_open_parent) and every step is made in it: a directory swapped for a symlink
+ * later is never written through. */
 struct prom_textfile {
-	char *path;
-	char *tmp;                       /* the latest temporary name */
-	size_t tmp_size;
+	char *path;                      /* as given, for messages */
+	int dirfd;                       /* its directory, opened once */
+	char name[NAME_MAX + 1];         /* its last component, in dirfd */
+	char tmp[NAME_MAX + 1];          /* the latest temporary name, in dirfd */
+	dev_t dev;                       /* the directory's, to tell when the path */
+	ino_t ino;                       /* leads elsewhere */
+	bool said_in_the_way;            /* a directory at PATH, said */
+	bool said_moved;                 /* the path leads elsewhere, said */
 };
 /* Checks that PATH can be written (its directory exists and takes a file, PATH is no
  * symlink, directory or device) by creating and removing the temporary file. */
 int prom_textfile_open(struct prom_textfile *t, const char *path, struct error *err);
-int prom_textfile_write(struct prom_textfile *t, const char *text, size_t len, struct error *err);
+/* -1 with err: the run ends (a full disk, the directory gone).  0, with note->msg set
+ * when something is to be said once on stderr: a directory put at PATH (not written
+ * until it is gone, tried again each interval), PATH written again after it, PATH's
+ * directory moved or replaced (written on in the one opened). */
+int prom_textfile_write(struct prom_textfile *t, const char *text, size_t len,
+			struct error *note, struct error *err);
 void prom_textfile_close(struct prom_textfile *t);
 
 /* "[ADDR:]PORT" -> a socket address (ADDR default 127.0.0.1; "[::1]:9586" for IPv6).
@@ -62,6 +77,7 @@ struct prom_output {
 	struct prom_http *http;          /* --listen */
 	bool failed;
 	struct error failure;            /* the last sample's, while failed */
+	struct error note;               /* to be said once (prom_output_take_note); "" when none */
 };
 /* Opens the destinations (nothing sampled yet).  -1 with err: exit status 1. */
 int prom_output_open(struct prom_output *o, const struct options *opts, struct error *err);
@@ -71,6 +87,9 @@ struct sink *prom_output_sink(struct prom_output *o);
 /* --format prometheus: the latest sample's exposition to standard output (batch prints
  * one per interval, never the baseline's).  -1 with err. */
 int prom_output_print(struct prom_output *o, struct error *err);
+/* What the last sample's writing has to say on stderr once (a directory at --textfile's
+ * path, its directory moved), into note, then forgotten; false when nothing. */
+bool prom_output_take_note(struct prom_output *o, struct error *note);
 void prom_output_close(struct prom_output *o);
 
 #endif

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@
 
 #include "child.h"
 #include "descendants.h"
+#include "dirpath.h"
 #include "spawn_process.h"
 
 #ifndef P_PIDFD
@@ -311,9 +313,17 @@ void child_exit_event(const struct child_exit *x, struct event *ev)
 int child_output_open(const char *path, char *name, size_t len, struct error *err)
 {
 	if (path) {
-		/* like --record: a file that is there may be something the user keeps */
-		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC,
-			      0666);
+		/* like --record: a file that is there may be something the user keeps, and its
+		 * directory is reached through no symlink but root's or the user's own */
+		char base[NAME_MAX + 1];
+		int dir = dirpath_open_parent(path, base, sizeof base, err);
+		if (dir < 0)
+			return -1;
+		int fd = openat(dir, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY |
+				O_CLOEXEC, 0666);
+		int e = errno;
+		close(dir);
+		errno = e;
 		if (fd < 0 && errno == EEXIST)
 			return error_set(err, "%s: exists; --output makes a new file, never overwrites",
 					 path);

@@ -31,6 +31,7 @@ struct walk {
 	int links;
 	const char *path;      /* as given, for messages */
 	bool any_last;         /* the last component may be anything but a symlink */
+	bool users_own;        /* the links of the user running ioscope are followed too */
 };
 
 /* The next component into comp (slashes skipped); false when none is left. */
@@ -73,18 +74,26 @@ static int follow_link(struct walk *w, int link)
 	return 0;
 }
 
+/* Whose links the walk follows: root's, and the user's own when asked (a user could
+ * have written wherever their own link leads). */
+static bool trusted_owner(const struct walk *w, uid_t uid)
+{
+	return uid == 0 || (w->users_own && uid == geteuid());
+}
+
 static int refuse_link(const struct walk *w, const char *comp, uid_t uid, struct error *err)
 {
 	char dir[PATH_MAX], link[PATH_MAX + NAME_MAX + 2];
+	const char *whose = w->users_own && geteuid() != 0 ? "not root's or yours" : "not root";
 	if (dirpath_of_fd(w->dirfd, dir, sizeof dir) < 0)
 		snprintf(dir, sizeof dir, "?");
 	snprintf(link, sizeof link, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", comp);
 	if (strcmp(link, w->path) == 0)
-		return error_set(err, "%s is a symlink owned by uid %u, not root: refused (its "
-				 "owner could point it anywhere)", w->path, (unsigned)uid);
-	return error_set(err, "%s: passes through %s, a symlink owned by uid %u, not root: "
+		return error_set(err, "%s is a symlink owned by uid %u, %s: refused (its "
+				 "owner could point it anywhere)", w->path, (unsigned)uid, whose);
+	return error_set(err, "%s: passes through %s, a symlink owned by uid %u, %s: "
 			 "refused (its owner could point it anywhere)", w->path, link,
-			 (unsigned)uid);
+			 (unsigned)uid, whose);
 }
 
 /* One component: into a directory, or through a symlink root owns.  0, or -1 with err. */
@@ -111,7 +120,7 @@ static int step(struct walk *w, const char *comp, struct error *err)
 	}
 	if (!S_ISLNK(st.st_mode))
 		rc = error_errno(err, w->path, ENOTDIR);
-	else if (st.st_uid != 0)
+	else if (!trusted_owner(w, st.st_uid))
 		rc = refuse_link(w, comp, st.st_uid, err);
 	else if (++w->links > DIRPATH_MAX_LINKS)
 		rc = error_errno(err, w->path, ELOOP);
@@ -121,19 +130,21 @@ static int step(struct walk *w, const char *comp, struct error *err)
 	return rc;
 }
 
-static int walk_open(const char *path, bool any_last, struct error *err)
+/* Walks todo (a directory; any_last: anything) from its start; path names it in messages. */
+static int walk_open(const char *path, const char *todo, bool any_last, bool users_own,
+		     struct error *err)
 {
-	struct walk w = { .path = path, .any_last = any_last };
+	struct walk w = { .path = path, .any_last = any_last, .users_own = users_own };
 	char comp[NAME_MAX + 1];
-	if (!path[0])
+	if (!todo[0])
 		return error_set(err, "(empty path): no such directory");
-	if (strlen(path) >= sizeof w.todo)
+	if (strlen(todo) >= sizeof w.todo)
 		return error_errno(err, path, ENAMETOOLONG);
-	snprintf(w.todo, sizeof w.todo, "%s", path);
+	snprintf(w.todo, sizeof w.todo, "%s", todo);
 	w.rest = w.todo;
-	w.dirfd = open(path[0] == '/' ? "/" : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	w.dirfd = open(todo[0] == '/' ? "/" : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (w.dirfd < 0)
-		return error_errno(err, path[0] == '/' ? "/" : ".", errno);
+		return error_errno(err, todo[0] == '/' ? "/" : ".", errno);
 	bool too_long;
 	int rc = 0;
 	while (rc == 0 && next_component(&w, comp, sizeof comp, &too_long))
@@ -149,10 +160,36 @@ static int walk_open(const char *path, bool any_last, struct error *err)
 
 int dirpath_open(const char *path, struct error *err)
 {
-	return walk_open(path, false, err);
+	return walk_open(path, path, false, false, err);
 }
 
 int dirpath_open_node(const char *path, struct error *err)
 {
-	return walk_open(path, true, err);
+	return walk_open(path, path, true, false, err);
+}
+
+int dirpath_open_parent(const char *path, char *name, size_t len, struct error *err)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	char dir[PATH_MAX];
+	if (!path[0])
+		return error_set(err, "(empty path): no file name");
+	/* "d/", "d/.", "..": a directory, never a file's name in the directory walked */
+	if (!base[0] || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
+		return error_errno(err, path, EISDIR);
+	if (strlen(base) >= len || strlen(base) > NAME_MAX)
+		return error_errno(err, path, ENAMETOOLONG);
+	if (!slash)
+		snprintf(dir, sizeof dir, ".");
+	else if (slash == path)
+		snprintf(dir, sizeof dir, "/");
+	else if ((size_t)(slash - path) >= sizeof dir)
+		return error_errno(err, path, ENAMETOOLONG);
+	else
+		snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+	int fd = walk_open(path, dir, false, true, err);
+	if (fd >= 0)
+		snprintf(name, len, "%s", base);
+	return fd;
 }

@@ -7,12 +7,13 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "dirpath.h"
 #include "outfile.h"
 
 static ssize_t cookie_write(void *cookie, const char *buf, size_t size)
@@ -52,57 +53,79 @@ static const char *shown_path(const struct outfile *o)
 	return o->path ? o->path : "standard output";
 }
 
-int outfile_refuse_symlink(const char *path, struct error *err)
+/* The temporary name removed (when it was made), the kept directory closed. */
+static void release(struct outfile *o)
+{
+	if (o->tmp && o->tmp_named)
+		unlinkat(o->dirfd, o->tmp, 0);
+	if (o->dirfd >= 0)
+		close(o->dirfd);
+	o->dirfd = -1;
+	free(o->tmp);
+	free(o->path);
+	o->tmp = o->path = NULL;
+}
+
+int outfile_refuse_symlink(int dirfd, const char *name, const char *path, struct error *err)
 {
 	struct stat st;
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
 		return error_set(err, "%s is a symbolic link: not followed for writing (give the "
 				 "file it points to, if that is meant)", path);
 	return 0;
 }
 
-/* "DIR/.BASE.XXXXXX" for path, into o->tmp; the directory into *dir (to be freed). */
-static int temporary_template(struct outfile *o, char **dir, struct error *err)
+int outfile_random_name(char *x, size_t n)
 {
-	char *copy = strdup(o->path), *base = strdup(o->path);
-	*dir = copy ? strdup(dirname(copy)) : NULL;
-	size_t len = strlen(o->path) * 2 + 32;
-	o->tmp = *dir && base ? malloc(len) : NULL;
-	if (o->tmp)
-		snprintf(o->tmp, len, "%s/.%s.XXXXXX", *dir, basename(base));
-	free(copy);
-	free(base);
-	if (o->tmp)
-		return 0;
-	free(*dir);
-	*dir = NULL;
-	return error_set(err, "out of memory");
-}
-
-/* The fallback where the filesystem has no O_TMPFILE: a named file, mode as a new
- * file would get. */
-static int open_named_temporary(struct outfile *o)
-{
-	o->fd = mkostemp(o->tmp, O_CLOEXEC);
-	if (o->fd < 0)
+	static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	unsigned char r[16];
+	if (n > sizeof r || getrandom(r, n, 0) != (ssize_t)n)
 		return -1;
-	o->tmp_named = true;
-	mode_t mask = umask(0);
-	umask(mask);
-	fchmod(o->fd, 0666 & ~mask);
+	for (size_t i = 0; i < n; i++)
+		x[i] = letters[r[i] % (sizeof letters - 1)];
 	return 0;
 }
 
-/* An unnamed file in path's directory: until commit names it, no way out of the
+/* ".BASE.XXXXXX" for the file's name, into o->tmp (in o->dirfd). */
+static int temporary_template(struct outfile *o, struct error *err)
+{
+	size_t len = strlen(o->name) + 16;
+	o->tmp = malloc(len);
+	if (!o->tmp)
+		return error_set(err, "out of memory");
+	snprintf(o->tmp, len, ".%s.XXXXXX", o->name);
+	return 0;
+}
+
+/* The fallback where the filesystem has no O_TMPFILE: a named file of a new random name
+ * (O_EXCL), mode as a new file would get. */
+static int open_named_temporary(struct outfile *o)
+{
+	char *x = o->tmp + strlen(o->tmp) - 6;
+	for (int attempt = 0; attempt < 100; attempt++) {
+		if (outfile_random_name(x, 6) < 0)
+			return -1;
+		o->fd = openat(o->dirfd, o->tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			       0666);
+		if (o->fd >= 0) {
+			o->tmp_named = true;
+			return 0;
+		}
+		if (errno != EEXIST)
+			return -1;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
+/* An unnamed file in the kept directory: until commit names it, no way out of the
  * process (an error, a signal, SIGKILL) can leave it behind. */
 static int open_temporary(struct outfile *o, struct error *err)
 {
-	char *dir;
-	if (temporary_template(o, &dir, err) < 0)
+	if (temporary_template(o, err) < 0)
 		return -1;
-	o->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	o->fd = openat(o->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
 	int e = errno;
-	free(dir);
 	if (o->fd < 0 && (e == EOPNOTSUPP || e == EISDIR || e == EINVAL))
 		e = open_named_temporary(o) < 0 ? errno : 0;
 	if (o->fd >= 0)
@@ -112,22 +135,19 @@ static int open_temporary(struct outfile *o, struct error *err)
 	return error_errno(err, o->path, e);
 }
 
-/* Links the unnamed file at a fresh o->tmp (the XXXXXX made random; link(2) fails on
- * a name that exists, as O_EXCL would), so that rename() can put it in place. */
+/* Links the unnamed file at a fresh o->tmp in the kept directory (the XXXXXX made
+ * random; link(2) fails on a name that exists, as O_EXCL would), so that renameat can
+ * put it in place. */
 static int name_temporary(struct outfile *o)
 {
-	static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 	char *x = o->tmp + strlen(o->tmp) - 6, fdpath[32];
 	snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", o->fd);
 	for (int attempt = 0; attempt < 100; attempt++) {
-		unsigned char r[6];
-		if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r)
+		if (outfile_random_name(x, 6) < 0)
 			return -1;
-		for (int i = 0; i < 6; i++)
-			x[i] = letters[r[i] % (sizeof letters - 1)];
-		int rc = linkat(AT_FDCWD, fdpath, AT_FDCWD, o->tmp, AT_SYMLINK_FOLLOW);
+		int rc = linkat(AT_FDCWD, fdpath, o->dirfd, o->tmp, AT_SYMLINK_FOLLOW);
 		if (rc < 0 && errno == ENOENT)   /* no /proc: root may link the descriptor itself */
-			rc = linkat(o->fd, "", AT_FDCWD, o->tmp, AT_EMPTY_PATH);
+			rc = linkat(o->fd, "", o->dirfd, o->tmp, AT_EMPTY_PATH);
 		if (rc == 0) {
 			o->tmp_named = true;
 			return 0;
@@ -139,17 +159,18 @@ static int name_temporary(struct outfile *o)
 	return -1;
 }
 
-/* What is at path: refused (symlink, the input, a directory), written in place (a
- * device or a FIFO: /dev/null, a pipe), or replaced by a temporary file. */
+/* What is at the name in the kept directory: refused (symlink, the input, a directory),
+ * written in place (a device or a FIFO: /dev/null, a pipe), or replaced by a temporary
+ * file. */
 static int open_named(struct outfile *o, const struct stat *input, struct error *err)
 {
 	struct stat st;
-	if (lstat(o->path, &st) < 0) {
+	if (fstatat(o->dirfd, o->name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		if (errno != ENOENT)
 			return error_errno(err, o->path, errno);
 		return open_temporary(o, err);
 	}
-	if (outfile_refuse_symlink(o->path, err) < 0)
+	if (outfile_refuse_symlink(o->dirfd, o->name, o->path, err) < 0)
 		return -1;
 	if (input && st.st_dev == input->st_dev && st.st_ino == input->st_ino)
 		return error_set(err, "%s is the input: refusing to write over it (give another "
@@ -158,22 +179,21 @@ static int open_named(struct outfile *o, const struct stat *input, struct error 
 		return error_errno(err, o->path, EISDIR);
 	if (S_ISREG(st.st_mode))
 		return open_temporary(o, err);
-	o->fd = open(o->path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+	o->fd = openat(o->dirfd, o->name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
 	return o->fd < 0 ? error_errno(err, o->path, errno) : 0;
 }
 
-int outfile_open(struct outfile *o, const char *path, const struct stat *input, struct error *err)
+/* The output in dirfd (a descriptor of its own) at name, or standard output (path NULL). */
+static int open_output(struct outfile *o, const char *path, const struct stat *input,
+		       struct error *err)
 {
-	memset(o, 0, sizeof *o);
-	o->fd = STDOUT_FILENO;
-	if (path) {
-		if (!(o->path = strdup(path)))
-			return error_set(err, "out of memory");
-		if (open_named(o, input, err) < 0) {
-			free(o->path);
-			o->path = NULL;
-			return -1;
-		}
+	if (path && !(o->path = strdup(path))) {
+		release(o);
+		return error_set(err, "out of memory");
+	}
+	if (path && open_named(o, input, err) < 0) {
+		release(o);
+		return -1;
 	}
 	o->fp = fopencookie(o, "w", cookie_ops);
 	if (!o->fp) {
@@ -183,13 +203,28 @@ int outfile_open(struct outfile *o, const char *path, const struct stat *input, 
 	return 0;
 }
 
-static void release(struct outfile *o)
+int outfile_open(struct outfile *o, const char *path, const struct stat *input, struct error *err)
 {
-	if (o->tmp && o->tmp_named)
-		unlink(o->tmp);
-	free(o->tmp);
-	free(o->path);
-	o->tmp = o->path = NULL;
+	memset(o, 0, sizeof *o);
+	o->fd = STDOUT_FILENO;
+	o->dirfd = -1;
+	if (path && (o->dirfd = dirpath_open_parent(path, o->name, sizeof o->name, err)) < 0)
+		return -1;
+	return open_output(o, path, input, err);
+}
+
+int outfile_open_in(struct outfile *o, int dirfd, const char *name, const char *path,
+		    const struct stat *input, struct error *err)
+{
+	memset(o, 0, sizeof *o);
+	o->fd = STDOUT_FILENO;
+	o->dirfd = -1;
+	if (!name[0] || strchr(name, '/') || strlen(name) >= sizeof o->name)
+		return error_set(err, "%s: not a file name of its directory", path);
+	snprintf(o->name, sizeof o->name, "%s", name);
+	if ((o->dirfd = fcntl(dirfd, F_DUPFD_CLOEXEC, 3)) < 0)
+		return error_errno(err, path, errno);
+	return open_output(o, path, input, err);
 }
 
 int outfile_commit(struct outfile *o, struct error *err)
@@ -205,7 +240,7 @@ int outfile_commit(struct outfile *o, struct error *err)
 	int rc = 0;
 	if (o->write_errno)
 		rc = error_errno(err, shown_path(o), o->write_errno);
-	else if (o->tmp && rename(o->tmp, o->path) < 0)
+	else if (o->tmp && renameat(o->dirfd, o->tmp, o->dirfd, o->name) < 0)
 		rc = error_errno(err, o->path, errno);
 	else if (o->tmp) {
 		free(o->tmp);   /* renamed: nothing to remove */

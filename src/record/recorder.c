@@ -7,15 +7,21 @@
  * the machine can at worst tear the last line, which replay ignores.  If a write
  * fails half-way (disk full), the file is cut back to the last whole record so the
  * next sample does not glue onto a torn line.
+ *
+ * The log's directory is opened once (dirpath_open_parent: no symlink but root's or the
+ * user's own on the way) and the file made, found and removed in it, never by its path.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dirpath.h"
 #include "grow.h"
 #include "json_text.h"
 #include "log_decompress.h"
@@ -32,7 +38,9 @@ struct recorder {
 	bool created;            /* made by recorder_open: removed again if nothing was written */
 	bool discard;            /* recorder_discard: removed again whatever was written */
 	bool newline_first;      /* appending to a file whose last line is torn */
-	char *path;
+	char *path;              /* as given, for messages */
+	int dirfd;               /* its directory, opened once; -1: standard output */
+	char name[NAME_MAX + 1]; /* its last component, in dirfd */
 	bool started;            /* the header is written */
 	off_t size;              /* bytes of whole records in the file */
 	uint64_t last_seq;
@@ -66,16 +74,17 @@ static int refuse_existing(const char *path, enum recorder_mode mode, struct err
 	return 0;
 }
 
-/* Opens what already is at path: a regular file only to append, a FIFO or a pipe
+/* Opens what already is at the name: a regular file only to append, a FIFO or a pipe
  * (also behind a /dev/fd link, as bash's >(xz > f) gives) or a character device
  * named as such (/dev/null) to stream. */
 static int open_existing(struct recorder *rec, enum recorder_mode mode, struct error *err)
 {
 	struct stat st;
-	if (lstat(rec->path, &st) < 0)
+	if (fstatat(rec->dirfd, rec->name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return error_errno(err, rec->path, errno);
 	bool link = S_ISLNK(st.st_mode);
-	if (link && (stat(rec->path, &st) < 0 || (!S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode))))
+	if (link && (fstatat(rec->dirfd, rec->name, &st, 0) < 0 ||
+		     (!S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode))))
 		return error_set(err, "%s is a symbolic link: not followed for writing (give the "
 				 "file it points to, if that is meant)", rec->path);
 	if (S_ISREG(st.st_mode) && refuse_existing(rec->path, mode, err) < 0)
@@ -84,7 +93,7 @@ static int open_existing(struct recorder *rec, enum recorder_mode mode, struct e
 	/* read too: the last byte of a file appended to is looked at (check_last_byte) */
 	int flags = (S_ISREG(st.st_mode) ? O_RDWR : O_WRONLY) | O_APPEND | O_CLOEXEC | O_NOCTTY |
 		    O_NONBLOCK | (link ? 0 : O_NOFOLLOW);
-	rec->fd = open(rec->path, flags);
+	rec->fd = openat(rec->dirfd, rec->name, flags);
 	if (rec->fd < 0)
 		return errno == ENXIO ? error_set(err, "%s: a FIFO without a reader: start the "
 						  "reader first", rec->path)
@@ -108,7 +117,8 @@ static int open_existing(struct recorder *rec, enum recorder_mode mode, struct e
 /* A new file, never through a symlink and never over a file that appeared meanwhile. */
 static int open_new(struct recorder *rec, struct error *err)
 {
-	rec->fd = open(rec->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0644);
+	rec->fd = openat(rec->dirfd, rec->name,
+			 O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0644);
 	if (rec->fd < 0)
 		return errno == EEXIST ? -2 : error_errno(err, rec->path, errno);
 	rec->created = rec->regular = true;
@@ -154,15 +164,25 @@ static int check_appendable(struct recorder *rec, struct error *err)
 	return 0;
 }
 
-static int open_output(struct recorder *rec, enum recorder_mode mode, struct error *err)
+/* In the directory opened once (dirfd: the caller's, kept as a copy; -1: path's, walked
+ * by dirpath_open_parent): the file is made and found there, so a directory swapped for
+ * a symlink later is never written through. */
+static int open_output(struct recorder *rec, int dirfd, enum recorder_mode mode,
+		       struct error *err)
 {
-	if (strcmp(rec->path, "-") == 0) {
+	if (dirfd < 0 && strcmp(rec->path, "-") == 0) {
 		if (isatty(STDOUT_FILENO))
 			return error_set(err, "--record -: standard output is a terminal (pipe it, "
 					 "e.g. | xz > session.log.xz)");
 		rec->fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
 		return rec->fd < 0 ? error_errno(err, "standard output", errno) : 0;
 	}
+	if (dirfd >= 0)
+		rec->dirfd = fcntl(dirfd, F_DUPFD_CLOEXEC, 3);
+	else
+		rec->dirfd = dirpath_open_parent(rec->path, rec->name, sizeof rec->name, err);
+	if (rec->dirfd < 0)
+		return dirfd >= 0 ? error_errno(err, rec->path, errno) : -1;
 	int r = open_new(rec, err);
 	if (r == -2)
 		r = open_existing(rec, mode, err);
@@ -172,8 +192,8 @@ static int open_output(struct recorder *rec, enum recorder_mode mode, struct err
 	return 0;
 }
 
-struct recorder *recorder_open(const char *path, enum recorder_mode mode, bool sync,
-			       struct error *err)
+static struct recorder *open_recorder(int dirfd, const char *name, const char *path,
+				      enum recorder_mode mode, bool sync, struct error *err)
 {
 	struct recorder *rec = calloc(1, sizeof *rec);
 	if (!rec || !(rec->path = strdup(path))) {
@@ -181,15 +201,32 @@ struct recorder *recorder_open(const char *path, enum recorder_mode mode, bool s
 		error_set(err, "%s: out of memory", path);
 		return NULL;
 	}
-	rec->fd = -1;
+	rec->fd = rec->dirfd = -1;
 	rec->sync = sync;
+	snprintf(rec->name, sizeof rec->name, "%s", name ? name : "");
 	snapshot_init(&rec->state);
 	event_list_init(&rec->early);
-	if (open_output(rec, mode, err) < 0) {
+	if (open_output(rec, dirfd, mode, err) < 0) {
 		recorder_close(rec);
 		return NULL;
 	}
 	return rec;
+}
+
+struct recorder *recorder_open(const char *path, enum recorder_mode mode, bool sync,
+			       struct error *err)
+{
+	return open_recorder(-1, NULL, path, mode, sync, err);
+}
+
+struct recorder *recorder_open_in(int dirfd, const char *name, const char *path,
+				  enum recorder_mode mode, bool sync, struct error *err)
+{
+	if (strlen(name) > NAME_MAX || !name[0] || strchr(name, '/')) {
+		error_set(err, "%s: not a file name of its directory", path);
+		return NULL;
+	}
+	return open_recorder(dirfd, name, path, mode, sync, err);
 }
 
 static int reserve(struct recorder *rec, size_t more)
@@ -429,8 +466,9 @@ static void forget_unused(struct recorder *rec)
 		return;
 	if (!rec->discard && (rec->size > 0 || st.st_size > 0))
 		return;
-	if (lstat(rec->path, &now) == 0 && now.st_dev == st.st_dev && now.st_ino == st.st_ino)
-		unlink(rec->path);
+	if (fstatat(rec->dirfd, rec->name, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    now.st_dev == st.st_dev && now.st_ino == st.st_ino)
+		unlinkat(rec->dirfd, rec->name, 0);
 }
 
 void recorder_close(struct recorder *rec)
@@ -441,6 +479,8 @@ void recorder_close(struct recorder *rec)
 		forget_unused(rec);
 		close(rec->fd);
 	}
+	if (rec->dirfd >= 0)
+		close(rec->dirfd);
 	snapshot_free(&rec->state);
 	event_list_free(&rec->early);
 	free(rec->buf);

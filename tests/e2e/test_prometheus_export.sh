@@ -193,18 +193,22 @@ cat "$TMP/reader.out"
 [ "$rc" = 0 ] && quiet "$TMP/err" && ok "textfile writer exit" || fail "textfile writer exit" "exit $rc: $(head -c 500 "$TMP/err")"
 
 # The same, by the system calls: written to a new PATH.tmp.XXXXXX (O_EXCL, a name not
-# used before), fsynced, renamed onto PATH; PATH itself is never opened for writing.
+# used before), fsynced, renamed onto PATH; PATH itself is never opened for writing.  Each
+# name is relative to PATH's directory, opened once (docs/security.md): the path itself
+# is never looked up again.
 if command -v strace >/dev/null; then
 	strace -f -qq -e trace=openat,fsync,rename,renameat,renameat2 -o "$TMP/trace" \
 		"$IOSCOPE_OPT" --textfile "$TMP/textfile/ioscope.prom" -i 0.05 -c 2 "$DEV" 2>"$TMP/err"
 	python3 - "$TMP/trace" "$TMP/textfile/ioscope.prom" <<'PY'
-import re, sys
+import os, re, sys
 trace, path = open(sys.argv[1]).read(), sys.argv[2]
-writes_path = re.search(r'openat\([^"]*"%s", O_(WRONLY|RDWR)' % re.escape(path), trace)
-tmp = re.escape(path) + r'\.tmp\.\w{6}'
-seq = re.findall(r'openat\([^"]*"(%s)", O_RDWR\|O_CREAT\|O_EXCL[^)]*\) = (\d+)\n.*?fsync\(\2\)\s*= 0\n.*?rename(?:at2?)?\([^"]*"\1", [^"]*"%s"' % (tmp, re.escape(path)), trace, re.S)
-names = [name for name, fd in seq]
-ok = not writes_path and len(seq) >= 2 and len(set(names)) == len(names)
+base = os.path.basename(path)
+writes_path = re.search(r'openat\([^"]*"(%s|%s)", O_(WRONLY|RDWR)' % (re.escape(path), re.escape(base)), trace)
+by_path = re.search(r'"%s\.tmp' % re.escape(path), trace)
+tmp = re.escape(base) + r'\.tmp\.\w{6}'
+seq = re.findall(r'openat\((\d+), "(%s)", O_RDWR\|O_CREAT\|O_EXCL[^)]*\) = (\d+)\n.*?fsync\(\3\)\s*= 0\n.*?renameat2?\(\1, "\2", \1, "%s"' % (tmp, re.escape(base)), trace, re.S)
+names = [name for d, name, fd in seq]
+ok = not writes_path and not by_path and len(seq) >= 2 and len(set(names)) == len(names)
 print(("ok" if ok else "not ok") + " textfile: temporary file, fsync, rename" +
       ("" if ok else ": " + " | ".join(l for l in trace.splitlines() if "ioscope.prom" in l or "fsync" in l)[:800]))
 PY

@@ -1,7 +1,8 @@
 /* test_dirpath.c - a directory opened one component at a time: directories, "..", root's
  * symlinks followed (relative, absolute, chained), anyone else's refused at the mount
  * point or on the way, loops and non-directories refused; dirpath_open_node the same, to
- * whatever the path ends at.  A link owned by another user is made with lchown, which
+ * whatever the path ends at; dirpath_open_parent an output file's directory and name, the
+ * user's own links followed too.  A link owned by another user is made with lchown, which
  * needs root; without root every link is the caller's, not root's, and must be refused. */
 #include "unit.h"
 
@@ -180,6 +181,70 @@ static void test_nodes(void **state)
 	assert_int_equal(lchown(path, 0, 0), 0);
 }
 
+/* dirpath_open_parent: an output file's directory and its name there; the user's own
+ * links followed too (here, without root, every link is the caller's) */
+static void expect_parent(const char *rel, const char *want_dir, const char *want_name)
+{
+	struct error err = { "" };
+	char path[PATH_MAX], want[PATH_MAX], got[PATH_MAX] = "", name[NAME_MAX + 1] = "";
+	snprintf(path, sizeof path, "%s/%s", top, rel);
+	snprintf(want, sizeof want, "%s%s%s", top, want_dir[0] ? "/" : "", want_dir);
+	int fd = dirpath_open_parent(path, name, sizeof name, &err);
+	if (fd >= 0) {
+		assert_true(fcntl(fd, F_GETFL) & O_PATH);
+		assert_int_equal(dirpath_of_fd(fd, got, sizeof got), 0);
+		close(fd);
+	}
+	if (strcmp(got, want) != 0 || strcmp(name, want_name) != 0)
+		fail_msg("%s: got '%s' '%s' (%s), want '%s' '%s'", rel, got, name, err.msg, want,
+			 want_name);
+}
+
+static void expect_parent_refused(const char *rel, const char *text)
+{
+	struct error err = { "" };
+	char path[PATH_MAX], name[NAME_MAX + 1];
+	snprintf(path, sizeof path, "%s/%s", top, rel);
+	int fd = dirpath_open_parent(path, name, sizeof name, &err);
+	if (fd >= 0)
+		close(fd);
+	if (fd >= 0 || !strstr(err.msg, text))
+		fail_msg("%s: opened (%d), error '%s', want an error with '%s'", rel, fd, err.msg,
+			 text);
+}
+
+static void test_parents(void **state)
+{
+	(void)state;
+	expect_parent("real/x.log", "real", "x.log");
+	expect_parent("real/sub/../x", "real", "x");
+	expect_parent("file", "", "file");   /* what is there is the writer's to look at */
+	expect_parent_refused("real/", "Is a directory");
+	expect_parent_refused("real/.", "Is a directory");
+	expect_parent_refused("real/..", "Is a directory");
+	expect_parent_refused("none/x", "No such file");
+	expect_parent_refused("file/x", "Not a directory");
+	struct error err = { "" };
+	char name[NAME_MAX + 1];
+	assert_int_equal(dirpath_open_parent("", name, sizeof name, &err), -1);
+	int fd = dirpath_open_parent("/x", name, sizeof name, &err);
+	assert_true(fd >= 0);
+	assert_string_equal(name, "x");
+	close(fd);
+	expect_parent("rel/x", "real", "x");           /* the caller's link, or root's */
+	expect_parent("chain/sub/x", "real/sub", "x");
+	if (geteuid() != 0)
+		skip();
+	char path[PATH_MAX], want[2 * PATH_MAX];
+	snprintf(path, sizeof path, "%s/theirs", top);
+	assert_int_equal(lchown(path, OTHER_UID, OTHER_UID), 0);
+	snprintf(want, sizeof want, "%s/theirs/x: passes through %s/theirs, a symlink owned by "
+		 "uid %d, not root: refused", top, top, OTHER_UID);
+	expect_parent_refused("theirs/x", want);
+	expect_parent_refused("to-theirs/sub/x", "a symlink owned by uid 65534");
+	assert_int_equal(lchown(path, 0, 0), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -187,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_links_of_root),
 		cmocka_unit_test(test_links_of_others),
 		cmocka_unit_test(test_nodes),
+		cmocka_unit_test(test_parents),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
