@@ -202,6 +202,17 @@ elevator_other() {
 	done
 	return 1
 }
+# scheduler_line NAME ELEVATOR: NAME's scheduler line as the kernel prints it with ELEVATOR
+# in use, as a regex ("none mq-deadline \[kyber\]": the names are [a-z-], only the brackets
+# need escaping), for what shows that line (the console's detail pane)
+scheduler_line() {
+	local e out=""
+	for e in $(elevators "$1"); do
+		[ "$e" = "$2" ] && e="\\[$e\\]"
+		out="$out $e"
+	done
+	echo "${out# }"
+}
 # needs_elevators NAME DEV N: skip the whole test, saying what DEV offers, when it offers
 # fewer than N elevators.
 needs_elevators() {

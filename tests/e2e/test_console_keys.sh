@@ -9,19 +9,6 @@
 is_root || { skip "console keys" "needs root for a loop device and a mount"; exit 0; }
 command -v tmux >/dev/null || { skip "console keys" "tmux not installed"; exit 0; }
 
-# scheduler_line NAME ELEVATOR: NAME's scheduler line as the kernel prints it, with ELEVATOR
-# in use, as a regex: "none \[mq-deadline\] kyber" (the names are [a-z-]: only the brackets
-# need escaping).  The detail pane shows that line; the elevators are the kernel's, never bfq
-# by name.
-scheduler_line() {
-	local e out=""
-	for e in $(elevators "$1"); do
-		[ "$e" = "$2" ] && e="\\[$e\\]"
-		out="$out $e"
-	done
-	echo "${out# }"
-}
-
 dev=$(make_loop 256) || { fail "loop device"; exit 1; }
 sys=$(system_disk)   # a second disk to filter and pin: vda here, whatever the machine has
 [ -n "$sys" ] || { fail "a system disk"; exit 1; }

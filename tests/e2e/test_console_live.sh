@@ -7,18 +7,6 @@
 is_root || { skip "console on a loop device" "needs root for a loop device"; exit 0; }
 command -v tmux >/dev/null || { skip "console on a loop device" "tmux not installed"; exit 0; }
 
-# scheduler_line NAME ELEVATOR: NAME's scheduler line as the kernel prints it, with ELEVATOR
-# in use, as a regex: "none mq-deadline \[kyber\]" (the names are [a-z-]: only the brackets
-# need escaping)
-scheduler_line() {
-	local e out=""
-	for e in $(elevators "$1"); do
-		[ "$e" = "$2" ] && e="\\[$e\\]"
-		out="$out $e"
-	done
-	echo "${out# }"
-}
-
 dev=$(make_loop 256) || { fail "loop device"; exit 1; }
 # two elevators the kernel offers (mq-deadline and kyber, bfq where it is built), never by name
 needs_elevators "console on a loop device" "$dev" 2

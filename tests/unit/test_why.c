@@ -376,17 +376,26 @@ static void dip_run_steady(struct dip_run *r, double await)
 		assert_int_equal(dip_sample(r, 204800, 4), 0);
 }
 
-/* A change made at monotonic second t. */
-static void dip_change(struct dip_run *r, enum event_kind kind, const char *object,
-		       const char *key, const char *old_value, const char *new_value, double t)
+/* A change made at monotonic second t, for the device `scope` alone when not "" (a
+ * matrix's step, `ioscope mark --device`). */
+static void dip_change_scoped(struct dip_run *r, enum event_kind kind, const char *object,
+			      const char *key, const char *old_value, const char *new_value,
+			      const char *scope, double t)
 {
 	struct event ev;
 	event_own(&ev, kind, object, key);
 	event_set_old_value(&ev, "%s", old_value);
 	event_set_new_value(&ev, "%s", new_value);
+	event_set_scope(&ev, "%s", scope);
 	ev.mono = at_second(t);
 	dip_detector_note(r->d, &r->snap, &ev);
 	event_free(&ev);
+}
+
+static void dip_change(struct dip_run *r, enum event_kind kind, const char *object,
+		       const char *key, const char *old_value, const char *new_value, double t)
+{
+	dip_change_scoped(r, kind, object, key, old_value, new_value, "", t);
 }
 
 /* A change announced at monotonic second t as about to be made (its new value only). */
@@ -433,27 +442,15 @@ static void test_dip_cause_first(void **state)
 /* Another user's experiment on its own disk (issue 36): a matrix's steps and its command
  * say their device, and are no cause of a dip of another disk; a mark for this disk is, and
  * so is a bare mark (every device's). */
-static void scoped_change(struct dip_run *r, enum event_kind kind, const char *object,
-			  const char *key, const char *text, const char *scope, double t)
-{
-	struct event ev;
-	event_own(&ev, kind, object, key);
-	event_set_new_value(&ev, "%s", text);
-	event_set_scope(&ev, "%s", scope);
-	ev.mono = at_second(t);
-	dip_detector_note(r->d, &r->snap, &ev);
-	event_free(&ev);
-}
-
 static void test_dip_other_disks_experiment(void **state)
 {
 	(void)state;
 	struct dip_run r;
 	dip_run_steady(&r, 0.3);
-	scoped_change(&r, EVENT_RUN, "matrix", "umount", "umount /mnt/other", "loop9", 1008);
-	scoped_change(&r, EVENT_RUN, "run", "exit", "exit 0 (3.09 s)", "loop9", 1009);
-	scoped_change(&r, EVENT_USER_MARK, "user", "mark", "loop9 only", "loop9", 1009);
-	scoped_change(&r, EVENT_USER_MARK, "user", "mark", "ours", "loop3", 1007);
+	dip_change_scoped(&r, EVENT_RUN, "matrix", "umount", "", "umount /mnt/other", "loop9", 1008);
+	dip_change_scoped(&r, EVENT_RUN, "run", "exit", "", "exit 0 (3.09 s)", "loop9", 1009);
+	dip_change_scoped(&r, EVENT_USER_MARK, "user", "mark", "", "loop9 only", "loop9", 1009);
+	dip_change_scoped(&r, EVENT_USER_MARK, "user", "mark", "", "ours", "loop3", 1007);
 	assert_int_equal(dip_sample(&r, 12288, 4), 0);
 	assert_int_equal(dip_sample(&r, 12288, 4), 1);
 	char reason[200];
