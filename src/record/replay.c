@@ -104,6 +104,7 @@ struct replay {
 	char *line;                        /* one line read back for parsing */
 	size_t line_cap;
 	json_tokener *tok;
+	const char *damage;                /* while opening: why decompression stopped, or NULL */
 };
 
 static void warn(struct replay *r, uint64_t line, uint64_t offset, const char *fmt, ...)
@@ -547,6 +548,9 @@ static int index_line(struct replay *r, const struct scanned_line *l)
 	if (!o) {
 		if (l->complete)
 			warn(r, l->number, l->offset, "%s, skipped", err.msg);
+		else if (r->damage)   /* the compressed file's damage, not a recorder's stop */
+			warn(r, l->number, l->offset, "the last record is cut where the compressed "
+			     "data are damaged, ignored");
 		else
 			warn(r, l->number, l->offset, "the last record is incomplete (the "
 			     "recorder was interrupted while writing it), ignored");
@@ -561,7 +565,9 @@ static int read_header(struct replay *r, struct line_scanner *s, struct error *e
 {
 	struct scanned_line l;
 	if (session_log_read_header(s, r->tok, r->name, &r->machine, &r->header, &l, err) < 0)
-		return -1;
+		/* what came out before the damage: "incomplete" would blame the recording */
+		return r->damage ? error_set(err, "%s; not even the header is whole in them: the "
+					     "compressed file is damaged", r->damage) : -1;
 	/* states[0] stands for the header, which is kept parsed. */
 	return add_state(r, &l, RECORD_HEADER) < 0 ? error_set(err, "%s: out of memory", r->name) : 0;
 }
@@ -601,7 +607,10 @@ static double median_interval(const struct replay *r)
 	return steps[n / 2];
 }
 
-struct replay *replay_open_fd(int fd, const char *name, bool owned, struct error *err)
+/* damage: why decompression stopped (the warning log_decompress gave), or NULL: said first
+ * of the warnings, and what the index finds cut is put down to it. */
+static struct replay *open_indexed(int fd, const char *name, bool owned, const char *damage,
+				   struct error *err)
 {
 	struct replay *r = calloc(1, sizeof *r);
 	if (!r || !(r->name = strdup(name)) || !(r->tok = json_tokener_new())) {
@@ -617,7 +626,12 @@ struct replay *replay_open_fd(int fd, const char *name, bool owned, struct error
 	r->owned = owned;
 	r->devices_cached = r->mounts_cached = UINT32_MAX;
 	r->last_seq = -1;
-	if (build_index(r, err) < 0) {
+	r->damage = damage;
+	if (damage)
+		add_warning(r, strdup(damage));
+	int rc = build_index(r, err);
+	r->damage = NULL;
+	if (rc < 0) {
 		replay_close(r);
 		return NULL;
 	}
@@ -625,6 +639,11 @@ struct replay *replay_open_fd(int fd, const char *name, bool owned, struct error
 	if (r->nsamples == 0)
 		warn(r, 1, 0, "no complete sample in the log");
 	return r;
+}
+
+struct replay *replay_open_fd(int fd, const char *name, bool owned, struct error *err)
+{
+	return open_indexed(fd, name, owned, NULL, err);
 }
 
 struct replay *replay_open(const char *path, struct error *err)
@@ -643,10 +662,7 @@ struct replay *replay_open(const char *path, struct error *err)
 		close(fd);
 	if (log_fd < 0)
 		return NULL;
-	struct replay *r = replay_open_fd(log_fd, path, true, err);
-	if (r && damage[0])   /* it explains the incomplete last record the index met */
-		add_warning(r, strdup(damage));
-	return r;
+	return open_indexed(log_fd, path, true, damage[0] ? damage : NULL, err);
 }
 
 void replay_close(struct replay *r)

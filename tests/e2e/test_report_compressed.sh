@@ -1,7 +1,8 @@
 #!/bin/bash
 # Session logs compressed with xz, gzip or zstd open in `report` and `--replay` as they
 # are: the same output as the plain log; the library is loaded only for such a file; a
-# log cut short keeps what came out, with a warning; a damaged one is refused by name.
+# log cut short keeps what came out, with a warning, said first, and what it cut is put
+# down to the damage; one cut in its header, or damaged from the start, is refused by name.
 # Long work shows its progress on a terminal's stderr, and only there.
 . "$(dirname "$0")/lib.sh"
 needs "compressed logs" python3 xz gzip zstd
@@ -45,6 +46,23 @@ for ext in xz gz zst; do
 		&& clean_stderr "$TMP/err" \
 		&& ok "a .$ext log cut short: $rows of $all rows, and a warning" \
 		|| fail "a .$ext log cut short" "rc=$rc rows=$rows/$all $(head -3 "$TMP/err")"
+	# ... said first, and what it cut is put down to the damage, not to a recording that
+	# stopped (issue 40: "the recorder was interrupted", "the recording stopped")
+	"$IOSCOPE" --replay "$TMP/cut.$ext" --batch -f json >/dev/null 2>"$TMP/err"
+	rc=$?
+	[ $rc -eq 0 ] && head -1 "$TMP/err" | grep -q "cut.$ext: [a-z]*: .*before it are read" \
+		&& grep -q "the last record is cut where the compressed data are damaged" "$TMP/err" \
+		&& ! grep -q "interrupted\|stopped" "$TMP/err" && clean_stderr "$TMP/err" \
+		&& ok "--replay of a .$ext log cut short: said damaged, first" \
+		|| fail "--replay of a .$ext log cut short: said damaged, first" "rc=$rc $(head -3 "$TMP/err")"
+	head -c 120 "$f" >"$TMP/head.$ext"
+	"$IOSCOPE" report "$TMP/head.$ext" >/dev/null 2>"$TMP/err"
+	rc=$?
+	# (zstd gives nothing of 120 bytes: refused as damaged from the start, below)
+	[ $rc -eq 1 ] && grep -qE "head.$ext: [a-z]+: (.*not even the header is whole in them: the compressed file is damaged|the compressed data end early$)" "$TMP/err" \
+		&& ! grep -q "stopped" "$TMP/err" && clean_stderr "$TMP/err" \
+		&& ok "a .$ext log cut in its header: refused as damaged" \
+		|| fail "a .$ext log cut in its header: refused as damaged" "rc=$rc $(head -3 "$TMP/err")"
 done
 
 # damaged from the start: refused, naming the file
