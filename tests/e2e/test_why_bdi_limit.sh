@@ -51,7 +51,7 @@ one_run() {
 	kill "$writer" "$pid" 2>/dev/null
 	wait "$writer" "$pid" 2>/dev/null
 	! grep -qE 'Sanitizer|runtime error' "$TMP/r$n.err" || { echo "bad: sanitizer: $(head -5 "$TMP/r$n.err")"; return; }
-	python3 - "$TMP/r$n.json" "$dev" "$(cat "$TMP/r$n.t0")" "$(cat "$TMP/r$n.t1")" <<'PY'
+	python3 - "$TMP/r$n.json" "$dev" "$(cat "$TMP/r$n.t0")" "$(cat "$TMP/r$n.t1")" "$other" <<'PY'
 import json, statistics, sys
 path, dev, t0, t1 = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
 rows = [json.loads(l) for l in open(path)]
@@ -73,15 +73,40 @@ t, e = dips[0]
 first = e["reasons"][0] if e.get("reasons") else ""
 if not (0 <= t < t1 - t0) or " after bdi." not in first or "bdi.strict_limit 0→1" not in first:
     print("bad: dip at %.1f s, first reason %r: %s" % (t, first, trace)); sys.exit()
+other = sys.argv[5]
+theirs = [e["label"] for r in rows for e in r["events"]
+          if other in (e.get("object"), e.get("scope")) or e["kind"] == "run"
+          or other in " ".join(e.get("reasons", []))]
+if theirs:
+    print("bad: the other device's matrix in the events: %s" % theirs[:5]); sys.exit()
 print("ok %.0f→%.0f MB/s, dip at %.1f s: %s" % (b, d, t, first))
 PY
 }
+
+# Another instance's experiment beside it, as on a shared machine: a matrix in the same
+# runtime directory on a device of its own, announcing its steps to every instance, round
+# and round (its runs: `sleep 1` on a fresh ext4).  None of it is an event, a reason or a
+# phase of the session watching $dev.
+other=$(make_loop 64) || { fail "why_bdi_limit: a second loop device"; exit 1; }
+mkdir -p "$TMP/om"
+# (killed at exit with the matrix it runs, which then puts its device back)
+bg bash -c "trap 'kill \$m; wait \$m; exit' TERM
+	for i in \$(seq 100); do '$IOSCOPE' matrix --device '$other' --mount '$TMP/om' \
+		--mkfs 'mkfs.ext4 -q -F' --repeat 3 --cache hot --out '$TMP/mx'\$i -- sleep 1 \
+		>>'$TMP/mx.out' 2>>'$TMP/mx.err' & m=\$!; wait \$m || exit; done"
+matrix_loop=$BG_PID
+wait_until 30 "$matrix_loop" test -e "$TMP/mx1-c01-r1.log"
 
 result=""
 for n in 1 2 3; do
 	result=$(one_run $n | tail -1)
 	case "$result" in spoiled*) echo "# run $n $result"; continue ;; *) break ;; esac
 done
+kill -0 "$matrix_loop" 2>/dev/null && grep -q '"scope":"'"$other"'"' "$TMP/r$n.log" &&
+	! grep -qE 'Sanitizer|runtime error' "$TMP/mx.err" \
+	&& ok "bdi limit: the other device's matrix ran and announced its steps all along" \
+	|| fail "bdi limit: the other device's matrix ran and announced its steps all along" \
+		"$(tail -5 "$TMP/mx.err")"
 case "$result" in
 ok*) ok "bdi limit set by hand: one dip, its first reason the limit (${result#ok })" ;;
 *) fail "bdi limit set by hand: one dip, its first reason the limit" "$result" ;;
