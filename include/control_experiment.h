@@ -25,8 +25,10 @@ int control_device_check_free(const char *name, struct error *err);
  * file, destroy_data_on (NULL: not given) must name the device at the bottom of that
  * chain; every device of the chain must be free (control_device_check_free), and so must
  * every other loop device that stands on one of them or on the same file.  0, or -1 with
- * err ("... in use ..." when something uses the data, else a usage error). */
-int control_mkfs_check(const char *name, const char *destroy_data_on, struct error *err);
+ * err ("... in use ..." when something uses the data, else a usage error); option is the
+ * one the user gave ("--mkfs", "--fs"), named in the messages. */
+int control_mkfs_check(const char *option, const char *name, const char *destroy_data_on,
+		       struct error *err);
 /* Runs `sh -c 'CMD "$1"' ioscope-mkfs /dev/NAME` (the device appended as one word),
  * output to /dev/null except its last lines into err on failure.  0 on exit 0. */
 int control_mkfs(const char *cmd, const char *name, struct error *err);

@@ -209,10 +209,12 @@ int matrix_device_resolve(const char *arg, bool whole, char *name, size_t len, s
 		     : control_block_resolve(NULL, given, name, len, &part, err);
 }
 
-/* --mkfs wipes the device and what it stands on: control_mkfs_check says whether it may. */
+/* --mkfs wipes the device and what it stands on: control_mkfs_check says whether it may,
+ * naming the option the user gave (--fs makes filesystems the same way). */
 static int check_mkfs(struct matrix_ctx *m, struct error *err)
 {
-	return control_mkfs_check(m->name, m->destroy_data_on[0] ? m->destroy_data_on : NULL, err);
+	return control_mkfs_check(m->o->fs_given ? "--fs" : "--mkfs", m->name,
+				  m->destroy_data_on[0] ? m->destroy_data_on : NULL, err);
 }
 
 /* Without --mkfs the filesystem at --mount must be on the device. */

@@ -98,7 +98,8 @@ static void chain_text(const struct chain *c, char *buf, size_t len)
  * the bottom of the chain is named: by its kernel name, a path resolved by the caller
  * without following another user's symlink (the matrix: matrix_device_resolve).  A path
  * here would be followed wherever it leads, so it names nothing. */
-static int check_named(const struct chain *c, const char *named, struct error *err)
+static int check_named(const struct chain *c, const char *option, const char *named,
+		       struct error *err)
 {
 	if (c->n == 1 && c->on_file)
 		return 0;
@@ -111,13 +112,13 @@ static int check_named(const struct chain *c, const char *named, struct error *e
 	    strcmp(again, bottom) == 0)
 		return 0;
 	if (c->n == 1)
-		return error_set(err, "--mkfs would destroy the data on %s, which is not a loop "
+		return error_set(err, "%s would destroy the data on %s, which is not a loop "
 				 "device: name it again with --destroy-data-on %s to do that",
-				 bottom, bottom);
+				 option, bottom, bottom);
 	chain_text(c, chain, sizeof chain);
-	return error_set(err, "--mkfs on %s would destroy the data on %s, which it stands on "
-			 "(%s): name that with --destroy-data-on %s to do that", c->dev[0], bottom,
-			 chain, bottom);
+	return error_set(err, "%s on %s would destroy the data on %s, which it stands on "
+			 "(%s): name that with --destroy-data-on %s to do that", option, c->dev[0],
+			 bottom, chain, bottom);
 }
 
 static int check_chain_free(const struct chain *c, struct error *err)
@@ -160,7 +161,8 @@ static void shared(const struct chain *ours, const struct chain *other, char *wh
 }
 
 /* Another loop device on the same data: free, or the data is in use. */
-static int check_sharer(const struct chain *ours, const char *name, struct error *err)
+static int check_sharer(const struct chain *ours, const char *option, const char *name,
+			struct error *err)
 {
 	struct chain other;
 	struct error why;
@@ -170,11 +172,11 @@ static int check_sharer(const struct chain *ours, const char *name, struct error
 	shared(ours, &other, what, sizeof what);
 	if (!what[0] || control_device_check_free(name, &why) == 0)
 		return 0;
-	return error_set(err, "--mkfs on %s would destroy the data of %s, which stands on %s: %s",
-			 ours->dev[0], name, what, why.msg);
+	return error_set(err, "%s on %s would destroy the data of %s, which stands on %s: %s",
+			 option, ours->dev[0], name, what, why.msg);
 }
 
-static int check_sharers(const struct chain *c, struct error *err)
+static int check_sharers(const struct chain *c, const char *option, struct error *err)
 {
 	DIR *dir = opendir("/sys/block");
 	if (!dir)
@@ -185,17 +187,18 @@ static int check_sharers(const struct chain *c, struct error *err)
 	while (rc == 0 && (e = readdir(dir))) {
 		kname_from_sysfs(e->d_name, name, sizeof name);
 		if (control_name_valid(name) && control_device_is_loop(name) && !chain_has(c, name))
-			rc = check_sharer(c, name, err);
+			rc = check_sharer(c, option, name, err);
 	}
 	closedir(dir);
 	return rc;
 }
 
-int control_mkfs_check(const char *name, const char *destroy_data_on, struct error *err)
+int control_mkfs_check(const char *option, const char *name, const char *destroy_data_on,
+		       struct error *err)
 {
 	struct chain c;
-	if (chain_walk(name, &c, err) < 0 || check_named(&c, destroy_data_on, err) < 0 ||
+	if (chain_walk(name, &c, err) < 0 || check_named(&c, option, destroy_data_on, err) < 0 ||
 	    check_chain_free(&c, err) < 0)
 		return -1;
-	return check_sharers(&c, err);
+	return check_sharers(&c, option, err);
 }

@@ -41,6 +41,14 @@ refused 2 a1 && grep -q "would destroy the data on $lower, which it stands on ($
 	&& ! blkid "/dev/$lower" >/dev/null 2>&1 \
 	&& ok "--mkfs on a loop device over a block device is refused unless that device is named" \
 	|| fail "--mkfs on a loop device over a block device is refused unless that device is named" "rc=$rc $(cat "$TMP/a1.stderr")"
+# the refusal names the option given: --fs, not --mkfs (issue 40 nit)
+"$IOSCOPE" matrix --mount "$TMP/m" --fs 'ext4=mkfs.ext4 -q -F' --repeat 1 --out "$TMP/a1fs" \
+	--device "$upper" -- true >/dev/null 2>"$TMP/a1fs.stderr"
+rc=$?
+refused 2 a1fs && grep -q -- "^ioscope matrix: --fs on $upper would destroy the data on $lower, which it stands on" "$TMP/a1fs.stderr" \
+	&& ! grep -q -- "--mkfs" "$TMP/a1fs.stderr" && ! blkid "/dev/$lower" >/dev/null 2>&1 \
+	&& ok "with --fs the refusal says --fs" \
+	|| fail "with --fs the refusal says --fs" "rc=$rc $(cat "$TMP/a1fs.stderr")"
 matrix a2 --device "$upper" --destroy-data-on "/dev/$upper"
 refused 2 a2 && grep -q -- "--destroy-data-on $lower" "$TMP/a2.stderr" && ! blkid "/dev/$lower" >/dev/null 2>&1 \
 	&& ok "naming the loop device itself does not count" \
