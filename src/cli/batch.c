@@ -64,6 +64,8 @@ static int prom_emit(struct batch *b)
 {
 	struct error err = { "" };
 	const char *failure = sink_failure(&b->prom_out.sink);
+	if (prom_output_take_note(&b->prom_out, &err))
+		text_printf(stderr, "ioscope: %s\n", err.msg);
 	if (failure) {
 		text_printf(stderr, "ioscope: %s\n", failure);
 		return -1;
