@@ -89,7 +89,9 @@ at_exit "kill -KILL $PID"
 name="--textfile, a directory put at its path"
 if wait_until 30 "$PID" newer "$U/way/x.prom" 0; then
 	t=$(stamp "$U/way/x.prom")
-	as_nobody sh -c 'rm -f "$1" && mkdir "$1"' _ "$U/way/x.prom"
+	# (until it holds: an interval may rename a new file in between the rm and the mkdir)
+	as_nobody sh -c 'for i in $(seq 50); do rm -f "$1"; mkdir "$1" 2>/dev/null && exit 0; done
+		exit 1' _ "$U/way/x.prom"
 	blocked="x.prom: a directory is in its place"
 	wait_until 10 "$PID" grep -q "$blocked" "$TMP/way.err" &&
 		ok "$name: said on stderr, the run goes on" ||
