@@ -47,6 +47,7 @@ enum ui_action_kind {
 	UA_MARK_STEP,       /* arg: +1 the older mark in the marks panel, -1 the newer */
 	UA_MARK_SELECT,     /* arg: the mark's number (history_mark_number; a click) */
 	UA_TRACE,           /* the eBPF view on or off (src/ui/trace_key.c) */
+	UA_ZOOM,            /* arg: +1 more time across the graphs, -1 less */
 	UA_COUNT
 };
 

@@ -1,11 +1,13 @@
 /* actions.c - what the keys do (the table is in keys.c).  Actions change the
  * view state only; samples keep arriving whatever they do. */
+#include <math.h>
 #include <ncurses.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "console_state.h"
 #include "control_ui.h"
+#include "text.h"
 
 void action_quit(struct console *c) { c->running = false; }
 
@@ -113,6 +115,10 @@ static void filter_done(struct console *c, const char *text, void *arg)
 	snprintf(c->filter, sizeof c->filter, "%s", text);
 	/* with a filter typed, the DEVICE arguments no longer narrow the table */
 	c->nonly = 0;
+	/* the operator looked for a device: the selection (the first row the filter leaves,
+	 * when it hid the one selected) no longer follows the busiest disk */
+	if (text[0])
+		c->user_selected = true;
 	c->table.top = 0;
 	c->need_redraw = true;
 }
@@ -194,18 +200,101 @@ void action_marks(struct console *c)
 	c->need_redraw = true;
 }
 
+static uint64_t zoom_of(const struct console *c)
+{
+	return c->zoom > 1 ? (uint64_t)c->zoom : 1;
+}
+
 /* A quarter of the graph's width per step. */
 static uint64_t scroll_step(const struct console *c)
 {
 	int w = c->layout.graphs.w > 12 ? c->layout.graphs.w - 8 : 40;
-	return (uint64_t)(w * graph_samples_per_cell(c->glyphs) / 4);
+	return (uint64_t)(w * graph_samples_per_cell(c->glyphs) / 4) * zoom_of(c);
 }
 
-/* Samples the graphs show across (their plot: the pane less the Y labels' gutter). */
-uint64_t console_graph_window(const struct console *c)
+/* Dot columns of the graphs' plot (the pane less the Y labels' gutter). */
+static uint64_t graph_dots(const struct console *c)
 {
 	int w = c->layout.graphs.w - 8;
 	return (uint64_t)(w > 1 ? w : 1) * (uint64_t)graph_samples_per_cell(c->glyphs);
+}
+
+uint64_t console_graph_window(const struct console *c)
+{
+	return graph_dots(c) * zoom_of(c);
+}
+
+/* Samples per dot column the z key steps through. */
+static const int zoom_levels[] = { 1, 2, 3, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600 };
+#define NZOOM (sizeof zoom_levels / sizeof zoom_levels[0])
+
+static uint64_t held_samples(const struct console *c)
+{
+	const struct history *h = console_hist(c);
+	return (c->frozen ? c->frozen_end : history_count(h)) - history_oldest(h);
+}
+
+/* As far back as the graphs can go: the samples held (a replay: its log's, as far as
+ * the history's ring holds them). */
+static uint64_t zoom_reach(const struct console *c)
+{
+	const struct history *h = console_hist(c);
+	uint64_t held = held_samples(c), log = replay_view_samples(c);
+	uint64_t cap = history_capacity(h);
+	uint64_t reach = log > held ? log : held;
+	return reach < cap ? reach : cap;
+}
+
+/* The graphs' right edge stays where it was, as far as the oldest sample held allows. */
+static void zoom_keep_in_history(struct console *c)
+{
+	uint64_t held = held_samples(c), window = console_graph_window(c);
+	uint64_t max = held > window ? held - window : 0;
+	if (c->scroll_back > max)
+		c->scroll_back = max;
+	c->need_redraw = true;
+}
+
+static void zoom_said(struct console *c)
+{
+	char span[24];
+	text_duration(lround(c->interval * (double)console_graph_window(c)), span, sizeof span);
+	console_message(c, false, "graphs: %d sample%s a column, %s across (z out, Z in)",
+			(int)zoom_of(c), zoom_of(c) > 1 ? "s" : "", span);
+}
+
+/* More time across: the next zoom step, while the graphs do not yet hold all there is. */
+void action_zoom_out(struct console *c)
+{
+	if (console_graph_window(c) >= zoom_reach(c)) {
+		console_message(c, false, "the graphs show the whole history (Z zooms in)");
+		return;
+	}
+	for (size_t i = 0; i < NZOOM; i++)
+		if (zoom_levels[i] > c->zoom) {
+			c->zoom = zoom_levels[i];
+			break;
+		}
+	/* a replay reads the log again for the wider window, where it stands */
+	if (held_samples(c) < console_graph_window(c) && !c->scroll_back)
+		replay_view_refill(c);
+	zoom_keep_in_history(c);
+	zoom_said(c);
+}
+
+void action_zoom_in(struct console *c)
+{
+	if (zoom_of(c) == 1) {
+		console_message(c, false, "the graphs show every sample (z zooms out)");
+		return;
+	}
+	int to = 1;
+	for (size_t i = 0; i < NZOOM; i++)
+		if (zoom_levels[i] < c->zoom)
+			to = zoom_levels[i];
+	c->zoom = to;
+	zoom_keep_in_history(c);
+	zoom_said(c);
 }
 
 /* Back until the oldest sample held is at the left edge, no further: an empty graph
@@ -323,6 +412,7 @@ static void (*const directed[UA_COUNT][2])(struct console *c) = {
 	[UA_REPLAY_MARK] = { action_replay_prev_mark, action_replay_next_mark },
 	[UA_REPLAY_SPEED] = { action_replay_speed_down, action_replay_speed_up },
 	[UA_MARK_STEP] = { mark_select_newer, mark_select_older },
+	[UA_ZOOM] = { action_zoom_in, action_zoom_out },
 };
 
 void console_apply(struct console *c, const struct ui_action *a)

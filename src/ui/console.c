@@ -571,6 +571,7 @@ static int console_init(struct console *c, const struct options *o, struct sourc
 	c->rec = rec;
 	c->sigfd = c->timerfd = -1;
 	c->announce = NULL;
+	c->zoom = 1;
 	snapshot_init(&c->frozen_snap);
 	rates_init(&c->frozen_rates);
 	load_config(c, config_msg, len);

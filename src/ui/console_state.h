@@ -104,6 +104,7 @@ struct console {
 	bool tracing;                  /* the source traces (--trace, the b key) */
 	enum graph_glyphs glyphs;
 	uint64_t scroll_back;          /* samples the graphs end before the newest (0: live) */
+	int zoom;                      /* history samples per dot column of the graphs (z, Z) */
 	bool detail_zoom;
 	bool show_marks;
 	uint32_t panes_toggled;        /* bit i: console_panes[i] is shown/hidden unlike at start */
@@ -221,8 +222,11 @@ void action_marks(struct console *c);
 void action_live(struct console *c);
 void action_glyphs(struct console *c);
 void action_refresh(struct console *c);
-/* Samples the graphs show across (their plot). */
+/* Samples the graphs show across (their plot, at the zoom). */
 uint64_t console_graph_window(const struct console *c);
+/* The zoom steps: history samples per dot column of the graphs, 1 the finest. */
+void action_zoom_out(struct console *c);
+void action_zoom_in(struct console *c);
 
 /* ---- mark_select.c: the marks panel's selection, and the graphs going to it ---- */
 void mark_select_older(struct console *c);   /* the next row down the marks panel */

@@ -20,6 +20,9 @@ static void key_bar(const struct frame *f, const struct rect *r)
 			n = sizeof key - 1;
 		memcpy(key, b->names, n);
 		key[n] = '\0';
+		/* a key and its label whole, or not at all ("RRe" says nothing) */
+		if (x + ui_text_width(key) + ui_text_width(b->footer) > end)
+			break;
 		x += ui_put(r->y, x, end - x, ui_attr(&f->style, TR_KEY), key);
 		x += ui_put(r->y, x, end - x, ui_attr(&f->style, TR_KEY_LABEL), b->footer);
 		x += ui_put(r->y, x, end - x, ui_attr(&f->style, TR_NORMAL), " ");

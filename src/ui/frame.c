@@ -98,6 +98,7 @@ static void frame_table(const struct console *c, struct frame *f)
 	f->rows = c->rows;
 	f->nrows = c->nrows;
 	f->selected = c->selected;
+	f->following = !c->user_selected && c->selected[0];
 	f->selected_dev = console_selected_device(c);
 	f->pins = c->pins;
 	f->npins = c->npins;
@@ -125,6 +126,7 @@ void frame_build(struct console *c, struct frame *f)
 	frame_matrix(c, f);
 	f->view_end = console_view_end(c);
 	f->scroll_back = c->scroll_back;
+	f->zoom = c->zoom > 1 ? c->zoom : 1;
 	f->mark_selected = c->mark_selected;
 	f->marks_top = c->marks_top;   /* the marks panel's place hook keeps the selection in view */
 	frame_table(c, f);

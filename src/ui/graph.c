@@ -202,6 +202,29 @@ void graph_format_age(double seconds, char *buf, size_t len)
 	}
 }
 
+double graph_tick_step(double cell_seconds, int min_cells)
+{
+	static const double steps[] = {
+		0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200,
+		10800, 21600, 43200, 86400,
+	};
+	if (!(cell_seconds > 0) || !isfinite(cell_seconds) || min_cells < 1)
+		return 0;
+	double least = cell_seconds * min_cells;
+	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+		if (steps[i] >= least * (1 - 1e-9))
+			return steps[i];
+	return ceil(least / 86400) * 86400;
+}
+
+void graph_format_tick(double seconds, double step, char *buf, size_t len)
+{
+	if (step < 1 && seconds > 0.05)
+		snprintf(buf, len, "-%.1fs", seconds);
+	else
+		graph_format_age(seconds, buf, len);
+}
+
 struct number_run {
 	uint64_t from, to;
 };

@@ -68,6 +68,14 @@ void graph_format_value(double v, enum graph_unit unit, char *buf, size_t len);
  * "-30s", "-2m", "-2m30s", "-1h05m". */
 void graph_format_age(double seconds, char *buf, size_t len);
 
+/* The time between X labels: the smallest round step (0.1 s, 1 s, 10 s, 20 s, 30 s,
+ * 1 min, 5 min, ... 1 h, a day) that sets labels min_cells cells apart or more, a cell standing
+ * for cell_seconds; 0 when that is not a time. */
+double graph_tick_step(double cell_seconds, int min_cells);
+/* The label of a tick `seconds` before the newest sample, on an axis of that step:
+ * graph_format_age's, with tenths for steps under a second ("-0.5s"). */
+void graph_format_tick(double seconds, double step, char *buf, size_t len);
+
 enum graph_glyphs { GLYPHS_BRAILLE, GLYPHS_BLOCK, GLYPHS_ASCII };
 
 /* Samples shown per terminal column: braille cells hold two dot columns. */

@@ -28,14 +28,23 @@ struct strip {
 	enum graph_fill fill;               /* of its series and its limit lines, in view */
 };
 
-/* The geometry every strip of this frame shares. */
+/* The geometry every strip of this frame shares.  A dot column (a braille cell has two)
+ * shows `zoom` samples, their mean, from a multiple of zoom on: a new sample does not
+ * shift the others between columns. */
 struct span {
 	const struct graph_metric *metric;
 	uint64_t end;          /* one past the newest sample shown */
 	int64_t first;         /* sample at the left edge (may be before the history) */
-	int spc;               /* samples per cell */
+	int spc;               /* dot columns per cell */
 	int plot_x, plot_w;
+	int zoom;              /* samples per dot column */
 };
+
+/* Samples per cell. */
+static int64_t span_per_cell(const struct span *sp)
+{
+	return (int64_t)sp->spc * sp->zoom;
+}
 
 static int grow_buffers(struct frame *f, size_t values, size_t cells)
 {
@@ -73,22 +82,33 @@ static int grow_heat(struct frame *f, size_t columns)
 	return 0;
 }
 
+static float sample_value(const struct frame *f, const struct graph_series_def *series, int dev,
+			  uint64_t n)
+{
+	if (series->system)
+		return history_sys_value(f->hist, (enum history_sys_metric)series->metric, n);
+	if (dev < 0)
+		return NAN;
+	return history_value(f->hist, (size_t)dev, (enum history_metric)series->metric, n);
+}
+
+/* count dot columns: each the mean of its samples held (NaN when none is). */
 static void fetch_series(const struct frame *f, const struct span *sp, const char *device,
 			 const struct graph_series_def *series, float *out, size_t count)
 {
 	int dev = series->system ? -1 : history_device_find(f->hist, device);
 	for (size_t i = 0; i < count; i++) {
-		int64_t n = sp->first + (int64_t)i;
-		if (n < 0)
-			out[i] = NAN;
-		else if (series->system)
-			out[i] = history_sys_value(f->hist, (enum history_sys_metric)series->metric,
-						   (uint64_t)n);
-		else if (dev < 0)
-			out[i] = NAN;
-		else
-			out[i] = history_value(f->hist, (size_t)dev, (enum history_metric)series->metric,
-					       (uint64_t)n);
+		int64_t from = sp->first + (int64_t)i * sp->zoom;
+		double sum = 0;
+		int k = 0;
+		for (int64_t n = from < 0 ? 0 : from; n < from + sp->zoom && n < (int64_t)sp->end; n++) {
+			float v = sample_value(f, series, dev, (uint64_t)n);
+			if (!isnan(v)) {
+				sum += v;
+				k++;
+			}
+		}
+		out[i] = k ? (float)(sum / k) : NAN;
 	}
 }
 
@@ -552,7 +572,7 @@ static size_t collect_groups(const struct frame *f, const struct strip *s, const
 				break;
 			if (m->n >= sp->end || !frame_mark_shown(f, m) || mark_is_own(f, m, s->device) != (pass == 0))
 				continue;
-			int col = (int)(((int64_t)m->n - sp->first) / sp->spc);
+			int col = (int)(((int64_t)m->n - sp->first) / span_per_cell(sp));
 			if (col < 0 || col >= s->plot.w)
 				continue;
 			if (g.n && (col != g.col || g.n == GROUP_MAX)) {
@@ -634,9 +654,9 @@ static bool heat_fetch(const struct frame *f, const struct span *sp, const struc
 		bool *traced = &f->scratch->heat_traced[c];
 		memset(col, 0, TRACE_LAT_BUCKETS * sizeof *col);
 		*traced = false;
-		for (int k = 0; k < sp->spc; k++)
-			heat_add_sample(f, d, (enum trace_dir)s->series->metric,
-					sp->first + (int64_t)c * sp->spc + k, col, traced);
+		int64_t from = sp->first + (int64_t)c * span_per_cell(sp);
+		for (int64_t n = from; n < from + span_per_cell(sp) && n < (int64_t)sp->end; n++)
+			heat_add_sample(f, d, (enum trace_dir)s->series->metric, n, col, traced);
 		any |= *traced;
 	}
 	*g = (struct heat_grid){ f->scratch->heat, f->scratch->heat_traced, sp->plot_w };
@@ -740,27 +760,76 @@ static int heat_strip(const struct frame *f, const struct strip *s, const struct
 	return heat_label(f, s, &g, max);
 }
 
+/* The time (monotonic seconds) of the newest sample held of each cell, NaN when it
+ * holds none. */
+static void cell_times(const struct frame *f, const struct span *sp, double *t)
+{
+	for (int col = 0; col < sp->plot_w && col < LABEL_COLS_MAX; col++) {
+		int64_t from = sp->first + (int64_t)col * span_per_cell(sp);
+		int64_t n = from + span_per_cell(sp) - 1;
+		if (n >= (int64_t)sp->end)
+			n = (int64_t)sp->end - 1;
+		if (n >= 0 && !history_has(f->hist, (uint64_t)n))
+			n = -1;   /* the history starts after the cell: nothing of it is held */
+		t[col] = n >= from && n >= 0 ? history_mono(f->hist, (uint64_t)n) : NAN;
+	}
+}
+
+/* Seconds a cell stands for: measured across the cells held, else from the interval. */
+static double cell_seconds(const struct frame *f, const struct span *sp, const double *t)
+{
+	int w = sp->plot_w < LABEL_COLS_MAX ? sp->plot_w : LABEL_COLS_MAX, left = -1, right = -1;
+	for (int col = 0; col < w; col++)
+		if (!isnan(t[col])) {
+			left = left < 0 ? col : left;
+			right = col;
+		}
+	if (right > left && t[right] > t[left])
+		return (t[right] - t[left]) / (right - left);
+	return f->interval * (double)span_per_cell(sp);
+}
+
+/* Labels at round times before the newest sample ("now", "-30s", "-1m", "-1m30s"), a step
+ * (10 s, 30 s, 1 min, 5 min...) chosen so they stand XLABEL_GAP cells apart or more, each
+ * ending at the cell of its time. */
 static void draw_x_axis(const struct frame *f, const struct span *sp, int y)
 {
 	unsigned long axis = ui_attr(&f->style, TR_AXIS);
 	ui_fill(y, sp->plot_x - GUTTER, sp->plot_w + GUTTER, ui_attr(&f->style, TR_NORMAL));
-	uint64_t newest = history_count(f->hist) ? history_count(f->hist) - 1 : 0;
-	double now = history_mono(f->hist, newest);
+	if (!history_count(f->hist))
+		return;
+	double t[LABEL_COLS_MAX];
+	int w = sp->plot_w < LABEL_COLS_MAX ? sp->plot_w : LABEL_COLS_MAX;
+	cell_times(f, sp, t);
+	double now = history_mono(f->hist, history_count(f->hist) - 1);
+	double per_cell = cell_seconds(f, sp, t);
+	double step = graph_tick_step(per_cell, XLABEL_GAP);
+	int col = w - 1;
+	while (col >= 0 && isnan(t[col]))
+		col--;
+	if (col < 0 || !(step > 0))
+		return;
 	int right_limit = sp->plot_x + sp->plot_w;   /* labels end before this */
-	for (int col = sp->plot_w - 1; col >= 0; col -= XLABEL_GAP) {
-		int64_t n = sp->first + (int64_t)col * sp->spc + sp->spc - 1;
-		if (n < 0 || !history_has(f->hist, (uint64_t)n))
-			break;
+	/* the first round age at or after the right edge's, then one step further each */
+	for (double k = ceil((now - t[col]) / step - 1e-6); col >= 0; k++) {
+		double when = now - k * step;
+		while (col > 0 && !isnan(t[col - 1]) && t[col - 1] >= when)
+			col--;
+		if (col > 0 && !isnan(t[col - 1]) && when - t[col - 1] < t[col] - when)
+			col--;   /* the nearer of the two cells around it */
+		if (t[col] - when > per_cell)
+			break;   /* before the oldest sample shown */
 		char buf[24];
-		graph_format_age(now - history_mono(f->hist, (uint64_t)n), buf, sizeof buf);
-		int w = ui_text_width(buf);
-		int x = sp->plot_x + col - w + 1;
-		if (x + w > right_limit)
-			x = right_limit - w;
+		graph_format_tick(k * step, step, buf, sizeof buf);
+		int lw = ui_text_width(buf), x = sp->plot_x + col - lw + 1;
 		if (x < sp->plot_x)
 			break;
-		ui_put(y, x, w, axis, buf);
-		right_limit = x - 1;
+		if (x + lw <= right_limit) {
+			ui_put(y, x, lw, axis, buf);
+			right_limit = x - 1;
+		}
+		if (col == 0)
+			break;
 	}
 }
 
@@ -817,19 +886,49 @@ static void metric_title(const struct frame *f, const struct graph_metric *m, ch
 					    m->series[s].label);
 }
 
+/* "5m across": the time the plot spans at this zoom. */
+static void span_text(const struct frame *f, const struct span *sp, char *out, size_t len)
+{
+	double t[LABEL_COLS_MAX];
+	char d[24];
+	out[0] = '\0';
+	if (sp->plot_w < 4 || !history_count(f->hist))
+		return;
+	cell_times(f, sp, t);
+	double across = cell_seconds(f, sp, t) * sp->plot_w;
+	if (across >= 1) {
+		text_duration(lround(across), d, sizeof d);
+		snprintf(out, len, "%s across", d);
+	} else {
+		snprintf(out, len, "%.1fs across", across);
+	}
+}
+
+/* The metric, and while no device was chosen, that the graphs follow the busiest disk;
+ * on the right where the graphs are (live, or how far back), the time they span, the
+ * keys: as much of it as the row holds. */
 static void draw_title(const struct frame *f, const struct rect *r, const struct span *sp)
 {
-	char title[160], right[96];
+	char title[200], base[96], span[32], right[160];
 	metric_title(f, sp->metric, title, sizeof title);
+	if (f->following && !f->npins && !sp->metric->series[0].system)
+		text_appendf(title, sizeof title, strlen(title), "  following the busiest disk");
 	if (f->scroll_back) {
 		char age[24];
 		double now = history_mono(f->hist, history_count(f->hist) - 1);
 		graph_format_age(now - history_mono(f->hist, sp->end - 1), age, sizeof age);
-		snprintf(right, sizeof right, "at %s  %s/%s scroll, l live", age,
+		snprintf(base, sizeof base, "at %s  %s/%s scroll, l live", age,
 			 ui_sym(&f->style, "←", "<"), ui_sym(&f->style, "→", ">"));
 	} else {
-		snprintf(right, sizeof right, "Tab metric  %s history", ui_sym(&f->style, "←", "<-"));
+		snprintf(base, sizeof base, "Tab metric  %s history", ui_sym(&f->style, "←", "<-"));
 	}
+	span_text(f, sp, span, sizeof span);
+	int room = r->w - ui_text_width(title) - 6;
+	snprintf(right, sizeof right, "%s  %s zoom  %s", span, sp->zoom > 1 ? "z/Z" : "z", base);
+	if (ui_text_width(right) > room)
+		snprintf(right, sizeof right, "%s  %s", span, base);
+	if (ui_text_width(right) > room)
+		snprintf(right, sizeof right, "%s", base);
 	ui_title(&f->style, r, title, right);
 }
 
@@ -906,7 +1005,11 @@ static void graphs_draw(const struct frame *f, const struct rect *r)
 {
 	const struct graph_metric *m = f->metric;
 	struct span sp = { m, f->view_end, 0, graph_samples_per_cell(f->glyphs),
-			   r->x + GUTTER, r->w - GUTTER - 1 };
+			   r->x + GUTTER, r->w - GUTTER - 1, f->zoom > 1 ? f->zoom : 1 };
+	size_t count = sp.plot_w > 0 ? (size_t)sp.plot_w * (size_t)sp.spc : 0;
+	/* the dot columns start at multiples of the zoom (the newest may be partly filled) */
+	uint64_t aligned = (sp.end + (uint64_t)sp.zoom - 1) / (uint64_t)sp.zoom * (uint64_t)sp.zoom;
+	sp.first = (int64_t)aligned - (int64_t)count * sp.zoom;
 	for (int y = r->y; y < r->y + r->h; y++)
 		ui_fill(y, r->x, r->w, ui_attr(&f->style, TR_NORMAL));
 	draw_title(f, r, &sp);
@@ -915,13 +1018,11 @@ static void graphs_draw(const struct frame *f, const struct rect *r)
 	struct strip strips[CONSOLE_PINS_MAX * GRAPH_SERIES_MAX];
 	size_t ns = collect_strips(f, m, strips, sizeof strips / sizeof strips[0]);
 	int avail = r->h - 2;   /* title and X axis rows */
-	size_t count = (size_t)sp.plot_w * (size_t)sp.spc;
 	const struct graph_scratch *g = f->scratch;
 	if (g->values_cap < count * GRAPH_SERIES_MAX ||
 	    g->cells_cap < (size_t)sp.plot_w * (size_t)avail ||
 	    (m->unit == GRAPH_UNIT_HEAT && g->heat_cap < (size_t)sp.plot_w))
 		return;   /* graphs_place could not make room */
-	sp.first = (int64_t)sp.end - (int64_t)count;
 	int rows[CONSOLE_PINS_MAX * GRAPH_SERIES_MAX];
 	ns = layout_strips(f, &sp, strips, ns, avail, rows);
 	if (ns == 0) {

@@ -70,6 +70,10 @@ const struct console_binding console_bindings[] = {
 	{ { KC(KEY_RIGHT) }, "Right", "scroll the graphs forward in time", NULL, "Graphs", 0,
 	  ACT(UA_SCROLL, -1) },
 	{ { 'l' }, "l", "graphs back to live", NULL, "Graphs", 0, ACT(UA_LIVE, 0) },
+	{ { 'z' }, "z", "zoom the graphs out: more time across, several samples a column (their mean), "
+	  "up to the whole history", "Zoom", "Graphs", 0, ACT(UA_ZOOM, 1) },
+	{ { 'Z' }, "Z", "zoom the graphs in, down to one sample a column", NULL, "Graphs", 0,
+	  ACT(UA_ZOOM, -1) },
 	{ { 'g' }, "g", "graph characters: braille, blocks, ASCII", NULL, "Graphs", 0,
 	  ACT(UA_GLYPHS, 0) },
 	{ { 'e' }, "e", "show or hide the marks panel", NULL, "Graphs", 0, ACT(UA_MARKS, 0) },

@@ -90,6 +90,7 @@ struct frame {
 	const struct history *hist;        /* samples, and the marks */
 	uint64_t view_end;                 /* one past the newest sample the graphs show */
 	uint64_t scroll_back;
+	int zoom;                          /* history samples per dot column of the graphs */
 	uint64_t mark_selected;            /* the marks panel's selection (its number), 0 none */
 	int marks_top;                     /* the marks panel's first row (its place hook) */
 
@@ -97,6 +98,7 @@ struct frame {
 	const struct table_row *rows;
 	size_t nrows;
 	const char *selected;              /* "" when none */
+	bool following;                    /* the selection follows the busiest disk (no choice yet) */
 	const struct device *selected_dev; /* NULL when none */
 	/* What the selected device (a partition: its disk) is backed by, in words
 	 * (loop_backing_describe: file, its disk and filesystem, direct I/O); "" none. */

@@ -69,12 +69,26 @@ void replay_view_position(const struct console *c, char *buf, size_t len)
 			       state);
 }
 
-/* Enough samples to fill the widest graph the terminal can show. */
+/* Enough samples to fill the widest graph the terminal can show, at the zoom. */
 static size_t graph_window(const struct console *c)
 {
 	int cols = COLS > c->layout.graphs.w ? COLS : c->layout.graphs.w;
 	size_t spc = (size_t)graph_samples_per_cell(c->glyphs);
-	return (size_t)(cols > 0 ? cols : CONSOLE_MIN_COLS) * spc + 1;
+	size_t zoom = c->zoom > 1 ? (size_t)c->zoom : 1;
+	return (size_t)(cols > 0 ? cols : CONSOLE_MIN_COLS) * spc * zoom + 1;
+}
+
+size_t replay_view_samples(const struct console *c)
+{
+	struct source_position p;
+	return position_of(c, &p) ? p.next : 0;
+}
+
+void replay_view_refill(struct console *c)
+{
+	struct source_position p;
+	if (position_of(c, &p) && p.count && !c->frozen)
+		replay_view_seek(c, shown_sample(c));
 }
 
 static void fatal(struct console *c)

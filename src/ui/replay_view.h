@@ -53,6 +53,12 @@ int replay_view_seek(struct console *c, size_t target);
  * (the graphs' width) so the first sample ends at the left edge.  false: not a replay. */
 bool replay_view_scroll_back(struct console *c, uint64_t step, uint64_t plot);
 
+/* The samples of the log up to the one shown, 0 when the source is not a replay. */
+size_t replay_view_samples(const struct console *c);
+/* The history read again up to the sample shown, for graphs that show more of it now
+ * (a zoom out); nothing when the source is not a replay. */
+void replay_view_refill(struct console *c);
+
 void action_replay_play(struct console *c);
 void action_replay_step_back(struct console *c);
 void action_replay_step_forward(struct console *c);

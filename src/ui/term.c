@@ -96,7 +96,10 @@ int term_start(struct console *c, struct error *err)
 	nodelay(stdscr, TRUE);
 	curs_set(0);
 	if (c->cfg.mouse) {
-		mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED
+		/* the release too, though only presses act (input.c): ncurses reads again for
+		 * an event its mask leaves out, blocking despite nodelay(), and the console
+		 * stood still after every click until the next key */
+		mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED
 #ifdef BUTTON5_PRESSED
 			  | BUTTON5_PRESSED
 #endif

@@ -147,6 +147,30 @@ static void test_max(void **state)
 	assert_float_equal(graph_max(v, 1), 0, 0);
 }
 
+/* X labels at round times: the step from the time a cell spans, labels 10 cells apart. */
+static void test_tick_step(void **state)
+{
+	(void)state;
+	assert_float_equal(graph_tick_step(2, 10), 20, 0);        /* braille at 1 s */
+	assert_float_equal(graph_tick_step(1, 10), 10, 0);
+	assert_float_equal(graph_tick_step(2.1, 10), 30, 0);      /* a loaded machine's 1.05 s */
+	assert_float_equal(graph_tick_step(20, 10), 300, 0);      /* zoomed out: 10 samples a dot */
+	assert_float_equal(graph_tick_step(0.02, 10), 0.2, 1e-12);
+	assert_float_equal(graph_tick_step(600, 10), 7200, 0);
+	assert_float_equal(graph_tick_step(100000, 10), 12 * 86400, 0);
+	assert_float_equal(graph_tick_step(0, 10), 0, 0);
+	assert_float_equal(graph_tick_step(NAN, 10), 0, 0);
+	char buf[24];
+	graph_format_tick(0, 0.5, buf, sizeof buf);
+	assert_string_equal(buf, "now");
+	graph_format_tick(1.5, 0.5, buf, sizeof buf);
+	assert_string_equal(buf, "-1.5s");
+	graph_format_tick(90, 30, buf, sizeof buf);
+	assert_string_equal(buf, "-1m30s");
+	graph_format_tick(600, 300, buf, sizeof buf);
+	assert_string_equal(buf, "-10m");
+}
+
 static void check_numbers(const uint64_t *in, size_t n, int room, bool utf8, const char *want)
 {
 	uint64_t nums[64];
@@ -195,6 +219,7 @@ int main(void)
 		cmocka_unit_test(test_render_block_ascii),
 		cmocka_unit_test(test_max),
 		cmocka_unit_test(test_mark_numbers),
+		cmocka_unit_test(test_tick_step),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
