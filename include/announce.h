@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "error.h"
 #include "events.h"
@@ -73,6 +74,10 @@ void announce_close(struct announce_listener *l);
 /* Send events[0..n) to every listening instance but this process.  Returns how many
  * instances were reached. */
 int announce_events(const struct announce_codec *codec, const struct event *events, size_t n);
+/* The same, with the pids of the instances reached in pids[0..max) (the count may be
+ * more than max). */
+int announce_events_to(const struct announce_codec *codec, const struct event *events, size_t n,
+		       pid_t *pids, size_t max);
 /* The same for changes about to be made (sent before making them, so that no sample
  * can see one before the instances know it is coming). */
 int announce_pending(const struct announce_codec *codec, const struct event *events, size_t n);

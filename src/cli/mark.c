@@ -16,6 +16,8 @@
 #include "session_log.h"
 #include "text.h"
 
+#define MARK_PIDS_SAID 16
+
 static int usage(FILE *out, int status)
 {
 	fputs("usage: ioscope mark [--device DEVICE] TEXT...\n"
@@ -88,13 +90,19 @@ int cmd_mark(int argc, char **argv)
 		event_free(&ev);
 		return 2;
 	}
-	int reached = announce_events(&session_log_announce_codec, &ev, 1);
+	pid_t pids[MARK_PIDS_SAID];
+	int reached = announce_events_to(&session_log_announce_codec, &ev, 1, pids, MARK_PIDS_SAID);
 	event_free(&ev);
 	if (reached == 0) {
 		fprintf(stderr, "ioscope mark: no running ioscope of this user (uid %u) to mark\n",
 			(unsigned)geteuid());
 		return 1;
 	}
-	printf("marked in %d running ioscope%s\n", reached, reached == 1 ? "" : "s");
+	/* which: "marked in 2 running ioscopes (pids 4120, 4388)" */
+	printf("marked in %d running ioscope%s (pid%s", reached, reached == 1 ? "" : "s",
+	       reached == 1 ? "" : "s");
+	for (int i = 0; i < reached && i < MARK_PIDS_SAID; i++)
+		printf("%s %d", i ? "," : "", (int)pids[i]);
+	printf("%s)\n", reached > MARK_PIDS_SAID ? ", ..." : "");
 	return 0;
 }

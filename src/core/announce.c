@@ -260,7 +260,9 @@ static int send_to(int dirfd, int sock, const char *name, const char *const *msg
 	return 1;
 }
 
-static int send_all(int dirfd, const char *const *msgs, size_t n)
+/* reached: the pids of the instances reached, up to max (NULL: not wanted). */
+static int send_all(int dirfd, const char *const *msgs, size_t n, pid_t *reached_pids,
+		    size_t max)
 {
 	int sock = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	int fd = dup(dirfd);
@@ -269,8 +271,12 @@ static int send_all(int dirfd, const char *const *msgs, size_t n)
 	struct dirent *e;
 	while (sock >= 0 && dir && (e = readdir(dir))) {
 		pid_t pid = socket_pid(e->d_name);
-		if (pid && pid != getpid() && is_socket(dirfd, e->d_name))
-			reached += send_to(dirfd, sock, e->d_name, msgs, n);
+		if (!pid || pid == getpid() || !is_socket(dirfd, e->d_name) ||
+		    !send_to(dirfd, sock, e->d_name, msgs, n))
+			continue;
+		if (reached_pids && (size_t)reached < max)
+			reached_pids[reached] = pid;
+		reached++;
 	}
 	if (dir)
 		closedir(dir);
@@ -282,7 +288,7 @@ static int send_all(int dirfd, const char *const *msgs, size_t n)
 }
 
 static int announce(const struct announce_codec *codec, const struct event *events, size_t n,
-		    enum announce_phase phase)
+		    enum announce_phase phase, pid_t *pids, size_t max)
 {
 	struct error err;
 	if (n == 0)
@@ -301,7 +307,7 @@ static int announce(const struct announce_codec *codec, const struct event *even
 		if (!msgs[built])
 			break;
 	}
-	int reached = built == n ? send_all(dirfd, msgs, n) : 0;
+	int reached = built == n ? send_all(dirfd, msgs, n, pids, max) : 0;
 	for (size_t i = 0; objs && texts && i < n; i++) {
 		json_text_free(&texts[i]);
 		json_object_put(objs[i]);
@@ -315,15 +321,21 @@ static int announce(const struct announce_codec *codec, const struct event *even
 
 int announce_events(const struct announce_codec *codec, const struct event *events, size_t n)
 {
-	return announce(codec, events, n, ANNOUNCE_MADE);
+	return announce(codec, events, n, ANNOUNCE_MADE, NULL, 0);
+}
+
+int announce_events_to(const struct announce_codec *codec, const struct event *events, size_t n,
+		       pid_t *pids, size_t max)
+{
+	return announce(codec, events, n, ANNOUNCE_MADE, pids, max);
 }
 
 int announce_pending(const struct announce_codec *codec, const struct event *events, size_t n)
 {
-	return announce(codec, events, n, ANNOUNCE_PENDING);
+	return announce(codec, events, n, ANNOUNCE_PENDING, NULL, 0);
 }
 
 int announce_withdrawn(const struct announce_codec *codec, const struct event *events, size_t n)
 {
-	return announce(codec, events, n, ANNOUNCE_WITHDRAWN);
+	return announce(codec, events, n, ANNOUNCE_WITHDRAWN, NULL, 0);
 }

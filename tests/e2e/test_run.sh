@@ -137,7 +137,7 @@ rc=$?
 	sh -c "while [ ! -e '$TMP/mark.done' ]; do sleep 0.05; done" >"$TMP/mark.json" 2>"$TMP/mark.err" &
 pid=$!
 for ((i = 0; i < 50; i++)); do [ -S "$RUNDIR/$pid.sock" ] && break; sleep 0.1; done
-"$IOSCOPE" mark halfway through >"$TMP/m1.out" 2>&1 && grep -q "marked in 1 running" "$TMP/m1.out" \
+"$IOSCOPE" mark halfway through >"$TMP/m1.out" 2>&1 && grep -qx "marked in 1 running ioscope (pid $pid)" "$TMP/m1.out" \
 	&& ok "mark reaches a running batch" || fail "mark reaches a running batch" "$(cat "$TMP/m1.out")"
 
 # Another user cannot mark it: its `ioscope mark` finds no directory of its own (and ours
