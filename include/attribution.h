@@ -68,6 +68,10 @@ bool attribution_serves(const struct attribution *a, const struct snapshot *s,
 /* Whether what a names is covered by the selection (selection_covers_device). */
 bool attribution_in(const struct attribution *a, const struct snapshot *s,
 		    const struct selection *sel);
+/* The device a task is named by ("fio on loop3"): of those a names, the first not under
+ * another (a loop device's backing file's disk is under it: fio's files on vda and on
+ * loop3, backed by a file on vda, make it loop3's); "" when none. */
+const char *attribution_device(const struct attribution *a, const struct snapshot *s);
 
 /* A sample's blocked tasks and listed processes, each the selection's, another device's
  * or nobody's: what the why pane and --tasks show first, and what they sum up in a line. */

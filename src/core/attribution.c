@@ -179,6 +179,33 @@ bool attribution_in(const struct attribution *a, const struct snapshot *s,
 	return false;
 }
 
+/* Whether name is under top: its loop device's backing file's device, and on down. */
+static bool under(const struct snapshot *s, const char *top, const char *name)
+{
+	const struct device *d = snapshot_find_device(s, top);
+	for (int depth = 0; d && depth < ATTRIBUTION_DEVICES_MAX; depth++) {
+		const struct device *whole = d->is_partition ? snapshot_find_device(s, d->parent) : d;
+		if (!whole || !whole->loop.present || !whole->loop.disk[0])
+			return false;
+		d = snapshot_find_device(s, whole->loop.disk);
+		if (d && snapshot_on_disk(s, name, d->name))
+			return true;
+	}
+	return false;
+}
+
+const char *attribution_device(const struct attribution *a, const struct snapshot *s)
+{
+	for (size_t i = 0; i < a->n; i++) {
+		bool below = false;
+		for (size_t j = 0; j < a->n && !below; j++)
+			below = j != i && under(s, a->devices[j], a->devices[i]);
+		if (!below)
+			return a->devices[i];
+	}
+	return a->n ? a->devices[0] : "";
+}
+
 /* ---- a sample split by a selection ---- */
 
 static enum attribution_side side_of(const struct attribution *a, const struct snapshot *s,
@@ -212,13 +239,13 @@ int tasks_split_build(struct tasks_split *out, const struct snapshot *s,
 		attribution_of_blocked(s, &t->blocked[i], &a);
 		out->side[i] = (uint8_t)side_of(&a, s, sel);
 		out->mine[i] = out->side[i] == SIDE_MINE;
-		snprintf(out->device[i], DEV_NAME_MAX, "%s", a.n ? a.devices[0] : "");
+		snprintf(out->device[i], DEV_NAME_MAX, "%s", attribution_device(&a, s));
 		out->blocked[out->side[i]]++;
 	}
 	for (size_t i = 0; i < t->nio && i < TASKS_IO_TOP; i++) {
 		attribution_of_io(s, &t->io[i], &a);
 		out->io_side[i] = (uint8_t)side_of(&a, s, sel);
-		snprintf(out->io_device[i], DEV_NAME_MAX, "%s", a.n ? a.devices[0] : "");
+		snprintf(out->io_device[i], DEV_NAME_MAX, "%s", attribution_device(&a, s));
 		out->processes[out->io_side[i]]++;
 	}
 	return 0;

@@ -172,6 +172,16 @@ static void test_split(void **state)
 	tasks_split_io_text(&sp, t, SIDE_UNATTRIBUTED, line, sizeof line);
 	assert_string_equal(line, "");
 	tasks_split_free(&sp);
+	/* a writer with a file on vda1 (its log) listed before the one on loop1 it writes to,
+	 * loop1 backed by a file on vda1: named by loop1, not by the disk under it */
+	t->io[1] = (struct task_io){ .pid = 7, .comm = "fio", .write_bytes = 1 << 20, .nfiles = 2,
+				     .files = { { TASK_FILE_ON_FS, 254, 1 }, { TASK_FILE_ON_FS, 7, 1 } } };
+	assert_int_equal(tasks_split_build(&sp, &s, &sel), 0);
+	tasks_split_io_text(&sp, t, SIDE_ELSEWHERE, line, sizeof line);
+	assert_string_equal(line, "elsewhere: 1 process, 1.0 MB/s (fio on loop1)");
+	tasks_split_free(&sp);
+	t->io[1] = (struct task_io){ .pid = 6, .comm = "dd", .write_bytes = 1 << 20, .nfiles = 1,
+				     .files = { { TASK_FILE_BLOCKDEV, 8, 16 } } };
 	/* loop2 is on vda: watching vda, tar's wait is vda's too */
 	sel.n = 0;
 	selection_add(&sel, "vda");
