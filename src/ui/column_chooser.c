@@ -1,5 +1,7 @@
 /* column_chooser.c - F2: tick the device table's columns.  Columns already shown
- * keep their order; newly ticked ones go to the end. */
+ * keep their order; a newly ticked one goes to its place in the column table's order
+ * (column_defs), before the first shown column that comes after it there: taken off and
+ * ticked again, a column is back where it was. */
 #include <ncurses.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,9 +52,16 @@ static void chooser_apply(struct console *c, const struct chooser *ch)
 			taken[d] = true;
 		}
 	}
-	for (size_t d = 0; d < column_defs_count && n < COLUMNS_MAX; d++)
-		if (ch->on[d] && !taken[d])
-			cols[n++] = &column_defs[d];
+	for (size_t d = 0; d < column_defs_count && n < COLUMNS_MAX; d++) {
+		if (!ch->on[d] || taken[d])
+			continue;
+		size_t at = 0;
+		while (at < n && def_index(cols[at]) < d)
+			at++;
+		memmove(&cols[at + 1], &cols[at], (n - at) * sizeof *cols);
+		cols[at] = &column_defs[d];
+		n++;
+	}
 	if (n == 0) {
 		console_message(c, true, "at least one column, please");
 		return;

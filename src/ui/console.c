@@ -26,6 +26,7 @@
 #include "console.h"
 #include "session_log.h"
 #include "console_state.h"
+#include "procpid.h"
 #include "text.h"
 
 #define MIN_FRAME 0.04        /* seconds between redraws caused by samples */
@@ -91,7 +92,8 @@ static int run_start(struct console *c, struct error *err)
 {
 	struct event start;
 	struct run_watch_opts o = { .command = c->opts->command, .output_path = c->opts->output_path,
-				    .to_file = true, .linger = c->opts->linger, .console = true };
+				    .to_file = true, .linger = c->opts->linger, .console = true,
+				    .proc = &procpid_reader };
 	int rc = run_watch_start(&c->run, &o, &start, err);
 	if (rc < 0)
 		return rc;
@@ -210,16 +212,31 @@ int console_take_sample(struct console *c)
 
 /* ---- drawing ---- */
 
+/* One line centred, cut with an ellipsis where even that is too narrow. */
+static void put_centred(const struct console *c, int y, enum theme_role role, const char *text)
+{
+	int w = ui_text_width(text);
+	if (y >= 0 && y < LINES)
+		ui_put_ellipsis(&c->style, y, COLS > w ? (COLS - w) / 2 : 0, COLS, ui_attr(&c->style, role),
+				text);
+}
+
+/* "terminal too small: 70x20, ioscope needs 80x24" on one line, or its two halves on two
+ * where it does not fit (40 columns), and how to quit. */
 static void draw_too_small(const struct console *c)
 {
-	char msg[96];
-	snprintf(msg, sizeof msg, "terminal too small: %dx%d, ioscope needs %dx%d", COLS, LINES,
-		 CONSOLE_MIN_COLS, CONSOLE_MIN_LINES);
-	int w = ui_text_width(msg);
-	int y = LINES / 2, x = COLS > w ? (COLS - w) / 2 : 0;
-	ui_put(y, x, COLS - x, ui_attr(&c->style, TR_WARNING), msg);
-	if (y + 1 < LINES)
-		ui_put(y + 1, COLS > 10 ? (COLS - 10) / 2 : 0, COLS, ui_attr(&c->style, TR_DIM), "q to quit");
+	char size[48], need[48], msg[96];
+	snprintf(size, sizeof size, "terminal too small: %dx%d", COLS, LINES);
+	snprintf(need, sizeof need, "ioscope needs %dx%d", CONSOLE_MIN_COLS, CONSOLE_MIN_LINES);
+	snprintf(msg, sizeof msg, "%s, %s", size, need);
+	int y = LINES / 2;
+	if (ui_text_width(msg) <= COLS) {
+		put_centred(c, y, TR_WARNING, msg);
+	} else {
+		put_centred(c, --y, TR_WARNING, size);
+		put_centred(c, ++y, TR_WARNING, need);
+	}
+	put_centred(c, y + 1, TR_DIM, "q to quit");
 }
 
 /* The panes' place hooks settle the table's columns and scroll and size the graphs'

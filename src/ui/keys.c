@@ -118,7 +118,8 @@ const struct console_binding console_bindings[] = {
 	  ACT(UA_REPLAY_MARK, -1) },
 	{ { '}' }, "}", "jump to the next mark (pauses)", NULL, "Replay", KEYF_REPLAY,
 	  ACT(UA_REPLAY_MARK, 1) },
-	{ { 'G' }, "G", "seek to a time: HH:MM[:SS], YYYY-MM-DD HH:MM[:SS] or +OFFSET from the start (pauses)",
+	{ { 'G' }, "G", "seek to a time: HH:MM[:SS], YYYY-MM-DD HH:MM[:SS], @UNIXSECONDS or +OFFSET from the "
+	  "start (+90, +90s, +5m, +1h30m) (pauses)",
 	  "Seek", "Replay", KEYF_REPLAY, ACT(UA_REPLAY_SEEK, 0) },
 	{ { 'x' }, "x", "faster replay: x1, x10, x100", NULL, "Replay", KEYF_REPLAY,
 	  ACT(UA_REPLAY_SPEED, 1) },

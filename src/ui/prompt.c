@@ -11,7 +11,7 @@
 #define PROMPT_MAX 200
 
 struct prompt {
-	char label[64];
+	char label[96];
 	struct line_edit edit;
 	bool selected;          /* the text is a suggestion: typing replaces it, as a GUI's
 				   selected default does; a move keeps it for editing */

@@ -259,7 +259,9 @@ static void seek_done(struct console *c, const char *text, void *arg)
 
 void action_replay_seek(struct console *c)
 {
-	console_prompt(c, "seek to (HH:MM[:SS], +OFFSET like +90s or +5m): ", "", seek_done, NULL);
+	/* every form report_parse_time takes, short enough to leave room for a date at 80 */
+	console_prompt(c, "seek to (HH:MM[:SS], YYYY-MM-DD HH:MM[:SS], @EPOCH, +5m): ", "", seek_done,
+		       NULL);
 }
 
 static void speed_step(struct console *c, int dir)

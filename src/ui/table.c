@@ -65,6 +65,22 @@ static void put_cell(int y, int x, int w, unsigned long attr, const char *text, 
 	ui_put(y, left ? x : x + w - tw, w, attr, text);
 }
 
+/* The sorted column's header says which way: "▼w/s" largest first, "▲w/s" smallest
+ * first ("v", "^" without UTF-8), the arrow before a right-aligned header (in the gap
+ * before the column when the header fills it), after a left-aligned one. */
+static void sort_arrow(const struct frame *f, const struct column_def *col, int x, int w, int y,
+		       unsigned long attr)
+{
+	const char *arrow = f->sort_ascending ? ui_sym(&f->style, "▲", "^") : ui_sym(&f->style, "▼", "v");
+	int tw = ui_text_width(col->header);
+	if (tw > w)
+		tw = w;
+	if (left_aligned(col))
+		ui_put(y, tw < w ? x + tw : x + w - 1, 1, attr, arrow);
+	else
+		ui_put(y, x + w - tw - 1, 1, attr, arrow);
+}
+
 static void draw_header(const struct frame *f, const struct rect *r)
 {
 	const struct table_geometry *g = &f->table;
@@ -76,6 +92,8 @@ static void draw_header(const struct frame *f, const struct rect *r)
 		const struct column_def *col = f->columns[i];
 		unsigned long a = col == f->sort ? sorted : hdr;
 		put_cell(r->y, g->column_x[i + 1], g->column_w[i + 1], a, col->header, left_aligned(col));
+		if (col == f->sort)
+			sort_arrow(f, col, g->column_x[i + 1], g->column_w[i + 1], r->y, a);
 	}
 }
 

@@ -104,7 +104,7 @@ console_send I
 console_send F2
 screen_check "F2: chooser" "Columns - Space ticks" 3
 console_send Down; console_send Space; console_send Enter
-screen_check "F2: rkB/s added" "^Device .* sched +rkB/s( |$)" 3
+screen_check "F2: rkB/s added at its place, after r/s" "^Device +r/s +rkB/s +rMB/s " 3
 
 # Enter pins devices: both on the graphs
 console_send /; console_send C-u; console_send -l "$sys"; console_send Enter
