@@ -11,6 +11,10 @@ summary() { local name=$1; shift; echo "$name: $*"; }
 need_dir() {
 	[ $# -ge 1 ] && [ -d "$1" ] || { echo "usage: $USAGE" >&2; exit 2; }
 }
+# sync_fs DIR: what is dirty on DIR's filesystem written to its disk (syncfs(2): that
+# filesystem only, not every disk of the machine as sync(1) would); seconds it took on
+# stdout
+sync_fs() { local t0; t0=$(now); sync -f "$1"; since "$t0"; }
 # mark TEXT: a mark in every running ioscope of this user (the matrix or `ioscope run`
 # recording this workload); without one, said on stderr and the workload goes on
 mark() {

@@ -1,11 +1,15 @@
 #!/bin/bash
-# untar.sh DIR: extract a kernel source tree into DIR (a new directory in it).
+# untar.sh [--sync] DIR: extract a kernel source tree into DIR (a new directory in it).
 # The tarball: $IOSCOPE_TARBALL, else Debian's newest /usr/src/linux-source-*.tar.*
 # (apt-get install linux-source), else a generated kernel-like tree (gentree.py; scale
 # $IOSCOPE_TREE_SCALE, default 1), packed once into ~/.cache/ioscope and reused.
-# Only the extraction is timed; no sync (watch the writeback with `ioscope run`).
-USAGE="untar.sh DIR"
+# Without --sync only the extraction is timed (watch the writeback with `ioscope run`);
+# with it, the extraction and then the sync of DIR's filesystem, as the thread timed
+# `tar x; sync`: until the tree is on the disk (elapsed_s, sync_s the sync's share).
+USAGE="untar.sh [--sync] DIR"
 . "$(dirname "$0")/lib.sh"
+sync=
+[ "${1:-}" = --sync ] && { sync=1; shift; }
 need_dir "$@"
 dir=$1 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -31,4 +35,6 @@ dest=$(mktemp -d "$dir/untar.XXXXXX")
 touch "$dest/$MARKER"
 t0=$(now)
 tar -C "$dest" -xf "$tarball"
-summary untar "source=$tarball into=$dest $(tree_size "$dest") elapsed_s=$(since "$t0")"
+synced=
+[ -n "$sync" ] && synced=" sync_s=$(sync_fs "$dest")"
+summary untar "source=$tarball into=$dest $(tree_size "$dest") elapsed_s=$(since "$t0")$synced"
