@@ -9,9 +9,15 @@
 #include "snapshot.h"
 
 #define COMPARE_MAX_PAIRS 16     /* given with --pair */
+#define COMPARE_MAX_PHASE_PAIRS 64   /* given with --pair-phases */
 
 struct compare_pair {
 	char a[DEV_NAME_MAX], b[DEV_NAME_MAX];
+};
+
+/* Phase a of A with phase b of B (numbers from 1, as printed). */
+struct compare_phase_pair {
+	size_t a, b;
 };
 
 struct compare_request {
@@ -21,6 +27,8 @@ struct compare_request {
 	double min_phase;                                 /* --min-phase; 0: not given */
 	struct compare_pair pairs[COMPARE_MAX_PAIRS];     /* --pair A_DEV=B_DEV */
 	size_t npairs;
+	struct compare_phase_pair phase_pairs[COMPARE_MAX_PHASE_PAIRS];   /* --pair-phases */
+	size_t nphase_pairs;
 };
 
 /* The two sessions compared on standard output: the exit status (1 unreadable or a

@@ -13,10 +13,15 @@
 static void compare_usage(FILE *out)
 {
 	fputs("usage: ioscope compare A.log B.log [--phase N] [--devices DEV,...]\n"
-	      "                       [--pair A_DEV=B_DEV]... [--min-phase SEC]\n"
+	      "                       [--pair A_DEV=B_DEV]... [--pair-phases A_N=B_M,...]\n"
+	      "                       [--min-phase SEC]\n"
 	      "two recorded sessions side by side, phase by phase, differences in percent;\n"
-	      "phases paired by the labels of their marks, a repeated one by its ordinal\n"
-	      "(mark: step#2), the others listed as unpaired.\n"
+	      "phases paired by what the marks that open them are (their labels without\n"
+	      "figures, the device under test and its mount point as one token each), a\n"
+	      "repeated one by its ordinal (mark: step#2), the others listed as unpaired\n"
+	      "with the reason.\n"
+	      "  --pair-phases A_N=B_M,...  pair phase N of A with phase M of B by hand\n"
+	      "                             (the others still by their marks)\n"
 	      "See ioscope(1), REPORTS.\n", out);
 }
 
@@ -35,6 +40,44 @@ static int parse_pair(struct compare_request *o, const char *arg, struct error *
 	return 0;
 }
 
+/* One phase's number, from 1. */
+static bool phase_number(const char *text, size_t n, size_t *out)
+{
+	char buf[32], *end;
+	if (n == 0 || n >= sizeof buf || text[0] == '-' || text[0] == '+')
+		return false;
+	memcpy(buf, text, n);
+	buf[n] = '\0';
+	unsigned long v = strtoul(buf, &end, 10);
+	*out = v;
+	return *end == '\0' && v >= 1 && v < 1000000;
+}
+
+/* --pair-phases A_N=B_M,...: a phase of either log paired once at most. */
+static int parse_phase_pairs(struct compare_request *o, const char *arg, struct error *err)
+{
+	for (const char *p = arg; ; ) {
+		const char *comma = strchr(p, ','), *end = comma ? comma : p + strlen(p);
+		const char *eq = memchr(p, '=', (size_t)(end - p));
+		struct compare_phase_pair h;
+		if (!eq || !phase_number(p, (size_t)(eq - p), &h.a) ||
+		    !phase_number(eq + 1, (size_t)(end - eq - 1), &h.b))
+			return error_set(err, "invalid --pair-phases '%s': give A_N=B_M,... (the "
+					 "phases' numbers as compare prints them: 2=3,4=4)", arg);
+		for (size_t k = 0; k < o->nphase_pairs; k++)
+			if (o->phase_pairs[k].a == h.a || o->phase_pairs[k].b == h.b)
+				return error_set(err, "--pair-phases: phase %zu of %s is paired twice",
+						 o->phase_pairs[k].a == h.a ? h.a : h.b,
+						 o->phase_pairs[k].a == h.a ? "A" : "B");
+		if (o->nphase_pairs == COMPARE_MAX_PHASE_PAIRS)
+			return error_set(err, "--pair-phases: at most %d pairs", COMPARE_MAX_PHASE_PAIRS);
+		o->phase_pairs[o->nphase_pairs++] = h;
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}
+
 /* 0 parsed, 1 --help, -1 bad usage (err). */
 static int parse_args(int argc, char **argv, struct compare_request *o, struct error *err)
 {
@@ -42,6 +85,7 @@ static int parse_args(int argc, char **argv, struct compare_request *o, struct e
 		{ "phase", required_argument, NULL, 'p' }, { "devices", required_argument, NULL, 'd' },
 		{ "min-phase", required_argument, NULL, 'm' },
 		{ "pair", required_argument, NULL, 'P' },
+		{ "pair-phases", required_argument, NULL, 'Q' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	opterr = 0;
@@ -58,6 +102,7 @@ static int parse_args(int argc, char **argv, struct compare_request *o, struct e
 		case 'd': o->devices = optarg; break;
 		case 'm': report_parse_seconds(optarg, &o->min_phase, err); break;
 		case 'P': parse_pair(o, optarg, err); break;
+		case 'Q': parse_phase_pairs(o, optarg, err); break;
 		case 'h': compare_usage(stdout); return 1;
 		default:
 			error_set(err, "unknown option '%s' (see ioscope compare --help)",

@@ -94,6 +94,13 @@ static const struct mount *mount_of(const struct snapshot *s, const char *dev, s
 	return found;
 }
 
+const char *compare_state_mount(const struct compare_state *st, const char *dev)
+{
+	size_t more;
+	const struct mount *m = mount_of(&st->snap, dev, &more);
+	return m ? m->mountpoint : "";
+}
+
 static void fs_rows(FILE *out, const struct snapshot *a, const char *dev_a,
 		    const struct snapshot *b, const char *dev_b)
 {

@@ -22,6 +22,9 @@ struct compare_state {
 /* -1 with err when the sample cannot be read. */
 int compare_state_read(const struct report *rep, struct compare_state *st, struct error *err);
 void compare_state_free(struct compare_state *st);
+/* The mount point of dev's filesystem (or its first partition's) in that state, the
+ * "mounted on" row; "" when none. */
+const char *compare_state_mount(const struct compare_state *st, const char *dev);
 
 /* A row of the header: label, then A's and B's text in columns of 32, each wrapped at
  * commas and spaces onto as many lines as it needs; escaped. */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "compare_keys.h"
 #include "compare_settings.h"
 #include "report_phases.h"
 #include "text.h"
@@ -28,9 +29,13 @@
 struct side {
 	struct report rep;
 	struct phase_plan plan;
-	char **keys;                 /* per phase: its opening marks' labels */
+	char **labels;               /* per phase: its opening marks' labels, as shown */
+	char **keys;                 /* per phase: what it is, for pairing (compare_keys.h) */
+	char **dropped;              /* per phase: the keys of its marks left out of its key */
 	size_t *ordinal;             /* per phase: 1 + the earlier phases with its key */
-	char **shown;                /* per phase: its key, "#2" after it when a key repeats */
+	char **shown;                /* per phase: its labels, "#2" after them when a key repeats */
+	struct compare_subject *subj;   /* its devices under test, as tokens in the keys */
+	size_t nsubj;
 	struct compare_state state;  /* its settings, for the header */
 	bool have_state;
 };
@@ -42,26 +47,68 @@ struct compare_args {
 	struct compare_pair *pairs;          /* --pair, then the pairs compared (one per device of A) */
 	size_t npairs;
 	bool paired_by_hand;
+	const struct compare_phase_pair *phase_pairs;   /* --pair-phases */
+	size_t nphase_pairs;
 	bool both_short;             /* short phases compared by default */
 	double short_under;          /* seconds: what a short session is under */
 };
 
-/* "sched loop0 mq-deadline→bfq; mark: untar" */
-static char *phase_key(const struct report *rep, const struct phase *p, struct replay_event *ev)
+/* A text built with open_memstream; NULL on ENOMEM. */
+struct text_buf {
+	char *text;
+	size_t len;
+	FILE *f;
+};
+
+static bool text_open(struct text_buf *t)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	if (!f)
+	t->text = NULL;
+	t->f = open_memstream(&t->text, &t->len);
+	return t->f != NULL;
+}
+
+static char *text_close(struct text_buf *t)
+{
+	if (t->f && fclose(t->f) != 0) {
+		free(t->text);
 		return NULL;
-	for (size_t i = 0; i < p->nopens; i++) {
-		char label[MOUNT_OPTS_MAX + 256];
-		report_event(rep, p->opens[i], ev);
-		report_mark_label(&ev->event, label, sizeof label);
-		fprintf(f, "%s%s", i ? "; " : "", label);
 	}
-	fclose(f);
-	return text;
+	return t->f ? t->text : NULL;
+}
+
+/* Phase p's labels ("start untar.sh /mnt/a; mark: untar"), its key ("mark: untar") and
+ * the keys its key leaves out ("start untar.sh <mount>"), one a line: every moment but
+ * the last of those opening it is left out, as what the phase holds followed that one
+ * (compare_keys.h).  -1 on ENOMEM. */
+static int phase_texts(struct side *s, size_t i, struct replay_event *ev)
+{
+	const struct phase *p = &s->plan.phases[i];
+	size_t last_moment = SIZE_MAX;
+	for (size_t k = 0; k < p->nopens; k++) {
+		report_event(&s->rep, p->opens[k], ev);
+		if (compare_mark_is_moment(&ev->event))
+			last_moment = k;
+	}
+	struct text_buf label, key, dropped;
+	bool ok = text_open(&label) & text_open(&key) & text_open(&dropped);
+	bool first_key = true;
+	for (size_t k = 0; ok && k < p->nopens; k++) {
+		char text[COMPARE_KEY_MAX];
+		report_event(&s->rep, p->opens[k], ev);
+		report_mark_label(&ev->event, text, sizeof text);
+		fprintf(label.f, "%s%s", k ? "; " : "", text);
+		compare_mark_key(&ev->event, s->subj, s->nsubj, text, sizeof text);
+		if (compare_mark_is_moment(&ev->event) && k < last_moment) {
+			fprintf(dropped.f, "%s\n", text);
+			continue;
+		}
+		fprintf(key.f, "%s%s", first_key ? "" : "; ", text);
+		first_key = false;
+	}
+	s->labels[i] = text_close(&label);
+	s->keys[i] = text_close(&key);
+	s->dropped[i] = text_close(&dropped);
+	return ok && s->labels[i] && s->keys[i] && s->dropped[i] ? 0 : -1;
 }
 
 /* An unknown device is said with the log it is not in. */
@@ -76,36 +123,70 @@ static int side_open(struct side *s, const char *path, const char *devices, stru
 	return status;
 }
 
-/* Its phases (rep.min_phase decided) and their keys, and its settings. */
-static int side_build(struct side *s, double min_phase, struct error *err)
+/* Its devices under test (those of the pairs, one side's), each with its mount point
+ * as the state has it: one token each in the keys, numbered when there are several. */
+static int side_subjects(struct side *s, const struct compare_args *o, bool b_side)
+{
+	s->subj = calloc(o->npairs + 1, sizeof *s->subj);
+	if (!s->subj)
+		return -1;
+	s->nsubj = o->npairs;
+	for (size_t k = 0; k < o->npairs; k++) {
+		struct compare_subject *c = &s->subj[k];
+		const char *dev = b_side ? o->pairs[k].b : o->pairs[k].a;
+		snprintf(c->device, sizeof c->device, "%s", dev);
+		snprintf(c->mount, sizeof c->mount, "%s", compare_state_mount(&s->state, dev));
+		if (o->npairs == 1) {
+			snprintf(c->device_token, sizeof c->device_token, "<device>");
+			snprintf(c->mount_token, sizeof c->mount_token, "<mount>");
+		} else {
+			snprintf(c->device_token, sizeof c->device_token, "<device %zu>", k + 1);
+			snprintf(c->mount_token, sizeof c->mount_token, "<mount %zu>", k + 1);
+		}
+	}
+	return 0;
+}
+
+/* Its phases (rep.min_phase decided), its settings, and its phases' labels and keys. */
+static int side_build(struct side *s, double min_phase, const struct compare_args *o, bool b_side,
+		      struct error *err)
 {
 	s->rep.min_phase = min_phase;
 	if (report_phases_build(&s->rep, &s->plan, err) < 0)
 		return 1;
+	s->have_state = true;   /* initialised by the read: freed whatever it gives */
+	if (compare_state_read(&s->rep, &s->state, err) < 0)
+		return 1;
 	struct replay_event *ev = malloc(sizeof *ev);
-	s->keys = calloc(s->plan.n, sizeof *s->keys);
-	for (size_t i = 0; ev && s->keys && i < s->plan.n; i++)
-		if (!(s->keys[i] = phase_key(&s->rep, &s->plan.phases[i], ev)))
-			break;
-	bool ok = ev && s->keys && (s->plan.n == 0 || s->keys[s->plan.n - 1]);
+	s->labels = calloc(s->plan.n + 1, sizeof *s->labels);
+	s->keys = calloc(s->plan.n + 1, sizeof *s->keys);
+	s->dropped = calloc(s->plan.n + 1, sizeof *s->dropped);
+	bool ok = ev && s->labels && s->keys && s->dropped && side_subjects(s, o, b_side) == 0;
+	for (size_t i = 0; ok && i < s->plan.n; i++)
+		ok = phase_texts(s, i, ev) == 0;
 	free(ev);
 	if (!ok)
 		return error_set(err, "out of memory"), 1;
-	s->have_state = true;   /* initialised by the read: freed whatever it gives */
-	return compare_state_read(&s->rep, &s->state, err) < 0 ? 1 : 0;
+	return 0;
+}
+
+static void free_texts(char **texts, size_t n)
+{
+	for (size_t i = 0; texts && i < n; i++)
+		free(texts[i]);
+	free(texts);
 }
 
 static void side_close(struct side *s)
 {
 	if (s->have_state)
 		compare_state_free(&s->state);
-	for (size_t i = 0; s->keys && i < s->plan.n; i++)
-		free(s->keys[i]);
-	for (size_t i = 0; s->shown && i < s->plan.n; i++)
-		free(s->shown[i]);
-	free(s->keys);
-	free(s->shown);
+	free_texts(s->labels, s->plan.n);
+	free_texts(s->keys, s->plan.n);
+	free_texts(s->dropped, s->plan.n);
+	free_texts(s->shown, s->plan.n);
 	free(s->ordinal);
+	free(s->subj);
 	report_phases_free(&s->plan, &s->rep);
 	report_close(&s->rep);
 }
@@ -118,8 +199,9 @@ static size_t key_count(const struct side *s, const char *key)
 	return n;
 }
 
-/* Each phase's ordinal among those its side has with its key, and the key as shown: with
- * the ordinal ("mark: step#2") when either side has the key more than once.  -1 on ENOMEM. */
+/* Each phase's ordinal among those its side has with its key, and its labels as shown:
+ * with the ordinal ("mark: step#2") when either side has its key more than once.  -1 on
+ * ENOMEM. */
 static int name_phases(struct side *s, const struct side *other)
 {
 	s->ordinal = calloc(s->plan.n + 1, sizeof *s->ordinal);
@@ -131,8 +213,8 @@ static int name_phases(struct side *s, const struct side *other)
 		for (size_t j = 0; j < i; j++)
 			s->ordinal[i] += strcmp(s->keys[j], s->keys[i]) == 0;
 		bool repeated = key_count(s, s->keys[i]) > 1 || key_count(other, s->keys[i]) > 1;
-		int rc = repeated ? asprintf(&s->shown[i], "%s#%zu", s->keys[i], s->ordinal[i])
-				  : asprintf(&s->shown[i], "%s", s->keys[i]);
+		int rc = repeated ? asprintf(&s->shown[i], "%s#%zu", s->labels[i], s->ordinal[i])
+				  : asprintf(&s->shown[i], "%s", s->labels[i]);
 		if (rc < 0) {
 			s->shown[i] = NULL;
 			return -1;
@@ -141,19 +223,33 @@ static int name_phases(struct side *s, const struct side *other)
 	return 0;
 }
 
-/* match[i]: the phase of b paired with phase i of a (SIZE_MAX: none): the one opened by
- * marks of the same labels, a repeated label by its ordinal (the second "step" of A with
- * the second of B).  Never by position: an extra phase on one side would shift every pair
- * after it. */
-static void pair_phases(const struct side *a, const struct side *b, size_t *match, bool *used)
+/* The pairing: match[i] is the phase of b paired with phase i of a (SIZE_MAX: none),
+ * used[j] whether phase j of b is paired, by_hand[i] whether phase i of a was paired by
+ * --pair-phases. */
+struct pairing {
+	size_t *match;
+	bool *used, *by_hand;
+};
+
+/* --pair-phases first; then each phase of a with the one of b of the same key (what the
+ * marks that open it are, compare_keys.h), a repeated key by its ordinal (the second
+ * "step" of A with the second of B).  Never by position: an extra phase on one side would
+ * shift every pair after it. */
+static void pair_phases(const struct side *a, const struct side *b, const struct compare_args *o,
+			struct pairing *pr)
 {
-	for (size_t i = 0; i < a->plan.n; i++) {
-		match[i] = SIZE_MAX;
-		for (size_t j = 0; j < b->plan.n && match[i] == SIZE_MAX; j++)
-			if (!used[j] && a->ordinal[i] == b->ordinal[j] &&
-			    strcmp(a->keys[i], b->keys[j]) == 0)
-				used[match[i] = j] = true;
+	for (size_t i = 0; i < a->plan.n; i++)
+		pr->match[i] = SIZE_MAX;
+	for (size_t k = 0; k < o->nphase_pairs; k++) {
+		size_t i = o->phase_pairs[k].a - 1, j = o->phase_pairs[k].b - 1;
+		pr->match[i] = j;
+		pr->used[j] = pr->by_hand[i] = true;
 	}
+	for (size_t i = 0; i < a->plan.n; i++)
+		for (size_t j = 0; j < b->plan.n && pr->match[i] == SIZE_MAX; j++)
+			if (!pr->used[j] && a->ordinal[i] == b->ordinal[j] &&
+			    strcmp(a->keys[i], b->keys[j]) == 0)
+				pr->used[pr->match[i] = j] = true;
 }
 
 /* A figure of one side, and the range one interval's placement allows it: a burst that
@@ -326,27 +422,102 @@ static void phase_heading(FILE *out, const struct side *s, const struct phase *p
 	report_print_wrapped(out, head, 5, line);
 }
 
-/* A phase of one side that the other has no partner for. */
-static void unpaired_phase(FILE *out, const struct side *s, size_t i, const char *which,
-			   const char *other)
+static bool has_interval(const struct phase *p)
 {
-	fprintf(out, "\nPhase %zu of %s: unpaired, %s has no phase opened by %s\n", i + 1, which,
-		other, s->keys[i][0] ? "the same marks" : "no mark");
+	return p->first <= p->last;
+}
+
+static const char *ordinal_suffix(size_t n)
+{
+	if (n % 100 >= 11 && n % 100 <= 13)
+		return "th";
+	return n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+}
+
+/* The phase of o paired with phase j of o's side (SIZE_MAX: none); o_is_a: o is A. */
+static size_t partner_of(const struct pairing *pr, size_t n_a, bool o_is_a, size_t j)
+{
+	if (o_is_a)
+		return pr->match[j];
+	for (size_t i = 0; i < n_a; i++)
+		if (pr->match[i] == j)
+			return i;
+	return SIZE_MAX;
+}
+
+/* Why phase i of s has no partner in o (named other): the partner its key and ordinal
+ * give is paired by hand with another; o has fewer phases of its key; in o its marks
+ * had no interval of their own (the marks after them fell in the same one); else o has
+ * no phase opened by the same marks. */
+static void unpaired_why(const struct side *s, size_t i, const struct side *o, const char *which,
+			 const char *other, const struct pairing *pr, size_t n_a, char *buf,
+			 size_t len)
+{
+	const char *key = s->keys[i];
+	for (size_t j = 0; j < o->plan.n; j++) {
+		if (o->ordinal[j] != s->ordinal[i] || strcmp(o->keys[j], key) != 0)
+			continue;
+		size_t with = partner_of(pr, n_a, strcmp(other, "A") == 0, j);
+		snprintf(buf, len, "%s's phase %zu, opened by the same marks, is paired by hand "
+			 "(--pair-phases) with phase %zu of %s", other, j + 1, with + 1, which);
+		return;
+	}
+	size_t count = key_count(o, key);
+	if (count) {
+		snprintf(buf, len, "%s has only %zu phase%s opened by the same marks, this is "
+			 "%s's %zu%s", other, count, count == 1 ? "" : "s", which, s->ordinal[i],
+			 ordinal_suffix(s->ordinal[i]));
+		return;
+	}
+	size_t klen = strlen(key);
+	for (size_t j = 0; klen && j < o->plan.n; j++) {
+		for (const char *d = o->dropped[j]; *d; d = strchr(d, '\n') + 1) {
+			if (strncmp(d, key, klen) != 0 || d[klen] != '\n')
+				continue;
+			snprintf(buf, len, "%s has no interval of it alone: there its mark and the "
+				 "next fell within one interval, which opens phase %zu of %s", other,
+				 j + 1, other);
+			return;
+		}
+	}
+	snprintf(buf, len, "%s has no phase opened by %s", other, key[0] ? "the same marks"
+									   : "no mark");
+}
+
+/* A phase of one side that the other has no partner for, and why. */
+static void unpaired_phase(FILE *out, const struct side *s, size_t i, const char *which,
+			   const struct side *o, const char *other, const struct pairing *pr,
+			   size_t n_a)
+{
+	char why[COMPARE_KEY_MAX + 320], head[64];
+	size_t used = 0;
+	if (!has_interval(&s->plan.phases[i]))
+		used = (size_t)snprintf(why, sizeof why, "no interval of its own, nothing to "
+					"compare; ");
+	unpaired_why(s, i, o, which, other, pr, n_a, why + used, sizeof why - used);
+	snprintf(head, sizeof head, "Phase %zu of %s: unpaired, ", i + 1, which);
+	fputs("\n", out);
+	report_print_wrapped(out, head, 2, why);
 	phase_heading(out, s, &s->plan.phases[i], which, s->shown[i]);
 }
 
 static void compare_phase(FILE *out, struct side *a, struct side *b, const struct compare_args *o,
-			  size_t i, size_t j)
+			  const struct pairing *pr, size_t i)
 {
+	size_t j = pr->match[i];
 	if (j == SIZE_MAX) {
-		unpaired_phase(out, a, i, "A", "B");
+		unpaired_phase(out, a, i, "A", b, "B", pr, a->plan.n);
 		return;
 	}
 	struct phase *pa = &a->plan.phases[i], *pb = &b->plan.phases[j];
 	fprintf(out, "\nPhase %zu of A and phase %zu of B (%s)\n", i + 1, j + 1,
-		a->keys[i][0] ? "paired by their marks" : "paired: the first, opened by no mark");
+		pr->by_hand[i] ? "paired by hand: --pair-phases"
+		: a->keys[i][0] ? "paired by their marks" : "paired: the first, opened by no mark");
 	phase_heading(out, a, pa, "A", a->shown[i]);
 	phase_heading(out, b, pb, "B", b->shown[j]);
+	/* marks of other labels paired: what made them the same */
+	if (!pr->by_hand[i] && strcmp(a->labels[i], b->labels[j]) != 0)
+		report_print_wrapped(out, "  paired as ", 5, a->keys[i]);
 	if (pa->is_short || (pb && pb->is_short)) {
 		fprintf(out, "  short: not compared (--min-phase)\n");
 		return;
@@ -385,24 +556,36 @@ static void min_phase_line(FILE *out, const struct side *a, const struct compare
 			o->min_phase > 0 ? "" : ", its default");
 }
 
-/* How the phases were paired, and how many were not. */
-static void pairing_line(FILE *out, const struct side *a, const struct side *b, const size_t *match,
-			 const bool *used)
+/* How the phases were paired, and how many were not: a phase without an interval of
+ * its own (its mark and the next fell within one, as a command's start and its first
+ * mark often do) has nothing to compare, and is counted apart. */
+static void pairing_line(FILE *out, const struct side *a, const struct side *b,
+			 const struct pairing *pr)
 {
-	size_t pairs = 0, only_b = 0;
-	for (size_t i = 0; i < a->plan.n; i++)
-		pairs += match[i] != SIZE_MAX;
+	size_t pairs = 0, by_hand = 0, only_a = 0, only_b = 0, empty_a = 0, empty_b = 0;
+	for (size_t i = 0; i < a->plan.n; i++) {
+		pairs += pr->match[i] != SIZE_MAX;
+		by_hand += pr->by_hand[i];
+		if (pr->match[i] == SIZE_MAX)
+			*(has_interval(&a->plan.phases[i]) ? &only_a : &empty_a) += 1;
+	}
 	for (size_t j = 0; j < b->plan.n; j++)
-		only_b += !used[j];
-	char line[256];
-	snprintf(line, sizeof line, "%zu by the labels of the marks that open them (a label "
-		 "repeated: by its ordinal, as step#2); unpaired: %zu of A, %zu of B", pairs,
-		 a->plan.n - pairs, only_b);
+		if (!pr->used[j])
+			*(has_interval(&b->plan.phases[j]) ? &only_b : &empty_b) += 1;
+	char line[400], hand[64] = "", empty[128] = "";
+	if (by_hand)
+		snprintf(hand, sizeof hand, ": %zu by hand (--pair-phases), the others", by_hand);
+	if (empty_a || empty_b)
+		snprintf(empty, sizeof empty, " (and without an interval of their own, nothing to "
+			 "compare: %zu of A, %zu of B)", empty_a, empty_b);
+	snprintf(line, sizeof line, "%zu%s by the labels of the marks that open them (a label "
+		 "repeated: by its ordinal, as step#2); unpaired: %zu of A, %zu of B%s", pairs, hand,
+		 only_a, only_b, empty);
 	report_print_wrapped(out, "  paired     ", 13, line);
 }
 
 static void compare_heading(FILE *out, const struct side *a, const struct side *b,
-			    const struct compare_args *o, const size_t *match, const bool *used)
+			    const struct compare_args *o, const struct pairing *pr)
 {
 	const struct replay_machine *ma = replay_machine(a->rep.replay);
 	const struct replay_machine *mb = replay_machine(b->rep.replay);
@@ -418,7 +601,7 @@ static void compare_heading(FILE *out, const struct side *a, const struct side *
 	report_local_time(&wb, true, tb, sizeof tb);
 	fprintf(out, "  %-10s %-32s %s\n", "recorded", ta, tb);
 	fprintf(out, "  %-10s %-32zu %zu\n", "phases", a->plan.n, b->plan.n);
-	pairing_line(out, a, b, match, used);
+	pairing_line(out, a, b, pr);
 	report_print_wrapped(out, "  figures    ", 13,
 			     "MiB moved and MiB/s over the active span (first to last interval "
 			     "with I/O) lead, then the busy figures (intervals at %util above 5); "
@@ -432,24 +615,28 @@ static void compare_heading(FILE *out, const struct side *a, const struct side *
 static int compare(FILE *out, struct side *a, struct side *b, const struct compare_args *o)
 {
 	long only = o->only;
-	bool *used = calloc(b->plan.n + 1, sizeof *used);
-	size_t *match = calloc(a->plan.n + 1, sizeof *match);
-	if (!used || !match || name_phases(a, b) < 0 || name_phases(b, a) < 0) {
-		free(used);
-		free(match);
-		return -1;
-	}
-	pair_phases(a, b, match, used);
-	compare_heading(out, a, b, o, match, used);
+	struct pairing pr = {
+		.match = calloc(a->plan.n + 1, sizeof *pr.match),
+		.used = calloc(b->plan.n + 1, sizeof *pr.used),
+		.by_hand = calloc(a->plan.n + 1, sizeof *pr.by_hand),
+	};
+	int rc = -1;
+	if (!pr.match || !pr.used || !pr.by_hand || name_phases(a, b) < 0 || name_phases(b, a) < 0)
+		goto out;
+	pair_phases(a, b, o, &pr);
+	compare_heading(out, a, b, o, &pr);
 	for (size_t i = 0; i < a->plan.n; i++)
 		if (only < 0 || (size_t)only == i + 1)
-			compare_phase(out, a, b, o, i, match[i]);
+			compare_phase(out, a, b, o, &pr, i);
 	for (size_t j = 0; only < 0 && j < b->plan.n; j++)
-		if (!used[j])
-			unpaired_phase(out, b, j, "B", "A");
-	free(used);
-	free(match);
-	return 0;
+		if (!pr.used[j])
+			unpaired_phase(out, b, j, "B", a, "A", &pr, a->plan.n);
+	rc = 0;
+out:
+	free(pr.match);
+	free(pr.used);
+	free(pr.by_hand);
+	return rc;
 }
 
 static int add_pair(struct compare_args *o, const char *a, const char *b)
@@ -523,11 +710,18 @@ static int compare_sessions(struct compare_args *o, struct side *a, struct side 
 	if (plan_pairs(o, a, b) < 0)
 		return error_set(err, "out of memory"), 1;
 	double min_phase = min_phase_of(o, a, b);
-	status = side_build(a, min_phase, err);
+	status = side_build(a, min_phase, o, false, err);
 	if (status == 0)
-		status = side_build(b, min_phase, err);
+		status = side_build(b, min_phase, o, true, err);
 	if (status == 0 && o->only > (long)a->plan.n)
 		status = (error_set(err, "phase %ld: %s has %zu", o->only, a->rep.path, a->plan.n), 2);
+	for (size_t k = 0; status == 0 && k < o->nphase_pairs; k++) {
+		const struct compare_phase_pair *h = &o->phase_pairs[k];
+		const struct side *s = h->a > a->plan.n ? a : h->b > b->plan.n ? b : NULL;
+		if (s)
+			status = (error_set(err, "--pair-phases %zu=%zu: %s has %zu phase%s", h->a,
+					    h->b, s->rep.path, s->plan.n, s->plan.n == 1 ? "" : "s"), 2);
+	}
 	if (status == 0 && (compare(stdout, a, b, o) < 0 || fflush(stdout) != 0 || ferror(stdout)))
 		status = (error_set(err, "standard output: write error"), 1);
 	return status;
@@ -536,7 +730,8 @@ static int compare_sessions(struct compare_args *o, struct side *a, struct side 
 int compare_run(const struct compare_request *q)
 {
 	struct compare_args o = { .devices = q->devices, .only = q->only, .min_phase = q->min_phase,
-				  .paired_by_hand = q->npairs > 0 };
+				  .paired_by_hand = q->npairs > 0, .phase_pairs = q->phase_pairs,
+				  .nphase_pairs = q->nphase_pairs };
 	struct error err = { "" };
 	int status = 0;
 	for (size_t i = 0; i < q->npairs && !status; i++)

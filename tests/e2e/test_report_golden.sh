@@ -7,7 +7,8 @@
 # big to check in: tests/e2e/report_log_gen.py wrote the checked-in logs too); compare:
 # phases aligned, short sessions' short phases compared, two logs of one device each
 # (ext4 on loop0, xfs on loop1) paired with their settings side by side, --pair; a phase's
-# settings line only for a device paired with itself.
+# settings line only for a device paired with itself; phases paired by what they are (the
+# mount point and the elapsed time out of their labels), --pair-phases, why one is unpaired.
 # UPDATE_GOLDEN=1 rewrites the golden files from the current output (review the diff).
 . "$(dirname "$0")/lib.sh"
 needs "report golden files" python3
@@ -68,6 +69,21 @@ golden compare-minphase full "$IOSCOPE" compare report-phases.log report-other.l
 # for one device, ext4 on loop0 and xfs on loop1; paired on them, settings side by side
 golden compare-pair full "$IOSCOPE" compare report-pair-a.log report-pair-b.log
 golden compare-pair-hand full "$IOSCOPE" compare report-pair-a.log report-pair-b.log --pair loop0=vda --phase 2
+# phases pair by what they are (issue 37): the same command started on each log's mount
+# point (/mnt/a, /mnt/b), its exit after another time, the mark and the exit within one
+# interval in B: the start paired as `start untar-rmtree.sh <mount>`, the exit as `exit 0`;
+# A's rmtree phase has no partner, and says why (B has no interval of it alone)
+sed 's|"new":"workloads/untar-rmtree.sh \."|"new":"workloads/untar-rmtree.sh /mnt/a"|' report-pair-a.log \
+	>"$TMP/pair-tok-a.log"
+sed -e 's|"new":"workloads/untar-rmtree.sh \."|"new":"workloads/untar-rmtree.sh /mnt/b"|' \
+	-e 's|"new":"0 (16.50 s)"|"new":"0 (19.80 s)"|' \
+	-e 's|"mono":7012000000000,"wall":1796040012000000000,"kind":"mark"|"mono":7017500000000,"wall":1796040017500000000,"kind":"mark"|' \
+	report-pair-b.log >"$TMP/pair-tok-b.log"
+(cd "$TMP" && golden compare-tokens full "$IOSCOPE" compare pair-tok-a.log pair-tok-b.log)
+# by hand: A's second write with B's third (report-steps, -steps-extra); B's second write,
+# whose partner by its ordinal is taken, and A's phase 4 say why they are unpaired
+golden compare-pair-phases full "$IOSCOPE" compare report-steps.log report-steps-extra.log \
+	--pair-phases 5=6
 # vda has another nr_requests in B, but each is paired with another device: no phase
 # compares vda of A with vda of B
 sed '1s/"nr_requests":"256"/"nr_requests":"64"/' report-pair-b.log >"$TMP/pair-vda.log"
@@ -86,6 +102,17 @@ rc=$?
 "$IOSCOPE" compare report-pair-a.log report-pair-b.log --pair loop0 >/dev/null 2>"$TMP/pb.err"
 [ $? = 2 ] && grep -q "invalid --pair 'loop0'" "$TMP/pb.err" && ok "compare: --pair without = is bad usage" \
 	|| fail "compare: --pair without = is bad usage" "$(cat "$TMP/pb.err")"
+for bad in "9=1:--pair-phases 9=1: report-steps.log has 5 phases" \
+	   "1=7:--pair-phases 1=7: report-steps-extra.log has 6 phases" \
+	   "2=2,3=2:--pair-phases: phase 2 of B is paired twice" \
+	   "2:invalid --pair-phases '2'" "0=1:invalid --pair-phases '0=1'" "2=x:invalid --pair-phases '2=x'"; do
+	"$IOSCOPE" compare report-steps.log report-steps-extra.log --pair-phases "${bad%%:*}" \
+		>/dev/null 2>"$TMP/pp.err"
+	rc=$?
+	[ $rc = 2 ] && grep -qF -- "${bad#*:}" "$TMP/pp.err" \
+		|| { fail "compare: --pair-phases ${bad%%:*} is bad usage" "exit $rc: $(cat "$TMP/pp.err")"; continue; }
+	ok "compare: --pair-phases ${bad%%:*} is bad usage"
+done
 "$IOSCOPE" compare report-phases.log report-other.log --phase 9 >/dev/null 2>"$TMP/c9.err"
 [ $? = 2 ] && grep -q "phase 9: report-phases.log has 6" "$TMP/c9.err" \
 	&& ok "compare: a phase that is not there is bad usage" || fail "compare: a phase that is not there is bad usage" "$(cat "$TMP/c9.err")"
@@ -132,7 +159,7 @@ has compare-steps "  paired     5 by the labels of the marks that open them (a l
 has compare-steps "             its ordinal, as step#2); unpaired: 0 of A, 1 of B" "compare: the header counts the unpaired"
 has compare-steps "Phase 5 of A and phase 4 of B (paired by their marks)" "compare: the second write of A with the second of B"
 has compare-steps "  A 12:00:38 (12s), after mark: write#2" "compare: a repeated label shown with its ordinal"
-has compare-steps "Phase 6 of B: unpaired, A has no phase opened by the same marks" "compare: B's extra phase listed as unpaired"
+has compare-steps "Phase 6 of B: unpaired, A has only 2 phases opened by the same marks, this is" "compare: B's extra phase listed as unpaired, and why"
 has compare-phase "  loop0    MiB moved           2000.0      2200.0      +10.0%" "compare: differences in percent"
 has compare-phase "           MiB/s busy           250.0       275.0     ~+10.0%" "compare: a difference one interval can explain in 10 s is marked ~"
 has compare "  Short phases compared: both sessions last under 1m40s (--min-phase 10s" "compare: short sessions compare their short phases, and say so"
@@ -149,6 +176,11 @@ has compare-straddle "           MiB/s active          32.0        25.6     ~-20
 has compare-straddle "  loop0    MiB moved            128.0       128.0        0.0%" "compare: the same MiB moved, 0.0% without a sign"
 has compare-pair "  A 12:00:12 (6.0s), after mark: rmtree" "compare: the mark's phase"
 has compare-pair-hand "  device     loop0                            vda" "compare: --pair pairs by hand"
+has compare-tokens "  paired as start workloads/untar-rmtree.sh <mount>" "compare: a command on two mount points pairs"
+has compare-tokens "  paired as exit 0" "compare: an exit pairs without its elapsed time"
+has compare-tokens "Phase 3 of A: unpaired, B has no interval of it alone: there its mark and the" "compare: why a phase is unpaired"
+has compare-pair-phases "Phase 5 of A and phase 6 of B (paired by hand: --pair-phases)" "compare: --pair-phases pairs by hand"
+has compare-pair-phases "Phase 4 of B: unpaired, A's phase 5, opened by the same marks, is paired by" "compare: a phase whose partner is paired by hand says so"
 has dd-mark "  loop0           0.0        0.0        0.0        64.0        0.0       64.0" "the dd's 64 MiB between the phases"
 has dd-mark "  loop0 moved 64.0 MiB in the interval left out at this phase's start, more than" "a phase says its I/O is at its edge"
 has dd-mark-half "  left out 12:00:10.0 - 12:00:10.5: the interval the mark falls in" "0.5 s: the left-out interval with tenths"
