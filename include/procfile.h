@@ -36,6 +36,9 @@ static inline bool procfile_is_open(const struct procfile *pf) { return pf->fd >
 /* open(2) that raises RLIMIT_NOFILE to its hard limit once when it runs out:
  * a thousand disks keep some fourteen thousand sysfs files open. */
 int procfile_openat(int dirfd, const char *path, int flags);
+/* The same for a file of the live kernel's /proc or /sys (regular_file_openat_kernel: one
+ * system call, no check). */
+int procfile_openat_kernel(int dirfd, const char *path, int flags);
 
 /* snprintf for paths: -1 with errno ENAMETOOLONG when the result would not fit
  * (a truncated path names another file, so the caller treats it as absent). */

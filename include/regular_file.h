@@ -18,9 +18,18 @@
 /* errno of a refusal: open(2) never returns it for a read-only open. */
 #define REGULAR_FILE_REFUSED EBADFD
 
-/* openat(dirfd, path, flags | O_CLOEXEC), blocking mode restored after the check.
- * -1 with errno set (REGULAR_FILE_REFUSED: not a regular file). */
+/* openat(dirfd, path, flags | O_CLOEXEC), blocking mode restored after the check (unless
+ * flags has O_NONBLOCK); with O_DIRECTORY a directory, one openat and no check.  -1 with
+ * errno set (REGULAR_FILE_REFUSED: not a regular file). */
 int regular_file_openat(int dirfd, const char *path, int flags);
+/* A file of the running kernel's /proc or /sys whose path ioscope made itself (the live
+ * sampler's: never a --root tree, a path the user gave, or a link of /proc/PID/fd, which
+ * can lead to a FIFO): one openat(flags | O_NONBLOCK | O_CLOEXEC), no check.  procfs and
+ * sysfs hold no FIFO, socket or device node, and the files read there (sysfs attributes,
+ * seq_files) never look at O_NONBLOCK; one that would wait for data (/proc/kmsg, tracefs's
+ * trace_pipe under /sys) answers EAGAIN instead of hanging, so it stays set.  A sysfs
+ * attribute opened this way costs one system call instead of four. */
+int regular_file_openat_kernel(int dirfd, const char *path, int flags);
 /* A small file read whole into buf (NUL-terminated, at most len - 1 bytes) through
  * regular_file_openat: its length, -1 with errno set. */
 ssize_t regular_file_read_at(int dirfd, const char *path, char *buf, size_t len);

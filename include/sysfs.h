@@ -25,6 +25,9 @@ struct sysfs_file {
  * wants, so a sample never sorts. */
 struct sysfs_disk {
 	char *dir;                   /* ROOT/sys/block/NAME */
+	bool kernel;                 /* the live sysfs: one openat a file, no check */
+	bool opened;                 /* its files are open (after the first read with a medium) */
+	bool skip_empty;             /* sysfs_disk_skip_empty */
 	int scheduler_fd, rotational_fd, inflight_fd, size_fd;
 	struct disk_settings last;   /* the last full read, for a disk with no medium */
 	bool have_last;
@@ -48,15 +51,21 @@ struct sysfs_disk {
 /* True when ROOT/sys/block/NAME exists (whole disks; partitions have none). */
 bool sysfs_is_disk(const char *root, const char *name);
 
-/* Open what exists of the disk's files; missing or unreadable ones are absent,
+/* The disk ROOT/sys/block/NAME (root NULL or "": the live sysfs).  Nothing is opened yet:
+ * the first read opens what exists of its files; missing or unreadable ones are absent,
  * never an error.  -1 only on ENOMEM. */
 int sysfs_disk_open(struct sysfs_disk *d, const char *root, const char *name, struct error *err);
+/* The sampler's: a disk with no medium at its first read (size 0: a loop device with no
+ * file, an unused zram) opens only its size and has no settings (has_settings false)
+ * until it has a medium; its knobs are never read before.  One-off readers (show, set)
+ * read every disk whole. */
+void sysfs_disk_skip_empty(struct sysfs_disk *d);
 /* Fill *out (items array reused when its size fits).  Re-lists queue/iosched
  * when the active scheduler changed; re-opens everything when the disk was
  * re-created under the same name.  A disk whose size is 0 (a loop device with
  * nothing attached, an unused zram) can do no I/O: only its size is read, and
- * the settings of the last full read are given, until it has a medium again.
- * -1 only on ENOMEM. */
+ * the settings of the last full read are given (none with sysfs_disk_skip_empty when
+ * there was none), until it has a medium again.  -1 only on ENOMEM. */
 int sysfs_disk_read(struct sysfs_disk *d, struct disk_settings *out, struct error *err);
 void sysfs_disk_close(struct sysfs_disk *d);
 /* Read the KNOB_CADENCE_KNOB files every period_ns, the first time first_ns after the first

@@ -1,6 +1,5 @@
 /* regular_file.c - opens that cannot hang on a FIFO or a device (regular_file.h). */
 #include <fcntl.h>
-#include <stdbool.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,16 +17,33 @@ int regular_file_openat(int dirfd, const char *path, int flags)
 	int fd = openat(dirfd, path, flags | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
+	/* O_DIRECTORY: the open itself fails (ENOTDIR) on anything but a directory, and no
+	 * read of a directory looks at O_NONBLOCK: nothing to check, nothing to clear. */
+	if (flags & O_DIRECTORY)
+		return fd;
 	struct stat st;
-	bool dir_wanted = flags & O_DIRECTORY;
-	if (fstat(fd, &st) < 0 || !(S_ISREG(st.st_mode) || (dir_wanted && S_ISDIR(st.st_mode)))) {
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
 		errno = REGULAR_FILE_REFUSED;
 		return -1;
 	}
-	if (!(flags & O_NONBLOCK))
-		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	/* A regular file of a local filesystem ignores O_NONBLOCK (the page cache's read never
+	 * looks at it), but this one may be on any filesystem: FUSE hands the open's flags to
+	 * its server, which may answer EAGAIN.  Cleared, in one call: F_SETFL sets only
+	 * O_APPEND, O_DIRECT, O_NOATIME and O_NONBLOCK, and the first three are as the open
+	 * had them in flags. */
+	if (!(flags & O_NONBLOCK) && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
 	return fd;
+}
+
+int regular_file_openat_kernel(int dirfd, const char *path, int flags)
+{
+	return openat(dirfd, path, flags | O_NONBLOCK | O_CLOEXEC);
 }
 
 int regular_file_error(struct error *err, const char *path, int errnum)

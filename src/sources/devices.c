@@ -107,10 +107,12 @@ bool devices_hotplug_pending(struct device_catalog *c)
 
 /* ---- sysfs ---------------------------------------------------------------- */
 
-/* Read a one-line attribute, trailing blanks removed; false when absent/empty. */
-static bool read_line(const char *path, char *out, size_t len)
+/* Read a one-line attribute, trailing blanks removed; false when absent/empty.  root "":
+ * the live sysfs, whose files need no check (regular_file_openat_kernel). */
+static bool read_line(const char *root, const char *path, char *out, size_t len)
 {
-	int fd = regular_file_openat(AT_FDCWD, path, O_RDONLY);
+	int fd = root[0] ? regular_file_openat(AT_FDCWD, path, O_RDONLY)
+			 : regular_file_openat_kernel(AT_FDCWD, path, O_RDONLY);
 	if (fd < 0)
 		return false;
 	char buf[256];
@@ -127,7 +129,7 @@ static bool read_attr_line(const char *root, const char *name, const char *attr,
 	char path[PATH_MAX], sysname[DEV_NAME_MAX];
 	kname_to_sysfs(name, sysname, sizeof sysname);
 	return path_format(path, sizeof path, "%s/sys/block/%s/%s", root, sysname, attr) >= 0 &&
-	       read_line(path, out, len);
+	       read_line(root, path, out, len);
 }
 
 static bool exists(const char *path)
@@ -201,11 +203,29 @@ bool devices_guess_partition(const char *name, const char *const *names, size_t 
 	return false;
 }
 
+/* A disk of no hardware: /sys/block/NAME leads into /sys/devices/virtual/ (loop, zram, dm,
+ * md).  Such a disk has no device/ link and no driver's serial.  A fixture tree's
+ * directory is no link: not known, so read. */
+static bool virtual_disk(const char *root, const char *name)
+{
+	char path[PATH_MAX], target[PATH_MAX], sysname[DEV_NAME_MAX];
+	kname_to_sysfs(name, sysname, sizeof sysname);
+	if (path_format(path, sizeof path, "%s/sys/block/%s", root, sysname) < 0)
+		return false;
+	ssize_t n = readlink(path, target, sizeof target - 1);
+	if (n <= 0)
+		return false;
+	target[n] = '\0';
+	return strstr(target, "/devices/virtual/") != NULL;
+}
+
 static void describe_from_sysfs(const char *root, struct device_info *infos, size_t n, size_t i)
 {
 	struct device_info *d = &infos[i];
 	char path[PATH_MAX], sysname[DEV_NAME_MAX];
 	kname_to_sysfs(d->name, sysname, sizeof sysname);
+	memset(&d->loop, 0, sizeof d->loop);
+	d->loop.dio = -1;
 	if (!d->is_disk) {
 		if (path_format(path, sizeof path, "%s/sys/class/block/%s/partition", root,
 				sysname) >= 0 && exists(path)) {
@@ -215,9 +235,14 @@ static void describe_from_sysfs(const char *root, struct device_info *infos, siz
 						 sizeof d->parent)) {
 			d->is_partition = true;
 		}
+		return;   /* the files below read sys/block/NAME/, which only a disk has */
 	}
-	read_attr_line(root, d->name, "dm/name", d->dm_name, sizeof d->dm_name);
+	/* the kernel names every device-mapper disk dm-N (drivers/md/dm.c) */
+	if (strncmp(d->name, "dm-", 3) == 0)
+		read_attr_line(root, d->name, "dm/name", d->dm_name, sizeof d->dm_name);
 	loop_backing_read(root, d->name, &d->loop);
+	if (virtual_disk(root, d->name))
+		return;
 	if (!d->model[0])
 		read_attr_line(root, d->name, "device/model", d->model, sizeof d->model);
 	if (!d->serial[0] &&
@@ -248,7 +273,7 @@ static void describe_from_udev_db(const char *root, struct device_info *d)
 	char dev[32], path[PATH_MAX], text[8192], sysname[DEV_NAME_MAX];
 	kname_to_sysfs(d->name, sysname, sizeof sysname);
 	if (path_format(path, sizeof path, "%s/sys/class/block/%s/dev", root, sysname) < 0 ||
-	    !read_line(path, dev, sizeof dev) ||
+	    !read_line(root, path, dev, sizeof dev) ||
 	    path_format(path, sizeof path, "%s" UDEV_DB "/b%s", root, dev) < 0)
 		return;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);

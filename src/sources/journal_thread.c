@@ -1,12 +1,13 @@
 /* journal_thread.c - the thread that commits an ext4 journal, watched by its stat file
  * (journal_thread.h).
  *
- * Cost: one pread of /proc/PID/stat per journal and sample.  Finding it reads the stat
+ * Cost: one pread of /proc/PID/stat per journal and sample.  Finding it, once (a journal's
+ * thread lives as long as its mount): ext4 says the pid in /sys/fs/ext4/DEV/journal_task
+ * (fs/ext4/sysfs.c), checked against the thread's stat; where that file is not, the stat
  * of each child of kthreadd (/proc/2/task/2/children: every kernel thread, a hundred or
- * so), or of every process when that file is missing (no CONFIG_PROC_CHILDREN), once: a
- * journal's thread lives as long as its mount.  A descriptor of /proc/PID/stat stays with
- * its task: once the thread is gone, reads fail (ESRCH) and never see a task that reuses
- * the pid.
+ * so), or of every process when that file is missing (no CONFIG_PROC_CHILDREN), each an
+ * open, a read and a close.  A descriptor of /proc/PID/stat stays with its task: once the
+ * thread is gone, reads fail (ESRCH) and never see a task that reuses the pid.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -17,7 +18,9 @@
 #include <unistd.h>
 
 #include "journal_thread.h"
+#include "kname.h"
 #include "procpid.h"
+#include "regular_file.h"
 
 #define JOURNAL_THREAD_RECHECK 16   /* samples between looks while it is not found */
 #define KTHREADS_TEXT_MAX (1u << 20)
@@ -41,14 +44,33 @@ static bool is_committer(const struct procpid_stat *s, const char *device)
 	       journal_committer_is(s->comm, JOURNAL_EXT4, device);
 }
 
-/* Open /proc/PID/stat and keep it when it is the committer's. */
+/* A small file of the tree whole: the live kernel's in one openat, a tree's checked. */
+static ssize_t read_small(const char *prefix, const char *path, char *buf, size_t len)
+{
+	if (prefix)
+		return regular_file_read_at(AT_FDCWD, path, buf, len);
+	int fd = regular_file_openat_kernel(AT_FDCWD, path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, len - 1);
+	close(fd);
+	if (n >= 0)
+		buf[n] = '\0';
+	return n;
+}
+
+/* Keep /proc/PID/stat open when it is the committer's: read once to tell (open, read,
+ * close: most pids looked at are not it), then opened to stay. */
 static bool try_pid(struct journal_thread *t, const char *prefix, const char *pid,
 		    const char *device)
 {
-	char path[4096];
+	char path[4096], text[1024];
 	struct error ignored;
 	struct procpid_stat s;
-	if (path_format(path, sizeof path, "%s/proc/%s/stat", prefix ? prefix : "", pid) < 0 ||
+	if (path_format(path, sizeof path, "%s/proc/%s/stat", prefix ? prefix : "", pid) < 0)
+		return false;
+	ssize_t n = read_small(prefix, path, text, sizeof text);
+	if (n <= 0 || procpid_parse_stat(text, (size_t)n, &s) < 0 || !is_committer(&s, device) ||
 	    procfile_open(&t->stat, path, 0, &ignored) < 0)
 		return false;
 	if (procfile_read(&t->stat, &ignored) == 0 &&
@@ -56,6 +78,25 @@ static bool try_pid(struct journal_thread *t, const char *prefix, const char *pi
 		return true;
 	procfile_close(&t->stat);
 	return false;
+}
+
+/* ext4's own word for its journal's thread (fs/ext4/sysfs.c, journal_task): its pid, or
+ * "<none>" (no journal). */
+static bool find_by_ext4(struct journal_thread *t, const char *prefix, const char *device)
+{
+	char path[4096], sysname[DEV_NAME_MAX], text[32];
+	kname_to_sysfs(device, sysname, sizeof sysname);
+	if (path_format(path, sizeof path, "%s/sys/fs/ext4/%s/journal_task", prefix ? prefix : "",
+			sysname) < 0 ||
+	    read_small(prefix, path, text, sizeof text) <= 0)
+		return false;
+	char *end;
+	long pid = strtol(text, &end, 10);
+	if (end == text || pid <= 0 || (*end && *end != '\n'))
+		return false;
+	char pidtext[24];
+	snprintf(pidtext, sizeof pidtext, "%ld", pid);
+	return try_pid(t, prefix, pidtext, device);
 }
 
 /* Among kthreadd's children ("3 4 5 ... "). */
@@ -107,7 +148,7 @@ static bool find(struct journal_thread *t, const char *prefix, const char *devic
 		return false;
 	}
 	bool listed;
-	if (find_in_kthreads(t, prefix, device, &listed) ||
+	if (find_by_ext4(t, prefix, device) || find_in_kthreads(t, prefix, device, &listed) ||
 	    (!listed && find_in_proc(t, prefix, device)))
 		return true;
 	t->wait = JOURNAL_THREAD_RECHECK;

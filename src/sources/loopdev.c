@@ -33,7 +33,8 @@ static bool read_loop_attr(const char *root, const char *sysname, const char *at
 	char path[PATH_MAX], buf[MOUNT_PATH_MAX + 16];
 	if (path_format(path, sizeof path, "%s/sys/block/%s/loop/%s", root, sysname, attr) < 0)
 		return false;
-	int fd = regular_file_openat(AT_FDCWD, path, O_RDONLY);
+	int fd = root[0] ? regular_file_openat(AT_FDCWD, path, O_RDONLY)
+			 : regular_file_openat_kernel(AT_FDCWD, path, O_RDONLY);
 	if (fd < 0)
 		return false;
 	ssize_t n = read(fd, buf, sizeof buf - 1);

@@ -28,12 +28,23 @@ static int raise_nofile_limit(void)
 	return setrlimit(RLIMIT_NOFILE, &rl);
 }
 
+static int open_raising(int (*open_file)(int, const char *, int), int dirfd, const char *path,
+			int flags)
+{
+	int fd = open_file(dirfd, path, flags);
+	if (fd < 0 && errno == EMFILE && raise_nofile_limit() == 0)
+		fd = open_file(dirfd, path, flags);
+	return fd;
+}
+
 int procfile_openat(int dirfd, const char *path, int flags)
 {
-	int fd = regular_file_openat(dirfd, path, flags);
-	if (fd < 0 && errno == EMFILE && raise_nofile_limit() == 0)
-		fd = regular_file_openat(dirfd, path, flags);
-	return fd;
+	return open_raising(regular_file_openat, dirfd, path, flags);
+}
+
+int procfile_openat_kernel(int dirfd, const char *path, int flags)
+{
+	return open_raising(regular_file_openat_kernel, dirfd, path, flags);
 }
 
 int procfile_open(struct procfile *pf, const char *path, size_t eof_hint, struct error *err)

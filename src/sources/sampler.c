@@ -273,6 +273,7 @@ static int rescan(struct sampler *s, const struct snapshot *out, struct error *e
 				free(infos);
 				return -1;
 			}
+			sysfs_disk_skip_empty(&nt[i].sysfs);
 			nt[i].sysfs.generations = &s->generations;
 			nt[i].has_sysfs = true;
 		} else if (!nt[i].info.is_disk && nt[i].has_sysfs) {

@@ -4,7 +4,10 @@
  * kernfs call the attribute's show() again.  Attributes are opened with
  * O_NOFOLLOW: a symlink where a tunable should be is not the tunable (the
  * control layer writes these same names).  libudev's sysattr cache is not used
- * because it never re-reads a value.
+ * because it never re-reads a value.  Live, each file is one openat
+ * (regular_file_openat_kernel); a --root tree's are checked as regular files.
+ * Nothing is opened before the first read, and in the sampler (sysfs_disk_skip_empty)
+ * a disk that has no medium then opens only its size.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -132,9 +135,16 @@ static ssize_t read_attr(int fd, char *buf, size_t len)
 	return n;
 }
 
-static int open_attr(int dirfd, const char *rel)
+/* A file or directory of the disk: live, the kernel's sysfs (one openat); else a tree's
+ * file, checked (regular_file.h). */
+static int open_in(bool kernel, int dirfd, const char *rel, int flags)
 {
-	return procfile_openat(dirfd, rel, O_RDONLY | O_NOFOLLOW);
+	return kernel ? procfile_openat_kernel(dirfd, rel, flags) : procfile_openat(dirfd, rel, flags);
+}
+
+static int open_attr(bool kernel, int dirfd, const char *rel)
+{
+	return open_in(kernel, dirfd, rel, O_RDONLY | O_NOFOLLOW);
 }
 
 static void close_fd(int *fd)
@@ -156,10 +166,10 @@ static int cmp_names(const void *a, const void *b)
 }
 
 /* The names in queue/iosched, sorted; *n = 0 when there is none (elevator none). */
-static char **list_iosched(int qfd, size_t *n)
+static char **list_iosched(bool kernel, int qfd, size_t *n)
 {
 	*n = 0;
-	int fd = procfile_openat(qfd, "iosched", O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+	int fd = open_in(kernel, qfd, "iosched", O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
 	if (fd < 0)
 		return NULL;
 	DIR *dir = fdopendir(fd);
@@ -201,16 +211,18 @@ static int cmp_files(const void *a, const void *b)
  * loop/ (no link followed) and bdi/, the kernel's own link (to /sys/devices/virtual/bdi/
  * MAJ:MIN), followed as /sys/block/NAME is.  -1 for one that is not there. */
 struct setting_dirs {
+	bool kernel;                 /* the live sysfs (open_in) */
 	int disk, queue, bdi, loop;
 	bool loop_attached;          /* loop/backing_file: a loop device with a file */
 };
 
-static void setting_dirs_open(struct setting_dirs *dirs, int dfd, int qfd)
+static void setting_dirs_open(struct setting_dirs *dirs, bool kernel, int dfd, int qfd)
 {
+	dirs->kernel = kernel;
 	dirs->disk = dfd;
 	dirs->queue = qfd;
-	dirs->bdi = dfd < 0 ? -1 : procfile_openat(dfd, "bdi", O_RDONLY | O_DIRECTORY);
-	dirs->loop = dfd < 0 ? -1 : procfile_openat(dfd, "loop", O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+	dirs->bdi = dfd < 0 ? -1 : open_in(kernel, dfd, "bdi", O_RDONLY | O_DIRECTORY);
+	dirs->loop = dfd < 0 ? -1 : open_in(kernel, dfd, "loop", O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
 	dirs->loop_attached = dirs->loop >= 0 &&
 			      faccessat(dirs->loop, "backing_file", F_OK, AT_SYMLINK_NOFOLLOW) == 0;
 }
@@ -246,7 +258,7 @@ static int open_knob(const struct setting_dirs *dirs, const struct knob *k)
 	if (finer >= 0 && faccessat(finer, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
 		return -1;
 	int dir = dir_of(dirs, k->file, &name);
-	return dir < 0 ? -1 : open_attr(dir, name);
+	return dir < 0 ? -1 : open_attr(dirs->kernel, dir, name);
 }
 
 /* Read through the table: a knob of one file, sampled.  The scheduler is read with the
@@ -258,26 +270,34 @@ static bool sampled_file(const struct knob *k)
 	       k->value != KNOB_IOSCHED;
 }
 
+static int open_disk_dir(const struct sysfs_disk *d)
+{
+	return open_in(d->kernel, AT_FDCWD, d->dir, O_RDONLY | O_DIRECTORY);
+}
+
 /* (Re)build files[]: iosched.* of the scheduler now active and the knobs (knob_table[])
- * that this disk has, sorted by key. */
-static int open_settings(struct sysfs_disk *d, const char *active, struct error *err)
+ * that this disk has, sorted by key.  dfd: the disk's directory, or -1 to open it here. */
+static int open_settings_in(struct sysfs_disk *d, int dfd, const char *active,
+			    struct error *err)
 {
 	close_files(d, 0);
 	d->nfiles = 0;
 	snprintf(d->iosched_of, sizeof d->iosched_of, "%s", active);
 
-	int dfd = procfile_openat(AT_FDCWD, d->dir, O_RDONLY | O_DIRECTORY);
-	int qfd = dfd < 0 ? -1 : procfile_openat(dfd, "queue", O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+	int own = dfd < 0 ? open_disk_dir(d) : -1;
+	if (own >= 0)
+		dfd = own;
+	int qfd = dfd < 0 ? -1 : open_in(d->kernel, dfd, "queue", O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
 	size_t nsched = 0;
-	char **sched = qfd < 0 ? NULL : list_iosched(qfd, &nsched);
+	char **sched = qfd < 0 ? NULL : list_iosched(d->kernel, qfd, &nsched);
 
 	struct sysfs_file *v = realloc(d->files, (nsched + knob_count + 1) * sizeof *v);
 	if (!v) {
 		free_names(sched, nsched);
 		if (qfd >= 0)
 			close(qfd);
-		if (dfd >= 0)
-			close(dfd);
+		if (own >= 0)
+			close(own);
 		return error_set(err, "%s: out of memory", d->dir);
 	}
 	d->files = v;
@@ -290,11 +310,11 @@ static int open_settings(struct sysfs_disk *d, const char *active, struct error 
 		snprintf(rel, sizeof rel, "iosched/%s", sched[i]);
 		f->iosched = true;
 		f->knob = false;
-		if ((f->fd = open_attr(qfd, rel)) >= 0)
+		if ((f->fd = open_attr(d->kernel, qfd, rel)) >= 0)
 			d->nfiles++;
 	}
 	struct setting_dirs dirs;
-	setting_dirs_open(&dirs, dfd, qfd);
+	setting_dirs_open(&dirs, d->kernel, dfd, qfd);
 	for (size_t i = 0; i < knob_count && dfd >= 0; i++) {
 		const struct knob *k = &knob_table[i];
 		struct sysfs_file *f = &d->files[d->nfiles];
@@ -312,21 +332,26 @@ static int open_settings(struct sysfs_disk *d, const char *active, struct error 
 	free_names(sched, nsched);
 	if (qfd >= 0)
 		close(qfd);
-	if (dfd >= 0)
-		close(dfd);
+	if (own >= 0)
+		close(own);
 	return 0;
 }
 
-static void open_gauges(struct sysfs_disk *d)
+static int open_settings(struct sysfs_disk *d, const char *active, struct error *err)
 {
-	int dfd = procfile_openat(AT_FDCWD, d->dir, O_RDONLY | O_DIRECTORY);
+	return open_settings_in(d, -1, active, err);
+}
+
+/* The files read every sample but the settings' (size may be open already). */
+static void open_gauges(struct sysfs_disk *d, int dfd)
+{
 	if (dfd < 0)
 		return;
-	d->scheduler_fd = open_attr(dfd, "queue/scheduler");
-	d->rotational_fd = open_attr(dfd, "queue/rotational");
-	d->inflight_fd = open_attr(dfd, "inflight");
-	d->size_fd = open_attr(dfd, "size");
-	close(dfd);
+	d->scheduler_fd = open_attr(d->kernel, dfd, "queue/scheduler");
+	d->rotational_fd = open_attr(d->kernel, dfd, "queue/rotational");
+	d->inflight_fd = open_attr(d->kernel, dfd, "inflight");
+	if (d->size_fd < 0)
+		d->size_fd = open_attr(d->kernel, dfd, "size");
 }
 
 static void active_scheduler(struct sysfs_disk *d, char *line, size_t linelen,
@@ -353,27 +378,41 @@ static void close_all(struct sysfs_disk *d)
 	d->files = NULL;
 	d->nfiles = 0;
 	d->iosched_of[0] = '\0';
+	d->opened = false;
 }
 
 static int open_all(struct sysfs_disk *d, struct error *err)
 {
-	open_gauges(d);
+	int dfd = open_disk_dir(d);
+	open_gauges(d, dfd);
 	char line[SCHED_LINE_MAX], active[32];
 	active_scheduler(d, line, sizeof line, active, sizeof active);
-	return open_settings(d, active, err);
+	int r = open_settings_in(d, dfd, active, err);
+	if (dfd >= 0)
+		close(dfd);
+	d->opened = true;
+	return r;
 }
 
 int sysfs_disk_open(struct sysfs_disk *d, const char *root, const char *name, struct error *err)
 {
 	memset(d, 0, sizeof *d);
 	d->scheduler_fd = d->rotational_fd = d->inflight_fd = d->size_fd = -1;
+	d->last.rotational = -1;
+	d->last.inflight_read = d->last.inflight_write = -1;
+	d->kernel = !root || !root[0];
 	char sysname[DEV_NAME_MAX];
 	kname_to_sysfs(name, sysname, sizeof sysname);
 	if (asprintf(&d->dir, "%s/sys/block/%s", root ? root : "", sysname) < 0) {
 		d->dir = NULL;
 		return error_set(err, "sysfs: out of memory");
 	}
-	return open_all(d, err);
+	return 0;
+}
+
+void sysfs_disk_skip_empty(struct sysfs_disk *d)
+{
+	d->skip_empty = true;
 }
 
 void sysfs_disk_close(struct sysfs_disk *d)
@@ -702,10 +741,54 @@ static void knobs_end(struct sysfs_disk *d, uint64_t now)
 	d->reading_knobs = false;
 }
 
+/* No settings: a disk first read with no medium (skip_empty) has none until it has one. */
+static void forget_last(struct sysfs_disk *d)
+{
+	struct disk_settings *l = &d->last;
+	l->has_settings = false;
+	l->scheduler_line[0] = l->scheduler[0] = '\0';
+	l->rotational = -1;
+	l->inflight_read = l->inflight_write = -1;
+	l->nitems = 0;
+	l->generation = 0;
+}
+
+/* Before the first read (or after the disk was created again): everything, or with
+ * skip_empty the size alone when it reads 0 (no_medium set). */
+static int open_first(struct sysfs_disk *d, struct error *err)
+{
+	if (d->skip_empty) {
+		char path[4096];
+		if (d->size_fd < 0 && path_format(path, sizeof path, "%s/size", d->dir) >= 0)
+			d->size_fd = open_in(d->kernel, AT_FDCWD, path, O_RDONLY | O_NOFOLLOW);
+		if (medium_state(d) > 0) {
+			d->no_medium = true;
+			forget_last(d);
+			return 0;
+		}
+	}
+	return open_all(d, err);
+}
+
+/* 1: no medium, 0: a medium (or not known), -1 on ENOMEM. */
+static int medium_now(struct sysfs_disk *d, struct error *err)
+{
+	if (!d->opened && !d->no_medium)   /* the first read */
+		return open_first(d, err) < 0 ? -1 : d->no_medium;
+	int medium = d->have_last || d->no_medium ? medium_state(d) : 0;
+	if (medium >= 0)
+		return medium;
+	/* gone (ENODEV): the disk was deleted and created again under the same name */
+	d->recreations++;
+	close_all(d);
+	d->no_medium = false;
+	return open_first(d, err) < 0 ? -1 : d->no_medium;
+}
+
 int sysfs_disk_read(struct sysfs_disk *d, struct disk_settings *out, struct error *err)
 {
-	int medium = d->have_last ? medium_state(d) : 0;
-	if (medium < 0 && reopen(d, err) < 0)
+	int medium = medium_now(d, err);
+	if (medium < 0)
 		return -1;
 	if (medium > 0) {
 		d->no_medium = true;
@@ -716,6 +799,8 @@ int sysfs_disk_read(struct sysfs_disk *d, struct disk_settings *out, struct erro
 	if (d->no_medium) {   /* a loop device attached again: maybe its loop/ group is new */
 		d->no_medium = false;
 		sysfs_disk_read_all_next(d);
+		if (!d->opened && open_all(d, err) < 0)
+			return -1;
 	}
 	uint64_t now = knobs_begin(d);
 	int r = read_full(d, out, err);

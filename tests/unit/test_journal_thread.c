@@ -56,10 +56,53 @@ static void test_thread_in_d(void **state)
 	rm_tree(root);
 }
 
+/* ext4 names its journal's thread in /sys/fs/ext4/DEV/journal_task: taken when that pid's
+ * stat is the committer's (kthreadd's listing here does not have it), else looked for there;
+ * "<none>" (a filesystem without a journal) is nothing. */
+static void test_thread_from_ext4_sysfs(void **state)
+{
+	(void)state;
+	snprintf(root, sizeof root, "/tmp/ioscope-test.XXXXXX");
+	assert_non_null(mkdtemp(root));
+	char path[4096];
+	put_stat(11, "jbd2/loop3-8", 'D', KTHREAD);
+	put_stat(12, "bash", 'D', 0);
+	snprintf(path, sizeof path, "%s/proc/2/task/2/children", root);
+	write_file(path, "12 ");                        /* the thread is not listed there */
+	snprintf(path, sizeof path, "%s/sys/fs/ext4/loop3/journal_task", root);
+	write_file(path, "11\n");
+	struct journal_thread t;
+	journal_thread_init(&t);
+	uint64_t ms = 99;
+	assert_true(journal_thread_blocked_ms(&t, root, "loop3", false, 1000000000ull, &ms));
+	assert_int_equal(ms, 0);
+	journal_thread_close(&t);
+
+	write_file(path, "12\n");                      /* not a kernel thread: not it */
+	journal_thread_init(&t);
+	assert_false(journal_thread_blocked_ms(&t, root, "loop3", false, 1000000000ull, &ms));
+	journal_thread_close(&t);
+	snprintf(path, sizeof path, "%s/proc/2/task/2/children", root);
+	write_file(path, "12 11 ");                     /* then found among the kernel threads */
+	journal_thread_init(&t);
+	assert_true(journal_thread_blocked_ms(&t, root, "loop3", false, 1000000000ull, &ms));
+	journal_thread_close(&t);
+
+	snprintf(path, sizeof path, "%s/sys/fs/ext4/loop3/journal_task", root);
+	write_file(path, "<none>\n");
+	snprintf(path, sizeof path, "%s/proc/2/task/2/children", root);
+	write_file(path, "12 ");
+	journal_thread_init(&t);
+	assert_false(journal_thread_blocked_ms(&t, root, "loop3", false, 1000000000ull, &ms));
+	journal_thread_close(&t);
+	rm_tree(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_thread_in_d),
+		cmocka_unit_test(test_thread_from_ext4_sysfs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -609,6 +609,45 @@ static void test_knob_cadence(void **state)
 	free_settings(&st);
 }
 
+/* The sampler's disks (sysfs_disk_skip_empty): one with no medium at its first read opens
+ * its size alone and has no settings, its knobs never read; with a medium it is read whole,
+ * and without one again it gives that read's settings. */
+static void test_skip_empty_opens_size_alone(void **state)
+{
+	char root[512];
+	snprintf(root, sizeof root, "%s/skipempty", tmpdir);
+	make_disk(root, "[none] mq-deadline\n", NULL);
+	put_setting(root, "size", "0\n");
+	struct sysfs_disk d;
+	struct disk_settings st = { 0 };
+	struct error err;
+	assert_int_equal(sysfs_disk_open(&d, root, "sdx", &err), 0);
+	sysfs_disk_skip_empty(&d);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+		assert_false(st.has_settings);
+		assert_int_equal(st.nitems, 0);
+		assert_string_equal(st.scheduler, "");
+		assert_int_equal(st.rotational, -1);
+		assert_int_equal(d.nfiles, 0);          /* no knob file open */
+		assert_int_equal(d.scheduler_fd, -1);
+		assert_true(d.size_fd >= 0);
+	}
+	put_setting(root, "size", "2048\n");
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);
+	assert_true(st.has_settings);
+	assert_string_equal(st.scheduler, "none");
+	assert_string_equal(value_of(&st, "nr_requests"), "64");
+	assert_true(d.nfiles > 0);
+	put_setting(root, "size", "0\n");
+	put_setting(root, "queue/nr_requests", "16\n");
+	assert_int_equal(sysfs_disk_read(&d, &st, &err), 0);   /* no medium: the last read's */
+	assert_true(st.has_settings);
+	assert_string_equal(value_of(&st, "nr_requests"), "64");
+	sysfs_disk_close(&d);
+	free_settings(&st);
+}
+
 /* A loop device with nothing attached has no loop/ group; attached later (its size
  * is no longer 0), its files are listed and read. */
 static void test_loop_attached_later(void **state)
@@ -695,6 +734,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_live_loop_scheduler_switch, live_switch_setup,
 						live_switch_teardown),
 		cmocka_unit_test(test_no_medium_reads_only_size),
+		cmocka_unit_test(test_skip_empty_opens_size_alone),
 		cmocka_unit_test(test_generations),
 		cmocka_unit_test(test_torn_switch_keeps_last_settings),
 		cmocka_unit_test(test_knob_files),
