@@ -29,6 +29,10 @@
 #define MATRIX_MAX_PHASES 6      /* a run cut by the command's own marks */
 #define MATRIX_PHASE_LABEL_MAX 32
 #define MATRIX_MAX_REPEAT 100
+/* The bytes of every MB of the matrix (MB/s, read_MB, command_written_MB, fio's bandwidth):
+ * MiB, as report and compare count them, so that one log's figures read the same in all
+ * three (docs/experiments.md, "Units"). */
+#define MATRIX_MB 1048576.0
 #define MATRIX_SCHED_MAX 32
 #define MATRIX_NOISY_COV 0.035   /* the Phoronix Test Suite's rule */
 

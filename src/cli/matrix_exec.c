@@ -265,8 +265,8 @@ static void run_figures(struct matrix_run *run, const struct child_exit *x)
 	run->elapsed_s = x->elapsed;
 	run->cpu_s = (double)x->ru.ru_utime.tv_sec + x->ru.ru_utime.tv_usec / 1e6 +
 		     (double)x->ru.ru_stime.tv_sec + x->ru.ru_stime.tv_usec / 1e6;
-	run->cmd_read_MB = x->have_io ? (double)x->read_bytes / 1e6 : NAN;
-	run->cmd_written_MB = x->have_io ? (double)x->write_bytes / 1e6 : NAN;
+	run->cmd_read_MB = x->have_io ? (double)x->read_bytes / MATRIX_MB : NAN;
+	run->cmd_written_MB = x->have_io ? (double)x->write_bytes / MATRIX_MB : NAN;
 }
 
 /* What the command left running (or all of it, when the matrix stops) is stopped, so

@@ -38,7 +38,7 @@ void matrix_io_begin(struct matrix_ctx *m)
 /* Counters that went back (the device re-created) give no figure. */
 static double MB_between(uint64_t from, uint64_t to)
 {
-	return to >= from ? (double)(to - from) * SECTOR_BYTES / 1e6 : NAN;
+	return to >= from ? (double)(to - from) * SECTOR_BYTES / MATRIX_MB : NAN;
 }
 
 static double seconds_between(const struct timespec *a, const struct timespec *b)

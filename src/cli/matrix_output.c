@@ -133,7 +133,7 @@ static void text_header(FILE *out, const struct matrix_result *r)
 	}
 	if (r->status[0])
 		text_printf(out, "PARTIAL:  %.68s\n", r->status);
-	fputs("\n # fs      scheduler   options      cache  n  elapsed s    MB/s  wb s ratio\n", out);
+	fputs("\n # fs      scheduler   options      cache  n  elapsed s   MiB/s  wb s ratio\n", out);
 }
 
 /* A refusal, wrapped under its cell. */
@@ -258,7 +258,7 @@ static void text_fio(FILE *out, const struct matrix_result *r)
 		if (!c->nruns || !c->runs[0].fio)
 			continue;
 		if (!any)
-			fputs("\nfio             MB/s       IOPS  clat p99 us\n", out);
+			fputs("\nfio            MiB/s       IOPS  clat p99 us\n", out);
 		any = true;
 		text_cell_head(out, r, i);
 		fprintf(out, " %9.1f %10.0f %12.0f\n", CELL_MEAN(c, fio_bw_MBps),
@@ -277,9 +277,10 @@ int matrix_write_text(FILE *out, const struct matrix_result *r)
 	text_probe(out, r);
 	text_phases(out, r);
 	text_fio(out, r);
-	fputs("\nn: runs measured; elapsed: mean ± sd of the command; MB/s: read + written on\n"
+	fputs("\nn: runs measured; elapsed: mean ± sd of the command; MiB/s: read + written on\n"
 	      "the device (its diskstats from the start to the exit) per second; wb s: sync\n"
-	      "after it exited; ratio: elapsed / the baseline's.\n", out);
+	      "after it exited; ratio: elapsed / the baseline's.  MiB: 2^20 bytes, as in\n"
+	      "report and compare (the CSV's and JSON's _MB and MBps too).\n", out);
 	if (r->probe[0])
 		fputs("probe: 4 KiB reads timed, p50 and p99 in ms idle on the cell's filesystem and\n"
 		      "during its runs, then as a ratio to idle.\n", out);
@@ -493,6 +494,10 @@ int matrix_write_json(FILE *out, const struct matrix_result *r)
 {
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "machine", json_machine(&r->machine));
+	/* the bytes of the MB of every _MB and MBps key: MiB, as in report and compare */
+	json_object *units = json_object_new_object();
+	json_object_object_add(units, "MB", json_object_new_int64((int64_t)MATRIX_MB));
+	json_object_object_add(o, "units", units);
 	json_object_object_add(o, "device", json_object_new_string(r->device));
 	json_object_object_add(o, "fstype", json_object_new_string(r->nfs ? r->fs[0].fstype : ""));
 	json_object_object_add(o, "filesystems", json_filesystems(r));

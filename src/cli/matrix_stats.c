@@ -131,7 +131,7 @@ static void add_direction(json_object *job, const char *dir, struct matrix_run *
 	json_object *d, *clat, *pct, *p99;
 	if (!json_object_object_get_ex(job, dir, &d))
 		return;
-	run->fio_bw_MBps += num(d, "bw_bytes") / 1e6;
+	run->fio_bw_MBps += num(d, "bw_bytes") / MATRIX_MB;
 	run->fio_iops += num(d, "iops");
 	if (json_object_object_get_ex(d, "clat_ns", &clat) &&
 	    json_object_object_get_ex(clat, "percentile", &pct) &&

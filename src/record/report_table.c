@@ -412,6 +412,12 @@ static int json_machine(struct report *rep, FILE *out)
 	for (size_t i = 0; i < rep->ndevices; i++)
 		json_object_array_add(devs, json_object_new_string(rep->devices[i]));
 	json_object_object_add(o, "devices", devs);
+	/* the bytes of the kB and MB of every key (rkB/s, read_MB): KiB and MiB, as the text
+	 * says, and as the matrix and compare count them */
+	json_object *units = json_object_new_object();
+	json_object_object_add(units, "kB", json_object_new_int(1024));
+	json_object_object_add(units, "MB", json_object_new_int(1048576));
+	json_object_object_add(o, "units", units);
 	return json_line(out, o);
 }
 

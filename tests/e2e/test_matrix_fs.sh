@@ -136,7 +136,9 @@ before = [r for r in recs[:start] if r.get("type") == "sample"][-1]
 after = [r for r in recs[exit_:] if r.get("type") == "sample"][0]
 c0 = next(x["c"] for x in before["devices"] if x["name"] == dev)
 c1 = next(x["c"] for x in after["devices"] if x["name"] == dev)
-rd, wr = (c1[2] - c0[2]) * 512 / 1e6, (c1[6] - c0[6]) * 512 / 1e6
+# MiB (2^20 bytes), the one unit of matrix, report and compare, said in the JSON
+rd, wr = (c1[2] - c0[2]) * 512 / 1048576, (c1[6] - c0[6]) * 512 / 1048576
+check("the JSON says its MB are MiB", d.get("units") == {"MB": 1048576}, d.get("units"))
 check("MB read and written: the device's diskstats from the start to the exit",
       abs(run["read_MB"] - rd) < 0.0015 and abs(run["written_MB"] - wr) < 0.0015
       and abs(run["MBps"] - (rd + wr) / run["elapsed_s"]) < 0.0015 and rd + wr > 0,
