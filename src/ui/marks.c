@@ -41,6 +41,28 @@ static void put_row(const struct frame *f, const struct row_text *t, int y, int 
 		ui_put(y, x + used, w - used, t->n ? t->span[t->n - 1].attr : 0, dots);
 }
 
+/* A change's key as the rest of the console says it: the detail pane's "mount flags" and
+ * "fs options" for a mount's options; "" when it only repeats the object ("trace  trace
+ * off → on" reads "trace  off → on"). */
+static const char *key_text(const struct history_mark *m)
+{
+	if (strcmp(m->key, "mount_opts") == 0)
+		return "mount flags";
+	if (strcmp(m->key, "super_opts") == 0)
+		return "fs options";
+	return strcmp(m->key, m->object) == 0 ? "" : m->key;
+}
+
+/* The object in what the row leaves it, `rest` cells being the others': a long mount
+ * point keeps its start and end around "…" (as the detail pane says it), so that the
+ * change after it stays in view. */
+static void object_text(const struct frame *f, const struct history_mark *m, int width, int rest,
+			char *out, size_t len)
+{
+	int room = width - rest;
+	ui_ellipsize_middle(&f->style, m->object, room > 10 ? room : 10, out, len);
+}
+
 /* The selected mark's row is drawn in the selection's colours. */
 static unsigned long span_attr(const struct frame *f, bool selected, enum theme_role role)
 {
@@ -63,7 +85,7 @@ static void draw_mark(const struct frame *f, size_t i, int y, const struct rect 
 	const struct history_mark *m = history_mark_get(f->hist, i);
 	uint64_t number = history_mark_number(f->hist, i);
 	bool selected = number == f->mark_selected;
-	char num[32], when[16], change[MOUNT_OPTS_MAX * 2 + 16];
+	char num[32], when[16], change[MOUNT_OPTS_MAX * 2 + 16], object[MOUNT_PATH_MAX];
 	struct tm tm;
 	time_t t = m->wall.tv_sec;
 	if (!localtime_r(&t, &tm) || !strftime(when, sizeof when, "%H:%M:%S", &tm))
@@ -85,10 +107,17 @@ static void draw_mark(const struct frame *f, size_t i, int y, const struct rect 
 			 ui_sym(&f->style, "→", "->"), m->new_value[0] ? m->new_value : "-");
 		if (m->kind == EVENT_DIP)
 			append_dip_reason(m->label, change, sizeof change);
-		add(&row, span_attr(f, selected, TR_HEADER_VALUE), m->object);
+		const char *key = key_text(m);
+		int rest = ui_text_width(num) + ui_text_width(when) + 4 + ui_text_width(key) +
+			   (key[0] ? 2 : 0) + ui_text_width(change) +
+			   (strcmp(m->by, "ioscope") == 0 ? 14 : 0);   /* "  (by ioscope)" */
+		object_text(f, m, r->w - 2, rest, object, sizeof object);
+		add(&row, span_attr(f, selected, TR_HEADER_VALUE), object);
 		add(&row, span_attr(f, selected, TR_NORMAL), "  ");
-		add(&row, span_attr(f, selected, role), m->key);
-		add(&row, span_attr(f, selected, TR_NORMAL), "  ");
+		if (key[0]) {
+			add(&row, span_attr(f, selected, role), key);
+			add(&row, span_attr(f, selected, TR_NORMAL), "  ");
+		}
 		add(&row, span_attr(f, selected, TR_NORMAL), change);
 		if (strcmp(m->by, "ioscope") == 0)
 			add(&row, span_attr(f, selected, TR_DIM), "  (by ioscope)");

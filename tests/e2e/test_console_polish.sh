@@ -5,7 +5,10 @@
 # closed it); a column taken off and ticked again in F2 is back at its place (it went to
 # the end); the sorted column's header says which way (▼ largest first, ▲ after I); the
 # "terminal too small" message is whole at 40 columns, on two lines; the seek prompt
-# lists every time form G takes, and @EPOCH seeks.
+# lists every time form G takes, and @EPOCH seeks.  The marks panel says a mount's
+# options as the detail pane does ("mount flags", "fs options", not mount_opts and
+# super_opts), shortens a long mount point in the middle so that the change stays in
+# view, and says tracing on as "trace  off → on", not "trace  trace  off → on".
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/console_lib.sh"
 command -v tmux >/dev/null || { skip "console polish" "tmux not installed"; exit 0; }
@@ -75,3 +78,41 @@ console_send Enter
 screen_check "@EPOCH seeks" "seeked: sample 10[12]/300" 3
 console_send q
 ended_check "polish"
+
+# a remount on a long mount point, then an fs option (the mount table logged again), and
+# tracing on (an event)
+MNT="/srv/a-mount-point-with-a-rather-long-name/and-a-subdirectory-that-makes-it-longer"
+python3 - "$LOG" "$TMP/marks.log" "$MNT" <<'PY' || { fail "marks log"; exit 1; }
+import json, sys
+src, out, mnt = sys.argv[1:4]
+lines = open(src).read().splitlines()
+def mount(opts, sopts):
+    return dict(major=8, minor=0, disk="sdaa", source="/dev/sdaa", mountpoint=mnt, fstype="ext4",
+                mount_opts=opts, super_opts=sopts)
+# the mount table as the recorder logs it: in the header, then again when it changed
+after = {5: [mount("rw,noatime", "rw")], 6: [mount("rw,noatime", "rw,nobarrier")]}
+trace = dict(type="event", kind="trace", object="trace", key="trace", old="off", new="on",
+             result="", by="ioscope")
+with open(out, "w") as f:
+    for l in lines:
+        r = json.loads(l)
+        if r["type"] == "header":
+            r["mounts"] = [mount("rw,relatime", "rw")]
+        f.write(json.dumps(r, separators=(",", ":")) + "\n")
+        if r["type"] == "sample" and r["seq"] in after:
+            f.write(json.dumps(dict(type="mounts", mounts=after[r["seq"]]), separators=(",", ":")) + "\n")
+        if r["type"] == "sample" and r["seq"] == 7:
+            e = dict(trace, seq=7, mono=r["mono"] + 500_000_000, wall=r["wall"] + 500_000_000)
+            f.write(json.dumps(e, separators=(",", ":")) + "\n")
+PY
+console_resize 200 50   # the side column's marks panel: 70 columns inside
+console_run --replay "$TMP/marks.log"
+screen_check "marks replay started" "REPLAY [0-9]+/300 " 5
+console_send x x   # x100: past the changes at once
+screen_check "a long mount point's change stays in view, said as mount flags" \
+	"\[[0-9]+\] [0-9:]{8}  /srv/a-m[^ ]*…[^ ]*  mount flags  rw,relatime → rw,noatime( |$)" 10
+screen_check "the superblock's options said as fs options" \
+	"\[[0-9]+\] [0-9:]{8}  /srv/a-m[^ ]*…[^ ]*  fs options  rw → rw,nobarrier( |$)" 3
+screen_check "tracing on: trace  off → on" "\[[0-9]+\] [0-9:]{8}  trace  off → on( |$)" 3
+console_send q
+ended_check "marks"
