@@ -12,6 +12,7 @@
 
 #include "error.h"
 #include "events.h"
+#include "proc_reader.h"
 
 struct child;
 
@@ -33,8 +34,10 @@ struct child_exit {
  * /dev/null unless keep_stdin, and also then when it is a terminal: the command is
  * not the terminal's foreground job, and a read would stop it (SIGTTIN).  A command
  * that cannot be executed is an error (err names it), as a shell says it.  One
- * command at a time: another's orphans would be taken for this one's. */
-struct child *child_spawn(char *const argv[], int out_fd, bool keep_stdin, struct error *err);
+ * command at a time: another's orphans would be taken for this one's.  Its processes and
+ * its I/O at exit are read by proc (src/sources' procpid_reader), which outlives it. */
+struct child *child_spawn(char *const argv[], int out_fd, bool keep_stdin,
+			  const struct proc_reader *proc, struct error *err);
 /* The pidfd: readable once the command has exited.  -1 after child_reap. */
 int child_fd(const struct child *c);
 pid_t child_pid(const struct child *c);

@@ -40,6 +40,9 @@ struct run_watch_opts {
 	/* Reads the writeback threshold (src/sources: dirty_background_threshold_kb), so
 	 * core reads no /proc/sys itself; NULL: the linger does not wait for writeback. */
 	int (*dirty_threshold_kb)(uint64_t *kb);
+	/* Reads the command's processes and its I/O (src/sources: &procpid_reader), so core
+	 * reads no /proc/PID file itself.  Required. */
+	const struct proc_reader *proc;
 };
 
 /* Spawn the command; *start is its start event.  -1 with err (nothing runs: the

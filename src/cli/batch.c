@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "dirty_threshold.h"
 #include "output.h"
+#include "procpid.h"
 #include "prom_sink.h"
 #include "rates.h"
 #include "run_watch.h"
@@ -146,7 +147,8 @@ static int run_start(struct batch *b)
 	struct event start;
 	struct run_watch_opts o = { .command = b->opts->command, .output_path = b->opts->output_path,
 				    .linger = b->opts->linger,
-				    .dirty_threshold_kb = dirty_background_threshold_kb };
+				    .dirty_threshold_kb = dirty_background_threshold_kb,
+				    .proc = &procpid_reader };
 	int rc = run_watch_start(&b->run, &o, &start, &err);
 	if (rc < 0) {
 		text_printf(stderr, "ioscope: run: %s\n", err.msg);

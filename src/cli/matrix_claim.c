@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "matrix_ctx.h"
-#include "procfile.h"
 #include "procpid.h"
 #include "runtime_dir.h"
 #include "text.h"
@@ -35,22 +34,13 @@ struct matrix_claim {
 	struct matrix_device_state state; /* the device as it found it */
 };
 
-/* The start time of /proc/PID/stat (procpid_parse_stat's, the one reader of that file):
- * a pid reused by another process has another.  0 when the process is gone. */
+/* The start time of /proc/PID/stat (src/sources reads it, procpid_read_stat): a pid
+ * reused by another process has another.  0 when the process is gone. */
 static unsigned long long start_time(long pid)
 {
-	char path[64];
-	struct procfile f;
 	struct procpid_stat st;
-	struct error ignored;
-	unsigned long long started = 0;
-	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-	procfile_init(&f);
-	if (procfile_open(&f, path, 0, &ignored) == 0 && procfile_read(&f, &ignored) == 0 &&
-	    procpid_parse_stat(f.buf, f.len, &st) == 0)
-		started = st.starttime;
-	procfile_close(&f);
-	return started;
+	return pid > 0 && pid <= INT32_MAX && procpid_read_stat((pid_t)pid, &st) == 0 ? st.starttime
+										       : 0;
 }
 
 /* One "key=value" line of a claim into c.  The started time into *started. */

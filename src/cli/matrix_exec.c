@@ -18,6 +18,7 @@
 #include "announce.h"
 #include "child.h"
 #include "probe.h"
+#include "procpid.h"
 #include "matrix_ctx.h"
 #include "session_log.h"
 #include "text.h"
@@ -239,7 +240,7 @@ static struct child *spawn_in_mount(struct matrix_ctx *m, char *const argv[], in
 			close(here);
 		return NULL;
 	}
-	struct child *ch = child_spawn(argv, out, keep_stdin, err);
+	struct child *ch = child_spawn(argv, out, keep_stdin, &procpid_reader, err);
 	if (fchdir(here) < 0 && ch) {
 		error_errno(err, "the working directory", errno);
 		child_free(ch);

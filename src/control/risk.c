@@ -9,7 +9,6 @@
  *  - anything on the filesystem that holds /, or on the disks under it.
  */
 #include <dirent.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,6 +19,7 @@
 
 #include "control.h"
 #include "kname.h"
+#include "procpid.h"
 
 void control_add_risk(struct control_plan *p, const char *fmt, ...)
 {
@@ -160,51 +160,6 @@ void control_risks_device(struct control_plan *p)
 		control_add_risk(p, "%s holds the root filesystem /", p->device);
 }
 
-/* Files open for writing on the filesystem whose st_dev is dev (root only sees all). */
-static size_t count_writers(dev_t dev, char *example, size_t len)
-{
-	size_t count = 0;
-	DIR *proc = opendir("/proc");
-	if (!proc)
-		return 0;
-	struct dirent *pe;
-	while ((pe = readdir(proc))) {
-		if (pe->d_name[0] < '0' || pe->d_name[0] > '9')
-			continue;
-		char path[300];
-		snprintf(path, sizeof path, "/proc/%s/fd", pe->d_name);
-		DIR *fds = opendir(path);
-		if (!fds)
-			continue;
-		struct dirent *fe;
-		while ((fe = readdir(fds))) {
-			struct stat st;
-			char info[300], buf[256];
-			if (fe->d_name[0] == '.')
-				continue;
-			snprintf(path, sizeof path, "/proc/%s/fd/%s", pe->d_name, fe->d_name);
-			if (stat(path, &st) < 0 || st.st_dev != dev || !S_ISREG(st.st_mode))
-				continue;
-			snprintf(info, sizeof info, "/proc/%s/fdinfo/%s", pe->d_name, fe->d_name);
-			int fd = open(info, O_RDONLY | O_CLOEXEC);
-			ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
-			if (fd >= 0)
-				close(fd);
-			if (n <= 0)
-				continue;
-			buf[n] = '\0';
-			const char *flags = strstr(buf, "flags:");
-			if (!flags || (strtoul(flags + 6, NULL, 8) & O_ACCMODE) == O_RDONLY)
-				continue;
-			if (count++ == 0)
-				snprintf(example, len, "pid %s", pe->d_name);
-		}
-		closedir(fds);
-	}
-	closedir(proc);
-	return count;
-}
-
 static bool sets_ro(const struct control_plan *p)
 {
 	for (size_t i = 0; i < p->nopts; i++)
@@ -242,7 +197,7 @@ void control_risks_mount(struct control_plan *p)
 	char example[64] = "";
 	size_t writers;
 	if (sets_ro(p) && stat(m->mountpoint, &st) == 0 &&
-	    (writers = count_writers(st.st_dev, example, sizeof example)) > 0)
+	    (writers = procpid_count_writers(st.st_dev, example, sizeof example)) > 0)
 		control_add_risk(
 			p,
 			"ro: %s is busy: %zu file%s open for writing (%s); their writes will "

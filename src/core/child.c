@@ -6,6 +6,8 @@
  * has by then added the I/O of every descendant it waited for, and wait4 gives
  * the rusage of the same set.
  *
+ * (The file is read by the caller's proc_reader, src/sources': core opens no /proc file.)
+ *
  * The command starts in a process group of its own, with ioscope as the subreaper of
  * its tree, so that stopping it stops everything it started (descendants.h): a signal
  * passed on goes to the group, and what is left when ioscope ends is stopped whatever
@@ -38,6 +40,7 @@ struct child {
 	pid_t pid;
 	int pidfd;
 	struct timespec started;
+	const struct proc_reader *proc;   /* the caller's: its process table and I/O */
 };
 
 static double since(const struct timespec *t0)
@@ -47,7 +50,8 @@ static double since(const struct timespec *t0)
 	return (double)(now.tv_sec - t0->tv_sec) + (now.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-struct child *child_spawn(char *const argv[], int out_fd, bool keep_stdin, struct error *err)
+struct child *child_spawn(char *const argv[], int out_fd, bool keep_stdin,
+			  const struct proc_reader *proc, struct error *err)
 {
 	struct child *c = calloc(1, sizeof *c);
 	if (!c) {
@@ -55,6 +59,7 @@ struct child *child_spawn(char *const argv[], int out_fd, bool keep_stdin, struc
 		return NULL;
 	}
 	c->pidfd = -1;
+	c->proc = proc;
 	/* a group of its own is not the terminal's foreground job: a read of the
 	 * terminal would stop it (SIGTTIN) */
 	const struct spawn s = {
@@ -85,35 +90,18 @@ int child_fd(const struct child *c) { return c ? c->pidfd : -1; }
 pid_t child_pid(const struct child *c) { return c ? c->pid : 0; }
 bool child_running(const struct child *c) { return c && c->pidfd >= 0; }
 
-/* "read_bytes: 123" lines of /proc/PID/io (a zombie's, before it is reaped). */
-static void read_io(pid_t pid, struct child_exit *x)
+/* /proc/PID/io (a zombie's, before it is reaped), as the caller's reader reads it. */
+static void read_io(const struct child *c, struct child_exit *x)
 {
-	char path[64], line[128];
-	snprintf(path, sizeof path, "/proc/%ld/io", (long)pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
+	struct proc_io io;
+	x->have_io = c->proc->io(c->pid, &io);
+	if (!x->have_io)
 		return;
-	static const struct { const char *key; size_t off; } keys[] = {
-		{ "rchar", offsetof(struct child_exit, rchar) },
-		{ "wchar", offsetof(struct child_exit, wchar) },
-		{ "read_bytes", offsetof(struct child_exit, read_bytes) },
-		{ "write_bytes", offsetof(struct child_exit, write_bytes) },
-		{ "cancelled_write_bytes", offsetof(struct child_exit, cancelled_write_bytes) },
-	};
-	int found = 0;
-	while (fgets(line, sizeof line, f)) {
-		char *colon = strchr(line, ':');
-		if (!colon)
-			continue;
-		*colon = '\0';
-		for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-			if (strcmp(line, keys[i].key) == 0) {
-				*(uint64_t *)((char *)x + keys[i].off) = strtoull(colon + 1, NULL, 10);
-				found++;
-			}
-	}
-	fclose(f);
-	x->have_io = found == 5;
+	x->rchar = io.rchar;
+	x->wchar = io.wchar;
+	x->read_bytes = io.read_bytes;
+	x->write_bytes = io.write_bytes;
+	x->cancelled_write_bytes = io.cancelled_write_bytes;
 }
 
 int child_reap(struct child *c, struct child_exit *out, struct error *err)
@@ -127,7 +115,7 @@ int child_reap(struct child *c, struct child_exit *out, struct error *err)
 		return 0;
 	memset(out, 0, sizeof *out);
 	out->elapsed = since(&c->started);
-	read_io(c->pid, out);
+	read_io(c, out);
 	int status;
 	pid_t r;
 	do
@@ -183,7 +171,7 @@ static size_t still_running(struct child *c, struct proc_row *rows)
 {
 	collect_quietly(c);
 	descendants_reap(child_running(c) ? c->pid : 0);   /* it is collected above only */
-	return descendants_find(c->pid, rows, DESCENDANTS_MAX);
+	return descendants_find(c->proc, c->pid, rows, DESCENDANTS_MAX);
 }
 
 /* The group while its leader is not reaped (a fork in flight gets it too), and each
@@ -193,7 +181,7 @@ static void signal_all(struct child *c, const struct proc_row *rows, size_t n, i
 	bool group = child_running(c);
 	if (group)
 		killpg(c->pid, sig);
-	descendants_signal(rows, n, group ? c->pid : 0, sig);
+	descendants_signal(c->proc, rows, n, group ? c->pid : 0, sig);
 }
 
 void child_stop(struct child *c, struct child_stop *st)

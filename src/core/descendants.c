@@ -1,9 +1,6 @@
-/* descendants.c - the processes of a watched command, wherever they went (descendants.h). */
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
+/* descendants.c - the processes of a watched command, wherever they went (descendants.h).
+ * The process table is the caller's proc_reader's: core opens no /proc file. */
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -11,7 +8,6 @@
 #include <unistd.h>
 
 #include "descendants.h"
-#include "grow.h"
 
 static int by_pid(const void *a, const void *b)
 {
@@ -67,75 +63,26 @@ out:
 	return n;
 }
 
-/* "PID (COMM) S PPID PGRP ...": the name may hold spaces and parentheses, the last ')'
- * ends it (it is at most 16 bytes, well inside the first 512). */
-static bool read_stat(int procfd, const char *name, struct proc_row *row)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof path, "%s/stat", name);
-	int fd = openat(procfd, path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	ssize_t n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	char *end = strrchr(buf, ')'), state;
-	long pid, ppid, pgid;
-	if (!end || sscanf(buf, "%ld", &pid) != 1 ||
-	    sscanf(end + 1, " %c %ld %ld", &state, &ppid, &pgid) != 3)
-		return false;
-	*row = (struct proc_row){ (pid_t)pid, (pid_t)ppid, (pid_t)pgid,
-				  state == 'Z' || state == 'X' };
-	return true;
-}
-
-/* The whole process table; NULL when /proc cannot be read or memory is short. */
-static struct proc_row *scan(size_t *count)
-{
-	DIR *d = opendir("/proc");
-	struct proc_row *rows = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *e;
-	while (d && (e = readdir(d))) {
-		if (e->d_name[0] < '1' || e->d_name[0] > '9')
-			continue;
-		if (grow_array(&rows, &cap, n + 1, sizeof *rows, 256, NULL) < 0)
-			break;
-		if (read_stat(dirfd(d), e->d_name, &rows[n]))
-			n++;
-	}
-	if (d)
-		closedir(d);
-	*count = n;
-	return rows;
-}
-
-size_t descendants_find(pid_t pgid, struct proc_row *out, size_t max)
+size_t descendants_find(const struct proc_reader *proc, pid_t pgid, struct proc_row *out,
+			size_t max)
 {
 	size_t nrows = 0;
-	struct proc_row *rows = scan(&nrows);
+	struct proc_row *rows = proc->table(&nrows);
 	size_t n = rows ? descendants_select(rows, nrows, getpid(), getpgrp(), pgid, out, max) : 0;
 	free(rows);
 	return n;
 }
 
 /* Still the process found: the same parent, or ioscope after that parent died. */
-static bool still_it(const struct proc_row *was)
+static bool still_it(const struct proc_reader *proc, const struct proc_row *was)
 {
-	char name[24];
 	struct proc_row now;
-	int procfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	snprintf(name, sizeof name, "%ld", (long)was->pid);
-	bool same = procfd >= 0 && read_stat(procfd, name, &now) && !now.zombie &&
-		    (now.ppid == was->ppid || now.ppid == getpid());
-	if (procfd >= 0)
-		close(procfd);
-	return same;
+	return proc->row(was->pid, &now) && !now.zombie &&
+	       (now.ppid == was->ppid || now.ppid == getpid());
 }
 
-void descendants_signal(const struct proc_row *rows, size_t n, pid_t skip_pgid, int sig)
+void descendants_signal(const struct proc_reader *proc, const struct proc_row *rows, size_t n,
+			pid_t skip_pgid, int sig)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (skip_pgid && rows[i].pgid == skip_pgid)
@@ -143,7 +90,7 @@ void descendants_signal(const struct proc_row *rows, size_t n, pid_t skip_pgid, 
 		int pidfd = (int)syscall(SYS_pidfd_open, rows[i].pid, 0);
 		if (pidfd < 0)
 			continue;   /* gone */
-		if (still_it(&rows[i]))
+		if (still_it(proc, &rows[i]))
 			syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0);
 		close(pidfd);
 	}

@@ -17,7 +17,7 @@ int run_watch_start(struct run_watch *w, const struct run_watch_opts *o, struct 
 		if (fd < 0)
 			return RUN_WATCH_REFUSED;
 	}
-	w->child = child_spawn(o->command, fd, !o->console, err);
+	w->child = child_spawn(o->command, fd, !o->console, o->proc, err);
 	if (fd >= 0)
 		close(fd);
 	if (!w->child)

@@ -10,6 +10,7 @@
 
 #include "log_limits.h"
 #include "log_spool.h"
+#include "system_info.h"
 
 #define RESERVE_MAX (1ull << 30)   /* room left to others: 5 % of a file system, at most this */
 
@@ -36,29 +37,14 @@ int log_spool_open(struct log_spool *s, const char *name, const char *codec, str
 	return 0;
 }
 
-/* kB of the /proc/meminfo line key ("MemAvailable:"), or -1. */
-static int64_t meminfo_kb(const char *text, const char *key)
-{
-	const char *at = strstr(text, key);
-	return at ? strtoll(at + strlen(key), NULL, 10) : -1;
-}
-
 /* The memory available and the whole of it; -1 when /proc/meminfo cannot tell. */
 static int memory_room(uint64_t *avail, uint64_t *total)
 {
-	char text[4096];
-	int fd = open("/proc/meminfo", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, text, sizeof text - 1);
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
+	struct system_memory m;
+	if (system_memory_read(&m) < 0 || !m.have_available || !m.have_total || m.total_kb == 0)
 		return -1;
-	text[n] = '\0';
-	int64_t a = meminfo_kb(text, "MemAvailable:"), t = meminfo_kb(text, "MemTotal:");
-	if (a < 0 || t <= 0)
-		return -1;
-	*avail = (uint64_t)a << 10;
-	*total = (uint64_t)t << 10;
+	*avail = m.available_kb << 10;
+	*total = m.total_kb << 10;
 	return 0;
 }
 

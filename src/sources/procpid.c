@@ -1,6 +1,7 @@
 /* procpid.c - parsers of /proc/PID/{stat,io,wchan,stack,syscall,fdinfo}
- * (procpid.h). */
+ * (procpid.h); procpid_read.c reads them for the layers above. */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +52,9 @@ static int parse_after_state(const char *p, const char *end, struct procpid_stat
 				return -1;
 			return 0;
 		}
-		if (field == 9)
+		if (field == 4 || field == 5)
+			*(field == 4 ? &out->ppid : &out->pgrp) = v > INT32_MAX ? 0 : (int32_t)v;
+		else if (field == 9)
 			out->flags = (uint32_t)v;
 		else if (field == 20)
 			out->num_threads = (uint32_t)v;
@@ -117,9 +120,14 @@ int procpid_parse_io(const char *text, size_t len, struct procpid_io *out)
 			seen |= 8;
 		else if (io_field(line, le, "cancelled_write_bytes:", &out->cancelled_write_bytes))
 			seen |= 16;
+		else if (io_field(line, le, "rchar:", &out->rchar))
+			seen |= 32;
+		else if (io_field(line, le, "wchar:", &out->wchar))
+			seen |= 64;
 		line = le + 1;
 	}
-	return seen == 31 ? 0 : -1;
+	out->has_chars = (seen & 96) == 96;
+	return (seen & 31) == 31 ? 0 : -1;
 }
 
 static bool symbol_char(char c)
@@ -233,6 +241,29 @@ bool procpid_parse_fdinfo_mnt(const char *text, size_t len, uint32_t *mnt_id)
 			if (!take_number(&p, le, &v) || v > UINT32_MAX)
 				return false;
 			*mnt_id = (uint32_t)v;
+			return true;
+		}
+		line = le + 1;
+	}
+	return false;
+}
+
+bool procpid_parse_fdinfo_flags(const char *text, size_t len, unsigned *flags)
+{
+	const char *end = text + len;
+	for (const char *line = text; line < end;) {
+		const char *nl = memchr(line, '\n', (size_t)(end - line));
+		const char *le = nl ? nl : end;
+		if ((size_t)(le - line) > 6 && memcmp(line, "flags:", 6) == 0) {
+			const char *p = line + 6;
+			unsigned v = 0;
+			while (p < le && (*p == '\t' || *p == ' '))
+				p++;
+			if (p == le || *p < '0' || *p > '7')
+				return false;
+			for (; p < le && *p >= '0' && *p <= '7' && v <= (UINT_MAX >> 3); p++)
+				v = v << 3 | (unsigned)(*p - '0');
+			*flags = v;
 			return true;
 		}
 		line = le + 1;

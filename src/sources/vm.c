@@ -1,7 +1,7 @@
 /* vm.c - the vmstat figures and PSI io.
  *
  * Our own small readers parse /proc/stat, /proc/vmstat and /proc/meminfo (and
- * any --root prefix).  libproc2, which procps' vmstat uses, is the reference
+ * any --root prefix); the meminfo parser is also system_info.c's, for the machine's memory.  libproc2, which procps' vmstat uses, is the reference
  * they are checked against on the live /proc, in the tests only
  * (tests/unit/libproc2_ref.h): loading it brings libsystemd and five more
  * libraries, and its stat module loads libnuma: together about a third of the
@@ -81,32 +81,36 @@ void vm_parse_vmstat(const char *buf, size_t len, struct vm_counters *o)
 	o->have_vmstat = in && out;
 }
 
-void vm_parse_meminfo(const char *buf, size_t len, struct vm_counters *o)
+void vm_parse_meminfo_keys(const char *buf, size_t len, const struct vm_meminfo_key *keys,
+			   size_t nkeys)
 {
-	struct {
-		const char *key;
-		uint64_t *dst;
-	} keys[] = {
-		{ "MemFree", &o->mem_free },   { "Buffers", &o->buffers },
-		{ "Cached", &o->cached },      { "SReclaimable", &o->sreclaimable },
-		{ "SwapTotal", &o->swap_total }, { "SwapFree", &o->swap_free },
-		{ "Dirty", &o->dirty },        { "Writeback", &o->writeback },
-	};
-	size_t nkeys = sizeof keys / sizeof keys[0];
-	for (size_t i = 0; i < nkeys; i++)
-		*keys[i].dst = 0;
-	bool free_seen = false;
+	for (size_t i = 0; i < nkeys; i++) {
+		*keys[i].kb = 0;
+		if (keys[i].seen)
+			*keys[i].seen = false;
+	}
 	const char *p = buf, *end = buf + len, *line;
 	size_t n;
 	while (textscan_line(&p, end, &line, &n)) {
 		for (size_t i = 0; i < nkeys; i++) {
-			if (!key_value(line, n, keys[i].key, keys[i].dst))
+			if (!key_value(line, n, keys[i].key, keys[i].kb))
 				continue;
-			free_seen |= i == 0;
+			if (keys[i].seen)
+				*keys[i].seen = true;
 			break;
 		}
 	}
-	o->have_meminfo = free_seen;
+}
+
+void vm_parse_meminfo(const char *buf, size_t len, struct vm_counters *o)
+{
+	const struct vm_meminfo_key keys[] = {
+		{ "MemFree", &o->mem_free, &o->have_meminfo },   { "Buffers", &o->buffers, NULL },
+		{ "Cached", &o->cached, NULL },      { "SReclaimable", &o->sreclaimable, NULL },
+		{ "SwapTotal", &o->swap_total, NULL }, { "SwapFree", &o->swap_free, NULL },
+		{ "Dirty", &o->dirty, NULL },        { "Writeback", &o->writeback, NULL },
+	};
+	vm_parse_meminfo_keys(buf, len, keys, sizeof keys / sizeof keys[0]);
 }
 
 /* "some avg10=0.12 avg60=0.05 avg300=0.01 total=12345" */

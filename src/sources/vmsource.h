@@ -28,6 +28,16 @@ void vm_reader_close(struct vm_reader *r);
 void vm_parse_stat(const char *buf, size_t len, struct vm_counters *out);
 void vm_parse_vmstat(const char *buf, size_t len, struct vm_counters *out);
 void vm_parse_meminfo(const char *buf, size_t len, struct vm_counters *out);
+/* The kB of the /proc/meminfo lines keys[i].key into *keys[i].kb (0 when absent); seen
+ * (NULL: not wanted) says whether the line was there.  vm_parse_meminfo's, and the
+ * machine's memory's (system_info.h). */
+struct vm_meminfo_key {
+	const char *key;
+	uint64_t *kb;
+	bool *seen;
+};
+void vm_parse_meminfo_keys(const char *buf, size_t len, const struct vm_meminfo_key *keys,
+			   size_t nkeys);
 void vm_parse_psi(const char *buf, size_t len, struct vm_counters *out);
 
 #endif

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "descendants.h"
+#include "procpid.h"
 
 #define SELF 100
 #define SELF_PGID 50
@@ -86,12 +87,12 @@ static void test_live(void **state)
 	struct proc_row out[16];
 	size_t n = 0;
 	for (int i = 0; i < 100 && n == 0; i++, usleep(10000))
-		n = descendants_find(child, out, 16);
+		n = descendants_find(&procpid_reader, child, out, 16);
 	assert_int_equal(n, 1);
 	assert_int_equal(out[0].pid, child);
-	descendants_signal(out, n, 0, SIGKILL);
+	descendants_signal(&procpid_reader, out, n, 0, SIGKILL);
 	assert_int_equal(waitpid(child, NULL, 0), child);
-	assert_int_equal(descendants_find(child, out, 16), 0);
+	assert_int_equal(descendants_find(&procpid_reader, child, out, 16), 0);
 }
 
 int main(void)

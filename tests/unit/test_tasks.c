@@ -54,6 +54,13 @@ static void test_parse_stat(void **state)
 	assert_false(st.has_blkio);
 	assert_int_equal(st.starttime, 500);
 
+	/* the parent and the group, as the process table (descendants.h) reads them */
+	const char *zombie = "9 (sh) Z 4 6 6 0 -1 0 1 1 1 1 1 1 1 1 20 0 1 0 500 1 1\n";
+	assert_int_equal(procpid_parse_stat(zombie, strlen(zombie), &st), 0);
+	assert_int_equal(st.ppid, 4);
+	assert_int_equal(st.pgrp, 6);
+	assert_int_equal(st.state, 'Z');
+
 	const char *bad[] = { "", "7 cat S 1", "7 (cat) S 1 1 x", "0 (x) S 1 1 1 0 -1 0 1",
 			      "7 (cat)S 1 1 1 0 -1 0 1 1 1 1 1 1 1 1 20 0 1 0 500" };
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
@@ -72,7 +79,14 @@ static void test_parse_io_wchan_stack(void **state)
 	assert_int_equal(v.read_bytes, 4096);
 	assert_int_equal(v.write_bytes, 8192);
 	assert_int_equal(v.cancelled_write_bytes, 512);
+	assert_true(v.has_chars);
+	assert_int_equal(v.rchar, 10);
+	assert_int_equal(v.wchar, 20);
 	assert_int_equal(procpid_parse_io("rchar: 1\n", 9, &v), -1);
+	const char *no_chars = "syscr: 3\nsyscw: 4\nread_bytes: 1\nwrite_bytes: 2\n"
+			       "cancelled_write_bytes: 0\n";
+	assert_int_equal(procpid_parse_io(no_chars, strlen(no_chars), &v), 0);
+	assert_false(v.has_chars);
 
 	char w[TASK_WCHAN_MAX];
 	procpid_parse_wchan("0", 1, w, sizeof w);
@@ -113,6 +127,11 @@ static void test_parse_syscall_fdinfo(void **state)
 	assert_true(procpid_parse_fdinfo_mnt(fi, strlen(fi), &id));
 	assert_int_equal(id, 47);
 	assert_false(procpid_parse_fdinfo_mnt("pos:\t0\n", 7, &id));
+	unsigned flags;
+	assert_true(procpid_parse_fdinfo_flags(fi, strlen(fi), &flags));
+	assert_int_equal(flags, 0140001);
+	assert_false(procpid_parse_fdinfo_flags("pos:\t0\n", 7, &flags));
+	assert_false(procpid_parse_fdinfo_flags("flags:\tx\n", 9, &flags));
 
 	/* which argument names the file: write's descriptor, openat's path and directory */
 	struct syscall_file f;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "libproc2_ref.h"
+#include "system_info.h"
 #include "vmsource.h"
 
 static void test_fixture_tree_exact(void **state)
@@ -82,6 +83,18 @@ static void test_parsers_on_odd_input(void **state)
 	assert_int_equal(v.mem_free, 42);
 	assert_int_equal(v.dirty, 7);
 
+	/* the machine's memory (system_info.h), by the same parser */
+	struct system_memory sm;
+	const char *total = "MemTotal:       8000 kB\nMemFree: 1 kB\nMemAvailable:   4000 kB\n";
+	system_memory_parse(total, strlen(total), &sm);
+	assert_true(sm.have_total && sm.have_available);
+	assert_int_equal(sm.total_kb, 8000);
+	assert_int_equal(sm.available_kb, 4000);
+	system_memory_parse("MemTotal: 5 kB\n", 15, &sm);
+	assert_true(sm.have_total);
+	assert_false(sm.have_available);
+	assert_int_equal(sm.available_kb, 0);
+
 	const char *psi_some_only = "some avg10=0.10 avg60=0.00 avg300=0.00 total=5\n";
 	vm_parse_psi(psi_some_only, strlen(psi_some_only), &v);
 	assert_false(v.have_psi);
@@ -93,6 +106,32 @@ static void test_parsers_on_odd_input(void **state)
 	assert_true(v.have_psi);
 	assert_int_equal(v.psi_some_total, 99);
 	assert_true(v.psi_some_avg10 > 12.33 && v.psi_some_avg10 < 12.35);
+}
+
+/* The CPU model of a session log's header: the first of the keys the architectures use. */
+static void test_cpu_model(void **state)
+{
+	(void)state;
+	char m[32];
+	const char *x86 = "processor\t: 0\ncpu family\t: 6\ncpu MHz\t\t: 2000.000\n"
+			  "model\t\t: 85\nmodel name\t: Intel(R) Xeon(R) CPU\nflags\t\t: fpu vme\n";
+	system_parse_cpu_model(x86, strlen(x86), m, sizeof m);
+	assert_string_equal(m, "Intel(R) Xeon(R) CPU");
+	const char *arm = "Processor\t: ARMv7 Processor rev 4 (v7l)\nHardware\t: BCM2835\n";
+	system_parse_cpu_model(arm, strlen(arm), m, sizeof m);
+	assert_string_equal(m, "BCM2835");
+	const char *power = "cpu\t\t: POWER9 (raw), altivec supported\nmodel name:x\n";
+	system_parse_cpu_model(power, strlen(power), m, 8);
+	assert_string_equal(m, "x");
+	system_parse_cpu_model(power, strlen(power) - 13, m, 8);
+	assert_string_equal(m, "POWER9 ");
+	system_parse_cpu_model("flags: cpu\n", 11, m, sizeof m);
+	assert_string_equal(m, "");
+
+	/* the running machine's: its memory is there */
+	struct system_memory sm;
+	assert_int_equal(system_memory_read(&sm), 0);
+	assert_true(sm.have_total && sm.total_kb > 0);
 }
 
 #define ORDERED(field) \
@@ -160,6 +199,7 @@ int main(void)
 		cmocka_unit_test(test_fixture_tree_exact),
 		cmocka_unit_test(test_absent_files_are_missing_not_zero),
 		cmocka_unit_test(test_parsers_on_odd_input),
+		cmocka_unit_test(test_cpu_model),
 		cmocka_unit_test(test_libproc2_and_ours_agree_live),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
