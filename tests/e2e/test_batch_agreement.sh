@@ -29,7 +29,13 @@ chrt -f 1 true 2>/dev/null && rt=(chrt -f 1)
 p2=$!
 "${rt[@]}" vmstat 1 $((N + 1)) >"$TMP/vmstat.txt" &
 p3=$!
-sleep 2.5
+# the writer once each tool has its first interval: a loaded machine started the sanitized
+# ioscope after the writer had begun, and its sums missed a third of the writes
+has_lines() { [ "$(grep -c "$2" "$1" 2>/dev/null)" -ge "$3" ]; }
+wait_until 20 "$p1" has_lines "$TMP/ioscope.json" . 1 &&
+	wait_until 20 "$p2" has_lines "$TMP/iostat.json" '"disk"' 1 &&
+	wait_until 20 "$p3" has_lines "$TMP/vmstat.txt" . 4 ||
+	fail "the three tools start" "$(cat "$TMP/ioscope.err")"
 # 64 KiB direct writes, with a flush (conv=fsync) at the end of each 1 MiB burst.
 timeout 4 bash -c "while :; do dd if=/dev/zero of=/dev/$dev bs=64k count=16 oflag=direct conv=fsync status=none; done"
 wait $p1; rc=$?
