@@ -105,12 +105,21 @@ import struct, sys
 d = open(sys.argv[1], "rb").read(33)
 assert d[:8] == b"\x89PNG\r\n\x1a\n" and d[12:16] == b"IHDR"
 w, h = struct.unpack(">II", d[16:24]); print(f"{w}x{h}")' "$1"; }
+# 1200 wide, 320 high for one device and 580 for two; a loaded machine can add throughput
+# dips, whose marks crowd the two planned ones into a legend below the panels (24 px and a
+# line of each mark): then taller, never shorter
+dips=$(grep -c '"kind":"dip","object":"'"$dev"'"' "$TMP/s.log")
+png_height_ok() {   # SIZE HEIGHT
+	[ "${1%x*}" = 1200 ] && { [ "${1#*x}" = "$2" ] || { [ "$dips" -gt 0 ] && [ "${1#*x}" -gt "$2" ]; }; }
+}
 "$IOSCOPE" report "$TMP/s.log" --devices "$dev" --format png -o "$TMP/r.png"
 size=$(png_size "$TMP/r.png")
-[ "$size" = "1200x320" ] && ok "png 1200x320 for one device" || fail "png size" "$size"
+png_height_ok "$size" 320 && ok "png 1200x320 for one device (and a legend of $dips dips)" \
+	|| fail "png size" "$size, $dips dips"
 "$IOSCOPE" report "$TMP/s.log" --devices "$dev,$(system_disk)" --format png -o "$TMP/r2.png"
 size=$(png_size "$TMP/r2.png")
-[ "$size" = "1200x580" ] && ok "png 1200x580 for two devices" || fail "png size, two devices" "$size"
+png_height_ok "$size" 580 && ok "png 1200x580 for two devices (and a legend of $dips dips)" \
+	|| fail "png size, two devices" "$size, $dips dips"
 "$IOSCOPE" report "$TMP/s.log" --devices "$dev" --format png --size 800x500 -o "$TMP/r3.png"
 [ "$(png_size "$TMP/r3.png")" = "800x500" ] && ok "png --size" || fail "png --size"
 
