@@ -72,9 +72,21 @@ struct {
 	__type(value, struct blk_top_val);
 } top SEC(".maps");
 
+/* By disk, since the programs were loaded: the completions they were not run for, found
+ * when the request is issued again with its previous issue still remembered (a requeue
+ * forgets it).  A kernel may skip the programs without counting a recursion miss: the
+ * histograms are short by these (docs/metrics.md, "Tracing").  Touched only then. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BLK_DISKS);
+	__type(key, __u32);
+	__type(value, __u64);
+} unseen SEC(".maps");
+
 /* What a disk's first request of a generation starts from (too big for the stack). */
 static const struct blk_hist zero_hist;
 
+#define EEXIST 17     /* a map update with BPF_NOEXIST found the key */
 #define OP_MASK 0xff  /* REQ_OP_MASK: the low REQ_OP_BITS of cmd_flags / bi_opf */
 #define OP_READ 0
 #define OP_WRITE 1
@@ -140,24 +152,43 @@ static __always_inline __u32 slot_of(struct request *rq)
 	return (low * 2654435761u) >> (32 - BLK_SLOT_BITS);
 }
 
-/* The issue time goes into the request's slot when it is free, its own (a requeued
- * request issued again) or stale; else into the LRU map.  ns 0 marks a slot being
- * claimed or freed, which is never stale. */
-static __always_inline void remember_issue(struct request *rq, __u64 now)
+/* The issue time goes into the request's slot when it is free, its own or stale; else
+ * into the LRU map.  ns 0 marks a slot being claimed or freed, which is never stale.
+ * 1 when the request's previous issue was still there: its completion was not seen (a
+ * requeued request's issue is forgotten, rq_requeue). */
+static __always_inline int remember_issue(struct request *rq, __u64 now)
 {
 	__u64 key = (__u64)rq;
 	__u32 i = slot_of(rq);
 	struct blk_issue *s = bpf_map_lookup_elem(&issued, &i);
 	if (!s)
-		return;
+		return 0;
 	__u64 held = s->rq, since = s->ns;
-	if (held == key || (held == 0 && __sync_val_compare_and_swap(&s->rq, 0, key) == 0) ||
+	if (held == key) {
+		s->ns = now;
+		return 1;
+	}
+	if ((held == 0 && __sync_val_compare_and_swap(&s->rq, 0, key) == 0) ||
 	    (since && now - since > BLK_STALE_NS &&
 	     __sync_val_compare_and_swap(&s->rq, held, key) == held)) {
 		s->ns = now;
-		return;
+		return 0;
 	}
-	bpf_map_update_elem(&inflight, &key, &now, BPF_ANY);
+	if (bpf_map_update_elem(&inflight, &key, &now, BPF_NOEXIST) != -EEXIST)
+		return 0;
+	bpf_map_update_elem(&inflight, &key, &now, BPF_EXIST);
+	return 1;
+}
+
+static __always_inline void count_unseen(__u32 dev)
+{
+	__u64 one = 1, *n = bpf_map_lookup_elem(&unseen, &dev);
+	if (!n && bpf_map_update_elem(&unseen, &dev, &one, BPF_NOEXIST) == 0)
+		return;
+	if (!n)
+		n = bpf_map_lookup_elem(&unseen, &dev);   /* another CPU made it */
+	if (n)
+		__sync_fetch_and_add(n, 1);
 }
 
 /* When the request was issued (0: not seen), forgetting it. */
@@ -243,18 +274,27 @@ static __always_inline void count_position(struct blk_hist *h, __u32 qid, __u32 
 SEC("tp_btf/block_rq_issue")
 int BPF_PROG(rq_issue, struct request *rq)
 {
-	remember_issue(rq, bpf_ktime_get_ns());
+	struct request_queue *q = rq->q;
+	__u32 qid = q->id, dev = disk_dev(q->disk);
+	if (remember_issue(rq, bpf_ktime_get_ns()))
+		count_unseen(dev);
 	int dir = op_dir(rq->cmd_flags);
 	__u32 bytes = rq->__data_len;
 	if (dir < 0 || dir > 1 || bytes == 0)
 		return 0;
-	struct request_queue *q = rq->q;
-	__u32 qid = q->id, dev = disk_dev(q->disk);
 	struct blk_hist *h = hist_of(qid, dev);
 	if (!h)
 		return 0;
 	h->size[dir & 1][log2_bucket(bytes >> 10, BLK_SIZE_BUCKETS - 1)]++;
 	count_position(h, qid, dev, rq->__sector, bytes >> 9);
+	return 0;
+}
+
+/* Issued again later: timed from then, and not taken for a completion not seen. */
+SEC("tp_btf/block_rq_requeue")
+int BPF_PROG(rq_requeue, struct request *rq)
+{
+	issue_time(rq);
 	return 0;
 }
 

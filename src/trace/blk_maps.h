@@ -58,7 +58,8 @@ struct blk_top_val {
  * BLK_STALE_NS is taken by the next request that hashes to it), so neither can grow;
  * queue numbers from BLK_QUEUE_SLOTS up use the hash maps (as much kernel memory per
  * CPU, 125 KiB, as the previous design's preallocated per-CPU hash of 16384 buckets);
- * tasks per disk per interval (when full, the interval's newcomers are not counted). */
+ * tasks per disk per interval (when full, the interval's newcomers are not counted); the
+ * completions the programs were not run for, per disk (written only when one is found). */
 #define BLK_QUEUE_SLOTS 32
 #define BLK_HIST_ENTRIES 2048
 /* The test build of the fallback paths (Makefile, build/narrow) sets these two to 0 and 1:

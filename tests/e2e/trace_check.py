@@ -3,9 +3,16 @@
 
 usage: trace_check.py FILE DEV CHECK
 CHECK: seq       sequential writes: seq_pct near 100, few seeks
-       rand      random reads: seq_pct near 0, seeks/s close to r/s
-       counts    each direction's histogram counts = diskstats completions within 2%, over
-                 the run
+       rand [DEPTH]
+                 random reads: seq_pct near 0, seeks/s close to r/s, in the intervals of
+                 20 * DEPTH reads or more (the seeks are counted at issue, the reads at
+                 completion: up to DEPTH requests, the in-flight at an interval's edge,
+                 apart)
+       counts [UNSEEN]
+                 each direction's histogram counts = diskstats completions within 2%, over
+                 the run; with UNSEEN (trace_lib.sh's trace_unseen: the completions the
+                 kernel did not run the tracer's programs for), the histograms plus UNSEEN
+                 = diskstats (2%), and no direction above diskstats
        p99 MS    some interval's write p99 is at least MS ms, and another's below MS/10
 Prints what it found; exit status 0 when the check holds."""
 import json
@@ -38,8 +45,8 @@ def check_seq(rows):
     return ok
 
 
-def check_rand(rows):
-    rows = busy(rows, "r/s", 100)
+def check_rand(rows, depth=1):
+    rows = busy(rows, "r/s", max(100, 20 * depth))
     ok = bool(rows)
     for i, d, t in rows:
         print(f"r/s={d['r/s']} seq_pct={t['seq_pct']} seeks/s={t['seeks/s']}")
@@ -47,20 +54,38 @@ def check_rand(rows):
     return ok
 
 
-def check_counts(rows):
+def near(n, done):
+    return abs(n - done) <= 0.02 * done + 1
+
+
+def check_counts(rows, unseen=None):
     # over the run, not per interval: a sample reads /proc/diskstats and then the maps, and
     # what completes between the two reads is in one interval of each (beside other
-    # tests, 50 ms apart: 5 % of an interval at 9000 reads a second)
-    ok, seen = True, 0
+    # tests, 50 ms apart: 5 % of an interval at 9000 reads a second).
+    # A kernel may not run the programs for some completions (docs/metrics.md, "Tracing":
+    # the test VM's, those in an interrupt while its PID 1 runs; 8.5 % of the reads of a
+    # run beside other tests): the tracer counts them by disk, not by direction, so with
+    # UNSEEN a direction may fall short by no more than that, and all of them add up.
+    ok, seen, all_done = True, 0, 0.0
+    all_n = {"lat_us": 0, "q2c_us": 0}
     for dir, key in (("read", "r/s"), ("write", "w/s")):
         done = sum(d[key] * i for i, d, t in rows)
+        all_done += done
+        counts = {phase: sum(total(t[phase][dir]) for i, d, t in rows) for phase in all_n}
+        for phase, n in counts.items():
+            all_n[phase] += n
         if done < 100:
             continue
         seen += 1
-        for phase in ("lat_us", "q2c_us"):
-            n = sum(total(t[phase][dir]) for i, d, t in rows)
+        for phase, n in counts.items():
             print(f"{dir} {phase} over {len(rows)} intervals: histogram {n}, diskstats {done:.1f}")
-            ok = ok and abs(n - done) <= 0.02 * done + 1
+            slack = 0.02 * done + 1
+            ok = ok and n <= done + slack and n + (unseen or 0) >= done - slack
+    if unseen is not None:
+        for phase, n in all_n.items():
+            print(f"reads and writes {phase}: histograms {n} + {unseen} completions unseen, "
+                  f"diskstats {all_done:.1f}")
+            ok = ok and near(n + unseen, all_done)
     return ok and seen > 0
 
 
@@ -76,9 +101,9 @@ def main():
     if what == "seq":
         good = check_seq(rows)
     elif what == "rand":
-        good = check_rand(rows)
+        good = check_rand(rows, int(sys.argv[4]) if len(sys.argv) > 4 else 1)
     elif what == "counts":
-        good = check_counts(rows)
+        good = check_counts(rows, int(sys.argv[4]) if len(sys.argv) > 4 else None)
     else:
         good = check_p99(rows, float(sys.argv[4]))
     sys.exit(0 if good else 1)
