@@ -45,6 +45,8 @@ static void close_journals(struct why_sampler *w)
 void why_sampler_close(struct why_sampler *w)
 {
 	close_journals(w);
+	free(w->journals);
+	w->journals = NULL;
 }
 
 void why_sampler_watch(struct why_sampler *w, const struct selection *sel)
@@ -187,9 +189,13 @@ static void open_journal(struct why_sampler *w, struct why_journal_files *j, con
 static void open_journals(struct why_sampler *w, const struct snapshot *s)
 {
 	close_journals(w);
-	for (size_t i = 0; i < s->nmounts && w->njournals < WHY_JOURNALS_MAX; i++)
-		if (journal_wanted(w, s, &s->mounts[i]))
-			open_journal(w, &w->journals[w->njournals++], &s->mounts[i]);
+	for (size_t i = 0; i < s->nmounts && w->njournals < WHY_JOURNALS_MAX; i++) {
+		if (!journal_wanted(w, s, &s->mounts[i]))
+			continue;
+		if (!w->journals && !(w->journals = calloc(WHY_JOURNALS_MAX, sizeof *w->journals)))
+			return;   /* out of memory: no journal figures */
+		open_journal(w, &w->journals[w->njournals++], &s->mounts[i]);
+	}
 }
 
 /* ---- reading ---- */

@@ -24,7 +24,9 @@ struct why_journal_files {
 struct why_sampler {
 	const char *prefix;               /* the sampler's; NULL: the live kernel */
 	uint64_t page_kb;
-	struct why_journal_files journals[WHY_JOURNALS_MAX];
+	/* WHY_JOURNALS_MAX of them, allocated when a journal is first watched: 340 KiB that a
+	 * one-shot run without journals never touches (a first touch is a page fault) */
+	struct why_journal_files *journals;
 	size_t njournals;
 	struct selection watch;           /* none: every device */
 	enum cgroup_io_state cgroup_state; /* found last (UNKNOWN: look again) */
