@@ -17,14 +17,15 @@ no_sanitizer() {
 # --- a steady dd writer is at the top, with its pid ---
 shm=$(mktemp -d /dev/shm/ioscope-test.XXXXXX)
 at_exit "rm -rf '$shm'"
-truncate -s 512M "$shm/img"
+truncate -s 2G "$shm/img"
 ddev=$(losetup --find --show "$shm/img") && at_exit "losetup -d '$ddev'"
 restore_queue "$(basename "$ddev")"
 # 4 KiB direct writes: steady for seconds (1 MiB ones filled the shm-backed device in 0.2 s,
-# before the two samples were taken)
-bg dd if=/dev/zero of="$ddev" bs=4k count=131072 oflag=direct status=none
+# before the two samples were taken; 512 MiB of 4 KiB ones ended before a loaded machine's
+# sanitized ioscope took its two), sampled once dd has written
+bg dd if=/dev/zero of="$ddev" bs=4k count=524288 oflag=direct status=none
 ddpid=$BG_PID
-sleep 0.3
+wait_until 10 "$ddpid" grep -q '^write_bytes: [1-9]' "/proc/$ddpid/io"
 "$IOSCOPE" --batch --tasks -f json -i 0.4 -c 2 >"$TMP/dd.json" 2>"$TMP/dd.err"; rc=$?
 no_sanitizer "dd run" "$TMP/dd.err"
 out=$(python3 - "$TMP/dd.json" "$ddpid" "${ddev#/dev/}" <<'PY'
