@@ -173,26 +173,45 @@ $(BUILD)/san/ioscope: $(SAN_OBJ) $(BUILD)/san/$(MAIN_SRC:.c=.o)
 	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
 # The unit suites and the fuzz targets link the library from an archive: each takes only the
-# objects it uses (20 of 160 on average), which halves the time their ~55 links take.
+# objects it uses (20 of 160 on average), which halves the time their ~55 links take.  The
+# archive is thin (T: it names the objects, copies none), so making it again costs nothing.
 define archive
 @rm -f $@
-@$(AR) rcs $@ $^
+@$(AR) rcsT $@ $^
 endef
 SAN_LIB  := $(BUILD)/san/libioscope.a
 $(SAN_LIB): $(SAN_OBJ)
 	$(archive)
 
-$(BUILD)/san/tests/%: tests/unit/%.c $(SAN_LIB)
+# A unit suite or fuzz replay is compiled apart from its link, and linked from the archive
+# taking what it uses: the linker's --trace names those objects, and $@.link.d makes them
+# the program's prerequisites (an empty rule each, for an object whose source went away).
+# So a header edit recompiles the programs that include it, and a library edit relinks the
+# programs that took the object edited, not every one of them.  The archive itself is only
+# an order-only prerequisite: made again before the links, never a reason to relink.
+# (Should --trace name no object of the archive, the archive is the prerequisite, as before.)
+define link_from_archive
+@echo "LINK    $@"
+@$(CC) $(SANFLAGS) -o $@ $(1) $(SAN_LIB) $(LDLIBS) $(2) -Wl,--trace >$@.trace
+@grep '^$(BUILD)/san/src/.*\.o$$' $@.trace >$@.took || echo '$(SAN_LIB)' >$@.took
+@{ printf '%s:' '$@'; tr '\n' ' ' <$@.took; echo; sed 's/$$/:/' $@.took; } >$@.link.d
+@rm -f $@.trace $@.took
+endef
+
+$(BUILD)/san/tests/%.o: tests/unit/%.c
 	@mkdir -p $(@D)
-	@echo "TEST    $<"
-	@$(CC) $(BASEFLAGS) $(SANFLAGS) $(DEPFLAGS) -Itests/unit $(FOLDER_INC) -o $@ $< $(SAN_LIB) $(LDLIBS) -lcmocka
+	@echo "CC test $<"
+	@$(CC) $(BASEFLAGS) $(SANFLAGS) $(DEPFLAGS) -Itests/unit $(FOLDER_INC) -c -o $@ $<
+
+$(UNIT_BIN): $(BUILD)/san/tests/%: $(BUILD)/san/tests/%.o | $(SAN_LIB)
+	$(call link_from_archive,$<,-lcmocka)
 
 # libproc2 is the reference our vm readers are checked against (tests/unit/libproc2_ref.h),
 # linked into that test only: ioscope never loads it.
 $(BUILD)/san/tests/test_vm: LDLIBS += $(shell pkg-config --libs libproc2 2>/dev/null)
 
 -include $(OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(BUILD)/opt/$(MAIN_SRC:.c=.d) $(BUILD)/san/$(MAIN_SRC:.c=.d) \
-	$(UNIT_BIN:=.d)
+	$(UNIT_BIN:=.d) $(UNIT_BIN:=.link.d)
 
 # Builds and starts the console; installs missing Debian packages first when root.
 # The build runs in a second make: pkg-config's flags are read when make starts, and
@@ -231,11 +250,15 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 # driver (tests/fuzz/replay_main.c), linked with the library the unit suites use: it needs
 # no coverage instrumentation, so the library is not compiled a second time with clang.
 FUZZ_REPLAY_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/san/fuzz/%)
-$(FUZZ_REPLAY_BIN): $(BUILD)/san/fuzz/%: tests/fuzz/%.c tests/fuzz/replay_main.c $(SAN_LIB)
+$(BUILD)/san/fuzz/%.o: tests/fuzz/%.c
 	@mkdir -p $(@D)
-	@echo "FUZZ    $< (corpus replay)"
-	@$(CC) $(BASEFLAGS) $(FOLDER_INC) $(SANFLAGS) $(DEPFLAGS) -o $@ $< tests/fuzz/replay_main.c $(SAN_LIB) $(LDLIBS)
--include $(FUZZ_REPLAY_BIN:=.d)
+	@echo "CC fuzz $< (corpus replay)"
+	@$(CC) $(BASEFLAGS) $(FOLDER_INC) $(SANFLAGS) $(DEPFLAGS) -c -o $@ $<
+$(FUZZ_REPLAY_BIN): $(BUILD)/san/fuzz/%: $(BUILD)/san/fuzz/%.o $(BUILD)/san/fuzz/replay_main.o \
+		| $(SAN_LIB)
+	$(call link_from_archive,$< $(BUILD)/san/fuzz/replay_main.o,)
+-include $(FUZZ_REPLAY_BIN:=.d) $(BUILD)/san/fuzz/replay_main.d \
+	$(FUZZ_REPLAY_BIN:=.link.d)
 # what `make check` builds
 check-build: all $(BUILD)/san/ioscope $(TRACER_NARROW) check-build-compiled
 # the unit suites and fuzz replays alone (tests/run.sh makes them up to date)
