@@ -26,6 +26,16 @@
 /* The score of what holds up everything else the device shows (a frozen backing
  * filesystem): after the changes made before the dip (1000), before every signal (< 20). */
 #define DIP_ROOT_CAUSE_SCORE 500.0
+/* Spans of time are monotonic seconds as doubles, each half-open: the window a sample's
+ * medians are over is [now - DIP_WINDOW_S, now) (the samples before it), the changes a dip
+ * names as its causes are those of (start - DIP_WINDOW_S, start], and the ones made during
+ * it those of (start, now].  The bound a span includes takes this much slack, as a time
+ * within it of a sample's is that sample's moment: so a change stamped with the first
+ * low sample's time is a cause, not one made during the dip. */
+#define DIP_SAME_MOMENT_S 1e-6
+/* The reasons the providers may give one dip, ranked before the best DIP_REASONS_MAX are
+ * kept; the last place is kept for the changes made during it (during_reason). */
+#define DIP_REASONS_SCRATCH 16
 
 struct dip_entry {
 	double t;
@@ -629,7 +639,7 @@ static size_t window(const struct dip_track *t, double now, const struct dip_ent
 	size_t k = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		const struct dip_entry *e = &t->ring[(t->head + DIP_RING - 1 - i) % DIP_RING];
-		if (e->t < now - DIP_WINDOW_S - 1e-6)
+		if (e->t < now - DIP_WINDOW_S - DIP_SAME_MOMENT_S)
 			break;
 		out[k++] = e;
 	}
@@ -739,6 +749,12 @@ static bool cause_on(const struct snapshot *s, const struct attribution *chain, 
 	return false;
 }
 
+/* t in the span (from, to], to taking DIP_SAME_MOMENT_S of slack. */
+static bool in_span(double t, double from, double to)
+{
+	return t > from && t <= to + DIP_SAME_MOMENT_S;
+}
+
 /* The causes on the dip's device made (or announced) in (from, to], newest first. */
 static size_t causes_between(const struct dip_detector *d, const struct snapshot *s,
 			     const char *device, double from, double to, struct dip_cause *out)
@@ -751,14 +767,14 @@ static size_t causes_between(const struct dip_detector *d, const struct snapshot
 	for (size_t i = 0; i < d->ncauses; i++) {
 		const struct dip_cause *c =
 			&d->causes[(d->cause_head + DIP_CAUSES_KEPT - 1 - i) % DIP_CAUSES_KEPT];
-		if (c->t > to + 1e-6 || c->t <= from || !cause_on(s, &chain, c->device))
+		if (!in_span(c->t, from, to) || !cause_on(s, &chain, c->device))
 			continue;
 		out[n++] = *c;
 	}
 	/* and those still being made: the dip can be their doing before their writes return */
 	for (size_t i = 0; i < d->npending && n < DIP_CAUSES_KEPT; i++) {
 		const struct dip_pending *p = &d->pending[i];
-		if (!p->open || p->t > to + 1e-6 || p->t <= from || !cause_on(s, &chain, p->device))
+		if (!p->open || !in_span(p->t, from, to) || !cause_on(s, &chain, p->device))
 			continue;
 		struct dip_cause *c = &out[n++];
 		c->t = p->t;
@@ -776,12 +792,13 @@ static size_t causes_between(const struct dip_detector *d, const struct snapshot
 	return n;
 }
 
-/* The settings changed since the dip's first low sample, oldest first. */
+/* The settings changed since the dip's first low sample, oldest first: in (start, now],
+ * what is start's moment (a cause, causes_between) left out. */
 static size_t during_causes(const struct dip_detector *d, const struct snapshot *s,
 			    const char *device, double start, double now, struct dip_cause *out)
 {
 	struct dip_cause newest[DIP_CAUSES_KEPT];
-	size_t n = causes_between(d, s, device, start + 1e-6, now, newest), k = 0;
+	size_t n = causes_between(d, s, device, start + DIP_SAME_MOMENT_S, now, newest), k = 0;
 	for (size_t i = n; i-- > 0;)
 		if (newest[i].setting)
 			out[k++] = newest[i];
@@ -806,10 +823,11 @@ static bool during_reason(const struct dip_context *c, struct dip_reason *out)
 
 static int make_event(const struct dip_context *c, struct event_list *out)
 {
-	struct dip_reason r[16];
+	struct dip_reason r[DIP_REASONS_SCRATCH];
+	const size_t room = DIP_REASONS_SCRATCH - 1;   /* the last for during_reason's */
 	size_t n = 0;
-	for (size_t i = 0; i < dip_providers_count && n < 15; i++)   /* room for during */
-		n += dip_providers[i].reasons(c, r + n, 15 - n);
+	for (size_t i = 0; i < dip_providers_count && n < room; i++)
+		n += dip_providers[i].reasons(c, r + n, room - n);
 	qsort(r, n, sizeof r[0], compare_reason);
 	struct dip_reason during;
 	if (during_reason(c, &during)) {
@@ -824,14 +842,15 @@ static int make_event(const struct dip_context *c, struct event_list *out)
 	ev->kind = EVENT_DIP;
 	ev->wall = c->snap->wall;
 	ev->mono = c->snap->mono;
-	event_set_object(ev, "%s", c->device);
 	snprintf(ev->key, sizeof ev->key, "throughput");
-	char mbs[EVENT_VALUE_MAX];
-	dip_format_mbs(c->baseline, mbs, sizeof mbs);
-	event_set_old_value(ev, "%s", mbs);
-	dip_format_mbs(c->now->kBs, mbs, sizeof mbs);
-	event_set_new_value(ev, "%s", mbs);
 	snprintf(ev->by, sizeof ev->by, "observed");
+	char was[EVENT_VALUE_MAX], now[EVENT_VALUE_MAX];
+	dip_format_mbs(c->baseline, was, sizeof was);
+	dip_format_mbs(c->now->kBs, now, sizeof now);
+	/* out of memory: the step fails, as when the list cannot grow (the list frees ev) */
+	if (event_set_object(ev, "%s", c->device) < 0 || event_set_old_value(ev, "%s", was) < 0 ||
+	    event_set_new_value(ev, "%s", now) < 0)
+		return -1;
 	for (size_t i = 0; i < n && i < DIP_REASONS_MAX; i++)
 		event_add_reason(ev, r[i].text);
 	return 1;
