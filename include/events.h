@@ -32,8 +32,9 @@ enum event_kind {
 	EVENT_MOUNT_OPTIONS,  /* object: mount point, key "mount_opts" / "super_opts" */
 	EVENT_MOUNT_ADDED,    /* object: mount point, key "mount", new: "SOURCE TYPE OPTS" */
 	EVENT_MOUNT_REMOVED,  /* object: mount point, key "mount", old: "SOURCE TYPE OPTS" */
-	EVENT_DEVICE_ADDED,   /* object: device, key "device" */
-	EVENT_DEVICE_REMOVED,
+	EVENT_DEVICE_ADDED,   /* object: device, key "device"; a loop device with a file: its
+			         loop.* settings in resets (loop.backing_file [null, FILE]) */
+	EVENT_DEVICE_REMOVED, /* the same; a loop device that had a file: [FILE, null] */
 	EVENT_USER_MARK,      /* object "user", key "mark", new: the text */
 	EVENT_COUNTERS_RESET, /* object: device, key "counters", new: why ("re-created") */
 	EVENT_CLOCK_BACK,     /* object "system", key "clock", old/new: seconds, later < earlier */
@@ -44,6 +45,9 @@ enum event_kind {
 			         its progress (matrix_status.h) */
 	EVENT_TRACE,          /* the eBPF view turned on or off live (the console's key): object
 			         "trace", key "trace", old/new "off"/"on", by "ioscope" */
+	EVENT_LOOP_BACKING,   /* a loop device attached, detached or given another file: object
+			         the device, key "backing_file", old/new the file ("" none);
+			         resets: its loop.* settings that came or went with it */
 	EVENT_KIND_COUNT
 };
 
@@ -90,8 +94,9 @@ struct event {
 				    another (selection.h) */
 	/* EVENT_SCHEDULER: the settings the switch reset, in key order (one change, one
 	 * mark); a setting ioscope wrote: the others the kernel changed with it
-	 * (read_ahead_kb reset by max_sectors_kb).  Past EVENT_RESETS_MAX they are only
-	 * counted in resets_dropped. */
+	 * (read_ahead_kb reset by max_sectors_kb); a loop device attached or detached (or
+	 * added or removed with its file): its loop.* settings that came or went with it.
+	 * Past EVENT_RESETS_MAX they are only counted in resets_dropped. */
 	const struct event_reset *resets;
 	size_t nresets, resets_dropped;
 	void *payload;           /* owned: the block the texts and resets above are in, or NULL */
@@ -196,8 +201,12 @@ void event_side_effects_between(struct event *ev, const struct disk_settings *be
 bool event_add_reason(struct event *ev, const char *reason);
 /* Reason i of a dip event into buf; false past the last. */
 bool event_reason(const struct event *ev, size_t i, char *buf, size_t len);
-/* "nr_requests 64→256, iosched.fifo_batch 16→-" ("-": absent); "" when none. */
+/* "nr_requests 64→256, iosched.fifo_batch 16→-" ("-": absent); "" when none, or when the
+ * label says them (event_label_has_resets). */
 void event_resets_text(const struct event *ev, char *buf, size_t len);
+/* The label says what the resets hold (a loop device's file and flags: "attached FILE
+ * (dio 0, ro 0, 64 MiB)"): views list them apart only for scripts (JSON). */
+bool event_label_has_resets(const struct event *ev);
 
 /* An event of a session log and the sample it came with.  The event is a view: its
  * texts are the replay's (valid while it is open), its resets those below (so a
@@ -211,14 +220,24 @@ struct replay_event {
 
 const char *event_kind_name(enum event_kind kind);
 int event_kind_from_name(const char *name);   /* -1 if unknown */
-/* A short label for graphs and logs: "sched mq-deadline→bfq", "remount +noatime -relatime". */
+/* A short label for graphs and logs: "sched mq-deadline→bfq", "remount +noatime -relatime",
+ * "attached /var/tmp/a.img (dio 0, ro 0, 64 MiB)", "detached from /var/tmp/a.img",
+ * "removed"; a refused change: what was tried and the refusal (event_refused). */
 void event_label(const struct event *ev, char *buf, size_t len);
 /* What changed, the object put in where it reads naturally, and nothing around it:
  * "sched loop0 mq-deadline→bfq", "loop0 nr_requests 64→128", "remount /home +barrier",
- * "mark: text"; the rest as event_label().  Every view's mark label starts here. */
+ * "loop7 detached from /var/tmp/a.img", "loop200 removed", "mark: text"; the rest as
+ * event_label().  Every view's mark label starts here. */
 void event_mark_label(const struct event *ev, char *buf, size_t len);
-/* What ioscope says came of a change it made ("ok", "refused: ..."), without the
- * settings a scheduler switch reset (its resets carry them); "" when observed. */
+/* What ioscope says came of a change it made ("ok", "accepted, not applied ..."), without
+ * the settings a scheduler switch reset (its resets carry them); "" when observed, and for
+ * a refused change, whose label says what was tried and the refusal. */
 void event_verdict(const struct event *ev, char *buf, size_t len);
+/* A change ioscope made that the kernel (or its checks) refused: nothing changed, its
+ * result is "refused: TRIED: WHY" ("refused: nr_requests=99999: Invalid argument",
+ * "refused: +nobarrier: xfs: Unknown parameter 'nobarrier' ..."), and its label says
+ * both: "nr_requests 64→99999: refused: Invalid argument", "remount +nobarrier: refused:
+ * xfs: Unknown parameter 'nobarrier' ...". */
+bool event_refused(const struct event *ev);
 
 #endif

@@ -69,6 +69,8 @@ struct history_mark {
 	const char *label;       /* event_label(): "sched mq-deadline→bfq" */
 	const char *resets;      /* event_resets_text() of a switch: "nr_requests 64→256, ..." */
 	const char *scope;       /* the device a run, matrix step or mark is for ("" all) */
+	bool refused;            /* a change ioscope made that was refused (event_refused):
+				    its label says what was tried and why not */
 };
 
 struct history;

@@ -27,6 +27,8 @@ void format_local_time(const struct timespec *wall, char *buf, size_t len, bool 
 /* A switch's resets under its one line, indented, one a line ("-": absent). */
 static void print_resets(FILE *out, const struct event *ev)
 {
+	if (event_label_has_resets(ev))
+		return;   /* "attached FILE (dio 0, ro 0, 64 MiB)" */
 	for (size_t i = 0; i < ev->nresets; i++) {
 		const struct event_reset *r = &ev->resets[i];
 		text_printf(out, "     reset %s %s→%s\n", r->key, r->had_old ? r->old_value : "-",

@@ -190,6 +190,35 @@ static void add_event(struct control_result *r, const struct control_plan *p, co
 	event_set_result(ev, "%s", result);
 }
 
+/* The options of one column (or of both: super < 0) as tried, each with its sign, as a
+ * label says them: "+nobarrier +commit=30 -discard". */
+static void tried_text(const struct control_plan *p, int super, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < p->nopts; i++) {
+		const struct control_mount_opt *o = &p->opts[i];
+		if (super >= 0 && o->scope != CONTROL_OPT_BOTH &&
+		    (o->scope == CONTROL_OPT_SUPER) != (super == 1))
+			continue;
+		size_t used = strlen(buf);
+		if (used + 1 < len)
+			snprintf(buf + used, len - used, "%s%s%s", used ? " " : "",
+				 o->text[0] == '+' || o->text[0] == '-' ? "" : "+", o->text);
+	}
+}
+
+/* "refused: +nobarrier: xfs: Unknown parameter 'nobarrier' (reconfigure: Invalid
+ * argument); nothing was changed": what was tried, then the kernel's words (the event's
+ * label says both: event_label()). */
+static void refusal(const struct control_plan *p, const struct remount_call *c, int super,
+		    char *buf, size_t len)
+{
+	char tried[192];
+	tried_text(p, super, tried, sizeof tried);
+	snprintf(buf, len, "refused: %s: %s%s(%s: %s)%s", tried, c->msg, c->msg[0] ? " " : "",
+		 c->failed, strerror(c->errnum), c->reconfigured ? "" : "; nothing was changed");
+}
+
 static void report(const struct control_plan *p, const struct control_mount *after,
 		   const struct remount_call *c, struct control_result *r)
 {
@@ -197,12 +226,10 @@ static void report(const struct control_plan *p, const struct control_mount *aft
 	control_result_line(r, "%s (%s on %s):", b->mountpoint, b->fstype, b->source);
 	control_result_line(r, "  mount options: %s -> %s", b->mount_opts, after->mount_opts);
 	control_result_line(r, "  fs options:    %s -> %s", b->super_opts, after->super_opts);
-	char refused[256] = "";
+	char text[256];
 	if (c->errnum) {
-		snprintf(refused, sizeof refused, "refused: %s%s(%s: %s)%s", c->msg,
-			 c->msg[0] ? " " : "", c->failed, strerror(c->errnum),
-			 c->reconfigured ? "" : "; nothing was changed");
-		control_result_line(r, "  %s", refused);
+		refusal(p, c, -1, text, sizeof text);
+		control_result_line(r, "  %s", text);
 		r->status = 1;
 	}
 	for (size_t i = 0; i < p->nopts && !c->errnum; i++) {
@@ -210,17 +237,26 @@ static void report(const struct control_plan *p, const struct control_mount *aft
 			control_mount_opt_verdict(&p->opts[i], b->fstype, b, after);
 		control_result_line(r, "  %s: %s", p->opts[i].text, control_verdict_text(v));
 	}
-	char text[256];
+	bool supers = has_scope(p, CONTROL_OPT_SUPER, CONTROL_OPT_BOTH);
+	if (c->errnum && !c->reconfigured) {
+		/* nothing was changed: one refusal, one event, with every option tried */
+		int super = supers ? 1 : 0;
+		add_event(r, p, super ? "super_opts" : "mount_opts",
+			  super ? b->super_opts : b->mount_opts,
+			  super ? after->super_opts : after->mount_opts, text);
+		return;
+	}
 	for (int super = 0; super <= 1; super++) {
 		if (!has_scope(p, super ? CONTROL_OPT_SUPER : CONTROL_OPT_MOUNT, CONTROL_OPT_BOTH))
 			continue;
-		bool ok = column_result(p, after, super, text, sizeof text);
-		if (!ok && !c->errnum)
+		/* the filesystem reconfigured, the per-mount flags refused */
+		if (c->errnum && !super)
+			refusal(p, c, 0, text, sizeof text);
+		else if (!column_result(p, after, super, text, sizeof text) && !c->errnum)
 			r->status = 1;
 		add_event(r, p, super ? "super_opts" : "mount_opts",
 			  super ? b->super_opts : b->mount_opts,
-			  super ? after->super_opts : after->mount_opts,
-			  c->errnum ? refused : text);
+			  super ? after->super_opts : after->mount_opts, text);
 	}
 }
 

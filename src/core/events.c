@@ -202,6 +202,7 @@ static const char *const kind_names[EVENT_KIND_COUNT] = {
 	[EVENT_DIP] = "dip",
 	[EVENT_RUN] = "run",
 	[EVENT_TRACE] = "trace",
+	[EVENT_LOOP_BACKING] = "loop_backing",
 };
 
 const char *event_kind_name(enum event_kind kind)
@@ -315,10 +316,22 @@ void event_add_reset(struct event *ev, const char *key, const char *old_value,
 		ev->resets_dropped++;
 }
 
+static int walk_settings(const struct disk_settings *p, const struct disk_settings *c,
+			 bool equal_too, int (*fn)(void *, const char *, const char *, const char *),
+			 void *arg);
+
 /* Walk two key-sorted settings lists together: fn(key, old or NULL, new or NULL) for
  * every key whose value differs (absent counts as a value). */
 static int merge_settings(const struct disk_settings *p, const struct disk_settings *c,
 			  int (*fn)(void *, const char *, const char *, const char *), void *arg)
+{
+	return walk_settings(p, c, false, fn, arg);
+}
+
+/* The same, with equal_too every key of either list. */
+static int walk_settings(const struct disk_settings *p, const struct disk_settings *c,
+			 bool equal_too, int (*fn)(void *, const char *, const char *, const char *),
+			 void *arg)
 {
 	size_t i = 0, j = 0;
 	const struct setting *a = p->items, *b = c->items;
@@ -329,7 +342,7 @@ static int merge_settings(const struct disk_settings *p, const struct disk_setti
 		const char *new_value = cmp >= 0 ? b[j].value : NULL;
 		i += cmp <= 0;
 		j += cmp >= 0;
-		if (old_value && new_value && strcmp(old_value, new_value) == 0)
+		if (!equal_too && old_value && new_value && strcmp(old_value, new_value) == 0)
 			continue;
 		if (fn(arg, key, old_value, new_value) < 0)
 			return -1;
@@ -370,6 +383,8 @@ void event_resets_text(const struct event *ev, char *buf, size_t len)
 	if (len == 0)
 		return;
 	buf[0] = '\0';
+	if (event_label_has_resets(ev))
+		return;
 	size_t used = 0;
 	for (size_t i = 0; i < ev->nresets && used + 1 < len; i++) {
 		const struct event_reset *r = &ev->resets[i];
@@ -381,19 +396,102 @@ void event_resets_text(const struct event *ev, char *buf, size_t len)
 		snprintf(buf + used, len - used, ", %zu more", ev->resets_dropped);
 }
 
+/* ---- a loop device's file: one event when it is attached, detached or changed ---- */
+
+static bool is_loop_key(const char *key)
+{
+	return strncmp(key, "loop.", 5) == 0;
+}
+
+/* The file a loop device reads and writes, "" none: what the source read from its loop/
+ * group, else (a log written before the source kept it) its loop.backing_file setting. */
+static const char *loop_file(const struct device *d)
+{
+	if (d->loop.present)
+		return d->loop.file;
+	const char *f = device_setting(d, "loop.backing_file");
+	return f ? f : "";
+}
+
+static bool loop_file_changed(const struct device *p, const struct device *c)
+{
+	return strcmp(loop_file(p), loop_file(c)) != 0;
+}
+
+bool event_label_has_resets(const struct event *ev)
+{
+	return ev->kind == EVENT_LOOP_BACKING || ev->kind == EVENT_DEVICE_ADDED ||
+	       ev->kind == EVENT_DEVICE_REMOVED;
+}
+
+struct loop_reset_target {
+	struct event_list *out;
+	size_t index;            /* the event they go to (the list may move) */
+	bool with_file;          /* loop.backing_file too (a device added or removed) */
+};
+
+static int add_loop_reset(void *arg, const char *key, const char *old_value, const char *new_value)
+{
+	struct loop_reset_target *l = arg;
+	if (is_loop_key(key) && (l->with_file || strcmp(key, "loop.backing_file") != 0))
+		event_add_reset(&l->out->items[l->index], key, old_value, new_value);
+	return 0;
+}
+
+/* The loop.* settings that came or went with the event just added (from a device's
+ * settings before, `was`, to after, `now`; NULL: none), every one of them: a file given
+ * in place of another says all its flags, those the same as the other's too. */
+static void loop_resets(struct event_list *out, const struct device *was, const struct device *now,
+			bool with_file)
+{
+	static const struct disk_settings none;
+	struct loop_reset_target l = { out, out->count - 1, with_file };
+	walk_settings(was ? &was->settings : &none, now ? &now->settings : &none, true,
+		      add_loop_reset, &l);
+}
+
+/* "loop7 detached from A, attached B (dio 0, ro 0, 64 MiB)": one event, whatever the
+ * sample saw of the loop.* settings (they are its resets).  Compared whatever the
+ * settings' generations: a replay, which has none, finds the same. */
+static int diff_loop(struct event_list *out, const struct snapshot *cur, const struct device *p,
+		     const struct device *c)
+{
+	if (!loop_file_changed(p, c))
+		return 0;
+	if (add(out, cur, EVENT_LOOP_BACKING, c->name, "backing_file", loop_file(p),
+		loop_file(c)) < 0)
+		return -1;
+	loop_resets(out, p, c, false);
+	return 1;
+}
+
 struct settings_diff {
 	struct event_list *out;
 	const struct snapshot *cur;
 	const struct device *dev;
 	struct event *sched;     /* the switch the resets belong to, or NULL */
 	size_t sched_index;
+	bool loop_changed;       /* the loop device's file: its loop.* are that event's */
 	int n;
 };
+
+/* A loop.* setting is a change of its own only while the device keeps its file: dio
+ * switched (losetup --direct-io), the size read again (--set-capacity), made read-only.
+ * One that comes or goes comes or goes with the file (a sample late, maybe: the event
+ * of the file says it), and the file is the loop_backing event's. */
+static bool loop_setting_of_its_own(const struct settings_diff *d, const char *key,
+				    const char *old_value, const char *new_value)
+{
+	return !d->loop_changed && old_value && new_value &&
+	       strcmp(key, "loop.backing_file") != 0;
+}
 
 static int add_setting_change(void *arg, const char *key, const char *old_value,
 			      const char *new_value)
 {
 	struct settings_diff *d = arg;
+	if (is_loop_key(key) && !loop_setting_of_its_own(d, key, old_value, new_value))
+		return 0;
 	if (d->sched && event_key_is_reset(key)) {
 		/* The list may have moved since the switch was added. */
 		event_add_reset(&d->out->items[d->sched_index], key, old_value, new_value);
@@ -414,7 +512,8 @@ static int diff_settings(struct event_list *out, const struct snapshot *cur, con
 {
 	if (p->settings.generation && p->settings.generation == c->settings.generation)
 		return 0;
-	struct settings_diff d = { .out = out, .cur = cur, .dev = c };
+	struct settings_diff d = { .out = out, .cur = cur, .dev = c,
+				   .loop_changed = loop_file_changed(p, c) };
 	if (strcmp(p->settings.scheduler, c->settings.scheduler) != 0) {
 		if (add(out, cur, EVENT_SCHEDULER, c->name, "scheduler", p->settings.scheduler,
 			c->settings.scheduler) < 0)
@@ -455,8 +554,12 @@ static int diff_devices(struct event_list *out, const struct snapshot *prev, con
 		enum counters_break why = counters_walk_next(&walk, prev, i, c, &p);
 		if (!p) {
 			r = add(out, cur, EVENT_DEVICE_ADDED, c->name, "device", "", "added");
+			if (r > 0)
+				loop_resets(out, NULL, c, true);
 		} else {
 			r = counters_reset(out, cur, c, why);
+			int loop = r < 0 ? -1 : diff_loop(out, cur, p, c);
+			r = loop < 0 ? -1 : r + loop;
 			if (r >= 0 && p->settings.has_settings && c->settings.has_settings) {
 				int changes = diff_settings(out, cur, p, c);
 				r = changes < 0 ? -1 : r + changes;
@@ -471,6 +574,7 @@ static int diff_devices(struct event_list *out, const struct snapshot *prev, con
 			continue;
 		if (add(out, cur, EVENT_DEVICE_REMOVED, prev->devices[i].name, "device", "present", "removed") < 0)
 			return -1;
+		loop_resets(out, &prev->devices[i], NULL, true);
 		n++;
 	}
 	return n;
@@ -751,10 +855,74 @@ static void run_label(const struct event *ev, char *buf, size_t len)
 		snprintf(buf, len, "%s %s", ev->key, ev->new_value);
 }
 
+/* ---- a refused change: what was tried, and the kernel's words ---- */
+
+bool event_refused(const struct event *ev)
+{
+	return strcmp(ev->by, "ioscope") == 0 && strncmp(ev->result, "refused", 7) == 0;
+}
+
+/* The result of a refused change is "refused: TRIED: WHY" (TRIED: "nr_requests=99999"
+ * for a setting, "+nobarrier -discard" for a remount) or, in logs written before a
+ * remount's said what it tried, "refused: WHY".  tried gets TRIED ("" when not said);
+ * returns WHY. */
+static const char *refusal_parts(const struct event *ev, char *tried, size_t len)
+{
+	const char *after = ev->result + 7;
+	after += strspn(after, ": ");
+	tried[0] = '\0';
+	const char *end = strstr(after, ": ");
+	if (!end)
+		return after;
+	size_t n = (size_t)(end - after);
+	bool said = ev->kind == EVENT_MOUNT_OPTIONS ? *after == '+' || *after == '-'
+						   : memchr(after, '=', n) != NULL;
+	if (!said)
+		return after;
+	snprintf(tried, len, "%.*s", (int)n, after);
+	return end + 2;
+}
+
+/* How refused_change() says what was tried. */
+enum refused_form {
+	REFUSED_VALUE,   /* "64→99999: refused: WHY": the setting's value before, the one tried */
+	REFUSED_TRIED,   /* "+nobarrier: refused: WHY", "bdi.max_bytes=1: refused: WHY" */
+	REFUSED_UNSAID,  /* "refused: WHY": the result does not say */
+};
+
+/* What a refused change tried, and the refusal: a setting's as its value before and the
+ * one tried when it is the event's own key (bdi.max_bytes is tried for the fine ratio the
+ * event watches: said as tried), a remount's as its options. */
+static enum refused_form refused_change(const struct event *ev, char *buf, size_t len)
+{
+	char tried[EVENT_RESULT_MAX];
+	const char *why = refusal_parts(ev, tried, sizeof tried);
+	const char *eq = strchr(tried, '=');
+	size_t klen = strlen(ev->key);
+	if (!tried[0]) {
+		snprintf(buf, len, "refused: %s", why);
+		return REFUSED_UNSAID;
+	}
+	if (ev->kind != EVENT_MOUNT_OPTIONS && eq &&
+	    (ev->kind == EVENT_SCHEDULER ||
+	     ((size_t)(eq - tried) == klen && strncmp(tried, ev->key, klen) == 0))) {
+		snprintf(buf, len, "%s→%s: refused: %s", ev->old_value[0] ? ev->old_value : "-",
+			 eq + 1, why);
+		return REFUSED_VALUE;
+	}
+	snprintf(buf, len, "%s: refused: %s", tried, why);
+	return REFUSED_TRIED;
+}
+
 /* "ok", "refused: ...": the result, less the list a switch made before its resets were
- * recorded apart ("ok; reset: nr_requests 64 -> 256, ..."), which the resets say. */
+ * recorded apart ("ok; reset: nr_requests 64 -> 256, ..."), which the resets say.  A
+ * refused change's label says the refusal (event_label): its verdict is "". */
 void event_verdict(const struct event *ev, char *buf, size_t len)
 {
+	if (event_refused(ev)) {
+		buf[0] = '\0';
+		return;
+	}
 	const char *list = ev->kind == EVENT_SCHEDULER && (ev->nresets || ev->resets_dropped)
 		? strstr(ev->result, "; reset: ") : NULL;
 	int keep = list ? (int)(list - ev->result) : (int)strlen(ev->result);
@@ -777,6 +945,9 @@ void event_mark_label(const struct event *ev, char *buf, size_t len)
 		/* fall through */
 	case EVENT_TUNABLE:
 	case EVENT_WRITE_CACHE:
+	case EVENT_LOOP_BACKING:
+	case EVENT_DEVICE_ADDED:
+	case EVENT_DEVICE_REMOVED:
 		snprintf(buf, len, "%s %s", ev->object, label);
 		break;
 	case EVENT_USER_MARK:
@@ -788,7 +959,120 @@ void event_mark_label(const struct event *ev, char *buf, size_t len)
 	}
 }
 
+static void ev_label_plain(const struct event *ev, char *buf, size_t len);
+
+/* The label of a refused change: what was tried, and the refusal. */
+static void refused_label(const struct event *ev, char *buf, size_t len)
+{
+	char change[EVENT_RESULT_MAX + EVENT_VALUE_MAX];
+	char label[MOUNT_OPTS_MAX + 64];
+	enum refused_form form = refused_change(ev, change, sizeof change);
+	switch (ev->kind) {
+	case EVENT_SCHEDULER:
+		snprintf(buf, len, "sched %s", change);   /* "sched kyber→bfq: refused: ..." */
+		break;
+	case EVENT_TUNABLE:
+	case EVENT_WRITE_CACHE:
+		if (form == REFUSED_TRIED)
+			snprintf(buf, len, "%s", change);   /* "bdi.max_bytes=1: refused: ..." */
+		else
+			snprintf(buf, len, "%s %s", ev->key, change);
+		break;
+	case EVENT_MOUNT_OPTIONS:
+		snprintf(buf, len, "remount %s", change);   /* "remount +nobarrier: refused: ..." */
+		break;
+	default:
+		ev_label_plain(ev, label, sizeof label);
+		snprintf(buf, len, "%s: %s", label, ev->result);
+		break;
+	}
+}
+
 void event_label(const struct event *ev, char *buf, size_t len)
+{
+	if (event_refused(ev))
+		refused_label(ev, buf, len);
+	else
+		ev_label_plain(ev, buf, len);
+}
+
+/* ---- a loop device's file ---- */
+
+/* A reset of ev by key, or NULL. */
+static const struct event_reset *reset_of(const struct event *ev, const char *key)
+{
+	for (size_t i = 0; i < ev->nresets; i++)
+		if (strcmp(ev->resets[i].key, key) == 0)
+			return &ev->resets[i];
+	return NULL;
+}
+
+/* "64 MiB", "1.5 GiB": 512-byte sectors as people say a size. */
+static void sectors_text(const char *sectors, char *buf, size_t len)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	double v = strtod(sectors, NULL) * 512;
+	size_t u = 0;
+	while (v >= 1024 && u + 1 < sizeof units / sizeof units[0]) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, v == (double)(long long)v ? "%.0f %s" : "%.1f %s", v, units[u]);
+}
+
+/* " (dio 0, ro 0, 64 MiB)": how a loop device got its file (its loop.* settings that
+ * came with it), "" when none are known. */
+static void attached_flags(const struct event *ev, char *buf, size_t len)
+{
+	const struct event_reset *dio = reset_of(ev, "loop.dio"), *ro = reset_of(ev, "loop.ro"),
+				 *sectors = reset_of(ev, "loop.sectors");
+	char size[32] = "";
+	buf[0] = '\0';
+	if (dio && dio->has_new)
+		append(buf, len, "%sdio %s", buf[0] ? ", " : " (", dio->new_value);
+	if (ro && ro->has_new)
+		append(buf, len, "%sro %s", buf[0] ? ", " : " (", ro->new_value);
+	if (sectors && sectors->has_new) {
+		sectors_text(sectors->new_value, size, sizeof size);
+		append(buf, len, "%s%s", buf[0] ? ", " : " (", size);
+	}
+	if (buf[0])
+		append(buf, len, "%s%s", ")", "");
+}
+
+/* "attached FILE (dio 0, ro 0, 64 MiB)", "detached from FILE", "detached from A,
+ * attached B (...)"; after "added, " / "removed, " the file is in the resets. */
+static void backing_label(const struct event *ev, const char *was, const char *now,
+			  char *buf, size_t len)
+{
+	char flags[128];
+	attached_flags(ev, flags, sizeof flags);
+	if (was[0] && now[0])
+		snprintf(buf, len, "detached from %s, attached %s%s", was, now, flags);
+	else if (was[0])
+		snprintf(buf, len, "detached from %s", was);
+	else if (now[0])
+		snprintf(buf, len, "attached %s%s", now, flags);
+	else
+		snprintf(buf, len, "no file");
+}
+
+/* "added", "added, attached FILE (...)", "removed", "removed, detached from FILE". */
+static void device_label(const struct event *ev, bool added, char *buf, size_t len)
+{
+	const struct event_reset *file = reset_of(ev, "loop.backing_file");
+	const char *what = added ? "added" : "removed";
+	if (!file || (added ? !file->has_new : !file->had_old)) {
+		snprintf(buf, len, "%s", what);
+		return;
+	}
+	char backing[MOUNT_PATH_MAX + 192];
+	backing_label(ev, added ? "" : file->old_value, added ? file->new_value : "", backing,
+		      sizeof backing);
+	snprintf(buf, len, "%s, %s", what, backing);
+}
+
+static void ev_label_plain(const struct event *ev, char *buf, size_t len)
 {
 	char diff[MOUNT_OPTS_MAX];
 	switch (ev->kind) {
@@ -804,6 +1088,9 @@ void event_label(const struct event *ev, char *buf, size_t len)
 		options_diff_label(ev->old_value, ev->new_value, diff, sizeof diff);
 		snprintf(buf, len, "remount%s", diff[0] ? diff : " (same options)");
 		break;
+	case EVENT_LOOP_BACKING:
+		backing_label(ev, ev->old_value, ev->new_value, buf, len);
+		break;
 	case EVENT_MOUNT_ADDED:
 		snprintf(buf, len, "mount %s", ev->object);
 		break;
@@ -811,10 +1098,8 @@ void event_label(const struct event *ev, char *buf, size_t len)
 		snprintf(buf, len, "umount %s", ev->object);
 		break;
 	case EVENT_DEVICE_ADDED:
-		snprintf(buf, len, "+dev %s", ev->object);
-		break;
 	case EVENT_DEVICE_REMOVED:
-		snprintf(buf, len, "-dev %s", ev->object);
+		device_label(ev, ev->kind == EVENT_DEVICE_ADDED, buf, len);
 		break;
 	case EVENT_USER_MARK:
 		snprintf(buf, len, "%s", ev->new_value);

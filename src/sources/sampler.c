@@ -319,6 +319,27 @@ static int parse_devices(struct sampler *s, struct snapshot *out, struct error *
 	return 0;
 }
 
+/* A loop device detached keeps its queue's files, not its loop/ group: the loop.*
+ * settings its sysfs reader kept from before (it keeps the last ones while a disk has
+ * no medium), or those of a file it had before the one described now, are not its own.
+ * Dropped, the settings are compared again (generation 0): their last read's number
+ * does not tell these from the ones read. */
+static void drop_stale_loop_settings(struct device *d)
+{
+	const char *file = device_setting(d, "loop.backing_file");
+	/* the setting holds the first SETTING_VAL_MAX - 1 bytes of a long path */
+	if (d->loop.present && (!file || strncmp(file, d->loop.file, SETTING_VAL_MAX - 1) == 0))
+		return;
+	size_t kept = 0;
+	for (size_t i = 0; i < d->settings.nitems; i++)
+		if (strncmp(d->settings.items[i].key, "loop.", 5) != 0)
+			d->settings.items[kept++] = d->settings.items[i];
+	if (kept == d->settings.nitems)
+		return;
+	d->settings.nitems = kept;
+	d->settings.generation = 0;
+}
+
 static int fill_device(struct device *d, struct tracked_device *t, struct error *err)
 {
 	const struct device_info *in = &t->info;
@@ -335,6 +356,7 @@ static int fill_device(struct device *d, struct tracked_device *t, struct error 
 	}
 	int r = sysfs_disk_read(&t->sysfs, &d->settings, err);
 	d->instance = t->sysfs.recreations;
+	drop_stale_loop_settings(d);
 	/* loop/dio changes with no uevent (losetup --direct-io): the setting read this
 	 * sample is the one to describe the device with */
 	const char *dio = d->loop.present ? device_setting(d, "loop.dio") : NULL;

@@ -80,6 +80,15 @@ static void append_dip_reason(const char *label, char *change, size_t len)
 			 reasons + 7);
 }
 
+/* A mark whose label says it better than its old and new values: a refused change (what
+ * was tried, and the kernel's words), a loop device's file (attached, with its flags),
+ * a device added or removed. */
+static bool says_itself(const struct history_mark *m)
+{
+	return m->refused || m->kind == EVENT_LOOP_BACKING || m->kind == EVENT_DEVICE_ADDED ||
+	       m->kind == EVENT_DEVICE_REMOVED;
+}
+
 static void draw_mark(const struct frame *f, size_t i, int y, const struct rect *r)
 {
 	const struct history_mark *m = history_mark_get(f->hist, i);
@@ -102,6 +111,18 @@ static void draw_mark(const struct frame *f, size_t i, int y, const struct rect 
 	if (m->kind == EVENT_USER_MARK) {
 		add(&row, span_attr(f, selected, role), "mark  ");
 		add(&row, span_attr(f, selected, TR_HEADER_VALUE), m->new_value);
+	} else if (says_itself(m)) {
+		/* "loop0  nr_requests 64→99999: refused: Invalid argument", "/mnt  remount
+		 * +nobarrier: refused: xfs: ...", "loop7  attached /a.img (dio 0, ro 0, 64 MiB)" */
+		ui_text_for_terminal(&f->style, m->label, change, sizeof change);
+		int rest = ui_text_width(num) + ui_text_width(when) + 4 + ui_text_width(change) +
+			   (strcmp(m->by, "ioscope") == 0 ? 14 : 0);   /* "  (by ioscope)" */
+		object_text(f, m, r->w - 2, rest, object, sizeof object);
+		add(&row, span_attr(f, selected, TR_HEADER_VALUE), object);
+		add(&row, span_attr(f, selected, TR_NORMAL), "  ");
+		add(&row, span_attr(f, selected, role), change);
+		if (strcmp(m->by, "ioscope") == 0)
+			add(&row, span_attr(f, selected, TR_DIM), "  (by ioscope)");
 	} else {
 		snprintf(change, sizeof change, "%s %s %s", m->old_value[0] ? m->old_value : "-",
 			 ui_sym(&f->style, "→", "->"), m->new_value[0] ? m->new_value : "-");

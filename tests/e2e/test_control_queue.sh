@@ -24,14 +24,22 @@ has() { grep -qF -- "$2" <<<"$OUT" && ok "$1" || fail "$1" "no '$2' in: $OUT"; }
 current_sched() { sed -n 's/.*\[\(.*\)\].*/\1/p' "$Q/scheduler"; }
 
 # --- every scheduler the queue lists, with read-back and one event each ---
-# and each one's tunables as queue/iosched lists them once it is active ("NAME=VALUE ...")
+# and each one's tunables as queue/iosched lists them once it is active ("NAME=VALUE ...");
+# the one in use already is no change, and no event (issue 41 item 3)
 declare -A TUNABLES
 for s in $(elevators "$L"); do
+	was=$(current_sched)
 	run set --events "$L" scheduler="$s"
 	expect_rc "set_scheduler_$s" 0
 	if [ "$(current_sched)" = "$s" ]; then ok "readback_scheduler_$s"; else fail "readback_scheduler_$s" "kernel shows $(current_sched)"; fi
-	has "event_scheduler_$s" "\"kind\":\"scheduler\",\"object\":\"$L\",\"key\":\"scheduler\""
-	has "event_by_ioscope_$s" "\"new\":\"$s\""
+	if [ "$was" = "$s" ]; then
+		has "unchanged_scheduler_$s" "ok (unchanged: already $s)"
+		grep -qF '"type":"event"' <<<"$OUT" && fail "no_event_scheduler_$s" "$OUT" \
+			|| ok "no_event_scheduler_$s"
+	else
+		has "event_scheduler_$s" "\"kind\":\"scheduler\",\"object\":\"$L\",\"key\":\"scheduler\""
+		has "event_by_ioscope_$s" "\"new\":\"$s\""
+	fi
 	TUNABLES[$s]=$(cd "$Q/iosched" 2>/dev/null && for t in *; do [ -f "$t" ] && echo "$t=$(cat "$t")"; done | tr '\n' ' ')
 done
 

@@ -95,6 +95,7 @@ static void change(struct event *ev, enum event_kind kind, const char *key, cons
 	ev->kind = kind;
 	event_set_object(ev, "loop0");
 	snprintf(ev->key, sizeof ev->key, "%s", key);
+	snprintf(ev->by, sizeof ev->by, "ioscope");
 	event_set_old_value(ev, "%s", old);
 	event_set_new_value(ev, "%s", new);
 	event_set_result(ev, "%s", result);
@@ -117,12 +118,71 @@ static void test_mark_label_and_verdict(void **state)
 	event_verdict(&ev, buf, sizeof buf);
 	assert_string_equal(buf, "ok");
 	event_free(&ev);
-	change(&ev, EVENT_TUNABLE, "read_ahead_kb", "128", "4096",
-	       "refused: read_ahead_kb=4096: Invalid argument");
+	change(&ev, EVENT_TUNABLE, "read_ahead_kb", "128", "4096", "accepted, applied as 4092");
 	event_mark_label(&ev, buf, sizeof buf);
 	assert_string_equal(buf, "loop0 read_ahead_kb 128→4096");
 	event_verdict(&ev, buf, sizeof buf);
-	assert_string_equal(buf, "refused: read_ahead_kb=4096: Invalid argument");
+	assert_string_equal(buf, "accepted, applied as 4092");
+	event_free(&ev);
+}
+
+/* Issue 41 item 2: a refused change is a mark of what was tried, refused, in the kernel's
+ * words; its value stays what it was (old = new), the result says what was tried. */
+static void test_refused_label(void **state)
+{
+	(void)state;
+	struct event ev;
+	char buf[512];
+	change(&ev, EVENT_TUNABLE, "read_ahead_kb", "128", "128",
+	       "refused: read_ahead_kb=99999999: Invalid argument");
+	assert_true(event_refused(&ev));
+	event_mark_label(&ev, buf, sizeof buf);
+	assert_string_equal(buf, "loop0 read_ahead_kb 128→99999999: refused: Invalid argument");
+	event_verdict(&ev, buf, sizeof buf);   /* the label says it: not twice */
+	assert_string_equal(buf, "");
+	event_free(&ev);
+
+	change(&ev, EVENT_SCHEDULER, "scheduler", "kyber", "kyber",
+	       "refused: scheduler=bfq: Invalid argument");
+	event_mark_label(&ev, buf, sizeof buf);
+	assert_string_equal(buf, "sched loop0 kyber→bfq: refused: Invalid argument");
+	event_free(&ev);
+
+	/* tried on another key than the one the event watches: said as tried */
+	change(&ev, EVENT_TUNABLE, "bdi.max_ratio_fine", "1000000", "1000000",
+	       "refused: bdi.max_bytes=1: Invalid argument; the maximum cannot go below");
+	event_mark_label(&ev, buf, sizeof buf);
+	assert_string_equal(buf, "loop0 bdi.max_bytes=1: refused: Invalid argument; the maximum "
+				 "cannot go below");
+	event_free(&ev);
+
+	change(&ev, EVENT_MOUNT_OPTIONS, "super_opts", "rw,attr2,inode64", "rw,attr2,inode64",
+	       "refused: +nobarrier: xfs: Unknown parameter 'nobarrier' (reconfigure: Invalid "
+	       "argument); nothing was changed");
+	event_set_object(&ev, "/mnt/x");
+	event_mark_label(&ev, buf, sizeof buf);
+	assert_string_equal(buf, "remount /mnt/x +nobarrier: refused: xfs: Unknown parameter "
+				 "'nobarrier' (reconfigure: Invalid argument); nothing was changed");
+	event_label(&ev, buf, sizeof buf);
+	assert_string_equal(buf, "remount +nobarrier: refused: xfs: Unknown parameter "
+				 "'nobarrier' (reconfigure: Invalid argument); nothing was changed");
+	event_free(&ev);
+
+	/* a log of before, whose remount refusals did not say what they tried */
+	change(&ev, EVENT_MOUNT_OPTIONS, "super_opts", "rw", "rw",
+	       "refused: xfs: Unknown parameter 'nobarrier' (reconfigure: Invalid argument)");
+	event_set_object(&ev, "/mnt/x");
+	event_mark_label(&ev, buf, sizeof buf);
+	assert_string_equal(buf, "remount /mnt/x refused: xfs: Unknown parameter 'nobarrier' "
+				 "(reconfigure: Invalid argument)");
+	event_free(&ev);
+
+	/* not refused: observed, or accepted */
+	change(&ev, EVENT_TUNABLE, "nr_requests", "64", "64", "accepted, not applied (still 64)");
+	assert_false(event_refused(&ev));
+	snprintf(ev.by, sizeof ev.by, "observed");
+	event_set_result(&ev, "refused");
+	assert_false(event_refused(&ev));
 	event_free(&ev);
 }
 
@@ -211,6 +271,105 @@ static void test_devices_added_and_removed(void **state)
 	event_list_free(&l);
 	snapshot_free(&a);
 	snapshot_free(&b);
+}
+
+/* A loop device with file (NULL: none) as the source describes it: its loop/ group and
+ * the loop.* settings read there, beside a queue setting. */
+static struct device *loop_dev(struct snapshot *s, const char *name, const char *file,
+			       const char *sectors, const char *dio)
+{
+	struct device *d = disk(s, name, "none");
+	if (!file) {
+		settings(d, (const struct setting[]){ { "nr_requests", "128" } }, 1);
+		return d;
+	}
+	d->loop.present = true;
+	snprintf(d->loop.file, sizeof d->loop.file, "%s", file);
+	struct setting items[] = { { "loop.backing_file", "" }, { "loop.dio", "" },
+				   { "loop.ro", "0" }, { "loop.sectors", "" },
+				   { "nr_requests", "128" } };
+	snprintf(items[0].value, sizeof items[0].value, "%s", file);
+	snprintf(items[1].value, sizeof items[1].value, "%s", dio);
+	snprintf(items[3].value, sizeof items[3].value, "%s", sectors);
+	settings(d, items, 5);
+	return d;
+}
+
+/* events_diff of two one-device snapshots: the count, and the first event's mark label. */
+static int diff_one(struct snapshot *a, struct snapshot *b, char *label, size_t len,
+		    struct event_list *l)
+{
+	event_list_clear(l);
+	int n = events_diff(l, a, b);
+	label[0] = '\0';
+	if (n > 0)
+		event_mark_label(&l->items[0], label, len);
+	return n;
+}
+
+/* Issue 41 item 1: a loop device attached, detached or given another file is one event
+ * that says so, its loop.* settings its details (not four tunable events); a setting of
+ * its own (dio switched, the size read again) while it keeps its file is a change. */
+static void test_loop_backing(void **state)
+{
+	(void)state;
+	struct snapshot none, a, a_dio, b, old_a;
+	struct snapshot *all[] = { &none, &a, &a_dio, &b, &old_a };
+	for (size_t i = 0; i < 5; i++)
+		snapshot_init(all[i]);
+	loop_dev(&none, "loop7", NULL, NULL, NULL);
+	loop_dev(&a, "loop7", "/var/tmp/a.img", "131072", "0");
+	loop_dev(&a_dio, "loop7", "/var/tmp/a.img", "131072", "1");
+	loop_dev(&b, "loop7", "/var/tmp/b.img", "3145728", "1");
+	struct event_list l;
+	event_list_init(&l);
+	char label[512];
+
+	assert_int_equal(diff_one(&none, &a, label, sizeof label, &l), 1);
+	assert_int_equal(l.items[0].kind, EVENT_LOOP_BACKING);
+	assert_string_equal(l.items[0].by, "observed");
+	assert_string_equal(label, "loop7 attached /var/tmp/a.img (dio 0, ro 0, 64 MiB)");
+	event_resets_text(&l.items[0], label, sizeof label);   /* the label says them */
+	assert_string_equal(label, "");
+	assert_true(event_is_derivable(&l.items[0]));
+
+	assert_int_equal(diff_one(&a, &none, label, sizeof label, &l), 1);
+	assert_string_equal(label, "loop7 detached from /var/tmp/a.img");
+	assert_string_equal(l.items[0].old_value, "/var/tmp/a.img");
+	assert_string_equal(l.items[0].new_value, "");
+
+	assert_int_equal(diff_one(&a, &b, label, sizeof label, &l), 1);
+	assert_string_equal(label, "loop7 detached from /var/tmp/a.img, attached /var/tmp/b.img "
+				   "(dio 1, ro 0, 1.5 GiB)");
+
+	/* losetup --direct-io: the same file, a setting of its own */
+	assert_int_equal(diff_one(&a, &a_dio, label, sizeof label, &l), 1);
+	assert_int_equal(l.items[0].kind, EVENT_TUNABLE);
+	assert_string_equal(label, "loop7 loop.dio 0→1");
+
+	/* a log written before the source kept the loop/ group: the setting says the file */
+	loop_dev(&old_a, "loop7", "/var/tmp/a.img", "131072", "0");
+	old_a.devices[0].loop.present = false;
+	assert_int_equal(diff_one(&none, &old_a, label, sizeof label, &l), 1);
+	assert_string_equal(label, "loop7 attached /var/tmp/a.img (dio 0, ro 0, 64 MiB)");
+
+	/* added and removed with its file: one event each, which says so */
+	assert_int_equal(diff_one(&old_a, &old_a, label, sizeof label, &l), 0);
+	struct snapshot empty;
+	snapshot_init(&empty);
+	assert_int_equal(diff_one(&empty, &a, label, sizeof label, &l), 1);
+	assert_string_equal(label, "loop7 added, attached /var/tmp/a.img (dio 0, ro 0, 64 MiB)");
+	assert_int_equal(diff_one(&a, &empty, label, sizeof label, &l), 1);
+	assert_string_equal(label, "loop7 removed, detached from /var/tmp/a.img");
+	assert_int_equal(diff_one(&none, &empty, label, sizeof label, &l), 1);
+	assert_string_equal(label, "loop7 removed");
+	event_label(&l.items[0], label, sizeof label);
+	assert_string_equal(label, "removed");   /* batch text: "loop7 removed", once */
+
+	event_list_free(&l);
+	snapshot_free(&empty);
+	for (size_t i = 0; i < 5; i++)
+		snapshot_free(all[i]);
 }
 
 /* Issue 15 items 2 and 4, issue 9 item 13: why a row is empty. */
@@ -561,10 +720,12 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scheduler_change_folds_iosched),
 		cmocka_unit_test(test_mark_label_and_verdict),
+		cmocka_unit_test(test_refused_label),
 		cmocka_unit_test(test_resets_overflow_counted),
 		cmocka_unit_test(test_tunable_and_write_cache),
 		cmocka_unit_test(test_generation_skips_compare),
 		cmocka_unit_test(test_devices_added_and_removed),
+		cmocka_unit_test(test_loop_backing),
 		cmocka_unit_test(test_counters_reset_and_clock_back),
 		cmocka_unit_test(test_remount_label),
 		cmocka_unit_test(test_run_label),
