@@ -108,6 +108,13 @@ struct matrix_cell {
 	size_t nruns;
 	double elapsed_mean_s, elapsed_sd_s;   /* NAN without runs */
 	bool noisy;                   /* CoV still above MATRIX_NOISY_COV after max-repeat */
+	/* The probe's reads of its runs that exited 0, pooled (matrix_probe_run_reads): how
+	 * many, their p50 and p99 with 95 % intervals (NAN: no bound), and the rank test of
+	 * them against the idle reads of the cell's filesystem (NAN: untested). */
+	size_t probe_reads;
+	double probe_p50_us, probe_p50_lo_us, probe_p50_hi_us;
+	double probe_p99_us, probe_p99_lo_us, probe_p99_hi_us;
+	double probe_idle_p;
 };
 
 /* A filesystem as the matrix ran it, with the probe's latency on it with no load. */
@@ -116,6 +123,8 @@ struct matrix_fs {
 	char mkfs[256];               /* "" remount mode */
 	char fstype[32];              /* what the kernel mounted; "" not yet */
 	double idle_p50_us, idle_p99_us;   /* NAN: none */
+	size_t idle_reads;            /* the reads they are of */
+	double idle_p50_lo_us, idle_p50_hi_us, idle_p99_lo_us, idle_p99_hi_us;   /* 95 %; NAN */
 };
 
 struct matrix_result {
@@ -165,6 +174,64 @@ double matrix_percentile(double *v, size_t n, double p);
 int matrix_fio_parse(const char *path, struct matrix_run *run);
 /* "cold"/"hot" */
 const char *matrix_cache_name(enum matrix_cache c);
+
+/* matrix_uncertainty.c: what a cell's figures are worth (docs/experiments.md,
+ * "Uncertainty"). */
+/* A figure over the runs of a cell that exited 0: its mean and half the width of its 95 %
+ * confidence interval (Student's t; NAN under 2 runs), of n runs. */
+struct matrix_ci {
+	double mean, half;
+	size_t n;
+};
+enum matrix_verdict {
+	MATRIX_BASELINE,        /* the cell the ratios are to */
+	MATRIX_DIFFERS,         /* the test says so at 5 % */
+	MATRIX_WITHIN_NOISE,    /* it does not */
+	MATRIX_UNTESTED,        /* fewer than 2 runs (reads) on a side, or no figure */
+	MATRIX_TOO_FEW,         /* the intervals have no bound to compare: too few reads */
+};
+struct matrix_ratio {
+	double value;           /* NAN: none */
+	double p;               /* the test's two-sided p; NAN: none */
+	enum matrix_verdict verdict;
+};
+struct matrix_cell_figures {
+	struct matrix_ci elapsed, mbps, writeback;
+	/* elapsed mean over the baseline cell's: Welch's t over both cells' runs */
+	struct matrix_ratio ratio;
+	/* the probe: the cell's p50 and p99 (of its pooled reads, else the runs' mean), and
+	 * over the idle ones of its filesystem: p50x by the Mann-Whitney U test of the reads,
+	 * p99x by whether the two 95 % intervals of the p99 are apart */
+	double probe_p50_us, probe_p99_us;
+	struct matrix_ratio p50x, p99x;
+};
+void matrix_cell_figures(const struct matrix_result *r, size_t i, struct matrix_cell_figures *f);
+/* "differs", "within noise", "untested", "too few reads", "baseline" */
+const char *matrix_verdict_name(enum matrix_verdict v);
+/* The percentiles, their intervals and the rank test of a cell from its pooled reads
+ * (sorted in place) and its filesystem's idle reads (NULL, 0: none). */
+void matrix_cell_probe(struct matrix_cell *c, double *reads, size_t n, const double *idle,
+		       size_t nidle);
+/* The idle percentiles and their intervals of a filesystem from its reads (sorted in
+ * place). */
+void matrix_fs_idle(struct matrix_fs *fs, double *reads, size_t n);
+
+/* matrix_output_ci.c: the intervals and verdicts in the results.  The text's tables of
+ * them (after the cells'); a ratio's mark in the other tables (' ' differs or baseline,
+ * '~' within noise, '?' untested); the CSV's columns of cell i (MATRIX_CSV_CI_HEADER);
+ * the JSON's keys of cell i and of a filesystem's idle reads. */
+struct json_object;
+void matrix_text_uncertainty(FILE *out, const struct matrix_result *r);
+char matrix_verdict_mark(enum matrix_verdict v);
+#define MATRIX_CSV_CI_HEADER "elapsed_ci95_s,MBps_mean,MBps_ci95,writeback_mean_s," \
+	"writeback_ci95_s,ratio,ratio_p,ratio_verdict,probe_reads,probe_cell_p50_us," \
+	"probe_cell_p50_lo_us,probe_cell_p50_hi_us,probe_cell_p99_us,probe_cell_p99_lo_us," \
+	"probe_cell_p99_hi_us,idle_probe_reads,idle_probe_p50_lo_us,idle_probe_p50_hi_us," \
+	"idle_probe_p99_lo_us,idle_probe_p99_hi_us,p50x,p50x_p,p50x_verdict,p99x,p99x_p," \
+	"p99x_verdict"
+void matrix_csv_uncertainty(FILE *out, const struct matrix_result *r, size_t i);
+void matrix_json_uncertainty(struct json_object *o, const struct matrix_result *r, size_t i);
+void matrix_json_idle_uncertainty(struct json_object *o, const struct matrix_fs *fs);
 
 /* matrix_output.c: each 0 or -1 with err. */
 int matrix_write_text(FILE *out, const struct matrix_result *r);

@@ -35,6 +35,8 @@ static void plan_fs(struct matrix_result *r, const struct matrix_opts *o)
 		snprintf(fs->name, sizeof fs->name, "%s", o->fs[f].name);
 		snprintf(fs->mkfs, sizeof fs->mkfs, "%s", o->fs[f].mkfs ? o->fs[f].mkfs : "");
 		fs->idle_p50_us = fs->idle_p99_us = NAN;
+		fs->idle_p50_lo_us = fs->idle_p50_hi_us = NAN;
+		fs->idle_p99_lo_us = fs->idle_p99_hi_us = NAN;
 	}
 }
 
@@ -61,6 +63,7 @@ static void plan_sets(struct matrix_result *r, const struct matrix_opts *o, size
 			snprintf(c->options, sizeof c->options, "%s", o->optsets[i]);
 			c->cache = (enum matrix_cache)cache;
 			c->elapsed_mean_s = c->elapsed_sd_s = NAN;
+			matrix_cell_probe(c, NULL, 0, NULL, 0);   /* no reads yet */
 			if (!*found && is_baseline(o, c, o->fs[f].name)) {
 				r->baseline = r->ncells;
 				*found = true;
@@ -143,6 +146,8 @@ static int run_command(struct matrix_ctx *m, struct matrix_cell *c, struct matri
 		matrix_io_end(m, run);
 		run->interrupted = m->stop_signal;
 	}
+	if (run->exit == 0)
+		matrix_probe_run_reads(m, c);   /* the runs measured: those that exited 0 */
 	return rc;
 }
 
@@ -188,6 +193,7 @@ static bool more_repeats(const struct matrix_ctx *m, struct matrix_cell *c)
 static int run_cell(struct matrix_ctx *m, struct matrix_cell *c)
 {
 	int rc = 0;
+	matrix_probe_cell_start(m);
 	for (m->repeat = 0; rc == 0 && more_repeats(m, c); m->repeat++) {
 		if (m->repeat >= (size_t)m->o->repeat)
 			m->runs_planned++;   /* a noisy cell's extra run */
@@ -383,6 +389,7 @@ int cmd_matrix(int argc, char **argv)
 	announce_close(m.announce);
 	control_mountpoint_close(&m.mount);
 	matrix_claim_free(&m);
+	matrix_probe_free(&m);
 	free(m.r);
 	return status;
 }

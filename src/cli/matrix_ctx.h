@@ -66,6 +66,12 @@ struct matrix_ctx {
 	char probe_rel[PATH_MAX];       /* MATRIX_PROBE_IN_MOUNT: the directory under the mount */
 	double probe_us[4096];          /* the probe's samples during the current run */
 	size_t nprobe;
+	/* the reads the verdicts are made of (matrix_probe.c): each filesystem's idle ones,
+	 * and those of the runs of the current cell, pooled */
+	double *idle_reads[MATRIX_MAX_FS];
+	size_t nidle_reads[MATRIX_MAX_FS];
+	double *cell_reads;
+	size_t ncell_reads, cell_reads_cap;
 	struct matrix_claim *claim;     /* its claim on the device (matrix_claim.c) */
 	struct announce_listener *announce;   /* `ioscope mark` from the command, `set` */
 	bool running;                   /* the command runs: its marks are kept */
@@ -130,6 +136,12 @@ void matrix_probe_mounted(struct matrix_ctx *m);
 void matrix_probe_unmounting(struct matrix_ctx *m);
 /* The probe's latency with no load on filesystem c->fs, once per filesystem. */
 void matrix_probe_baseline(struct matrix_ctx *m, const struct matrix_cell *c);
+/* The reads behind the probe's intervals and verdicts.  A cell begins
+ * with none; each run that exited 0 adds its own and the cell's figures are made again
+ * (matrix_cell_probe); freed at the end. */
+void matrix_probe_cell_start(struct matrix_ctx *m);
+void matrix_probe_run_reads(struct matrix_ctx *m, struct matrix_cell *c);
+void matrix_probe_free(struct matrix_ctx *m);
 
 /* matrix_io.c: what a run moved on the device, and the phases its marks cut. */
 /* A sample right before the command starts, its counters kept. */

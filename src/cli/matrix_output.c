@@ -16,12 +16,6 @@
 
 #define CELL_MEAN(c, field) MATRIX_CELL_MEAN(c, field)
 
-static double cell_MBps(const struct matrix_cell *c)
-{
-	double moved = CELL_MEAN(c, read_MB) + CELL_MEAN(c, written_MB);
-	return c->elapsed_mean_s > 0 ? moved / c->elapsed_mean_s : NAN;
-}
-
 static const struct matrix_fs *cell_fs(const struct matrix_result *r, const struct matrix_cell *c)
 {
 	return &r->fs[c->fs < r->nfs ? c->fs : 0];
@@ -59,9 +53,16 @@ static void fmt_num(char *buf, size_t len, double v, int decimals)
 		snprintf(buf, len, "%.*f", v >= 1000 ? 0 : decimals, v);
 }
 
-static void fmt_ratio(char *buf, size_t len, double a, double b)
+/* A ratio right-aligned in width columns, then the mark of its verdict
+ * (matrix_verdict_mark): a space at the end of a line left out. */
+static void put_ratio(FILE *out, const struct matrix_ratio *q, int width, bool last)
 {
-	fmt_num(buf, len, a > 0 && b > 0 ? a / b : NAN, 2);
+	char v[16];
+	fmt_num(v, sizeof v, q->value, 2);
+	char mark = isfinite(q->value) ? matrix_verdict_mark(q->verdict) : ' ';
+	fprintf(out, " %*s", width, v);
+	if (mark != ' ' || !last)
+		fputc(mark, out);
 }
 
 /* head and value, the value wrapped at 80 columns at spaces, later lines after indent. */
@@ -172,16 +173,24 @@ static void text_cell(FILE *out, const struct matrix_result *r, size_t i)
 		fputs("\n", out);
 		text_refused(out, c->refused);
 	} else {
-		char el[24], mean[16], sd[16], mbs[16], wb[16], ratio[16];
+		char el[24], mean[16], half[16], mbs[16], wb[16];
+		struct matrix_cell_figures f;
+		matrix_cell_figures(r, i, &f);
+		/* the mean ± half its 95 % interval, as every ± of the result */
 		fmt_num(mean, sizeof mean, c->elapsed_mean_s, 2);
-		fmt_num(sd, sizeof sd, c->elapsed_sd_s, 2);
-		snprintf(el, sizeof el, "%s±%s", mean, sd);
-		fmt_num(mbs, sizeof mbs, cell_MBps(c), 1);
+		fmt_num(half, sizeof half, f.elapsed.half, 2);
+		bool ci = isfinite(f.elapsed.half);
+		if (ci)
+			snprintf(el, sizeof el, "%s±%s", mean, half);
+		else   /* one run: no interval; the mean in line with the others' */
+			snprintf(el, sizeof el, "%s%5s", mean, "");   /* as wide as "±0.00" */
+		fmt_num(mbs, sizeof mbs, f.mbps.mean, 1);
 		fmt_num(wb, sizeof wb, CELL_MEAN(c, writeback_s), 2);
-		fmt_ratio(ratio, sizeof ratio, c->elapsed_mean_s, r->cells[r->baseline].elapsed_mean_s);
 		/* "±" is two bytes and one column */
-		fprintf(out, " %2zu%c %12s %6s %5s %5s\n", matrix_cell_good_runs(c),
-			c->noisy ? '!' : ' ', el, mbs, wb, ratio);
+		fprintf(out, " %2zu%c %*s %6s %5s", matrix_cell_good_runs(c),
+			c->noisy ? '!' : ' ', ci ? 12 : 11, el, mbs, wb);
+		put_ratio(out, &f.ratio, 5, true);
+		fputc('\n', out);
 	}
 	if (long_opts) {
 		char full[MOUNT_OPTS_MAX];
@@ -203,23 +212,25 @@ static void text_probe(FILE *out, const struct matrix_result *r)
 {
 	if (!r->probe[0])
 		return;
-	fprintf(out, "\n%-10s %9s %7s %9s %7s %6s %6s\n", "probe, ms", "idle p50", "p99",
+	fprintf(out, "\n%-10s %9s %7s %9s %7s %6s  %6s\n", "probe, ms", "idle p50", "p99",
 		"run p50", "p99", "p50x", "p99x");
 	for (size_t i = 0; i < r->ncells; i++) {
 		const struct matrix_cell *c = &r->cells[i];
 		const struct matrix_fs *fs = cell_fs(r, c);
 		if (c->refused[0])
 			continue;
-		double p50 = CELL_MEAN(c, probe_p50_us), p99 = CELL_MEAN(c, probe_p99_us);
-		char ip50[16], ip99[16], rp50[16], rp99[16], x50[16], x99[16];
+		struct matrix_cell_figures f;
+		matrix_cell_figures(r, i, &f);
+		char ip50[16], ip99[16], rp50[16], rp99[16];
 		fmt_num(ip50, sizeof ip50, fs->idle_p50_us / 1000, 3);
 		fmt_num(ip99, sizeof ip99, fs->idle_p99_us / 1000, 3);
-		fmt_num(rp50, sizeof rp50, p50 / 1000, 3);
-		fmt_num(rp99, sizeof rp99, p99 / 1000, 3);
-		fmt_ratio(x50, sizeof x50, p50, fs->idle_p50_us);
-		fmt_ratio(x99, sizeof x99, p99, fs->idle_p99_us);
+		fmt_num(rp50, sizeof rp50, f.probe_p50_us / 1000, 3);
+		fmt_num(rp99, sizeof rp99, f.probe_p99_us / 1000, 3);
 		text_cell_head(out, r, i);
-		fprintf(out, " %9s %7s %9s %7s %6s %6s\n", ip50, ip99, rp50, rp99, x50, x99);
+		fprintf(out, " %9s %7s %9s %7s", ip50, ip99, rp50, rp99);
+		put_ratio(out, &f.p50x, 6, false);
+		put_ratio(out, &f.p99x, 6, true);
+		fputc('\n', out);
 	}
 }
 
@@ -275,15 +286,21 @@ int matrix_write_text(FILE *out, const struct matrix_result *r)
 		noisy |= r->cells[i].noisy;
 	}
 	text_probe(out, r);
+	matrix_text_uncertainty(out, r);
 	text_phases(out, r);
 	text_fio(out, r);
-	fputs("\nn: runs measured; elapsed: mean ± sd of the command; MiB/s: read + written on\n"
-	      "the device (its diskstats from the start to the exit) per second; wb s: sync\n"
-	      "after it exited; ratio: elapsed / the baseline's.  MiB: 2^20 bytes, as in\n"
-	      "report and compare (the CSV's and JSON's _MB and MBps too).\n", out);
+	fputs("\nn: runs measured; elapsed: of the command, mean ± half its 95% confidence\n"
+	      "interval over the runs (Student's t; none with 1 run), as every ±; MiB/s: read\n"
+	      "+ written on the device (its diskstats from the start to the exit) per second,\n"
+	      "the runs' mean; wb s: sync after it exited; ratio: elapsed / the baseline's.\n"
+	      "MiB: 2^20 bytes, as in report and compare (the CSV's and JSON's _MB and MBps\n"
+	      "too).  A ratio differs only when a test across the runs says so at 5%: ~\n"
+	      "within noise, ? untested (a side with 1 run, or too few reads).\n", out);
 	if (r->probe[0])
 		fputs("probe: 4 KiB reads timed, p50 and p99 in ms idle on the cell's filesystem and\n"
-		      "during its runs, then as a ratio to idle.\n", out);
+		      "during its runs (all its reads), then as a ratio to idle: p50x by the\n"
+		      "Mann-Whitney U test of the reads, p99x by whether the 95% intervals of the\n"
+		      "two p99 are apart (? under ~370 reads a p99 has no upper bound).\n", out);
 	const char *labels[PHASE_COLUMNS];
 	if (phase_labels(r, labels))
 		fputs("phases: the command's own marks (ioscope mark) cut each run; mean seconds.\n",
@@ -306,7 +323,8 @@ static void csv_num(FILE *out, double v)
 #define CSV_HEADER "cell,fs,scheduler,options,cache,refused,run,elapsed_s,writeback_s,read_MB," \
 		   "written_MB,MBps,command_read_MB,command_written_MB,cpu_s,probe_p50_us," \
 		   "probe_p99_us,idle_probe_p50_us,idle_probe_p99_us,exit,interrupted,log," \
-		   "fio_bw_MBps,fio_iops,fio_clat_p99_us,elapsed_mean_s,elapsed_sd_s,noisy,phases"
+		   "fio_bw_MBps,fio_iops,fio_clat_p99_us,elapsed_mean_s,elapsed_sd_s,noisy,phases," \
+		   MATRIX_CSV_CI_HEADER
 #define CSV_CELL_FIELDS 6   /* cell .. refused: the fields a refused cell's row has */
 
 /* "untar=12.3;rmtree=3.4" */
@@ -368,6 +386,7 @@ static void csv_run(FILE *out, const struct matrix_result *r, size_t i, const st
 	csv_num(out, c->elapsed_sd_s);
 	fprintf(out, ",%d", c->noisy);
 	csv_phases(out, run);
+	matrix_csv_uncertainty(out, r, i);
 	fputc('\n', out);
 }
 
@@ -441,11 +460,13 @@ static json_object *json_idle(const struct matrix_fs *fs)
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "p50_us", jnum(fs->idle_p50_us));
 	json_object_object_add(o, "p99_us", jnum(fs->idle_p99_us));
+	matrix_json_idle_uncertainty(o, fs);
 	return o;
 }
 
-static json_object *json_cell(const struct matrix_result *r, const struct matrix_cell *c)
+static json_object *json_cell(const struct matrix_result *r, size_t cell)
 {
+	const struct matrix_cell *c = &r->cells[cell];
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "fs", json_object_new_string(cell_fs(r, c)->name));
 	json_object_object_add(o, "scheduler", json_object_new_string(c->sched));
@@ -460,6 +481,7 @@ static json_object *json_cell(const struct matrix_result *r, const struct matrix
 	json_object_object_add(o, "elapsed_sd_s", jnum(c->elapsed_sd_s));
 	json_object_object_add(o, "noisy", json_object_new_boolean(c->noisy));
 	json_object_object_add(o, "idle_probe", json_idle(cell_fs(r, c)));
+	matrix_json_uncertainty(o, r, cell);
 	return o;
 }
 
@@ -507,7 +529,7 @@ int matrix_write_json(FILE *out, const struct matrix_result *r)
 	json_object_object_add(o, "command", json_object_new_string(r->command));
 	json_object *cells = json_object_new_array();
 	for (size_t i = 0; i < r->ncells; i++)
-		json_object_array_add(cells, json_cell(r, &r->cells[i]));
+		json_object_array_add(cells, json_cell(r, i));
 	json_object_object_add(o, "cells", cells);
 	json_object *b = json_object_new_object();
 	json_object_object_add(b, "cell", json_object_new_int((int)r->baseline));

@@ -92,7 +92,7 @@ static double nice_step(double max)
 static void legend(struct mplot *p, bool probe)
 {
 	const struct { struct rgb c; const char *text; bool dashed; } keys[] = {
-		{ ELAPSED, "elapsed, mean (whisker: sd)", false },
+		{ ELAPSED, "elapsed, mean (whisker: 95% CI)", false },
 		{ WRITEBACK, "write-back after exit (sync)", false },
 		{ PROBE, "probe read p50 (square) to p99", false },
 		{ IDLE, "probe p50 idle on the filesystem", true },
@@ -135,7 +135,9 @@ static double times_max(const struct matrix_result *r)
 	double max = 0;
 	for (size_t i = 0; i < r->ncells; i++) {
 		const struct matrix_cell *c = &r->cells[i];
-		double e = c->elapsed_mean_s + (isfinite(c->elapsed_sd_s) ? c->elapsed_sd_s : 0);
+		struct matrix_cell_figures f;
+		matrix_cell_figures(r, i, &f);
+		double e = c->elapsed_mean_s + (isfinite(f.elapsed.half) ? f.elapsed.half : 0);
 		double wb = MATRIX_CELL_MEAN(c, writeback_s);
 		max = fmax(max, isfinite(e) ? e : 0);
 		max = fmax(max, isfinite(wb) ? wb : 0);
@@ -165,10 +167,13 @@ static void draw_times(struct mplot *p, const struct matrix_result *r)
 		if (!isfinite(c->elapsed_mean_s))
 			continue;
 		bar(p, x, bw, TIMES_BOTTOM, TIMES_BOTTOM - c->elapsed_mean_s * scale, ELAPSED);
-		double sd = isfinite(c->elapsed_sd_s) ? c->elapsed_sd_s : 0;
+		struct matrix_cell_figures f;
+		matrix_cell_figures(r, i, &f);
+		/* the 95 % interval of the mean (none with one run), down to 0 at most */
+		double half = isfinite(f.elapsed.half) ? f.elapsed.half : 0;
 		colour(p, INK);
-		line(p, x + bw / 2, TIMES_BOTTOM - (c->elapsed_mean_s - sd) * scale, x + bw / 2,
-		     TIMES_BOTTOM - (c->elapsed_mean_s + sd) * scale, 1);
+		line(p, x + bw / 2, TIMES_BOTTOM - fmax(0, c->elapsed_mean_s - half) * scale,
+		     x + bw / 2, TIMES_BOTTOM - (c->elapsed_mean_s + half) * scale, 1);
 		double wb = MATRIX_CELL_MEAN(c, writeback_s);
 		if (isfinite(wb))
 			bar(p, x + bw, bw, TIMES_BOTTOM, TIMES_BOTTOM - wb * scale, WRITEBACK);
@@ -260,12 +265,19 @@ static void draw_probe(struct mplot *p, const struct matrix_result *r)
 	}
 }
 
+/* "3 xfs mq-deadline defaults cold  x2.01 differs": the cell and its ratio to the
+ * baseline with the verdict (matrix_uncertainty.c). */
 static void cell_label(const struct matrix_result *r, size_t i, char *text, size_t len)
 {
-	char name[MOUNT_OPTS_MAX + 160], clean[MOUNT_OPTS_MAX + 200];
+	char name[MOUNT_OPTS_MAX + 160], clean[MOUNT_OPTS_MAX + 200], ratio[64] = "";
 	matrix_cell_name(r, &r->cells[i], name, sizeof name);
-	snprintf(text, len, "%zu%s %.60s", i + 1, r->cells[i].noisy ? "!" : "",
-		 text_escape(name, clean, sizeof clean));
+	struct matrix_cell_figures f;
+	matrix_cell_figures(r, i, &f);
+	if (!r->cells[i].refused[0] && isfinite(f.ratio.value))
+		snprintf(ratio, sizeof ratio, "  x%.2f %s", f.ratio.value,
+			 matrix_verdict_name(f.ratio.verdict));
+	snprintf(text, len, "%zu%s %.60s%s", i + 1, r->cells[i].noisy ? "!" : "",
+		 text_escape(name, clean, sizeof clean), ratio);
 }
 
 /* The axes end where the last cell's slanted name still fits in the picture. */

@@ -20,10 +20,12 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "matrix_ctx.h"
 #include "text.h"
 
@@ -179,4 +181,35 @@ void matrix_probe_baseline(struct matrix_ctx *m, const struct matrix_cell *c)
 	memcpy(v, m->probe_us, m->nprobe * sizeof v[0]);
 	fs->idle_p50_us = matrix_percentile(v, m->nprobe, 50);
 	fs->idle_p99_us = matrix_percentile(v, m->nprobe, 99);
+	matrix_fs_idle(fs, v, m->nprobe);
+	/* kept: each run's reads are tested against them */
+	free(m->idle_reads[c->fs]);
+	m->idle_reads[c->fs] = malloc(m->nprobe * sizeof v[0]);
+	m->nidle_reads[c->fs] = m->idle_reads[c->fs] ? m->nprobe : 0;
+	if (m->idle_reads[c->fs])
+		memcpy(m->idle_reads[c->fs], m->probe_us, m->nprobe * sizeof v[0]);
+}
+
+void matrix_probe_cell_start(struct matrix_ctx *m)
+{
+	m->ncell_reads = 0;
+}
+
+void matrix_probe_run_reads(struct matrix_ctx *m, struct matrix_cell *c)
+{
+	if (!m->nprobe || grow_array(&m->cell_reads, &m->cell_reads_cap,
+				     m->ncell_reads + m->nprobe, sizeof *m->cell_reads, 4096,
+				     NULL) < 0)
+		return;   /* without memory the cell keeps the figures of its earlier runs */
+	memcpy(m->cell_reads + m->ncell_reads, m->probe_us, m->nprobe * sizeof m->probe_us[0]);
+	m->ncell_reads += m->nprobe;
+	matrix_cell_probe(c, m->cell_reads, m->ncell_reads, m->idle_reads[c->fs],
+			  m->nidle_reads[c->fs]);
+}
+
+void matrix_probe_free(struct matrix_ctx *m)
+{
+	for (size_t i = 0; i < MATRIX_MAX_FS; i++)
+		free(m->idle_reads[i]);
+	free(m->cell_reads);
 }

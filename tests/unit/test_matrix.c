@@ -211,6 +211,26 @@ static void fill_run(struct matrix_run *run, double elapsed, double p50, double 
 	snprintf(run->log, sizeof run->log, "/srv/x-c01-r1.log");
 }
 
+/* The probe's reads behind the intervals and verdicts: ext4's 10 idle reads (p50 100 µs,
+ * p99 400: as its idle figures), cell 1's 400 reads (p50 160, p99 1000: the means of its
+ * runs' figures, slower than idle), cell 3's 90 (p50 310, p99 4500).  xfs and cell 5
+ * have none (a result without reads: untested). */
+static void fixed_reads(struct matrix_result *r)
+{
+	double idle[10] = { 120, 80, 400, 95, 100, 90, 115, 100, 105, 110 }, reads[400];
+	matrix_fs_idle(&r->fs[0], idle, 10);
+	matrix_fs_idle(&r->fs[1], NULL, 0);
+	for (size_t i = 0; i < 5; i++)
+		matrix_cell_probe(&r->cells[i], NULL, 0, NULL, 0);
+	for (size_t k = 0; k < 400; k++)   /* rank 200: 160; rank 396: 1000 */
+		reads[k] = k < 199 ? 100 + (double)(k % 60) : k == 199 ? 160
+			 : k < 395 ? 161 + (double)(k % 300) : 1000 + (double)(k - 395) * 10;
+	matrix_cell_probe(&r->cells[0], reads, 400, idle, 10);
+	for (size_t k = 0; k < 90; k++)   /* rank 45: 310; rank 90: 4500 */
+		reads[k] = k < 44 ? 200 + (double)k : k == 44 ? 310 : k < 89 ? 320 + (double)k : 4500;
+	matrix_cell_probe(&r->cells[2], reads, 90, idle, 10);
+}
+
 /* A fixed result: machine, a refused cell, a noisy one, a long option set, fio. */
 static struct matrix_result *fixed_result(void)
 {
@@ -286,6 +306,7 @@ static struct matrix_result *fixed_result(void)
 		matrix_cell_stats(&r->cells[i]);
 		r->cells[i].noisy = matrix_cell_is_noisy(&r->cells[i]);
 	}
+	fixed_reads(r);
 	snprintf(r->status, sizeof r->status, "interrupted by signal 2 in cell 5");
 	return r;
 }
@@ -377,6 +398,64 @@ static void test_json_shape(void **state)
 	free(r);
 }
 
+/* Each figure with its 95 % interval, each ratio with its verdict (issue 37): in the
+ * figures, and in the JSON and CSV. */
+static void test_uncertainty(void **state)
+{
+	(void)state;
+	struct matrix_result *r = fixed_result();
+	struct matrix_cell_figures f;
+	matrix_cell_figures(r, 0, &f);   /* the baseline: 10.0 and 10.4 s */
+	assert_int_equal(f.ratio.verdict, MATRIX_BASELINE);
+	assert_true(f.elapsed.n == 2 && fabs(f.elapsed.half - 12.7062047 * 0.2) < 1e-6);
+	assert_int_equal(f.p50x.verdict, MATRIX_DIFFERS);   /* 400 reads against 10 idle */
+	assert_true(f.p50x.p < 0.05);
+	assert_int_equal(f.p99x.verdict, MATRIX_TOO_FEW);   /* 10 idle reads: no upper bound */
+	matrix_cell_figures(r, 2, &f);   /* 8.0, 9.5, 11.0 s against the baseline's */
+	assert_int_equal(f.ratio.verdict, MATRIX_WITHIN_NOISE);
+	assert_true(fabs(f.ratio.value - 9.5 / 10.2) < 1e-9 && f.ratio.p > 0.05);
+	matrix_cell_figures(r, 3, &f);   /* one run that exited 0 */
+	assert_int_equal(f.ratio.verdict, MATRIX_UNTESTED);
+	assert_true(isnan(f.elapsed.half) && isnan(f.ratio.p));
+	matrix_cell_figures(r, 4, &f);   /* 20 and 21 s: twice the baseline */
+	assert_int_equal(f.ratio.verdict, MATRIX_DIFFERS);
+	assert_true(f.ratio.p < 0.05);
+	assert_int_equal(f.p50x.verdict, MATRIX_UNTESTED);   /* no reads kept */
+	/* the runs' MiB/s, each the device's MiB over its elapsed time */
+	assert_true(fabs(f.mbps.mean - (100.0 / 20 + 100.0 / 21) / 2) < 1e-9);
+	/* p99x by the intervals: apart, overlapping, or without a bound */
+	struct matrix_cell *c = &r->cells[0];
+	struct matrix_fs *fs = &r->fs[0];
+	fs->idle_p99_lo_us = 300, fs->idle_p99_hi_us = 450;
+	c->probe_p99_lo_us = 900, c->probe_p99_hi_us = 1100;
+	matrix_cell_figures(r, 0, &f);
+	assert_int_equal(f.p99x.verdict, MATRIX_DIFFERS);
+	c->probe_p99_lo_us = 420;
+	matrix_cell_figures(r, 0, &f);
+	assert_int_equal(f.p99x.verdict, MATRIX_WITHIN_NOISE);
+	char *json = written(matrix_write_json, r), *csv = written(matrix_write_csv, r);
+	json_object *root = json_tokener_parse(json), *cells, *ratio, *probe, *p50x;
+	assert_true(json_object_object_get_ex(root, "cells", &cells));
+	json_object *xfs = json_object_array_get_idx(cells, 4);
+	assert_true(json_object_object_get_ex(xfs, "ratio", &ratio));
+	assert_string_equal(jpath_string(ratio, "verdict"), "differs");
+	assert_string_equal(jpath_string(ratio, "test"), "welch");
+	assert_true(jpath_double(ratio, "p", NULL) < 0.05);
+	assert_true(jpath_double(xfs, "elapsed_ci95_s", NULL) > 0);
+	json_object *ext4 = json_object_array_get_idx(cells, 0);
+	assert_true(json_object_object_get_ex(ext4, "probe", &probe));
+	assert_true(jpath_double(probe, "reads", NULL) == 400);
+	assert_true(json_object_object_get_ex(probe, "p50x", &p50x));
+	assert_string_equal(jpath_string(p50x, "verdict"), "differs");
+	assert_true(jpath_double(ext4, "idle_probe", "reads") == 10);
+	assert_non_null(strstr(csv, ",p50x,p50x_p,p50x_verdict,p99x,p99x_p,p99x_verdict\n"));
+	assert_non_null(strstr(csv, ",baseline,400,"));
+	json_object_put(root);
+	free(json);
+	free(csv);
+	free(r);
+}
+
 /* Fields of a CSV line, commas in quotes not counted. */
 static size_t csv_fields(const char *line)
 {
@@ -425,6 +504,7 @@ int main(void)
 		cmocka_unit_test(test_options), cmocka_unit_test(test_stats), cmocka_unit_test(test_fio),
 		cmocka_unit_test(test_text_golden), cmocka_unit_test(test_json_shape),
 		cmocka_unit_test(test_filesystems), cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_uncertainty),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
