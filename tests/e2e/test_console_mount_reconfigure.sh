@@ -54,7 +54,7 @@ after_5() {
 # commit=30 to one after commit=5, by ioscope
 mark_30_to_5() {
 	screen | awk -v m="$MNT" '{ i = index($0, "  " m "  "); if (i) { print substr($0, i); exit } }' \
-		| sed -nE 's/^  [^ ]+  [a-z_]+_opts  ([^ ]+) → ([^ ]+)  \(by ioscope\)$/\1 \2/p' \
+		| sed -nE 's/^  [^ ]+  (mount flags|fs options)  ([^ ]+) → ([^ ]+)  \(by ioscope\)$/\2 \3/p' \
 		| { read -r old new && case ",$old," in *,commit=30,*) after_5 "$new" ;; *) false ;; esac; }
 }
 # detail_after_5: the detail pane's options of MNT are those after commit=5

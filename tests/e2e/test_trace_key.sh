@@ -55,7 +55,7 @@ screen_check "b again: tracing off" "tracing off"
 # two marks a second or two apart: the strip may show their numbers only ([1,2]), so the
 # trace off mark is looked for by the number the marks panel gives it
 screen_check "b again: the marks panel lists the trace off mark" "trace +on → off"
-off=$(screen | sed -nE 's/.*\[([0-9]+)\] +[0-9:]+ +trace +trace +on → off.*/\1/p' | head -1)
+off=$(screen | sed -nE 's/.*\[([0-9]+)\] +[0-9:]+ +trace +on → off.*/\1/p' | head -1)
 heat_check "b again: a trace off mark, [${off:-?}] in the marks panel, across the heat map" mark "[${off:-none}]"
 console_send q
 ended_check "console with the b key"
@@ -78,7 +78,7 @@ console_send Enter
 heat_check "replay: the heat map shades cells" heat "write latency"
 # (by its number in the marks panel: a device another test attached meanwhile is a mark too)
 screen_check "replay: the marks panel lists the trace on mark" "trace +off → on"
-on=$(screen | sed -nE 's/.*\[([0-9]+)\] +[0-9:]+ +trace +trace +off → on.*/\1/p' | head -1)
+on=$(screen | sed -nE 's/.*\[([0-9]+)\] +[0-9:]+ +trace +off → on.*/\1/p' | head -1)
 heat_check "replay: the trace on mark, [${on:-?}] in the marks panel, across it" mark "[${on:-none}]"
 console_send q
 ended_check "replay of the traced recording"
