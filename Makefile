@@ -174,13 +174,14 @@ $(BUILD)/san/ioscope: $(SAN_OBJ) $(BUILD)/san/$(MAIN_SRC:.c=.o)
 
 # The unit suites and the fuzz targets link the library from an archive: each takes only the
 # objects it uses (20 of 160 on average), which halves the time their ~55 links take.  The
-# archive is thin (T: it names the objects, copies none), so making it again costs nothing.
+# archive is thin (T: it names the objects, copies none), so making it again costs nothing
+# (and is done when the Makefile changes: an archive of before is made thin at once).
 define archive
 @rm -f $@
-@$(AR) rcsT $@ $^
+@$(AR) rcsT $@ $(filter %.o,$^)
 endef
 SAN_LIB  := $(BUILD)/san/libioscope.a
-$(SAN_LIB): $(SAN_OBJ)
+$(SAN_LIB): $(SAN_OBJ) Makefile
 	$(archive)
 
 # A unit suite or fuzz replay is compiled apart from its link, and linked from the archive
@@ -190,6 +191,8 @@ $(SAN_LIB): $(SAN_OBJ)
 # programs that took the object edited, not every one of them.  The archive itself is only
 # an order-only prerequisite: made again before the links, never a reason to relink.
 # (Should --trace name no object of the archive, the archive is the prerequisite, as before.)
+# The programs' own objects and their dependency files are in obj/, apart from the .d files
+# that a build with an older Makefile wrote for the programs themselves.
 define link_from_archive
 @echo "LINK    $@"
 @$(CC) $(SANFLAGS) -o $@ $(1) $(SAN_LIB) $(LDLIBS) $(2) -Wl,--trace >$@.trace
@@ -198,12 +201,13 @@ define link_from_archive
 @rm -f $@.trace $@.took
 endef
 
-$(BUILD)/san/tests/%.o: tests/unit/%.c
+UNIT_OBJ := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/san/tests/obj/%.o)
+$(BUILD)/san/tests/obj/%.o: tests/unit/%.c
 	@mkdir -p $(@D)
 	@echo "CC test $<"
 	@$(CC) $(BASEFLAGS) $(SANFLAGS) $(DEPFLAGS) -Itests/unit $(FOLDER_INC) -c -o $@ $<
 
-$(UNIT_BIN): $(BUILD)/san/tests/%: $(BUILD)/san/tests/%.o | $(SAN_LIB)
+$(UNIT_BIN): $(BUILD)/san/tests/%: $(BUILD)/san/tests/obj/%.o | $(SAN_LIB)
 	$(call link_from_archive,$<,-lcmocka)
 
 # libproc2 is the reference our vm readers are checked against (tests/unit/libproc2_ref.h),
@@ -211,7 +215,7 @@ $(UNIT_BIN): $(BUILD)/san/tests/%: $(BUILD)/san/tests/%.o | $(SAN_LIB)
 $(BUILD)/san/tests/test_vm: LDLIBS += $(shell pkg-config --libs libproc2 2>/dev/null)
 
 -include $(OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(BUILD)/opt/$(MAIN_SRC:.c=.d) $(BUILD)/san/$(MAIN_SRC:.c=.d) \
-	$(UNIT_BIN:=.d) $(UNIT_BIN:=.link.d)
+	$(UNIT_OBJ:.o=.d) $(UNIT_BIN:=.link.d)
 
 # Builds and starts the console; installs missing Debian packages first when root.
 # The build runs in a second make: pkg-config's flags are read when make starts, and
@@ -250,15 +254,16 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 # driver (tests/fuzz/replay_main.c), linked with the library the unit suites use: it needs
 # no coverage instrumentation, so the library is not compiled a second time with clang.
 FUZZ_REPLAY_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/san/fuzz/%)
-$(BUILD)/san/fuzz/%.o: tests/fuzz/%.c
+FUZZ_REPLAY_OBJ := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/san/fuzz/obj/%.o) \
+	$(BUILD)/san/fuzz/obj/replay_main.o
+$(BUILD)/san/fuzz/obj/%.o: tests/fuzz/%.c
 	@mkdir -p $(@D)
 	@echo "CC fuzz $< (corpus replay)"
 	@$(CC) $(BASEFLAGS) $(FOLDER_INC) $(SANFLAGS) $(DEPFLAGS) -c -o $@ $<
-$(FUZZ_REPLAY_BIN): $(BUILD)/san/fuzz/%: $(BUILD)/san/fuzz/%.o $(BUILD)/san/fuzz/replay_main.o \
-		| $(SAN_LIB)
-	$(call link_from_archive,$< $(BUILD)/san/fuzz/replay_main.o,)
--include $(FUZZ_REPLAY_BIN:=.d) $(BUILD)/san/fuzz/replay_main.d \
-	$(FUZZ_REPLAY_BIN:=.link.d)
+$(FUZZ_REPLAY_BIN): $(BUILD)/san/fuzz/%: $(BUILD)/san/fuzz/obj/%.o \
+		$(BUILD)/san/fuzz/obj/replay_main.o | $(SAN_LIB)
+	$(call link_from_archive,$< $(BUILD)/san/fuzz/obj/replay_main.o,)
+-include $(FUZZ_REPLAY_OBJ:.o=.d) $(FUZZ_REPLAY_BIN:=.link.d)
 # what `make check` builds
 check-build: all $(BUILD)/san/ioscope $(TRACER_NARROW) check-build-compiled
 # the unit suites and fuzz replays alone (tests/run.sh makes them up to date)
