@@ -6,24 +6,28 @@ A label is whole: every "[" of a number list has its "]", its numbers ascend, an
 they do not all fit, an ellipsis stands for the rest ("[24,25,…,38]", "[…]"): then the
 numbers shown are among those expected and the row need not hold them all.
 Prints one problem a line; exit 1 when there is any.
-Usage: mark_numbers_screen.py DEVICE [NUMBERS]   NUMBERS: "1,2,4,5" (default: 1 to the
-count in the marks panel's title)"""
+Usage: mark_numbers_screen.py DEVICE [NUMBERS]   NUMBERS: "1,2,4,5" (default: the numbers
+the marks panel lists, which need not run from 1 without a gap: a mark's number is its
+event's in the log; when the panel shows only some of its rows, those and as many numbers
+as its title counts)"""
 import re
 import sys
 
 dev = sys.argv[1]
 rows = sys.stdin.read().split("\n")
-title = next((m for r in rows for m in [re.search(r"─ Marks \(([0-9]+)", r)] if m), None)
+title = next((m for r in rows for m in [re.search(r"─ Marks \(([0-9]+)([^)]*)\)", r)] if m), None)
+listed = {int(n) for r in rows for n in re.findall(r"(?:^|  ) \[([0-9]+)\] [0-9:]{8}  ", r)}
 problems = []
 # a number list on a label row: "[" digits, commas, ranges, at most one ellipsis, "]"
 token_re = re.compile(r"\[((?:[0-9]+(?:-[0-9]+)?|…|\.\.\.)(?:(?:,|…|\.\.\.)(?:[0-9]+(?:-[0-9]+)?|…|\.\.\.)?)*)\]")
 if not title:
     problems.append("no marks panel")
 else:
+    partial = "rows " in title.group(2)
     if len(sys.argv) > 2:
-        want = {int(n) for n in sys.argv[2].split(",")}
+        want, partial = {int(n) for n in sys.argv[2].split(",")}, False
     else:
-        want = set(range(1, int(title.group(1)) + 1))
+        want = listed
     strips = [r for r in rows if re.match(re.escape(dev) + r" (read|write) \S+  peak ", r)]
     if not strips:
         problems.append("no strip with a plot")
@@ -47,6 +51,12 @@ else:
                 problems.append("label row %r: numbers out of order in %s" % (r, t.group(0)))
             cut |= "…" in t.group(1) or "..." in t.group(1)
             seen.update(nums)
+        if partial:
+            # the panel lists some of its marks: those numbered, and as many as it counts
+            if not cut and (want - seen or len(seen) != int(title.group(1))):
+                problems.append("label row %r numbers %s, the marks panel %s of %s"
+                                % (r, sorted(seen), sorted(want), title.group(1)))
+            continue
         if seen - want:
             problems.append("label row %r numbers %s, not marks shown (%s)"
                             % (r, sorted(seen - want), sorted(want)))
