@@ -69,10 +69,11 @@ bool child_stop_note(const struct child_stop *st, char *buf, size_t len);
 void child_free(struct child *c);
 
 /* The events that mark it (kind run, by ioscope): the start carries the command
- * line and where its output goes ("" inherited), the exit what it cost. */
-void child_start_event(const struct child *c, char *const argv[], const char *output,
-		       struct event *ev);
-void child_exit_event(const struct child_exit *x, struct event *ev);
+ * line and where its output goes ("" inherited), the exit what it cost.  -1 on ENOMEM:
+ * *ev is incomplete, and still the caller's to free (event_free). */
+int child_start_event(const struct child *c, char *const argv[], const char *output,
+		      struct event *ev);
+int child_exit_event(const struct child_exit *x, struct event *ev);
 
 /* Open the file a command's output goes to: `path`, or with NULL a new
  * $TMPDIR/ioscope-run-XXXXXX.out (its name into name).  -1 with err set. */

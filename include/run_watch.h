@@ -47,13 +47,15 @@ struct run_watch_opts {
 
 /* Spawn the command; *start is its start event.  -1 with err (nothing runs: the
  * command could not be started, exit 127 as a shell says it), or RUN_WATCH_REFUSED when
- * its output file could not be made (ioscope's own refusal, exit 1). */
+ * its output file could not be made (ioscope's own refusal, exit 1) or its start event
+ * could not (out of memory: it was stopped). */
 #define RUN_WATCH_REFUSED (-2)
 int run_watch_start(struct run_watch *w, const struct run_watch_opts *o, struct event *start,
 		    struct error *err);
 /* The pidfd while the command runs, else -1. */
 int run_watch_fd(const struct run_watch *w);
-/* When run_watch_fd is readable: 1 it exited (*exit_ev is the event), 0 not yet, -1 error. */
+/* When run_watch_fd is readable: 1 it exited (*exit_ev is the event), 0 not yet, -1 error
+ * (err; out of memory for the event: it exited all the same, unmarked). */
 int run_watch_collect(struct run_watch *w, struct event *exit_ev, struct error *err);
 /* ioscope is asked to stop (a signal): passed on to the command's process group, no
  * linger after it.

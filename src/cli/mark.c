@@ -83,8 +83,11 @@ int cmd_mark(int argc, char **argv)
 	event_own(&ev, EVENT_USER_MARK, "user", "mark");
 	char text[EVENT_VALUE_MAX];
 	join(argc - first, argv + first, text, sizeof text);
-	event_set_new_value(&ev, "%s", text);
-	event_set_scope(&ev, "%s", device);
+	if (event_set_new_value(&ev, "%s", text) < 0 || event_set_scope(&ev, "%s", device) < 0) {
+		fprintf(stderr, "ioscope mark: out of memory\n");
+		event_free(&ev);
+		return 1;
+	}
 	if (!ev.new_value[0]) {
 		fprintf(stderr, "ioscope mark: give the TEXT of the mark\n");
 		event_free(&ev);

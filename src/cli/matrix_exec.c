@@ -301,8 +301,13 @@ int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct ma
 		return m->failed = true, -1;
 	}
 	struct event ev;
-	child_start_event(ch, m->o->command, outpath, &ev);
-	event_set_scope(&ev, "%s", m->name);
+	if (child_start_event(ch, m->o->command, outpath, &ev) < 0 ||
+	    event_set_scope(&ev, "%s", m->name) < 0) {
+		event_free(&ev);
+		text_printf(stderr, "ioscope matrix: out of memory: the run's start is not marked\n");
+		stop_the_rest(m, ch);
+		return m->failed = true, -1;
+	}
 	m->nmarks = 0;
 	m->running = true;
 	if (session_add_own_event(m->session, &ev, &err) < 0)
@@ -312,9 +317,13 @@ int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct ma
 	struct child_exit x;
 	memset(&x, 0, sizeof x);
 	int rc = wait_sampling(m, ch, 0, &x);
+	if (rc == 0 && (child_exit_event(&x, &ev) < 0 || event_set_scope(&ev, "%s", m->name) < 0)) {
+		event_free(&ev);
+		text_printf(stderr, "ioscope matrix: out of memory: the run's exit is not marked\n");
+		m->failed = true;
+		rc = -1;
+	}
 	if (rc == 0) {
-		child_exit_event(&x, &ev);
-		event_set_scope(&ev, "%s", m->name);
 		m->run_exited = ev.mono;
 		session_add_own_event(m->session, &ev, &err);
 		announce_events(&session_log_announce_codec, &ev, 1);

@@ -282,17 +282,25 @@ static void mount_now(const char *dev, const char *fstype, struct control_mountp
 }
 
 /* What the kernel shows now, as the sampler's diff will say it ("SOURCE TYPE SUPER_OPTS",
- * so its echo is dropped), the per-mount flags in the result. */
-static void read_back(struct event *ev, int mnt_id)
+ * so its echo is dropped), the per-mount flags in the result.  -1 on ENOMEM. */
+static int read_back(struct event *ev, int mnt_id)
 {
 	struct control_mount m;
 	struct error err;
-	if (control_mount_find(NULL, mnt_id, NULL, &m, &err) < 0) {
-		event_set_result(ev, "ok (not read back: %s)", err.msg);
-		return;
-	}
-	event_set_new_value(ev, "%s %s %s", m.source, m.fstype, m.super_opts);
-	event_set_result(ev, "ok; mount options %s", m.mount_opts);
+	if (control_mount_find(NULL, mnt_id, NULL, &m, &err) < 0)
+		return event_set_result(ev, "ok (not read back: %s)", err.msg);
+	if (event_set_new_value(ev, "%s %s %s", m.source, m.fstype, m.super_opts) < 0)
+		return -1;
+	return event_set_result(ev, "ok; mount options %s", m.mount_opts);
+}
+
+/* The mount is made (or refused) whatever its event says: out of memory for the event's
+ * texts, the result says so and fails. */
+static int event_incomplete(struct control_result *r, const struct event *ev)
+{
+	control_result_line(r, "out of memory: the event of %s %s is incomplete", ev->object,
+			    ev->key);
+	return r->status = 1;
 }
 
 int control_mount_new(const char *name, const char *fstype, struct control_mountpoint *mp,
@@ -320,19 +328,18 @@ int control_mount_new(const char *name, const char *fstype, struct control_mount
 	if (c.errnum && !c.msg[0])
 		snprintf(c.msg, sizeof c.msg, "%s", kmsg[0] ? kmsg : strerror(c.errnum));
 	struct event *ev = control_result_event(r, EVENT_MOUNT_ADDED, mp->path, "mount");
-	if (ev)
-		event_set_new_value(ev, "%s %s %s", dev, fstype,
-				    no_options(options) ? "defaults" : options);
+	bool incomplete = ev && event_set_new_value(ev, "%s %s %s", dev, fstype,
+						    no_options(options) ? "defaults" : options) < 0;
 	if (!c.errnum) {
 		control_result_line(r, "mounted %s on %s (%s)", dev, mp->path,
 				    no_options(options) ? "defaults" : options);
-		if (ev)
-			read_back(ev, mp->mnt_id);
+		if (incomplete || (ev && read_back(ev, mp->mnt_id) < 0))
+			return event_incomplete(r, ev);
 		return r->status = 0;
 	}
 	control_result_line(r, "refused: %s (%s: %s)", c.msg, c.failed, strerror(c.errnum));
-	if (ev)
-		event_set_result(ev, "refused: %s", c.msg);
+	if (incomplete || (ev && event_set_result(ev, "refused: %s", c.msg) < 0))
+		event_incomplete(r, ev);
 	return r->status = 1;
 }
 

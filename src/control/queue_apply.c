@@ -151,13 +151,21 @@ static void verdict_text(const struct control_assign *a, const char *now, char *
 		snprintf(buf, len, "accepted, applied as %s", now);
 }
 
-static void fill_event(struct event *ev, const char *old, const char *now, const char *result)
+/* The change is made (or refused) whatever its event says: out of memory for the event's
+ * texts, the result says so and fails, as a change it cannot vouch for. */
+static void event_incomplete(struct control_result *r, const struct event *ev)
 {
-	if (!ev)
-		return;
-	event_set_old_value(ev, "%s", old);
-	event_set_new_value(ev, "%s", now);
-	event_set_result(ev, "%s", result);
+	control_result_line(r, "out of memory: the event of %s %s is incomplete", ev->object,
+			    ev->key);
+	r->status = 1;
+}
+
+static void fill_event(struct control_result *r, struct event *ev, const char *old,
+		       const char *now, const char *result)
+{
+	if (ev && (event_set_old_value(ev, "%s", old) < 0 || event_set_new_value(ev, "%s", now) < 0 ||
+		   event_set_result(ev, "%s", result) < 0))
+		event_incomplete(r, ev);
 }
 
 /* The value just before the write: the plan's may be stale when someone else changed
@@ -229,7 +237,7 @@ static int apply_one(const struct control_dev *d, const char *root,
 			     summary, sizeof summary);
 		control_result_line(r, "%s %s: %s -> %s: %s", d->name, a.key, a.old, a.value,
 				    summary);
-		fill_event(ev, event_old, event_old, summary);
+		fill_event(r, ev, event_old, event_old, summary);
 		free(before.items);
 		return -1;
 	}
@@ -252,7 +260,7 @@ static int apply_one(const struct control_dev *d, const char *root,
 			    summary, sizeof summary);
 	/* the event carries what the write reset or also changed as its resets, not in its
 	 * verdict again */
-	fill_event(ev, event_old, watch_now ? watch_now : now, verdict);
+	fill_event(r, ev, event_old, watch_now ? watch_now : now, verdict);
 	if (ev && ev->kind == EVENT_SCHEDULER)
 		event_resets_between(ev, &before, &after);
 	else if (ev)
@@ -283,8 +291,8 @@ static void recheck_all(const struct control_dev *d, const struct control_plan *
 		if (done[i].event == SIZE_MAX)
 			continue;
 		struct event *ev = &r->events[done[i].event];
-		event_set_new_value(ev, "%s", now);
-		event_set_result(ev, "%s", why);
+		if (event_set_new_value(ev, "%s", now) < 0 || event_set_result(ev, "%s", why) < 0)
+			event_incomplete(r, ev);
 	}
 }
 

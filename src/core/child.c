@@ -259,16 +259,17 @@ static void join_argv(char *const argv[], char *buf, size_t len)
 	}
 }
 
-void child_start_event(const struct child *c, char *const argv[], const char *output,
-		       struct event *ev)
+int child_start_event(const struct child *c, char *const argv[], const char *output,
+		      struct event *ev)
 {
 	stamp(ev);
 	snprintf(ev->key, sizeof ev->key, "start");
 	char command[EVENT_VALUE_MAX];
 	join_argv(argv, command, sizeof command);
-	event_set_new_value(ev, "%s", command);
-	event_set_result(ev, "pid=%ld%s%s", (long)c->pid, output && output[0] ? " output=" : "",
-			 output ? output : "");
+	if (event_set_new_value(ev, "%s", command) < 0)
+		return -1;
+	return event_set_result(ev, "pid=%ld%s%s", (long)c->pid, output && output[0] ? " output=" : "",
+				output ? output : "");
 }
 
 static double tv_seconds(const struct timeval *tv)
@@ -276,14 +277,14 @@ static double tv_seconds(const struct timeval *tv)
 	return (double)tv->tv_sec + tv->tv_usec / 1e6;
 }
 
-void child_exit_event(const struct child_exit *x, struct event *ev)
+int child_exit_event(const struct child_exit *x, struct event *ev)
 {
 	stamp(ev);
 	snprintf(ev->key, sizeof ev->key, "exit");
-	if (x->signal)
-		event_set_new_value(ev, "signal %d (%.2f s)", x->signal, x->elapsed);
-	else
-		event_set_new_value(ev, "%d (%.2f s)", x->exit_code, x->elapsed);
+	int rc = x->signal ? event_set_new_value(ev, "signal %d (%.2f s)", x->signal, x->elapsed)
+			   : event_set_new_value(ev, "%d (%.2f s)", x->exit_code, x->elapsed);
+	if (rc < 0)
+		return -1;
 	char result[EVENT_RESULT_MAX];
 	int n = snprintf(result, sizeof result,
 			 "status=%d elapsed_s=%.3f user_s=%.3f sys_s=%.3f maxrss_kb=%ld",
@@ -295,7 +296,7 @@ void child_exit_event(const struct child_exit *x, struct event *ev)
 			 " cancelled_write_bytes=%" PRIu64 " rchar=%" PRIu64 " wchar=%" PRIu64,
 			 x->read_bytes, x->write_bytes, x->cancelled_write_bytes, x->rchar,
 			 x->wchar);
-	event_set_result(ev, "%s", result);
+	return event_set_result(ev, "%s", result);
 }
 
 int child_output_open(const char *path, char *name, size_t len, struct error *err)

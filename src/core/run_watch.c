@@ -22,7 +22,13 @@ int run_watch_start(struct run_watch *w, const struct run_watch_opts *o, struct 
 		close(fd);
 	if (!w->child)
 		return -1;
-	child_start_event(w->child, o->command, w->output, start);
+	if (child_start_event(w->child, o->command, w->output, start) < 0) {
+		event_free(start);
+		child_free(w->child);   /* stopped: nothing runs unmarked */
+		w->child = NULL;
+		error_set(err, "out of memory: the command's start could not be marked");
+		return RUN_WATCH_REFUSED;
+	}
 	return 0;
 }
 
@@ -40,7 +46,10 @@ int run_watch_collect(struct run_watch *w, struct event *exit_ev, struct error *
 		return r;
 	w->exited = true;
 	clock_gettime(CLOCK_MONOTONIC, &w->exited_at);
-	child_exit_event(&w->exit, exit_ev);
+	if (child_exit_event(&w->exit, exit_ev) < 0) {
+		event_free(exit_ev);
+		return error_set(err, "out of memory: the command's exit is not marked");
+	}
 	return 1;
 }
 
