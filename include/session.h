@@ -35,7 +35,8 @@ void session_close(struct session *s);
 
 /* Read one sample through everything.  The first is only a baseline (no rates, no
  * diff).  1: a sample; 0: the source has no more; -1: fatal, err set.  A failed
- * sink write is not fatal: see session_record_error and the sink's failure(). */
+ * sink write is not fatal, nor said here (docs/design.md, "A sink failed"): see
+ * session_record_error and the sink's failure(). */
 int session_step(struct session *s, struct error *err);
 
 struct source *session_source(const struct session *s);
@@ -70,7 +71,7 @@ bool session_event_selected(const struct session *s, const struct event *ev);
 
 /* An event no diff finds (a user mark, a change ioscope made): into the echo
  * filter, the history and every sink.  -1: the history or a sink failed (err: the
- * last failure); the event is kept anyway and the other sinks have it. */
+ * first failure); the event is kept anyway and the other sinks have it. */
 int session_add_own_event(struct session *s, const struct event *ev, struct error *err);
 
 /* An event of ioscope's that another process made and announced (`ioscope set` from a
@@ -82,8 +83,9 @@ int session_queue_event(struct session *s, const struct event *ev);
  * `ioscope set` from a shell): until its own events come, what the steps observe of its
  * object is held, so that the change is logged once, by ioscope (expect.h).  The
  * recording gets it (an `announced` record, withdrawn ones too), the dip detector counts
- * the change from here.  -1 on ENOMEM. */
-int session_expect_event(struct session *s, const struct event *ev);
+ * the change from here.  -1 on ENOMEM or when a sink's write of it failed (err: the
+ * first failure; the other sinks have it). */
+int session_expect_event(struct session *s, const struct event *ev, struct error *err);
 /* Announcements heard on l (announce.h; the caller's to close, NULL: none).  Every step
  * takes what waits there between reading its sample and deriving its events: a change
  * announced while the sample was read may be in it already (the announcement comes just
@@ -99,24 +101,28 @@ void session_listen(struct session *s, struct announce_listener *l, bool add_now
  * announcements, as its log recorded them, each step takes with their sample. */
 int session_take_announced(struct session *s, struct error *err);
 /* The change ev announced (session_expect_event) will not be made: its job failed to
- * start or ended without its event.  Nothing more is held for it (expect_withdraw). */
-void session_withdraw_expected(struct session *s, const struct event *ev);
+ * start or ended without its event.  Nothing more is held for it (expect_withdraw).
+ * -1 when a sink's write of it failed (err). */
+int session_withdraw_expected(struct session *s, const struct event *ev, struct error *err);
 /* This process's changes about to be made: expected here (session_expect_event) and
- * announced as pending, in codec's form, to the instances watching (announce_pending).
- * ENOMEM here: such a change may be marked twice. */
+ * announced as pending, in codec's form, to the instances watching (announce_pending),
+ * every one of them whatever failed.  -1: one could not be expected (out of memory: such
+ * a change may be marked twice) or a sink's write failed (the recording's is said by
+ * session_record_error, another sink's by its failure()). */
 struct announce_codec;
-void session_announce_pending(struct session *s, const struct announce_codec *codec,
-			      const struct event *events, size_t n);
-/* Those of them that will not be made: withdrawn here and in the instances watching. */
-void session_announce_withdrawn(struct session *s, const struct announce_codec *codec,
-				const struct event *events, size_t n);
+int session_announce_pending(struct session *s, const struct announce_codec *codec,
+			     const struct event *events, size_t n);
+/* Those of them that will not be made: withdrawn here and in the instances watching.
+ * -1 when a sink's write failed (as above). */
+int session_announce_withdrawn(struct session *s, const struct announce_codec *codec,
+			       const struct event *events, size_t n);
 
 /* Outputs (sink.h): a sink added gets the selection and the latest sample at once (an
  * output starts with the sample on screen, not a tick later), then every step's sample
  * and every event of ioscope's own, each sink in the order added.  A sink whose write
- * fails says so by its failure(); the others get everything all the same.  Sinks stay
- * the caller's to close.  -1: out of memory (not added), or the first write failed
- * (err; added all the same). */
+ * fails says so by its failure(); the others get everything all the same (docs/design.md,
+ * "A sink failed").  Sinks stay the caller's to close.  -1: out of memory (not added), or
+ * the first write failed (err; added all the same). */
 int session_add_sink(struct session *s, struct sink *sink, struct error *err);
 /* Nothing more goes to sink (not closed); one not added: nothing happens. */
 void session_remove_sink(struct session *s, struct sink *sink);
@@ -134,8 +140,10 @@ bool session_recording(const struct session *s);        /* writing now */
 /* The output writing now (NULL: none), for its failure state (sink_failure). */
 struct sink *session_record_sink(const struct session *s);
 bool session_record_paused(const struct session *s);
-/* The recording's last failure to write a sample since asked (true, err set), then
- * forgotten.  Other sinks' failures: their failure(). */
+/* The recording's first failure to write since asked (true, err set), then forgotten:
+ * a sample, an event of ioscope's own or an announcement, whichever call or step wrote it
+ * (its first write, session_record_start's, is that call's alone).  Other sinks'
+ * failures: their failure(), and the calls that wrote them. */
 bool session_record_error(struct session *s, struct error *err);
 
 /* The interval changed: the history keeps as many samples (history_resize).  -1 on

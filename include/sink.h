@@ -5,6 +5,11 @@
  * own, to each sink registered on it: the recorder (recorder_sink), batch mode's Prometheus
  * exporter (--textfile, --listen: src/cli/prom_sink.h).  So src/core knows no consumer and
  * depends on no layer above it (docs/design.md).
+ *
+ * A write that fails (-1 from on_sample, on_event, on_announced) is never fatal and keeps
+ * nothing from the other sinks; the sink says why by failure(), the session returns it
+ * from the call that made the write and keeps the recording's for session_record_error
+ * (docs/design.md, "A sink failed").
  */
 #ifndef IOSCOPE_SINK_H
 #define IOSCOPE_SINK_H

@@ -100,6 +100,20 @@ static void record_failed(struct session *s, const struct error *err)
 	s->record_failed = true;
 }
 
+/* Sink k's write failed (docs/design.md, "A sink failed"): never fatal, and the other
+ * sinks get their turn all the same.  The recording's failure is kept for
+ * session_record_error whatever the write was; the first failure of a call the caller
+ * made goes into *err (NULL: a step's, which no caller waits on) and *rc is -1. */
+static void sink_write_failed(struct session *s, const struct sink *k, const struct error *e,
+			      struct error *err, int *rc)
+{
+	if (k == s->rec)
+		record_failed(s, e);
+	if (err && *rc == 0)
+		*err = *e;
+	*rc = -1;
+}
+
 /* Events and rates of prev -> cur, into the history.  -1 on ENOMEM. */
 static int take_queued(struct session *s)
 {
@@ -201,12 +215,12 @@ int session_step(struct session *s, struct error *err)
 		return error_set(err, "out of memory");
 	struct sink_sample sample;
 	session_sample(s, &sample);
+	int failed = 0;   /* a step's: no caller waits on one write */
 	for (size_t i = 0; i < s->nsinks; i++) {
+		struct sink *k = s->sinks[i];
 		struct error serr;
-		if (sink_active(s, s->sinks[i]) &&
-		    s->sinks[i]->ops->on_sample(s->sinks[i], &sample, &serr) < 0 &&
-		    s->sinks[i] == s->rec)
-			record_failed(s, &serr);
+		if (sink_active(s, k) && k->ops->on_sample(k, &sample, &serr) < 0)
+			sink_write_failed(s, k, &serr, NULL, &failed);
 	}
 	return 1;
 }
@@ -303,16 +317,18 @@ static int take_made(struct session *s, const struct event_list *made, struct er
 	return rc;
 }
 
-/* The changes about to be made expected, the withdrawn ones withdrawn.  -1 on ENOMEM. */
+/* The changes about to be made expected, the withdrawn ones withdrawn.  -1 on ENOMEM, or
+ * a sink's write of them failed (err). */
 static int expect_announced(struct session *s, const struct event_list *pending,
 			    const struct event_list *withdrawn, struct error *err)
 {
 	int rc = 0;
 	for (size_t i = 0; i < pending->count; i++)
-		if (session_expect_event(s, &pending->items[i]) < 0)
-			rc = error_set(err, "out of memory: an announced change not kept");
+		if (session_expect_event(s, &pending->items[i], err) < 0)
+			rc = -1;
 	for (size_t i = 0; i < withdrawn->count; i++)
-		session_withdraw_expected(s, &withdrawn->items[i]);
+		if (session_withdraw_expected(s, &withdrawn->items[i], err) < 0)
+			rc = -1;
 	return rc;
 }
 
@@ -352,46 +368,61 @@ static void take_logged_announced(struct session *s)
 }
 
 /* The sinks get each announcement as it comes, before the sample it holds (the recording:
- * a replay takes it with that sample, and held observations replay as they were shown). */
-static void sinks_announced(struct session *s, const struct event *ev, bool withdrawn)
+ * a replay takes it with that sample, and held observations replay as they were shown).
+ * -1: a sink's write failed (err). */
+static int sinks_announced(struct session *s, const struct event *ev, bool withdrawn,
+			   struct error *err)
 {
+	int rc = 0;
 	for (size_t i = 0; i < s->nsinks; i++) {
 		struct sink *k = s->sinks[i];
-		struct error err;
+		struct error e;
 		if (sink_active(s, k) && k->ops->on_announced &&
-		    k->ops->on_announced(k, ev, withdrawn, &err) < 0 && k == s->rec)
-			record_failed(s, &err);
+		    k->ops->on_announced(k, ev, withdrawn, &e) < 0)
+			sink_write_failed(s, k, &e, err, &rc);
 	}
+	return rc;
 }
 
-int session_expect_event(struct session *s, const struct event *ev)
+int session_expect_event(struct session *s, const struct event *ev, struct error *err)
 {
-	sinks_announced(s, ev, false);
+	int rc = sinks_announced(s, ev, false, err);
 	dip_detector_note_pending(s->dips, &s->cur, ev);
-	return expect_add(&s->expected, ev);
+	if (expect_add(&s->expected, ev) < 0)
+		rc = rc < 0 ? rc : error_set(err, "out of memory: an announced change not kept");
+	return rc;
 }
 
-void session_withdraw_expected(struct session *s, const struct event *ev)
+int session_withdraw_expected(struct session *s, const struct event *ev, struct error *err)
 {
-	sinks_announced(s, ev, true);
+	int rc = sinks_announced(s, ev, true, err);
 	dip_detector_withdraw(s->dips, ev);
 	expect_withdraw(&s->expected, ev);
+	return rc;
 }
 
-void session_announce_pending(struct session *s, const struct announce_codec *codec,
-			      const struct event *events, size_t n)
+int session_announce_pending(struct session *s, const struct announce_codec *codec,
+			     const struct event *events, size_t n)
 {
+	int rc = 0;
+	struct error err;   /* its text is session_record_error's or the sink's failure() */
 	for (size_t i = 0; i < n; i++)
-		session_expect_event(s, &events[i]);
+		if (session_expect_event(s, &events[i], &err) < 0)
+			rc = -1;
 	announce_pending(codec, events, n);
+	return rc;
 }
 
-void session_announce_withdrawn(struct session *s, const struct announce_codec *codec,
-				const struct event *events, size_t n)
+int session_announce_withdrawn(struct session *s, const struct announce_codec *codec,
+			       const struct event *events, size_t n)
 {
+	int rc = 0;
+	struct error err;
 	for (size_t i = 0; i < n; i++)
-		session_withdraw_expected(s, &events[i]);
+		if (session_withdraw_expected(s, &events[i], &err) < 0)
+			rc = -1;
 	announce_withdrawn(codec, events, n);
+	return rc;
 }
 
 int session_add_own_event(struct session *s, const struct event *ev, struct error *err)
@@ -404,8 +435,9 @@ int session_add_own_event(struct session *s, const struct event *ev, struct erro
 		rc = error_set(err, "out of memory: event not kept");
 	for (size_t i = 0; i < s->nsinks; i++) {
 		struct sink *k = s->sinks[i];
-		if (sink_active(s, k) && k->ops->on_event && k->ops->on_event(k, ev, err) < 0)
-			rc = -1;
+		struct error e;
+		if (sink_active(s, k) && k->ops->on_event && k->ops->on_event(k, ev, &e) < 0)
+			sink_write_failed(s, k, &e, err, &rc);
 	}
 	return rc;
 }

@@ -1,13 +1,17 @@
 /* test_session_sinks.c - a session's outputs (sink.h): every sink added gets the latest
  * sample at once, then each step's sample and each event of ioscope's own; a sink whose
  * writes fail says so by its failure() and the others get everything all the same; the
- * recording, one of the sinks, pauses, resumes and stops alone. */
+ * recording, one of the sinks, pauses, resumes and stops alone; one policy for a failed
+ * write, whatever it was (docs/design.md, "A sink failed"). */
 #include "unit.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "record_fixture.h"
 #include "session.h"
+#include "session_log.h"
 
 #define NSAMPLES 5
 #define SCHEDULER_SAMPLE 3   /* fixture_snapshot: vda switches to bfq */
@@ -48,6 +52,8 @@ struct probe_sink {
 	size_t nown;
 	bool failing;
 	char failure[64];
+	const char *name;   /* in its failure's text; NULL: none */
+	size_t announced;
 };
 
 static struct probe_sink *of_sink(const struct sink *sink)
@@ -60,7 +66,8 @@ static int refuse(struct probe_sink *p, uint64_t seq, struct error *err)
 	p->failing = p->fail_from && seq >= p->fail_from;
 	if (!p->failing)
 		return 0;
-	snprintf(p->failure, sizeof p->failure, "refused at sample %llu", (unsigned long long)seq);
+	snprintf(p->failure, sizeof p->failure, "%s%srefused at sample %llu", p->name ? p->name : "",
+		 p->name ? " " : "", (unsigned long long)seq);
 	return error_set(err, "%s", p->failure);
 }
 
@@ -93,6 +100,16 @@ static int probe_event(struct sink *sink, const struct event *ev, struct error *
 	return p->failing ? error_set(err, "%s", p->failure) : 0;
 }
 
+static int probe_announced(struct sink *sink, const struct event *ev, bool withdrawn,
+			   struct error *err)
+{
+	struct probe_sink *p = of_sink(sink);
+	(void)ev;
+	(void)withdrawn;
+	p->announced++;
+	return p->failing ? error_set(err, "%s", p->failure) : 0;
+}
+
 static const char *probe_failure(const struct sink *sink)
 {
 	const struct probe_sink *p = of_sink(sink);
@@ -106,7 +123,7 @@ static void probe_close(struct sink *sink)
 
 static const struct sink_ops probe_ops = {
 	.on_start = probe_start, .on_sample = probe_sample, .on_event = probe_event,
-	.failure = probe_failure, .close = probe_close,
+	.on_announced = probe_announced, .failure = probe_failure, .close = probe_close,
 };
 
 static void mark(struct session *s, const char *text, int expect_rc)
@@ -222,11 +239,74 @@ static void test_recording_among_sinks(void **state)
 	session_close(s);
 }
 
+static void expect_record_error(struct session *s, const char *want)
+{
+	struct error err = { "" };
+	assert_true(session_record_error(s, &err));
+	assert_string_equal(err.msg, want);
+	assert_false(session_record_error(s, &err));
+}
+
+/* A failed write, one policy whatever it was: a step goes on (1) and keeps the recording's
+ * failure; a call returns -1 with the first failure and every sink had its turn; the
+ * recording's failure of an event or an announcement is kept as that of a sample. */
+static void test_one_policy(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test_session_sinks.XXXXXX";   /* no instance is announced to */
+	assert_non_null(mkdtemp(dir));
+	setenv("XDG_RUNTIME_DIR", dir, 1);
+	struct error err = { "" };
+	struct counted_source cs = { .src = { .ops = &counted_ops } };
+	struct session *s = session_open(&cs.src, &(struct session_opts){ 0 }, &err);
+	assert_non_null(s);
+	struct probe_sink other = { .sink = { &probe_ops }, .fail_from = 2, .name = "other" };
+	struct probe_sink rec = { .sink = { &probe_ops }, .fail_from = 2, .name = "rec" };
+	assert_int_equal(session_add_sink(s, &other.sink, &err), 0);
+	assert_int_equal(session_record_start(s, &rec.sink, &err), 0);
+	assert_int_equal(session_step(s, &err), 1);
+	assert_int_equal(session_step(s, &err), 1);   /* 2: both fail, the step does not */
+	expect_record_error(s, "rec refused at sample 2");
+
+	struct event ev;
+	event_own(&ev, EVENT_TUNABLE, "vda", "nr_requests");
+	assert_int_equal(event_set_new_value(&ev, "64"), 0);
+	err.msg[0] = '\0';
+	assert_int_equal(session_add_own_event(s, &ev, &err), -1);
+	assert_string_equal(err.msg, "other refused at sample 2");   /* the first */
+	assert_int_equal(other.nown, 1);
+	assert_int_equal(rec.nown, 1);
+	expect_record_error(s, "rec refused at sample 2");
+
+	err.msg[0] = '\0';
+	assert_int_equal(session_expect_event(s, &ev, &err), -1);
+	assert_string_equal(err.msg, "other refused at sample 2");
+	assert_int_equal(session_withdraw_expected(s, &ev, &err), -1);
+	assert_int_equal(other.announced, 2);
+	assert_int_equal(rec.announced, 2);
+	expect_record_error(s, "rec refused at sample 2");
+	assert_int_equal(session_announce_pending(s, &session_log_announce_codec, &ev, 1), -1);
+	assert_int_equal(session_announce_withdrawn(s, &session_log_announce_codec, &ev, 1), -1);
+	assert_int_equal(rec.announced, 4);
+	expect_record_error(s, "rec refused at sample 2");
+
+	other.fail_from = rec.fail_from = 0;
+	assert_int_equal(session_step(s, &err), 1);   /* 3: written again */
+	assert_int_equal(session_announce_pending(s, &session_log_announce_codec, &ev, 1), 0);
+	assert_int_equal(session_add_own_event(s, &ev, &err), 0);
+	assert_false(session_record_error(s, &err));
+	event_free(&ev);
+	session_close(s);
+	unsetenv("XDG_RUNTIME_DIR");
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_sinks_one_failing),
 		cmocka_unit_test(test_recording_among_sinks),
+		cmocka_unit_test(test_one_policy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
