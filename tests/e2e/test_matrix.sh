@@ -56,11 +56,16 @@ assert d["complete"] is True and d["device"]
 PY
 python3 - "$TMP/r1.json" "$TMP/m1" >"$TMP/marks.out" 2>&1 <<'PY' && ok "every run's log has every mark in order" || fail "every run's log has every mark in order" "$(tail -c 600 "$TMP/marks.out")"
 import json, sys
-want = ["run:cell", "run:mkfs", "mount_added:mount", "scheduler:scheduler", "run:drop_caches",
-        "run:start", "run:exit", "run:sync", "run:synced", "run:umount", "mount_removed:mount"]
+every = ["run:cell", "run:mkfs", "mount_added:mount", "scheduler:scheduler", "run:drop_caches",
+         "run:start", "run:exit", "run:sync", "run:synced", "run:umount", "mount_removed:mount"]
+before = None
 for c in json.load(open(sys.argv[1]))["cells"]:
     log = c["runs"][0]["log"]
     marks = [r["kind"] + ":" + r["key"] for r in map(json.loads, open(log)) if r.get("type") == "event" and r.get("by") == "ioscope"]
+    # a switch to the elevator in use is no event (issue 41): the cell after one of the
+    # same elevator has none
+    want = [m for m in every if m != "scheduler:scheduler" or c["scheduler"] != before]
+    before = c["scheduler"]
     assert marks == want, (log, marks)
     samples = [r for r in map(json.loads, open(log)) if r.get("type") == "sample"]
     assert len(samples) >= 2, log
