@@ -304,10 +304,5 @@ void control_fs_context_log(int fsfd, struct control_result *r, char *msg, size_
 void control_result_lines_to_end(struct control_result *r, size_t from, size_t to);
 struct event *control_result_event(struct control_result *r, enum event_kind kind,
 				   const char *object, const char *key);
-/* Drop (and free) the events of changes to the value already there: a write that read
- * back what was there before, with nothing else changed by it (no resets), its verdict
- * "ok ..." (`scheduler=kyber` on kyber, a remount with options already so).  A change
- * that was refused or accepted and not applied keeps its event: it says what was tried. */
-void control_result_drop_unchanged(struct control_result *r);
 
 #endif

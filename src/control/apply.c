@@ -8,12 +8,9 @@
 int control_apply(const struct control_plan *p, struct control_result *r)
 {
 	control_result_init(r);
-	int status = p->target == CONTROL_DEVICE ? control_apply_device(p, r)
-						 : control_apply_remount(p, r);
-	/* a change to the value already there is no event: the dialog and the CLI say
-	 * "unchanged", no mark says "kyber → kyber" */
-	control_result_drop_unchanged(r);
-	return status;
+	if (p->target == CONTROL_DEVICE)
+		return control_apply_device(p, r);
+	return control_apply_remount(p, r);
 }
 
 void control_pending_of(const struct control_plan *p, struct control_pending *out)

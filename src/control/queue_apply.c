@@ -265,6 +265,13 @@ static int apply_one(const struct control_dev *d, const char *root,
 		event_resets_between(ev, &before, &after);
 	else if (ev)
 		event_side_effects_between(ev, &before, &after);   /* their echo is this event's */
+	/* the value already there, and nothing else changed: the line says "unchanged", and
+	 * there is no event, no mark "kyber → kyber" (issue 41 item 3) */
+	if (ev && applied && strcmp(now, a.old) == 0 && strcmp(ev->old_value, ev->new_value) == 0 &&
+	    !ev->nresets && !ev->resets_dropped) {
+		event_free(&r->events[--r->nevents]);   /* ev, the last one made */
+		done->event = SIZE_MAX;
+	}
 	free(before.items);
 	free(after.items);
 	return applied ? 0 : -1;

@@ -249,14 +249,18 @@ static void report(const struct control_plan *p, const struct control_mount *aft
 	for (int super = 0; super <= 1; super++) {
 		if (!has_scope(p, super ? CONTROL_OPT_SUPER : CONTROL_OPT_MOUNT, CONTROL_OPT_BOTH))
 			continue;
+		const char *was = super ? b->super_opts : b->mount_opts,
+			   *now = super ? after->super_opts : after->mount_opts;
 		/* the filesystem reconfigured, the per-mount flags refused */
-		if (c->errnum && !super)
+		if (c->errnum && !super) {
 			refusal(p, c, 0, text, sizeof text);
-		else if (!column_result(p, after, super, text, sizeof text) && !c->errnum)
-			r->status = 1;
-		add_event(r, p, super ? "super_opts" : "mount_opts",
-			  super ? b->super_opts : b->mount_opts,
-			  super ? after->super_opts : after->mount_opts, text);
+		} else if (!column_result(p, after, super, text, sizeof text)) {
+			if (!c->errnum)
+				r->status = 1;
+		} else if (strcmp(was, now) == 0) {
+			continue;   /* options already so: no change, no event (issue 41 item 3) */
+		}
+		add_event(r, p, super ? "super_opts" : "mount_opts", was, now, text);
 	}
 }
 

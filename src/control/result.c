@@ -1,6 +1,5 @@
 /* result.c - what a change did: events for the graphs and the log, lines for people. */
 #include <stdarg.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,26 +48,4 @@ struct event *control_result_event(struct control_result *r, enum event_kind kin
 	struct event *ev = &r->events[r->nevents++];
 	event_own(ev, kind, object, key);
 	return ev;
-}
-
-/* The setting is what it was and the write said it was fine: nothing happened.  A
- * remount's "ok: noatime; accepted, not applied: logbsize=256k" tried something that
- * did not happen, and says so. */
-static bool changed_nothing(const struct event *ev)
-{
-	return strcmp(ev->old_value, ev->new_value) == 0 && ev->nresets == 0 &&
-	       ev->resets_dropped == 0 && strncmp(ev->result, "ok", 2) == 0 &&
-	       !strstr(ev->result, "not applied");
-}
-
-void control_result_drop_unchanged(struct control_result *r)
-{
-	size_t kept = 0;
-	for (size_t i = 0; i < r->nevents; i++) {
-		if (changed_nothing(&r->events[i]))
-			event_free(&r->events[i]);
-		else
-			r->events[kept++] = r->events[i];   /* moved */
-	}
-	r->nevents = kept;
 }

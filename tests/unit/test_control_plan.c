@@ -398,6 +398,7 @@ static void test_unanswered_after_refusal(void **state)
 	control_pending_free(&pending);
 	assert_int_equal(rmdir(path), 0);
 	put("sys/block/loop9/queue/nr_requests", "64");
+	put("sys/block/loop9/queue/read_ahead_kb", "128");
 	control_result_free(r);
 	/* all made: nothing to withdraw */
 	r = malloc(sizeof *r);
@@ -407,6 +408,21 @@ static void test_unanswered_after_refusal(void **state)
 	assert_int_equal(control_apply(&p, r), 0);
 	control_pending_unanswered(&pending, r);
 	assert_int_equal(pending.n, 0);
+	control_pending_free(&pending);
+	control_result_free(r);
+	/* the values already there (issue 41 item 3): said unchanged, no event, and what was
+	 * announced is withdrawn; a change beside them keeps its event */
+	r = malloc(sizeof *r);
+	assert_non_null(r);
+	assert_int_equal(plan(&p, "loop9", "nr_requests=32", "read_ahead_kb=512", &err), 0);
+	control_pending_of(&p, &pending);
+	assert_int_equal(control_apply(&p, r), 0);
+	assert_non_null(strstr(r->lines[0], "ok (unchanged: already 32)"));
+	assert_int_equal(r->nevents, 1);
+	assert_string_equal(r->events[0].key, "read_ahead_kb");
+	control_pending_unanswered(&pending, r);
+	assert_int_equal(pending.n, 1);
+	assert_string_equal(pending.events[0].key, "nr_requests");
 	control_pending_free(&pending);
 	control_result_free(r);
 }
