@@ -21,6 +21,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "snapshot.h"
@@ -79,6 +80,10 @@ struct event {
 	enum event_kind kind;
 	char key[SETTING_KEY_MAX];  /* what of the object: a setting's name, "mount", "mark"... */
 	char by[EVENT_BY_MAX];   /* who: "observed" (found by comparing samples) or "ioscope" */
+	/* Its number, the session's count of its events in the order its log has them (1 for
+	 * the first; "n" in the log): the mark's "[3]" live, in the log, a replay and a report,
+	 * whatever a view shows.  0: not numbered (yet; a log written before numbers). */
+	uint64_t number;
 	/* In the payload: */
 	const char *object;      /* what it happened to: a device's kernel name, a mount point,
 				    or "user", "system", "run", "matrix", "trace" */

@@ -62,6 +62,7 @@ enum history_sys_metric {
 /* An event as the history keeps it: the sample it belongs to and its texts. */
 struct history_mark {
 	uint64_t n;              /* sample number it is drawn at */
+	uint64_t number;         /* the event's number (struct event), 0: none */
 	struct timespec wall;
 	enum event_kind kind;
 	const char *object, *key, *old_value, *new_value, *by;
@@ -128,7 +129,10 @@ float history_sys_value(const struct history *h, enum history_sys_metric m, uint
 size_t history_mark_count(const struct history *h);
 const struct history_mark *history_mark_get(const struct history *h, size_t i);
 /* The number the console shows for mark i ("[3]" on the graphs and in the marks panel):
- * 1 for the first mark the history held, unchanged while the mark is held. */
+ * its event's number, the session's count of its events as its log has them (struct
+ * event), the same live, in the log, a replay and a report, whatever the view shows; an
+ * event without one (kept by a caller that numbers none): its place among the marks the
+ * history held, from 1. */
 uint64_t history_mark_number(const struct history *h, size_t i);
 
 /* Bytes of memory the history holds (for docs/performance.md and tests). */

@@ -72,6 +72,10 @@ struct source_ops {
 	 * event i decoded into *out (-1: i out of range). */
 	size_t (*logged_event_count)(struct source *src);
 	int (*logged_event)(struct source *src, size_t i, struct replay_event *out);
+	/* The number of the first event the recording holds for the sample read last: its
+	 * "n" (struct event's number), or in a log written before numbers its place among
+	 * the logged events, from 1.  False when it holds none for that sample. */
+	bool (*first_event_number)(struct source *src, uint64_t *number);
 	/* Optional (NULL: reads everything): the devices watched, so that only their
 	 * filesystems' journal files are read (sel->n 0: all). */
 	void (*watch)(struct source *src, const struct selection *sel);

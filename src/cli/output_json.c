@@ -250,6 +250,10 @@ static void event_object(struct jsonw *w, const struct event *ev)
 	string(w, "new", ev->new_value);
 	string(w, "label", label);
 	string(w, "by", ev->by);
+	if (ev->number) {   /* the mark's number: the log's, the console's, a report's */
+		jsonw_key(w, "n");
+		jsonw_uint(w, ev->number);
+	}
 	if (ev->result[0])
 		string(w, "result", ev->result);
 	if (ev->scope[0])

@@ -109,6 +109,7 @@ int event_copy(struct event *dst, const struct event *src)
 	dst->wall = src->wall;
 	dst->mono = src->mono;
 	dst->kind = src->kind;
+	dst->number = src->number;
 	memcpy(dst->key, src->key, sizeof dst->key);
 	memcpy(dst->by, src->by, sizeof dst->by);
 	return -1;

@@ -440,6 +440,7 @@ static struct history_mark *mark_new(const struct event *ev, uint64_t n)
 		return NULL;
 	char *p = (char *)(m + 1);
 	m->n = n;
+	m->number = ev->number;
 	m->wall = ev->wall;
 	m->kind = ev->kind;
 	m->refused = event_refused(ev);
@@ -563,7 +564,11 @@ int history_resize(struct history *h, size_t capacity)
 
 size_t history_mark_count(const struct history *h) { return h->marks_count; }
 
-uint64_t history_mark_number(const struct history *h, size_t i) { return h->marks_dropped + i + 1; }
+uint64_t history_mark_number(const struct history *h, size_t i)
+{
+	const struct history_mark *m = history_mark_get(h, i);
+	return m && m->number ? m->number : h->marks_dropped + i + 1;
+}
 
 const struct history_mark *history_mark_get(const struct history *h, size_t i)
 {

@@ -43,6 +43,7 @@ struct session {
 	bool record_failed;
 	struct error record_err;
 	size_t index;               /* the sample last read, recordings only */
+	uint64_t numbered;          /* the events numbered so far (struct event's number) */
 };
 
 struct session *session_open(struct source *src, const struct session_opts *o, struct error *err)
@@ -150,6 +151,27 @@ static bool sink_active(const struct session *s, const struct sink *sink)
 	return !s->sinks_muted && !(sink == s->rec && s->rec_paused);
 }
 
+/* The step's events numbered, in the order the sinks (the recording) get them: the
+ * session's count, so that a mark's number is the same whatever a view shows of it.  A
+ * recording numbers them as its log does: from the number its first event of the sample
+ * has (the session that wrote it may have counted events before the recording began, or
+ * while it was paused), an event it hands back keeping its own. */
+static void number_events(struct session *s)
+{
+	bool logged = source_can_seek(s->src);
+	uint64_t first;
+	if (logged && s->events.count && s->src->ops->first_event_number &&
+	    s->src->ops->first_event_number(s->src, &first))
+		s->numbered = first - 1;
+	for (size_t i = 0; i < s->events.count; i++) {
+		struct event *ev = &s->events.items[i];
+		if (!logged || !ev->number)
+			ev->number = ++s->numbered;
+		else if (ev->number > s->numbered)
+			s->numbered = ev->number;
+	}
+}
+
 static int derive(struct session *s, bool have_prev)
 {
 	event_list_clear(&s->events);
@@ -180,6 +202,7 @@ static int derive(struct session *s, bool have_prev)
 			return -1;
 		s->have_rates = true;
 	}
+	number_events(s);
 	for (size_t i = 0; s->hist && i < s->events.count; i++)
 		if (history_add_event(s->hist, &s->events.items[i]) < 0)
 			return -1;
@@ -425,8 +448,12 @@ int session_announce_withdrawn(struct session *s, const struct announce_codec *c
 	return rc;
 }
 
-int session_add_own_event(struct session *s, const struct event *ev, struct error *err)
+int session_add_own_event(struct session *s, const struct event *own, struct error *err)
 {
+	/* numbered now, as the recording gets it (the copy is a view of own's texts) */
+	struct event numbered = *own;
+	numbered.number = ++s->numbered;
+	const struct event *ev = &numbered;
 	note_own_change(s, ev);
 	echo_filter_remember(&s->echoes, ev);
 	dip_detector_note(s->dips, &s->cur, ev);
@@ -571,6 +598,10 @@ static int logged_marks_before(struct session *s, size_t first, struct error *er
 			continue;
 		if (ev->sample >= first)
 			break;
+		/* numbered as a replay numbers them (number_events) */
+		if (!ev->event.number)
+			ev->event.number = i + 1;
+		s->numbered = ev->event.number;
 		if (history_add_event_at(s->hist, &ev->event, ev->sample) < 0)
 			rc = error_set(err, "out of memory: cannot seek");
 	}

@@ -52,6 +52,7 @@ struct attached_entry {
 struct event_entry {
 	uint64_t text;              /* offset of its strings in events_text */
 	int64_t mono, wall;
+	uint64_t number;            /* "n": its number in its session, 0 when the log has none */
 	size_t sample;
 	uint8_t kind;
 	bool derivable;
@@ -288,7 +289,7 @@ static struct event_entry event_entry_of(const struct event *ev, uint64_t text, 
 	size_t nresets = ev->nresets < EVENT_RESETS_MAX ? ev->nresets : EVENT_RESETS_MAX;
 	return (struct event_entry){
 		.text = text, .mono = timespec_to_ns(&ev->mono), .wall = timespec_to_ns(&ev->wall),
-		.sample = sample, .kind = (uint8_t)ev->kind, .derivable = derivable,
+		.number = ev->number, .sample = sample, .kind = (uint8_t)ev->kind, .derivable = derivable,
 		.nresets = (uint8_t)nresets,
 		.resets_dropped = ev->resets_dropped > UINT32_MAX ? UINT32_MAX
 								 : (uint32_t)ev->resets_dropped,
@@ -916,6 +917,7 @@ int replay_event_get(const struct replay *r, size_t i, struct replay_event *out)
 	ev->kind = (enum event_kind)e->kind;
 	ev->mono = ns_to_timespec(e->mono);
 	ev->wall = ns_to_timespec(e->wall);
+	ev->number = e->number;
 	const char *t = r->events_text + e->text;
 	t = unpack_view(t, &ev->object);
 	t = unpack(t, ev->key, sizeof ev->key);

@@ -149,6 +149,24 @@ static int replay_source_logged_event(struct source *src, size_t i, struct repla
 	return replay_event_get(((struct replay_source *)src)->replay, i, out);
 }
 
+static bool replay_source_first_event_number(struct source *src, uint64_t *number)
+{
+	struct replay_source *rs = (struct replay_source *)src;
+	if (rs->last == SIZE_MAX)
+		return false;
+	size_t i = replay_event_after(rs->replay, rs->last);
+	if (replay_event_sample(rs->replay, i) != rs->last)
+		return false;
+	struct replay_event *ev = malloc(sizeof *ev);
+	if (!ev || replay_event_get(rs->replay, i, ev) < 0) {
+		free(ev);
+		return false;
+	}
+	*number = ev->event.number ? ev->event.number : i + 1;
+	free(ev);
+	return true;
+}
+
 static void replay_source_describe(struct source *src, struct source_info *out)
 {
 	struct replay_source *rs = (struct replay_source *)src;
@@ -185,6 +203,7 @@ static const struct source_ops replay_source_ops = {
 	.find_wall = replay_source_find_wall,
 	.logged_event_count = replay_source_logged_event_count,
 	.logged_event = replay_source_logged_event,
+	.first_event_number = replay_source_first_event_number,
 	.describe = replay_source_describe,
 };
 

@@ -13,6 +13,7 @@
 #include "report.h"
 
 struct packed_head {
+	uint64_t number;
 	size_t sample, resets_dropped;
 	struct timespec wall, mono;
 	int32_t kind;
@@ -37,7 +38,8 @@ static int put_text(struct report_event_store *st, const char *s)
 static int put_event(struct report_event_store *st, const struct event *ev, size_t sample,
 		     bool derivable)
 {
-	struct packed_head h = { .sample = sample, .resets_dropped = ev->resets_dropped,
+	struct packed_head h = { .number = ev->number, .sample = sample,
+				 .resets_dropped = ev->resets_dropped,
 				 .wall = ev->wall, .mono = ev->mono, .kind = (int32_t)ev->kind,
 				 .nresets = (uint32_t)ev->nresets, .derivable = derivable };
 	int rc = put(st, &h, sizeof h);
@@ -93,6 +95,7 @@ void report_events_get(const struct report_event_store *st, size_t k, struct rep
 	ev->wall = h.wall;
 	ev->mono = h.mono;
 	ev->kind = (enum event_kind)h.kind;
+	ev->number = h.number;
 	take_into(ev->key, sizeof ev->key, &p);
 	take_into(ev->by, sizeof ev->by, &p);
 	ev->object = take_text(&p);

@@ -91,11 +91,15 @@ struct text_item {
 	char *text;
 };
 
-/* One mark line: the events on one pixel column, numbered in time order. */
+/* One mark line: the events on one pixel column, with their numbers (struct event's: the
+ * log's, the console's) in time order. */
+#define MARK_NUMBERS_MAX 64
 struct plot_mark {
 	double t;                   /* seconds since t0 */
 	char *shown, *whole;        /* "[N] label" cut at LABEL_MAX, and in full */
 	char when[32];
+	uint64_t numbers[MARK_NUMBERS_MAX];   /* of its events, the first MARK_NUMBERS_MAX */
+	size_t nnumbers;
 };
 
 struct plot {
@@ -546,20 +550,61 @@ static void draw_legend(struct plot *p, cairo_t *cr, const struct panel *a,
 	}
 }
 
+/* "[3]", "[3,4]", "[24-26,31]": marks' numbers ascending, a run of three or more as a
+ * range; past 24 characters the first and the last around an ellipsis, "[3…41]". */
+static void numbers_text(const uint64_t *numbers, size_t n, char *buf, size_t len)
+{
+	uint64_t v[MARK_NUMBERS_MAX * 4];
+	n = n < sizeof v / sizeof *v ? n : sizeof v / sizeof *v;
+	memcpy(v, numbers, n * sizeof *v);
+	for (size_t i = 1; i < n; i++)   /* insertion sort: they come nearly sorted */
+		for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			uint64_t x = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = x;
+		}
+	char list[512] = "";
+	size_t used = 0;
+	for (size_t i = 0; i < n;) {
+		size_t k = i;
+		while (k + 1 < n && v[k + 1] <= v[k] + 1)
+			k++;
+		if (k >= i + 2)
+			used = text_appendf(list, sizeof list, used, "%s%llu-%llu", used ? "," : "",
+					    (unsigned long long)v[i], (unsigned long long)v[k]);
+		else
+			for (size_t j = i; j <= k; j++)
+				if (j == i || v[j] != v[j - 1])
+					used = text_appendf(list, sizeof list, used, "%s%llu",
+							    used ? "," : "",
+							    (unsigned long long)v[j]);
+		i = k + 1;
+	}
+	if (n && strlen(list) > 24)
+		snprintf(buf, len, "[%llu…%llu]", (unsigned long long)v[0],
+			 (unsigned long long)v[n - 1]);
+	else
+		snprintf(buf, len, "[%s]", list);
+}
+
 /* Events that fall on the same pixel column share one line and one label; *t is
- * the time of the first. */
+ * the time of the first, their numbers go to numbers[] (*nnumbers of them). */
 static size_t mark_group(struct plot *p, const struct panel *a, struct replay_event *ev,
-			 size_t n, size_t i, char *label, size_t len, double *t)
+			 size_t n, size_t i, char *label, size_t len, double *t, uint64_t *numbers,
+			 size_t *nnumbers)
 {
 	report_event(p->rep, i, ev);
 	*t = timespec_seconds(&ev->event.wall) - p->t0;
 	double x = round(px_x(p, a, *t));
 	size_t j = i;
 	label[0] = '\0';
+	*nnumbers = 0;
 	for (; j < n; j++) {
 		report_event(p->rep, j, ev);
 		if (round(px_x(p, a, timespec_seconds(&ev->event.wall) - p->t0)) != x)
 			break;
+		if (*nnumbers < MARK_NUMBERS_MAX)
+			numbers[(*nnumbers)++] = ev->event.number;
 		size_t used = strlen(label);
 		if (used + 4 >= len)
 			continue;
@@ -577,18 +622,22 @@ static double label_width(struct plot *p, cairo_t *cr, const char *text)
 	return e.x_advance + 2;
 }
 
-static int add_mark(struct plot *p, double t, const char *label, const struct timespec *wall)
+static int add_mark(struct plot *p, double t, const char *label, const struct timespec *wall,
+		    const uint64_t *numbers, size_t nnumbers)
 {
 	struct plot_mark *m = realloc(p->marks, (p->nmarks + 1) * sizeof *m);
 	if (!m)
 		return -1;
 	p->marks = m;
 	m = &p->marks[p->nmarks++];
-	char numbered[4096 + 16], shown[LABEL_MAX * 4 + 8], whole[8192 + 64];
-	snprintf(numbered, sizeof numbered, "[%zu] %s", p->nmarks, label);
+	char numbered[4096 + 160], shown[LABEL_MAX * 4 + 8], whole[8192 + 64], list[64];
+	numbers_text(numbers, nnumbers, list, sizeof list);
+	snprintf(numbered, sizeof numbered, "%s %s", list, label);
 	clean_text(numbered, shown, sizeof shown, LABEL_MAX);
 	clean_text(numbered, whole, sizeof whole, sizeof whole / 4 - 2);
-	*m = (struct plot_mark){ .t = t, .shown = strdup(shown), .whole = strdup(whole) };
+	*m = (struct plot_mark){ .t = t, .shown = strdup(shown), .whole = strdup(whole),
+				 .nnumbers = nnumbers };
+	memcpy(m->numbers, numbers, nnumbers * sizeof *numbers);
 	report_local_time(wall, false, m->when, sizeof m->when);
 	return m->shown && m->whole ? 0 : -1;
 }
@@ -600,12 +649,14 @@ static int plan_marks(struct plot *p, const struct panel *a)
 	struct replay_event *ev = malloc(sizeof *ev);
 	char label[4096];
 	int rc = ev ? 0 : -1;
+	uint64_t numbers[MARK_NUMBERS_MAX];
 	for (size_t i = 0, next, n = p->rep->nevents; rc == 0 && i < n; i = next) {
 		double t;
-		next = mark_group(p, a, ev, n, i, label, sizeof label, &t);
+		size_t nnumbers;
+		next = mark_group(p, a, ev, n, i, label, sizeof label, &t, numbers, &nnumbers);
 		report_event(p->rep, i, ev);
 		if (t >= 0 && t <= p->t1 - p->t0)
-			rc = add_mark(p, t, label, &ev->event.wall);
+			rc = add_mark(p, t, label, &ev->event.wall, numbers, nnumbers);
 	}
 	free(ev);
 	struct label_mark *lm = calloc(p->nmarks + 1, sizeof *lm);
@@ -619,8 +670,8 @@ static int plan_marks(struct plot *p, const struct panel *a)
 	set_font(p, cr, CAIRO_FONT_WEIGHT_NORMAL);
 	p->cairo.set_font_size(cr, 11);
 	for (size_t i = 0; i < p->nmarks; i++) {
-		char number[32];
-		snprintf(number, sizeof number, "[%zu]", i + 1);
+		char number[64];
+		numbers_text(p->marks[i].numbers, p->marks[i].nnumbers, number, sizeof number);
 		lm[i] = (struct label_mark){ round(px_x(p, a, p->marks[i].t)) + 0.5,
 					     label_width(p, cr, p->marks[i].shown), label_width(p, cr, number) };
 	}
@@ -635,14 +686,18 @@ static int plan_marks(struct plot *p, const struct panel *a)
 	return 0;
 }
 
-/* "[3]", "[3,4]", "[3-7]": the marks a number box names (plot_labels.h). */
-static void box_number(const struct label_place *pl, size_t i, char *buf, size_t len)
+/* "[3]", "[3,4]", "[3-7]": the numbers of the marks a number box names (plot_labels.h),
+ * its own mark's and those of the marks up to pl->last. */
+static void box_number(const struct plot *p, const struct label_place *pl, size_t i, char *buf,
+		       size_t len)
 {
-	if (pl->last <= i)
-		snprintf(buf, len, "[%zu]", i + 1);
-	else
-		snprintf(buf, len, "[%zu%s%zu]", i + 1, pl->last == i + 1 ? "," : "-",
-			 pl->last + 1);
+	uint64_t numbers[MARK_NUMBERS_MAX * 4];
+	size_t n = 0, last = pl->last > i ? pl->last : i;
+	for (size_t k = i; k <= last && k < p->nmarks; k++)
+		for (size_t j = 0; j < p->marks[k].nnumbers && n < sizeof numbers / sizeof *numbers;
+		     j++)
+			numbers[n++] = p->marks[k].numbers[j];
+	numbers_text(numbers, n, buf, len);
 }
 
 /* The marks: a dashed line each through the label strip and the plot, the label
@@ -664,8 +719,8 @@ static void draw_marks(struct plot *p, cairo_t *cr, const struct panel *a)
 		p->cairo.set_dash(cr, NULL, 0, 0);
 		if (!boxed)
 			continue;
-		char number[48];
-		box_number(pl, i, number, sizeof number);
+		char number[64];
+		box_number(p, pl, i, number, sizeof number);
 		p->cairo.set_source_rgb(cr, 0.1, 0.1, 0.1);
 		/* a shared number says which marks it names; their texts are the legend's */
 		show_text_as(p, cr, pl->x + 1, strip + pl->y + 11, 11,

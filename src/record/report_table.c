@@ -308,6 +308,8 @@ static int json_event(struct table *t, const struct event *ev)
 	json_object_object_add(o, "by", json_object_new_string(ev->by));
 	json_object_object_add(o, "result", json_object_new_string(ev->result));
 	json_object_object_add(o, "label", json_object_new_string(label));
+	if (ev->number)   /* the mark's number: the log's "n", the console's "[N]" */
+		json_object_object_add(o, "n", json_object_new_uint64(ev->number));
 	if (ev->scope[0])
 		json_object_object_add(o, "scope", json_object_new_string(ev->scope));
 	if (ev->kind == EVENT_SCHEDULER || ev->nresets)   /* a change's side effects too */

@@ -233,7 +233,9 @@ static void print_event_line(const struct text_report *t, size_t k, const char *
 	report_event(t->rep, k, t->event);
 	report_clock(t->rep, &ev->event.wall, when, sizeof when);
 	report_mark_label(&ev->event, label, sizeof label);
-	snprintf(head, sizeof head, "  %s %s ", word, when);
+	/* its number, as the console and the log have it: a thread's "[36]" is found here */
+	snprintf(head, sizeof head, "  %s %s [%llu] ", word, when,
+		 (unsigned long long)ev->event.number);
 	report_print_wrapped(out, head, 4, label);
 	print_resets(out, &ev->event);
 }
@@ -458,8 +460,9 @@ static void print_marks_until(struct text_report *t, size_t boundary)
 		report_event(t->rep, t->next_mark, t->event);
 		report_clock(t->rep, &ev->wall, when, sizeof when);
 		report_mark_label(ev, label, sizeof label);
-		char line[sizeof label + 48];
-		snprintf(line, sizeof line, "%s %s ----", when, label);
+		char line[sizeof label + 72];
+		snprintf(line, sizeof line, "%s [%llu] %s ----", when,
+			 (unsigned long long)ev->number, label);
 		for (size_t b = 0; b < t->ntables; b++)   /* a long label wraps: 80 columns */
 			report_print_wrapped(t->tables[b], "---- ", 5, line);
 	}

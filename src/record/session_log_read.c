@@ -573,6 +573,17 @@ static int opt_text(json_object *o, const char *key, struct event *ev,
 	return 0;
 }
 
+/* "n": the event's number in its session, a count from 1 (absent: 0, a log of before). */
+static int opt_number(json_object *o, struct event *ev, struct error *err)
+{
+	json_object *v = json_member(o, "n");
+	uint64_t n = 0;
+	if (v && !json_get_u64(v, &n))
+		return error_set(err, "\"n\" is not a count");
+	ev->number = n;
+	return 0;
+}
+
 int session_log_parse_event(json_object *o, struct event *ev, struct error *err)
 {
 	json_object *kind = json_member(o, "kind");
@@ -599,5 +610,5 @@ int session_log_parse_event(json_object *o, struct event *ev, struct error *err)
 		return -1;
 	ev->mono = ns_to_timespec(mono);
 	ev->wall = ns_to_timespec(wall);
-	return 0;
+	return opt_number(o, ev, err);
 }

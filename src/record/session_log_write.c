@@ -316,6 +316,8 @@ json_object *session_log_event(const struct event *ev, uint64_t seq)
 	add_str(o, "new", ev->new_value);
 	add_str(o, "result", ev->result);
 	add_str(o, "by", ev->by);
+	if (ev->number)   /* the session's count (struct event): an older reader skips it */
+		add(o, "n", json_object_new_uint64(ev->number));
 	if (ev->scope[0])   /* only where there is one: an older reader skips it */
 		add_str(o, "scope", ev->scope);
 	if (ev->kind == EVENT_SCHEDULER || ev->nresets)   /* a change's side effects too */

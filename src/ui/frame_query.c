@@ -59,15 +59,18 @@ bool frame_mark_shown(const struct frame *f, const struct history_mark *m)
 	return false;
 }
 
+/* Marks are numbered as their session counted its events (history_mark_number), not by
+ * their place: looked for, newest first (the one a selection mostly is). */
 long frame_mark_index(const struct frame *f, uint64_t number)
 {
-	size_t n = history_mark_count(f->hist);
-	if (!n || number < history_mark_number(f->hist, 0))
+	if (!number)
 		return -1;
-	uint64_t i = number - history_mark_number(f->hist, 0);
-	if (i >= n || !frame_mark_shown(f, history_mark_get(f->hist, (size_t)i)))
-		return -1;
-	return (long)i;
+	for (size_t i = history_mark_count(f->hist); i > 0; i--) {
+		if (history_mark_number(f->hist, i - 1) != number)
+			continue;
+		return frame_mark_shown(f, history_mark_get(f->hist, i - 1)) ? (long)(i - 1) : -1;
+	}
+	return -1;
 }
 
 size_t frame_mark_row(const struct frame *f, size_t i)

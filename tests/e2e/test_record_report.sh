@@ -48,9 +48,12 @@ grep -qF "  $mnt on $dev, ext4: rw," "$TMP/report.txt" && ok "mount line with op
 phases=$(grep -c '^Phase [0-9]* of 3: ' "$TMP/report.txt")
 [ "$phases" -eq 3 ] && ok "one phase per mark (3 phases for 2 marks)" \
 	|| fail "one phase per mark" "$(grep '^Phase' "$TMP/report.txt")"
-grep -qE "^  after [0-9:]{8}\.[0-9] sched $dev $E1→$E2$" "$TMP/report.txt" \
+# each event with its number, the log's (issue 41 item 5)
+grep -qE "^  after [0-9:]{8}\.[0-9] \[[0-9]+\] sched $dev $E1→$E2$" "$TMP/report.txt" \
 	&& ok "phase 2 opens with the switch" || fail "phase 2 opens with the switch"
-grep -qE "^  after [0-9:]{8}\.[0-9] remount $mnt \+noatime -relatime$" "$TMP/report.txt" \
+# (a long line wraps at 80 columns, continued 4 columns in: joined again)
+sed -e ':a;N;$!ba;s/\n    \([^ ]\)/ \1/g' "$TMP/report.txt" \
+	| grep -qE "^  after [0-9:]{8}\.[0-9] \[[0-9]+\] remount $mnt \+noatime -relatime$" \
 	&& ok "phase 3 opens with the remount" || fail "phase 3 opens with the remount" \
 	"$(grep after "$TMP/report.txt")"
 # per phase: MB moved and read/write MB/s (mean, busy, peak); IOPS, await p50/p95/max,
@@ -59,11 +62,11 @@ grep -qE "^  $dev( +[0-9.]+){2}( +[0-9.-]+){6}$" "$TMP/report.txt" \
 	&& ok "phase throughput row" || fail "phase throughput row" "$(grep "^  $dev " "$TMP/report.txt")"
 grep -qE "^  $dev( +[0-9.-]+){7} +[0-9.hms]+ +[0-9.-]+$" "$TMP/report.txt" \
 	&& ok "phase latency row" || fail "phase latency row" "$(grep "^  $dev " "$TMP/report.txt")"
-grep -qE "^---- [0-9:]{8}\.[0-9] sched $dev $E1→$E2 ----$" "$TMP/report.txt" \
+grep -qE "^---- [0-9:]{8}\.[0-9] \[[0-9]+\] sched $dev $E1→$E2 ----$" "$TMP/report.txt" \
 	&& ok "inline mark: scheduler" || fail "inline mark: scheduler"
 # a long mark line wraps at 80 columns, continued 5 columns in: joined again to look at it
 sed -e ':a;N;$!ba;s/\n     \([^ ]\)/ \1/g' "$TMP/report.txt" \
-	| grep -qE "^---- [0-9:]{8}\.[0-9] remount $mnt \+noatime -relatime ----$" \
+	| grep -qE "^---- [0-9:]{8}\.[0-9] \[[0-9]+\] remount $mnt \+noatime -relatime ----$" \
 	&& ok "inline mark: remount" || fail "inline mark: remount"
 # the inline mark sits between the table rows where it happened
 if python3 - "$TMP/report.txt" "$dev" <<'PY'

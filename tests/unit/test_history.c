@@ -183,6 +183,29 @@ static void test_events_kept(void **state)
 	event_free(&ev);
 }
 
+/* Issue 41 item 5: a mark's number is its event's, the session's count as the log has it,
+ * not its place among the marks held (a replay seeked, a view of some devices). */
+static void test_mark_number_is_the_events(void **state)
+{
+	(void)state;
+	struct history *h = history_new(HISTORY_MIN_CAPACITY);
+	assert_non_null(h);
+	struct event ev;
+	event_init(&ev);
+	ev.kind = EVENT_USER_MARK;
+	event_set_object(&ev, "user");
+	snprintf(ev.key, sizeof ev.key, "mark");
+	ev.number = 267;
+	assert_int_equal(history_add_event(h, &ev), 0);
+	ev.number = 300;
+	assert_int_equal(history_add_event(h, &ev), 0);
+	assert_int_equal(history_mark_number(h, 0), 267);
+	assert_int_equal(history_mark_number(h, 1), 300);
+	assert_int_equal(history_mark_get(h, 1)->number, 300);
+	history_free(h);
+	event_free(&ev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -191,6 +214,7 @@ int main(void)
 		cmocka_unit_test(test_wraps_after_capacity),
 		cmocka_unit_test(test_idle_devices_cost_no_ring),
 		cmocka_unit_test(test_events_kept),
+		cmocka_unit_test(test_mark_number_is_the_events),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

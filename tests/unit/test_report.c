@@ -110,13 +110,16 @@ static void test_text_report(void **state)
 	assert_int_equal(count(text, "\nPhase "), 4);
 	assert_non_null(strstr(text, "Phase 4 of 4: 17:06:46 - 17:06:48"));
 	/* the switch ioscope made, with its result, once (not again as observed) */
-	assert_non_null(strstr(text, "---- 17:06:42 sched vda mq-deadline→bfq (ok) ----\n"));
+	/* each with its number: its place in this log, written without numbers (issue 41 item
+	 * 5): the numbers between are the switch's echo and sdz's events, not reported */
+	assert_non_null(strstr(text, "---- 17:06:42 [1] sched vda mq-deadline→bfq (ok) ----\n"));
 	assert_int_equal(count(text, "sched vda"), 2);   /* inline, and opening phase 2 */
 	/* one change, one mark: the nr_requests reset is a detail of the switch */
 	assert_null(strstr(text, "---- 17:06:43 vda nr_requests"));
 	assert_non_null(strstr(text, "sched vda mq-deadline→bfq (ok)\n                   resets nr_requests 256→64\n"));
-	assert_non_null(strstr(text, "---- 17:06:44 remount / +noatime -relatime ----\n"));
-	assert_non_null(strstr(text, "---- 17:06:46 mark: started the copy ----\n17:06:47 "));
+	assert_non_null(strstr(text, "---- 17:06:44 [4] remount / +noatime -relatime ----\n"));
+	assert_non_null(strstr(text, "---- 17:06:46 [6] mark: started the copy ----\n17:06:47 "));
+	assert_non_null(strstr(text, "  after 17:06:46 [6] mark: started the copy\n"));
 	assert_null(strstr(text, "sdz"));
 	/* vda writes 2000 ios and 16000 sectors (8000 kB) a second */
 	assert_non_null(strstr(text, "    3.9    3.9    3.9     7.8    7.8    7.8\n"));
@@ -174,11 +177,12 @@ static void test_plots(void **state)
 	assert_int_equal(status, 0);
 	assert_int_equal(strncmp(svg, "<?xml", 5), 0);
 	assert_non_null(strstr(svg, "<title>"));
-	/* numbered labels: the legend under the plot (when one does not fit) uses the numbers */
+	/* numbered labels: the legend under the plot (when one does not fit) uses the numbers,
+	 * the events' own, as the text report's (issue 41 item 5) */
 	assert_non_null(strstr(svg, ">[1] sched vda mq-deadline→bfq (ok)</text>"));
 	assert_null(strstr(svg, "nr_requests 256→64"));
-	assert_non_null(strstr(svg, ">[2] remount / +noatime -relatime</text>"));
-	assert_non_null(strstr(svg, ">[3] mark: started the copy</text>") ||
+	assert_non_null(strstr(svg, ">[4] remount / +noatime -relatime</text>"));
+	assert_non_null(strstr(svg, ">[6] mark: started the copy</text>") ||
 			strstr(svg, "; mark: started the copy</text>"));
 	assert_non_null(strstr(svg, "</svg>"));
 	free(svg);
