@@ -43,15 +43,16 @@ void compare_state_free(struct compare_state *st)
 	snapshot_free(&st->snap);
 }
 
-/* The next line of text, at most COLUMN bytes, broken after a comma or at a space when
- * it has to be; *p moves past it. */
+/* The next line of text, at most COLUMN bytes, broken after a comma or a slash or at a
+ * space when it has to be (a path breaks between its components: "/tmp/test.az27ga/" and
+ * "mnt-loop0", not "mnt-loo" and "p0"); *p moves past it. */
 static void next_piece(const char **p, char *piece)
 {
 	const char *s = *p;
 	size_t n = strlen(s);
 	if (n > COLUMN) {
 		n = COLUMN;
-		while (n > COLUMN / 2 && s[n - 1] != ',' && s[n] != ' ')
+		while (n > COLUMN / 2 && s[n - 1] != ',' && s[n - 1] != '/' && s[n] != ' ')
 			n--;
 		if (n == COLUMN / 2)
 			n = COLUMN;
