@@ -138,6 +138,11 @@ static void damage_is_left_to_json(void **unused)
 		"{\"type\":\"sample\",\"seq\":1,\"mono\":1,\"wall\":2,\"devices\":[{\"name\":\"vda\",\"nf\":20,\"c\":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18]}],\"vm\":{}}",
 		"{\"type\":\"sample\",\"seq\":1,\"mono\":1,\"wall\":2,\"devices\":[{\"name\":\"vda\",\"nf\":20,\"c\":[-1]}],\"vm\":{}}",
 		"{\"type\":\"sample\",\"seq\":1,\"mono\":1,\"wall\":2,\"devices\":[{\"name\":\"vda\",\"nf\":20,\"c\":[18446744073709551616]}],\"vm\":{}}",
+		"{\"type\":\"sample\",\"seq\":1,\"mono\":1,\"wall\":2,\"devices\":[{\"name\":\"vda\",\"nf\":20,\"c\":[99999999999999999999]}],\"vm\":{}}",
+		"{\"type\":\"sample\",\"seq\":1,\"mono\":1,\"wall\":2,\"devices\":[{\"name\":\"vda\",\"nf\":20,\"c\":[184467440737095516150]}],\"vm\":{}}",
+		"{\"type\":\"sample\",\"seq\":1,\"mono\":9223372036854775808,\"wall\":2,\"devices\":[],\"vm\":{}}",
+		"{\"type\":\"sample\",\"seq\":1,\"mono\":1,\"wall\":2,\"devices\":[{\"name\":\"vda\",\"nf\":20,\"c\":[1],\"nst\":1}],\"vm\":{}}",
+		"{\"type\":\"sample\",\"seq\":1,\"mono\":1,\"wall\":2,\"devices\":[{\"name\":\"vda\",\"nf\":20,\"c\":[1],\"cc\":[1]}],\"vm\":{}}",
 		"{\"type\":\"sample\",\"seq\":1,\"mono\":1,\"wall\":2,\"devices\":[{\"name\":\"vda\",\"nf\":20,\"c\":[1.5]}],\"vm\":{}}",
 		"{\"type\":\"sample\",\"seq\":1,\"mono\":1,\"wall\":2,\"devices\":[{\"name\":\"vda\",\"nf\":20,\"c\":[01]}],\"vm\":{}}",
 		"{\"type\":\"sample\",\"seq\":1,\"mono\":1,\"wall\":2,\"devices\":[{\"name\":\"vda\",\"nf\":20,\"c\":[1],\"inst\":4294967296}],\"vm\":{}}",
@@ -159,6 +164,15 @@ static void damage_is_left_to_json(void **unused)
 static void extremes_are_scanned(void **unused)
 {
 	assert_int_equal(scan_agrees("{\"type\":\"sample\",\"seq\":1,\"mono\":-5,\"wall\":0,\"devices\":[],\"vm\":{}}"), 1);
+	/* every length around the eight digits read at once, and a digit string ended by
+	 * each byte that can follow it */
+	assert_int_equal(scan_agrees("{\"type\":\"sample\",\"seq\":12345678,\"mono\":-1234567,\"wall\":123456789,"
+				     "\"devices\":[{\"name\":\"vda\",\"nf\":20,\"c\":[1,12,1234567,12345678,123456789,"
+				     "1234567890123456,12345678901234567,1234567890123456789,12345678901234567890,"
+				     "99999999,9999999999999999,0,10000000,18446744073709551615]}],\"vm\":{}}"), 1);
+	/* 20 digits, past the 19 read unchecked */
+	assert_int_equal(scan_agrees("{\"type\":\"sample\",\"seq\":10000000000000000000,\"mono\":-9223372036854775807,\"wall\":0,"
+				     "\"devices\":[{\"name\":\"vda\",\"nf\":20,\"c\":[10000000000000000001]}],\"vm\":{}}"), 1);
 	assert_int_equal(scan_agrees("{\"type\":\"sample\",\"seq\":18446744073709551615,\"mono\":9223372036854775807,\"wall\":-9223372036854775807,"
 				     "\"devices\":[{\"name\":\"vda\",\"nf\":0,\"c\":[18446744073709551615],\"inflight\":[-1,9223372036854775807],\"inst\":4294967295}],"
 				     "\"vm\":{\"psi\":[1e-300,100,0,18446744073709551615]}}  \r"), 1);
