@@ -8,6 +8,7 @@
 
 #include "json_text.h"
 #include "csv.h"
+#include "numfmt.h"
 #include "report.h"
 #include "report_phases.h"
 #include "report_probe.h"
@@ -197,13 +198,23 @@ static int csv_device(struct table *t, const struct report_interval *iv, const s
 	else
 		fputc(',', t->out);
 	csv_field(t->out, r->name);
+	/* ",%.3f" a metric, made without printf's arbitrary precision and written at once:
+	 * three quarters of a CSV report's time was printf's (numfmt_fixed; room for the
+	 * widest double in each cell) */
+	char cells[4096];
+	size_t at = 0;
 	for (size_t i = 0; i < device_metrics_count; i++) {
 		const struct metric_def *m = &device_metrics[i];
-		if (metric_missing(r, m))
-			fputc(',', t->out);
-		else
-			fprintf(t->out, ",%.3f", device_metric_value(r, m));
+		if (sizeof cells - at < 320) {
+			fwrite(cells, 1, at, t->out);
+			at = 0;
+		}
+		cells[at++] = ',';
+		if (!metric_missing(r, m))
+			at += (size_t)numfmt_fixed(cells + at, sizeof cells - at, 0, 3,
+						   device_metric_value(r, m));
 	}
+	fwrite(cells, 1, at, t->out);
 	fprintf(t->out, ",%llu", (unsigned long long)r->in_flight);
 	csv_field(t->out, r->scheduler);
 	fputs(",,,,,,,,", t->out);
