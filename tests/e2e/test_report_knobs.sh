@@ -36,7 +36,8 @@ rc=$?
 [ $rc -eq 0 ] && [ ! -s "$TMP/a.err" ] && grep -q "^Comparison of $IDLE" "$TMP/a.txt" \
 	&& ok "report runs cleanly, an idle device's phases compared too" \
 	|| fail "report runs cleanly, an idle device's phases compared too" "exit $rc: $(cat "$TMP/a.err")"
-grep -qE "after [0-9:]{8}(\.[0-9])? $L loop.dio 0→1" "$TMP/a.txt" \
+# (the phase line gives the event's number since the marks are numbered: "[N] ")
+grep -qE "after [0-9:]{8}(\.[0-9])? (\[[0-9]+\] )?$L loop.dio 0→1" "$TMP/a.txt" \
 	&& ok "the direct I/O change opens a phase" || fail "the direct I/O change opens a phase" "$(head -80 "$TMP/a.txt")"
 sed -n "/^Comparison of $L/,/^\$/p" "$TMP/a.txt" >"$TMP/a.cmp"
 grep -qE "sched [a-z-]+, loop.dio 0 " "$TMP/a.cmp" && grep -qE "sched [a-z-]+, loop.dio 1 " "$TMP/a.cmp" \
