@@ -372,11 +372,28 @@ static bool queue_has_work(const struct dip_context *c)
 }
 
 /* "4 requests in flight (queue full: nr_requests 4), util 80%, await 0.3→9.1 ms" */
+/* "requests queued 0.12 on average, none in flight at the sample, util 5%, await ...": the
+ * queue's work of the interval when its instant shows none (a writer held by its bdi's
+ * dirty limit), so that a dip whose only work is that still says what it saw. */
+static size_t queue_interval_reason(const struct dip_context *c, struct dip_reason *out)
+{
+	const struct device_rates *d = c->dev;
+	char await[64];
+	await_text(c, await, sizeof await);
+	snprintf(out->text, sizeof out->text,
+		 "requests queued %.2f on average, none in flight at the sample, util %.0f%%%s%s",
+		 d->aqu_sz, d->util, await[0] ? ", " : "", await);
+	out->score = 0.5;
+	return 1;
+}
+
 static size_t queue_reasons(const struct dip_context *c, struct dip_reason *out, size_t max)
 {
 	const struct device_rates *d = c->dev;
-	if (!max || !d->valid || d->in_flight == 0)
+	if (!max || !d->valid)
 		return 0;
+	if (d->in_flight == 0)
+		return d->aqu_sz >= DIP_WORK_AQU ? queue_interval_reason(c, out) : 0;
 	const struct device *dev = snapshot_find_device(c->snap, c->device);
 	const char *nr = dev ? device_setting(dev, "nr_requests") : NULL;
 	char full[64] = "", await[64];

@@ -289,6 +289,10 @@ static void test_dip_work_of_the_interval(void **state)
 	assert_int_equal(dip_sample(&r, 30720, 0), 1);
 	assert_int_equal(dip_sample(&r, 30720, 0), 0);
 	assert_int_equal(r.events.count, 1);
+	/* and says what it saw: a dip has a reason (a full run's had none: no cause, no task) */
+	char reason[200];
+	assert_true(event_reason(&r.events.items[0], 0, reason, sizeof reason));
+	assert_non_null(strstr(reason, "requests queued 0.02 on average, none in flight at the sample"));
 	dip_run_free(&r);
 }
 
