@@ -139,7 +139,8 @@ static ssize_t read_attr(int fd, char *buf, size_t len)
  * file, checked (regular_file.h). */
 static int open_in(bool kernel, int dirfd, const char *rel, int flags)
 {
-	return kernel ? procfile_openat_kernel(dirfd, rel, flags) : procfile_openat(dirfd, rel, flags);
+	return kernel ? procfile_openat_kernel(dirfd, rel, flags)
+		      : procfile_openat(dirfd, rel, flags);
 }
 
 static int open_attr(bool kernel, int dirfd, const char *rel)
@@ -222,7 +223,8 @@ static void setting_dirs_open(struct setting_dirs *dirs, bool kernel, int dfd, i
 	dirs->disk = dfd;
 	dirs->queue = qfd;
 	dirs->bdi = dfd < 0 ? -1 : open_in(kernel, dfd, "bdi", O_RDONLY | O_DIRECTORY);
-	dirs->loop = dfd < 0 ? -1 : open_in(kernel, dfd, "loop", O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+	dirs->loop = dfd < 0 ? -1
+			     : open_in(kernel, dfd, "loop", O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
 	dirs->loop_attached = dirs->loop >= 0 &&
 			      faccessat(dirs->loop, "backing_file", F_OK, AT_SYMLINK_NOFOLLOW) == 0;
 }
@@ -287,7 +289,8 @@ static int open_settings_in(struct sysfs_disk *d, int dfd, const char *active,
 	int own = dfd < 0 ? open_disk_dir(d) : -1;
 	if (own >= 0)
 		dfd = own;
-	int qfd = dfd < 0 ? -1 : open_in(d->kernel, dfd, "queue", O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+	int qfd = dfd < 0 ? -1
+			  : open_in(d->kernel, dfd, "queue", O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
 	size_t nsched = 0;
 	char **sched = qfd < 0 ? NULL : list_iosched(d->kernel, qfd, &nsched);
 
