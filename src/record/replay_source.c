@@ -22,6 +22,7 @@ struct replay_source {
 	size_t first;           /* the first sample that read() looked at (a damaged one skipped) */
 	size_t warned;          /* warnings already printed */
 	bool borrowed;          /* the replay is the caller's: not closed */
+	struct replay_event *scratch;   /* first_event_number's, decoded into (4 KB) */
 };
 
 static const struct source_ops replay_source_ops;
@@ -157,13 +158,11 @@ static bool replay_source_first_event_number(struct source *src, uint64_t *numbe
 	size_t i = replay_event_after(rs->replay, rs->last);
 	if (replay_event_sample(rs->replay, i) != rs->last)
 		return false;
-	struct replay_event *ev = malloc(sizeof *ev);
-	if (!ev || replay_event_get(rs->replay, i, ev) < 0) {
-		free(ev);
+	if (!rs->scratch && !(rs->scratch = malloc(sizeof *rs->scratch)))
 		return false;
-	}
-	*number = ev->event.number ? ev->event.number : i + 1;
-	free(ev);
+	if (replay_event_get(rs->replay, i, rs->scratch) < 0)
+		return false;
+	*number = rs->scratch->event.number ? rs->scratch->event.number : i + 1;
 	return true;
 }
 
@@ -187,6 +186,7 @@ static void replay_source_destroy(struct source *src)
 	struct replay_source *rs = (struct replay_source *)src;
 	if (!rs->borrowed)
 		replay_close(rs->replay);
+	free(rs->scratch);
 	free(rs);
 }
 

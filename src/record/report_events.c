@@ -12,12 +12,13 @@
 #include "grow.h"
 #include "report.h"
 
+/* 64 bytes: a report of a day's churn holds 380k of them */
 struct packed_head {
 	uint64_t number;
-	size_t sample, resets_dropped;
+	size_t sample;
 	struct timespec wall, mono;
 	int32_t kind;
-	uint32_t nresets;
+	uint32_t nresets, resets_dropped;   /* resets_dropped: past UINT32_MAX, UINT32_MAX */
 	bool derivable;
 };
 
@@ -39,7 +40,8 @@ static int put_event(struct report_event_store *st, const struct event *ev, size
 		     bool derivable)
 {
 	struct packed_head h = { .number = ev->number, .sample = sample,
-				 .resets_dropped = ev->resets_dropped,
+				 .resets_dropped = ev->resets_dropped > UINT32_MAX
+							   ? UINT32_MAX : (uint32_t)ev->resets_dropped,
 				 .wall = ev->wall, .mono = ev->mono, .kind = (int32_t)ev->kind,
 				 .nresets = (uint32_t)ev->nresets, .derivable = derivable };
 	int rc = put(st, &h, sizeof h);
