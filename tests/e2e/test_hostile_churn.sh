@@ -22,7 +22,7 @@ max_rss() {
 	else ok "$name (peak RSS $((kb / 1024)) MB)"; fi
 }
 max_rss "report of 380k events under 100 MB" "$IOSCOPE_OPT" report "$TMP/churn.log" -f text
-grep -q "^---- [0-9:]* mark: " "$TMP/out" && ok "the report has the marks inline" \
+grep -q "^---- [0-9:]* \[[0-9]*\] mark: " "$TMP/out" && ok "the report has the marks inline" \
 	|| fail "the report has the marks inline"
 max_rss "replay --batch of 380k events under 100 MB" "$IOSCOPE_OPT" --replay "$TMP/churn.log" \
 	--batch -f json
