@@ -92,8 +92,9 @@ check "the log reports" test -s "$TMP/report.txt"
 python3 - "$TMP/report.txt" "$dev" "$E1" "$E2" <<'PY'
 import re, sys
 lines = open(sys.argv[1]).read().split("\n")
-# times carry tenths when the interval is under a second; the names are [a-z-]
-pat = r"^---- (\d\d:\d\d:\d\d(?:\.\d)?) sched %s %s→%s ----$" % tuple(sys.argv[2:5])
+# times carry tenths when the interval is under a second, then the event's number; the
+# names are [a-z-]
+pat = r"^---- (\d\d:\d\d:\d\d(?:\.\d)?) \[\d+\] sched %s %s→%s ----$" % tuple(sys.argv[2:5])
 i = next((k for k, l in enumerate(lines) if re.match(pat, l)), None)
 if i is None:
     print("not ok report: the switch inline"); sys.exit()
