@@ -61,7 +61,10 @@ python3 - "$TMP/live.marks" "$dev" <<'PY'
 import sys
 rows = [l.split() for l in open(sys.argv[1])]
 nums = [int(r[0]) for r in rows]
-ok = len(nums) == 3 and nums[0] > 1 and nums[1] > nums[0] + 1 and nums[2] > nums[1] and \
+# (the other device's switches fall where a loaded machine's timing puts them: somewhere
+# between our first change and our last, not always between the first and the mark)
+ok = len(nums) == 3 and nums[0] > 1 and nums[1] > nums[0] and nums[2] > nums[1] and \
+     nums[2] - nums[0] > 2 and \
      [r[2] for r in rows] == [sys.argv[2], "mark", sys.argv[2]]
 print(("ok" if ok else "not ok") + " live: the session's numbers, other devices' events counted: %s" % rows)
 PY
