@@ -79,7 +79,10 @@ at_exit "losetup -d '$upper'"
 at_exit "fsfreeze -u '$mnt'"
 upper=$(basename "$upper")
 restore_queue "$upper"
-trace "$upper" "$TMP/slow.json" 4
+trace "$upper" "$TMP/slow.json" 5
+# the writer and the freeze once the batch has its first interval: a loaded machine's BPF
+# load started the batch after the freeze, and no interval held the writes it held back
+trace_ready "$TMP/slow.json"
 timeout 5 bash -c "while :; do dd if=/dev/zero of=/dev/$upper bs=4k count=1 oflag=direct status=none; sleep 0.02; done" &
 writer=$!
 sleep 1.5
