@@ -107,6 +107,8 @@ struct replay {
 	struct snapshot devices_state, mounts_state;
 	char *line;                        /* one line read back for parsing */
 	size_t line_cap;
+	char *ahead;                       /* READ_AHEAD bytes of the file from ahead_at */
+	uint64_t ahead_at, ahead_len, last_end;   /* last_end: where the last line read ended */
 	json_tokener *tok;
 	const char *damage;                /* while opening: why decompression stopped, or NULL */
 };
@@ -690,11 +692,38 @@ void replay_close(struct replay *r)
 	free(r->attached);
 	free(r->announced);
 	free(r->line);
+	free(r->ahead);
 	free(r->name);
 	free(r);
 }
 
 /* ---- reading samples ---- */
+
+/* Lines read in the file's order (a report's walk, a replay played on) come from a window
+ * read ahead: a pread a line made a report of a day log (two walks of 86,400 samples)
+ * 174,000 system calls, 4,200 this way with the index's own.  A line read out of order
+ * (a seek, a devices record) is read alone, as before. */
+#define READ_AHEAD (256u * 1024u)
+
+/* Whether the window holds [offset, offset + length), read again from offset when the line
+ * follows the last one read (within a window's length after its end). */
+static bool in_window(struct replay *r, uint64_t offset, uint32_t length)
+{
+	bool held = r->ahead_len && offset >= r->ahead_at &&
+		    offset + length <= r->ahead_at + r->ahead_len;
+	if (held || length > READ_AHEAD / 2 || offset < r->last_end ||
+	    offset - r->last_end > READ_AHEAD || !r->last_end)
+		return held;
+	if (!r->ahead && !(r->ahead = malloc(READ_AHEAD)))
+		return false;
+	ssize_t n;
+	do
+		n = pread(r->fd, r->ahead, READ_AHEAD, (off_t)offset);
+	while (n < 0 && errno == EINTR);
+	r->ahead_at = offset;
+	r->ahead_len = n > 0 ? (uint64_t)n : 0;
+	return offset + length <= r->ahead_at + r->ahead_len;
+}
 
 /* The line's bytes into r->line, NUL-terminated. */
 static const char *read_bytes(struct replay *r, uint64_t offset, uint32_t length, struct error *err)
@@ -707,6 +736,13 @@ static const char *read_bytes(struct replay *r, uint64_t offset, uint32_t length
 		}
 		r->line = b;
 		r->line_cap = (size_t)length + 1;
+	}
+	bool ahead = in_window(r, offset, length);
+	r->last_end = offset + length;
+	if (ahead) {
+		memcpy(r->line, r->ahead + (offset - r->ahead_at), length);
+		r->line[length] = '\0';
+		return r->line;
 	}
 	size_t done = 0;
 	while (done < length) {
