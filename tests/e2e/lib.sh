@@ -44,6 +44,10 @@ has_samples() { local n; n=$(grep -c '^{"type":"sample"' "$1" 2>/dev/null); [ "$
 wait_samples() { wait_until 30 "${3:-}" has_samples "$1" "$2"; }
 _run_cleanups() {
 	local cmd
+	# a second TERM (run.sh's timeout, a killed run's scripts signalled again) must not end
+	# the cleanups half way: a frozen filesystem was left frozen, its writer in D and seven
+	# loop devices attached
+	trap '' INT TERM
 	while IFS= read -r cmd; do eval "$cmd" >/dev/null 2>&1; done < <(tac "$_CLEANUPS" 2>/dev/null)
 	rm -rf "$TMP"
 }
