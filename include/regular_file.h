@@ -30,9 +30,14 @@ int regular_file_openat(int dirfd, const char *path, int flags);
  * trace_pipe under /sys) answers EAGAIN instead of hanging, so it stays set.  A sysfs
  * attribute opened this way costs one system call instead of four. */
 int regular_file_openat_kernel(int dirfd, const char *path, int flags);
-/* A small file read whole into buf (NUL-terminated, at most len - 1 bytes) through
- * regular_file_openat: its length, -1 with errno set. */
+/* A small file read whole into buf (NUL-terminated, at most len - 1 bytes) with one read
+ * (the kernel makes /proc and /sys files whole at the first): its length, -1 with errno
+ * set.  _at opens through regular_file_openat, _kernel_at through
+ * regular_file_openat_kernel; _fd reads a descriptor opened otherwise (-1: fails) and
+ * closes it. */
 ssize_t regular_file_read_at(int dirfd, const char *path, char *buf, size_t len);
+ssize_t regular_file_read_kernel_at(int dirfd, const char *path, char *buf, size_t len);
+ssize_t regular_file_read_fd(int fd, char *buf, size_t len);
 /* error_errno(), with a refusal said as such: "PATH: not a regular file (a FIFO): refused". */
 int regular_file_error(struct error *err, const char *path, int errnum);
 

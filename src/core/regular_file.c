@@ -56,9 +56,8 @@ int regular_file_error(struct error *err, const char *path, int errnum)
 			 path, kind);
 }
 
-ssize_t regular_file_read_at(int dirfd, const char *path, char *buf, size_t len)
+ssize_t regular_file_read_fd(int fd, char *buf, size_t len)
 {
-	int fd = regular_file_openat(dirfd, path, O_RDONLY);
 	if (fd < 0)
 		return -1;
 	ssize_t n = read(fd, buf, len - 1);
@@ -70,4 +69,14 @@ ssize_t regular_file_read_at(int dirfd, const char *path, char *buf, size_t len)
 	}
 	buf[n] = '\0';
 	return n;
+}
+
+ssize_t regular_file_read_at(int dirfd, const char *path, char *buf, size_t len)
+{
+	return regular_file_read_fd(regular_file_openat(dirfd, path, O_RDONLY), buf, len);
+}
+
+ssize_t regular_file_read_kernel_at(int dirfd, const char *path, char *buf, size_t len)
+{
+	return regular_file_read_fd(regular_file_openat_kernel(dirfd, path, O_RDONLY), buf, len);
 }

@@ -47,16 +47,8 @@ static bool is_committer(const struct procpid_stat *s, const char *device)
 /* A small file of the tree whole: the live kernel's in one openat, a tree's checked. */
 static ssize_t read_small(const char *prefix, const char *path, char *buf, size_t len)
 {
-	if (prefix)
-		return regular_file_read_at(AT_FDCWD, path, buf, len);
-	int fd = regular_file_openat_kernel(AT_FDCWD, path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	ssize_t n = read(fd, buf, len - 1);
-	close(fd);
-	if (n >= 0)
-		buf[n] = '\0';
-	return n;
+	return prefix ? regular_file_read_at(AT_FDCWD, path, buf, len)
+		      : regular_file_read_kernel_at(AT_FDCWD, path, buf, len);
 }
 
 /* Keep /proc/PID/stat open when it is the committer's: read once to tell (open, read,

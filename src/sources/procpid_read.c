@@ -13,30 +13,17 @@
 
 #include "grow.h"
 #include "procpid.h"
+#include "regular_file.h"
 
 /* A stat line is at most some 52 numbers of 20 digits and a comm of 16 bytes. */
 #define STAT_TEXT_MAX 2048
 #define IO_TEXT_MAX 512
 #define FDINFO_TEXT_MAX 256   /* flags is its second line */
 
-/* The file rel of directory dirfd (AT_FDCWD: rel is absolute) into buf: its length, or
- * -1.  One read: these files are made whole by the kernel at the first. */
-static ssize_t read_small(int dirfd, const char *rel, char *buf, size_t len)
-{
-	int fd = openat(dirfd, rel, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t n = read(fd, buf, len - 1);
-	close(fd);
-	if (n >= 0)
-		buf[n] = '\0';
-	return n;
-}
-
 static int stat_at(int dirfd, const char *rel, struct procpid_stat *out)
 {
 	char text[STAT_TEXT_MAX];
-	ssize_t n = read_small(dirfd, rel, text, sizeof text);
+	ssize_t n = regular_file_read_kernel_at(dirfd, rel, text, sizeof text);
 	return n > 0 ? procpid_parse_stat(text, (size_t)n, out) : -1;
 }
 
@@ -51,7 +38,7 @@ int procpid_read_io(pid_t pid, struct procpid_io *out)
 {
 	char path[64], text[IO_TEXT_MAX];
 	snprintf(path, sizeof path, "/proc/%ld/io", (long)pid);
-	ssize_t n = read_small(AT_FDCWD, path, text, sizeof text);
+	ssize_t n = regular_file_read_kernel_at(AT_FDCWD, path, text, sizeof text);
 	return n > 0 ? procpid_parse_io(text, (size_t)n, out) : -1;
 }
 
@@ -129,7 +116,7 @@ static bool writes_on(int procfd, const char *pid, const char *fd, dev_t dev)
 	if (fstatat(procfd, rel, &st, 0) < 0 || st.st_dev != dev || !S_ISREG(st.st_mode))
 		return false;
 	snprintf(rel, sizeof rel, "%s/fdinfo/%s", pid, fd);
-	ssize_t n = read_small(procfd, rel, text, sizeof text);
+	ssize_t n = regular_file_read_kernel_at(procfd, rel, text, sizeof text);
 	return n > 0 && procpid_parse_fdinfo_flags(text, (size_t)n, &flags) &&
 	       (flags & O_ACCMODE) != O_RDONLY;
 }

@@ -302,14 +302,8 @@ static const struct mount *cgroup2_mount(const struct snapshot *mtab)
 /* Read a small file whole (cgroup files are re-opened: the tree changes). */
 static ssize_t slurp(const char *path, char *buf, size_t len)
 {
-	int fd = regular_file_openat(AT_FDCWD, path, O_RDONLY | O_NOFOLLOW);
-	if (fd < 0)
-		return -1;
-	ssize_t n = read(fd, buf, len - 1);
-	close(fd);
-	if (n >= 0)
-		buf[n] = '\0';
-	return n;
+	return regular_file_read_fd(regular_file_openat(AT_FDCWD, path, O_RDONLY | O_NOFOLLOW),
+				    buf, len);
 }
 
 static bool has_word(const char *text, const char *word)
