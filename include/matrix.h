@@ -233,6 +233,9 @@ void matrix_csv_uncertainty(FILE *out, const struct matrix_result *r, size_t i);
 void matrix_json_uncertainty(struct json_object *o, const struct matrix_result *r, size_t i);
 void matrix_json_idle_uncertainty(struct json_object *o, const struct matrix_fs *fs);
 
+/* matrix_output.c: a figure of the JSON, three decimals as batch JSON writes them ("10.2",
+ * not 10.199999999999999); NULL (null) when not finite. */
+struct json_object *matrix_json_num(double v);
 /* matrix_output.c: each 0 or -1 with err. */
 int matrix_write_text(FILE *out, const struct matrix_result *r);
 int matrix_write_csv(FILE *out, const struct matrix_result *r);

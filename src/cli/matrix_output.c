@@ -405,8 +405,7 @@ int matrix_write_csv(FILE *out, const struct matrix_result *r)
 
 /* ---- JSON: the shape docs/experiments.md gives ---- */
 
-/* Three decimals, as batch JSON writes them ("10.2", not 10.199999999999999). */
-static json_object *jnum(double v)
+json_object *matrix_json_num(double v)
 {
 	if (!isfinite(v))
 		return NULL;
@@ -423,33 +422,33 @@ static json_object *jnum(double v)
 static json_object *json_run(const struct matrix_run *run)
 {
 	json_object *o = json_object_new_object();
-	json_object_object_add(o, "elapsed_s", jnum(run->elapsed_s));
-	json_object_object_add(o, "writeback_s", jnum(run->writeback_s));
-	json_object_object_add(o, "read_MB", jnum(run->read_MB));
-	json_object_object_add(o, "written_MB", jnum(run->written_MB));
-	json_object_object_add(o, "probe_p50_us", jnum(run->probe_p50_us));
-	json_object_object_add(o, "probe_p99_us", jnum(run->probe_p99_us));
+	json_object_object_add(o, "elapsed_s", matrix_json_num(run->elapsed_s));
+	json_object_object_add(o, "writeback_s", matrix_json_num(run->writeback_s));
+	json_object_object_add(o, "read_MB", matrix_json_num(run->read_MB));
+	json_object_object_add(o, "written_MB", matrix_json_num(run->written_MB));
+	json_object_object_add(o, "probe_p50_us", matrix_json_num(run->probe_p50_us));
+	json_object_object_add(o, "probe_p99_us", matrix_json_num(run->probe_p99_us));
 	json_object_object_add(o, "exit", json_object_new_int(run->exit));
 	json_object *stopped = run->interrupted ? json_object_new_int(run->interrupted) : NULL;
 	json_object_object_add(o, "interrupted", stopped);
 	json_object_object_add(o, "log", json_object_new_string(run->log));
-	json_object_object_add(o, "cpu_s", jnum(run->cpu_s));
-	json_object_object_add(o, "MBps", jnum(matrix_run_MBps(run)));
-	json_object_object_add(o, "command_read_MB", jnum(run->cmd_read_MB));
-	json_object_object_add(o, "command_written_MB", jnum(run->cmd_written_MB));
+	json_object_object_add(o, "cpu_s", matrix_json_num(run->cpu_s));
+	json_object_object_add(o, "MBps", matrix_json_num(matrix_run_MBps(run)));
+	json_object_object_add(o, "command_read_MB", matrix_json_num(run->cmd_read_MB));
+	json_object_object_add(o, "command_written_MB", matrix_json_num(run->cmd_written_MB));
 	json_object *phases = json_object_new_array();
 	for (size_t i = 0; i < run->nphases; i++) {
 		json_object *p = json_object_new_object();
 		json_object_object_add(p, "mark", json_object_new_string(run->phases[i].label));
-		json_object_object_add(p, "elapsed_s", jnum(run->phases[i].seconds));
+		json_object_object_add(p, "elapsed_s", matrix_json_num(run->phases[i].seconds));
 		json_object_array_add(phases, p);
 	}
 	json_object_object_add(o, "phases", phases);
 	if (run->fio) {
 		json_object *f = json_object_new_object();
-		json_object_object_add(f, "bw_MBps", jnum(run->fio_bw_MBps));
-		json_object_object_add(f, "iops", jnum(run->fio_iops));
-		json_object_object_add(f, "clat_p99_us", jnum(run->fio_clat_p99_us));
+		json_object_object_add(f, "bw_MBps", matrix_json_num(run->fio_bw_MBps));
+		json_object_object_add(f, "iops", matrix_json_num(run->fio_iops));
+		json_object_object_add(f, "clat_p99_us", matrix_json_num(run->fio_clat_p99_us));
 		json_object_object_add(o, "fio", f);
 	}
 	return o;
@@ -458,8 +457,8 @@ static json_object *json_run(const struct matrix_run *run)
 static json_object *json_idle(const struct matrix_fs *fs)
 {
 	json_object *o = json_object_new_object();
-	json_object_object_add(o, "p50_us", jnum(fs->idle_p50_us));
-	json_object_object_add(o, "p99_us", jnum(fs->idle_p99_us));
+	json_object_object_add(o, "p50_us", matrix_json_num(fs->idle_p50_us));
+	json_object_object_add(o, "p99_us", matrix_json_num(fs->idle_p99_us));
 	matrix_json_idle_uncertainty(o, fs);
 	return o;
 }
@@ -477,8 +476,8 @@ static json_object *json_cell(const struct matrix_result *r, size_t cell)
 	for (size_t i = 0; i < c->nruns; i++)
 		json_object_array_add(runs, json_run(&c->runs[i]));
 	json_object_object_add(o, "runs", runs);
-	json_object_object_add(o, "elapsed_mean_s", jnum(c->elapsed_mean_s));
-	json_object_object_add(o, "elapsed_sd_s", jnum(c->elapsed_sd_s));
+	json_object_object_add(o, "elapsed_mean_s", matrix_json_num(c->elapsed_mean_s));
+	json_object_object_add(o, "elapsed_sd_s", matrix_json_num(c->elapsed_sd_s));
 	json_object_object_add(o, "noisy", json_object_new_boolean(c->noisy));
 	json_object_object_add(o, "idle_probe", json_idle(cell_fs(r, c)));
 	matrix_json_uncertainty(o, r, cell);
@@ -538,8 +537,8 @@ int matrix_write_json(FILE *out, const struct matrix_result *r)
 		json_object_object_add(b, "fs", json_object_new_string(cell_fs(r, c)->name));
 		json_object_object_add(b, "scheduler", json_object_new_string(c->sched));
 		json_object_object_add(b, "options", json_object_new_string(c->options));
-		json_object_object_add(b, "idle_probe_p50_us", jnum(cell_fs(r, c)->idle_p50_us));
-		json_object_object_add(b, "idle_probe_p99_us", jnum(cell_fs(r, c)->idle_p99_us));
+		json_object_object_add(b, "idle_probe_p50_us", matrix_json_num(cell_fs(r, c)->idle_p50_us));
+		json_object_object_add(b, "idle_probe_p99_us", matrix_json_num(cell_fs(r, c)->idle_p99_us));
 	}
 	json_object_object_add(o, "baseline", b);
 	json_object_object_add(o, "complete", json_object_new_boolean(!r->status[0]));

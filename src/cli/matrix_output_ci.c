@@ -196,20 +196,6 @@ void matrix_csv_uncertainty(FILE *out, const struct matrix_result *r, size_t i)
 
 /* ---- JSON ---- */
 
-/* Three decimals, as the rest of the JSON. */
-static json_object *jnum(double v)
-{
-	if (!isfinite(v))
-		return NULL;
-	char text[64];
-	snprintf(text, sizeof text, "%.3f", v);
-	char *end = text + strlen(text);
-	while (end > text && end[-1] == '0')
-		*--end = '\0';
-	if (end > text && end[-1] == '.')
-		end[-1] = '\0';
-	return json_object_new_double_s(v, text);
-}
 
 /* Its p to four significant digits: 0.0001 is not 0. */
 static json_object *jp(double p)
@@ -224,7 +210,7 @@ static json_object *jp(double p)
 static json_object *json_ratio(const struct matrix_ratio *q, const char *test)
 {
 	json_object *o = json_object_new_object();
-	json_object_object_add(o, "value", jnum(q->value));
+	json_object_object_add(o, "value", matrix_json_num(q->value));
 	json_object_object_add(o, "test", json_object_new_string(test));
 	json_object_object_add(o, "p", jp(q->p));
 	json_object_object_add(o, "verdict", json_object_new_string(matrix_verdict_name(q->verdict)));
@@ -234,8 +220,8 @@ static json_object *json_ratio(const struct matrix_ratio *q, const char *test)
 static json_object *json_bounds(double lo, double hi)
 {
 	json_object *a = json_object_new_array();
-	json_object_array_add(a, jnum(lo));
-	json_object_array_add(a, jnum(hi));
+	json_object_array_add(a, matrix_json_num(lo));
+	json_object_array_add(a, matrix_json_num(hi));
 	return a;
 }
 
@@ -244,17 +230,17 @@ void matrix_json_uncertainty(struct json_object *o, const struct matrix_result *
 	const struct matrix_cell *c = &r->cells[i];
 	struct matrix_cell_figures f;
 	matrix_cell_figures(r, i, &f);
-	json_object_object_add(o, "elapsed_ci95_s", jnum(f.elapsed.half));
-	json_object_object_add(o, "MBps_mean", jnum(f.mbps.mean));
-	json_object_object_add(o, "MBps_ci95", jnum(f.mbps.half));
-	json_object_object_add(o, "writeback_mean_s", jnum(f.writeback.mean));
-	json_object_object_add(o, "writeback_ci95_s", jnum(f.writeback.half));
+	json_object_object_add(o, "elapsed_ci95_s", matrix_json_num(f.elapsed.half));
+	json_object_object_add(o, "MBps_mean", matrix_json_num(f.mbps.mean));
+	json_object_object_add(o, "MBps_ci95", matrix_json_num(f.mbps.half));
+	json_object_object_add(o, "writeback_mean_s", matrix_json_num(f.writeback.mean));
+	json_object_object_add(o, "writeback_ci95_s", matrix_json_num(f.writeback.half));
 	json_object_object_add(o, "ratio", json_ratio(&f.ratio, "welch"));
 	json_object *p = json_object_new_object();
 	json_object_object_add(p, "reads", json_object_new_int64((int64_t)c->probe_reads));
-	json_object_object_add(p, "p50_us", jnum(f.probe_p50_us));
+	json_object_object_add(p, "p50_us", matrix_json_num(f.probe_p50_us));
 	json_object_object_add(p, "p50_ci95_us", json_bounds(c->probe_p50_lo_us, c->probe_p50_hi_us));
-	json_object_object_add(p, "p99_us", jnum(f.probe_p99_us));
+	json_object_object_add(p, "p99_us", matrix_json_num(f.probe_p99_us));
 	json_object_object_add(p, "p99_ci95_us", json_bounds(c->probe_p99_lo_us, c->probe_p99_hi_us));
 	json_object_object_add(p, "p50x", json_ratio(&f.p50x, "mann-whitney"));
 	json_object_object_add(p, "p99x", json_ratio(&f.p99x, "intervals"));
