@@ -138,18 +138,28 @@ static bool exists(const char *path)
 	return lstat(path, &st) == 0;
 }
 
+/* The target of ROOT/sys/DIR/NAME, a link of the block class, into target (len
+ * PATH_MAX); false when it is none (a fixture tree's directory). */
+static bool block_link(const char *root, const char *dir, const char *name, char *target)
+{
+	char path[PATH_MAX], sysname[DEV_NAME_MAX];
+	kname_to_sysfs(name, sysname, sizeof sysname);
+	if (path_format(path, sizeof path, "%s/sys/%s/%s", root, dir, sysname) < 0)
+		return false;
+	ssize_t n = readlink(path, target, PATH_MAX - 1);
+	if (n <= 0)
+		return false;
+	target[n] = '\0';
+	return true;
+}
+
 /* /sys/class/block/vda1 -> ../../devices/pci.../block/vda/vda1: the parent is the
  * directory above. */
 static bool parent_from_link(const char *root, const char *name, char *parent, size_t len)
 {
-	char path[PATH_MAX], target[PATH_MAX], sysname[DEV_NAME_MAX];
-	kname_to_sysfs(name, sysname, sizeof sysname);
-	if (path_format(path, sizeof path, "%s/sys/class/block/%s", root, sysname) < 0)
+	char target[PATH_MAX];
+	if (!block_link(root, "class/block", name, target))
 		return false;
-	ssize_t n = readlink(path, target, sizeof target - 1);
-	if (n <= 0)
-		return false;
-	target[n] = '\0';
 	char *last = strrchr(target, '/');
 	if (!last || last == target)
 		return false;
@@ -208,15 +218,8 @@ bool devices_guess_partition(const char *name, const char *const *names, size_t 
  * directory is no link: not known, so read. */
 static bool virtual_disk(const char *root, const char *name)
 {
-	char path[PATH_MAX], target[PATH_MAX], sysname[DEV_NAME_MAX];
-	kname_to_sysfs(name, sysname, sizeof sysname);
-	if (path_format(path, sizeof path, "%s/sys/block/%s", root, sysname) < 0)
-		return false;
-	ssize_t n = readlink(path, target, sizeof target - 1);
-	if (n <= 0)
-		return false;
-	target[n] = '\0';
-	return strstr(target, "/devices/virtual/") != NULL;
+	char target[PATH_MAX];
+	return block_link(root, "block", name, target) && strstr(target, "/devices/virtual/");
 }
 
 static void describe_from_sysfs(const char *root, struct device_info *infos, size_t n, size_t i)
