@@ -97,17 +97,15 @@ static int temporary_template(struct outfile *o, struct error *err)
 	return 0;
 }
 
-/* The fallback where the filesystem has no O_TMPFILE: a named file of a new random name
- * (O_EXCL), mode as a new file would get. */
-static int open_named_temporary(struct outfile *o)
+/* make() tried at o->tmp with its XXXXXX made random, until a name is free (make fails
+ * with EEXIST on one that is not): 0 with o->tmp named, -1 with errno. */
+static int at_random_name(struct outfile *o, int (*make)(struct outfile *o))
 {
 	char *x = o->tmp + strlen(o->tmp) - 6;
 	for (int attempt = 0; attempt < 100; attempt++) {
 		if (outfile_random_name(x, 6) < 0)
 			return -1;
-		o->fd = openat(o->dirfd, o->tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			       0666);
-		if (o->fd >= 0) {
+		if (make(o) == 0) {
 			o->tmp_named = true;
 			return 0;
 		}
@@ -116,6 +114,19 @@ static int open_named_temporary(struct outfile *o)
 	}
 	errno = EEXIST;
 	return -1;
+}
+
+/* A new file at o->tmp (O_EXCL), mode as a new file would get. */
+static int create_named(struct outfile *o)
+{
+	o->fd = openat(o->dirfd, o->tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+	return o->fd >= 0 ? 0 : -1;
+}
+
+/* The fallback where the filesystem has no O_TMPFILE: a named file of a new random name. */
+static int open_named_temporary(struct outfile *o)
+{
+	return at_random_name(o, create_named);
 }
 
 /* An unnamed file in the kept directory: until commit names it, no way out of the
@@ -135,28 +146,22 @@ static int open_temporary(struct outfile *o, struct error *err)
 	return error_errno(err, o->path, e);
 }
 
-/* Links the unnamed file at a fresh o->tmp in the kept directory (the XXXXXX made
- * random; link(2) fails on a name that exists, as O_EXCL would), so that renameat can
- * put it in place. */
+/* The unnamed file linked at o->tmp in the kept directory (link(2) fails on a name that
+ * exists, as O_EXCL would). */
+static int link_named(struct outfile *o)
+{
+	char fdpath[32];
+	snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", o->fd);
+	int rc = linkat(AT_FDCWD, fdpath, o->dirfd, o->tmp, AT_SYMLINK_FOLLOW);
+	if (rc < 0 && errno == ENOENT)   /* no /proc: root may link the descriptor itself */
+		rc = linkat(o->fd, "", o->dirfd, o->tmp, AT_EMPTY_PATH);
+	return rc;
+}
+
+/* Links the unnamed file at a fresh random o->tmp, so that renameat can put it in place. */
 static int name_temporary(struct outfile *o)
 {
-	char *x = o->tmp + strlen(o->tmp) - 6, fdpath[32];
-	snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", o->fd);
-	for (int attempt = 0; attempt < 100; attempt++) {
-		if (outfile_random_name(x, 6) < 0)
-			return -1;
-		int rc = linkat(AT_FDCWD, fdpath, o->dirfd, o->tmp, AT_SYMLINK_FOLLOW);
-		if (rc < 0 && errno == ENOENT)   /* no /proc: root may link the descriptor itself */
-			rc = linkat(o->fd, "", o->dirfd, o->tmp, AT_EMPTY_PATH);
-		if (rc == 0) {
-			o->tmp_named = true;
-			return 0;
-		}
-		if (errno != EEXIST)
-			return -1;
-	}
-	errno = EEXIST;
-	return -1;
+	return at_random_name(o, link_named);
 }
 
 /* What is at the name in the kept directory: refused (symlink, the input, a directory),
