@@ -28,6 +28,18 @@ struct procfile {
 void procfile_init(struct procfile *pf);
 /* 0, or -1 with err naming the path and errno set (ENOENT: the file is absent). */
 int procfile_open(struct procfile *pf, const char *path, size_t eof_hint, struct error *err);
+/* The same for a file of the live kernel's /proc or /sys: one openat, no check
+ * (regular_file_openat_kernel). */
+int procfile_open_kernel(struct procfile *pf, const char *path, size_t eof_hint,
+			 struct error *err);
+/* path of a tree at root (fixtures, --root: checked, procfile_open) or, root NULL, of the
+ * live kernel (procfile_open_kernel). */
+static inline int procfile_open_under(const char *root, struct procfile *pf, const char *path,
+				      size_t eof_hint, struct error *err)
+{
+	return root ? procfile_open(pf, path, eof_hint, err)
+		    : procfile_open_kernel(pf, path, eof_hint, err);
+}
 /* Re-read the whole file into pf->buf; -1 with err on failure (errno set). */
 int procfile_read(struct procfile *pf, struct error *err);
 void procfile_close(struct procfile *pf);   /* also frees the buffer */

@@ -51,19 +51,16 @@ static ssize_t read_small(const char *prefix, const char *path, char *buf, size_
 		      : regular_file_read_kernel_at(AT_FDCWD, path, buf, len);
 }
 
-/* Keep /proc/PID/stat open when it is the committer's: read once to tell (open, read,
- * close: most pids looked at are not it), then opened to stay. */
+/* Keep /proc/PID/stat open when it is the committer's: opened and read to tell (most pids
+ * looked at are not it, and are closed again). */
 static bool try_pid(struct journal_thread *t, const char *prefix, const char *pid,
 		    const char *device)
 {
-	char path[4096], text[1024];
+	char path[4096];
 	struct error ignored;
 	struct procpid_stat s;
-	if (path_format(path, sizeof path, "%s/proc/%s/stat", prefix ? prefix : "", pid) < 0)
-		return false;
-	ssize_t n = read_small(prefix, path, text, sizeof text);
-	if (n <= 0 || procpid_parse_stat(text, (size_t)n, &s) < 0 || !is_committer(&s, device) ||
-	    procfile_open(&t->stat, path, 0, &ignored) < 0)
+	if (path_format(path, sizeof path, "%s/proc/%s/stat", prefix ? prefix : "", pid) < 0 ||
+	    procfile_open_under(prefix, &t->stat, path, 0, &ignored) < 0)
 		return false;
 	if (procfile_read(&t->stat, &ignored) == 0 &&
 	    procpid_parse_stat(t->stat.buf, t->stat.len, &s) == 0 && is_committer(&s, device))

@@ -47,11 +47,12 @@ int procfile_openat_kernel(int dirfd, const char *path, int flags)
 	return open_raising(regular_file_openat_kernel, dirfd, path, flags);
 }
 
-int procfile_open(struct procfile *pf, const char *path, size_t eof_hint, struct error *err)
+static int open_with(int (*open_file)(int, const char *, int), struct procfile *pf,
+		     const char *path, size_t eof_hint, struct error *err)
 {
 	procfile_close(pf);
 	snprintf(pf->path, sizeof pf->path, "%s", path);
-	int fd = procfile_openat(AT_FDCWD, path, O_RDONLY);
+	int fd = open_raising(open_file, AT_FDCWD, path, O_RDONLY);
 	if (fd < 0) {
 		int e = errno;
 		regular_file_error(err, path, e);
@@ -65,6 +66,16 @@ int procfile_open(struct procfile *pf, const char *path, size_t eof_hint, struct
 	pf->eof_hint = eof_hint;
 	pf->fd = fd;
 	return 0;
+}
+
+int procfile_open(struct procfile *pf, const char *path, size_t eof_hint, struct error *err)
+{
+	return open_with(regular_file_openat, pf, path, eof_hint, err);
+}
+
+int procfile_open_kernel(struct procfile *pf, const char *path, size_t eof_hint, struct error *err)
+{
+	return open_with(regular_file_openat_kernel, pf, path, eof_hint, err);
 }
 
 static int grow(struct procfile *pf)

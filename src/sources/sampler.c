@@ -103,12 +103,12 @@ int sampler_open(struct sampler *s, const char *prefix, struct error *err)
 		error_errno(err, prefix, ENAMETOOLONG);
 		goto fail;
 	}
-	if (procfile_open(&s->diskstats, path, PROCFILE_SEQ_EOF_HINT, err) < 0)
+	if (procfile_open_under(s->prefix, &s->diskstats, path, PROCFILE_SEQ_EOF_HINT, err) < 0)
 		goto fail;
 	/* Mount lines hold paths of any length: read the table to its end. */
 	struct error ignored;
 	if (path_in(s, "/proc/self/mountinfo", path, sizeof path) >= 0)
-		procfile_open(&s->mountinfo, path, 0, &ignored);
+		procfile_open_under(s->prefix, &s->mountinfo, path, 0, &ignored);
 	/* Our readers, not libproc2: loading it (libsystemd, libnuma) cost more than a
 	 * whole sample; they agree with it on the live /proc (tests/unit/test_vm.c). */
 	vm_reader_open(&s->vm, prefix);

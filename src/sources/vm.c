@@ -161,7 +161,7 @@ static void open_optional(struct procfile *pf, const char *root, const char *rel
 	char path[4096];
 	struct error ignored;
 	if (path_format(path, sizeof path, "%s%s", root ? root : "", rel) >= 0)
-		procfile_open(pf, path, PROCFILE_SEQ_EOF_HINT, &ignored);
+		procfile_open_under(root, pf, path, PROCFILE_SEQ_EOF_HINT, &ignored);
 }
 
 void vm_reader_open(struct vm_reader *r, const char *root)

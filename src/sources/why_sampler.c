@@ -51,8 +51,9 @@ void why_sampler_close(struct why_sampler *w)
 
 void why_sampler_watch(struct why_sampler *w, const struct selection *sel)
 {
+	/* the next sample opens the journals of the new set when it differs (same_journals):
+	 * a batch selects its devices after the first sample, most often the same set */
 	w->watch = sel ? *sel : (struct selection){ .n = 0 };
-	close_journals(w);   /* opened again for the new set at the next sample */
 }
 
 /* ---- which mounts ---- */
@@ -82,18 +83,13 @@ static bool same_journals(const struct why_sampler *w, const struct snapshot *s)
 	return k == w->njournals;
 }
 
-static void open_file(struct procfile *pf, const char *path)
-{
-	struct error ignored;
-	procfile_open(pf, path, 0, &ignored);
-}
-
 static void open_rel(const struct why_sampler *w, struct procfile *pf, const char *fmt,
 		     const char *a, const char *b)
 {
 	char path[4096];
+	struct error ignored;
 	if (path_format(path, sizeof path, fmt, w->prefix ? w->prefix : "", a, b) >= 0)
-		open_file(pf, path);
+		procfile_open_under(w->prefix, pf, path, 0, &ignored);
 }
 
 /* The btrfs filesystem a disk belongs to: /sys/fs/btrfs/UUID/devices/DISK. */
@@ -238,12 +234,13 @@ static void read_xfs_fill(struct why_journal_files *f, struct journal_raw *j)
 /* jbd2's info file copies the journal's statistics when it is opened (its seq_file's
  * open), so a kept descriptor would give the same figures for ever: open it again,
  * keeping the buffer. */
-static bool reopen(struct procfile *pf)
+static bool reopen(const struct why_sampler *w, struct procfile *pf)
 {
 	if (!procfile_is_open(pf))
 		return false;
 	close(pf->fd);
-	pf->fd = procfile_openat(AT_FDCWD, pf->path, O_RDONLY | O_CLOEXEC);
+	pf->fd = w->prefix ? procfile_openat(AT_FDCWD, pf->path, O_RDONLY)
+			   : procfile_openat_kernel(AT_FDCWD, pf->path, O_RDONLY);
 	return pf->fd >= 0;
 }
 
@@ -268,7 +265,7 @@ static void read_journal(const struct why_sampler *w, struct why_journal_files *
 	*j = f->id;
 	j->present = 0;
 	memset(j->v, 0, sizeof j->v);
-	bool got = (j->fs != JOURNAL_EXT4 || reopen(&f->stats)) && read_file(&f->stats);
+	bool got = (j->fs != JOURNAL_EXT4 || reopen(w, &f->stats)) && read_file(&f->stats);
 	switch (j->fs) {
 	case JOURNAL_EXT4:
 		if (got)
