@@ -2,8 +2,9 @@
  * has not (docs/fleet.md).
  *
  * Every metric family is one row of one table (prom_families[]): its name, type, help
- * and the function that writes its samples.  The writer, `--help`'s promise and the
- * table in docs/fleet.md all follow that table.  The exporter keeps only what a
+ * and the function that writes its samples; the per-device figures' gauges (iostat's)
+ * are rows of the device figure table (include/figures.h) instead.  The writer,
+ * `--help`'s promise and the table in docs/fleet.md all follow those tables.  The exporter keeps only what a
  * Prometheus counter needs across intervals: the changes seen per device, kind and
  * who made them, and when each kind last changed.
  */
@@ -130,12 +131,16 @@ struct prom_family {
 	enum prom_type type;
 	const char *help;
 	void (*emit)(struct prom_ctx *c);
-	const char *iostat_key;    /* iostat gauges: the batch JSON key (switchable off) */
+	const struct device_figure *figure;  /* a per-device figure's gauge (--no-iostat: off) */
 	double scale;              /* to base units (kB -> bytes, ms -> s, % -> 0-1) */
 	size_t which;              /* which figure a shared writer writes (prom_writer.h) */
 };
 extern const struct prom_family prom_families[];
 extern const size_t prom_families_count;
+/* The family of a row of the device figure table (include/figures.h), into *out; false
+ * when the row names none.  These follow prom_families[], in the figure table's order. */
+struct device_figure;
+bool prom_figure_family(const struct device_figure *fig, struct prom_family *out);
 
 /* Which format an HTTP Accept header asks for (NULL: none given): OpenMetrics 1.0.0
  * only when its q is at least text/plain's, as the scraper ranks them. */

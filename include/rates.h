@@ -57,21 +57,6 @@ struct rates {
 	struct vm_rates vm;
 };
 
-/* Every numeric device column, in iostat -x order; feeds batch, console, reports. */
-struct metric_def {
-	const char *name;       /* iostat -x column name, e.g. "w_await" */
-	size_t offset;          /* of the double in struct device_rates */
-	const char *unit;       /* "/s", "kB/s", "ms", "kB", "%", "" */
-	char group;             /* 'r', 'w', 'd', 'f', or 'q' for queue figures */
-};
-extern const struct metric_def device_metrics[];
-extern const size_t device_metrics_count;
-const struct metric_def *device_metric_find(const char *name);
-static inline double device_metric_value(const struct device_rates *r, const struct metric_def *m)
-{
-	return *(const double *)((const char *)r + m->offset);
-}
-
 struct vm_metric_def {
 	const char *name;       /* vmstat column name */
 	size_t offset;          /* of the double in struct vm_rates */

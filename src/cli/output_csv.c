@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "csv.h"
+#include "figures.h"
 #include "output.h"
 
 static const char *const vm_extra[] = { "dirty", "writeback", "psi_some_avg10", "psi_full_avg10",
@@ -12,8 +13,9 @@ static const char *const vm_extra[] = { "dirty", "writeback", "psi_some_avg10", 
 void output_csv_header(FILE *out)
 {
 	fputs("time,interval,device", out);
-	for (size_t i = 0; i < device_metrics_count; i++)
-		fprintf(out, ",%s", device_metrics[i].name);
+	for (size_t i = 0; i < device_figures_count; i++)
+		if (device_figures[i].batch)
+			fprintf(out, ",%s", device_figures[i].key);
 	fputs(",in_flight,scheduler", out);
 	for (size_t i = 0; i < vm_metrics_count; i++)
 		fprintf(out, ",%s", vm_metrics[i].name);
@@ -45,14 +47,14 @@ static void device_row(FILE *out, const char *stamp, const struct rates *rates, 
 {
 	fprintf(out, "%s,", stamp);
 	csv_put(out, r->name);
-	for (size_t i = 0; i < device_metrics_count; i++) {
-		const struct metric_def *m = &device_metrics[i];
-		bool missing = !r->valid || (m->group == 'd' && !r->have_discard) ||
-			       (m->group == 'f' && !r->have_flush);
-		if (missing)
+	for (size_t i = 0; i < device_figures_count; i++) {
+		const struct device_figure *f = &device_figures[i];
+		if (!f->batch)
+			continue;
+		if (device_figure_missing(r, f))
 			fputc(',', out);
 		else
-			fprintf(out, ",%.3f", device_metric_value(r, m));
+			fprintf(out, ",%.3f", device_figure_value(r, f));
 	}
 	fprintf(out, ",%llu,", (unsigned long long)r->in_flight);
 	csv_put(out, r->scheduler);
@@ -71,7 +73,7 @@ static void event_row(FILE *out, const char *stamp, const struct event *ev)
 	}
 	fprintf(out, "%s,", stamp);
 	csv_put(out, ev->object);
-	size_t empty = device_metrics_count + 2 + vm_metrics_count + VM_EXTRA_COUNT;
+	size_t empty = device_figures_batch_count() + 2 + vm_metrics_count + VM_EXTRA_COUNT;
 	for (size_t i = 0; i < empty; i++)
 		fputc(',', out);
 	fputc(',', out);

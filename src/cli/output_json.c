@@ -1,6 +1,7 @@
 /* output_json.c - one JSON object per interval (JSON Lines). */
 #include <stdio.h>
 
+#include "figures.h"
 #include "jsonw.h"
 #include "output.h"
 #include "output_tasks.h"
@@ -55,11 +56,10 @@ static void device_object(struct jsonw *w, const struct device_rates *r,
 {
 	jsonw_key(w, r->name);
 	jsonw_object_begin(w);
-	for (size_t i = 0; i < device_metrics_count; i++) {
-		const struct metric_def *m = &device_metrics[i];
-		bool missing = !r->valid || (m->group == 'd' && !r->have_discard) ||
-			       (m->group == 'f' && !r->have_flush);
-		maybe(w, m->name, !missing, device_metric_value(r, m));
+	for (size_t i = 0; i < device_figures_count; i++) {
+		const struct device_figure *f = &device_figures[i];
+		if (f->batch)
+			maybe(w, f->key, !device_figure_missing(r, f), device_figure_value(r, f));
 	}
 	jsonw_key(w, "in_flight");
 	jsonw_uint(w, r->in_flight);

@@ -14,6 +14,7 @@
 
 #include "grow.h"
 #include "prom.h"
+#include "figures.h"
 #include "prom_writer.h"
 #include "rates.h"
 #include "selection.h"
@@ -416,27 +417,17 @@ static void emit_last_change(struct prom_ctx *c)
 	}
 }
 
-/* An iostat figure of every shown device that has it this interval (batch JSON: not
- * null), in base units. */
-static void emit_iostat(struct prom_ctx *c)
+/* A figure of the device figure table (include/figures.h) for every shown device that
+ * has it this interval (batch JSON: not null), in base units. */
+static void emit_figure(struct prom_ctx *c)
 {
-	const struct metric_def *m = device_metric_find(c->f->iostat_key);
+	const struct device_figure *fig = c->f->figure;
 	const struct rates *r = c->v->rates;
-	for (size_t i = 0; m && i < r->ndevices; i++) {
+	for (size_t i = 0; i < r->ndevices; i++) {
 		const struct device_rates *d = &r->devices[i];
-		bool missing = !d->valid || (m->group == 'd' && !d->have_discard) ||
-			       (m->group == 'f' && !d->have_flush);
-		if (shown(c, i) && !missing)
-			sample1(c, d->name, device_metric_value(d, m) * c->f->scale);
+		if (shown(c, i) && !device_figure_missing(d, fig))
+			sample1(c, d->name, device_figure_value(d, fig) * c->f->scale);
 	}
-}
-
-static void emit_in_flight(struct prom_ctx *c)
-{
-	const struct rates *r = c->v->rates;
-	for (size_t i = 0; i < r->ndevices; i++)
-		if (shown(c, i))
-			sample1(c, r->devices[i].name, (double)r->devices[i].in_flight);
 }
 
 /* ---- the table ---- */
@@ -444,7 +435,6 @@ static void emit_in_flight(struct prom_ctx *c)
 #define KB 1024.0
 #define MS 0.001
 #define PCT 0.01
-#define IOSTAT(key, name, scale, help) { "ioscope_disk_" name, PROM_GAUGE, help, emit_iostat, key, scale, 0 }
 #define WHY_GAUGE(name, field, help) \
 	{ "ioscope_" name, PROM_GAUGE, help, prom_emit_dirty_gauge, NULL, KB, offsetof(struct why_rates, field) }
 #define JOURNAL_COUNTER(name, row, help) \
@@ -526,32 +516,20 @@ const struct prom_family prom_families[] = {
 	{ "ioscope_disk_q2c_latency_seconds", PROM_HISTOGRAM,
 	  "Block requests from queueing to completion (--trace, Q2C), since start",
 	  prom_emit_trace_q2c, NULL, 0, 0 },
-	IOSTAT("r/s", "read_requests_per_second", 1, "Read requests completed per second (iostat r/s)"),
-	IOSTAT("rkB/s", "read_bytes_per_second", KB, "Bytes read per second (iostat rkB/s)"),
-	IOSTAT("rrqm/s", "read_merges_per_second", 1, "Read requests merged per second (iostat rrqm/s)"),
-	IOSTAT("%rrqm", "read_merged_ratio", PCT, "Share of read requests merged, 0-1 (iostat %rrqm)"),
-	IOSTAT("r_await", "read_await_seconds", MS, "Average read request time (iostat r_await)"),
-	IOSTAT("rareq-sz", "read_request_size_bytes", KB, "Average read request size (iostat rareq-sz)"),
-	IOSTAT("w/s", "write_requests_per_second", 1, "Write requests completed per second (iostat w/s)"),
-	IOSTAT("wkB/s", "write_bytes_per_second", KB, "Bytes written per second (iostat wkB/s)"),
-	IOSTAT("wrqm/s", "write_merges_per_second", 1, "Write requests merged per second (iostat wrqm/s)"),
-	IOSTAT("%wrqm", "write_merged_ratio", PCT, "Share of write requests merged, 0-1 (iostat %wrqm)"),
-	IOSTAT("w_await", "write_await_seconds", MS, "Average write request time (iostat w_await)"),
-	IOSTAT("wareq-sz", "write_request_size_bytes", KB, "Average write request size (iostat wareq-sz)"),
-	IOSTAT("d/s", "discard_requests_per_second", 1, "Discard requests completed per second (iostat d/s)"),
-	IOSTAT("dkB/s", "discard_bytes_per_second", KB, "Bytes discarded per second (iostat dkB/s)"),
-	IOSTAT("drqm/s", "discard_merges_per_second", 1, "Discard requests merged per second (iostat drqm/s)"),
-	IOSTAT("%drqm", "discard_merged_ratio", PCT, "Share of discard requests merged, 0-1 (iostat %drqm)"),
-	IOSTAT("d_await", "discard_await_seconds", MS, "Average discard request time (iostat d_await)"),
-	IOSTAT("dareq-sz", "discard_request_size_bytes", KB, "Average discard request size (iostat dareq-sz)"),
-	IOSTAT("f/s", "flush_requests_per_second", 1, "Flush requests completed per second (iostat f/s)"),
-	IOSTAT("f_await", "flush_await_seconds", MS, "Average flush request time (iostat f_await)"),
-	IOSTAT("aqu-sz", "queue_length", 1, "Average number of requests in the queue (iostat aqu-sz)"),
-	IOSTAT("%util", "utilization_ratio", PCT, "Share of time the disk was busy, 0-1 (iostat %util)"),
-	{ "ioscope_disk_in_flight_requests", PROM_GAUGE,
-	  "Requests issued and not yet completed (batch JSON in_flight)", emit_in_flight, "in_flight", 1, 0 },
 };
 const size_t prom_families_count = sizeof prom_families / sizeof prom_families[0];
+
+/* The per-device figures' families follow the table's: one gauge a row of the figure
+ * table that names one (after every family above, in the table's order). */
+bool prom_figure_family(const struct device_figure *fig, struct prom_family *out)
+{
+	if (!fig->prom_name)
+		return false;
+	*out = (struct prom_family){ .name = fig->prom_name, .type = PROM_GAUGE, .help = fig->prom_help,
+				     .emit = emit_figure, .figure = fig,
+				     .scale = device_figure_base_scale(fig) };
+	return true;
+}
 
 /* ---- the exposition ---- */
 
@@ -601,8 +579,13 @@ int prom_render(const struct prom_exporter *x, const struct interval_view *v, en
 	struct prom_ctx c = { .b = b, .x = x, .v = v, .format = f };
 	for (size_t i = 0; i < prom_families_count; i++) {
 		c.f = &prom_families[i];
-		if (c.f->iostat_key && !x->iostat)
+		family(&c);
+	}
+	for (size_t i = 0; x->iostat && i < device_figures_count; i++) {
+		struct prom_family fam;
+		if (!prom_figure_family(&device_figures[i], &fam))
 			continue;
+		c.f = &fam;
 		family(&c);
 	}
 	if (f == PROM_OPENMETRICS)

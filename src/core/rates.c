@@ -14,36 +14,12 @@
 #include "probe.h"
 #include "rates.h"
 
-#define MN(name, field, unit, group) { name, offsetof(struct device_rates, field), unit, group }
-const struct metric_def device_metrics[] = {
-	MN("r/s", r_s, "/s", 'r'),          MN("rkB/s", rkB_s, "kB/s", 'r'),
-	MN("rrqm/s", rrqm_s, "/s", 'r'),    MN("%rrqm", rrqm_pct, "%", 'r'),
-	MN("r_await", r_await, "ms", 'r'),  MN("rareq-sz", rareq_sz, "kB", 'r'),
-	MN("w/s", w_s, "/s", 'w'),          MN("wkB/s", wkB_s, "kB/s", 'w'),
-	MN("wrqm/s", wrqm_s, "/s", 'w'),    MN("%wrqm", wrqm_pct, "%", 'w'),
-	MN("w_await", w_await, "ms", 'w'),  MN("wareq-sz", wareq_sz, "kB", 'w'),
-	MN("d/s", d_s, "/s", 'd'),          MN("dkB/s", dkB_s, "kB/s", 'd'),
-	MN("drqm/s", drqm_s, "/s", 'd'),    MN("%drqm", drqm_pct, "%", 'd'),
-	MN("d_await", d_await, "ms", 'd'),  MN("dareq-sz", dareq_sz, "kB", 'd'),
-	MN("f/s", f_s, "/s", 'f'),          MN("f_await", f_await, "ms", 'f'),
-	MN("aqu-sz", aqu_sz, "", 'q'),      MN("%util", util, "%", 'q'),
-};
-const size_t device_metrics_count = sizeof device_metrics / sizeof device_metrics[0];
-
 #define V(field) { #field, offsetof(struct vm_rates, field) }
 const struct vm_metric_def vm_metrics[] = {
 	V(r), V(b), V(swpd), V(free), V(buff), V(cache), V(si), V(so), V(bi), V(bo),
 	V(in), V(cs), V(us), V(sy), V(id), V(wa), V(st),
 };
 const size_t vm_metrics_count = sizeof vm_metrics / sizeof vm_metrics[0];
-
-const struct metric_def *device_metric_find(const char *name)
-{
-	for (size_t i = 0; i < device_metrics_count; i++)
-		if (strcmp(device_metrics[i].name, name) == 0)
-			return &device_metrics[i];
-	return NULL;
-}
 
 void rates_init(struct rates *r)
 {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "figures.h"
 #include "json_text.h"
 #include "csv.h"
 #include "numfmt.h"
@@ -27,11 +28,6 @@ struct table {
 	struct phase_plan plan;       /* filled during the same walk */
 	size_t phase;                 /* the interval's phase, 1..; 0: left out of every phase */
 };
-
-static bool metric_missing(const struct device_rates *r, const struct metric_def *m)
-{
-	return !r->valid || (m->group == 'd' && !r->have_discard) || (m->group == 'f' && !r->have_flush);
-}
 
 /* Events of samples up to and including sample, in log order. */
 static int flush_events(struct table *t, size_t sample)
@@ -175,7 +171,7 @@ static int csv_event(struct table *t, const struct event *ev)
 	fputs("event", t->out);
 	csv_time(t->out, &ev->wall);
 	fputs(",,", t->out);
-	for (size_t i = 0; i < device_metrics_count + 2; i++)
+	for (size_t i = 0; i < device_figures_batch_count() + 2; i++)
 		fputc(',', t->out);
 	csv_field(t->out, event_kind_name(ev->kind));
 	csv_field(t->out, ev->object);
@@ -203,16 +199,18 @@ static int csv_device(struct table *t, const struct report_interval *iv, const s
 	 * widest double in each cell) */
 	char cells[4096];
 	size_t at = 0;
-	for (size_t i = 0; i < device_metrics_count; i++) {
-		const struct metric_def *m = &device_metrics[i];
+	for (size_t i = 0; i < device_figures_count; i++) {
+		const struct device_figure *f = &device_figures[i];
+		if (!f->batch)
+			continue;
 		if (sizeof cells - at < 320) {
 			fwrite(cells, 1, at, t->out);
 			at = 0;
 		}
 		cells[at++] = ',';
-		if (!metric_missing(r, m))
+		if (!device_figure_missing(r, f))
 			at += (size_t)numfmt_fixed(cells + at, sizeof cells - at, 0, 3,
-						   device_metric_value(r, m));
+						   device_figure_value(r, f));
 	}
 	fwrite(cells, 1, at, t->out);
 	fprintf(t->out, ",%llu", (unsigned long long)r->in_flight);
@@ -235,7 +233,7 @@ static int csv_phase(struct table *t, size_t k)
 	fputs("phase", t->out);
 	csv_time(t->out, &p->from);
 	fprintf(t->out, ",%.6f,", timespec_diff(&p->to, &p->from));
-	for (size_t i = 0; i < device_metrics_count + 2 + 7; i++)
+	for (size_t i = 0; i < device_figures_batch_count() + 2 + 7; i++)
 		fputc(',', t->out);
 	csv_field(t->out, label);
 	free(label);
@@ -250,7 +248,7 @@ static int csv_totals(struct table *t, size_t k)
 	const struct phase_total *s = &t->plan.totals[k];
 	fputs("totals,,,", t->out);
 	csv_field(t->out, t->rep->devices[k]);
-	for (size_t i = 0; i < device_metrics_count + 2 + 8 + 1 + REPORT_PROBE_FIGURES + 1; i++)
+	for (size_t i = 0; i < device_figures_batch_count() + 2 + 8 + 1 + REPORT_PROBE_FIGURES + 1; i++)
 		fputc(',', t->out);
 	fprintf(t->out, ",%.3f,%.3f,%.3f,%.3f\n", s->rkb / 1024, s->wkb / 1024,
 		s->between_rkb / 1024, s->between_wkb / 1024);
@@ -260,8 +258,9 @@ static int csv_totals(struct table *t, size_t k)
 int report_csv(struct report *rep, FILE *out, struct error *err)
 {
 	fputs("record,time,local_time,interval,device", out);
-	for (size_t i = 0; i < device_metrics_count; i++)
-		fprintf(out, ",%s", device_metrics[i].name);
+	for (size_t i = 0; i < device_figures_count; i++)
+		if (device_figures[i].batch)
+			fprintf(out, ",%s", device_figures[i].key);
 	fputs(",in_flight,scheduler,kind,object,key,old,new,by,result,label,phase", out);
 	for (size_t i = 0; i < REPORT_PROBE_FIGURES; i++)
 		fprintf(out, ",probe_%s", report_probe_figure_names[i]);
@@ -334,9 +333,11 @@ static int json_device(struct table *t, const struct report_interval *iv, const 
 	json_object_object_add(o, "interval", rates_have_interval(iv->rates) ? number(iv->rates->interval) : NULL);
 	json_object_object_add(o, "seq", json_object_new_uint64(iv->cur->seq));
 	json_object_object_add(o, "device", json_object_new_string(r->name));
-	for (size_t i = 0; i < device_metrics_count; i++) {
-		const struct metric_def *m = &device_metrics[i];
-		json_object_object_add(o, m->name, metric_missing(r, m) ? NULL : number(device_metric_value(r, m)));
+	for (size_t i = 0; i < device_figures_count; i++) {
+		const struct device_figure *f = &device_figures[i];
+		if (f->batch)
+			json_object_object_add(o, f->key, device_figure_missing(r, f)
+							  ? NULL : number(device_figure_value(r, f)));
 	}
 	json_object_object_add(o, "in_flight", json_object_new_uint64(r->in_flight));
 	json_object_object_add(o, "scheduler", r->scheduler[0] ? json_object_new_string(r->scheduler) : NULL);

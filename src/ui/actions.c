@@ -148,7 +148,7 @@ static void sort_step(struct console *c, int delta)
 	if (at >= n)
 		at = -1;
 	c->sort = at < 0 ? NULL : c->columns[at];
-	console_message(c, false, "sorted by %s", c->sort ? c->sort->name : "device (kernel order)");
+	console_message(c, false, "sorted by %s", c->sort ? c->sort->key : "device (kernel order)");
 	c->need_redraw = true;
 }
 

@@ -1,7 +1,7 @@
 /* column_chooser.c - F2: tick the device table's columns.  Columns already shown
- * keep their order; a newly ticked one goes to its place in the column table's order
- * (column_defs), before the first shown column that comes after it there: taken off and
- * ticked again, a column is back where it was. */
+ * keep their order; a newly ticked one goes to its place in the figure table's order
+ * (device_figures, include/figures.h), before the first shown column that comes after
+ * it there: taken off and ticked again, a column is back where it was. */
 #include <ncurses.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,31 +18,31 @@ static void chooser_draw(const struct console *c, void *state)
 {
 	struct chooser *ch = state;
 	int w = COLS - 4 > 76 ? 76 : COLS - 4, h = LINES - 4;
-	if ((int)column_defs_count + 2 < h)
-		h = (int)column_defs_count + 2;
+	if ((int)device_figures_count + 2 < h)
+		h = (int)device_figures_count + 2;
 	if (w < 20 || h < 4)
 		return;
 	struct rect r = { (LINES - h) / 2, (COLS - w) / 2, h, w };
 	ui_box(&c->style, &r, "Columns - Space ticks, Enter applies, Esc cancels");
 	int rows = r.h - 2;
 	console_list_scroll(ch->current, &ch->top, rows);
-	for (int i = 0; i < rows && ch->top + (size_t)i < column_defs_count; i++) {
+	for (int i = 0; i < rows && ch->top + (size_t)i < device_figures_count; i++) {
 		size_t idx = ch->top + (size_t)i;
 		unsigned long a = ui_attr(&c->style, idx == ch->current ? TR_SELECTED : TR_NORMAL);
 		ui_fill(r.y + 1 + i, r.x + 1, r.w - 2, a);
 		ui_putf(r.y + 1 + i, r.x + 2, r.w - 4, a, "[%c] %-10s %s", ch->on[idx] ? 'x' : ' ',
-			column_defs[idx].name, column_defs[idx].help);
+			device_figures[idx].key, device_figures[idx].help);
 	}
 }
 
-static size_t def_index(const struct column_def *d)
+static size_t def_index(const struct device_figure *d)
 {
-	return (size_t)(d - column_defs);
+	return (size_t)(d - device_figures);
 }
 
 static void chooser_apply(struct console *c, const struct chooser *ch)
 {
-	const struct column_def *cols[COLUMNS_MAX];
+	const struct device_figure *cols[COLUMNS_MAX];
 	size_t n = 0;
 	bool taken[COLUMNS_MAX] = { false };
 	for (size_t i = 0; i < c->ncolumns; i++) {
@@ -52,14 +52,14 @@ static void chooser_apply(struct console *c, const struct chooser *ch)
 			taken[d] = true;
 		}
 	}
-	for (size_t d = 0; d < column_defs_count && n < COLUMNS_MAX; d++) {
+	for (size_t d = 0; d < device_figures_count && n < COLUMNS_MAX; d++) {
 		if (!ch->on[d] || taken[d])
 			continue;
 		size_t at = 0;
 		while (at < n && def_index(cols[at]) < d)
 			at++;
 		memmove(&cols[at + 1], &cols[at], (n - at) * sizeof *cols);
-		cols[at] = &column_defs[d];
+		cols[at] = &device_figures[d];
 		n++;
 	}
 	if (n == 0) {
@@ -87,7 +87,7 @@ static bool chooser_key(struct console *c, void *state, int key)
 		ch->on[ch->current] = !ch->on[ch->current];
 		return true;
 	default:
-		console_list_move(&ch->current, column_defs_count, key);
+		console_list_move(&ch->current, device_figures_count, key);
 		return true;
 	}
 }

@@ -97,7 +97,7 @@ static int parse_graph_style(const char *v, enum graph_style *out, struct error 
 static int set_key(struct console_config *c, const char *key, const char *v, bool *unknown,
 		   struct error *err)
 {
-	const struct column_def *cols[COLUMNS_MAX];
+	const struct device_figure *cols[COLUMNS_MAX];
 	size_t n;
 	*unknown = false;
 	if (strcmp(key, "interval") == 0) {

@@ -96,9 +96,9 @@ struct console {
 	size_t nonly;
 	char filter[64];
 	bool show_partitions;
-	const struct column_def *columns[COLUMNS_MAX];
+	const struct device_figure *columns[COLUMNS_MAX];
 	size_t ncolumns;
-	const struct column_def *sort;  /* NULL: kernel order */
+	const struct device_figure *sort;  /* NULL: kernel order */
 	bool sort_ascending;
 	size_t graph_metric;           /* index in graph_metrics[] */
 	bool tracing;                  /* the source traces (--trace, the b key) */

@@ -108,9 +108,9 @@ struct frame {
 	size_t npins;
 	const char *filter;
 	bool limited;                      /* DEVICE arguments or a filter limit the table */
-	const struct column_def *const *columns;
+	const struct device_figure *const *columns;
 	size_t ncolumns;
-	const struct column_def *sort;     /* NULL: kernel order */
+	const struct device_figure *sort;     /* NULL: kernel order */
 	bool sort_ascending;
 	const struct console_config *cfg;  /* load thresholds */
 

@@ -52,9 +52,9 @@ static void place_columns(struct frame *f, const struct rect *r)
 	f->table.ncolumns_shown = n;
 }
 
-static bool left_aligned(const struct column_def *col)
+static bool left_aligned(const struct device_figure *col)
 {
-	return col->kind == COLUMN_SCHEDULER;
+	return col->kind == FIGURE_SCHEDULER;
 }
 
 static void put_cell(int y, int x, int w, unsigned long attr, const char *text, bool left)
@@ -68,11 +68,11 @@ static void put_cell(int y, int x, int w, unsigned long attr, const char *text, 
 /* The sorted column's header says which way: "▼w/s" largest first, "▲w/s" smallest
  * first ("v", "^" without UTF-8), the arrow before a right-aligned header (in the gap
  * before the column when the header fills it), after a left-aligned one. */
-static void sort_arrow(const struct frame *f, const struct column_def *col, int x, int w, int y,
+static void sort_arrow(const struct frame *f, const struct device_figure *col, int x, int w, int y,
 		       unsigned long attr)
 {
 	const char *arrow = f->sort_ascending ? ui_sym(&f->style, "▲", "^") : ui_sym(&f->style, "▼", "v");
-	int tw = ui_text_width(col->header);
+	int tw = ui_text_width(column_header(col));
 	if (tw > w)
 		tw = w;
 	if (left_aligned(col))
@@ -89,20 +89,20 @@ static void draw_header(const struct frame *f, const struct rect *r)
 	ui_fill(r->y, r->x, r->w, hdr);
 	put_cell(r->y, g->column_x[0], g->column_w[0], f->sort ? hdr : sorted, "Device", true);
 	for (size_t i = 0; i < g->ncolumns_shown; i++) {
-		const struct column_def *col = f->columns[i];
+		const struct device_figure *col = f->columns[i];
 		unsigned long a = col == f->sort ? sorted : hdr;
-		put_cell(r->y, g->column_x[i + 1], g->column_w[i + 1], a, col->header, left_aligned(col));
+		put_cell(r->y, g->column_x[i + 1], g->column_w[i + 1], a, column_header(col), left_aligned(col));
 		if (col == f->sort)
 			sort_arrow(f, col, g->column_x[i + 1], g->column_w[i + 1], r->y, a);
 	}
 }
 
-static enum theme_role load_role(const struct frame *f, const struct column_def *col, double v)
+static enum theme_role load_role(const struct frame *f, const struct device_figure *col, double v)
 {
-	if (col->load == LOAD_NONE || isnan(v) || v <= 0)
+	if (col->load == FIGURE_LOAD_NONE || isnan(v) || v <= 0)
 		return TR_NORMAL;
-	double warn = col->load == LOAD_UTIL ? f->cfg->util_warn : f->cfg->await_warn;
-	double crit = col->load == LOAD_UTIL ? f->cfg->util_crit : f->cfg->await_crit;
+	double warn = col->load == FIGURE_LOAD_UTIL ? f->cfg->util_warn : f->cfg->await_warn;
+	double crit = col->load == FIGURE_LOAD_UTIL ? f->cfg->util_crit : f->cfg->await_crit;
 	return v >= crit ? TR_LOAD_HIGH : v >= warn ? TR_LOAD_MID : TR_LOAD_LOW;
 }
 
@@ -120,15 +120,15 @@ static void draw_row(const struct frame *f, const struct table_row *row, int y, 
 	put_cell(y, g->column_x[0], g->column_w[0], name_attr, name, true);
 	char buf[64];
 	for (size_t i = 0; i < g->ncolumns_shown; i++) {
-		const struct column_def *col = f->columns[i];
+		const struct device_figure *col = f->columns[i];
 		double v = NAN;
-		if (col->kind == COLUMN_SCHEDULER) {
+		if (col->kind == FIGURE_SCHEDULER) {
 			const char *s = row->dev->settings.scheduler;
 			snprintf(buf, sizeof buf, "%s", row->partition ? "" : s[0] ? s : "-");
 		} else if (row->rates) {
 			column_format(col, row->rates, buf, sizeof buf);
 			v = column_value(col, row->rates);
-		} else if (col->kind == COLUMN_IN_FLIGHT) {
+		} else if (col->kind == FIGURE_IN_FLIGHT) {
 			/* a gauge: known from the first sample on */
 			snprintf(buf, sizeof buf, "%llu", (unsigned long long)row->dev->counters.in_flight);
 		} else {

@@ -133,7 +133,7 @@ static int compare_rows(const void *a, const void *b, void *arg)
 	const struct console *c = arg;
 	const struct table_row *x = a, *y = b;
 	int by_name = strcmp(x->dev->name, y->dev->name);
-	if (c->sort->kind == COLUMN_SCHEDULER) {
+	if (c->sort->kind == FIGURE_SCHEDULER) {
 		const char *sx = x->dev->settings.scheduler, *sy = y->dev->settings.scheduler;
 		int r = strcmp(sx, sy);
 		return r ? (c->sort_ascending ? r : -r) : by_name;
@@ -317,7 +317,7 @@ void console_freeze(struct console *c, bool on)
 
 int console_apply_columns(struct console *c, const char *text, struct error *err)
 {
-	const struct column_def *cols[COLUMNS_MAX];
+	const struct device_figure *cols[COLUMNS_MAX];
 	size_t n;
 	if (columns_parse(text, cols, COLUMNS_MAX, &n, err) < 0)
 		return -1;

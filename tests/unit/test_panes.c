@@ -116,7 +116,7 @@ static void test_table_click(void **state)
 		snprintf(devs[i].name, sizeof devs[i].name, "%s", names[i]);
 		rows[i] = (struct table_row){ &devs[i], NULL, false };
 	}
-	const struct column_def *cols[2] = { column_find("r/s"), column_find("w/s") };
+	const struct device_figure *cols[2] = { column_find("r/s"), column_find("w/s") };
 	assert_non_null(cols[0]);
 	assert_non_null(cols[1]);
 	struct frame f;

@@ -9,13 +9,31 @@
 
 #include "prom.h"
 #include "prom_sink.h"
+#include "figures.h"
 #include "rates.h"
 #include "why.h"
 
+/* Every family: the fixed ones, then one a row of the figure table that names one. */
+static size_t all_families(struct prom_family *out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < prom_families_count && n < max; i++) {
+		assert_null(prom_families[i].figure);
+		out[n++] = prom_families[i];
+	}
+	for (size_t i = 0; i < device_figures_count && n < max; i++)
+		if (prom_figure_family(&device_figures[i], &out[n]))
+			n++;
+	assert_true(n < max);
+	return n;
+}
+
 static void table_is_consistent(void **state)
 {
-	for (size_t i = 0; i < prom_families_count; i++) {
-		const struct prom_family *f = &prom_families[i];
+	struct prom_family all[128];
+	size_t count = all_families(all, sizeof all / sizeof all[0]);
+	for (size_t i = 0; i < count; i++) {
+		const struct prom_family *f = &all[i];
 		size_t n = strlen(f->name);
 		assert_int_equal(strncmp(f->name, "ioscope_", 8), 0);
 		assert_non_null(f->help);
@@ -28,19 +46,33 @@ static void table_is_consistent(void **state)
 			assert_string_equal(f->name + n - 5, "_info");
 		if (f->type == PROM_HISTOGRAM)   /* base unit; the series add _bucket, _sum, _count */
 			assert_string_equal(f->name + n - 8, "_seconds");
-		if (f->iostat_key && strcmp(f->iostat_key, "in_flight") != 0)
-			assert_non_null(device_metric_find(f->iostat_key));
+		if (f->figure) {
+			assert_int_equal(strncmp(f->name, "ioscope_disk_", 13), 0);
+			assert_int_equal(f->type, PROM_GAUGE);
+		}
 		for (size_t j = 0; j < i; j++)
-			assert_string_not_equal(prom_families[j].name, f->name);
+			assert_string_not_equal(all[j].name, f->name);
 	}
-	/* every iostat figure has its gauge */
-	for (size_t m = 0; m < device_metrics_count; m++) {
-		bool found = false;
-		for (size_t i = 0; i < prom_families_count; i++)
-			found = found || (prom_families[i].iostat_key &&
-					  strcmp(prom_families[i].iostat_key, device_metrics[m].name) == 0);
-		assert_true(found);
+	/* every batch figure (and in_flight) has its gauge, in base units */
+	for (size_t m = 0; m < device_figures_count; m++) {
+		const struct device_figure *fig = &device_figures[m];
+		struct prom_family fam;
+		bool exported = prom_figure_family(fig, &fam);
+		if (!exported && (fig->batch || fig->kind == FIGURE_IN_FLIGHT))
+			fail_msg("the figure %s has no exporter gauge (.prom_name)", fig->key);
+		if (exported)
+			assert_true(fam.figure == fig && fam.help && fam.help[0]);
 	}
+	const struct prom_family *util = NULL;
+	struct prom_family fam;
+	for (size_t i = 0; i < count; i++)
+		if (strcmp(all[i].name, "ioscope_disk_utilization_ratio") == 0)
+			util = &all[i];
+	assert_non_null(util);
+	assert_float_equal(util->scale, 0.01, 0);
+	assert_true(prom_figure_family(device_figure_find("rkB/s"), &fam) && fam.scale == 1024);
+	assert_true(prom_figure_family(device_figure_find("w_await"), &fam) && fam.scale == 0.001);
+	assert_false(prom_figure_family(device_figure_find("rMB/s"), &fam));
 }
 
 static void negotiation(void **state)

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "figures.h"
 #include "rates.h"
 
 static struct device *add_dev(struct snapshot *s, const char *name, int nfields)
@@ -328,12 +329,21 @@ static void test_metric_table(void **state)
 		"%wrqm", "w_await", "wareq-sz", "d/s", "dkB/s", "drqm/s", "%drqm", "d_await",
 		"dareq-sz", "f/s", "f_await", "aqu-sz", "%util",
 	};
-	assert_int_equal(device_metrics_count, sizeof iostat_x / sizeof iostat_x[0]);
-	for (size_t i = 0; i < device_metrics_count; i++)
-		assert_string_equal(device_metrics[i].name, iostat_x[i]);
-	struct device_rates r = { .w_await = 4.5 };
-	assert_float_equal(device_metric_value(&r, device_metric_find("w_await")), 4.5, 0);
-	assert_null(device_metric_find("nope"));
+	/* the batch figures are iostat -x's, in its order */
+	size_t n = 0;
+	for (size_t i = 0; i < device_figures_count; i++) {
+		if (!device_figures[i].batch)
+			continue;
+		assert_true(n < sizeof iostat_x / sizeof iostat_x[0]);
+		assert_string_equal(device_figures[i].key, iostat_x[n++]);
+	}
+	assert_int_equal(n, sizeof iostat_x / sizeof iostat_x[0]);
+	assert_int_equal(device_figures_batch_count(), n);
+	struct device_rates r = { .w_await = 4.5, .rkB_s = 2048, .in_flight = 3 };
+	assert_float_equal(device_figure_value(&r, device_figure_find("w_await")), 4.5, 0);
+	assert_float_equal(device_figure_value(&r, device_figure_find("rMB/s")), 2, 0);
+	assert_float_equal(device_figure_value(&r, device_figure_find("in_flight")), 3, 0);
+	assert_null(device_figure_find("nope"));
 }
 
 int main(void)
