@@ -16,7 +16,8 @@ enum counters_break {
 	COUNTERS_RECREATED,    /* deleted and created again under the same name */
 };
 
-/* Per device, exactly sysstat 12.6 iostat -x (see docs/metrics.md). */
+/* Per device, exactly sysstat 12.6 iostat -x (see docs/metrics.md).  What the outputs
+ * show of it, and how, is the figure table (include/figures.h). */
 struct device_rates {
 	char name[DEV_NAME_MAX];
 	bool valid;          /* false: no rate this interval (new, reset, zero interval) */
