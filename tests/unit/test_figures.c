@@ -7,25 +7,8 @@
 
 #include <ctype.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "figures.h"
-
-static char *slurp(const char *path)
-{
-	const char *top = getenv("IOSCOPE_TOP");
-	char full[4096];
-	snprintf(full, sizeof full, "%s/%s", top ? top : ".", path);
-	FILE *f = fopen(full, "r");
-	if (!f)
-		fail_msg("cannot open %s", full);
-	char *buf = malloc(1 << 20);
-	assert_non_null(buf);
-	size_t n = fread(buf, 1, (1 << 20) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
 
 /* A character that may be part of a key: "r/s" is not in "rr/s", "%util" not in "x%util". */
 static bool key_char(char c)
@@ -70,8 +53,8 @@ static void rows_are_sane(void **state)
 static void documented(void **state)
 {
 	(void)state;
-	char *metrics = slurp("docs/metrics.md"), *man = slurp("man/ioscope.1");
-	char *fleet = slurp("docs/fleet.md");
+	char *metrics = unit_slurp_top("docs/metrics.md"), *man = unit_slurp_top("man/ioscope.1");
+	char *fleet = unit_slurp_top("docs/fleet.md");
 	bool ok = true;
 	for (size_t i = 0; i < device_figures_count; i++) {
 		const struct device_figure *f = &device_figures[i];

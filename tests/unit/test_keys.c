@@ -6,31 +6,11 @@
 #include <ncurses.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "columns.h"
 #include "keys.h"
 #include "numfmt.h"
 
-static void go_top(void)
-{
-	const char *top = getenv("IOSCOPE_TOP");
-	if (top)
-		assert_int_equal(chdir(top), 0);
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		fail_msg("cannot open %s", path);
-	char *buf = malloc(1 << 20);
-	assert_non_null(buf);
-	size_t n = fread(buf, 1, (1 << 20) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
 
 static void test_no_key_twice(void **state)
 {
@@ -70,8 +50,7 @@ static void test_bindings_complete(void **state)
 static void test_man_page_matches_table(void **state)
 {
 	(void)state;
-	go_top();
-	char *man = slurp("man/ioscope.1");
+	char *man = unit_slurp_top("man/ioscope.1");
 	const char *begin_mark = ".\\\" keys: begin\n", *end_mark = ".\\\" keys: end\n";
 	char *begin = strstr(man, begin_mark), *end = begin ? strstr(begin, end_mark) : NULL;
 	char *want = NULL;
@@ -101,8 +80,7 @@ static void test_man_page_matches_table(void **state)
 static void test_docs_name_every_key(void **state)
 {
 	(void)state;
-	go_top();
-	char *doc = slurp("docs/console.md");
+	char *doc = unit_slurp_top("docs/console.md");
 	for (size_t i = 0; i < console_bindings_count; i++) {
 		char quoted[64];
 		snprintf(quoted, sizeof quoted, "`%s`", console_bindings[i].names);

@@ -17,4 +17,21 @@ static inline const char *fixture_path(const char *rel)
 	snprintf(buf, sizeof buf, "%s/tests/fixtures/%s", top ? top : ".", rel);
 	return buf;
 }
+
+/* A file of the source tree (docs/console.md, man/ioscope.1) whole, up to 1 MiB; free it. */
+static inline char *unit_slurp_top(const char *rel)
+{
+	const char *top = getenv("IOSCOPE_TOP");
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", top ? top : ".", rel);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		fail_msg("cannot open %s", path);
+	char *buf = malloc(1 << 20);
+	assert_non_null(buf);
+	size_t n = fread(buf, 1, (1 << 20) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
 #endif
