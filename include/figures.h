@@ -65,7 +65,8 @@ size_t device_figures_batch_count(void);
 double device_figure_base_scale(const struct device_figure *f);
 
 /* The figure of r in its unit; NaN for the scheduler. */
-static inline double device_figure_value(const struct device_rates *r, const struct device_figure *f)
+static inline double device_figure_value(const struct device_rates *r,
+					  const struct device_figure *f)
 {
 	switch (f->kind) {
 	case FIGURE_RATE:
@@ -80,7 +81,8 @@ static inline double device_figure_value(const struct device_rates *r, const str
 
 /* Missing (batch JSON null, an empty CSV cell, no exporter sample): no rates this
  * interval, or counters this kernel does not give. */
-static inline bool device_figure_missing(const struct device_rates *r, const struct device_figure *f)
+static inline bool device_figure_missing(const struct device_rates *r,
+					 const struct device_figure *f)
 {
 	switch (f->kind) {
 	case FIGURE_RATE:

@@ -4,9 +4,9 @@
  * Every metric family is one row of one table (prom_families[]): its name, type, help
  * and the function that writes its samples; the per-device figures' gauges (iostat's)
  * are rows of the device figure table (include/figures.h) instead.  The writer,
- * `--help`'s promise and the table in docs/fleet.md all follow those tables.  The exporter keeps only what a
- * Prometheus counter needs across intervals: the changes seen per device, kind and
- * who made them, and when each kind last changed.
+ * `--help`'s promise and the table in docs/fleet.md all follow those tables.  The
+ * exporter keeps only what a Prometheus counter needs across intervals: the changes seen
+ * per device, kind and who made them, and when each kind last changed.
  */
 #ifndef IOSCOPE_PROM_H
 #define IOSCOPE_PROM_H

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "figures.h"
 #include "grow.h"
 #include "prom.h"
-#include "figures.h"
 #include "prom_writer.h"
 #include "rates.h"
 #include "selection.h"
@@ -525,8 +525,8 @@ bool prom_figure_family(const struct device_figure *fig, struct prom_family *out
 {
 	if (!fig->prom_name)
 		return false;
-	*out = (struct prom_family){ .name = fig->prom_name, .type = PROM_GAUGE, .help = fig->prom_help,
-				     .emit = emit_figure, .figure = fig,
+	*out = (struct prom_family){ .name = fig->prom_name, .type = PROM_GAUGE,
+				     .help = fig->prom_help, .emit = emit_figure, .figure = fig,
 				     .scale = device_figure_base_scale(fig) };
 	return true;
 }

@@ -12,7 +12,8 @@
 
 #include "figures.h"
 
-#define RATE(field, by) .kind = FIGURE_RATE, .offset = offsetof(struct device_rates, field), .scale = (by)
+#define RATE(field, by) \
+	.kind = FIGURE_RATE, .offset = offsetof(struct device_rates, field), .scale = (by)
 #define DISK(name) "ioscope_disk_" name
 
 const struct device_figure device_figures[] = {

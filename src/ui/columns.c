@@ -51,7 +51,8 @@ double column_value(const struct device_figure *c, const struct device_rates *r)
 	return device_figure_value(r, c);
 }
 
-void column_format(const struct device_figure *c, const struct device_rates *r, char *buf, size_t len)
+void column_format(const struct device_figure *c, const struct device_rates *r, char *buf,
+		   size_t len)
 {
 	if (c->kind == FIGURE_SCHEDULER) {
 		snprintf(buf, len, "%s", r->scheduler[0] ? r->scheduler : "-");

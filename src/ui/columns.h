@@ -27,6 +27,7 @@ int columns_parse(const char *text, const struct device_figure **out, size_t max
 		  struct error *err);
 /* The figure a cell shows (NaN when the interval had no rate). */
 double column_value(const struct device_figure *c, const struct device_rates *r);
-void column_format(const struct device_figure *c, const struct device_rates *r, char *buf, size_t len);
+void column_format(const struct device_figure *c, const struct device_rates *r, char *buf,
+		   size_t len);
 
 #endif
