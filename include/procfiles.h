@@ -3,12 +3,13 @@
  * process.  Numbers only (tasks.h, struct task_file); which disk that is, is the
  * attribution's (attribution.h).
  *
- * A file's device is found without touching the file's filesystem (a hung NFS server or a
- * FUSE daemon would hang the sampler with it): a descriptor's mount is fdinfo's mnt_id, a
- * path's the longest mount point it starts with, and the mount table the sampler read
- * this sample (mountinfo, once) gives the mount's device number.  Only a file on devtmpfs
- * or tmpfs is stat()ed, through its /proc/PID/fd link, to tell a block device opened
- * directly (dd of=/dev/loop0).
+ * A file's device is found without asking the file's filesystem (a hung NFS server or a
+ * FUSE daemon would hang the sampler with it): a descriptor's mount is fdinfo's mnt_id or
+ * statx's (of the inode in memory, AT_STATX_DONT_SYNC), a path's the longest mount point
+ * it starts with, and the mount table the sampler read this sample (mountinfo, once)
+ * gives the mount's device number.  A stat through a /proc/PID/fd link tells a block
+ * device opened directly (dd of=/dev/loop0), and a process's open file from the file its
+ * descriptor held at the last sample (fd_memo.h).
  */
 #ifndef IOSCOPE_PROCFILES_H
 #define IOSCOPE_PROCFILES_H

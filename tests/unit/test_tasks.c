@@ -582,15 +582,16 @@ static void test_sampler_files_memo(void **state)
 	snapshot_free(&mtab2);
 }
 
-/* The memo on its own: a process's start time and the link are part of the key, and only
- * what a sample looked up is there for the next. */
+/* The memo on its own: a process's start time and the file (device and inode: another
+ * file under the same link text is another key) are part of the key, and only what a
+ * sample looked up is there for the next. */
 static void test_fd_memo(void **state)
 {
 	(void)state;
 	struct fd_memo m = { 0 };
 	struct mount table[1] = { { .id = 1, .major = 8, .minor = 1, .mountpoint = "/" } };
-	struct fd_memo_key a = { 80, 4, 1080, fd_memo_hash("/a", 2, 0) };
-	struct task_file f = { TASK_FILE_ON_FS, 8, 1 }, got;
+	struct fd_memo_key a = { 80, 4, 1080, 0x701, 12 };
+	struct task_file f = { TASK_FILE_ON_FS, 7, 1 }, got;
 	fd_memo_new_sample(&m, table, 1);
 	assert_false(fd_memo_find(&m, &a, &got));
 	fd_memo_keep(&m, &a, &f);
@@ -601,7 +602,10 @@ static void test_fd_memo(void **state)
 	other.starttime = 2000;                    /* the pid taken again */
 	assert_false(fd_memo_find(&m, &other, &got));
 	other = a;
-	other.link = fd_memo_hash("/b", 2, 0);
+	other.dev = 0x702;                         /* the same inode number on another disk */
+	assert_false(fd_memo_find(&m, &other, &got));
+	other = a;
+	other.ino = 13;                            /* another file of the same disk */
 	assert_false(fd_memo_find(&m, &other, &got));
 	fd_memo_new_sample(&m, table, 1);          /* not looked up last sample: gone */
 	assert_false(fd_memo_find(&m, &a, &got));
