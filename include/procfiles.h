@@ -44,8 +44,9 @@ void procfiles_close(struct procfiles *f);
  * next. */
 void procfiles_new_sample(struct procfiles *f, const struct mount *mounts, size_t n);
 
-/* The file blocked task tid (of process pid) waits on: the one its system call names. */
-void procfiles_waited(struct procfiles *f, int32_t pid, int32_t tid, struct task_file *out);
+/* The file blocked task tid (of process pid) waits on: the one its system call names.
+ * False when the task was running again (its syscall reads "running", twice). */
+bool procfiles_waited(struct procfiles *f, int32_t pid, int32_t tid, struct task_file *out);
 /* The distinct devices of the open files of process pid, started at starttime (clock
  * ticks since boot; the first 64 descriptors looked at), at most max into out; how many. */
 uint8_t procfiles_open(struct procfiles *f, int32_t pid, uint64_t starttime,

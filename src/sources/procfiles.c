@@ -305,7 +305,14 @@ static void file_of_path(struct procfiles *f, const char *task, uint64_t addr, l
 		*out = (struct task_file){ TASK_FILE_ON_FS, m->major, m->minor };
 }
 
-void procfiles_waited(struct procfiles *f, int32_t pid, int32_t tid, struct task_file *out)
+/* "running": the kernel could not catch the task off its CPU (a task read in D that woke
+ * since, as a throttled writer does between two pauses) */
+static bool running(const char *text, ssize_t n)
+{
+	return n >= 7 && memcmp(text, "running", 7) == 0;
+}
+
+bool procfiles_waited(struct procfiles *f, int32_t pid, int32_t tid, struct task_file *out)
 {
 	char rel[64];
 	long nr;
@@ -314,9 +321,13 @@ void procfiles_waited(struct procfiles *f, int32_t pid, int32_t tid, struct task
 	memset(out, 0, sizeof *out);
 	snprintf(rel, sizeof rel, "%d/task/%d/syscall", pid, tid);
 	ssize_t n = read_small(f, rel);
+	if (running(f->small, n))   /* once more: it may be waiting again already */
+		n = read_small(f, rel);
+	if (running(f->small, n))
+		return false;
 	if (n <= 0 || !procpid_parse_syscall(f->small, (size_t)n, &nr, args) ||
 	    !syscall_file_args(nr, &which))
-		return;
+		return true;
 	snprintf(rel, sizeof rel, "%d/task/%d", pid, tid);
 	if (which.fd >= 0 && args[which.fd] <= INT32_MAX)
 		file_of_fd(f, pid, rel, (long)args[which.fd], out);
@@ -324,6 +335,7 @@ void procfiles_waited(struct procfiles *f, int32_t pid, int32_t tid, struct task
 		file_of_path(f, rel, args[which.path],
 			     which.dirfd >= 0 ? (long)(int32_t)(uint32_t)args[which.dirfd] : AT_FDCWD_32,
 			     out);
+	return true;
 }
 
 /* ---- a process's open files ---- */

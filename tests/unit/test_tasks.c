@@ -583,6 +583,40 @@ static void test_sampler_files_memo(void **state)
 	snapshot_free(&mtab2);
 }
 
+/* A task read in D that runs again before its wait is read (its wchan "0", its syscall
+ * "running", as a throttled writer between two pauses on a loaded machine) says nothing of
+ * what it waits on: it is not blocked, rather than blocked and not attributed.  One whose
+ * syscall still reads (it waits again) is kept, and so is one whose wchan reads. */
+static void test_sampler_woken(void **state)
+{
+	(void)state;
+	struct proctasks p;
+	struct error err;
+	struct tasks_sample *t = NULL;
+	put("proc/sys/kernel/task_delayacct", "1\n");
+	put_stat("proc/90/stat", 90, "dd", 'D', 0, 1, 0);
+	put_io(90, 0, 0, 0);
+	put("proc/90/task/90/wchan", "0");
+	put("proc/90/task/90/syscall", "running\n");
+	put_stat("proc/91/stat", 91, "dd", 'D', 0, 1, 0);
+	put_io(91, 0, 0, 0);
+	put("proc/91/task/91/wchan", "0");
+	put("proc/91/task/91/syscall", "1 0x3 0x7f2f9311f000 0x40000 0x0 0x0 0x0 0x0 0x0\n");
+	put_stat("proc/92/stat", 92, "dd", 'D', 0, 1, 0);
+	put_io(92, 0, 0, 0);
+	put("proc/92/task/92/wchan", "balance_dirty_pages");
+	put("proc/92/task/92/syscall", "running\n");
+	assert_int_equal(proctasks_open(&p, tree, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 1000000000ull, NULL, 0, &t, &err), 0);
+	assert_int_equal(t->nblocked, 2);
+	assert_int_equal(t->nkept, 2);
+	assert_null(find_blocked(t, 90));
+	assert_non_null(find_blocked(t, 91));
+	assert_string_equal(find_blocked(t, 92)->wchan, "balance_dirty_pages");
+	tasks_sample_free(t);
+	proctasks_close(&p);
+}
+
 /* A memory cgroup's counters are rates, which need the reading of the sample before: a
  * cgroup that held a blocked task in the last 10 s is read in every sample (after the
  * blocked tasks' own, named by none; the why rates show only those blocked tasks name),
@@ -895,6 +929,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sampler_files, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_sampler_gate, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_sampler_files_memo, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_sampler_woken, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_sampler_memcg_watched, tree_setup, tree_teardown),
 		cmocka_unit_test(test_fd_memo),
 		cmocka_unit_test(test_groups),
