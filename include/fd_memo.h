@@ -1,12 +1,14 @@
 /* fd_memo.h - the devices of processes' open files, kept from one sample to the next.
  *
  * A descriptor's file keeps the mount it was opened on for as long as it is open, and a
- * mount keeps its device: what procfiles found through fdinfo stays true while the
- * descriptor holds the same file.  The memo takes a descriptor whose link reads as before
- * (same process, same start time, same number, same path) as the same file, and forgets
- * everything when the mount table changed, the one way one path can lead to another mount
- * (a mount over it, another device at its mount point) between a close and an open.  Only
- * what was looked up in a sample is kept for the next.
+ * mount keeps its device: what procfiles found for a file stays true while the descriptor
+ * holds that file.  The memo knows a file by its device and inode (a stat through the
+ * /proc/PID/fd link), not by the link's text: one path leads to another disk's file once a
+ * disk is mounted over a directory (or bind-mounted, in a namespace of one's own), and a
+ * writer that reopens it then holds another file under the same text, at any sample after
+ * the mount.  A --root tree's links lead nowhere: there the link's text stands for the
+ * file.  A new mount table forgets everything (for those trees); only what was looked up
+ * in a sample is kept for the next.
  */
 #ifndef IOSCOPE_FD_MEMO_H
 #define IOSCOPE_FD_MEMO_H
@@ -22,7 +24,8 @@ struct fd_memo_key {
 	int32_t pid, fd;
 	uint64_t starttime;             /* the process's, in clock ticks since boot (a pid
 					   taken again is another process) */
-	uint64_t link;                  /* fd_memo_hash of the descriptor's link */
+	uint64_t dev, ino;              /* the file's st_dev and st_ino (a --root tree's: 0
+					   and fd_memo_hash of the descriptor's link) */
 };
 
 struct fd_memo_entry {

@@ -3,12 +3,13 @@
  * process.  Numbers only (tasks.h, struct task_file); which disk that is, is the
  * attribution's (attribution.h).
  *
- * A file's device is found without touching the file's filesystem (a hung NFS server or a
- * FUSE daemon would hang the sampler with it): a descriptor's mount is fdinfo's mnt_id, a
- * path's the longest mount point it starts with, and the mount table the sampler read
- * this sample (mountinfo, once) gives the mount's device number.  Only a file on devtmpfs
- * or tmpfs is stat()ed, through its /proc/PID/fd link, to tell a block device opened
- * directly (dd of=/dev/loop0).
+ * A file's device is found without asking the file's filesystem (a hung NFS server or a
+ * FUSE daemon would hang the sampler with it): a descriptor's mount is fdinfo's mnt_id or
+ * statx's (of the inode in memory, AT_STATX_DONT_SYNC), a path's the longest mount point
+ * it starts with, and the mount table the sampler read this sample (mountinfo, once)
+ * gives the mount's device number.  A stat through a /proc/PID/fd link tells a block
+ * device opened directly (dd of=/dev/loop0), and a process's open file from the file its
+ * descriptor held at the last sample (fd_memo.h).
  */
 #ifndef IOSCOPE_PROCFILES_H
 #define IOSCOPE_PROCFILES_H
@@ -43,8 +44,9 @@ void procfiles_close(struct procfiles *f);
  * next. */
 void procfiles_new_sample(struct procfiles *f, const struct mount *mounts, size_t n);
 
-/* The file blocked task tid (of process pid) waits on: the one its system call names. */
-void procfiles_waited(struct procfiles *f, int32_t pid, int32_t tid, struct task_file *out);
+/* The file blocked task tid (of process pid) waits on: the one its system call names.
+ * False when the task was running again (its syscall reads "running", twice). */
+bool procfiles_waited(struct procfiles *f, int32_t pid, int32_t tid, struct task_file *out);
 /* The distinct devices of the open files of process pid, started at starttime (clock
  * ticks since boot; the first 64 descriptors looked at), at most max into out; how many. */
 uint8_t procfiles_open(struct procfiles *f, int32_t pid, uint64_t starttime,

@@ -434,8 +434,14 @@ static void memcg_rates_of(struct memcg_rates *r, const struct task_memcg *a,
 static void memcg_rates_add(struct why_rates *out, const struct tasks_sample *prev,
 			    const struct tasks_sample *t)
 {
+	/* the cgroups the blocked tasks name come first; the source reads those it watches
+	 * after them, for the next sample's rates (proctasks.c) */
+	size_t named = 0;
+	for (size_t i = 0; t && i < t->nkept; i++)
+		if (t->blocked[i].memcg > named)
+			named = t->blocked[i].memcg;
 	out->nmemcgs = 0;
-	for (size_t i = 0; t && i < t->nmemcgs && i < TASKS_MEMCG_MAX; i++)
+	for (size_t i = 0; t && i < named && i < t->nmemcgs && i < TASKS_MEMCG_MAX; i++)
 		memcg_rates_of(&out->memcgs[out->nmemcgs++], find_memcg(prev, &t->memcgs[i]),
 			       &t->memcgs[i], t->interval_ns);
 	for (size_t i = 0; t && i < t->nkept; i++) {

@@ -74,7 +74,7 @@ bool fd_memo_find(const struct fd_memo *m, const struct fd_memo_key *key, struct
 		int c = key_cmp(&m->last[mid].key, key);
 		if (c == 0) {
 			const struct fd_memo_key *k = &m->last[mid].key;
-			if (k->starttime != key->starttime || k->link != key->link)
+			if (k->starttime != key->starttime || k->dev != key->dev || k->ino != key->ino)
 				return false;
 			*out = m->last[mid].file;
 			return true;

@@ -1,7 +1,8 @@
 /* memcg.c - the memory cgroup of a blocked task and its figures (memcg.h).
  *
- * Read only for blocked user tasks outside the root cgroup, each cgroup once a sample:
- * a machine has few of them, and none when nothing is blocked.  The files are opened
+ * Read only for blocked user tasks outside the root cgroup, each cgroup once a sample
+ * (and for 10 s after its last blocked task, proctasks.c): a machine has few of them, and
+ * none when nothing has been blocked lately.  The files are opened
  * below the controller's mount, a descriptor kept from the first look (a cgroup's
  * directory is the kernel's; a path from /proc/PID/cgroup with ".." is refused).
  */

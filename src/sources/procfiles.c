@@ -2,8 +2,9 @@
  *
  * Cost: only for tasks in D state (a system call's file: its syscall, one readlink, one
  * fdinfo; a path, one read of the task's memory and a readlink or two) and for the twenty
- * processes of the I/O list (their first 64 descriptors: a readlink each, and an fdinfo
- * read for a file not seen at the same descriptor the sample before, fd_memo.h);
+ * processes of the I/O list (their first 64 descriptors: a statx each, which says the
+ * file's mount; a file not seen at the same descriptor the sample before has that mount
+ * looked up, fd_memo.h);
  * our mount namespace's link once per sample when any of that is needed.  The mount
  * table is the sampler's (one read of mountinfo a sample); only a file of another
  * namespace's mount has that namespace's mountinfo read.
@@ -156,8 +157,30 @@ static bool stat_is_safe(const struct mount *m)
 
 /* ---- by descriptor ---- */
 
-/* The device of the file behind descriptor fd of dir ("PID/task/TID" or "PID"), whose
- * link names a path: false when it could not be told (no fdinfo, a mount not found). */
+/* The device of the file behind descriptor fd of dir ("PID/task/TID" or "PID"), on mount
+ * id: none when no table has that mount (a pipe's, a memfd's: the kernel's own mounts). */
+static void file_on_mount(struct procfiles *f, int32_t pid, const char *dir, long fd,
+			  uint32_t id, struct task_file *out)
+{
+	char rel[96];
+	memset(out, 0, sizeof *out);
+	struct mount other;
+	const struct mount *m = mount_by_id(f, id);
+	if (!m && foreign_mount(f, pid, id, &other))
+		m = &other;
+	if (!m)
+		return;
+	struct stat st;
+	snprintf(rel, sizeof rel, "%s/fd/%ld", dir, fd);
+	if (stat_is_safe(m) && !f->fixture && fstatat(f->procfd, rel, &st, 0) == 0 &&
+	    S_ISBLK(st.st_mode))
+		*out = (struct task_file){ TASK_FILE_BLOCKDEV, major(st.st_rdev), minor(st.st_rdev) };
+	else if (on_device(m))
+		*out = (struct task_file){ TASK_FILE_ON_FS, m->major, m->minor };
+}
+
+/* The device of the file behind descriptor fd of dir, whose link names a path, from its
+ * fdinfo's mount id: false when there is no fdinfo (the descriptor closed, the task gone). */
 static bool file_of_link(struct procfiles *f, int32_t pid, const char *dir, long fd,
 			 struct task_file *out)
 {
@@ -168,19 +191,7 @@ static bool file_of_link(struct procfiles *f, int32_t pid, const char *dir, long
 	ssize_t n = read_small(f, rel);
 	if (n <= 0 || !procpid_parse_fdinfo_mnt(f->small, (size_t)n, &id))
 		return false;
-	struct mount other;
-	const struct mount *m = mount_by_id(f, id);
-	if (!m && foreign_mount(f, pid, id, &other))
-		m = &other;
-	if (!m)
-		return false;
-	struct stat st;
-	snprintf(rel, sizeof rel, "%s/fd/%ld", dir, fd);
-	if (stat_is_safe(m) && !f->fixture && fstatat(f->procfd, rel, &st, 0) == 0 &&
-	    S_ISBLK(st.st_mode))
-		*out = (struct task_file){ TASK_FILE_BLOCKDEV, major(st.st_rdev), minor(st.st_rdev) };
-	else if (on_device(m))
-		*out = (struct task_file){ TASK_FILE_ON_FS, m->major, m->minor };
+	file_on_mount(f, pid, dir, fd, id, out);
 	return true;
 }
 
@@ -294,7 +305,14 @@ static void file_of_path(struct procfiles *f, const char *task, uint64_t addr, l
 		*out = (struct task_file){ TASK_FILE_ON_FS, m->major, m->minor };
 }
 
-void procfiles_waited(struct procfiles *f, int32_t pid, int32_t tid, struct task_file *out)
+/* "running": the kernel could not catch the task off its CPU (a task read in D that woke
+ * since, as a throttled writer does between two pauses) */
+static bool running(const char *text, ssize_t n)
+{
+	return n >= 7 && memcmp(text, "running", 7) == 0;
+}
+
+bool procfiles_waited(struct procfiles *f, int32_t pid, int32_t tid, struct task_file *out)
 {
 	char rel[64];
 	long nr;
@@ -303,9 +321,13 @@ void procfiles_waited(struct procfiles *f, int32_t pid, int32_t tid, struct task
 	memset(out, 0, sizeof *out);
 	snprintf(rel, sizeof rel, "%d/task/%d/syscall", pid, tid);
 	ssize_t n = read_small(f, rel);
+	if (running(f->small, n))   /* once more: it may be waiting again already */
+		n = read_small(f, rel);
+	if (running(f->small, n))
+		return false;
 	if (n <= 0 || !procpid_parse_syscall(f->small, (size_t)n, &nr, args) ||
 	    !syscall_file_args(nr, &which))
-		return;
+		return true;
 	snprintf(rel, sizeof rel, "%d/task/%d", pid, tid);
 	if (which.fd >= 0 && args[which.fd] <= INT32_MAX)
 		file_of_fd(f, pid, rel, (long)args[which.fd], out);
@@ -313,6 +335,7 @@ void procfiles_waited(struct procfiles *f, int32_t pid, int32_t tid, struct task
 		file_of_path(f, rel, args[which.path],
 			     which.dirfd >= 0 ? (long)(int32_t)(uint32_t)args[which.dirfd] : AT_FDCWD_32,
 			     out);
+	return true;
 }
 
 /* ---- a process's open files ---- */
@@ -332,20 +355,63 @@ static bool descriptor_number(const char *name, long *out)
 	return !*end && !errno && *out <= INT32_MAX;
 }
 
+/* What the memo knows descriptor rel ("PID/fd/N") by in a --root tree: its link's text
+ * (the tree's links lead nowhere).  False for no path (a pipe, a socket). */
+static bool link_key(const struct procfiles *f, const char *rel, struct fd_memo_key *key)
+{
+	char link[4096];
+	ssize_t n = readlinkat(f->procfd, rel, link, sizeof link);
+	if (n <= 0 || link[0] != '/')
+		return false;
+	key->ino = fd_memo_hash(link, (size_t)n, 0);
+	return true;
+}
+
+/* What the memo knows descriptor rel ("PID/fd/N") by: its file's device and inode, and
+ * the file's mount id (-1 when this kernel's statx does not say it).  The stat is of the
+ * inode in memory (AT_STATX_DONT_SYNC: a network or FUSE filesystem is not asked), as cheap
+ * as a readlink.  A block device opened directly is out at once; false for it and for what
+ * is no file of a mount (a pipe, a socket, an anonymous inode: on no device, neither a
+ * file nor a directory). */
+static bool stat_key(const struct procfiles *f, const char *rel, struct fd_memo_key *key,
+		     int64_t *mnt_id, struct task_file *out)
+{
+	struct statx sx;
+	if (statx(f->procfd, rel, AT_STATX_DONT_SYNC, STATX_TYPE | STATX_INO | STATX_MNT_ID,
+		  &sx) < 0)
+		return false;
+	if (S_ISBLK(sx.stx_mode)) {
+		*out = (struct task_file){ TASK_FILE_BLOCKDEV, sx.stx_rdev_major,
+					   sx.stx_rdev_minor };
+		return false;
+	}
+	if (!sx.stx_dev_major && !S_ISREG(sx.stx_mode) && !S_ISDIR(sx.stx_mode))
+		return false;
+	key->dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
+	key->ino = sx.stx_ino;
+	*mnt_id = sx.stx_mask & STATX_MNT_ID ? (int64_t)(uint32_t)sx.stx_mnt_id : -1;
+	return true;
+}
+
 /* The device of the file behind descriptor fd of process pid, which started at starttime:
- * the memo's when its link reads as at the last sample. */
+ * the memo's when the descriptor holds the file it held at the last sample. */
 static void open_file(struct procfiles *f, int32_t pid, uint64_t starttime, long fd,
 		      struct task_file *out)
 {
-	char rel[48], link[4096];
+	char rel[48], dir[16];
+	int64_t id = -1;
 	memset(out, 0, sizeof *out);
 	snprintf(rel, sizeof rel, "%d/fd/%ld", pid, fd);
-	ssize_t n = readlinkat(f->procfd, rel, link, sizeof link);
-	if (n <= 0 || link[0] != '/')
+	struct fd_memo_key key = { pid, (int32_t)fd, starttime, 0, 0 };
+	if (!(f->fixture ? link_key(f, rel, &key) : stat_key(f, rel, &key, &id, out)))
 		return;
-	struct fd_memo_key key = { pid, (int32_t)fd, starttime, fd_memo_hash(link, (size_t)n, 0) };
-	snprintf(rel, sizeof rel, "%d", pid);
-	if (fd_memo_find(&f->memo, &key, out) || file_of_link(f, pid, rel, fd, out))
+	snprintf(dir, sizeof dir, "%d", pid);
+	bool known = fd_memo_find(&f->memo, &key, out);
+	if (!known && id >= 0) {
+		file_on_mount(f, pid, dir, fd, (uint32_t)id, out);
+		known = true;
+	}
+	if (known || file_of_link(f, pid, dir, fd, out))
 		fd_memo_keep(&f->memo, &key, out);
 }
 

@@ -296,6 +296,63 @@ static uint8_t blocked_memcg(struct proctasks *p, struct tasks_sample *t, int32_
 	return (uint8_t)t->nmemcgs;
 }
 
+#define MEMCG_WATCH_NS (10ull * 1000000000ull)
+
+static bool same_memcg(uint8_t version, const char *path, const struct task_memcg *m)
+{
+	return m->version == version && strcmp(m->path, path) == 0;
+}
+
+/* Note the cgroups of this sample's blocked tasks, memcgs[0..n) (the oldest note gives
+ * way when all are taken). */
+static void note_memcgs(struct proctasks *p, const struct tasks_sample *t, size_t n,
+			uint64_t mono_ns)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct task_memcg *m = &t->memcgs[i];
+		size_t k = 0, oldest = 0;
+		for (; k < p->nwatched && !same_memcg(p->watched[k].version, p->watched[k].path, m);
+		     k++)
+			if (p->watched[k].blocked_ns < p->watched[oldest].blocked_ns)
+				oldest = k;
+		if (k == p->nwatched)
+			k = p->nwatched < TASKS_MEMCG_MAX ? p->nwatched++ : oldest;
+		p->watched[k].version = m->version;
+		snprintf(p->watched[k].path, sizeof p->watched[k].path, "%s", m->path);
+		p->watched[k].blocked_ns = mono_ns;
+	}
+}
+
+/* A memory cgroup's counters (failcnt, reclaim scans) are shown as rates, which need the
+ * reading of the sample before; a writer held in its cgroup is blocked in some samples and
+ * not in others.  So a cgroup that held a blocked task in the last 10 s is read every
+ * sample, after those of this sample's blocked tasks: no blocked task names it, and the
+ * views show only the cgroups blocked tasks name (why.c). */
+static void watch_memcgs(struct proctasks *p, struct tasks_sample *t, uint64_t mono_ns)
+{
+	size_t n = t->nmemcgs, kept = 0;
+	note_memcgs(p, t, n, mono_ns);
+	if (p->nwatched)
+		memcg_roots_find(&p->memcg, p->prefix);   /* again after a retarget */
+	for (size_t k = 0; k < p->nwatched; k++) {
+		const struct proctasks_memcg_watch *w = &p->watched[k];
+		if (mono_ns - w->blocked_ns > MEMCG_WATCH_NS)
+			continue;
+		p->watched[kept++] = *w;
+		bool read = false;
+		for (size_t i = 0; i < n && !read; i++)
+			read = same_memcg(w->version, w->path, &t->memcgs[i]);
+		if (read || t->nmemcgs >= TASKS_MEMCG_MAX)
+			continue;
+		struct task_memcg m = { .version = w->version };
+		snprintf(m.path, sizeof m.path, "%s", w->path);
+		memcg_read(&p->memcg, &m);
+		if (m.present & (1u << MEMCG_LIMIT))
+			t->memcgs[t->nmemcgs++] = m;
+	}
+	p->nwatched = kept;
+}
+
 static int add_blocked(struct proctasks *p, struct tasks_sample *t, int32_t pid,
 		       const struct procpid_stat *st, uint64_t mono_ns)
 {
@@ -312,11 +369,18 @@ static int add_blocked(struct proctasks *p, struct tasks_sample *t, int32_t pid,
 	snprintf(b->comm, sizeof b->comm, "%s", st->comm);
 	b->kthread = st->flags & PROCPID_PF_KTHREAD;
 	read_wait(p, pid, st->pid, b);
-	b->since_ns = seen_since(p, st->pid, b->wchan, mono_ns);
-	if (!b->kthread) {
-		procfiles_waited(&p->files, pid, st->pid, &b->waits);
-		b->memcg = blocked_memcg(p, t, pid);
+	/* read in D, then running again before its wait could be read (no wait channel, its
+	 * syscall "running"): a throttled writer between two pauses, on a loaded machine in
+	 * 2-9 % of its samples.  Nothing of it says what it waits on: it is not blocked. */
+	if (!b->kthread && !procfiles_waited(&p->files, pid, st->pid, &b->waits) &&
+	    !b->wchan[0]) {
+		t->nkept--;
+		t->nblocked--;
+		return 0;
 	}
+	b->since_ns = seen_since(p, st->pid, b->wchan, mono_ns);
+	if (!b->kthread)
+		b->memcg = blocked_memcg(p, t, pid);
 	return 0;
 }
 
@@ -760,6 +824,7 @@ int proctasks_sample(struct proctasks *p, uint64_t mono_ns, const struct mount *
 	t->delayacct = proctasks_delayacct(p->prefix);
 	t->stack_readable = p->stack_allowed;
 	int scanned = scan_all(p, t, mono_ns);
+	watch_memcgs(p, t, mono_ns);
 	close_gates(p, p->prev, p->nprev);   /* the processes gone since (the others moved on) */
 	if (scanned < 0 || remember_blocked(p, t) < 0) {
 		tasks_sample_free(t);

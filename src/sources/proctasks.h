@@ -7,8 +7,9 @@
  * (a thread's state is its own).
  * Only tasks in D state have their wchan (and, with CAP_SYS_ADMIN, their stack) read,
  * and for user tasks the device of the file their system call's descriptor names.
- * What it keeps between samples: each process's counters (for the differences) and
- * when each blocked task was first seen blocked.
+ * What it keeps between samples: each process's counters (for the differences),
+ * when each blocked task was first seen blocked, and the memory cgroups blocked tasks were
+ * in during the last 10 s (read every sample meanwhile: their counters are rates).
  */
 #ifndef IOSCOPE_PROCTASKS_H
 #define IOSCOPE_PROCTASKS_H
@@ -29,6 +30,14 @@ struct proctasks_proc;         /* a process's counters at the last read (proctas
 struct proctasks_seen;         /* a task blocked at the last read, and since when */
 struct proctasks_user;         /* a passwd entry */
 
+/* A memory cgroup a blocked task was in lately: read every sample for a while after, so
+ * that its counters' rates have the reading before (proctasks.c, watch_memcgs). */
+struct proctasks_memcg_watch {
+	uint8_t version;
+	char path[MEMCG_PATH_MAX];
+	uint64_t blocked_ns;            /* the last sample with a blocked task in it */
+};
+
 struct proctasks {
 	char *prefix;                   /* NULL: the live kernel; else a fixture tree */
 	DIR *procdir;                   /* prefix/proc, rewound every sample */
@@ -46,6 +55,8 @@ struct proctasks {
 	bool users_loaded;
 	struct procfiles files;         /* the devices of files tasks work on */
 	struct memcg_roots memcg;       /* the memory controller's mounts, found on first need */
+	struct proctasks_memcg_watch watched[TASKS_MEMCG_MAX];
+	size_t nwatched;
 	size_t ngates;                  /* schedstat descriptors kept open (proctasks.c) */
 	uint64_t nofile;                /* the soft limit of descriptors, as last known */
 	bool nofile_raised;             /* raised to the hard limit once already (or tried) */

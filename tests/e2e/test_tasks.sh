@@ -78,7 +78,7 @@ if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
 	# two samples for a rate, and a loaded machine gave none of them two)
 	bg timeout 30 bash -c "while :; do dd if=/dev/zero of=$ddev bs=4k count=131072 oflag=direct status=none; done"
 	for c in 2 6; do
-		ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" strace -f -qq -e trace=open,openat \
+		ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" strace -f -qq -e trace=open,openat,readlinkat,statx \
 			-o "$TMP/opens.$c" "$IOSCOPE" --batch --tasks -f json -i 0.3 -c $c \
 			>"$TMP/opens.$c.json" 2>"$TMP/opens.$c.err"
 		echo "$? $(grep -cE 'openat\([0-9]+, "self/mountinfo"' "$TMP/opens.$c")" >"$TMP/opens.$c.n"
@@ -93,23 +93,25 @@ print(any(any(sys.argv[2] in p["devices"] for p in json.loads(l)["tasks"]["io"])
 		&& ok "tasks: mountinfo opened as often in 6 samples as in 2 ($n2), the writer attributed" \
 		|| fail "tasks: mountinfo opened as often in 6 samples as in 2, the writer attributed" \
 			"exit $rc2/$rc6, opens $n2/$n6, listed $listed: $(grep 'mountinfo"' "$TMP/opens.6" | head -8)"
-	# the listed writer's descriptors are looked up (fdinfo) once, not in every sample it
-	# is listed in (fd_memo.h; a mount table changed by another test meanwhile makes them
-	# be looked up again, once)
-	memo=$(python3 - "$TMP/opens.6" "$TMP/opens.6.json" <<'PY'
+	# a listed writer's descriptor costs one statx a sample, which knows the file (device and
+	# inode, fd_memo.h) and its mount: no readlink, no fdinfo read
+	memo=$(python3 - "$TMP/opens.6" "$TMP/opens.6.json" <<'PY2'
 import collections, json, re, sys
-reads = collections.Counter(m.group(1) for m in re.finditer(r'"(\d+)/fdinfo/\d+"', open(sys.argv[1]).read()))
+trace = open(sys.argv[1]).read()
+def count(call, pid, what):
+    return len(re.findall(r'%s\(\d+, "%s/%s/\d+"' % (call, pid, what), trace))
 listed = collections.Counter(str(p["pid"]) for l in open(sys.argv[2])
                              for p in json.loads(l)["tasks"]["io"] if p["comm"] == "dd")
-fds = {pid: len(set(re.findall(r'"%s/fdinfo/(\d+)"' % pid, open(sys.argv[1]).read()))) for pid in listed}
-seen = [(pid, n, reads[pid], fds[pid]) for pid, n in listed.items() if n >= 3 and fds[pid]]
-print("ok" if seen and all(r < n * f for pid, n, r, f in seen) else "no", seen)
-PY
+seen = [(pid, n, count("statx", pid, "fd"), count("readlinkat", pid, "fd"),
+         count("openat", pid, "fdinfo")) for pid, n in listed.items() if n >= 3]
+print("ok" if seen and all(s >= n and r == 0 and f == 0 for pid, n, s, r, f in seen)
+      else "no", seen)
+PY2
 )
 	[ "${memo%% *}" = ok ] \
-		&& ok "tasks: a listed writer's descriptors looked up once, not every sample" \
-		|| fail "tasks: a listed writer's descriptors looked up once, not every sample" \
-			"(pid, samples listed, fdinfo reads, descriptors): ${memo#* }"
+		&& ok "tasks: a listed writer's descriptor costs a statx a sample, no readlink, no fdinfo" \
+		|| fail "tasks: a listed writer's descriptor costs a statx a sample, no readlink, no fdinfo" \
+			"(pid, samples listed, statx, readlinks, fdinfo reads): ${memo#* }"
 	kill "$BG_PID" 2>/dev/null
 else
 	skip "tasks: mountinfo read once per sample" "no strace, or ptrace not allowed"

@@ -58,6 +58,23 @@ PY
 	&& ok "memcg: JSON gives the cgroup's limit, usage, dirty; the dip names it" \
 	|| fail "memcg: JSON gives the cgroup's limit, usage, dirty; the dip names it" "rc=$rc $out"
 
+# its counter's rate in every sample that lists it but the first: the cgroup is read in
+# the samples between, when the writer is not blocked (was null in most samples)
+out=$(python3 - "$TMP/memcg.json" "$path" <<'PY'
+import json, sys
+key = None
+rates = []
+for l in open(sys.argv[1]):
+    g = json.loads(l)["memory_cgroups"].get(sys.argv[2])
+    if g:
+        key = key or ("failcnt/s" if g["version"] == 1 else "max/s")
+        rates.append(g[key])
+print("ok" if len(rates) >= 3 and None not in rates[1:] else "%s %r" % (key, rates))
+PY
+)
+[ "$out" = ok ] && ok "memcg: the counter's rate in every sample that lists the cgroup but the first" \
+	|| fail "memcg: the counter's rate in every sample that lists the cgroup but the first" "$out"
+
 replay_gives_json memcg && grep -q "memory cgroup $path" "$TMP/memcg.replay.cmp" \
 	&& ok "memcg: the replay gives the cgroup's figures and the dip's reasons byte for byte" \
 	|| fail "memcg: the replay gives the cgroup's figures and the dip's reasons byte for byte" \

@@ -18,6 +18,7 @@
 #include "sources_helpers.h"
 #include "syscall_file.h"
 #include "tasks.h"
+#include "why.h"
 
 /* A stat line with the given fields; the rest zero, field 42 = blkio. */
 static void stat_line(char *buf, size_t len, int pid, const char *comm, char state,
@@ -582,15 +583,109 @@ static void test_sampler_files_memo(void **state)
 	snapshot_free(&mtab2);
 }
 
-/* The memo on its own: a process's start time and the link are part of the key, and only
- * what a sample looked up is there for the next. */
+/* A task read in D that runs again before its wait is read (its wchan "0", its syscall
+ * "running", as a throttled writer between two pauses on a loaded machine) says nothing of
+ * what it waits on: it is not blocked, rather than blocked and not attributed.  One whose
+ * syscall still reads (it waits again) is kept, and so is one whose wchan reads. */
+static void test_sampler_woken(void **state)
+{
+	(void)state;
+	struct proctasks p;
+	struct error err;
+	struct tasks_sample *t = NULL;
+	put("proc/sys/kernel/task_delayacct", "1\n");
+	put_stat("proc/90/stat", 90, "dd", 'D', 0, 1, 0);
+	put_io(90, 0, 0, 0);
+	put("proc/90/task/90/wchan", "0");
+	put("proc/90/task/90/syscall", "running\n");
+	put_stat("proc/91/stat", 91, "dd", 'D', 0, 1, 0);
+	put_io(91, 0, 0, 0);
+	put("proc/91/task/91/wchan", "0");
+	put("proc/91/task/91/syscall", "1 0x3 0x7f2f9311f000 0x40000 0x0 0x0 0x0 0x0 0x0\n");
+	put_stat("proc/92/stat", 92, "dd", 'D', 0, 1, 0);
+	put_io(92, 0, 0, 0);
+	put("proc/92/task/92/wchan", "balance_dirty_pages");
+	put("proc/92/task/92/syscall", "running\n");
+	assert_int_equal(proctasks_open(&p, tree, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 1000000000ull, NULL, 0, &t, &err), 0);
+	assert_int_equal(t->nblocked, 2);
+	assert_int_equal(t->nkept, 2);
+	assert_null(find_blocked(t, 90));
+	assert_non_null(find_blocked(t, 91));
+	assert_string_equal(find_blocked(t, 92)->wchan, "balance_dirty_pages");
+	tasks_sample_free(t);
+	proctasks_close(&p);
+}
+
+/* A memory cgroup's counters are rates, which need the reading of the sample before: a
+ * cgroup that held a blocked task in the last 10 s is read in every sample (after the
+ * blocked tasks' own, named by none; the why rates show only those blocked tasks name),
+ * so a writer blocked in one sample and not in the next still has its failcnt/s when it is
+ * blocked again.  After 10 s with none blocked in it, it is no longer read. */
+static void memcg_sample(struct proctasks *p, uint64_t s, char state, unsigned failcnt,
+			 struct tasks_sample **t, struct why_rates *y)
+{
+	struct error err;
+	char text[32];
+	struct tasks_sample *prev = *t;
+	*t = NULL;
+	put_stat("proc/70/stat", 70, "dd", state, 0, 1, 0);
+	snprintf(text, sizeof text, "%u\n", failcnt);
+	put("sys/fs/cgroup/memory/w/memory.failcnt", text);
+	assert_int_equal(proctasks_sample(p, s * 1000000000ull, NULL, 0, t, &err), 0);
+	memset(y, 0, sizeof *y);
+	why_rates_add_tasks(y, prev, *t, s * 1000000000ull, NULL);
+	tasks_sample_free(prev);
+}
+
+static void test_sampler_memcg_watched(void **state)
+{
+	(void)state;
+	struct proctasks p;
+	struct error err;
+	struct tasks_sample *t = NULL;
+	struct why_rates y;
+	put("proc/sys/kernel/task_delayacct", "1\n");
+	put("proc/self/mountinfo", "26 1 254:1 / / rw - ext4 /dev/vda1 rw\n"
+	    "30 26 0:30 / /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory\n");
+	put("proc/70/cgroup", "4:memory:/w\n1:name=systemd:/\n");
+	put_io(70, 0, 0, 0);
+	put("proc/70/task/70/wchan", "folio_wait_bit");
+	put("sys/fs/cgroup/memory/w/memory.limit_in_bytes", "33554432\n");
+	put("sys/fs/cgroup/memory/w/memory.usage_in_bytes", "33000000\n");
+	put("sys/fs/cgroup/memory/w/memory.stat", "total_dirty 0\ntotal_writeback 4096\n");
+	assert_int_equal(proctasks_open(&p, tree, &err), 0);
+	memcg_sample(&p, 1, 'D', 100, &t, &y);
+	assert_int_equal(t->nmemcgs, 1);
+	assert_int_equal(y.nmemcgs, 1);
+	assert_false(y.memcgs[0].rated & (1u << MEMCG_FAILCNT));   /* nothing before */
+	memcg_sample(&p, 2, 'S', 300, &t, &y);
+	assert_int_equal(t->nblocked, 0);
+	assert_int_equal(t->nmemcgs, 1);                            /* read, watched */
+	assert_int_equal(t->memcgs[0].v[MEMCG_FAILCNT], 300);
+	assert_int_equal(y.nmemcgs, 0);                             /* named by no task */
+	memcg_sample(&p, 3, 'D', 700, &t, &y);
+	assert_int_equal(y.nmemcgs, 1);
+	assert_true(y.memcgs[0].rated & (1u << MEMCG_FAILCNT));
+	assert_true(fabs(y.memcgs[0].per_s[MEMCG_FAILCNT] - 400) < 1e-9);
+	memcg_sample(&p, 13, 'S', 900, &t, &y);                     /* 10 s since: still */
+	assert_int_equal(t->nmemcgs, 1);
+	memcg_sample(&p, 14, 'S', 900, &t, &y);                     /* past 10 s: no more */
+	assert_int_equal(t->nmemcgs, 0);
+	tasks_sample_free(t);
+	proctasks_close(&p);
+}
+
+/* The memo on its own: a process's start time and the file (device and inode: another
+ * file under the same link text is another key) are part of the key, and only what a
+ * sample looked up is there for the next. */
 static void test_fd_memo(void **state)
 {
 	(void)state;
 	struct fd_memo m = { 0 };
 	struct mount table[1] = { { .id = 1, .major = 8, .minor = 1, .mountpoint = "/" } };
-	struct fd_memo_key a = { 80, 4, 1080, fd_memo_hash("/a", 2, 0) };
-	struct task_file f = { TASK_FILE_ON_FS, 8, 1 }, got;
+	struct fd_memo_key a = { 80, 4, 1080, 0x701, 12 };
+	struct task_file f = { TASK_FILE_ON_FS, 7, 1 }, got;
 	fd_memo_new_sample(&m, table, 1);
 	assert_false(fd_memo_find(&m, &a, &got));
 	fd_memo_keep(&m, &a, &f);
@@ -601,7 +696,10 @@ static void test_fd_memo(void **state)
 	other.starttime = 2000;                    /* the pid taken again */
 	assert_false(fd_memo_find(&m, &other, &got));
 	other = a;
-	other.link = fd_memo_hash("/b", 2, 0);
+	other.dev = 0x702;                         /* the same inode number on another disk */
+	assert_false(fd_memo_find(&m, &other, &got));
+	other = a;
+	other.ino = 13;                            /* another file of the same disk */
 	assert_false(fd_memo_find(&m, &other, &got));
 	fd_memo_new_sample(&m, table, 1);          /* not looked up last sample: gone */
 	assert_false(fd_memo_find(&m, &a, &got));
@@ -831,6 +929,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sampler_files, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_sampler_gate, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_sampler_files_memo, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_sampler_woken, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_sampler_memcg_watched, tree_setup, tree_teardown),
 		cmocka_unit_test(test_fd_memo),
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_wchan_words),

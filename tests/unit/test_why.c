@@ -1007,12 +1007,17 @@ static void test_memcg_v2_parent_limit(void **state)
 	t->memcgs[0] = (struct task_memcg){ .path = "/build/job", .version = 2 };
 	memcg_read(&r, &t->memcgs[0]);
 	t->nmemcgs = 1;
+	struct blocked_task *bt = tasks_sample_add_blocked(t);   /* the views show the cgroups */
+	assert_non_null(bt);                                     /* blocked tasks name */
+	bt->memcg = 1;
+	snprintf(bt->comm, sizeof bt->comm, "make");
+	t->nblocked = 1;
 	struct why_rates y = { .njournals = 0 };
 	why_rates_add_tasks(&y, NULL, t, 0, NULL);
 	char text[300];
 	memcg_rates_text(&y.memcgs[0], text, sizeof text);
 	assert_string_equal(text, "memory cgroup /build/job (v2): 20 of 384 MB used (limit of /build), "
-			    "dirty 4.0 MB, writeback 0.0 MB");
+			    "dirty 4.0 MB, writeback 0.0 MB; 1 blocked (make)");
 	struct tasks_sample *back = tasks_record_round_trip(t);
 	assert_string_equal(back->memcgs[0].limit_of, "/build");
 	assert_memory_equal(&back->memcgs[0], &t->memcgs[0], sizeof back->memcgs[0]);
