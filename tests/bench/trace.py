@@ -40,6 +40,13 @@ ioscope = os.environ.get("BENCH_TRACE_IOSCOPE", os.path.join(top, "ioscope"))
 SECONDS = int(os.environ.get("BENCH_TRACE_SECONDS", "2"))
 ROUNDS = int(os.environ.get("BENCH_TRACE_ROUNDS", "30"))
 BACKINGS = os.environ.get("BENCH_TRACE_BACKING", "shm,disk").split(",")
+# BENCH_TRACE_ONLY=qd1: only issue 39's line (per_request) and the programs' cost at QD1
+ONLY_QD1 = os.environ.get("BENCH_TRACE_ONLY") == "qd1"
+QD1_ROUNDS = int(os.environ.get("BENCH_TRACE_QD1_ROUNDS", "10"))
+QD1_TARGET_US = 0.5
+# ioscope's samples beyond fio's run: it is stopped when fio ends, and on a loaded machine
+# fio's start can take seconds, which must not end the traced arm untraced
+LINGER = 60
 IMAGE_MB = 512
 TARGET_IOPS = 10000
 LIMIT_PCT = 3.0
@@ -47,17 +54,17 @@ CPUS = sorted(os.sched_getaffinity(0))
 FIO_CPU, IOSCOPE_CPU = CPUS[-1], CPUS[0]
 
 
-def fio_argv(dev, rate, seconds):
+def fio_argv(dev, rate, seconds, depth=4):
     """The workload: 4 KiB random reads, direct, libaio at depth 4, on fio's CPU."""
     return (["fio", "--name=bench", f"--filename=/dev/{dev}", "--rw=randread", "--bs=4k",
-             "--direct=1", "--ioengine=libaio", "--iodepth=4", "--time_based",
+             "--direct=1", "--ioengine=libaio", f"--iodepth={depth}", "--time_based",
              f"--runtime={seconds}", f"--cpus_allowed={FIO_CPU}"]
             + ([f"--rate_iops={rate}"] if rate else []))
 
 
-def fio(dev, rate):
+def fio(dev, rate, depth=4):
     """IOPS, mean and median completion latency (us) of one run."""
-    argv = fio_argv(dev, rate, SECONDS) + ["--output-format=json"]
+    argv = fio_argv(dev, rate, SECONDS, depth) + ["--output-format=json"]
     out = subprocess.run(argv, check=True, capture_output=True, text=True).stdout
     read = json.loads(out)["jobs"][0]["read"]
     clat = read["clat_ns"]
@@ -77,12 +84,12 @@ def cpu_of(argv):
     return ru.ru_utime + ru.ru_stime
 
 
-def traced(dev, rate):
+def traced(dev, rate, depth=4):
     """fio while ioscope --trace samples every second, from when its programs are attached
     (the ~100 ms of loading them is no part of the steady cost)."""
-    p = start_tracing(dev, SECONDS + 3)
+    p = start_tracing(dev, SECONDS + LINGER)
     try:
-        return fio(dev, rate)
+        return fio(dev, rate, depth)
     finally:
         p.terminate()
         _, status, _ = os.wait4(p.pid, 0)
@@ -113,13 +120,13 @@ def sample_cpu(dev, rate):
     return per(False), per(True), (med[True, short] - med[False, short]) * 1e3
 
 
-def untraced(dev, rate):
+def untraced(dev, rate, depth=4):
     """fio while ioscope --batch samples every second without --trace: what watching costs
     before any program is attached."""
-    p = start_ioscope(["--batch", "-i", "1", "-c", str(SECONDS + 3), "-f", "json", dev])
+    p = start_ioscope(["--batch", "-i", "1", "-c", str(SECONDS + LINGER), "-f", "json", dev])
     try:
         time.sleep(0.3)   # its first sample
-        return fio(dev, rate)
+        return fio(dev, rate, depth)
     finally:
         p.terminate()
         p.wait()
@@ -198,13 +205,26 @@ def tracing_programs():
     return {p["id"]: p for p in json.loads(out) if p.get("name") in PROGRAMS}
 
 
+def programs_of(pid):
+    """The ids of the BPF programs process pid holds (its descriptors' fdinfo): not those of
+    another ioscope --trace running meanwhile (a test, another engineer's bench)."""
+    ids = set()
+    try:
+        for fd in os.listdir(f"/proc/{pid}/fdinfo"):
+            with contextlib.suppress(OSError), open(f"/proc/{pid}/fdinfo/{fd}") as f:
+                ids.update(int(l.split()[1]) for l in f if l.startswith("prog_id:"))
+    except OSError:
+        pass
+    return ids
+
+
 def start_tracing(dev, count):
     """ioscope --batch --trace on dev, returned once its three programs are attached (their
     ids in .programs)."""
-    others = tracing_programs()
     p = start_ioscope(["--batch", "--trace", "-i", "1", "-c", str(count), "-f", "json", dev])
     for _ in range(100):
-        p.programs = [i for i in tracing_programs() if i not in others]
+        held = programs_of(p.pid)
+        p.programs = [i for i in tracing_programs() if i in held]
         if len(p.programs) >= len(PROGRAMS) or p.poll() is not None:
             break
         time.sleep(0.05)
@@ -230,16 +250,16 @@ def bpf_stats(value):
             f.write(was)
 
 
-def program_cost(dev, rate):
+def program_cost(dev, rate, depth=4):
     """ns per run of each BPF program (the kernel's bpf_stats, on for these runs only; its
     own clock reads are in the figure), medians of 3 runs."""
     runs = []
     with bpf_stats("1"):
         for _ in range(3):
-            p = start_tracing(dev, SECONDS + 3)
+            p = start_tracing(dev, SECONDS + LINGER)
             try:
                 before = {i: q for i, q in tracing_programs().items() if i in p.programs}
-                fio(dev, rate)
+                fio(dev, rate, depth)
                 after = tracing_programs()
             finally:
                 p.terminate()
@@ -269,7 +289,54 @@ def rate_for(dev):
     return rate, f" (the device reaches {most:.0f} IOPS, not {TARGET_IOPS}: measured at {rate})"
 
 
-def measure(backing, parent, direct_io):
+def per_request(dev, count):
+    """Issue 39's tracing line: fio at queue depth 1, unlimited, watched by ioscope --batch
+    and traced by ioscope --batch --trace, count rounds in alternating order.  Per round the
+    time tracing adds to each request, 1/IOPS traced - 1/IOPS watched (at depth 1 a
+    request's whole path is on the clock), in us, and the IOPS change in per cent."""
+    cost, change = [], []
+    for i in range(count):
+        arms = (("watched", untraced), ("traced", traced))
+        iops = {}
+        for name, run in (arms if i % 2 == 0 else arms[::-1]):
+            iops[name] = run(dev, 0, 1)[0]
+        cost.append(1e6 / iops["traced"] - 1e6 / iops["watched"])
+        change.append(pct(iops["watched"], iops["traced"]))
+    return cost, change
+
+
+def report_per_request(dev):
+    """The BPF programs' ns per run at depth 1 and the rounds of per_request(), with the
+    line of issue 39's table."""
+    cost = program_cost(dev, 0, 1)
+    if cost:
+        print("  QD1 unlimited, BPF ns per run: "
+              + ", ".join(f"{n} {ns:.0f}" for n, ns in cost.items())
+              + f": {sum(cost.values()):.0f} ns a request (bpf_stats' own clock reads in it)")
+    with bpf_stats("0"):
+        us, change = per_request(dev, QD1_ROUNDS)
+    m, low, high = median_ci(us)
+    c, clow, chigh = median_ci(change)
+    print(f"  QD1 unlimited, {len(us)} rounds alternating watched / traced: per request "
+          f"{m:+.2f} us (lowest-highest {min(us):+.2f} .. {max(us):+.2f}, 90 % CI "
+          f"{low:+.2f} .. {high:+.2f}), IOPS {c:+.1f} % ({min(change):+.1f} .. "
+          f"{max(change):+.1f})")
+    return m, min(us), max(us), c
+
+
+def print_table_line(line):
+    """Issue 39's table's tracing line (bench.py prints the others as part (i))."""
+    m, low, high, change = line
+    print(f"\n(i) issue 39's table, tracing: time added per request, median of the rounds "
+          "(lowest-highest)")
+    print(f"{'what':<44} {'us':>6} {'spread':>13} {'target':>7}")
+    print(f"{'--trace, fio 4k randread QD1, RAM-backed loop':<44} {m:+6.2f} "
+          f"{low:+.2f}..{high:+.2f} {'<=' + format(QD1_TARGET_US, '.2f'):>7}"
+          f"{'' if m <= QD1_TARGET_US else '  MISSED'}")
+    print(f"    IOPS {change:+.1f} % traced / watched")
+
+
+def measure(name, backing, parent, direct_io):
     with tempfile.TemporaryDirectory(prefix="ioscope-bench-trace.", dir=parent) as tmp:
         img = os.path.join(tmp, "img")
         with open(img, "wb") as f:
@@ -281,6 +348,9 @@ def measure(backing, parent, direct_io):
             # written, not sparse: a hole would be read as zeros without touching the disk
             subprocess.run(["fio", "--name=fill", f"--filename={loop}", "--rw=write", "--bs=1m",
                             "--direct=1", "--output=/dev/null"], check=True)
+            if ONLY_QD1:
+                print(backing)
+                return report_per_request(dev)
             rate, note = rate_for(dev)
             print(f"{backing}{note}")
             cost = program_cost(dev, rate)
@@ -299,6 +369,8 @@ def measure(backing, parent, direct_io):
                 print(f"  ioscope's CPU per sample under fio at rate_iops={rate}: "
                       f"{plain:.0f} us, with --trace {trace:.0f} us; loading the programs "
                       f"{load:.0f} ms")
+            if name == "shm":
+                return report_per_request(dev)
         finally:
             subprocess.run(["losetup", "-d", loop], check=False)
 
@@ -321,10 +393,14 @@ def main():
     if "tracing (--trace): built in" not in v:
         print("skipped: this build has no tracing")
         return
-    for b in BACKINGS:
+    table_line = None
+    for b in (["shm"] if ONLY_QD1 else BACKINGS):
         if b not in BACKING:
             sys.exit(f"bench: BENCH_TRACE_BACKING: {b!r} is not shm or disk")
-        measure(*BACKING[b])
+        line = measure(b, *BACKING[b])
+        table_line = line or table_line
+    if table_line:
+        print_table_line(table_line)
 
 
 if __name__ == "__main__":
