@@ -72,6 +72,15 @@ struct {
 	__type(value, struct blk_top_val);
 } top SEC(".maps");
 
+/* By generation, per CPU: the task of the last bio queued and its counts not yet in `top`
+ * (the tracer adds what is held here to what `top` has). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, struct blk_top_recent);
+} top_recent SEC(".maps");
+
 /* By disk, since the programs were loaded: the completions they were not run for, found
  * when the request is issued again with its previous issue still remembered (a requeue
  * forgets it).  A kernel may skip the programs without counting a recursion miss: the
@@ -113,6 +122,19 @@ static __always_inline __u32 log2_bucket(__u64 v, __u32 last)
 			r += shift;
 		}
 	return r > last ? last : r;
+}
+
+/* log2_bucket(ns / 1000, BLK_LAT_BUCKETS - 1) without the division (a 64-bit divide is
+ * the dearest instruction of a completion): floor(ns / 1000) >= 2^b exactly when
+ * ns >= 1000 * 2^b, so the bucket is the largest such b, found by halving. */
+static __always_inline __u32 log2_us_bucket(__u64 ns)
+{
+	__u32 b = 0;
+#pragma unroll
+	for (__u32 step = BLK_LAT_BUCKETS / 2; step > 0; step >>= 1)
+		if (ns >= (1000ull << (b + step)))
+			b += step;
+	return b;
 }
 
 /* This CPU's counts of the disk for the current generation (no other writer).  An
@@ -210,28 +232,47 @@ static __always_inline __u64 issue_time(struct request *rq)
 	return at;
 }
 
+/* What this CPU held for a task into `top` (full: the interval's newcomers are not
+ * counted). */
+static __always_inline void top_add(struct blk_top_recent *r, __u32 g)
+{
+	struct blk_top_key k = { .dev = r->dev, .pid = r->pid, .gen = g };
+	struct blk_top_val *v = bpf_map_lookup_elem(&top, &k);
+	if (!v) {
+		if (bpf_map_update_elem(&top, &k, &r->val, BPF_NOEXIST) == 0)
+			return;
+		v = bpf_map_lookup_elem(&top, &k);   /* another CPU made it */
+		if (!v)
+			return;
+	}
+	__sync_fetch_and_add(&v->ios, r->val.ios);
+	__sync_fetch_and_add(&v->bytes, r->val.bytes);
+}
+
+/* Counted on this CPU while the same task queues on the same disk; `top` only when
+ * another comes.  No other program writes top_recent, and the kernel runs a program once
+ * at a time on a CPU, so plain increments. */
 SEC("tp_btf/block_bio_queue")
 int BPF_PROG(bio_queue, struct bio *bio)
 {
 	if (op_dir(bio->bi_opf) < 0)
 		return 0;
-	struct blk_top_key k = {
-		.dev = disk_dev(bio->bi_bdev->bd_disk),
-		.pid = bpf_get_current_pid_tgid() >> 32,
-		.gen = gen,
-	};
-	__u64 bytes = bio->bi_iter.bi_size;
-	struct blk_top_val *v = bpf_map_lookup_elem(&top, &k);
-	if (!v) {
-		struct blk_top_val fresh = {};
-		bpf_get_current_comm(fresh.comm, sizeof fresh.comm);
-		bpf_map_update_elem(&top, &k, &fresh, BPF_NOEXIST);
-		v = bpf_map_lookup_elem(&top, &k);
-		if (!v)
-			return 0;   /* full: the interval's newcomers are not counted */
+	__u32 g = gen, i = g & 1;
+	struct blk_top_recent *r = bpf_map_lookup_elem(&top_recent, &i);
+	if (!r)
+		return 0;
+	__u32 dev = disk_dev(bio->bi_bdev->bd_disk), pid = bpf_get_current_pid_tgid() >> 32;
+	if (r->val.ios == 0 || r->pid != pid || r->dev != dev) {
+		if (r->val.ios)
+			top_add(r, g);
+		r->dev = dev;
+		r->pid = pid;
+		r->val.ios = 0;
+		r->val.bytes = 0;
+		bpf_get_current_comm(r->val.comm, sizeof r->val.comm);
 	}
-	__sync_fetch_and_add(&v->ios, 1);
-	__sync_fetch_and_add(&v->bytes, bytes);
+	r->val.ios++;
+	r->val.bytes += bio->bi_iter.bi_size;
 	return 0;
 }
 
@@ -316,8 +357,8 @@ int BPF_PROG(rq_complete, struct request *rq, blk_status_t error, unsigned int n
 	if (!h)
 		return 0;
 	if (d2c)
-		h->d2c[dir][log2_bucket((now - at) / 1000, BLK_LAT_BUCKETS - 1)]++;
+		h->d2c[dir][log2_us_bucket(now - at)]++;
 	if (q2c)
-		h->q2c[dir][log2_bucket((now - start) / 1000, BLK_LAT_BUCKETS - 1)]++;
+		h->q2c[dir][log2_us_bucket(now - start)]++;
 	return 0;
 }

@@ -51,6 +51,15 @@ struct blk_top_val {
 	char comm[16];
 };
 
+/* The task that queued this CPU's last bio of a generation, on which disk, and its counts
+ * not yet added to `top`: a task queueing bio after bio on one CPU (the common case) costs
+ * no hash lookup and no atomic add until another task or disk comes on that CPU. */
+struct blk_top_recent {
+	__u32 dev;
+	__u32 pid;
+	struct blk_top_val val;   /* val.ios 0: nothing held */
+};
+
 /* Entries: per-CPU counts for two generations of many disks (allocated for the disks
  * seen only); requests in flight: a fixed array of slots indexed by a hash of the
  * request's address, and for the few whose slot is taken an LRU map (one whose

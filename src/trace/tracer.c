@@ -32,6 +32,8 @@ struct tracer {
 	struct blk_hist *percpu;  /* one value per possible CPU */
 	struct blk_hist_key *keys;
 	struct blk_top_key *top_keys;
+	struct blk_top_val *top_vals;   /* the values of top_keys */
+	struct blk_top_recent *recent;  /* top_recent's value on each CPU */
 	__u32 closed;             /* the generation the last flip ended */
 };
 
@@ -67,6 +69,8 @@ void ioscope_tracer_close(struct tracer *t)
 	free(t->percpu);
 	free(t->keys);
 	free(t->top_keys);
+	free(t->top_vals);
+	free(t->recent);
 	free(t);
 }
 
@@ -85,8 +89,12 @@ struct tracer *ioscope_tracer_open(char *msg, size_t len)
 	}
 	t->percpu = calloc((size_t)t->ncpus, sizeof *t->percpu);
 	t->keys = calloc(BLK_HIST_ENTRIES, sizeof *t->keys);
-	t->top_keys = calloc(BLK_TOP_ENTRIES, sizeof *t->top_keys);
-	if (!t->percpu || !t->keys || !t->top_keys) {
+	/* top's entries, and one held on each CPU that top may not have */
+	size_t tops = BLK_TOP_ENTRIES + (size_t)t->ncpus;
+	t->top_keys = calloc(tops, sizeof *t->top_keys);
+	t->top_vals = calloc(tops, sizeof *t->top_vals);
+	t->recent = calloc((size_t)t->ncpus, sizeof *t->recent);
+	if (!t->percpu || !t->keys || !t->top_keys || !t->top_vals || !t->recent) {
 		say(msg, len, "tracing: %s", strerror(ENOMEM));
 		goto fail;
 	}
@@ -132,7 +140,8 @@ _Static_assert((int)BLK_DIRS == (int)TRACE_DIRS && BLK_LAT_BUCKETS == TRACE_LAT_
 	       BLK_SIZE_DIRS == TRACE_SIZE_DIRS && BLK_SIZE_BUCKETS == TRACE_SIZE_BUCKETS,
 	       "the BPF side counts into the buckets struct trace_device has");
 /* libbpf passes a per-CPU value as one 8-byte-aligned copy per CPU: t->percpu's stride. */
-_Static_assert(sizeof(struct blk_hist) % 8 == 0, "per-CPU values are 8-byte multiples");
+_Static_assert(sizeof(struct blk_hist) % 8 == 0 && sizeof(struct blk_top_recent) % 8 == 0,
+	       "per-CPU values are 8-byte multiples");
 
 static struct trace_device *device_of(struct trace_sample *out, __u32 dev)
 {
@@ -210,11 +219,11 @@ static void add_top(struct trace_device *d, __u32 pid, const struct blk_top_val 
 		d->ntop++;
 }
 
-static int collect_top(struct tracer *t, __u32 g, struct trace_sample *out, char *msg,
-		       size_t len)
+/* Reads and deletes generation g of `top`: its first n entries in top_keys and top_vals. */
+static size_t take_top(struct tracer *t, __u32 g)
 {
 	int fd = bpf_map__fd(t->skel->maps.top);
-	size_t n = 0;
+	size_t n = 0, kept = 0;
 	struct blk_top_key key, *prev = NULL;
 	while (n < BLK_TOP_ENTRIES && next_key(fd, prev, &key) == 0) {
 		t->top_keys[n] = key;
@@ -223,14 +232,55 @@ static int collect_top(struct tracer *t, __u32 g, struct trace_sample *out, char
 			n++;
 	}
 	for (size_t i = 0; i < n; i++) {
-		struct blk_top_val v;
-		if (bpf_map_lookup_elem(fd, &t->top_keys[i], &v) != 0)
+		if (bpf_map_lookup_elem(fd, &t->top_keys[i], &t->top_vals[kept]) != 0)
 			continue;
 		bpf_map_delete_elem(fd, &t->top_keys[i]);
+		t->top_keys[kept++] = t->top_keys[i];
+	}
+	return kept;
+}
+
+/* Adds what each CPU still holds for generation g (top_recent) to the n entries taken
+ * from `top`, and clears it: the total of entries returned. */
+static size_t take_recent(struct tracer *t, __u32 g, size_t n)
+{
+	int fd = bpf_map__fd(t->skel->maps.top_recent);
+	__u32 i = g & 1;
+	if (bpf_map_lookup_elem(fd, &i, t->recent) != 0)
+		return n;
+	int held = 0;
+	for (int c = 0; c < t->ncpus; c++) {
+		const struct blk_top_recent *r = &t->recent[c];
+		if (r->val.ios == 0)
+			continue;
+		held = 1;
+		size_t at = 0;
+		while (at < n && (t->top_keys[at].dev != r->dev || t->top_keys[at].pid != r->pid))
+			at++;
+		if (at == n) {
+			t->top_keys[n] = (struct blk_top_key){ .dev = r->dev, .pid = r->pid, .gen = g };
+			t->top_vals[n++] = r->val;
+			continue;
+		}
+		t->top_vals[at].ios += r->val.ios;
+		t->top_vals[at].bytes += r->val.bytes;
+	}
+	if (held) {
+		memset(t->recent, 0, (size_t)t->ncpus * sizeof *t->recent);
+		bpf_map_update_elem(fd, &i, t->recent, BPF_EXIST);
+	}
+	return n;
+}
+
+static int collect_top(struct tracer *t, __u32 g, struct trace_sample *out, char *msg,
+		       size_t len)
+{
+	size_t n = take_recent(t, g, take_top(t, g));
+	for (size_t i = 0; i < n; i++) {
 		struct trace_device *d = device_of(out, t->top_keys[i].dev);
 		if (!d)
 			return say(msg, len, "tracing: %s", strerror(ENOMEM));
-		add_top(d, t->top_keys[i].pid, &v);
+		add_top(d, t->top_keys[i].pid, &t->top_vals[i]);
 	}
 	return 0;
 }
