@@ -34,7 +34,7 @@ struct blk_last_end {
 	__u64 end;
 };
 
-/* A request in flight, in the slot its address hashes to (rq 0: free). */
+/* A request in flight, in the slot of its tag (blk.bpf.c, slot_of; rq 0: free). */
 struct blk_issue {
 	__u64 rq;
 	__u64 ns;
@@ -61,10 +61,10 @@ struct blk_top_recent {
 };
 
 /* Entries: per-CPU counts for two generations of many disks (allocated for the disks
- * seen only); requests in flight: a fixed array of slots indexed by a hash of the
- * request's address, and for the few whose slot is taken an LRU map (one whose
+ * seen only); requests in flight: a fixed array of slots indexed by the request's tag
+ * from where its queue hashes to, and for the few whose slot is taken an LRU map (one whose
  * completion is never seen is pushed out by newer ones; a slot held longer than
- * BLK_STALE_NS is taken by the next request that hashes to it), so neither can grow;
+ * BLK_STALE_NS is taken by the next request that wants it), so neither can grow;
  * queue numbers from BLK_QUEUE_SLOTS up use the hash maps (as much kernel memory per
  * CPU, 125 KiB, as the previous design's preallocated per-CPU hash of 16384 buckets);
  * tasks per disk per interval (when full, the interval's newcomers are not counted); the
