@@ -21,8 +21,16 @@ Two backings (BENCH_TRACE_BACKING: "shm", "disk" or both, the default): a file i
 (the worst case: a request takes ~16 us, so a fixed cost per request weighs most) and a file
 on the root filesystem's disk read with direct I/O by the loop device (`losetup
 --direct-io=on`), the realistic case.  A device that cannot reach 10000 IOPS is measured at
-70 % of what it reaches, said in the output.  Needs root and a build with tracing; says so
-otherwise."""
+70 % of what it reaches, said in the output.
+
+Last, issue 39's line, on the RAM-backed device: fio at queue depth 1, unlimited, watched and
+traced in alternating rounds (BENCH_TRACE_QD1_ROUNDS, 10), the time tracing adds to each
+request with its spread, and the programs' ns per run at that depth; BENCH_TRACE_ONLY=qd1
+runs only that.  With BENCH_TRACE_BASELINE=/path/to/an/older/ioscope, that build's programs
+and this one's attached at once to the same requests: their difference per program, which
+the machine's load hits alike (the way to see tens of ns on a loaded machine).
+
+Needs root and a build with tracing; says so otherwise."""
 import contextlib
 import json
 import math
@@ -44,6 +52,8 @@ BACKINGS = os.environ.get("BENCH_TRACE_BACKING", "shm,disk").split(",")
 ONLY_QD1 = os.environ.get("BENCH_TRACE_ONLY") == "qd1"
 QD1_ROUNDS = int(os.environ.get("BENCH_TRACE_QD1_ROUNDS", "10"))
 QD1_TARGET_US = 0.5
+# an older build (its ioscope-trace.so beside it) whose programs run beside this one's
+BASELINE = os.environ.get("BENCH_TRACE_BASELINE")
 # ioscope's samples beyond fio's run: it is stopped when fio ends, and on a loaded machine
 # fio's start can take seconds, which must not end the traced arm untraced
 LINGER = 60
@@ -63,16 +73,19 @@ def fio_argv(dev, rate, seconds, depth=4):
 
 
 def fio(dev, rate, depth=4):
-    """IOPS, mean and median completion latency (us) of one run."""
-    argv = fio_argv(dev, rate, SECONDS, depth) + ["--output-format=json"]
+    """IOPS, mean and median completion latency (us) of one run; at depth 1 the 10th
+    percentile of the whole latency (submission and completion) too."""
+    argv = fio_argv(dev, rate, SECONDS, depth) + ["--output-format=json", "--lat_percentiles=1"]
     out = subprocess.run(argv, check=True, capture_output=True, text=True).stdout
     read = json.loads(out)["jobs"][0]["read"]
     clat = read["clat_ns"]
-    return read["iops"], clat["mean"] / 1000, clat["percentile"]["50.000000"] / 1000
+    return (read["iops"], clat["mean"] / 1000, clat["percentile"]["50.000000"] / 1000,
+            read["lat_ns"]["percentile"]["10.000000"] / 1000)
 
 
-def start_ioscope(argv):
-    return subprocess.Popen([ioscope] + argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+def start_ioscope(argv, build=None):
+    return subprocess.Popen([build or ioscope] + argv, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE,
                             preexec_fn=lambda: os.sched_setaffinity(0, {IOSCOPE_CPU}))
 
 
@@ -218,10 +231,11 @@ def programs_of(pid):
     return ids
 
 
-def start_tracing(dev, count):
-    """ioscope --batch --trace on dev, returned once its three programs are attached (their
-    ids in .programs)."""
-    p = start_ioscope(["--batch", "--trace", "-i", "1", "-c", str(count), "-f", "json", dev])
+def start_tracing(dev, count, build=None):
+    """ioscope --batch --trace on dev (or build's), returned once its three programs are
+    attached (their ids in .programs)."""
+    p = start_ioscope(["--batch", "--trace", "-i", "1", "-c", str(count), "-f", "json", dev],
+                      build)
     for _ in range(100):
         held = programs_of(p.pid)
         p.programs = [i for i in tracing_programs() if i in held]
@@ -293,47 +307,97 @@ def per_request(dev, count):
     """Issue 39's tracing line: fio at queue depth 1, unlimited, watched by ioscope --batch
     and traced by ioscope --batch --trace, count rounds in alternating order.  Per round the
     time tracing adds to each request, 1/IOPS traced - 1/IOPS watched (at depth 1 a
-    request's whole path is on the clock), in us, and the IOPS change in per cent."""
-    cost, change = [], []
+    request's whole path is on the clock), in us, the IOPS change in per cent, and how much
+    the 10th percentile of the requests' latency moved, in us: the requests that waited for
+    nothing else, which a loaded machine leaves to show a fixed cost per request when the
+    IOPS swing by tens of per cent between rounds."""
+    cost, change, low = [], [], []
     for i in range(count):
         arms = (("watched", untraced), ("traced", traced))
-        iops = {}
-        for name, run in (arms if i % 2 == 0 else arms[::-1]):
-            iops[name] = run(dev, 0, 1)[0]
-        cost.append(1e6 / iops["traced"] - 1e6 / iops["watched"])
-        change.append(pct(iops["watched"], iops["traced"]))
-    return cost, change
+        run = {}
+        for name, arm in (arms if i % 2 == 0 else arms[::-1]):
+            run[name] = arm(dev, 0, 1)
+        w, t = run["watched"], run["traced"]
+        cost.append(1e6 / t[0] - 1e6 / w[0])
+        change.append(pct(w[0], t[0]))
+        low.append(t[3] - w[3])
+    return cost, change, low
+
+
+def paired_cost(dev, baseline, runs=16):
+    """Per program, ns per run of this build's programs less the baseline's, both attached
+    at once to the same requests (so the machine's load hits both alike), which one is
+    attached first alternating (the first runs with the colder caches: 150 to 300 ns a
+    request here); the median over pairs of runs, one in each order."""
+    diff = []
+    with bpf_stats("1"):
+        for i in range(runs):
+            order = (baseline, ioscope) if i % 2 == 0 else (ioscope, baseline)
+            procs = {b: start_tracing(dev, SECONDS + LINGER, b) for b in order}
+            try:
+                before = tracing_programs()
+                fio(dev, 0, 1)
+                after = tracing_programs()
+            finally:
+                for p in procs.values():
+                    p.terminate()
+                    p.wait()
+            ns = {}
+            for b, p in procs.items():
+                for prog in p.programs:
+                    a, z = before[prog], after[prog]
+                    n = z.get("run_cnt", 0) - a.get("run_cnt", 0)
+                    if n > 0:
+                        ns[b, a["name"]] = (z["run_time_ns"] - a.get("run_time_ns", 0)) / n
+            diff.append({n: ns[ioscope, n] - ns[baseline, n] for n in PROGRAMS}
+                        if len(ns) == 2 * len(PROGRAMS) else None)
+    # a run with the baseline first and the next with it second: their mean is the
+    # difference with the first one's colder caches cancelled
+    pairs = [{n: (a[n] + b[n]) / 2 for n in PROGRAMS}
+             for a, b in zip(diff[::2], diff[1::2]) if a and b]
+    if not pairs:
+        return
+    total = [sum(d.values()) for d in pairs]
+    print(f"  QD1, this build's programs less {baseline}'s, on the same requests "
+          f"({len(pairs)} pairs of runs, each order once): {statistics.median(total):+.0f} ns a "
+          f"request (lowest-highest {min(total):+.0f} .. {max(total):+.0f}); "
+          + ", ".join(f"{n} {statistics.median(d[n] for d in pairs):+.0f}" for n in PROGRAMS))
 
 
 def report_per_request(dev):
     """The BPF programs' ns per run at depth 1 and the rounds of per_request(), with the
     line of issue 39's table."""
+    if BASELINE:
+        paired_cost(dev, BASELINE)
     cost = program_cost(dev, 0, 1)
     if cost:
         print("  QD1 unlimited, BPF ns per run: "
               + ", ".join(f"{n} {ns:.0f}" for n, ns in cost.items())
               + f": {sum(cost.values()):.0f} ns a request (bpf_stats' own clock reads in it)")
     with bpf_stats("0"):
-        us, change = per_request(dev, QD1_ROUNDS)
+        us, change, p10 = per_request(dev, QD1_ROUNDS)
     m, low, high = median_ci(us)
-    c, clow, chigh = median_ci(change)
+    c = statistics.median(change)
+    p = statistics.median(p10)
     print(f"  QD1 unlimited, {len(us)} rounds alternating watched / traced: per request "
           f"{m:+.2f} us (lowest-highest {min(us):+.2f} .. {max(us):+.2f}, 90 % CI "
           f"{low:+.2f} .. {high:+.2f}), IOPS {c:+.1f} % ({min(change):+.1f} .. "
-          f"{max(change):+.1f})")
-    return m, min(us), max(us), c
+          f"{max(change):+.1f}); latency's 10th percentile {p:+.2f} us ({min(p10):+.2f} .. "
+          f"{max(p10):+.2f})")
+    return m, min(us), max(us), c, p
 
 
 def print_table_line(line):
     """Issue 39's table's tracing line (bench.py prints the others as part (i))."""
-    m, low, high, change = line
+    m, low, high, change, p10 = line
     print(f"\n(i) issue 39's table, tracing: time added per request, median of the rounds "
           "(lowest-highest)")
     print(f"{'what':<44} {'us':>6} {'spread':>13} {'target':>7}")
     print(f"{'--trace, fio 4k randread QD1, RAM-backed loop':<44} {m:+6.2f} "
           f"{low:+.2f}..{high:+.2f} {'<=' + format(QD1_TARGET_US, '.2f'):>7}"
           f"{'' if m <= QD1_TARGET_US else '  MISSED'}")
-    print(f"    IOPS {change:+.1f} % traced / watched")
+    print(f"    IOPS {change:+.1f} % traced / watched; the 10th percentile of the latency "
+          f"{p10:+.2f} us")
 
 
 def measure(name, backing, parent, direct_io):
