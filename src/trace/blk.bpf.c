@@ -72,13 +72,13 @@ struct {
 	__type(value, struct blk_top_val);
 } top SEC(".maps");
 
-/* By generation, per CPU: the task of the last bio queued and its counts not yet in `top`
- * (the tracer adds what is held here to what `top` has). */
+/* By generation, per CPU: tasks that queued bios and their counts not yet in `top` (the
+ * tracer adds what is held here to what `top` has). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 2);
 	__type(key, __u32);
-	__type(value, struct blk_top_recent);
+	__type(value, struct blk_top_recents);
 } top_recent SEC(".maps");
 
 /* By disk, since the programs were loaded: the completions they were not run for, found
@@ -264,8 +264,8 @@ static __always_inline void top_add(struct blk_top_recent *r, __u32 g)
 	__sync_fetch_and_add(&v->bytes, r->val.bytes);
 }
 
-/* Counted on this CPU while the same task queues on the same disk; `top` only when
- * another comes.  No other program writes top_recent, and the kernel runs a program once
+/* Counted on this CPU in the task and disk's place; `top` only when another task or disk
+ * that hashes there comes.  No other program writes top_recent, and the kernel runs a program once
  * at a time on a CPU, so plain increments. */
 SEC("tp_btf/block_bio_queue")
 int BPF_PROG(bio_queue, struct bio *bio)
@@ -273,10 +273,12 @@ int BPF_PROG(bio_queue, struct bio *bio)
 	if (op_dir(bio->bi_opf) < 0)
 		return 0;
 	__u32 g = gen, i = g & 1;
-	struct blk_top_recent *r = bpf_map_lookup_elem(&top_recent, &i);
-	if (!r)
+	struct blk_top_recents *rs = bpf_map_lookup_elem(&top_recent, &i);
+	if (!rs)
 		return 0;
 	__u32 dev = disk_dev(bio->bi_bdev->bd_disk), pid = bpf_get_current_pid_tgid() >> 32;
+	__u32 at = ((pid ^ dev * 2654435761u) * 2654435761u) >> 26;   /* 64 = 2^(32 - 26) */
+	struct blk_top_recent *r = &rs->at[at & (BLK_TOP_RECENT - 1)];
 	if (r->val.ios == 0 || r->pid != pid || r->dev != dev) {
 		if (r->val.ios)
 			top_add(r, g);

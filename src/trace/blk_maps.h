@@ -51,13 +51,20 @@ struct blk_top_val {
 	char comm[16];
 };
 
-/* The task that queued this CPU's last bio of a generation, on which disk, and its counts
- * not yet added to `top`: a task queueing bio after bio on one CPU (the common case) costs
- * no hash lookup and no atomic add until another task or disk comes on that CPU. */
+/* A task that queued bios of a generation on this CPU, on which disk, and its counts not
+ * yet added to `top`, in the place its pid and disk hash to among BLK_TOP_RECENT: a task
+ * queueing bio after bio costs no hash lookup and no atomic add until another task or disk
+ * that hashes to the same place comes on that CPU (one place was not enough on a busy
+ * machine: other tasks' bios came between nearly every two of fio's). */
+#define BLK_TOP_RECENT 64
 struct blk_top_recent {
 	__u32 dev;
 	__u32 pid;
 	struct blk_top_val val;   /* val.ios 0: nothing held */
+};
+
+struct blk_top_recents {
+	struct blk_top_recent at[BLK_TOP_RECENT];
 };
 
 /* Entries: per-CPU counts for two generations of many disks (allocated for the disks

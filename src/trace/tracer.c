@@ -33,7 +33,7 @@ struct tracer {
 	struct blk_hist_key *keys;
 	struct blk_top_key *top_keys;
 	struct blk_top_val *top_vals;   /* the values of top_keys */
-	struct blk_top_recent *recent;  /* top_recent's value on each CPU */
+	struct blk_top_recents *recent; /* top_recent's value on each CPU */
 	__u32 closed;             /* the generation the last flip ended */
 };
 
@@ -89,8 +89,8 @@ struct tracer *ioscope_tracer_open(char *msg, size_t len)
 	}
 	t->percpu = calloc((size_t)t->ncpus, sizeof *t->percpu);
 	t->keys = calloc(BLK_HIST_ENTRIES, sizeof *t->keys);
-	/* top's entries, and one held on each CPU that top may not have */
-	size_t tops = BLK_TOP_ENTRIES + (size_t)t->ncpus;
+	/* top's entries, and those held on each CPU that top may not have */
+	size_t tops = BLK_TOP_ENTRIES + (size_t)t->ncpus * BLK_TOP_RECENT;
 	t->top_keys = calloc(tops, sizeof *t->top_keys);
 	t->top_vals = calloc(tops, sizeof *t->top_vals);
 	t->recent = calloc((size_t)t->ncpus, sizeof *t->recent);
@@ -140,7 +140,7 @@ _Static_assert((int)BLK_DIRS == (int)TRACE_DIRS && BLK_LAT_BUCKETS == TRACE_LAT_
 	       BLK_SIZE_DIRS == TRACE_SIZE_DIRS && BLK_SIZE_BUCKETS == TRACE_SIZE_BUCKETS,
 	       "the BPF side counts into the buckets struct trace_device has");
 /* libbpf passes a per-CPU value as one 8-byte-aligned copy per CPU: t->percpu's stride. */
-_Static_assert(sizeof(struct blk_hist) % 8 == 0 && sizeof(struct blk_top_recent) % 8 == 0,
+_Static_assert(sizeof(struct blk_hist) % 8 == 0 && sizeof(struct blk_top_recents) % 8 == 0,
 	       "per-CPU values are 8-byte multiples");
 
 static struct trace_device *device_of(struct trace_sample *out, __u32 dev)
@@ -240,6 +240,22 @@ static size_t take_top(struct tracer *t, __u32 g)
 	return kept;
 }
 
+/* One held entry into the n taken: added to the same task and disk's, or a new one. */
+static size_t add_recent(struct tracer *t, __u32 g, size_t n, const struct blk_top_recent *r)
+{
+	size_t at = 0;
+	while (at < n && (t->top_keys[at].dev != r->dev || t->top_keys[at].pid != r->pid))
+		at++;
+	if (at == n) {
+		t->top_keys[n] = (struct blk_top_key){ .dev = r->dev, .pid = r->pid, .gen = g };
+		t->top_vals[n] = r->val;
+		return n + 1;
+	}
+	t->top_vals[at].ios += r->val.ios;
+	t->top_vals[at].bytes += r->val.bytes;
+	return n;
+}
+
 /* Adds what each CPU still holds for generation g (top_recent) to the n entries taken
  * from `top`, and clears it: the total of entries returned. */
 static size_t take_recent(struct tracer *t, __u32 g, size_t n)
@@ -249,22 +265,13 @@ static size_t take_recent(struct tracer *t, __u32 g, size_t n)
 	if (bpf_map_lookup_elem(fd, &i, t->recent) != 0)
 		return n;
 	int held = 0;
-	for (int c = 0; c < t->ncpus; c++) {
-		const struct blk_top_recent *r = &t->recent[c];
-		if (r->val.ios == 0)
-			continue;
-		held = 1;
-		size_t at = 0;
-		while (at < n && (t->top_keys[at].dev != r->dev || t->top_keys[at].pid != r->pid))
-			at++;
-		if (at == n) {
-			t->top_keys[n] = (struct blk_top_key){ .dev = r->dev, .pid = r->pid, .gen = g };
-			t->top_vals[n++] = r->val;
-			continue;
+	for (int c = 0; c < t->ncpus; c++)
+		for (unsigned e = 0; e < BLK_TOP_RECENT; e++) {
+			if (t->recent[c].at[e].val.ios == 0)
+				continue;
+			held = 1;
+			n = add_recent(t, g, n, &t->recent[c].at[e]);
 		}
-		t->top_vals[at].ios += r->val.ios;
-		t->top_vals[at].bytes += r->val.bytes;
-	}
 	if (held) {
 		memset(t->recent, 0, (size_t)t->ncpus * sizeof *t->recent);
 		bpf_map_update_elem(fd, &i, t->recent, BPF_EXIST);

@@ -14,6 +14,9 @@ CHECK: seq       sequential writes: seq_pct near 100, few seeks
                  kernel did not run the tracer's programs for), the histograms plus UNSEEN
                  = diskstats (2%), and no direction above diskstats
        p99 MS    some interval's write p99 is at least MS ms, and another's below MS/10
+       top COMM  the bios COMM queued (its ios in the top lists) = what diskstats completed,
+                 within 2%, over the run: for a workload of direct requests of a bio each,
+                 started and ended within the run
 Prints what it found; exit status 0 when the check holds."""
 import json
 import sys
@@ -95,6 +98,21 @@ def check_p99(rows, ms):
     return any(v >= ms * 1000 for v in p99) and any(v < ms * 100 for v in p99)
 
 
+def check_top(rows, comm):
+    ios = sum(e["ios"] for i, d, t in rows for e in t["top"] if e["comm"] == comm)
+    done = sum((d["r/s"] + d["w/s"]) * i for i, d, t in rows)
+    print(f"{comm}'s bios in the top lists {ios}, diskstats completed {done:.1f}")
+    # and in each busy interval within 10 % (diskstats and the maps are read up to 50 ms
+    # apart beside other tests): what a CPU holds is in the interval it was queued in
+    apart = []
+    for i, d, t in rows:
+        n, m = sum(e["ios"] for e in t["top"] if e["comm"] == comm), (d["r/s"] + d["w/s"]) * i
+        if m >= 500 and abs(n - m) > 0.1 * m:
+            apart.append((n, round(m)))
+    print(f"intervals of 500 or more whose count is over 10 % apart: {apart}")
+    return done >= 100 and abs(ios - done) <= 0.02 * done + 1 and not apart
+
+
 def main():
     path, dev, what = sys.argv[1:4]
     rows = intervals(path, dev)
@@ -104,6 +122,8 @@ def main():
         good = check_rand(rows, int(sys.argv[4]) if len(sys.argv) > 4 else 1)
     elif what == "counts":
         good = check_counts(rows, int(sys.argv[4]) if len(sys.argv) > 4 else None)
+    elif what == "top":
+        good = check_top(rows, sys.argv[4])
     else:
         good = check_p99(rows, float(sys.argv[4]))
     sys.exit(0 if good else 1)
