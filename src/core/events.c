@@ -598,14 +598,40 @@ static void mount_summary(const struct mount *m, char *buf, size_t len)
 	snprintf(buf, len, "%s %s %s", m->source, m->fstype, m->super_opts);
 }
 
+/* Whether a column's options begin with ro or rw as given (mountinfo says it first). */
+static bool begins_ro(const char *opts)
+{
+	return strncmp(opts, "ro", 2) == 0 && (opts[2] == ',' || opts[2] == '\0');
+}
+
+/* The options after the first (ro or rw): "relatime" of "rw,relatime". */
+static const char *after_ro_rw(const char *opts)
+{
+	const char *comma = strchr(opts, ',');
+	return comma ? comma + 1 : "";
+}
+
+/* The mount flags taking on the ro or rw the filesystem took a sample before, and nothing
+ * else: the second half of one remount (mount -o remount,ro and ioscope's remount set the
+ * superblock first, then the mount's flag), whose event the filesystem's change was. */
+static bool flags_catch_up(const struct mount *p, const struct mount *c)
+{
+	return strcmp(p->super_opts, c->super_opts) == 0 &&
+	       begins_ro(p->mount_opts) != begins_ro(p->super_opts) &&
+	       begins_ro(c->mount_opts) == begins_ro(c->super_opts) &&
+	       strcmp(after_ro_rw(p->mount_opts), after_ro_rw(c->mount_opts)) == 0;
+}
+
 /* One remount, one event (issue 41): the per-mount flags' change, the filesystem's with it
- * in a reset (remount,ro changes both columns: "+ro -rw" once); or the one that changed. */
+ * in a reset (remount,ro changes both columns: "+ro -rw" once); or the one that changed.
+ * A sample read between the two halves of a remount has the filesystem's change: the
+ * flags' after it is no event of its own. */
 static int diff_mount(struct event_list *out, const struct snapshot *cur, const struct mount *p,
 		      const struct mount *c)
 {
 	bool flags = strcmp(p->mount_opts, c->mount_opts) != 0,
 	     fs = strcmp(p->super_opts, c->super_opts) != 0;
-	if (!flags && !fs)
+	if ((!flags && !fs) || flags_catch_up(p, c))
 		return 0;
 	if (add(out, cur, EVENT_MOUNT_OPTIONS, c->mountpoint, flags ? "mount_opts" : "super_opts",
 		flags ? p->mount_opts : p->super_opts, flags ? c->mount_opts : c->super_opts) < 0)
