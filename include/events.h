@@ -30,7 +30,9 @@ enum event_kind {
 	EVENT_SCHEDULER,      /* object: disk, key "scheduler"; resets: what the switch reset */
 	EVENT_TUNABLE,        /* object: disk, key "nr_requests" / "iosched.NAME" ... */
 	EVENT_WRITE_CACHE,    /* object: disk, key "write_cache" */
-	EVENT_MOUNT_OPTIONS,  /* object: mount point, key "mount_opts" / "super_opts" */
+	EVENT_MOUNT_OPTIONS,  /* object: mount point, key "mount_opts" / "super_opts"; one
+			         remount that changed both: "mount_opts", the fs options' change
+			         in resets (super_opts [taken off, put on]) */
 	EVENT_MOUNT_ADDED,    /* object: mount point, key "mount", new: "SOURCE TYPE OPTS" */
 	EVENT_MOUNT_REMOVED,  /* object: mount point, key "mount", old: "SOURCE TYPE OPTS" */
 	EVENT_DEVICE_ADDED,   /* object: device, key "device"; a loop device with a file: its
@@ -194,6 +196,12 @@ bool event_key_is_reset(const char *key);
  * EVENT_RESETS_MAX (or out of memory) it is only counted. */
 void event_add_reset(struct event *ev, const char *key, const char *old_value,
 		     const char *new_value);
+/* A remount's other column (key "super_opts"), changed with the one ev says, as a reset
+ * of ev: the options it took off (old) and put on (new), a comma list each ("rw", "ro";
+ * "commit=5", "commit=30"), whole options only within EVENT_RESET_VAL_MAX.  ev's label
+ * says both columns' change, each option once. */
+void event_add_options_reset(struct event *ev, const char *key, const char *old_opts,
+			     const char *new_opts);
 /* The resets of a switch from `before` to `after` (both sorted by key) into ev. */
 void event_resets_between(struct event *ev, const struct disk_settings *before,
 			  const struct disk_settings *after);

@@ -72,6 +72,8 @@ struct history_mark {
 	const char *scope;       /* the device a run, matrix step or mark is for ("" all) */
 	bool refused;            /* a change ioscope made that was refused (event_refused):
 				    its label says what was tried and why not */
+	bool both_columns;       /* a remount that changed the mount flags and the fs options:
+				    its label says both ("remount +ro -rw"), old and new one */
 };
 
 struct history;

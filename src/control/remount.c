@@ -179,15 +179,17 @@ static bool column_result(const struct control_plan *p, const struct control_mou
 	return ignored[0] == '\0';
 }
 
-static void add_event(struct control_result *r, const struct control_plan *p, const char *key,
-		      const char *before, const char *after, const char *result)
+static struct event *add_event(struct control_result *r, const struct control_plan *p,
+			       const char *key, const char *before, const char *after,
+			       const char *result)
 {
 	struct event *ev = control_result_event(r, EVENT_MOUNT_OPTIONS, p->mount.mountpoint, key);
 	if (!ev)
-		return;
+		return NULL;
 	event_set_old_value(ev, "%s", before);
 	event_set_new_value(ev, "%s", after);
 	event_set_result(ev, "%s", result);
+	return ev;
 }
 
 /* The options of one column (or of both: super < 0) as tried, each with its sign, as a
@@ -219,6 +221,47 @@ static void refusal(const struct control_plan *p, const struct remount_call *c, 
 		 c->failed, strerror(c->errnum), c->reconfigured ? "" : "; nothing was changed");
 }
 
+/* What one column of a remount makes of its event: whether it has one, its result. */
+struct column {
+	bool want, refused;
+	const char *was, *now;
+	char text[256];
+};
+
+static void column_event(const struct control_plan *p, const struct control_mount *after,
+			 const struct remount_call *c, int super, struct column *col,
+			 struct control_result *r)
+{
+	const struct control_mount *b = &p->mount;
+	col->want = col->refused = false;
+	col->was = super ? b->super_opts : b->mount_opts;
+	col->now = super ? after->super_opts : after->mount_opts;
+	col->text[0] = '\0';
+	if (!has_scope(p, super ? CONTROL_OPT_SUPER : CONTROL_OPT_MOUNT, CONTROL_OPT_BOTH))
+		return;
+	/* the filesystem reconfigured, the per-mount flags refused */
+	if (c->errnum && !super) {
+		refusal(p, c, 0, col->text, sizeof col->text);
+		col->refused = true;
+	} else if (!column_result(p, after, super, col->text, sizeof col->text)) {
+		if (!c->errnum)
+			r->status = 1;
+	} else if (strcmp(col->was, col->now) == 0) {
+		return;   /* options already so: no change, no event (issue 41 item 3) */
+	}
+	col->want = true;
+}
+
+/* The result of a remount of both columns: "ok", or each column's when they differ. */
+static void combined_result(const struct column *flags, const struct column *fs, char *buf,
+			    size_t len)
+{
+	if (strcmp(flags->text, fs->text) == 0)
+		snprintf(buf, len, "%s", flags->text);
+	else
+		snprintf(buf, len, "mount flags %s; fs options %s", flags->text, fs->text);
+}
+
 static void report(const struct control_plan *p, const struct control_mount *after,
 		   const struct remount_call *c, struct control_result *r)
 {
@@ -246,22 +289,21 @@ static void report(const struct control_plan *p, const struct control_mount *aft
 			  super ? after->super_opts : after->mount_opts, text);
 		return;
 	}
-	for (int super = 0; super <= 1; super++) {
-		if (!has_scope(p, super ? CONTROL_OPT_SUPER : CONTROL_OPT_MOUNT, CONTROL_OPT_BOTH))
-			continue;
-		const char *was = super ? b->super_opts : b->mount_opts,
-			   *now = super ? after->super_opts : after->mount_opts;
-		/* the filesystem reconfigured, the per-mount flags refused */
-		if (c->errnum && !super) {
-			refusal(p, c, 0, text, sizeof text);
-		} else if (!column_result(p, after, super, text, sizeof text)) {
-			if (!c->errnum)
-				r->status = 1;
-		} else if (strcmp(was, now) == 0) {
-			continue;   /* options already so: no change, no event (issue 41 item 3) */
-		}
-		add_event(r, p, super ? "super_opts" : "mount_opts", was, now, text);
+	struct column col[2];
+	for (int super = 0; super <= 1; super++)
+		column_event(p, after, c, super, &col[super], r);
+	if (col[0].want && col[1].want && !col[0].refused) {
+		/* one remount, one event (issue 41): the fs options' change is its reset */
+		combined_result(&col[0], &col[1], text, sizeof text);
+		struct event *ev = add_event(r, p, "mount_opts", col[0].was, col[0].now, text);
+		if (ev)
+			event_add_options_reset(ev, "super_opts", col[1].was, col[1].now);
+		return;
 	}
+	for (int super = 0; super <= 1; super++)
+		if (col[super].want)
+			add_event(r, p, super ? "super_opts" : "mount_opts", col[super].was,
+				  col[super].now, col[super].text);
 }
 
 static const char *device_of(const struct control_mount *m)

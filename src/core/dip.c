@@ -194,6 +194,12 @@ void dip_detector_note(struct dip_detector *d, const struct snapshot *at, const 
 {
 	if (!can_cause(ev->kind))
 		return;
+	/* a refused change changed nothing: no cause, and its announcement is no change
+	 * being made any more */
+	if (event_refused(ev)) {
+		begun_at(d, ev);
+		return;
+	}
 	struct dip_cause *c = &d->causes[d->cause_head];
 	d->cause_head = (d->cause_head + 1) % DIP_CAUSES_KEPT;
 	if (d->ncauses < DIP_CAUSES_KEPT)

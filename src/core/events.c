@@ -422,7 +422,7 @@ static bool loop_file_changed(const struct device *p, const struct device *c)
 bool event_label_has_resets(const struct event *ev)
 {
 	return ev->kind == EVENT_LOOP_BACKING || ev->kind == EVENT_DEVICE_ADDED ||
-	       ev->kind == EVENT_DEVICE_REMOVED;
+	       ev->kind == EVENT_DEVICE_REMOVED || ev->kind == EVENT_MOUNT_OPTIONS;
 }
 
 struct loop_reset_target {
@@ -598,21 +598,48 @@ static void mount_summary(const struct mount *m, char *buf, size_t len)
 	snprintf(buf, len, "%s %s %s", m->source, m->fstype, m->super_opts);
 }
 
+/* Whether a column's options begin with ro or rw as given (mountinfo says it first). */
+static bool begins_ro(const char *opts)
+{
+	return strncmp(opts, "ro", 2) == 0 && (opts[2] == ',' || opts[2] == '\0');
+}
+
+/* The options after the first (ro or rw): "relatime" of "rw,relatime". */
+static const char *after_ro_rw(const char *opts)
+{
+	const char *comma = strchr(opts, ',');
+	return comma ? comma + 1 : "";
+}
+
+/* The mount flags taking on the ro or rw the filesystem took a sample before, and nothing
+ * else: the second half of one remount (mount -o remount,ro and ioscope's remount set the
+ * superblock first, then the mount's flag), whose event the filesystem's change was. */
+static bool flags_catch_up(const struct mount *p, const struct mount *c)
+{
+	return strcmp(p->super_opts, c->super_opts) == 0 &&
+	       begins_ro(p->mount_opts) != begins_ro(p->super_opts) &&
+	       begins_ro(c->mount_opts) == begins_ro(c->super_opts) &&
+	       strcmp(after_ro_rw(p->mount_opts), after_ro_rw(c->mount_opts)) == 0;
+}
+
+/* One remount, one event (issue 41): the per-mount flags' change, the filesystem's with it
+ * in a reset (remount,ro changes both columns: "+ro -rw" once); or the one that changed.
+ * A sample read between the two halves of a remount has the filesystem's change: the
+ * flags' after it is no event of its own. */
 static int diff_mount(struct event_list *out, const struct snapshot *cur, const struct mount *p,
 		      const struct mount *c)
 {
-	int n = 0;
-	if (strcmp(p->mount_opts, c->mount_opts) != 0) {
-		if (add(out, cur, EVENT_MOUNT_OPTIONS, c->mountpoint, "mount_opts", p->mount_opts, c->mount_opts) < 0)
-			return -1;
-		n++;
-	}
-	if (strcmp(p->super_opts, c->super_opts) != 0) {
-		if (add(out, cur, EVENT_MOUNT_OPTIONS, c->mountpoint, "super_opts", p->super_opts, c->super_opts) < 0)
-			return -1;
-		n++;
-	}
-	return n;
+	bool flags = strcmp(p->mount_opts, c->mount_opts) != 0,
+	     fs = strcmp(p->super_opts, c->super_opts) != 0;
+	if ((!flags && !fs) || flags_catch_up(p, c))
+		return 0;
+	if (add(out, cur, EVENT_MOUNT_OPTIONS, c->mountpoint, flags ? "mount_opts" : "super_opts",
+		flags ? p->mount_opts : p->super_opts, flags ? c->mount_opts : c->super_opts) < 0)
+		return -1;
+	if (flags && fs)
+		event_add_options_reset(&out->items[out->count - 1], "super_opts", p->super_opts,
+					c->super_opts);
+	return 1;
 }
 
 static int diff_mounts(struct event_list *out, const struct snapshot *prev, const struct snapshot *cur)
@@ -698,6 +725,28 @@ bool event_answers(const struct event *made, enum event_kind kind, const char *o
 	       (kind == EVENT_MOUNT_OPTIONS || strcmp(made->key, key) == 0);
 }
 
+static void options_changed(const char *old_opts, const char *new_opts, char *gone,
+			    size_t gone_len, char *came, size_t came_len);
+
+/* A remount's column seen alone, own's other column (its reset): a sample read between
+ * ioscope's reconfigure of the filesystem and its mount_setattr sees the one without the
+ * other. */
+static bool is_other_column(const struct event *observed, const struct event *own)
+{
+	if (observed->kind != EVENT_MOUNT_OPTIONS || own->kind != EVENT_MOUNT_OPTIONS)
+		return false;
+	for (size_t i = 0; i < own->nresets; i++) {
+		const struct event_reset *r = &own->resets[i];
+		if (strcmp(r->key, observed->key) != 0)
+			continue;
+		char gone[EVENT_RESET_VAL_MAX], came[EVENT_RESET_VAL_MAX];
+		options_changed(observed->old_value, observed->new_value, gone, sizeof gone, came,
+				sizeof came);
+		return strcmp(gone, r->old_value) == 0 && strcmp(came, r->new_value) == 0;
+	}
+	return false;
+}
+
 bool event_echoes(const struct event *observed, const struct event *own)
 {
 	if (strcmp(observed->by, "observed") != 0 || strcmp(own->by, "observed") == 0 ||
@@ -705,7 +754,7 @@ bool event_echoes(const struct event *observed, const struct event *own)
 		return false;
 	return (observed->kind == own->kind && strcmp(observed->key, own->key) == 0 &&
 		strcmp(observed->new_value, own->new_value) == 0) ||
-	       is_side_effect(observed, own);
+	       is_side_effect(observed, own) || is_other_column(observed, own);
 }
 
 void events_drop_echoes(struct event_list *l, const struct event *own, size_t nown)
@@ -820,6 +869,24 @@ static void append(char *buf, size_t len, const char *fmt, const char *a, const 
 		snprintf(buf + used, len - used, fmt, a, b);
 }
 
+/* tok appended to a comma list in buf, whole or not at all (a reset's value is short). */
+static void append_token(char *buf, size_t len, const char *tok)
+{
+	size_t used = strlen(buf), need = strlen(tok) + (used ? 1 : 0);
+	if (used + need < len)
+		snprintf(buf + used, len - used, "%s%s", used ? "," : "", tok);
+}
+
+/* Whether the space-separated words of s have word. */
+static bool has_word(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = strstr(s, word); p; p = strstr(p + 1, word))
+		if ((p == s || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
 /* "+noatime -relatime commit=5→30" */
 static void options_diff_label(const char *old_opts, const char *new_opts, char *buf, size_t len)
 {
@@ -842,6 +909,55 @@ static void options_diff_label(const char *old_opts, const char *new_opts, char 
 out:
 	free(o);
 	free(n);
+}
+
+/* The options a change took off (*gone: as they were) and put on (*came: as they are), a
+ * comma list each: "commit=5" and "commit=30,ro". */
+static void options_changed(const char *old_opts, const char *new_opts, char *gone,
+			    size_t gone_len, char *came, size_t came_len)
+{
+	struct option_list *o = malloc(sizeof *o), *n = malloc(sizeof *n);
+	gone[0] = came[0] = '\0';
+	if (o && n) {
+		option_list_split(o, old_opts);
+		option_list_split(n, new_opts);
+		for (size_t i = 0; i < o->n; i++) {
+			const char *now = option_find(n, o->items[i]);
+			if (!now || strcmp(now, o->items[i]) != 0)
+				append_token(gone, gone_len, o->items[i]);
+		}
+		for (size_t i = 0; i < n->n; i++) {
+			const char *was = option_find(o, n->items[i]);
+			if (!was || strcmp(was, n->items[i]) != 0)
+				append_token(came, came_len, n->items[i]);
+		}
+	}
+	free(o);
+	free(n);
+}
+
+void event_add_options_reset(struct event *ev, const char *key, const char *old_opts,
+			     const char *new_opts)
+{
+	char gone[EVENT_RESET_VAL_MAX], came[EVENT_RESET_VAL_MAX];
+	options_changed(old_opts, new_opts, gone, sizeof gone, came, sizeof came);
+	event_add_reset(ev, key, gone, came);
+}
+
+/* A remount's "+ro -rw commit=5→30": its column's change, then what the other column's
+ * (its reset) adds to it, each option once (ro/rw is in both). */
+static void remount_diff(const struct event *ev, char *buf, size_t len)
+{
+	char more[MOUNT_OPTS_MAX];
+	options_diff_label(ev->old_value, ev->new_value, buf, len);
+	for (size_t i = 0; i < ev->nresets; i++) {
+		options_diff_label(ev->resets[i].old_value, ev->resets[i].new_value, more,
+				   sizeof more);
+		for (char *save = NULL, *tok = strtok_r(more, " ", &save); tok;
+		     tok = strtok_r(NULL, " ", &save))
+			if (!has_word(buf, tok))
+				append(buf, len, " %s%s", tok, "");
+	}
 }
 
 /* "start tar x", "exit 0 (2.1 s)"; a matrix step whose text begins with its key says it
@@ -1086,7 +1202,7 @@ static void ev_label_plain(const struct event *ev, char *buf, size_t len)
 			 ev->new_value[0] ? ev->new_value : "-");
 		break;
 	case EVENT_MOUNT_OPTIONS:
-		options_diff_label(ev->old_value, ev->new_value, diff, sizeof diff);
+		remount_diff(ev, diff, sizeof diff);
 		snprintf(buf, len, "remount%s", diff[0] ? diff : " (same options)");
 		break;
 	case EVENT_LOOP_BACKING:

@@ -444,6 +444,7 @@ static struct history_mark *mark_new(const struct event *ev, uint64_t n)
 	m->wall = ev->wall;
 	m->kind = ev->kind;
 	m->refused = event_refused(ev);
+	m->both_columns = ev->kind == EVENT_MOUNT_OPTIONS && ev->nresets > 0;
 	m->object = pack(&p, ev->object);
 	m->key = pack(&p, ev->key);
 	m->old_value = pack(&p, ev->old_value);

@@ -79,17 +79,23 @@ static int table_run(struct table *t, struct error *err)
 }
 
 /* The labels of the marks that open phase p, "; " between them ("" for none), whole
- * however many there are; NULL on ENOMEM.  The caller frees it. */
-static char *phase_label(struct table *t, const struct phase *p)
+ * however many there are, or with numbers their numbers ("3; 4": the events' "n", those
+ * numbered); NULL on ENOMEM.  The caller frees it. */
+static char *phase_opens(struct table *t, const struct phase *p, bool numbers)
 {
 	char label[MOUNT_OPTS_MAX + 256], *text = NULL;
-	size_t len = 0;
+	size_t len = 0, n = 0;
 	FILE *f = open_memstream(&text, &len);
 	if (!f)
 		return NULL;
 	for (size_t i = 0; i < p->nopens; i++) {
 		report_event(t->rep, p->opens[i], t->event);
-		report_mark_label(&t->event->event, label, sizeof label);
+		const struct event *ev = &t->event->event;
+		if (numbers && ev->number)
+			fprintf(f, "%s%llu", n++ ? "; " : "", (unsigned long long)ev->number);
+		if (numbers)
+			continue;
+		report_mark_label(ev, label, sizeof label);
 		fprintf(f, "%s%s", i ? "; " : "", label);
 	}
 	if (fclose(f) != 0) {
@@ -173,6 +179,11 @@ static int csv_event(struct table *t, const struct event *ev)
 	fputs(",,", t->out);
 	for (size_t i = 0; i < device_figures_batch_count() + 2; i++)
 		fputc(',', t->out);
+	/* the mark's number: the log's "n", the console's and the text report's "[N]" */
+	if (ev->number)
+		fprintf(t->out, ",%llu", (unsigned long long)ev->number);
+	else
+		fputc(',', t->out);
 	csv_field(t->out, event_kind_name(ev->kind));
 	csv_field(t->out, ev->object);
 	csv_field(t->out, ev->key);
@@ -215,7 +226,7 @@ static int csv_device(struct table *t, const struct report_interval *iv, const s
 	fwrite(cells, 1, at, t->out);
 	fprintf(t->out, ",%llu", (unsigned long long)r->in_flight);
 	csv_field(t->out, r->scheduler);
-	fputs(",,,,,,,,", t->out);
+	fputs(",,,,,,,,,", t->out);
 	csv_phase_cells(t->out, t->phase, NULL, "");
 	return ferror(t->out) ? -1 : 0;
 }
@@ -224,19 +235,25 @@ static int csv_device(struct table *t, const struct report_interval *iv, const s
 static int csv_phase(struct table *t, size_t k)
 {
 	const struct phase *p = &t->plan.phases[k];
-	char *label = phase_label(t, p), *edges = phase_edge_devices(t, k);
-	if (!label || !edges) {
+	char *label = phase_opens(t, p, false), *numbers = phase_opens(t, p, true),
+	     *edges = phase_edge_devices(t, k);
+	if (!label || !numbers || !edges) {
 		free(label);
+		free(numbers);
 		free(edges);
 		return -1;
 	}
 	fputs("phase", t->out);
 	csv_time(t->out, &p->from);
 	fprintf(t->out, ",%.6f,", timespec_diff(&p->to, &p->from));
-	for (size_t i = 0; i < device_figures_batch_count() + 2 + 7; i++)
+	for (size_t i = 0; i < device_figures_batch_count() + 2; i++)
+		fputc(',', t->out);
+	csv_field(t->out, numbers);
+	for (size_t i = 0; i < 7; i++)
 		fputc(',', t->out);
 	csv_field(t->out, label);
 	free(label);
+	free(numbers);
 	csv_phase_cells(t->out, k + 1, p->probe, edges);
 	free(edges);
 	return ferror(t->out) ? -1 : 0;
@@ -248,7 +265,7 @@ static int csv_totals(struct table *t, size_t k)
 	const struct phase_total *s = &t->plan.totals[k];
 	fputs("totals,,,", t->out);
 	csv_field(t->out, t->rep->devices[k]);
-	for (size_t i = 0; i < device_figures_batch_count() + 2 + 8 + 1 + REPORT_PROBE_FIGURES + 1; i++)
+	for (size_t i = 0; i < device_figures_batch_count() + 2 + 9 + 1 + REPORT_PROBE_FIGURES + 1; i++)
 		fputc(',', t->out);
 	fprintf(t->out, ",%.3f,%.3f,%.3f,%.3f\n", s->rkb / 1024, s->wkb / 1024,
 		s->between_rkb / 1024, s->between_wkb / 1024);
@@ -261,7 +278,7 @@ int report_csv(struct report *rep, FILE *out, struct error *err)
 	for (size_t i = 0; i < device_figures_count; i++)
 		if (device_figures[i].batch)
 			fprintf(out, ",%s", device_figures[i].key);
-	fputs(",in_flight,scheduler,kind,object,key,old,new,by,result,label,phase", out);
+	fputs(",in_flight,scheduler,n,kind,object,key,old,new,by,result,label,phase", out);
 	for (size_t i = 0; i < REPORT_PROBE_FIGURES; i++)
 		fprintf(out, ",probe_%s", report_probe_figure_names[i]);
 	fprintf(out, ",mostly_at_edges%s\n", csv_totals_columns);
@@ -377,7 +394,7 @@ static json_object *json_probe(const struct probe_samples *probe)
 static int json_phase(struct table *t, size_t k)
 {
 	const struct phase *p = &t->plan.phases[k];
-	char *label = phase_label(t, p);
+	char *label = phase_opens(t, p, false);
 	if (!label)
 		return -1;
 	json_object *o = row("phase", &p->from);

@@ -82,11 +82,12 @@ static void append_dip_reason(const char *label, char *change, size_t len)
 
 /* A mark whose label says it better than its old and new values: a refused change (what
  * was tried, and the kernel's words), a loop device's file (attached, with its flags),
- * a device added or removed. */
+ * a device added or removed, a remount of both the mount flags and the fs options
+ * ("remount +ro -rw": each option once, not both columns' lists). */
 static bool says_itself(const struct history_mark *m)
 {
-	return m->refused || m->kind == EVENT_LOOP_BACKING || m->kind == EVENT_DEVICE_ADDED ||
-	       m->kind == EVENT_DEVICE_REMOVED;
+	return m->refused || m->both_columns || m->kind == EVENT_LOOP_BACKING ||
+	       m->kind == EVENT_DEVICE_ADDED || m->kind == EVENT_DEVICE_REMOVED;
 }
 
 static void draw_mark(const struct frame *f, size_t i, int y, const struct rect *r)

@@ -237,6 +237,19 @@ def check(what, cond, detail):
 check("a phase's I/O mostly at its edges is said in text", any(notes.values()), notes)
 check("json: mostly_at_edges as the text's notes", jp == notes, (jp, notes))
 check("csv: mostly_at_edges as the text's notes", cp == notes, (cp, notes))
+# the events' numbers: the text report's [N] and the JSON's "n" in the CSV's n column
+rows = list(csv.DictReader(open(cs)))
+cn = [r.get("n") for r in rows if r["record"] == "event"]
+jn = [str(r.get("n")) for r in map(json.loads, open(js)) if r["record"] == "event"]
+check("csv: every event has its number, the json's", cn and cn == jn, (cn, jn))
+tn = re.findall(r"^---- \S+ \[([0-9]+)\] ", open(text).read(), re.M)
+check("csv: the event numbers are the text report's", set(tn) <= set(cn) and tn, (tn, cn))
+# a phase row's n: the numbers of the events that open it, as its label has them
+nums = [((r.get("n") or "").split("; "), r["label"].split("; ")) for r in rows
+        if r["record"] == "phase" and r["label"]]
+ok = nums and all(len(n) == len(l) and all(x.isdigit() and x in cn for x in n) for n, l in nums)
+check("csv: a phase row numbers the events that open it", ok,
+      [(r.get("n"), r["label"]) for r in rows if r["record"] == "phase"])
 PY
 done
 if ! [ -s "$TMP/phases-all.txt" ] || grep -q ", short:" "$TMP/phases-all.txt"; then fail "--min-phase 3s: no phase is short"; else ok "--min-phase 3s: no phase is short"; fi

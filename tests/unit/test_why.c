@@ -549,6 +549,34 @@ static void test_dip_cause_being_made(void **state)
 	dip_run_free(&r);
 }
 
+/* A refused change changed nothing (issue 41): it is no cause of a dip, whatever its label
+ * says, nor is its announcement a change still being made; the mark before it is the cause. */
+static void test_dip_refused_no_cause(void **state)
+{
+	(void)state;
+	struct dip_run r;
+	dip_run_steady(&r, 0);
+	dip_change(&r, EVENT_USER_MARK, "user", "mark", "", "backup", 1007);
+	dip_announce(&r, EVENT_TUNABLE, "loop3", "nr_requests", "99999", 1009.4);
+	struct event ev;
+	event_own(&ev, EVENT_TUNABLE, "loop3", "nr_requests");
+	event_set_old_value(&ev, "%s", "256");
+	event_set_new_value(&ev, "%s", "256");
+	event_set_result(&ev, "%s", "refused: nr_requests=99999: Invalid argument");
+	ev.mono = at_second(1009.5);
+	assert_true(event_refused(&ev));
+	dip_detector_note(r.d, &r.snap, &ev);
+	event_free(&ev);
+	assert_int_equal(dip_sample(&r, 12288, 4), 0);    /* second 1011: the dip starts */
+	assert_int_equal(dip_sample(&r, 12288, 4), 1);
+	char reason[200];
+	assert_true(event_reason(&r.events.items[0], 0, reason, sizeof reason));
+	assert_string_equal(reason, "4 s after mark \"backup\": 200→12 MB/s, await 0.00→0.00 ms");
+	assert_null(strstr(r.events.items[0].reasons, "nr_requests"));
+	assert_null(strstr(r.events.items[0].reasons, "refused"));
+	dip_run_free(&r);
+}
+
 static void dip_blocked(struct dip_run *r, int tid, const char *comm, bool kthread,
 			const char *wchan, unsigned minor)
 {
@@ -1059,6 +1087,7 @@ int main(void)
 		cmocka_unit_test(test_dip_backing_frozen_first),
 		cmocka_unit_test(test_dip_cause_announced_before),
 		cmocka_unit_test(test_dip_cause_being_made),
+		cmocka_unit_test(test_dip_refused_no_cause),
 		cmocka_unit_test(test_dip_change_during),
 		cmocka_unit_test(test_dip_only_its_own_tasks),
 		cmocka_unit_test(test_commit_running),
