@@ -40,6 +40,7 @@ struct live_source {
 	bool sampler_open;
 	bool tasks_on;              /* --tasks or the why pane: sample snapshot.tasks */
 	bool tasks_open;
+	bool tasks_relaxed;         /* the why pane alone on this machine (source.h) */
 	struct proctasks tasks;
 	struct selection watch;     /* numbered trees: given to each tree's sampler */
 	struct probe *probe;        /* --probe: its samples come with each snapshot */
@@ -216,6 +217,7 @@ static int take_tasks(struct live_source *ls, const char *tree, struct snapshot 
 	if (r < 0)
 		return -1;
 	ls->tasks_open = true;
+	ls->tasks.relaxed = ls->tasks_relaxed;
 	uint64_t mono_ns = (uint64_t)out->mono.tv_sec * 1000000000u + (uint64_t)out->mono.tv_nsec;
 	const struct snapshot *mtab = &ls->sampler.mtab;   /* read by this sample's take_sample */
 	return proctasks_sample(&ls->tasks, mono_ns, mtab->mounts, mtab->nmounts, &out->tasks, err);
@@ -311,14 +313,17 @@ static int live_set_interval(struct source *src, double seconds, struct error *e
 
 /* Off closes the sub-sampler: the next time it is on starts with a new baseline, and
  * nothing of /proc is held while nobody looks. */
-static int live_set_tasks(struct source *src, bool on, struct error *err)
+static int live_set_tasks(struct source *src, enum source_tasks how, struct error *err)
 {
 	struct live_source *ls = (struct live_source *)src;
+	bool on = how != SOURCE_TASKS_OFF;
 	if (!on && ls->tasks_open) {
 		proctasks_close(&ls->tasks);
 		ls->tasks_open = false;
 	}
 	ls->tasks_on = on;
+	/* a --root tree's files are a script each sample must follow */
+	ls->tasks_relaxed = how == SOURCE_TASKS_RELAXED && !ls->root;
 	return 0;
 }
 
