@@ -300,6 +300,29 @@ static double paced_span(void)
 	return span;
 }
 
+/* The sample that opened the files while the source was made is the first read when it
+ * comes within an interval (docs/sources.md, "Time and pacing"): its time is the
+ * creation's, not the read's, and the source is on its second sample after one read. */
+static void test_live_first_read_is_the_prime(void **state)
+{
+	(void)state;
+	struct error err;
+	struct timespec before, after;
+	clock_gettime(CLOCK_MONOTONIC, &before);
+	struct source *s = source_live_new(NULL, 10.0, &err);
+	assert_non_null(s);
+	clock_gettime(CLOCK_MONOTONIC, &after);
+	struct snapshot a;
+	snapshot_init(&a);
+	assert_int_equal(read_ok(s, &a), 1);
+	assert_int_equal(a.seq, 1);
+	assert_true(a.ndevices > 0);
+	assert_true(timespec_diff(&a.mono, &before) >= 0);
+	assert_true(timespec_diff(&after, &a.mono) >= 0);
+	snapshot_free(&a);
+	source_destroy(s);
+}
+
 /* On a loaded machine a deadline may be missed (it collapses into the next),
  * so up to five runs; one clean run proves the pacing: under 700 ms, which sleeping
  * an interval after each sample never is. */
@@ -570,6 +593,7 @@ int main(void)
 		cmocka_unit_test(test_hotplug_wrap_reset_zero),
 		cmocka_unit_test(test_single_tree_without_sys_or_psi),
 		cmocka_unit_test(test_root_live_capture),
+		cmocka_unit_test(test_live_first_read_is_the_prime),
 		cmocka_unit_test(test_live_no_drift_and_no_churn),
 		cmocka_unit_test(test_live_hotplug_add_remove),
 		cmocka_unit_test(test_live_uevent_rescans),
