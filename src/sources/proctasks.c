@@ -450,13 +450,16 @@ static bool gate_still(struct proctasks *p, const char *rel, struct gate *g)
 }
 
 /* A task's stat or io (rel) into p->buf: on the live kernel through its descriptor kept in
- * *fd (opened on first need, while there is room), by name when it fails (the task is
- * gone, or its pid is another's now) or in a fixture tree.  Its length, or -1. */
-static ssize_t read_kept(struct proctasks *p, int *fd, const char *rel)
+ * *fd, by name when it fails (the task is gone, or its pid is another's now) or in a
+ * fixture tree.  The descriptor is opened (while there is room) when keep: the task was
+ * read at an earlier sample already and moved since, so it will likely move again; a
+ * thousand sleepers read once at the first sample hold none (each would pin a page of
+ * the kernel's for its buffer).  Its length, or -1. */
+static ssize_t read_kept(struct proctasks *p, int *fd, bool keep, const char *rel)
 {
 	if (p->prefix)
 		return read_rel(p, rel, p->buf, sizeof p->buf);
-	if (*fd < 0 && gate_room(p)) {
+	if (*fd < 0 && keep && gate_room(p)) {
 		*fd = openat(p->procfd, rel, O_RDONLY | O_CLOEXEC);
 		if (*fd >= 0)
 			p->ngates++;
@@ -545,12 +548,12 @@ static struct proctasks_proc *find_pid(struct proctasks_proc *v, size_t n, int32
 /* Add one thread's /proc/PID/task/TID/io to sum (its descriptor kept in g); false when it
  * cannot be read. */
 static bool add_thread_io(struct proctasks *p, int32_t pid, int32_t tid, struct gate *g,
-			  struct procpid_io *sum)
+			  bool keep, struct procpid_io *sum)
 {
 	char rel[64];
 	struct procpid_io io;
 	snprintf(rel, sizeof rel, "%d/task/%d/io", pid, tid);
-	ssize_t n = read_kept(p, &g->io_fd, rel);
+	ssize_t n = read_kept(p, &g->io_fd, keep, rel);
 	if (n <= 0 || procpid_parse_io(p->buf, (size_t)n, &io) < 0)
 		return false;
 	sum->syscr += io.syscr;
@@ -585,7 +588,7 @@ static int scan_thread(struct proctasks *p, struct tasks_sample *t, struct proct
 		gate_still(p, rel, &g);
 	}
 	snprintf(rel, sizeof rel, "%d/task/%d/stat", proc->pid, tid);
-	ssize_t n = read_kept(p, &g.stat_fd, rel);
+	ssize_t n = read_kept(p, &g.stat_fd, before != NULL, rel);
 	struct procpid_stat st;
 	if (n <= 0 || procpid_parse_stat(p->buf, (size_t)n, &st) < 0 ||
 	    grow_array(&proc->threads, cap, proc->nthreads_read + 1, sizeof *proc->threads, 8,
@@ -596,7 +599,7 @@ static int scan_thread(struct proctasks *p, struct tasks_sample *t, struct proct
 	struct proctasks_thread *th = &proc->threads[proc->nthreads_read++];
 	*th = (struct proctasks_thread){ tid, st.state, g };
 	if (proc->has_io)
-		add_thread_io(p, proc->pid, tid, &th->gate, &proc->io);
+		add_thread_io(p, proc->pid, tid, &th->gate, before != NULL, &proc->io);
 	return st.state == 'D' ? add_blocked(p, t, proc->pid, &st, mono_ns) : 0;
 }
 
@@ -690,7 +693,7 @@ static int scan_process(struct proctasks *p, struct tasks_sample *t, int32_t pid
 		return 0;
 	}
 	snprintf(rel, sizeof rel, "%d/stat", pid);
-	ssize_t n = read_kept(p, &proc->gate.stat_fd, rel);
+	ssize_t n = read_kept(p, &proc->gate.stat_fd, before != NULL, rel);
 	struct procpid_stat st;
 	if (n <= 0 || procpid_parse_stat(p->buf, (size_t)n, &st) < 0) {
 		close_gate(p, &proc->gate);
@@ -709,7 +712,7 @@ static int scan_process(struct proctasks *p, struct tasks_sample *t, int32_t pid
 	t->nprocs++;
 	t->nthreads++;
 	/* /proc/PID/io would add what every reaped child did: the threads' own io only */
-	proc->has_io = add_thread_io(p, pid, pid, &proc->gate, &proc->io);
+	proc->has_io = add_thread_io(p, pid, pid, &proc->gate, before != NULL, &proc->io);
 	if (st.state == 'D' && add_blocked(p, t, pid, &st, mono_ns) < 0)
 		return -1;
 	if (st.num_threads > 1 && scan_threads(p, t, pid, mono_ns, proc, before) < 0)
