@@ -39,6 +39,16 @@ struct source_info {
 	size_t nselection;
 };
 
+/* How a source reads processes (set_tasks).  RELAXED is the why pane's own: while the
+ * last read found no task blocked, the list is read every other sample and the sample
+ * between hands on a copy of the last read (a live machine's only; docs/design.md, "The
+ * process list's gate").  --tasks reads it every sample. */
+enum source_tasks {
+	SOURCE_TASKS_OFF,
+	SOURCE_TASKS_EVERY_SAMPLE,
+	SOURCE_TASKS_RELAXED,
+};
+
 struct source_ops {
 	/* Take the next sample into *out (whose old contents are replaced).
 	 * 1: a sample; 0: no more samples (end of fixture or log); -1: error. */
@@ -92,7 +102,7 @@ struct source_ops {
 	/* Optional (NULL: a recording, whose samples have tasks when they were recorded
 	 * with them): sample blocked tasks and per-process I/O (snapshot.tasks) from the
 	 * next read on, or stop (--tasks, the console's why pane). */
-	int (*set_tasks)(struct source *src, bool on, struct error *err);
+	int (*set_tasks)(struct source *src, enum source_tasks how, struct error *err);
 	/* Optional (NULL: every read reads every setting): ioscope just changed a setting of
 	 * this disk, so the next read reads all of them (a live source reads some only every
 	 * few seconds, docs/sources.md), and the diff sees the change while the echo filter
@@ -152,7 +162,7 @@ static inline void source_settings_changed(struct source *s, const char *disk)
 		s->ops->settings_changed(s, disk);
 }
 static inline void source_destroy(struct source *s) { if (s) s->ops->destroy(s); }
-static inline int source_set_tasks(struct source *s, bool on, struct error *e) { return s->ops->set_tasks ? s->ops->set_tasks(s, on, e) : 0; }
+static inline int source_set_tasks(struct source *s, enum source_tasks how, struct error *e) { return s->ops->set_tasks ? s->ops->set_tasks(s, how, e) : 0; }
 int source_trace(struct source *s, bool on, struct error *err);
 /* A recording's source: seek and position work (a live source says no). */
 static inline bool source_can_seek(const struct source *s) { return s->ops->seek && s->ops->position; }

@@ -298,7 +298,7 @@ int batch_run(const struct options *opts, struct source *src, struct recorder *r
 	batch_view_init(&b.view);
 	jsonw_init(&b.json);
 	int status = 1;
-	if (opts->tasks && source_set_tasks(src, true, &err) < 0) {
+	if (opts->tasks && source_set_tasks(src, SOURCE_TASKS_EVERY_SAMPLE, &err) < 0) {
 		text_printf(stderr, "ioscope: %s\n", err.msg);
 		goto out;
 	}

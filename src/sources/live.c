@@ -38,8 +38,12 @@ struct live_source {
 	struct timespec mono0;      /* and its uptime */
 	struct sampler sampler;
 	bool sampler_open;
+	struct snapshot primed;     /* the sample that opened the files, for the first read */
+	bool have_primed;
+	uint64_t primed_extra, primed_malformed;   /* diskstats' counts before it */
 	bool tasks_on;              /* --tasks or the why pane: sample snapshot.tasks */
 	bool tasks_open;
+	bool tasks_relaxed;         /* the why pane alone on this machine (source.h) */
 	struct proctasks tasks;
 	struct selection watch;     /* numbered trees: given to each tree's sampler */
 	struct probe *probe;        /* --probe: its samples come with each snapshot */
@@ -182,12 +186,38 @@ static int live_trace(struct source *src, bool on, struct error *err)
 	return ls->tracer ? 0 : -1;
 }
 
-static int take_sample(struct live_source *ls, struct snapshot *out, struct error *err)
+/* The first read is the sample that opened the files (prime) when it was taken less than
+ * half an interval ago and nothing it depends on changed since: a one-shot reads every file
+ * twice, not three times.  Its mono and wall are when it was taken, and the sampling grid
+ * starts there, so its interval is a whole one. */
+static bool take_primed(struct live_source *ls, struct snapshot *out)
 {
-	uint64_t extra = ls->sampler.diskstats_extra_lines;
-	uint64_t malformed = ls->sampler.diskstats_malformed_lines;
+	if (!ls->have_primed)
+		return false;
+	ls->have_primed = false;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	bool fresh = ls->seq == 0 && timespec_diff(&now, &ls->primed.mono) < ls->base.interval;
+	if (fresh)
+		snapshot_swap(out, &ls->primed);
+	snapshot_free(&ls->primed);
+	return fresh;
+}
+
+static void drop_primed(struct live_source *ls)
+{
+	if (ls->have_primed)
+		snapshot_free(&ls->primed);
+	ls->have_primed = false;
+}
+
+static int take_sample(struct live_source *ls, struct snapshot *out, bool primed,
+		       struct error *err)
+{
+	uint64_t extra = primed ? ls->primed_extra : ls->sampler.diskstats_extra_lines;
+	uint64_t malformed = primed ? ls->primed_malformed : ls->sampler.diskstats_malformed_lines;
 	trace_source_flip(ls->tracer);   /* sampler_sample reads /proc/diskstats first */
-	if (sampler_sample(&ls->sampler, out, err) < 0)
+	if (!primed && sampler_sample(&ls->sampler, out, err) < 0)
 		return -1;
 	/* counted here, not in the sampler: numbered trees get a sampler each */
 	ls->base.diskstats_extra_lines += ls->sampler.diskstats_extra_lines - extra;
@@ -216,6 +246,7 @@ static int take_tasks(struct live_source *ls, const char *tree, struct snapshot 
 	if (r < 0)
 		return -1;
 	ls->tasks_open = true;
+	ls->tasks.relaxed = ls->tasks_relaxed;
 	uint64_t mono_ns = (uint64_t)out->mono.tv_sec * 1000000000u + (uint64_t)out->mono.tv_nsec;
 	const struct snapshot *mtab = &ls->sampler.mtab;   /* read by this sample's take_sample */
 	return proctasks_sample(&ls->tasks, mono_ns, mtab->mounts, mtab->nmounts, &out->tasks, err);
@@ -243,7 +274,7 @@ static int read_tree(struct live_source *ls, struct snapshot *out, struct error 
 	ls->sampler.generations = generations;
 	ls->sampler_open = true;
 	why_sampler_watch(&ls->sampler.why, &ls->watch);
-	int r = take_sample(ls, out, err);
+	int r = take_sample(ls, out, false, err);
 	if (r < 0)
 		return -1;
 	if (ls->next_tree == 1) {
@@ -269,28 +300,37 @@ static int live_read(struct source *src, struct snapshot *out, struct error *err
 	if (read(ls->timerfd, &expirations, sizeof expirations) < 0 && errno != EAGAIN &&
 	    errno != EINTR)
 		return error_errno(err, "timerfd", errno);
-	clock_gettime(CLOCK_MONOTONIC, &out->mono);
-	clock_gettime(CLOCK_REALTIME, &out->wall);
+	bool primed = take_primed(ls, out);
+	if (!primed) {
+		clock_gettime(CLOCK_MONOTONIC, &out->mono);
+		clock_gettime(CLOCK_REALTIME, &out->wall);
+	}
 	/* The grid starts at the first sample (the baseline), so the first
 	 * interval is a whole one however long the start-up took. */
 	if (ls->seq == 0 && arm_timer_from(ls, out->mono, src->interval, err) < 0)
 		return -1;
 	if (ls->seq > 0 && arm_next(ls, &out->mono, src->interval, err) < 0)
 		return -1;
-	if (take_sample(ls, out, err) < 0 || take_tasks(ls, ls->root, out, err) < 0)
+	if (take_sample(ls, out, primed, err) < 0 || take_tasks(ls, ls->root, out, err) < 0)
 		return -1;
 	return 1;
 }
 
-/* Describe the devices and open their files now, so the first read is as
- * cheap as every later one. */
+/* Describe the devices and open their files now, so the first read is as cheap as every
+ * later one; the sample is kept for the first read (take_primed). */
 static int prime(struct live_source *ls, struct error *err)
 {
-	struct snapshot scratch;
-	snapshot_init(&scratch);
-	int r = sampler_sample(&ls->sampler, &scratch, err);
-	snapshot_free(&scratch);
-	return r;
+	snapshot_init(&ls->primed);
+	ls->primed_extra = ls->sampler.diskstats_extra_lines;
+	ls->primed_malformed = ls->sampler.diskstats_malformed_lines;
+	clock_gettime(CLOCK_MONOTONIC, &ls->primed.mono);
+	clock_gettime(CLOCK_REALTIME, &ls->primed.wall);
+	ls->have_primed = true;
+	if (sampler_sample(&ls->sampler, &ls->primed, err) < 0) {
+		drop_primed(ls);
+		return -1;
+	}
+	return 0;
 }
 
 static int live_wait_fd(struct source *src)
@@ -311,14 +351,17 @@ static int live_set_interval(struct source *src, double seconds, struct error *e
 
 /* Off closes the sub-sampler: the next time it is on starts with a new baseline, and
  * nothing of /proc is held while nobody looks. */
-static int live_set_tasks(struct source *src, bool on, struct error *err)
+static int live_set_tasks(struct source *src, enum source_tasks how, struct error *err)
 {
 	struct live_source *ls = (struct live_source *)src;
+	bool on = how != SOURCE_TASKS_OFF;
 	if (!on && ls->tasks_open) {
 		proctasks_close(&ls->tasks);
 		ls->tasks_open = false;
 	}
 	ls->tasks_on = on;
+	/* a --root tree's files are a script each sample must follow */
+	ls->tasks_relaxed = how == SOURCE_TASKS_RELAXED && !ls->root;
 	return 0;
 }
 
@@ -327,6 +370,7 @@ static void live_destroy(struct source *src)
 	struct live_source *ls = (struct live_source *)src;
 	if (ls->tasks_open)
 		proctasks_close(&ls->tasks);
+	drop_primed(ls);
 	probe_stop(ls->probe);
 	if (ls->sampler_open)
 		sampler_close(&ls->sampler);
@@ -341,6 +385,8 @@ static void live_watch(struct source *src, const struct selection *sel)
 {
 	struct live_source *ls = (struct live_source *)src;
 	ls->watch = *sel;
+	if (sel->n)   /* its knobs and journals are read from now on */
+		drop_primed(ls);
 	if (!ls->sampler_open)
 		return;
 	why_sampler_watch(&ls->sampler.why, sel);
@@ -350,6 +396,7 @@ static void live_watch(struct source *src, const struct selection *sel)
 static void live_follow(struct source *src, const char *disk)
 {
 	struct live_source *ls = (struct live_source *)src;
+	drop_primed(ls);
 	if (ls->sampler_open)
 		sampler_follow(&ls->sampler, disk);
 }
@@ -357,6 +404,7 @@ static void live_follow(struct source *src, const char *disk)
 static void live_settings_changed(struct source *src, const char *disk)
 {
 	struct live_source *ls = (struct live_source *)src;
+	drop_primed(ls);
 	if (ls->sampler_open)
 		sampler_settings_changed(&ls->sampler, disk);
 }

@@ -26,13 +26,17 @@
 #include "proctasks.h"
 #include "regular_file.h"
 
-/* A task's schedstat kept open, and its line at the last read: run time, run delay, times
- * scheduled in ("%llu %llu %lu\n"). */
+/* A task's descriptors kept open: a fixture tree's schedstat, and its line at the last
+ * read (run time, run delay, times scheduled in: "%llu %llu %lu\n"), or the live kernel's
+ * process clock at the last read; and the live kernel's stat and io of the task, read
+ * again with a pread each when it moved (not opened and closed each time). */
 #define GATE_MAX 64
 struct gate {
-	int fd;                         /* -1: none */
-	uint8_t len;                    /* 0: no line to compare with */
+	int fd;                         /* schedstat; -1: none */
+	int stat_fd, io_fd;             /* -1: none */
+	uint8_t len;                    /* 0: no line (or run time) to compare with */
 	char line[GATE_MAX];
+	uint64_t ran_ns;                /* the live kernel's: the process's CPU clock */
 };
 
 /* A thread of a multi-threaded process other than its leader, at its last read. */
@@ -117,15 +121,24 @@ static bool have_cap_sys_admin(void)
 	return (bits >> CAP_SYS_ADMIN_BIT) & 1;
 }
 
-static void close_gate(struct proctasks *p, struct gate *g)
+static void close_fd(struct proctasks *p, int *fd)
 {
-	if (g->fd >= 0) {
-		close(g->fd);
+	if (*fd >= 0) {
+		close(*fd);
 		p->ngates--;
 	}
-	g->fd = -1;
+	*fd = -1;
+}
+
+static void close_gate(struct proctasks *p, struct gate *g)
+{
+	close_fd(p, &g->fd);
+	close_fd(p, &g->stat_fd);
+	close_fd(p, &g->io_fd);
 	g->len = 0;
 }
+
+static const struct gate no_gate = { .fd = -1, .stat_fd = -1, .io_fd = -1 };
 
 static void free_threads(struct proctasks *p, struct proctasks_thread *v, size_t n)
 {
@@ -208,6 +221,7 @@ void proctasks_close(struct proctasks *p)
 	free(p->cur);
 	free(p->seen);
 	free(p->users);
+	tasks_sample_free(p->last);
 	procfiles_close(&p->files);
 	memcg_roots_close(&p->memcg);
 	memset(p, 0, sizeof *p);
@@ -425,13 +439,62 @@ static bool gate_still(struct proctasks *p, const char *rel, struct gate *g)
 	char line[GATE_MAX];
 	ssize_t n = g->fd >= 0 ? pread(g->fd, line, sizeof line, 0) : -1;
 	if (n <= 0 || (size_t)n >= sizeof line) {   /* gone (ESRCH), or not a gate */
-		close_gate(p, g);
+		close_fd(p, &g->fd);
+		g->len = 0;
 		return false;
 	}
 	bool same = g->len && (size_t)n == g->len && memcmp(line, g->line, g->len) == 0;
 	memcpy(g->line, line, (size_t)n);
 	g->len = strncmp(line, "0 0 0", 5) != 0 ? (uint8_t)n : 0;
 	return same && g->len;
+}
+
+/* A task's stat or io (rel) into p->buf: on the live kernel through its descriptor kept in
+ * *fd, by name when it fails (the task is gone, or its pid is another's now) or in a
+ * fixture tree.  The descriptor is opened (while there is room) when keep: the task was
+ * read at an earlier sample already and moved since, so it will likely move again; a
+ * thousand sleepers read once at the first sample hold none (each would pin a page of
+ * the kernel's for its buffer).  Its length, or -1. */
+static ssize_t read_kept(struct proctasks *p, int *fd, bool keep, const char *rel)
+{
+	if (p->prefix)
+		return read_rel(p, rel, p->buf, sizeof p->buf);
+	if (*fd < 0 && keep && gate_room(p)) {
+		*fd = openat(p->procfd, rel, O_RDONLY | O_CLOEXEC);
+		if (*fd >= 0)
+			p->ngates++;
+	}
+	if (*fd >= 0) {
+		ssize_t n = pread(*fd, p->buf, sizeof p->buf - 1, 0);
+		if (n > 0) {
+			p->buf[n] = '\0';
+			return n;
+		}
+		close_fd(p, fd);
+	}
+	return read_rel(p, rel, p->buf, sizeof p->buf);
+}
+
+/* The live kernel's gate of a whole process: its CPU clock (the run time of all its
+ * threads, the dead ones' included), read with one clock_gettime and no file: true when it
+ * is the one of the last read.  Any thread scheduled in adds to it, so it moves whenever
+ * one of the process's schedstat lines would; and a pid reused since is another process,
+ * which ran.  clock_getcpuclockid() would ask the kernel once more (clock_getres); the
+ * clock's id is the kernel's MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED).  A process's
+ * clock is readable by anyone; a thread's only by its own process, hence the process's. */
+static bool clock_still(int32_t pid, struct gate *g)
+{
+	clockid_t id = (clockid_t)((~(uint32_t)pid) << 3) | 2;
+	struct timespec ts;
+	if (clock_gettime(id, &ts) < 0) {   /* gone, or not in our pid namespace */
+		g->len = 0;
+		return false;
+	}
+	uint64_t ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	bool same = g->len && g->ran_ns == ns;
+	g->ran_ns = ns;
+	g->len = 1;
+	return same;
 }
 
 static bool asleep(char state)
@@ -452,9 +515,13 @@ static bool still_asleep(struct proctasks *p, const struct proctasks_proc *befor
 		return false;
 	for (uint32_t i = 0; i < before->nthreads_read; i++) {
 		struct proctasks_thread *th = &before->threads[i];
+		if (!asleep(th->state))
+			return false;
+		if (!p->prefix)   /* the process's clock was its threads' gate */
+			continue;
 		char rel[64];
 		snprintf(rel, sizeof rel, "%d/task/%d/schedstat", before->pid, th->tid);
-		if (!asleep(th->state) || !gate_still(p, rel, &th->gate))
+		if (!gate_still(p, rel, &th->gate))
 			return false;
 	}
 	return true;
@@ -478,13 +545,15 @@ static struct proctasks_proc *find_pid(struct proctasks_proc *v, size_t n, int32
 
 /* --- threads --- */
 
-/* Add one thread's /proc/PID/task/TID/io to sum; false when it cannot be read. */
-static bool add_thread_io(struct proctasks *p, int32_t pid, int32_t tid, struct procpid_io *sum)
+/* Add one thread's /proc/PID/task/TID/io to sum (its descriptor kept in g); false when it
+ * cannot be read. */
+static bool add_thread_io(struct proctasks *p, int32_t pid, int32_t tid, struct gate *g,
+			  bool keep, struct procpid_io *sum)
 {
 	char rel[64];
 	struct procpid_io io;
 	snprintf(rel, sizeof rel, "%d/task/%d/io", pid, tid);
-	ssize_t n = read_rel(p, rel, p->buf, sizeof p->buf);
+	ssize_t n = read_kept(p, &g->io_fd, keep, rel);
 	if (n <= 0 || procpid_parse_io(p->buf, (size_t)n, &io) < 0)
 		return false;
 	sum->syscr += io.syscr;
@@ -498,11 +567,11 @@ static bool add_thread_io(struct proctasks *p, int32_t pid, int32_t tid, struct 
 /* The gate of thread tid at the last read, taken over from before's threads (NULL: none). */
 static struct gate take_thread_gate(struct proctasks_proc *before, int32_t tid)
 {
-	struct gate g = { .fd = -1 };
+	struct gate g = no_gate;
 	for (uint32_t i = 0; before && i < before->nthreads_read; i++)
 		if (before->threads[i].tid == tid) {
 			g = before->threads[i].gate;
-			before->threads[i].gate.fd = -1;
+			before->threads[i].gate = no_gate;
 			break;
 		}
 	return g;
@@ -514,10 +583,12 @@ static int scan_thread(struct proctasks *p, struct tasks_sample *t, struct proct
 {
 	char rel[64];
 	struct gate g = take_thread_gate(before, tid);
-	snprintf(rel, sizeof rel, "%d/task/%d/schedstat", proc->pid, tid);
-	gate_still(p, rel, &g);
+	if (p->prefix) {   /* the live kernel's threads are gated by their process's clock */
+		snprintf(rel, sizeof rel, "%d/task/%d/schedstat", proc->pid, tid);
+		gate_still(p, rel, &g);
+	}
 	snprintf(rel, sizeof rel, "%d/task/%d/stat", proc->pid, tid);
-	ssize_t n = read_rel(p, rel, p->buf, sizeof p->buf);
+	ssize_t n = read_kept(p, &g.stat_fd, before != NULL, rel);
 	struct procpid_stat st;
 	if (n <= 0 || procpid_parse_stat(p->buf, (size_t)n, &st) < 0 ||
 	    grow_array(&proc->threads, cap, proc->nthreads_read + 1, sizeof *proc->threads, 8,
@@ -525,9 +596,10 @@ static int scan_thread(struct proctasks *p, struct tasks_sample *t, struct proct
 		close_gate(p, &g);
 		return 0;
 	}
-	proc->threads[proc->nthreads_read++] = (struct proctasks_thread){ tid, st.state, g };
+	struct proctasks_thread *th = &proc->threads[proc->nthreads_read++];
+	*th = (struct proctasks_thread){ tid, st.state, g };
 	if (proc->has_io)
-		add_thread_io(p, proc->pid, tid, &proc->io);
+		add_thread_io(p, proc->pid, tid, &th->gate, before != NULL, &proc->io);
 	return st.state == 'D' ? add_blocked(p, t, proc->pid, &st, mono_ns) : 0;
 }
 
@@ -595,15 +667,20 @@ static int scan_process(struct proctasks *p, struct tasks_sample *t, int32_t pid
 	struct proctasks_proc *proc = &p->cur[p->ncur];
 	struct proctasks_proc *before = find_pid(p->prev, p->nprev, pid);
 	char rel[64];
-	proc->gate = (struct gate){ .fd = -1 };
+	proc->gate = no_gate;
 	proc->threads = NULL;
 	proc->nthreads_read = 0;
 	if (before) {   /* its descriptors are this sample's now */
 		proc->gate = before->gate;
-		before->gate.fd = -1;
+		before->gate = no_gate;
 	}
-	snprintf(rel, sizeof rel, "%d/schedstat", pid);
-	bool leader_still = gate_still(p, rel, &proc->gate);
+	bool leader_still;
+	if (p->prefix) {   /* a fixture tree has no clocks: its schedstat files */
+		snprintf(rel, sizeof rel, "%d/schedstat", pid);
+		leader_still = gate_still(p, rel, &proc->gate);
+	} else {
+		leader_still = clock_still(pid, &proc->gate);
+	}
 	if (still_asleep(p, before, leader_still)) {
 		struct gate g = proc->gate;
 		*proc = *before;
@@ -616,7 +693,7 @@ static int scan_process(struct proctasks *p, struct tasks_sample *t, int32_t pid
 		return 0;
 	}
 	snprintf(rel, sizeof rel, "%d/stat", pid);
-	ssize_t n = read_rel(p, rel, p->buf, sizeof p->buf);
+	ssize_t n = read_kept(p, &proc->gate.stat_fd, before != NULL, rel);
 	struct procpid_stat st;
 	if (n <= 0 || procpid_parse_stat(p->buf, (size_t)n, &st) < 0) {
 		close_gate(p, &proc->gate);
@@ -635,7 +712,7 @@ static int scan_process(struct proctasks *p, struct tasks_sample *t, int32_t pid
 	t->nprocs++;
 	t->nthreads++;
 	/* /proc/PID/io would add what every reaped child did: the threads' own io only */
-	proc->has_io = add_thread_io(p, pid, pid, &proc->io);
+	proc->has_io = add_thread_io(p, pid, pid, &proc->gate, before != NULL, &proc->io);
 	if (st.state == 'D' && add_blocked(p, t, pid, &st, mono_ns) < 0)
 		return -1;
 	if (st.num_threads > 1 && scan_threads(p, t, pid, mono_ns, proc, before) < 0)
@@ -813,9 +890,37 @@ static bool sorted_by_pid(const struct proctasks_proc *v, size_t n)
 	return true;
 }
 
+/* The why pane's relaxed pace: while nothing is blocked, every other sample is a copy of
+ * the read before (its I/O figures are rates over their own interval, so they stay true;
+ * the next read's span two samples).  A task that blocks is seen one sample later at most;
+ * once one is, every sample is read.  NULL: read this sample. */
+static struct tasks_sample *held_copy(struct proctasks *p)
+{
+	if (!p->relaxed || p->held || !p->last || !p->last->interval_ns || p->last->nblocked) {
+		p->held = false;
+		return NULL;
+	}
+	struct tasks_sample *copy = tasks_sample_dup(p->last);
+	p->held = copy != NULL;
+	return copy;
+}
+
+/* Keep a copy of this read for the relaxed pace's next sample. */
+static void keep_last(struct proctasks *p, const struct tasks_sample *t)
+{
+	tasks_sample_free(p->last);
+	p->last = p->relaxed ? tasks_sample_dup(t) : NULL;
+}
+
 int proctasks_sample(struct proctasks *p, uint64_t mono_ns, const struct mount *mounts,
 		     size_t nmounts, struct tasks_sample **out, struct error *err)
 {
+	struct tasks_sample *held = held_copy(p);
+	if (held) {
+		tasks_sample_free(*out);
+		*out = held;
+		return 0;
+	}
 	struct tasks_sample *t = tasks_sample_new();
 	if (!t)
 		return error_set(err, "out of memory");
@@ -848,6 +953,7 @@ int proctasks_sample(struct proctasks *p, uint64_t mono_ns, const struct mount *
 	p->ncur = 0;
 	p->have_baseline = true;
 	p->last_mono_ns = mono_ns;
+	keep_last(p, t);
 	tasks_sample_free(*out);
 	*out = t;
 	return 0;

@@ -60,6 +60,9 @@ struct proctasks {
 	size_t ngates;                  /* schedstat descriptors kept open (proctasks.c) */
 	uint64_t nofile;                /* the soft limit of descriptors, as last known */
 	bool nofile_raised;             /* raised to the hard limit once already (or tried) */
+	bool relaxed;                   /* read every other sample while none is blocked */
+	bool held;                      /* the last sample was a copy of the read before */
+	struct tasks_sample *last;      /* relaxed: a copy of the last read, owned */
 	char buf[4096];
 };
 
@@ -69,6 +72,8 @@ int proctasks_open(struct proctasks *p, const char *prefix, struct error *err);
 int proctasks_retarget(struct proctasks *p, const char *prefix, struct error *err);
 /* One sample at monotonic time mono_ns into a new *out (the old one freed); mounts[0..n)
  * is the tree's mount table as the sampler read it this sample (procfiles_new_sample).
+ * relaxed (source.h, SOURCE_TASKS_RELAXED): when the last read had figures and found no
+ * task blocked, and the sample before was read, *out is a copy of that read instead.
  * A process or thread that vanishes while read is skipped.  -1 with err on ENOMEM or no
  * /proc. */
 int proctasks_sample(struct proctasks *p, uint64_t mono_ns, const struct mount *mounts,

@@ -356,7 +356,9 @@ void action_refresh(struct console *c)
 static void pane_tasks(struct console *c, bool on)
 {
 	struct error err;
-	if (source_set_tasks(session_source(c->session), on, &err) < 0)
+	enum source_tasks how = !on ? SOURCE_TASKS_OFF
+			      : c->opts->tasks ? SOURCE_TASKS_EVERY_SAMPLE : SOURCE_TASKS_RELAXED;
+	if (source_set_tasks(session_source(c->session), how, &err) < 0)
 		console_message(c, true, "processes: %s", err.msg);
 }
 

@@ -717,7 +717,7 @@ int console_run(const struct options *o, struct source *src, struct recorder *re
 	else
 		c.tracing = o->trace;
 	/* --tasks: processes read all along (the D-tasks graph), not only under the why pane */
-	if (o->tasks && source_set_tasks(src, true, &err) < 0)
+	if (o->tasks && source_set_tasks(src, SOURCE_TASKS_EVERY_SAMPLE, &err) < 0)
 		console_message(&c, true, "processes: %s", err.msg);
 	if (source_live_probe_notice(src)[0])
 		console_message(&c, true, "probe: %s", source_live_probe_notice(src));

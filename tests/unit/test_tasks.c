@@ -450,6 +450,60 @@ static void test_sampler_gate(void **state)
 	proctasks_close(&p);
 }
 
+/* The why pane's relaxed pace (source.h, SOURCE_TASKS_RELAXED): while the last read found
+ * no task blocked, every other sample is a copy of that read (the same figures, over the
+ * same interval), and the read after spans both samples; a blocked task makes every
+ * sample a read. */
+static void test_sampler_relaxed(void **state)
+{
+	(void)state;
+	struct proctasks p;
+	struct error err;
+	struct tasks_sample *t = NULL;
+	put("proc/sys/kernel/task_delayacct", "1\n");
+	put_stat("proc/70/stat", 70, "writer", 'R', 0, 1, 0);
+	put("proc/70/schedstat", "1000 50 3\n");
+	put_io(70, 0, 0, 0);
+	assert_int_equal(proctasks_open(&p, tree, &err), 0);
+	p.relaxed = true;
+	assert_int_equal(proctasks_sample(&p, 1000000000ull, NULL, 0, &t, &err), 0);
+	put_io(70, 0, 1 << 20, 1);   /* the baseline is no read to copy: the next is read */
+	assert_int_equal(proctasks_sample(&p, 2000000000ull, NULL, 0, &t, &err), 0);
+	assert_int_equal(t->nio, 1);
+	assert_int_equal(t->io[0].write_bytes, 1 << 20);
+
+	put_io(70, 0, 3 << 20, 2);   /* a copy of the read before: 1 MiB in its 1 s */
+	assert_int_equal(proctasks_sample(&p, 3000000000ull, NULL, 0, &t, &err), 0);
+	assert_int_equal(t->nio, 1);
+	assert_int_equal(t->io[0].write_bytes, 1 << 20);
+	assert_int_equal(t->interval_ns, 1000000000ull);
+
+	/* read: the 2 MiB since the last read, over both samples */
+	put_stat("proc/70/stat", 70, "writer", 'D', 0, 1, 0);
+	put("proc/70/task/70/wchan", "folio_wait_bit");
+	assert_int_equal(proctasks_sample(&p, 4000000000ull, NULL, 0, &t, &err), 0);
+	assert_int_equal(t->io[0].write_bytes, 2 << 20);
+	assert_int_equal(t->interval_ns, 2000000000ull);
+	assert_int_equal(t->nblocked, 1);
+
+	/* blocked at the last read: read every sample */
+	put_stat("proc/70/stat", 70, "writer", 'R', 0, 1, 0);
+	assert_int_equal(proctasks_sample(&p, 5000000000ull, NULL, 0, &t, &err), 0);
+	assert_int_equal(t->nblocked, 0);
+	assert_int_equal(t->interval_ns, 1000000000ull);
+	assert_int_equal(proctasks_sample(&p, 6000000000ull, NULL, 0, &t, &err), 0);
+	assert_int_equal(t->interval_ns, 1000000000ull);   /* the copy of the read at 5 s */
+
+	/* not relaxed (--tasks): every sample read */
+	p.relaxed = false;
+	assert_int_equal(proctasks_sample(&p, 7000000000ull, NULL, 0, &t, &err), 0);
+	assert_int_equal(t->interval_ns, 2000000000ull);
+	assert_int_equal(proctasks_sample(&p, 8000000000ull, NULL, 0, &t, &err), 0);
+	assert_int_equal(t->interval_ns, 1000000000ull);
+	tasks_sample_free(t);
+	proctasks_close(&p);
+}
+
 /* A blocked writer's system call names its file by descriptor; the file's mount (fdinfo's
  * mnt_id) is found in the mount table the sampler read (given to each sample: the tree's
  * proc/self/mountinfo is not read again, so what it says here is never used), whose
@@ -928,6 +982,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sampler_reaped_child, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_sampler_files, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_sampler_gate, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_sampler_relaxed, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_sampler_files_memo, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_sampler_woken, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_sampler_memcg_watched, tree_setup, tree_teardown),
