@@ -44,6 +44,8 @@
 /* Before the idle probe and each run: the device is quiet once it has had no I/O (but the
  * probe's own reads) for MATRIX_QUIET_SECONDS, waited for at most --quiet-timeout. */
 #define MATRIX_QUIET_SECONDS 1.0
+/* ... and for longer than ext4lazyinit's random start delay (5 s) while it lives */
+#define MATRIX_QUIET_LAZY_SECONDS 6.0
 #define MATRIX_QUIET_TIMEOUT 30.0
 #define MATRIX_QUIET_TIMEOUT_MAX 600.0
 #define MATRIX_WRITERS_MAX 96
@@ -149,6 +151,9 @@ struct matrix_fs {
 	double idle_p50_us, idle_p99_us;   /* NAN: none */
 	size_t idle_reads;            /* the reads they are of */
 	double idle_quiet_wait_s;     /* the wait before them (as a run's); NAN: none */
+	/* the device's busy time (diskstats io_ticks) over the idle probe's time, %: the
+	 * probe's own load, nothing else running; NAN: not measured */
+	double idle_busy_pct;
 	bool idle_busy;               /* taken on a device that never went quiet */
 	char idle_writers[MATRIX_WRITERS_MAX];
 	double idle_p50_lo_us, idle_p50_hi_us, idle_p99_lo_us, idle_p99_hi_us;   /* 95 %; NAN */
@@ -273,6 +278,9 @@ void matrix_text_moved(FILE *out, const struct matrix_result *r);
 void matrix_csv_quiet(FILE *out, const struct matrix_run *run);
 void matrix_json_quiet(struct json_object *o, const struct matrix_run *run);
 void matrix_json_idle_quiet(struct json_object *o, const struct matrix_fs *fs);
+/* Under the probe's table: each filesystem's idle probe load ("ext4 0.4 % of loop3's
+ * time, 100 reads"), flagged above 1 %. */
+void matrix_text_probe_load(FILE *out, const struct matrix_result *r);
 
 /* matrix_output.c: a figure of the JSON, three decimals as batch JSON writes them ("10.2",
  * not 10.199999999999999); NULL (null) when not finite. */

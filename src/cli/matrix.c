@@ -37,7 +37,7 @@ static void plan_fs(struct matrix_result *r, const struct matrix_opts *o)
 		fs->idle_p50_us = fs->idle_p99_us = NAN;
 		fs->idle_p50_lo_us = fs->idle_p50_hi_us = NAN;
 		fs->idle_p99_lo_us = fs->idle_p99_hi_us = NAN;
-		fs->idle_quiet_wait_s = NAN;
+		fs->idle_quiet_wait_s = fs->idle_busy_pct = NAN;
 	}
 }
 

@@ -235,6 +235,7 @@ static void text_probe(FILE *out, const struct matrix_result *r)
 		put_ratio(out, &f.p99x, 6, true);
 		fputc('\n', out);
 	}
+	matrix_text_probe_load(out, r);
 }
 
 /* The phases the command's marks cut its runs into, mean seconds each. */

@@ -98,6 +98,21 @@ void matrix_csv_quiet(FILE *out, const struct matrix_run *run)
 	fprintf(out, ",%zu", run->probe_reads);
 }
 
+void matrix_text_probe_load(FILE *out, const struct matrix_result *r)
+{
+	for (size_t f = 0; f < r->nfs; f++) {
+		const struct matrix_fs *fs = &r->fs[f];
+		if (!isfinite(fs->idle_busy_pct))
+			continue;
+		char name[16], dev[DEV_NAME_MAX * 4];
+		text_escape(fs->name, name, sizeof name);
+		text_escape(r->device, dev, sizeof dev);
+		fprintf(out, "probe load idle on %s: %.2f%% of %s's time, %zu reads%s\n", name,
+			fs->idle_busy_pct, dev, fs->idle_reads,
+			fs->idle_busy_pct > 1 ? " (over 1%: a longer --probe-interval)" : "");
+	}
+}
+
 static void json_wait(json_object *o, double waited, bool busy, const char *writers)
 {
 	json_object_object_add(o, "quiet_wait_s", matrix_json_num(waited));
@@ -115,5 +130,6 @@ void matrix_json_quiet(json_object *o, const struct matrix_run *run)
 
 void matrix_json_idle_quiet(json_object *o, const struct matrix_fs *fs)
 {
+	json_object_object_add(o, "device_busy_pct", matrix_json_num(fs->idle_busy_pct));
 	json_wait(o, fs->idle_quiet_wait_s, fs->idle_busy, fs->idle_writers);
 }

@@ -167,6 +167,17 @@ void matrix_probe_unmounting(struct matrix_ctx *m)
 	m->probe_on = false;
 }
 
+/* The device's busy milliseconds so far (diskstats io_ticks), as the latest sample read
+ * them: over the idle baseline, the probe's own load. */
+static bool io_ticks(struct matrix_ctx *m, uint64_t *out)
+{
+	const struct snapshot *s = session_snapshot(m->session);
+	const struct device *d = s ? snapshot_find_device(s, m->name) : NULL;
+	if (d)
+		*out = d->counters.io_ticks;
+	return d != NULL;
+}
+
 void matrix_probe_baseline(struct matrix_ctx *m, const struct matrix_cell *c)
 {
 	struct matrix_fs *fs = &m->r->fs[c->fs];
@@ -181,8 +192,17 @@ void matrix_probe_baseline(struct matrix_ctx *m, const struct matrix_cell *c)
 	m->nprobe = 0;
 	matrix_mark(m, "idle", "probe with no load on %s for %.0f s", fs->name,
 		    MATRIX_IDLE_SECONDS);
+	struct timespec t0, t1;
+	uint64_t ticks0 = 0, ticks1 = 0;
+	bool ticked = io_ticks(m, &ticks0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (matrix_exec_idle(m, MATRIX_IDLE_SECONDS) < 0 || m->stop_signal || !m->nprobe)
 		return;
+	matrix_exec_sample(m);   /* the counters at the end of it */
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	if (ticked && io_ticks(m, &ticks1) && ticks1 >= ticks0 && ms > 0)
+		fs->idle_busy_pct = 100.0 * (double)(ticks1 - ticks0) / ms;
 	fs->idle_p50_us = matrix_percentile(m->probe_us, m->nprobe, 50);
 	fs->idle_p99_us = matrix_percentile(m->probe_us, m->nprobe, 99);
 	matrix_fs_idle(fs, m->probe_us, m->nprobe);

@@ -26,15 +26,19 @@
 #define MATRIX_QUIET_STEP 0.2   /* seconds between the samples of the wait */
 
 /* Kernel threads that do a filesystem's I/O without its device in their names: seen
- * blocked while the device under test moved, they are named; alive while the filesystem
- * under test is of their type, the device is not quiet (its work is still to come). */
+ * blocked, or alive, while the device under test moved, they are named.  Alive while the
+ * filesystem under test is of their type, the device must be quiet for longer
+ * (MATRIX_QUIET_LAZY_SECONDS): their work may be still to come.  Whose work it is the
+ * kernel does not say (one thread serves every ext4), so a thread kept alive by another
+ * filesystem costs that much, not the whole --quiet-timeout. */
 static const struct quiet_thread {
 	const char *comm;
 	const char *fstype;
 } quiet_unnamed_threads[] = {
 	/* zeroes a fresh ext4's inode tables after the mount (mkfs.ext4 without -E
-	 * lazy_itable_init=0), after a random delay of up to 5 s: a device can be quiet
-	 * for seconds before it starts; it ends once every ext4 is done */
+	 * lazy_itable_init=0) and reads its block bitmaps ahead, after a random delay of
+	 * up to 5 s: a device can be quiet for seconds before it starts, and between two
+	 * groups it sleeps 10 times what the last took; it ends once every ext4 is done */
 	{ "ext4lazyinit", "ext4" },
 };
 #define QUIET_THREADS (sizeof quiet_unnamed_threads / sizeof quiet_unnamed_threads[0])
@@ -180,17 +184,16 @@ int matrix_quiet_wait(struct matrix_ctx *m, const char *fstype, struct matrix_qu
 	for (;;) {
 		matrix_exec_sample(m);
 		clock_gettime(CLOCK_MONOTONIC, &now);
+		/* while such a thread lives, its I/O on this device may still be to come */
 		const char *pending = pending_thread(fstype);
-		if (pending) {
-			m->quiet.since = now;
-			m->quiet.moved = m->quiet.wrote = true;
+		double needed = pending ? MATRIX_QUIET_LAZY_SECONDS : MATRIX_QUIET_SECONDS;
+		if (pending && m->quiet.moved)
 			add_writer(&m->quiet, pending);
-		}
 		if (m->failed || m->stop_signal) {
 			rc = -1;
 			break;
 		}
-		if (seconds_between(&m->quiet.since, &now) >= MATRIX_QUIET_SECONDS)
+		if (seconds_between(&m->quiet.since, &now) >= needed)
 			break;
 		if (seconds_between(&t0, &now) >= m->o->quiet_timeout) {
 			q->busy = true;

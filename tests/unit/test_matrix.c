@@ -287,6 +287,8 @@ static struct matrix_result *fixed_result(void)
 	r->cells[2].runs[1].quiet_wait_s = 30.0;
 	snprintf(r->cells[2].runs[1].writers, sizeof r->cells[2].runs[1].writers,
 		 "ext4lazyinit, jbd2/sdb-8");
+	r->fs[0].idle_busy_pct = 0.4;   /* the probe's own load, idle */
+	r->fs[1].idle_busy_pct = NAN;   /* not measured: no line */
 	r->fs[1].idle_busy = true;
 	r->fs[1].idle_quiet_wait_s = 30.0;
 	snprintf(r->fs[1].idle_writers, sizeof r->fs[1].idle_writers, "xfsaild/sdb");
@@ -430,6 +432,8 @@ static void test_quiet(void **state)
 	assert_non_null(strstr(text, "moved, MiB    device   command     other  waited s\n"
 				     " 1 ext4        100.0     310.0      38.5       1.0\n"));
 	assert_non_null(strstr(text, "idle probe on xfs taken on a busy device (at work: xfsaild/sdb)"));
+	assert_non_null(strstr(text, "\nprobe load idle on ext4: 0.40% of sdb's time, 10 reads\n"));
+	assert_null(strstr(text, "probe load idle on xfs"));
 	char *json = written(matrix_write_json, r), *csv = written(matrix_write_csv, r);
 	json_object *root = json_tokener_parse(json), *cells, *runs, *fss;
 	assert_true(json_object_object_get_ex(root, "cells", &cells));
@@ -446,6 +450,8 @@ static void test_quiet(void **state)
 	json_object *idle;
 	assert_true(json_object_object_get_ex(json_object_array_get_idx(fss, 1), "idle_probe", &idle));
 	assert_true(json_object_object_get_ex(idle, "busy_start", &b) && json_object_get_boolean(b));
+	assert_true(json_object_object_get_ex(json_object_array_get_idx(fss, 0), "idle_probe", &idle));
+	assert_true(jpath_double(idle, "device_busy_pct", NULL) == 0.4);
 	assert_non_null(strstr(csv, ",38.5,30,1,\"ext4lazyinit, jbd2/sdb-8\",10\n"));
 	assert_non_null(strstr(csv, ",38.5,1,0,,10\n"));
 	json_object_put(root);
