@@ -100,7 +100,26 @@ check("svg mark label: remount", any(f"remount {mnt} +noatime" in t for t in tex
 check("svg title names host, device and span", title is not None and dev in title.text and " to " in title.text)
 check("svg axes with units", "MiB/s" in " ".join(texts) and "time (local)" in texts)
 check("svg has drawing", len(list(root.iter(ns + "path"))) > 10)
+# the text layer is never painted, whatever a converter passes on from a group: each of its
+# <text> says no fill and no stroke itself, the group is transparent, and none is hidden
+# from a search (display="none", visibility="hidden")
+layer = [g for g in root.iter(ns + "g") if g.get("id") == "text-layer"]
+def unpainted(e): return e.get("fill") == "none" and e.get("fill-opacity") == "0" and e.get("stroke") == "none"
+check("svg text layer not painted (each text: no fill, no stroke; the group opacity 0)",
+      len(layer) == 1 and layer[0].get("opacity") == "0" and unpainted(layer[0])
+      and len(list(layer[0])) > 3 and all(unpainted(t) for t in layer[0])
+      and not any(e.get("display") == "none" or e.get("visibility") == "hidden" for e in layer[0].iter()))
 PY
+# converted, it looks as it does without the layer (rsvg-convert, when installed)
+if command -v rsvg-convert >/dev/null 2>&1; then
+	sed 's|<g id="text-layer".*</g>||; /<g id="text-layer"/,/^<\/g>$/d' "$TMP/r.svg" >"$TMP/r-nolayer.svg"
+	rsvg-convert "$TMP/r.svg" -o "$TMP/r-conv.png" && rsvg-convert "$TMP/r-nolayer.svg" -o "$TMP/r-nolayer.png" \
+		&& ! grep -q 'id="text-layer"' "$TMP/r-nolayer.svg" && cmp -s "$TMP/r-conv.png" "$TMP/r-nolayer.png" \
+		&& ok "svg converted by rsvg-convert: the text layer adds nothing to the picture" \
+		|| fail "svg converted by rsvg-convert: the text layer adds nothing to the picture"
+else
+	skip "svg converted" "rsvg-convert not installed"
+fi
 
 # ---- png ----
 png_size() { python3 -c '
