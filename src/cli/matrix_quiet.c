@@ -148,8 +148,10 @@ static void say(struct matrix_ctx *m, const struct matrix_quiet *q)
 {
 	const struct matrix_quiet_watch *w = &m->quiet;
 	char who[MATRIX_WRITERS_MAX + 64];
-	snprintf(who, sizeof who, "%s %s", w->writers[0] ? w->writers : "I/O by nobody seen",
-		 w->writers[0] ? (w->wrote ? "writing" : "reading") : "at work");
+	if (w->writers[0])
+		snprintf(who, sizeof who, "%s %s", w->writers, w->wrote ? "writing" : "reading");
+	else   /* a task too quick for the samples, or not attributed to it */
+		snprintf(who, sizeof who, "%s by no task seen", w->wrote ? "writes" : "reads");
 	if (q->busy) {
 		matrix_mark(m, "busy", "%s not quiet after %.1f s: %s; started on a busy device",
 			    m->name, q->waited_s, who);
