@@ -305,7 +305,9 @@ int matrix_write_text(FILE *out, const struct matrix_result *r)
 		fputs("probe: 4 KiB reads timed, p50 and p99 in ms idle on the cell's filesystem and\n"
 		      "during its runs (all its reads), then as a ratio to idle: p50x by the\n"
 		      "Mann-Whitney U test of the reads, p99x by whether the 95% intervals of the\n"
-		      "two p99 are apart (? under ~370 reads a p99 has no upper bound).\n", out);
+		      "two p99 are apart (? under ~370 reads a p99 has no upper bound).  probe load:\n"
+		      "the device's busy time during the idle probe, its own reads; over 1%, a\n"
+		      "longer --probe-interval.\n", out);
 	const char *labels[PHASE_COLUMNS];
 	if (phase_labels(r, labels))
 		fputs("phases: the command's own marks (ioscope mark) cut each run; mean seconds.\n",

@@ -78,7 +78,7 @@ void matrix_text_moved(FILE *out, const struct matrix_result *r)
 		char name[16], who[MATRIX_WRITERS_MAX * 4];
 		text_escape(fs->name, name, sizeof name);
 		text_escape(fs->idle_writers[0] ? fs->idle_writers : "nobody seen", who, sizeof who);
-		fprintf(out, "idle probe on %s taken on a busy device (at work: %.40s)\n", name,
+		fprintf(out, "idle probe on %.7s taken on a busy device (at work: %.24s)\n", name,
 			who);
 	}
 }
@@ -107,9 +107,10 @@ void matrix_text_probe_load(FILE *out, const struct matrix_result *r)
 		char name[16], dev[DEV_NAME_MAX * 4];
 		text_escape(fs->name, name, sizeof name);
 		text_escape(r->device, dev, sizeof dev);
-		fprintf(out, "probe load idle on %s: %.2f%% of %s's time, %zu reads%s\n", name,
+		/* at most 80 columns: the names cut as the tables cut them */
+		fprintf(out, "probe load idle on %.7s: %.2f%% of %.10s's time, %zu reads%s\n", name,
 			fs->idle_busy_pct, dev, fs->idle_reads,
-			fs->idle_busy_pct > 1 ? " (over 1%: a longer --probe-interval)" : "");
+			fs->idle_busy_pct > 1 ? " (over 1%)" : "");
 	}
 }
 

@@ -454,6 +454,22 @@ static void test_quiet(void **state)
 	assert_true(jpath_double(idle, "device_busy_pct", NULL) == 0.4);
 	assert_non_null(strstr(csv, ",38.5,30,1,\"ext4lazyinit, jbd2/sdb-8\",10\n"));
 	assert_non_null(strstr(csv, ",38.5,1,0,,10\n"));
+	/* the longest names and figures stay within 80 columns */
+	snprintf(r->fs[0].name, sizeof r->fs[0].name, "ext4-journal-xx");
+	snprintf(r->device, sizeof r->device, "nvme10n1p12");
+	r->fs[0].idle_busy_pct = 100;
+	r->fs[0].idle_reads = 99999;
+	snprintf(r->fs[1].name, sizeof r->fs[1].name, "xfs-reflink-xx1");
+	snprintf(r->fs[1].idle_writers, sizeof r->fs[1].idle_writers,
+		 "xfsaild/nvme10n1p12, kworker/u8:2+flush-259:12, jbd2/nvme10n1p12-8");
+	char *wide = written(matrix_write_text, r);
+	for (const char *l = wide; *l;) {
+		size_t n = strcspn(l, "\n");
+		if (n > 80 && (strncmp(l, "probe load", 10) == 0 || strncmp(l, "idle probe", 10) == 0))
+			fail_msg("%zu columns: %.*s", n, (int)n, l);
+		l += n + (l[n] == '\n');
+	}
+	free(wide);
 	json_object_put(root);
 	free(text);
 	free(json);
