@@ -127,12 +127,15 @@ import struct, sys
 d = open(sys.argv[1], "rb").read(33)
 assert d[:8] == b"\x89PNG\r\n\x1a\n" and d[12:16] == b"IHDR"
 w, h = struct.unpack(">II", d[16:24]); print(f"{w}x{h}")' "$1"; }
-# 1200 wide, 320 high for one device and 580 for two; a loaded machine can add throughput
-# dips, whose marks crowd the two planned ones into a legend below the panels (24 px and a
-# line of each mark): then taller, never shorter
+# 1200 wide, 320 high for one device and 580 for two, plus a legend of the marks below the
+# panels when a label is not shown in full (24 px and a line of 14 each mark): the two
+# planned marks are a second apart, and the first's text would run through the second's
+# line, so it is a number and the legend says it; a loaded machine's throughput dips add
+# marks to it.  Taller by such a legend, never shorter.
 dips=$(grep -c '"kind":"dip","object":"'"$dev"'"' "$TMP/s.log")
 png_height_ok() {   # SIZE HEIGHT
-	[ "${1%x*}" = 1200 ] && { [ "${1#*x}" = "$2" ] || { [ "$dips" -gt 0 ] && [ "${1#*x}" -gt "$2" ]; }; }
+	local h=${1#*x}
+	[ "${1%x*}" = 1200 ] && { [ "$h" = "$2" ] || { [ "$h" -ge $(($2 + 24 + 14 * 2)) ] && [ $((($h - $2 - 24) % 14)) = 0 ]; }; }
 }
 "$IOSCOPE" report "$TMP/s.log" --devices "$dev" --format png -o "$TMP/r.png"
 size=$(png_size "$TMP/r.png")
