@@ -35,6 +35,20 @@
 #define MATRIX_MB 1048576.0
 #define MATRIX_SCHED_MAX 32
 #define MATRIX_NOISY_COV 0.035   /* the Phoronix Test Suite's rule */
+/* The probe's reads: 10 a second, so that a 10 s idle baseline is 100 reads and a 1 s run
+ * has 10; its own reads keep the device busy well under 1 % of the time at that rate
+ * (measured: docs/experiments.md, "The probe's own load"). */
+#define MATRIX_PROBE_INTERVAL 0.1
+#define MATRIX_PROBE_INTERVAL_MIN 0.1
+#define MATRIX_PROBE_INTERVAL_MAX 10.0
+/* Before the idle probe and each run: the device is quiet once it has had no I/O (but the
+ * probe's own reads) for MATRIX_QUIET_SECONDS, waited for at most --quiet-timeout. */
+#define MATRIX_QUIET_SECONDS 1.0
+/* ... and for longer than ext4lazyinit's random start delay (5 s) while it lives */
+#define MATRIX_QUIET_LAZY_SECONDS 6.0
+#define MATRIX_QUIET_TIMEOUT 30.0
+#define MATRIX_QUIET_TIMEOUT_MAX 600.0
+#define MATRIX_WRITERS_MAX 96
 
 enum matrix_cache { MATRIX_COLD = 1, MATRIX_HOT = 2, MATRIX_BOTH = 3 };
 
@@ -61,6 +75,8 @@ struct matrix_opts {
 	enum matrix_cache cache;
 	int repeat, max_repeat;
 	const char *probe;              /* --probe PATH */
+	double probe_interval;          /* --probe-interval SEC */
+	double quiet_timeout;           /* --quiet-timeout SEC; 0: no wait */
 	const char *out;                /* --out PREFIX */
 	bool has_baseline;              /* --baseline [FS:]SCHED:OPTS */
 	const char *baseline_arg;
@@ -87,8 +103,18 @@ struct matrix_run {
 	double writeback_s;     /* syncfs of the mount right after the exit */
 	double read_MB, written_MB;   /* the device's diskstats from the start to the exit */
 	double cmd_read_MB, cmd_written_MB;   /* /proc/PID/io of the command and its children */
+	/* The device's bytes the command's own do not account for: I/O by threads outside
+	 * it (read_MB + written_MB - the command's, each direction at least 0); NAN */
+	double other_MB;
+	/* The wait for a quiet device before the start (matrix_quiet.c): how long (NAN: no
+	 * wait), whether it never came (the run started on a busy device), and what was seen
+	 * doing I/O on the device meanwhile ("ext4lazyinit, jbd2/loop3-8"; "" nothing) */
+	double quiet_wait_s;
+	bool busy_start;
+	char writers[MATRIX_WRITERS_MAX];
 	double cpu_s;           /* user + system, rusage */
 	double probe_p50_us, probe_p99_us;   /* NAN: no probe */
+	size_t probe_reads;     /* the reads they are of */
 	int exit;               /* exit status, 128 + N for signal N, -1 not run */
 	int interrupted;        /* the signal that stopped the matrix during the run; 0: none */
 	struct matrix_phase phases[MATRIX_MAX_PHASES];
@@ -124,6 +150,12 @@ struct matrix_fs {
 	char fstype[32];              /* what the kernel mounted; "" not yet */
 	double idle_p50_us, idle_p99_us;   /* NAN: none */
 	size_t idle_reads;            /* the reads they are of */
+	double idle_quiet_wait_s;     /* the wait before them (as a run's); NAN: none */
+	/* the device's busy time (diskstats io_ticks) over the idle probe's time, %: the
+	 * probe's own load, nothing else running; NAN: not measured */
+	double idle_busy_pct;
+	bool idle_busy;               /* taken on a device that never went quiet */
+	char idle_writers[MATRIX_WRITERS_MAX];
 	double idle_p50_lo_us, idle_p50_hi_us, idle_p99_lo_us, idle_p99_hi_us;   /* 95 %; NAN */
 };
 
@@ -155,6 +187,9 @@ bool matrix_optset_applies(const struct matrix_opts *o, size_t i, const char *fs
 void matrix_cell_stats(struct matrix_cell *c);
 bool matrix_cell_is_noisy(const struct matrix_cell *c);
 double matrix_run_MBps(const struct matrix_run *run);
+/* The device's MiB read and written during the run beyond the command's own (each
+ * direction at least 0; the command's unknown counts as 0); NAN without the device's. */
+double matrix_other_MB(const struct matrix_run *run);
 /* Mean over the runs that exited 0 of the double at offset off of struct matrix_run
  * (NAN values left out); NAN when none. */
 double matrix_cell_mean(const struct matrix_cell *c, size_t off);
@@ -232,6 +267,20 @@ char matrix_verdict_mark(enum matrix_verdict v);
 void matrix_csv_uncertainty(FILE *out, const struct matrix_result *r, size_t i);
 void matrix_json_uncertainty(struct json_object *o, const struct matrix_result *r, size_t i);
 void matrix_json_idle_uncertainty(struct json_object *o, const struct matrix_fs *fs);
+
+/* matrix_output_quiet.c: the wait for a quiet device and the I/O of others.  Under a
+ * cell, its runs that started on a busy device; the table of the device's MiB, the
+ * command's and the rest ("other") per cell; the CSV's columns of a run
+ * (MATRIX_CSV_QUIET_HEADER); the JSON's keys of a run and of a filesystem's idle probe. */
+void matrix_text_busy(FILE *out, const struct matrix_result *r, const struct matrix_cell *c);
+void matrix_text_moved(FILE *out, const struct matrix_result *r);
+#define MATRIX_CSV_QUIET_HEADER "other_MB,quiet_wait_s,busy_start,quiet_writers,probe_run_reads"
+void matrix_csv_quiet(FILE *out, const struct matrix_run *run);
+void matrix_json_quiet(struct json_object *o, const struct matrix_run *run);
+void matrix_json_idle_quiet(struct json_object *o, const struct matrix_fs *fs);
+/* Under the probe's table: each filesystem's idle probe load ("ext4 0.4 % of loop3's
+ * time, 100 reads"), flagged above 1 %. */
+void matrix_text_probe_load(FILE *out, const struct matrix_result *r);
 
 /* matrix_output.c: a figure of the JSON, three decimals as batch JSON writes them ("10.2",
  * not 10.199999999999999); NULL (null) when not finite. */

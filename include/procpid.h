@@ -67,6 +67,9 @@ bool procpid_parse_fdinfo_flags(const char *text, size_t len, unsigned *flags);
 
 /* Process pid's stat: 0, or -1 when it is gone or the line is not one. */
 int procpid_read_stat(pid_t pid, struct procpid_stat *out);
+/* Whether a kernel thread named comm runs ("ext4lazyinit": a fresh ext4's inode tables
+ * still to be zeroed). */
+bool procpid_kthread_alive(const char *comm);
 /* Process pid's io (a zombie's too, until it is reaped): 0, or -1 when it cannot be read
  * (another user's process, a kernel without task I/O accounting) or a field is missing. */
 int procpid_read_io(pid_t pid, struct procpid_io *out);

@@ -37,6 +37,7 @@ static void plan_fs(struct matrix_result *r, const struct matrix_opts *o)
 		fs->idle_p50_us = fs->idle_p99_us = NAN;
 		fs->idle_p50_lo_us = fs->idle_p50_hi_us = NAN;
 		fs->idle_p99_lo_us = fs->idle_p99_hi_us = NAN;
+		fs->idle_quiet_wait_s = fs->idle_busy_pct = NAN;
 	}
 }
 
@@ -140,6 +141,13 @@ static int prepare(struct matrix_ctx *m, struct matrix_cell *c)
 /* The command, bracketed by samples: the device's counters at its start and exit. */
 static int run_command(struct matrix_ctx *m, struct matrix_cell *c, struct matrix_run *run)
 {
+	struct matrix_quiet q;
+	const char *fstype = m->r->fs[c->fs].fstype;
+	if (matrix_quiet_wait(m, fstype[0] ? fstype : NULL, &q) < 0)
+		return -1;
+	run->quiet_wait_s = q.waited_s;
+	run->busy_start = q.busy;
+	snprintf(run->writers, sizeof run->writers, "%s", q.writers);
 	matrix_io_begin(m);
 	int rc = matrix_exec_run(m, c, run);
 	if (run->exit >= 0) {
@@ -158,6 +166,7 @@ static int one_run(struct matrix_ctx *m, struct matrix_cell *c)
 	memset(run, 0, sizeof *run);
 	run->exit = -1;
 	run->probe_p50_us = run->probe_p99_us = NAN;
+	run->other_MB = run->quiet_wait_s = NAN;
 	if (open_log(m, run) < 0)
 		return -1;
 	struct timespec t0, t1;

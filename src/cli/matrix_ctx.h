@@ -39,6 +39,17 @@ struct matrix_device_state {
 	struct control_mount mount;     /* its options then */
 };
 
+/* The wait for a quiet device (matrix_quiet.c): what every sample taken meanwhile saw. */
+struct matrix_quiet_watch {
+	bool active;
+	bool have_base;
+	struct disk_counters base;      /* the device's counters at the last I/O seen */
+	size_t base_probe;              /* m->probe_taken then: the probe's own reads since */
+	struct timespec since;          /* that I/O's time (at first the wait's start) */
+	bool moved, wrote;              /* I/O seen during the wait; some of it writes */
+	char writers[MATRIX_WRITERS_MAX];   /* who was seen at it, ", " between */
+};
+
 struct matrix_ctx {
 	const struct matrix_opts *o;
 	struct matrix_result *r;
@@ -64,8 +75,10 @@ struct matrix_ctx {
 	bool probe_on;
 	enum matrix_probe_place probe_place;
 	char probe_rel[PATH_MAX];       /* MATRIX_PROBE_IN_MOUNT: the directory under the mount */
-	double probe_us[4096];          /* the probe's samples during the current run */
-	size_t nprobe;
+	double *probe_us;               /* the probe's samples during the current run */
+	size_t nprobe, probe_cap;
+	size_t probe_taken;             /* every read the probe handed over, all along */
+	struct matrix_quiet_watch quiet;
 	/* the reads the verdicts are made of (matrix_probe.c): each filesystem's idle ones,
 	 * and those of the runs of the current cell, pooled */
 	double *idle_reads[MATRIX_MAX_FS];
@@ -148,6 +161,21 @@ void matrix_probe_free(struct matrix_ctx *m);
 void matrix_io_begin(struct matrix_ctx *m);
 /* After the exit's sample: run's read_MB, written_MB and phases. */
 void matrix_io_end(struct matrix_ctx *m, struct matrix_run *run);
+
+/* matrix_quiet.c: a quiet device before each measurement. */
+/* What one wait found. */
+struct matrix_quiet {
+	double waited_s;                /* NAN: no wait (--quiet-timeout 0) */
+	bool busy;                      /* never quiet for MATRIX_QUIET_SECONDS in the time */
+	char writers[MATRIX_WRITERS_MAX];
+};
+/* Waits, sampling with the tasks on, until the device has had no I/O but the probe's for
+ * MATRIX_QUIET_SECONDS, and no kernel thread that works for filesystems of fstype (the
+ * type mounted; NULL: none known) without naming them is left, or --quiet-timeout has passed; marks the step "quiet" and says on
+ * stderr what was waited for.  0, or -1 when a signal or a failure stops the matrix. */
+int matrix_quiet_wait(struct matrix_ctx *m, const char *fstype, struct matrix_quiet *q);
+/* After each sample: what it saw of the device and of the tasks at work on it. */
+void matrix_quiet_observe(struct matrix_ctx *m);
 
 /* matrix_exec.c: the runner. */
 /* One run of the command, sampled and recorded meanwhile; run filled.  0 done (any

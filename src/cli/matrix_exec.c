@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "announce.h"
+#include "grow.h"
 #include "child.h"
 #include "probe.h"
 #include "procpid.h"
@@ -106,9 +107,22 @@ static void probe_collect(struct matrix_ctx *m)
 {
 	const struct snapshot *snap = session_snapshot(m->session);
 	const struct probe_samples *p = snap ? snap->probe : NULL;
-	size_t cap = sizeof m->probe_us / sizeof m->probe_us[0];
-	for (size_t i = 0; p && i < p->nread && m->nprobe < cap; i++)
+	if (!p || !p->nread)
+		return;
+	m->probe_taken += p->nread;
+	if (grow_array(&m->probe_us, &m->probe_cap, m->nprobe + p->nread, sizeof *m->probe_us,
+		       1024, NULL) < 0)
+		return;   /* without memory the run's figures are of the reads kept so far */
+	for (size_t i = 0; i < p->nread; i++)
 		m->probe_us[m->nprobe++] = (double)p->read_us[i];
+}
+
+/* What each sample gives the run: the probe's reads, and during the wait for a quiet
+ * device what the device and its tasks did. */
+static void collect(struct matrix_ctx *m)
+{
+	probe_collect(m);
+	matrix_quiet_observe(m);
 }
 
 /* 1: sampled; 0: not due; -1: failed. */
@@ -126,7 +140,7 @@ static int sample(struct matrix_ctx *m, int timerfd)
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 		return m->failed = true, -1;
 	}
-	probe_collect(m);
+	collect(m);
 	if (m->tty)
 		matrix_progress(m, false);
 	return 1;
@@ -141,7 +155,7 @@ void matrix_exec_sample(struct matrix_ctx *m)
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 		m->failed = true;
 	}
-	probe_collect(m);
+	collect(m);
 }
 
 /* Announcements (`ioscope mark` from the command, `ioscope set` from a shell) logged as
@@ -330,10 +344,9 @@ int matrix_exec_run(struct matrix_ctx *m, const struct matrix_cell *c, struct ma
 		event_free(&ev);
 		matrix_exec_sample(m);
 		run_figures(run, &x);
-		double probe[4096];
-		memcpy(probe, m->probe_us, m->nprobe * sizeof probe[0]);
-		run->probe_p50_us = matrix_percentile(probe, m->nprobe, 50);
-		run->probe_p99_us = matrix_percentile(probe, m->nprobe, 99);
+		run->probe_reads = m->nprobe;
+		run->probe_p50_us = matrix_percentile(m->probe_us, m->nprobe, 50);
+		run->probe_p99_us = matrix_percentile(m->probe_us, m->nprobe, 99);
 		matrix_fio_parse(outpath, run);
 	}
 	m->running = false;

@@ -5,6 +5,8 @@
  * has, so the figure can be checked against the log).  The command's own bytes
  * (/proc/PID/io) count reads from any disk (a tarball on another one) and miss the
  * filesystem's journal and metadata: they stay in the CSV and JSON as command_*.
+ * What the device moved beyond them is "other": threads outside the command (a
+ * lazy init, a flusher of what came before), and the journal the command made write.
  *
  * Marks the command makes while it runs (`ioscope mark rmtree` between the untar and
  * the rm -rf of workloads/untar-rmtree.sh) cut its elapsed time into phases, each
@@ -67,5 +69,6 @@ void matrix_io_end(struct matrix_ctx *m, struct matrix_run *run)
 		run->written_MB = MB_between(m->io_written_sectors, d->counters.wr_sectors);
 	}
 	m->io_started = false;
+	run->other_MB = matrix_other_MB(run);
 	phases(m, run);
 }

@@ -37,6 +37,11 @@ static const struct matrix_option {
 	{ "probe", "PATH", "time small reads of PATH during each run and idle\n"
 			   "(with --mkfs/--fs: under --mount, made after\n"
 			   "each mount, or the device itself)" },
+	{ "probe-interval", "SEC", "seconds between the probe's reads, 0.1 to 10\n"
+				    "(default 0.1: 10 reads a second)" },
+	{ "quiet-timeout", "SEC", "wait up to SEC, 0 to 600, for the device to\n"
+				   "have no I/O for 1 s before the idle probe and\n"
+				   "each run (default 30; 0: no wait)" },
 	{ "out", "PREFIX", "write PREFIX.txt .csv .json .png and the runs'\n"
 				  "logs PREFIX-cNN-rM.log (default ioscope-matrix)" },
 	{ "baseline", "[FS:]SCHED:OPTS", "the cell ratios are to (default: the first)" },
@@ -80,6 +85,19 @@ static int parse_int(const char *name, const char *arg, int lo, int hi, int *out
 		return error_set(err, "invalid --%s '%s': give a whole number from %d to %d",
 				 name, arg, lo, hi);
 	*out = (int)v;
+	return 0;
+}
+
+static int parse_seconds(const char *name, const char *arg, double lo, double hi, double *out,
+			 struct error *err)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v >= lo && v <= hi))
+		return error_set(err, "invalid --%s '%s': give seconds from %g to %g", name, arg,
+				 lo, hi);
+	*out = v;
 	return 0;
 }
 
@@ -250,6 +268,11 @@ static int parse_one(struct matrix_opts *o, int idx, const char *arg, struct err
 	else if (strcmp(name, "max-repeat") == 0)
 		return parse_int(name, arg, 1, MATRIX_MAX_REPEAT, &o->max_repeat, err);
 	else if (strcmp(name, "probe") == 0) o->probe = arg;
+	else if (strcmp(name, "probe-interval") == 0)
+		return parse_seconds(name, arg, MATRIX_PROBE_INTERVAL_MIN, MATRIX_PROBE_INTERVAL_MAX,
+				     &o->probe_interval, err);
+	else if (strcmp(name, "quiet-timeout") == 0)
+		return parse_seconds(name, arg, 0, MATRIX_QUIET_TIMEOUT_MAX, &o->quiet_timeout, err);
 	else if (strcmp(name, "out") == 0) o->out = arg;
 	else if (strcmp(name, "baseline") == 0) o->baseline_arg = arg;
 	else if (strcmp(name, "fs") == 0) return parse_fs(o, arg, err);
@@ -341,6 +364,8 @@ int matrix_options_parse(struct matrix_opts *o, int argc, char **argv, struct er
 	memset(o, 0, sizeof *o);
 	o->cache = MATRIX_COLD;
 	o->repeat = 3;
+	o->probe_interval = MATRIX_PROBE_INTERVAL;
+	o->quiet_timeout = MATRIX_QUIET_TIMEOUT;
 	snprintf(o->optsets[0], sizeof o->optsets[0], "defaults");
 	o->noptsets = 1;
 	opterr = 0;

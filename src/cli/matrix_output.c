@@ -197,6 +197,7 @@ static void text_cell(FILE *out, const struct matrix_result *r, size_t i)
 		fprintf(out, "%4s%.76s\n", "", text_escape(c->options, full, sizeof full));
 	}
 	text_left_out(out, c);
+	matrix_text_busy(out, r, c);
 }
 
 static void text_cell_head(FILE *out, const struct matrix_result *r, size_t i)
@@ -212,8 +213,8 @@ static void text_probe(FILE *out, const struct matrix_result *r)
 {
 	if (!r->probe[0])
 		return;
-	fprintf(out, "\n%-10s %9s %7s %9s %7s %6s  %6s\n", "probe, ms", "idle p50", "p99",
-		"run p50", "p99", "p50x", "p99x");
+	fprintf(out, "\n%-10s %9s %7s %5s %9s %7s %5s %6s  %6s\n", "probe, ms", "idle p50",
+		"p99", "n", "run p50", "p99", "n", "p50x", "p99x");
 	for (size_t i = 0; i < r->ncells; i++) {
 		const struct matrix_cell *c = &r->cells[i];
 		const struct matrix_fs *fs = cell_fs(r, c);
@@ -227,11 +228,14 @@ static void text_probe(FILE *out, const struct matrix_result *r)
 		fmt_num(rp50, sizeof rp50, f.probe_p50_us / 1000, 3);
 		fmt_num(rp99, sizeof rp99, f.probe_p99_us / 1000, 3);
 		text_cell_head(out, r, i);
-		fprintf(out, " %9s %7s %9s %7s", ip50, ip99, rp50, rp99);
+		/* every figure with the count of reads it is of */
+		fprintf(out, " %9s %7s %5zu %9s %7s %5zu", ip50, ip99, fs->idle_reads, rp50, rp99,
+			c->probe_reads);
 		put_ratio(out, &f.p50x, 6, false);
 		put_ratio(out, &f.p99x, 6, true);
 		fputc('\n', out);
 	}
+	matrix_text_probe_load(out, r);
 }
 
 /* The phases the command's marks cut its runs into, mean seconds each. */
@@ -288,6 +292,7 @@ int matrix_write_text(FILE *out, const struct matrix_result *r)
 	text_probe(out, r);
 	matrix_text_uncertainty(out, r);
 	text_phases(out, r);
+	matrix_text_moved(out, r);
 	text_fio(out, r);
 	fputs("\nn: runs measured; elapsed: of the command, mean ± half its 95% confidence\n"
 	      "interval over the runs (Student's t; none with 1 run), as every ±; MiB/s: read\n"
@@ -300,7 +305,9 @@ int matrix_write_text(FILE *out, const struct matrix_result *r)
 		fputs("probe: 4 KiB reads timed, p50 and p99 in ms idle on the cell's filesystem and\n"
 		      "during its runs (all its reads), then as a ratio to idle: p50x by the\n"
 		      "Mann-Whitney U test of the reads, p99x by whether the 95% intervals of the\n"
-		      "two p99 are apart (? under ~370 reads a p99 has no upper bound).\n", out);
+		      "two p99 are apart (? under ~370 reads a p99 has no upper bound).  probe load:\n"
+		      "the device's busy time during the idle probe, its own reads; over 1%, a\n"
+		      "longer --probe-interval.\n", out);
 	const char *labels[PHASE_COLUMNS];
 	if (phase_labels(r, labels))
 		fputs("phases: the command's own marks (ioscope mark) cut each run; mean seconds.\n",
@@ -324,7 +331,7 @@ static void csv_num(FILE *out, double v)
 		   "written_MB,MBps,command_read_MB,command_written_MB,cpu_s,probe_p50_us," \
 		   "probe_p99_us,idle_probe_p50_us,idle_probe_p99_us,exit,interrupted,log," \
 		   "fio_bw_MBps,fio_iops,fio_clat_p99_us,elapsed_mean_s,elapsed_sd_s,noisy,phases," \
-		   MATRIX_CSV_CI_HEADER
+		   MATRIX_CSV_CI_HEADER "," MATRIX_CSV_QUIET_HEADER
 #define CSV_CELL_FIELDS 6   /* cell .. refused: the fields a refused cell's row has */
 
 /* "untar=12.3;rmtree=3.4" */
@@ -387,6 +394,7 @@ static void csv_run(FILE *out, const struct matrix_result *r, size_t i, const st
 	fprintf(out, ",%d", c->noisy);
 	csv_phases(out, run);
 	matrix_csv_uncertainty(out, r, i);
+	matrix_csv_quiet(out, run);
 	fputc('\n', out);
 }
 
@@ -451,6 +459,7 @@ static json_object *json_run(const struct matrix_run *run)
 		json_object_object_add(f, "clat_p99_us", matrix_json_num(run->fio_clat_p99_us));
 		json_object_object_add(o, "fio", f);
 	}
+	matrix_json_quiet(o, run);
 	return o;
 }
 
@@ -460,6 +469,7 @@ static json_object *json_idle(const struct matrix_fs *fs)
 	json_object_object_add(o, "p50_us", matrix_json_num(fs->idle_p50_us));
 	json_object_object_add(o, "p99_us", matrix_json_num(fs->idle_p99_us));
 	matrix_json_idle_uncertainty(o, fs);
+	matrix_json_idle_quiet(o, fs);
 	return o;
 }
 

@@ -103,7 +103,7 @@ int matrix_probe_check(struct matrix_ctx *m, struct error *err)
 static void start(struct matrix_ctx *m, const char *path, const char *shown)
 {
 	struct error why = { "" };
-	m->probe_on = source_live_probe(m->src, path, 1.0, false, &why) == 0;
+	m->probe_on = source_live_probe(m->src, path, m->o->probe_interval, false, &why) == 0;
 	if (!m->probe_on) {
 		text_printf(stderr, "ioscope matrix: no probe on %s: %s\n", shown, why.msg);
 		matrix_mark(m, "failed", "probe %s: %s", shown, why.msg);
@@ -167,27 +167,51 @@ void matrix_probe_unmounting(struct matrix_ctx *m)
 	m->probe_on = false;
 }
 
+/* The device's busy milliseconds so far (diskstats io_ticks), as the latest sample read
+ * them: over the idle baseline, the probe's own load. */
+static bool io_ticks(struct matrix_ctx *m, uint64_t *out)
+{
+	const struct snapshot *s = session_snapshot(m->session);
+	const struct device *d = s ? snapshot_find_device(s, m->name) : NULL;
+	if (d)
+		*out = d->counters.io_ticks;
+	return d != NULL;
+}
+
 void matrix_probe_baseline(struct matrix_ctx *m, const struct matrix_cell *c)
 {
 	struct matrix_fs *fs = &m->r->fs[c->fs];
 	if (!m->probe_on || isfinite(fs->idle_p50_us))
 		return;
+	struct matrix_quiet q;
+	if (matrix_quiet_wait(m, fs->fstype[0] ? fs->fstype : NULL, &q) < 0)
+		return;
+	fs->idle_quiet_wait_s = q.waited_s;
+	fs->idle_busy = q.busy;
+	snprintf(fs->idle_writers, sizeof fs->idle_writers, "%s", q.writers);
 	m->nprobe = 0;
 	matrix_mark(m, "idle", "probe with no load on %s for %.0f s", fs->name,
 		    MATRIX_IDLE_SECONDS);
+	struct timespec t0, t1;
+	uint64_t ticks0 = 0, ticks1 = 0;
+	bool ticked = io_ticks(m, &ticks0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (matrix_exec_idle(m, MATRIX_IDLE_SECONDS) < 0 || m->stop_signal || !m->nprobe)
 		return;
-	double v[sizeof m->probe_us / sizeof m->probe_us[0]];
-	memcpy(v, m->probe_us, m->nprobe * sizeof v[0]);
-	fs->idle_p50_us = matrix_percentile(v, m->nprobe, 50);
-	fs->idle_p99_us = matrix_percentile(v, m->nprobe, 99);
-	matrix_fs_idle(fs, v, m->nprobe);
+	matrix_exec_sample(m);   /* the counters at the end of it */
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	if (ticked && io_ticks(m, &ticks1) && ticks1 >= ticks0 && ms > 0)
+		fs->idle_busy_pct = 100.0 * (double)(ticks1 - ticks0) / ms;
+	fs->idle_p50_us = matrix_percentile(m->probe_us, m->nprobe, 50);
+	fs->idle_p99_us = matrix_percentile(m->probe_us, m->nprobe, 99);
+	matrix_fs_idle(fs, m->probe_us, m->nprobe);
 	/* kept: each run's reads are tested against them */
 	free(m->idle_reads[c->fs]);
-	m->idle_reads[c->fs] = malloc(m->nprobe * sizeof v[0]);
+	m->idle_reads[c->fs] = malloc(m->nprobe * sizeof m->probe_us[0]);
 	m->nidle_reads[c->fs] = m->idle_reads[c->fs] ? m->nprobe : 0;
 	if (m->idle_reads[c->fs])
-		memcpy(m->idle_reads[c->fs], m->probe_us, m->nprobe * sizeof v[0]);
+		memcpy(m->idle_reads[c->fs], m->probe_us, m->nprobe * sizeof m->probe_us[0]);
 }
 
 void matrix_probe_cell_start(struct matrix_ctx *m)
@@ -212,4 +236,5 @@ void matrix_probe_free(struct matrix_ctx *m)
 	for (size_t i = 0; i < MATRIX_MAX_FS; i++)
 		free(m->idle_reads[i]);
 	free(m->cell_reads);
+	free(m->probe_us);
 }

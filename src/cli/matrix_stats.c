@@ -111,6 +111,17 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Nearest rank: a value that was measured, never an interpolation. */
+/* Each direction apart: a command's reads from another disk (its tarball) do not hide
+ * writes by others on this one. */
+double matrix_other_MB(const struct matrix_run *run)
+{
+	if (!isfinite(run->read_MB) || !isfinite(run->written_MB))
+		return NAN;
+	double r = isfinite(run->cmd_read_MB) ? run->cmd_read_MB : 0;
+	double w = isfinite(run->cmd_written_MB) ? run->cmd_written_MB : 0;
+	return fmax(0, run->read_MB - r) + fmax(0, run->written_MB - w);
+}
+
 double matrix_percentile(double *v, size_t n, double p)
 {
 	if (n == 0)

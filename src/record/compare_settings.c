@@ -45,16 +45,18 @@ void compare_state_free(struct compare_state *st)
 
 /* The next line of text, at most COLUMN bytes, broken after a comma or a slash or at a
  * space when it has to be (a path breaks between its components: "/tmp/test.az27ga/" and
- * "mnt-loop0", not "mnt-loo" and "p0"); *p moves past it. */
+ * "mnt-loop0", not "mnt-loo" and "p0"), at the last such place however early in the line
+ * ("front_merges=1" then "prio_aging_expire=10000", not "...prio_aging_expire" then
+ * "=10000"), cut only where there is none; *p moves past it. */
 static void next_piece(const char **p, char *piece)
 {
 	const char *s = *p;
 	size_t n = strlen(s);
 	if (n > COLUMN) {
 		n = COLUMN;
-		while (n > COLUMN / 2 && s[n - 1] != ',' && s[n - 1] != '/' && s[n] != ' ')
+		while (n > 0 && s[n - 1] != ',' && s[n - 1] != '/' && s[n] != ' ')
 			n--;
-		if (n == COLUMN / 2)
+		if (n == 0)
 			n = COLUMN;
 	}
 	memcpy(piece, s, n);
@@ -74,7 +76,10 @@ void compare_row(FILE *out, const char *label, const char *a, const char *b)
 		char la[COLUMN + 1], lb[COLUMN + 1];
 		next_piece(&pa, la);
 		next_piece(&pb, lb);
-		text_printf(out, "  %-10s %-32s %s\n", first ? label : "", la, lb);
+		if (lb[0])
+			text_printf(out, "  %-10s %-32s %s\n", first ? label : "", la, lb);
+		else   /* no spaces at the end of the line */
+			text_printf(out, "  %-10s %s\n", first ? label : "", la);
 		first = false;
 	} while (*pa || *pb);
 }

@@ -1,6 +1,6 @@
 /* plot_labels.h - where a plot's mark labels go (docs/reports.md, "svg and png"): in
  * lanes of a strip above the plot area, so that they never cover the curve, never
- * each other.  Every mark gets its number there: a label that fits no lane in full is
+ * each other, and no mark's line runs through another's label.  Every mark gets its number there: a label that fits no lane in full is
  * its number alone, and marks too close for their numbers apart share one box ("[3-5]",
  * on the first one's line); the plot then carries a legend under it with every text.
  * Pure geometry: the caller measures the texts (cairo) and draws.

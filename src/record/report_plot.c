@@ -4,7 +4,8 @@
  *
  * cairo draws SVG text as glyph outlines, which no one can search or copy; the
  * title and every label are therefore also added as an invisible text layer
- * (fill-opacity 0, at the same places), the way scanned PDFs carry their text.
+ * (no fill, no stroke, opacity 0, at the same places), the way scanned PDFs carry
+ * their text.
  *
  * cairo is opened only here, when a plot is made (cairo_lib.h): ioscope is not
  * linked with it, so no other command pays for loading it.
@@ -980,10 +981,16 @@ static int write_svg(struct plot *p, const struct buffer *b, FILE *out, const ch
 	xml_escaped(out, title);
 	fputs("</title>\n", out);
 	fwrite(open_end + 1, 1, (size_t)(close - open_end - 1), out);
-	fputs("<g id=\"text-layer\" fill-opacity=\"0\" font-family=\"sans-serif\">\n", out);
+	/* Not painted by any renderer, yet text to search and copy: no fill and no stroke,
+	 * said on every <text> too (a converter that ignores what a group passes on painted
+	 * the full labels over the drawn ones), and the group transparent (opacity 0);
+	 * never display="none" or visibility="hidden", which take it out of a search. */
+	fputs("<g id=\"text-layer\" opacity=\"0\" fill=\"none\" fill-opacity=\"0\" stroke=\"none\" "
+	      "font-family=\"sans-serif\">\n", out);
 	for (size_t i = 0; i < p->ntexts; i++) {
 		const struct text_item *t = &p->texts[i];
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\">", t->x, t->y, t->size);
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\" fill=\"none\" "
+			"fill-opacity=\"0\" stroke=\"none\">", t->x, t->y, t->size);
 		xml_escaped(out, t->text);
 		fputs("</text>\n", out);
 	}

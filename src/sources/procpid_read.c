@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -40,6 +41,41 @@ int procpid_read_io(pid_t pid, struct procpid_io *out)
 	snprintf(path, sizeof path, "/proc/%ld/io", (long)pid);
 	ssize_t n = regular_file_read_kernel_at(AT_FDCWD, path, text, sizeof text);
 	return n > 0 ? procpid_parse_io(text, (size_t)n, out) : -1;
+}
+
+/* ---- a kernel thread by its name ---- */
+
+static bool kthread_named(const char *pid, const char *comm)
+{
+	char path[64];
+	struct procpid_stat st;
+	snprintf(path, sizeof path, "/proc/%s/stat", pid);
+	return stat_at(AT_FDCWD, path, &st) == 0 && (st.flags & PROCPID_PF_KTHREAD) &&
+	       strcmp(st.comm, comm) == 0;
+}
+
+bool procpid_kthread_alive(const char *comm)
+{
+	/* kthreadd's children are every kernel thread: a hundred stat files, not every
+	 * process's; without CONFIG_PROC_CHILDREN, every process */
+	char text[16384];
+	ssize_t n = regular_file_read_kernel_at(AT_FDCWD, "/proc/2/task/2/children", text,
+						sizeof text);
+	if (n > 0 && (size_t)n < sizeof text) {
+		text[n] = '\0';
+		for (char *save, *pid = strtok_r(text, " \n", &save); pid;
+		     pid = strtok_r(NULL, " \n", &save))
+			if (kthread_named(pid, comm))
+				return true;
+		return false;
+	}
+	DIR *d = opendir("/proc");
+	bool found = false;
+	for (struct dirent *e; d && !found && (e = readdir(d));)
+		found = e->d_name[0] >= '1' && e->d_name[0] <= '9' && kthread_named(e->d_name, comm);
+	if (d)
+		closedir(d);
+	return found;
 }
 
 /* ---- the table of every process ---- */

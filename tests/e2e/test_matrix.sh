@@ -56,7 +56,7 @@ assert d["complete"] is True and d["device"]
 PY
 python3 - "$TMP/r1.json" "$TMP/m1" >"$TMP/marks.out" 2>&1 <<'PY' && ok "every run's log has every mark in order" || fail "every run's log has every mark in order" "$(tail -c 600 "$TMP/marks.out")"
 import json, sys
-every = ["run:cell", "run:mkfs", "mount_added:mount", "scheduler:scheduler", "run:drop_caches",
+every = ["run:cell", "run:mkfs", "mount_added:mount", "scheduler:scheduler", "run:drop_caches", "run:quiet",
          "run:start", "run:exit", "run:sync", "run:synced", "run:umount", "mount_removed:mount"]
 before = None
 for c in json.load(open(sys.argv[1]))["cells"]:

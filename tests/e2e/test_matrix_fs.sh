@@ -135,11 +135,11 @@ check("p50x by the rank test of the reads, p99x too few reads",
 PY
 checked f1
 grep -q "^ 3 xfs  *$A  *defaults  *hot *1 " "$TMP/f1.txt" \
-	&& grep -q '^probe, ms   idle p50     p99   run p50     p99   p50x    p99x$' "$TMP/f1.txt" \
+	&& grep -q '^probe, ms   idle p50     p99     n   run p50     p99     n   p50x    p99x$' "$TMP/f1.txt" \
 	&& grep -q '^95% CI       elapsed s      MiB/s       wb s ratio  vs the baseline (Welch.s t)$' "$TMP/f1.txt" \
 	&& grep -qE '^ 3 xfs  +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+  untested$' "$TMP/f1.txt" \
 	&& grep -qE '^ +ratio +[0-9.]+ (differs|within noise) +[0-9.]+ too few reads$' "$TMP/f1.txt" \
-	&& grep -qE '^ 4 xfs  *[0-9]+\.[0-9]{3} +[0-9.]+ +[0-9]+\.[0-9]{3} ' "$TMP/f1.txt" \
+	&& grep -qE '^ 4 xfs  *[0-9]+\.[0-9]{3} +[0-9.]+ +[1-9][0-9]* +[0-9]+\.[0-9]{3} +[0-9.]+ +[1-9][0-9]* ' "$TMP/f1.txt" \
 	&& [ -z "$(LC_ALL=C.UTF-8 awk 'length($0) > 80' "$TMP/f1.txt")" ] \
 	&& ok "text: the filesystem column, the probe in ms then as ratios, 80 columns" \
 	|| fail "text: the filesystem column, the probe in ms then as ratios, 80 columns" "$(cat "$TMP/f1.txt")"

@@ -208,6 +208,9 @@ static void fill_run(struct matrix_run *run, double elapsed, double p50, double 
 	run->probe_p50_us = p50;
 	run->probe_p99_us = p99;
 	run->exit = 0;
+	run->probe_reads = isfinite(p50) ? 10 : 0;
+	run->other_MB = matrix_other_MB(run);   /* 98.5 - 60 written; reads: 0 */
+	run->quiet_wait_s = 1.0;
 	snprintf(run->log, sizeof run->log, "/srv/x-c01-r1.log");
 }
 
@@ -279,6 +282,16 @@ static struct matrix_result *fixed_result(void)
 	fill_run(&r->cells[2].runs[1], 9.5, 320, 5000);
 	fill_run(&r->cells[2].runs[2], 11.0, 310, 4500);
 	r->cells[2].nruns = 3;
+	/* a run the device never went quiet before */
+	r->cells[2].runs[1].busy_start = true;
+	r->cells[2].runs[1].quiet_wait_s = 30.0;
+	snprintf(r->cells[2].runs[1].writers, sizeof r->cells[2].runs[1].writers,
+		 "ext4lazyinit, jbd2/sdb-8");
+	r->fs[0].idle_busy_pct = 0.4;   /* the probe's own load, idle */
+	r->fs[1].idle_busy_pct = NAN;   /* not measured: no line */
+	r->fs[1].idle_busy = true;
+	r->fs[1].idle_quiet_wait_s = 30.0;
+	snprintf(r->fs[1].idle_writers, sizeof r->fs[1].idle_writers, "xfsaild/sdb");
 	fill_run(&r->cells[3].runs[0], 12.0, NAN, NAN);
 	fill_run(&r->cells[3].runs[1], 99.0, NAN, NAN);
 	r->cells[3].runs[1].exit = 2;
@@ -398,6 +411,72 @@ static void test_json_shape(void **state)
 	free(r);
 }
 
+/* A quiet device before each run (issue 37): the I/O the command's own bytes do not
+ * account for ("other"), the run that started on a busy device and what was at work,
+ * in the text, the JSON and the CSV. */
+static void test_quiet(void **state)
+{
+	(void)state;
+	struct matrix_run run = { .read_MB = 1.5, .written_MB = 64, .cmd_read_MB = 250,
+				  .cmd_written_MB = 0 };
+	/* the command's tarball read from another disk hides nothing of the writes */
+	assert_true(fabs(matrix_other_MB(&run) - 64) < 1e-9);
+	run.cmd_read_MB = run.cmd_written_MB = NAN;   /* not readable: all of it is other */
+	assert_true(fabs(matrix_other_MB(&run) - 65.5) < 1e-9);
+	run.read_MB = NAN;
+	assert_true(isnan(matrix_other_MB(&run)));
+	struct matrix_result *r = fixed_result();
+	char *text = written(matrix_write_text, r);
+	assert_non_null(strstr(text, "    1 of 3 runs started on a busy device: sdb not quiet in 30 s\n"
+				     "      at work: ext4lazyinit, jbd2/sdb-8\n"));
+	assert_non_null(strstr(text, "moved, MiB    device   command     other  waited s\n"
+				     " 1 ext4        100.0     310.0      38.5       1.0\n"));
+	assert_non_null(strstr(text, "idle probe on xfs taken on a busy device (at work: xfsaild/sdb)"));
+	assert_non_null(strstr(text, "\nprobe load idle on ext4: 0.40% of sdb's time, 10 reads\n"));
+	assert_null(strstr(text, "probe load idle on xfs"));
+	char *json = written(matrix_write_json, r), *csv = written(matrix_write_csv, r);
+	json_object *root = json_tokener_parse(json), *cells, *runs, *fss;
+	assert_true(json_object_object_get_ex(root, "cells", &cells));
+	assert_true(json_object_object_get_ex(json_object_array_get_idx(cells, 2), "runs", &runs));
+	json_object *busy = json_object_array_get_idx(runs, 1), *b;
+	assert_true(json_object_object_get_ex(busy, "busy_start", &b) && json_object_get_boolean(b));
+	assert_string_equal(jpath_string(busy, "quiet_writers"), "ext4lazyinit, jbd2/sdb-8");
+	assert_true(jpath_double(busy, "quiet_wait_s", NULL) == 30);
+	assert_true(jpath_double(busy, "other_MB", NULL) == 38.5);
+	assert_true(jpath_double(busy, "probe_reads", NULL) == 10);
+	json_object *quiet = json_object_array_get_idx(runs, 0);
+	assert_true(json_object_object_get_ex(quiet, "busy_start", &b) && !json_object_get_boolean(b));
+	assert_true(json_object_object_get_ex(root, "filesystems", &fss));
+	json_object *idle;
+	assert_true(json_object_object_get_ex(json_object_array_get_idx(fss, 1), "idle_probe", &idle));
+	assert_true(json_object_object_get_ex(idle, "busy_start", &b) && json_object_get_boolean(b));
+	assert_true(json_object_object_get_ex(json_object_array_get_idx(fss, 0), "idle_probe", &idle));
+	assert_true(jpath_double(idle, "device_busy_pct", NULL) == 0.4);
+	assert_non_null(strstr(csv, ",38.5,30,1,\"ext4lazyinit, jbd2/sdb-8\",10\n"));
+	assert_non_null(strstr(csv, ",38.5,1,0,,10\n"));
+	/* the longest names and figures stay within 80 columns */
+	snprintf(r->fs[0].name, sizeof r->fs[0].name, "ext4-journal-xx");
+	snprintf(r->device, sizeof r->device, "nvme10n1p12");
+	r->fs[0].idle_busy_pct = 100;
+	r->fs[0].idle_reads = 99999;
+	snprintf(r->fs[1].name, sizeof r->fs[1].name, "xfs-reflink-xx1");
+	snprintf(r->fs[1].idle_writers, sizeof r->fs[1].idle_writers,
+		 "xfsaild/nvme10n1p12, kworker/u8:2+flush-259:12, jbd2/nvme10n1p12-8");
+	char *wide = written(matrix_write_text, r);
+	for (const char *l = wide; *l;) {
+		size_t n = strcspn(l, "\n");
+		if (n > 80 && (strncmp(l, "probe load", 10) == 0 || strncmp(l, "idle probe", 10) == 0))
+			fail_msg("%zu columns: %.*s", n, (int)n, l);
+		l += n + (l[n] == '\n');
+	}
+	free(wide);
+	json_object_put(root);
+	free(text);
+	free(json);
+	free(csv);
+	free(r);
+}
+
 /* Each figure with its 95 % interval, each ratio with its verdict (issue 37): in the
  * figures, and in the JSON and CSV. */
 static void test_uncertainty(void **state)
@@ -448,7 +527,8 @@ static void test_uncertainty(void **state)
 	assert_true(json_object_object_get_ex(probe, "p50x", &p50x));
 	assert_string_equal(jpath_string(p50x, "verdict"), "differs");
 	assert_true(jpath_double(ext4, "idle_probe", "reads") == 10);
-	assert_non_null(strstr(csv, ",p50x,p50x_p,p50x_verdict,p99x,p99x_p,p99x_verdict\n"));
+	assert_non_null(strstr(csv, ",p50x,p50x_p,p50x_verdict,p99x,p99x_p,p99x_verdict,"
+			       MATRIX_CSV_QUIET_HEADER "\n"));
 	assert_non_null(strstr(csv, ",baseline,400,"));
 	json_object_put(root);
 	free(json);
@@ -503,6 +583,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_options), cmocka_unit_test(test_stats), cmocka_unit_test(test_fio),
 		cmocka_unit_test(test_text_golden), cmocka_unit_test(test_json_shape),
+		cmocka_unit_test(test_quiet),
 		cmocka_unit_test(test_filesystems), cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_uncertainty),
 	};

@@ -10,9 +10,20 @@
 static const struct label_strip strip = { .left = 80, .right = 1176, .top = 94, .lane_h = 14,
 					  .lanes = 3, .gap = 4 };
 
-/* Every shown box is inside the strip and meets no other. */
-static void check_layout(const struct label_place *p, size_t n)
+/* Every shown box is inside the strip and meets no other, and no mark's line (from its box
+ * down through the lanes under it) runs through another's box. */
+static void check_layout(const struct label_mark *m, const struct label_place *p, size_t n)
 {
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			bool boxed_i = p[i].form == LABEL_NUMBER || p[i].form == LABEL_FULL;
+			bool boxed_j = p[j].form == LABEL_NUMBER || p[j].form == LABEL_FULL;
+			if (i != j && boxed_i && boxed_j && p[j].lane > p[i].lane &&
+			    m[i].x > p[j].x && m[i].x < p[j].x + p[j].w)
+				fail_msg("the line of mark %zu (x %.0f) crosses the label of mark %zu "
+					 "(%.0f to %.0f, lane %d)", i, m[i].x, j, p[j].x, p[j].x + p[j].w,
+					 p[j].lane);
+		}
 	for (size_t i = 0; i < n; i++) {
 		if (p[i].form == LABEL_SHARED) {   /* named by a number box of marks before it */
 			assert_true(p[i].head < i);
@@ -36,7 +47,7 @@ static void test_sparse_marks_get_full_labels(void **state)
 				  { 1170, 150, 20 } };   /* the last one runs left of its line */
 	struct label_place p[4];
 	plot_labels_layout(&strip, m, 4, p);
-	check_layout(p, 4);
+	check_layout(m, p, 4);
 	for (size_t i = 0; i < 4; i++) {
 		assert_int_equal(p[i].form, LABEL_FULL);
 		assert_int_equal(p[i].lane, 0);
@@ -52,7 +63,7 @@ static void test_close_marks_stagger_in_lanes(void **state)
 	struct label_mark m[] = { { 300, 220, 20 }, { 305, 220, 20 }, { 310, 220, 20 } };
 	struct label_place p[3];
 	plot_labels_layout(&strip, m, 3, p);
-	check_layout(p, 3);
+	check_layout(m, p, 3);
 	assert_int_equal(p[0].lane, 0);
 	assert_true(p[1].lane > 0 || p[1].x + p[1].w <= 300);
 	assert_int_equal(p[2].form, LABEL_FULL);
@@ -76,7 +87,7 @@ static void test_crowded_marks_become_numbers_and_a_legend(void **state)
 		m[i] = (struct label_mark){ strip.left + rand() % 1096, 80 + rand() % 300, 18 + rand() % 10 };
 	qsort(m, N, sizeof *m, by_x);   /* in time order, as a plot's marks come */
 	plot_labels_layout(&strip, m, N, p);
-	check_layout(p, N);
+	check_layout(m, p, N);
 	size_t numbers = 0, shared = 0;   /* the lanes go to numbers: texts are the legend's */
 	for (size_t i = 0; i < N; i++) {
 		numbers += p[i].form == LABEL_NUMBER;
@@ -100,12 +111,25 @@ static void test_a_burst_shares_numbers(void **state)
 	for (size_t i = 0; i < N; i++)
 		m[i] = (struct label_mark){ 600 + 2.0 * (double)i, 300, 20 };
 	plot_labels_layout(&strip, m, N, p);
-	check_layout(p, N);
+	check_layout(m, p, N);
 	size_t shared = 0;
 	for (size_t i = 0; i < N; i++)
 		shared += p[i].form == LABEL_SHARED;
 	assert_true(shared > 0);
 	assert_true(plot_labels_need_legend(p, N));
+}
+
+/* Marks a few pixels apart with long texts: the second label went into the lane under the
+ * first, right of its own line, across the third mark's line that runs down from its box
+ * above (issue 37, "mark labels cross neighbouring mark lines"). */
+static void test_labels_stay_off_other_lines(void **state)
+{
+	(void)state;
+	struct label_mark m[] = { { 300, 400, 20 }, { 320, 300, 20 }, { 340, 200, 20 },
+				  { 700, 200, 20 }, { 705, 100, 20 } };
+	struct label_place p[5];
+	plot_labels_layout(&strip, m, 5, p);
+	check_layout(m, p, 5);
 }
 
 static void test_a_label_wider_than_the_plot(void **state)
@@ -114,7 +138,7 @@ static void test_a_label_wider_than_the_plot(void **state)
 	struct label_mark m[] = { { 600, 5000, 20 } };
 	struct label_place p[1];
 	plot_labels_layout(&strip, m, 1, p);
-	check_layout(p, 1);
+	check_layout(m, p, 1);
 	assert_int_equal(p[0].form, LABEL_NUMBER);
 	assert_true(plot_labels_need_legend(p, 1));
 }
@@ -127,6 +151,7 @@ int main(void)
 		cmocka_unit_test(test_crowded_marks_become_numbers_and_a_legend),
 		cmocka_unit_test(test_a_burst_shares_numbers),
 		cmocka_unit_test(test_a_label_wider_than_the_plot),
+		cmocka_unit_test(test_labels_stay_off_other_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
