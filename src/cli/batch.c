@@ -201,7 +201,7 @@ static int step(struct batch *b)
 static int record_check(struct batch *b)
 {
 	struct error err;
-	if (!session_record_error(b->session, &err))
+	if (!session_sink_error(b->session, recorder_sink(b->rec), &err))
 		return 0;
 	text_printf(stderr, "ioscope: %s\n", err.msg);
 	return -1;
@@ -247,7 +247,7 @@ static int start(struct batch *b)
 		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 2;
 	}
-	if (b->rec && session_record_start(b->session, recorder_sink(b->rec), &err) < 0) {
+	if (b->rec && session_add_sink(b->session, recorder_sink(b->rec), &err) < 0) {
 		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 1;
 	}
@@ -300,9 +300,7 @@ out:
 	if (b.sigfd >= 0)
 		close(b.sigfd);
 	announce_close(b.announce);
-	if (b.session)
-		session_record_stop(b.session);   /* main closes the recorder */
-	session_close(b.session);
+	session_close(b.session);   /* main closes the recorder */
 	sink_close(b.out);
 	return status;
 }
