@@ -35,7 +35,8 @@ struct batch_format {
 	 * its own sink. */
 	int (*render)(FILE *out, struct jsonw *w, const struct interval_view *v);
 	/* The format's output, opened before the first sample, nothing written yet (replay:
-	 * the source is a recording).  NULL with err: exit status 1.  sink_close frees it. */
+	 * the source is not live, a recording: batch shows the tasks its log holds, without
+	 * --tasks).  NULL with err: exit status 1.  sink_close frees it. */
 	struct sink *(*open)(const struct batch_format *f, const struct options *opts,
 			     bool replay, struct error *err);
 	/* The latest interval (never the baseline) on out.  -1 with err. */
