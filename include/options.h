@@ -8,14 +8,15 @@
 
 #include "error.h"
 
-enum output_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV, FORMAT_PROMETHEUS };
+struct batch_format;   /* src/cli/batch_format.h */
 
 struct options {
 	double interval;          /* seconds, INTERVAL_MIN..INTERVAL_MAX */
 	bool interval_set;        /* given on the command line (beats the config file) */
 	long count;               /* intervals to show (batch and console); 0 = until stopped */
 	bool batch;
-	enum output_format format;
+	/* --format's row (batch mode's output); --textfile, --listen: the exporter's */
+	const struct batch_format *format;
 	const char *root;         /* --root fixture tree, NULL for the live kernel */
 	const char *theme;        /* --theme NAME */
 	const char *record_path;  /* --record FILE or --record-append FILE */

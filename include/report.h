@@ -1,6 +1,6 @@
 /* report.h - `ioscope report`: a recorded session as text, CSV, JSON, SVG or PNG
- * (docs/reports.md).  report.c parses the command line and picks the samples and
- * devices; one file per output format renders them.
+ * (docs/reports.md).  report.c picks the samples and devices; one file per output
+ * format renders them, each a row of report_formats[] (report_formats.c).
  */
 #ifndef IOSCOPE_REPORT_H
 #define IOSCOPE_REPORT_H
@@ -15,7 +15,27 @@
 #include "snapshot.h"
 #include "why.h"
 
-enum report_format { REPORT_TEXT, REPORT_CSV, REPORT_JSON, REPORT_SVG, REPORT_PNG };
+struct report;
+
+/* `ioscope report --format NAME`: one row each in report_formats[] (report_formats.c).
+ * --format's names, its usage line and its error come from the table. */
+struct report_format {
+	const char *name;
+	/* The report on out: 0, or -1 with err set. */
+	int (*render)(struct report *rep, FILE *out, struct error *err);
+	/* 0 when it can be rendered here, -1 with err saying why not: asked before the log is
+	 * read or -o is created.  NULL: always. */
+	int (*available)(struct error *err);
+	bool binary;    /* not for a terminal: without -o, refused when standard output is one */
+};
+extern const struct report_format report_formats[];
+extern const size_t report_format_count;
+/* The row named name; NULL: none. */
+const struct report_format *report_format_find(const char *name);
+/* The names in the table's order, between them sep, before the last one last ("text, csv
+ * or json"); always_only: only those with no available(). */
+void report_format_names(char *buf, size_t len, const char *sep, const char *last,
+			 bool always_only);
 
 /* The plot's panels (--metrics), in the order of report_metric_names[]. */
 enum report_metric { METRIC_MBPS, METRIC_IOPS, METRIC_AWAIT, METRIC_UTIL, METRIC_FS, METRIC_DIRTY,
@@ -46,7 +66,7 @@ struct report {
 	size_t first, last;             /* samples in the report; intervals end at first+1..last */
 	char (*devices)[DEV_NAME_MAX];  /* the devices reported on */
 	size_t ndevices;
-	enum report_format format;
+	const struct report_format *format;   /* a row of report_formats[] */
 	struct report_event_store events;   /* the events reported (report_choose_events) */
 	size_t nevents;                 /* events.count */
 	const char *out_path;           /* -o, NULL: standard output */
@@ -135,7 +155,8 @@ int report_parse_seconds(const char *arg, double *out, struct error *err);
 int report_text(struct report *rep, FILE *out, struct error *err);
 int report_csv(struct report *rep, FILE *out, struct error *err);
 int report_json(struct report *rep, FILE *out, struct error *err);
-int report_plot(struct report *rep, FILE *out, struct error *err);
+int report_svg(struct report *rep, FILE *out, struct error *err);
+int report_png(struct report *rep, FILE *out, struct error *err);
 /* 0 when plots can be drawn here (cairo loads, docs/design.md); -1 with err
  * saying why not.  Asked before the session log is read or -o is created. */
 int report_plot_available(struct error *err);

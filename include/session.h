@@ -1,6 +1,6 @@
 /* session.h - the one per-sample pipeline: source -> snapshot -> events (diff,
  * those the source hands back, ioscope's own, echoes dropped) -> rates -> history
- * -> sinks (sink.h: the recorder, batch mode's Prometheus exporter).  The console, batch
+ * -> sinks (sink.h: the recorder, batch mode's output and exporter).  The console, batch
  * mode, --replay and reports all step a session; nothing else calls events_diff() or
  * rates_compute().
  *
@@ -36,7 +36,7 @@ void session_close(struct session *s);
 /* Read one sample through everything.  The first is only a baseline (no rates, no
  * diff).  1: a sample; 0: the source has no more; -1: fatal, err set.  A failed
  * sink write is not fatal, nor said here (docs/design.md, "A sink failed"): see
- * session_record_error and the sink's failure(). */
+ * session_sink_error and the sink's failure(). */
 int session_step(struct session *s, struct error *err);
 
 struct source *session_source(const struct session *s);
@@ -107,8 +107,8 @@ int session_withdraw_expected(struct session *s, const struct event *ev, struct 
 /* This process's changes about to be made: expected here (session_expect_event) and
  * announced as pending, in codec's form, to the instances watching (announce_pending),
  * every one of them whatever failed.  -1: one could not be expected (out of memory: such
- * a change may be marked twice) or a sink's write failed (the recording's is said by
- * session_record_error, another sink's by its failure()). */
+ * a change may be marked twice) or a sink's write failed (kept for session_sink_error, and
+ * said by the sink's failure()). */
 struct announce_codec;
 int session_announce_pending(struct session *s, const struct announce_codec *codec,
 			     const struct event *events, size_t n);
@@ -117,34 +117,29 @@ int session_announce_pending(struct session *s, const struct announce_codec *cod
 int session_announce_withdrawn(struct session *s, const struct announce_codec *codec,
 			       const struct event *events, size_t n);
 
-/* Outputs (sink.h): a sink added gets the selection and the latest sample at once (an
+/* Outputs (sink.h): the recording (a recorder's is recorder_sink), batch's --format
+ * output, the exporter.  A sink added gets the selection and the latest sample at once (an
  * output starts with the sample on screen, not a tick later), then every step's sample
  * and every event of ioscope's own, each sink in the order added.  A sink whose write
  * fails says so by its failure(); the others get everything all the same (docs/design.md,
  * "A sink failed").  Sinks stay the caller's to close.  -1: out of memory (not added), or
  * the first write failed (err; added all the same). */
 int session_add_sink(struct session *s, struct sink *sink, struct error *err);
-/* Nothing more goes to sink (not closed); one not added: nothing happens. */
+/* Nothing more goes to sink (not closed); one not added (NULL too): nothing happens. */
 void session_remove_sink(struct session *s, struct sink *sink);
+/* A sink paused gets nothing until resumed (the console's record key pausing the
+ * recording: the gap replays as one long interval).  One not added: nothing happens. */
+void session_pause_sink(struct session *s, struct sink *sink, bool paused);
+bool session_sink_paused(const struct session *s, const struct sink *sink);
+/* Added and not paused: it gets the samples now. */
+bool session_sink_writing(const struct session *s, const struct sink *sink);
+/* The sink's first failure to write since asked (true, err set), then forgotten: a
+ * sample, an event of ioscope's own or an announcement, whichever call or step wrote it
+ * (its first write, session_add_sink's, is that call's alone).  Batch and the matrix end
+ * on the recording's, the console says it.  A sink removed is asked no more. */
+bool session_sink_error(struct session *s, const struct sink *sink, struct error *err);
 /* The latest step as the sinks get it, for a view that shows the same. */
 void session_sample(const struct session *s, struct sink_sample *out);
-
-/* Recording: one sink (a recorder's is recorder_sink) added as above that can be paused
- * (it gets nothing meanwhile) and resumed.  Starting again replaces it.  It stays the
- * caller's to close; stop takes it off the session and hands it back. */
-int session_record_start(struct session *s, struct sink *rec, struct error *err);
-void session_record_pause(struct session *s);
-void session_record_resume(struct session *s);
-struct sink *session_record_stop(struct session *s);
-bool session_recording(const struct session *s);        /* writing now */
-/* The output writing now (NULL: none), for its failure state (sink_failure). */
-struct sink *session_record_sink(const struct session *s);
-bool session_record_paused(const struct session *s);
-/* The recording's first failure to write since asked (true, err set), then forgotten:
- * a sample, an event of ioscope's own or an announcement, whichever call or step wrote it
- * (its first write, session_record_start's, is that call's alone).  Other sinks'
- * failures: their failure(), and the calls that wrote them. */
-bool session_record_error(struct session *s, struct error *err);
 
 /* The interval changed: the history keeps as many samples (history_resize).  -1 on
  * ENOMEM (err), the history as it was. */

@@ -2,13 +2,13 @@
  * the inputs'.
  *
  * The session (session.h) hands every step's sample and events, and every event of ioscope's
- * own, to each sink registered on it: the recorder (recorder_sink), batch mode's Prometheus
- * exporter (--textfile, --listen: src/cli/prom_sink.h).  So src/core knows no consumer and
- * depends on no layer above it (docs/design.md).
+ * own, to each sink registered on it: the recording (recorder_sink), batch mode's --format
+ * output and Prometheus exporter (src/cli/batch_format.h).  So src/core knows no consumer
+ * and depends on no layer above it (docs/design.md).
  *
  * A write that fails (-1 from on_sample, on_event, on_announced) is never fatal and keeps
  * nothing from the other sinks; the sink says why by failure(), the session returns it
- * from the call that made the write and keeps the recording's for session_record_error
+ * from the call that made the write and keeps its first for session_sink_error
  * (docs/design.md, "A sink failed").
  */
 #ifndef IOSCOPE_SINK_H

@@ -13,12 +13,10 @@
 #include <unistd.h>
 
 #include "announce.h"
-#include "batch_view.h"
+#include "batch_format.h"
 #include "commands.h"
 #include "dirty_threshold.h"
-#include "output.h"
 #include "procpid.h"
-#include "prom_sink.h"
 #include "rates.h"
 #include "run_watch.h"
 #include "session.h"
@@ -31,16 +29,14 @@ struct batch {
 	struct source *src;
 	struct recorder *rec;
 	struct session *session;
-	struct batch_view view;          /* what the interval shows (batch_view.h) */
-	struct jsonw json;
+	const struct batch_format *format;    /* --format's row (batch_format.h) */
+	struct sink *out;                     /* its output, a sink of the session */
 	int sigfd;
 	uint64_t diskstats_said[2];           /* odd /proc/diskstats lines said once */
 	struct announce_listener *announce;   /* changes `ioscope set` made from a shell */
 	bool said_delayacct, said_stack;      /* --tasks notes, said once */
 	struct run_watch run;                 /* `ioscope run`: the command watched */
 	bool running;                         /* run is in use */
-	bool prom;                            /* the Prometheus exposition (prom_sink.h) */
-	struct prom_output prom_out;          /* a sink of the session */
 };
 
 /* What the tasks figures lack on this machine, said once on standard error. */
@@ -59,66 +55,33 @@ static void say_tasks_notes(struct batch *b, const struct snapshot *snap)
 	b->said_stack |= !t->stack_readable;
 }
 
-/* The exporter had the sample from the session: said if it failed, printed for
- * --format prometheus. */
-static int prom_emit(struct batch *b)
+/* The format's output had the sample from the session: what it has to say, on stderr,
+ * then the interval on standard output (the exporter's: for --format prometheus only). */
+static int emit(struct batch *b)
 {
 	struct error err = { "" };
-	const char *failure = sink_failure(&b->prom_out.sink);
-	if (prom_output_take_note(&b->prom_out, &err))
+	say_tasks_notes(b, session_snapshot(b->session));
+	if (b->format->take_note && b->format->take_note(b->out, &err))
 		text_printf(stderr, "ioscope: %s\n", err.msg);
+	const char *failure = sink_failure(b->out);
 	if (failure) {
 		text_printf(stderr, "ioscope: %s\n", failure);
 		return -1;
 	}
-	if (!b->prom_out.to_stdout || prom_output_print(&b->prom_out, &err) == 0)
+	if (b->format->print(b->out, stdout, &err) == 0)
 		return 0;
 	text_printf(stderr, "ioscope: %s\n", err.msg);
 	return -1;
 }
 
-/* The exporter gets the first sample at once: its exposition (settings, change
+/* The output gets the first sample at once: the exporter's exposition (settings, change
  * counters at 0, no figures) is what a scrape gets until the first interval ends. */
-static int prom_start(struct batch *b)
+static int output_start(struct batch *b)
 {
 	struct error err = { "" };
-	if (!b->prom || session_add_sink(b->session, prom_output_sink(&b->prom_out), &err) == 0)
+	if (session_add_sink(b->session, b->out, &err) == 0)
 		return 0;
 	text_printf(stderr, "ioscope: %s\n", err.msg);
-	return -1;
-}
-
-static int emit(struct batch *b)
-{
-	struct sink_sample sample;
-	struct interval_view v;
-	session_sample(b->session, &sample);
-	/* a replay shows what its log holds: the tasks of a recording made with --tasks,
-	 * without --tasks again */
-	bool tasks = b->opts->tasks || (!b->src->live && sample.snap->tasks);
-	if (!b->prom && batch_view_of(&b->view, &sample, tasks, &v) < 0) {
-		fprintf(stderr, "ioscope: out of memory\n");
-		return -1;
-	}
-	say_tasks_notes(b, sample.snap);
-	if (b->prom)    /* --format prometheus, --textfile, --listen: nothing else */
-		return prom_emit(b);
-	switch (b->opts->format) {
-	case FORMAT_TEXT: output_text(stdout, &v); break;
-	case FORMAT_CSV: output_csv(stdout, &v); break;
-	case FORMAT_JSON:
-		if (output_json(stdout, &b->json, &v) < 0) {
-			fprintf(stderr, "ioscope: out of memory\n");
-			return -1;
-		}
-		break;
-	case FORMAT_PROMETHEUS: break;
-	}
-	/* a full disk or a closed pipe ends the run, and says so */
-	errno = 0;
-	if (fflush(stdout) == 0 && !ferror(stdout))
-		return 0;
-	fprintf(stderr, "ioscope: standard output: %s\n", strerror(errno ? errno : EIO));
 	return -1;
 }
 
@@ -238,7 +201,7 @@ static int step(struct batch *b)
 static int record_check(struct batch *b)
 {
 	struct error err;
-	if (!session_record_error(b->session, &err))
+	if (!session_sink_error(b->session, recorder_sink(b->rec), &err))
 		return 0;
 	text_printf(stderr, "ioscope: %s\n", err.msg);
 	return -1;
@@ -284,7 +247,7 @@ static int start(struct batch *b)
 		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 2;
 	}
-	if (b->rec && session_record_start(b->session, recorder_sink(b->rec), &err) < 0) {
+	if (b->rec && session_add_sink(b->session, recorder_sink(b->rec), &err) < 0) {
 		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 1;
 	}
@@ -293,17 +256,15 @@ static int start(struct batch *b)
 
 int batch_run(const struct options *opts, struct source *src, struct recorder *rec)
 {
-	struct batch b = { .opts = opts, .src = src, .rec = rec, .sigfd = -1 };
+	struct batch b = { .opts = opts, .src = src, .rec = rec, .format = opts->format, .sigfd = -1 };
 	struct error err = { "" };
-	batch_view_init(&b.view);
-	jsonw_init(&b.json);
 	int status = 1;
 	if (opts->tasks && source_set_tasks(src, SOURCE_TASKS_EVERY_SAMPLE, &err) < 0) {
 		text_printf(stderr, "ioscope: %s\n", err.msg);
 		goto out;
 	}
-	b.prom = prom_output_wanted(opts);
-	if (b.prom && prom_output_open(&b.prom_out, opts, &err) < 0) {
+	b.out = b.format->open(b.format, opts, !src->live, &err);
+	if (!b.out) {
 		text_printf(stderr, "ioscope: %s\n", err.msg);
 		goto out;
 	}
@@ -313,7 +274,7 @@ int batch_run(const struct options *opts, struct source *src, struct recorder *r
 		goto out;
 	}
 	status = start(&b);
-	if (!status && prom_start(&b) < 0)
+	if (!status && output_start(&b) < 0)
 		status = 1;
 	if (status)
 		goto out;
@@ -321,8 +282,8 @@ int batch_run(const struct options *opts, struct source *src, struct recorder *r
 	session_listen(b.session, b.announce, false);   /* with the next sample's events */
 	if (opts->command && (status = run_start(&b)))
 		goto out;
-	if (opts->format == FORMAT_CSV)
-		output_csv_header(stdout);
+	if (b.format->header)
+		b.format->header(stdout);
 	/* Blocked only now that the loop polls the signalfd: until here Ctrl-C and
 	 * `timeout` end ioscope the ordinary way, whatever the start-up waits for. */
 	if (open_signals(&b) < 0) {
@@ -339,12 +300,7 @@ out:
 	if (b.sigfd >= 0)
 		close(b.sigfd);
 	announce_close(b.announce);
-	if (b.session)
-		session_record_stop(b.session);   /* main closes the recorder */
-	session_close(b.session);
-	if (b.prom)
-		prom_output_close(&b.prom_out);
-	batch_view_free(&b.view);
-	jsonw_free(&b.json);
+	session_close(b.session);   /* main closes the recorder */
+	sink_close(b.out);
 	return status;
 }

@@ -95,18 +95,30 @@ static int open_log(struct matrix_ctx *m, struct matrix_run *run)
 	snprintf(name, sizeof name, "%s-c%02zu-r%zu.log", m->out_name, m->cell + 1, m->repeat + 1);
 	struct recorder *rec = recorder_open_in(m->out_dir, name, run->log, RECORDER_NEW, false,
 						&err);
-	if (!rec || session_record_start(m->session, recorder_sink(rec), &err) < 0) {
+	if (!rec || session_add_sink(m->session, recorder_sink(rec), &err) < 0) {
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+		session_remove_sink(m->session, recorder_sink(rec));
 		recorder_close(rec);
 		run->log[0] = '\0';
 		return m->failed = true, -1;
 	}
+	m->log = recorder_sink(rec);
 	return 0;
 }
 
+/* The run's log closed; a write that failed since the last sample is said as a sample's. */
 static void close_log(struct matrix_ctx *m)
 {
-	sink_close(session_record_stop(m->session));
+	struct error err;
+	if (!m->log)
+		return;
+	if (session_sink_error(m->session, m->log, &err)) {
+		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
+		m->failed = true;
+	}
+	session_remove_sink(m->session, m->log);
+	sink_close(m->log);
+	m->log = NULL;
 }
 
 /* The steps before the command; 0, 1 refused, -1 failed.  The probe's idle baseline
@@ -387,7 +399,7 @@ int cmd_matrix(int argc, char **argv)
 		return fprintf(stderr, "ioscope matrix: out of memory\n"), 1;
 	int status = matrix_main(&m);
 	if (m.session)
-		sink_close(session_record_stop(m.session));
+		close_log(&m);
 	session_close(m.session);
 	if (m.src)
 		source_destroy(m.src);

@@ -62,6 +62,7 @@ struct matrix_ctx {
 	struct matrix_device_state before;
 	struct source *src;
 	struct session *session;
+	struct sink *log;               /* the run's recording, a sink of the session; NULL between runs */
 	int sigfd;
 	int stop_signal;                /* the signal that stops the matrix; 0: none */
 	bool failed;                    /* a step failed: stop, restore, write what there is */

@@ -136,7 +136,7 @@ static int sample(struct matrix_ctx *m, int timerfd)
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 		return m->failed = true, -1;
 	}
-	if (session_record_error(m->session, &err)) {
+	if (session_sink_error(m->session, m->log, &err)) {
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 		return m->failed = true, -1;
 	}

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "batch_format.h"
 #include "options.h"
 #include "prom_sink.h"
 #include "source.h"
@@ -37,10 +38,13 @@ void options_usage(FILE *out)
 	      "options:\n"
 	      "  -b, --batch            print figures instead of opening the console\n"
 	      "  -i, --interval SEC     seconds between samples, 0.01 to 3600 (default 1)\n"
-	      "  -c, --count N          stop after N intervals (default: until stopped or q)\n"
-	      "  -f, --format FMT       batch output: text, json, csv or prometheus\n"
-	      "                         (default text)\n"
-	      "      --textfile PATH    headless: the Prometheus exposition to PATH, replaced\n"
+	      "  -c, --count N          stop after N intervals (default: until stopped or q)\n",
+	      out);
+	char names[256];
+	batch_format_names(names, sizeof names);
+	fprintf(out, "  -f, --format FMT       batch output: %s\n"
+		     "                         (default %s)\n", names, batch_formats[0].name);
+	fputs(	      "      --textfile PATH    headless: the Prometheus exposition to PATH, replaced\n"
 	      "                         whole each interval (node_exporter's textfile\n"
 	      "                         collector)\n"
 	      "      --listen [ADDR:]PORT  headless: serve it on http://ADDR:PORT/metrics\n"
@@ -109,16 +113,14 @@ static int parse_count(const char *arg, long *out, struct error *err)
 	return 0;
 }
 
-static int parse_format(const char *arg, enum output_format *out, struct error *err)
+static int parse_format(const char *arg, const struct batch_format **out, struct error *err)
 {
-	static const char *const names[] = { [FORMAT_TEXT] = "text", [FORMAT_JSON] = "json", [FORMAT_CSV] = "csv",
-					     [FORMAT_PROMETHEUS] = "prometheus" };
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strcmp(arg, names[i]) == 0) {
-			*out = (enum output_format)i;
-			return 0;
-		}
-	return error_set(err, "invalid format '%s': give text, json, csv or prometheus", arg);
+	*out = batch_format_find(arg);
+	if (*out)
+		return 0;
+	char names[256];
+	batch_format_names(names, sizeof names);
+	return error_set(err, "invalid format '%s': give %s", arg, names);
 }
 
 static int parse_seconds(const char *what, const char *arg, double min, double max, double *out,
@@ -144,17 +146,20 @@ static int check_export(struct options *o, bool format_set, struct error *err)
 	if (exporting && format_set)
 		return error_set(err, "--textfile and --listen write the Prometheus exposition "
 				 "themselves: leave out --format");
-	if (o->no_iostat && !exporting && o->format != FORMAT_PROMETHEUS)
-		return error_set(err, "--no-iostat applies to --format prometheus, --textfile and "
-				 "--listen");
+	const struct batch_format *exporter = batch_format_exporter();
+	if (exporting)
+		o->format = exporter;   /* and nothing on standard output */
+	if (o->no_iostat && !o->format->exporter)
+		return error_set(err, "--no-iostat applies to --format %s, --textfile and "
+				 "--listen", exporter->name);
 	struct sockaddr_storage sa;
 	socklen_t len;
 	if (o->listen && prom_listen_address(o->listen, &sa, &len, err) < 0)
 		return -1;
 	if (exporting)
 		o->batch = true;
-	if (o->format == FORMAT_PROMETHEUS && !o->batch)
-		return error_set(err, "--format prometheus is a batch format: add --batch");
+	if (o->format->exporter && !o->batch)
+		return error_set(err, "--format %s is a batch format: add --batch", o->format->name);
 	return 0;
 }
 
@@ -228,7 +233,7 @@ static int parse(struct options *o, int argc, char **argv, bool run, struct erro
 	};
 	memset(o, 0, sizeof *o);
 	o->interval = 1.0;
-	o->format = FORMAT_TEXT;
+	o->format = &batch_formats[0];
 	o->linger = -1;
 	o->probe_interval = 1.0;
 	bool run_only_given = false;

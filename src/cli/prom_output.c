@@ -3,15 +3,12 @@
  * (src/cli/prom_sink.h). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "batch_format.h"
 #include "options.h"
 #include "prom_sink.h"
-
-bool prom_output_wanted(const struct options *opts)
-{
-	return opts->format == FORMAT_PROMETHEUS || opts->textfile || opts->listen;
-}
 
 int prom_output_open(struct prom_output *o, const struct options *opts, struct error *err)
 {
@@ -21,7 +18,7 @@ int prom_output_open(struct prom_output *o, const struct options *opts, struct e
 	prom_buf_init(&o->om);
 	batch_view_init(&o->view);
 	o->with_tasks = opts->tasks;
-	o->to_stdout = opts->format == FORMAT_PROMETHEUS && !opts->textfile && !opts->listen;
+	o->to_stdout = !opts->textfile && !opts->listen;
 	if (opts->textfile) {
 		if (prom_textfile_open(&o->file, opts->textfile, err) < 0)
 			return -1;
@@ -32,11 +29,11 @@ int prom_output_open(struct prom_output *o, const struct options *opts, struct e
 	return 0;
 }
 
-int prom_output_print(struct prom_output *o, struct error *err)
+int prom_output_print(struct prom_output *o, FILE *out, struct error *err)
 {
 	const struct prom_buf *b = &o->text;
 	errno = 0;
-	if (fwrite(b->buf, 1, b->len, stdout) == b->len && fflush(stdout) == 0 && !ferror(stdout))
+	if (fwrite(b->buf, 1, b->len, out) == b->len && fflush(out) == 0 && !ferror(out))
 		return 0;
 	return error_set(err, "standard output: %s", strerror(errno ? errno : EIO));
 }
@@ -107,6 +104,7 @@ static const char *sink_failed(const struct sink *sink)
 static void sink_closed(struct sink *sink)
 {
 	prom_output_close(of_sink(sink));
+	free(of_sink(sink));
 }
 
 static const struct sink_ops prom_output_sink_ops = {
@@ -119,4 +117,35 @@ struct sink *prom_output_sink(struct prom_output *o)
 {
 	o->sink.ops = &prom_output_sink_ops;
 	return &o->sink;
+}
+
+/* ---- the exporter as batch's --format prometheus (batch_format.h) ---- */
+
+struct sink *prom_output_open_sink(const struct batch_format *f, const struct options *opts,
+				   bool replay, struct error *err)
+{
+	(void)f;
+	(void)replay;   /* the exposition has the tasks of --tasks only */
+	struct prom_output *o = malloc(sizeof *o);
+	if (!o) {
+		error_set(err, "out of memory");
+		return NULL;
+	}
+	if (prom_output_open(o, opts, err) == 0)
+		return prom_output_sink(o);
+	prom_output_close(o);
+	free(o);
+	return NULL;
+}
+
+/* --format prometheus prints the exposition; --textfile and --listen nothing */
+int prom_output_sink_print(struct sink *sink, FILE *out, struct error *err)
+{
+	struct prom_output *o = of_sink(sink);
+	return o->to_stdout ? prom_output_print(o, out, err) : 0;
+}
+
+bool prom_output_sink_note(struct sink *sink, struct error *note)
+{
+	return prom_output_take_note(of_sink(sink), note);
 }

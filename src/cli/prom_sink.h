@@ -71,7 +71,7 @@ struct prom_output {
 	struct prom_buf text, om;
 	struct batch_view view;          /* what batch shows of the sample (batch_view.h) */
 	bool with_tasks;                 /* --tasks */
-	bool to_stdout;                  /* --format prometheus */
+	bool to_stdout;                  /* --format prometheus: neither --textfile nor --listen */
 	bool have_file;
 	struct prom_textfile file;       /* --textfile */
 	struct prom_http *http;          /* --listen */
@@ -79,14 +79,15 @@ struct prom_output {
 	struct error failure;            /* the last sample's, while failed */
 	struct error note;               /* to be said once (prom_output_take_note); "" when none */
 };
-/* Opens the destinations (nothing sampled yet).  -1 with err: exit status 1. */
+/* Opens the destinations (nothing sampled yet).  -1 with err: exit status 1.  Batch
+ * opens it as its format's sink (prom_output_open_sink, batch_format.h). */
 int prom_output_open(struct prom_output *o, const struct options *opts, struct error *err);
-bool prom_output_wanted(const struct options *opts);
-/* The exporter as a session's output; its close is prom_output_close. */
+/* The exporter as a session's output; its close is prom_output_close, and frees o
+ * (malloc'd: prom_output_open_sink). */
 struct sink *prom_output_sink(struct prom_output *o);
-/* --format prometheus: the latest sample's exposition to standard output (batch prints
- * one per interval, never the baseline's).  -1 with err. */
-int prom_output_print(struct prom_output *o, struct error *err);
+/* --format prometheus: the latest sample's exposition to out (batch prints one per
+ * interval, never the baseline's).  -1 with err. */
+int prom_output_print(struct prom_output *o, FILE *out, struct error *err);
 /* What the last sample's writing has to say on stderr once (a directory at --textfile's
  * path, its directory moved), into note, then forgotten; false when nothing. */
 bool prom_output_take_note(struct prom_output *o, struct error *note);

@@ -13,8 +13,10 @@
 
 static void report_usage(FILE *out)
 {
-	fputs("usage: ioscope report FILE [--format text|csv|json|svg|png] [--devices DEV,...]\n"
-	      "                            [--from TIME] [--to TIME] [--min-phase SEC] [--all]\n"
+	char names[128];
+	report_format_names(names, sizeof names, "|", "|", false);
+	fprintf(out, "usage: ioscope report FILE [--format %s] [--devices DEV,...]\n", names);
+	fputs("                            [--from TIME] [--to TIME] [--min-phase SEC] [--all]\n"
 	      "                            [--metrics mbps,iops,await,util,fs,dirty,blocked,\n"
 	      "                                       journal,latency]\n"
 	      "                            [--size WxH] [-o OUT] [-v]\n"
@@ -22,18 +24,14 @@ static void report_usage(FILE *out)
 	      "the start (90, 90s, 5m, 1h30m).  See ioscope(1), REPORTS.\n", out);
 }
 
-static int parse_format(const char *arg, enum report_format *out, struct error *err)
+static int parse_format(const char *arg, const struct report_format **out, struct error *err)
 {
-	static const char *const names[] = {
-		[REPORT_TEXT] = "text", [REPORT_CSV] = "csv", [REPORT_JSON] = "json",
-		[REPORT_SVG] = "svg", [REPORT_PNG] = "png",
-	};
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strcmp(arg, names[i]) == 0) {
-			*out = (enum report_format)i;
-			return 0;
-		}
-	return error_set(err, "invalid format '%s': give text, csv, json, svg or png", arg);
+	*out = report_format_find(arg);
+	if (*out)
+		return 0;
+	char names[128];
+	report_format_names(names, sizeof names, ", ", " or ", false);
+	return error_set(err, "invalid format '%s': give %s", arg, names);
 }
 
 static int parse_size(const char *arg, int *w, int *h, struct error *err)
@@ -118,7 +116,7 @@ static int parse_args(int argc, char **argv, struct report *rep, struct report_a
 
 int cmd_report(int argc, char **argv)
 {
-	struct report rep = { .format = REPORT_TEXT };
+	struct report rep = { .format = &report_formats[0] };
 	struct report_args args = { .format = NULL };
 	struct error err = { "" };
 	int r = parse_args(argc, argv, &rep, &args, &err);

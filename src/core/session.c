@@ -18,6 +18,14 @@
 #include "trace_history.h"
 #include "why.h"
 
+/* A sink added (sink.h) and what the session keeps of it. */
+struct session_sink {
+	struct sink *sink;
+	bool paused;                /* it gets nothing meanwhile (session_pause_sink) */
+	bool failed;                /* a write failed since session_sink_error last said so */
+	struct error first_failure; /* the first of them */
+};
+
 struct session {
 	struct source *src;
 	struct snapshot prev, cur;
@@ -35,13 +43,9 @@ struct session {
 	struct trace_history *trace_hist;   /* with the history: the heat map's histograms */
 	size_t hist_capacity;
 	struct selection sel;
-	struct sink **sinks;        /* the outputs (sink.h), in the order added */
+	struct session_sink *sinks; /* the outputs, in the order added */
 	size_t nsinks, sinks_cap;
-	struct sink *rec;           /* of them, the recording */
-	bool rec_paused;            /* it gets nothing meanwhile */
 	bool sinks_muted;           /* a seek reads again what they had once */
-	bool record_failed;
-	struct error record_err;
 	size_t index;               /* the sample last read, recordings only */
 	uint64_t numbered;          /* the events numbered so far (struct event's number) */
 };
@@ -94,22 +98,16 @@ void session_close(struct session *s)
 	free(s);
 }
 
-static void record_failed(struct session *s, const struct error *err)
-{
-	if (!s->record_failed)
-		s->record_err = *err;
-	s->record_failed = true;
-}
-
 /* Sink k's write failed (docs/design.md, "A sink failed"): never fatal, and the other
- * sinks get their turn all the same.  The recording's failure is kept for
- * session_record_error whatever the write was; the first failure of a call the caller
+ * sinks get their turn all the same.  Its first failure since asked is kept for
+ * session_sink_error whatever the write was; the first failure of a call the caller
  * made goes into *err (NULL: a step's, which no caller waits on) and *rc is -1. */
-static void sink_write_failed(struct session *s, const struct sink *k, const struct error *e,
-			      struct error *err, int *rc)
+static void sink_write_failed(struct session_sink *k, const struct error *e, struct error *err,
+			      int *rc)
 {
-	if (k == s->rec)
-		record_failed(s, e);
+	if (!k->failed)
+		k->first_failure = *e;
+	k->failed = true;
 	if (err && *rc == 0)
 		*err = *e;
 	*rc = -1;
@@ -145,10 +143,11 @@ static int detect_dips(struct session *s)
 	return dip_detector_step(s->dips, &in, &s->events) < 0 ? -1 : 0;
 }
 
-/* Paused (the recording) and muted (a seek) sinks get nothing. */
-static bool sink_active(const struct session *s, const struct sink *sink)
+/* Paused (the recording, by the console's record key) and muted (a seek) sinks get
+ * nothing. */
+static bool sink_active(const struct session *s, const struct session_sink *k)
 {
-	return !s->sinks_muted && !(sink == s->rec && s->rec_paused);
+	return !s->sinks_muted && !k->paused;
 }
 
 /* The step's events numbered, in the order the sinks (the recording) get them: the
@@ -240,10 +239,10 @@ int session_step(struct session *s, struct error *err)
 	session_sample(s, &sample);
 	int failed = 0;   /* a step's: no caller waits on one write */
 	for (size_t i = 0; i < s->nsinks; i++) {
-		struct sink *k = s->sinks[i];
+		struct session_sink *k = &s->sinks[i];
 		struct error serr;
-		if (sink_active(s, k) && k->ops->on_sample(k, &sample, &serr) < 0)
-			sink_write_failed(s, k, &serr, NULL, &failed);
+		if (sink_active(s, k) && k->sink->ops->on_sample(k->sink, &sample, &serr) < 0)
+			sink_write_failed(k, &serr, NULL, &failed);
 	}
 	return 1;
 }
@@ -398,11 +397,12 @@ static int sinks_announced(struct session *s, const struct event *ev, bool withd
 {
 	int rc = 0;
 	for (size_t i = 0; i < s->nsinks; i++) {
-		struct sink *k = s->sinks[i];
+		struct session_sink *k = &s->sinks[i];
+		const struct sink_ops *ops = k->sink->ops;
 		struct error e;
-		if (sink_active(s, k) && k->ops->on_announced &&
-		    k->ops->on_announced(k, ev, withdrawn, &e) < 0)
-			sink_write_failed(s, k, &e, err, &rc);
+		if (sink_active(s, k) && ops->on_announced &&
+		    ops->on_announced(k->sink, ev, withdrawn, &e) < 0)
+			sink_write_failed(k, &e, err, &rc);
 	}
 	return rc;
 }
@@ -428,7 +428,7 @@ int session_announce_pending(struct session *s, const struct announce_codec *cod
 			     const struct event *events, size_t n)
 {
 	int rc = 0;
-	struct error err;   /* its text is session_record_error's or the sink's failure() */
+	struct error err;   /* its text is session_sink_error's and the sink's failure() */
 	for (size_t i = 0; i < n; i++)
 		if (session_expect_event(s, &events[i], &err) < 0)
 			rc = -1;
@@ -461,15 +461,16 @@ int session_add_own_event(struct session *s, const struct event *own, struct err
 	if (s->hist && history_add_event(s->hist, ev) < 0)
 		rc = error_set(err, "out of memory: event not kept");
 	for (size_t i = 0; i < s->nsinks; i++) {
-		struct sink *k = s->sinks[i];
+		struct session_sink *k = &s->sinks[i];
+		const struct sink_ops *ops = k->sink->ops;
 		struct error e;
-		if (sink_active(s, k) && k->ops->on_event && k->ops->on_event(k, ev, &e) < 0)
-			sink_write_failed(s, k, &e, err, &rc);
+		if (sink_active(s, k) && ops->on_event && ops->on_event(k->sink, ev, &e) < 0)
+			sink_write_failed(k, &e, err, &rc);
 	}
 	return rc;
 }
 
-/* ---- sinks, the recording one of them ---- */
+/* ---- sinks ---- */
 
 void session_sample(const struct session *s, struct sink_sample *out)
 {
@@ -484,7 +485,8 @@ void session_sample(const struct session *s, struct sink_sample *out)
 }
 
 /* The selection and the sample now (if any) to a sink just added: the sample on screen
- * opens a log, the recording starts now, not a tick later. */
+ * opens a log, the recording starts now, not a tick later.  Its failure is this call's
+ * alone. */
 static int start_sink(struct session *s, struct sink *sink, struct error *err)
 {
 	if (sink->ops->on_start)
@@ -496,75 +498,58 @@ static int start_sink(struct session *s, struct sink *sink, struct error *err)
 	return sink->ops->on_sample(sink, &sample, err);
 }
 
-static int attach_sink(struct session *s, struct sink *sink, struct error *err)
+int session_add_sink(struct session *s, struct sink *sink, struct error *err)
 {
 	if (grow_array(&s->sinks, &s->sinks_cap, s->nsinks + 1, sizeof *s->sinks, 4, err) < 0)
 		return -1;
-	s->sinks[s->nsinks++] = sink;
-	return 0;
+	s->sinks[s->nsinks++] = (struct session_sink){ .sink = sink };
+	return start_sink(s, sink, err);
 }
 
-int session_add_sink(struct session *s, struct sink *sink, struct error *err)
+static struct session_sink *find_sink(const struct session *s, const struct sink *sink)
 {
-	if (attach_sink(s, sink, err) < 0)
-		return -1;
-	return start_sink(s, sink, err);
+	for (size_t i = 0; sink && i < s->nsinks; i++)
+		if (s->sinks[i].sink == sink)
+			return &s->sinks[i];
+	return NULL;
 }
 
 void session_remove_sink(struct session *s, struct sink *sink)
 {
-	size_t i = 0;
-	while (i < s->nsinks && s->sinks[i] != sink)
-		i++;
-	if (i == s->nsinks)
+	struct session_sink *k = find_sink(s, sink);
+	if (!k)
 		return;
+	size_t i = (size_t)(k - s->sinks);
 	memmove(&s->sinks[i], &s->sinks[i + 1], (s->nsinks - i - 1) * sizeof *s->sinks);
 	s->nsinks--;
-	if (sink == s->rec)
-		s->rec = NULL;
 }
 
-int session_record_start(struct session *s, struct sink *rec, struct error *err)
+void session_pause_sink(struct session *s, struct sink *sink, bool paused)
 {
-	session_remove_sink(s, s->rec);
-	s->rec_paused = false;
-	if (attach_sink(s, rec, err) < 0)
-		return -1;
-	s->rec = rec;
-	return start_sink(s, rec, err);
+	struct session_sink *k = find_sink(s, sink);
+	if (k)
+		k->paused = paused;
 }
 
-void session_record_pause(struct session *s)
+bool session_sink_paused(const struct session *s, const struct sink *sink)
 {
-	s->rec_paused = s->rec != NULL;
+	const struct session_sink *k = find_sink(s, sink);
+	return k && k->paused;
 }
 
-void session_record_resume(struct session *s)
+bool session_sink_writing(const struct session *s, const struct sink *sink)
 {
-	s->rec_paused = false;
+	const struct session_sink *k = find_sink(s, sink);
+	return k && !k->paused;
 }
 
-struct sink *session_record_stop(struct session *s)
+bool session_sink_error(struct session *s, const struct sink *sink, struct error *err)
 {
-	struct sink *r = s->rec;
-	session_remove_sink(s, r);
-	s->rec_paused = false;
-	return r;
-}
-
-bool session_recording(const struct session *s) { return s->rec && !s->rec_paused; }
-struct sink *session_record_sink(const struct session *s)
-{
-	return session_recording(s) ? s->rec : NULL;
-}
-bool session_record_paused(const struct session *s) { return s->rec && s->rec_paused; }
-
-bool session_record_error(struct session *s, struct error *err)
-{
-	if (!s->record_failed)
+	struct session_sink *k = find_sink(s, sink);
+	if (!k || !k->failed)
 		return false;
-	*err = s->record_err;
-	s->record_failed = false;
+	*err = k->first_failure;
+	k->failed = false;
 	return true;
 }
 

@@ -1,5 +1,6 @@
 /* report.c - `ioscope report FILE [options]`: which samples, which devices, which
  * format, where to; the renderers do the rest (docs/reports.md). */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,22 +212,21 @@ static void print_warnings(const struct report *rep)
 
 static int render(struct report *rep, struct error *err)
 {
-	if (!rep->out_path && rep->format == REPORT_PNG && isatty(STDOUT_FILENO))
-		return error_set(err, "report: a PNG goes to a file: give -o FILE");
+	if (!rep->out_path && rep->format->binary && isatty(STDOUT_FILENO)) {
+		char upper[16];
+		size_t i = 0;
+		for (; rep->format->name[i] && i + 1 < sizeof upper; i++)
+			upper[i] = (char)toupper((unsigned char)rep->format->name[i]);
+		upper[i] = '\0';
+		return error_set(err, "report: a %s goes to a file: give -o FILE", upper);
+	}
 	struct stat input;
 	struct outfile out;
 	if (stat(rep->path, &input) < 0)
 		return error_errno(err, rep->path, errno);
 	if (outfile_open(&out, rep->out_path, &input, err) < 0)
 		return -1;
-	int rc;
-	switch (rep->format) {
-	case REPORT_CSV: rc = report_csv(rep, out.fp, err); break;
-	case REPORT_JSON: rc = report_json(rep, out.fp, err); break;
-	case REPORT_SVG:
-	case REPORT_PNG: rc = report_plot(rep, out.fp, err); break;
-	default: rc = report_text(rep, out.fp, err); break;
-	}
+	int rc = rep->format->render(rep, out.fp, err);
 	/* a write error is told with its cause; the renderers only see that one failed */
 	if (out.write_errno || rc == 0)
 		return outfile_commit(&out, err);
@@ -263,8 +263,7 @@ void report_close(struct report *rep)
 int report_run(struct report *rep, const struct report_args *a)
 {
 	struct error err = { "" };
-	bool plot = rep->format == REPORT_SVG || rep->format == REPORT_PNG;
-	if (plot && report_plot_available(&err) < 0) {
+	if (rep->format->available && rep->format->available(&err) < 0) {
 		text_printf(stderr, "ioscope: %s\n", err.msg);
 		return 1;
 	}

@@ -4,11 +4,22 @@
 
 int report_plot_available(struct error *err)
 {
+	char names[128];
+	report_format_names(names, sizeof names, ", ", " or ", true);
 	return error_set(err, "SVG and PNG plots need the cairo library, and this ioscope was "
-			 "built without it; give --format text, csv or json");
+			 "built without it; give --format %s", names);
 }
 
-int report_plot(struct report *rep, FILE *out, struct error *err)
+int report_svg(struct report *rep, FILE *out, struct error *err)
 {
+	(void)rep;
+	(void)out;
+	return report_plot_available(err);
+}
+
+int report_png(struct report *rep, FILE *out, struct error *err)
+{
+	(void)rep;
+	(void)out;
 	return report_plot_available(err);
 }

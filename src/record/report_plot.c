@@ -1055,7 +1055,7 @@ int report_plot_available(struct error *err)
 	return cairo_lib_load(&cairo, err);
 }
 
-int report_plot(struct report *rep, FILE *out, struct error *err)
+static int plot(struct report *rep, FILE *out, bool svg, struct error *err)
 {
 	struct timespec a = replay_sample_wall(rep->replay, rep->first);
 	struct timespec b = replay_sample_wall(rep->replay, rep->last);
@@ -1065,7 +1065,7 @@ int report_plot(struct report *rep, FILE *out, struct error *err)
 		.height = rep->height,
 		.t0 = timespec_seconds(&a),
 		.t1 = timespec_seconds(&b),
-		.svg = rep->format == REPORT_SVG,
+		.svg = svg,
 	};
 	if (cairo_lib_load(&p.cairo, err) < 0)
 		return -1;
@@ -1091,4 +1091,14 @@ int report_plot(struct report *rep, FILE *out, struct error *err)
 		rc = render(&p, out, err);
 	free_plot(&p);
 	return rc;
+}
+
+int report_svg(struct report *rep, FILE *out, struct error *err)
+{
+	return plot(rep, out, true, err);
+}
+
+int report_png(struct report *rep, FILE *out, struct error *err)
+{
+	return plot(rep, out, false, err);
 }

@@ -194,7 +194,7 @@ static int take_sample(struct console *c)
 		c->scroll_back++;
 	announce_interval_note(c);
 	struct error err;
-	if (session_record_error(c->session, &err))
+	if (session_sink_error(c->session, record_key_sink(c), &err))
 		console_message(c, true, "recording: %s", err.msg);
 	char note[160];
 	if (source_diskstats_notice(c->src, c->opts->verbose, c->diskstats_said, note, sizeof note))
@@ -600,9 +600,7 @@ static int console_init(struct console *c, const struct options *o, struct sourc
 
 void console_samples_free(struct console *c)
 {
-	if (c->session)
-		session_record_stop(c->session);   /* recorders belong to main and the record key */
-	session_close(c->session);
+	session_close(c->session);   /* recorders belong to main and the record key */
 	c->session = NULL;
 	snapshot_free(&c->frozen_snap);
 	rates_free(&c->frozen_rates);
@@ -691,7 +689,7 @@ int console_run(const struct options *o, struct source *src, struct recorder *re
 		status = 2;
 	}
 	c.rec = rec;
-	if (status == 0 && rec && session_record_start(c.session, recorder_sink(rec), &err) < 0)
+	if (status == 0 && rec && session_add_sink(c.session, recorder_sink(rec), &err) < 0)
 		console_message(&c, true, "recording: %s", err.msg);
 	int run_rc = status == 0 && o->command ? run_start(&c, &err) : 0;
 	if (run_rc < 0) {

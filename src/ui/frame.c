@@ -72,8 +72,8 @@ static void frame_header(const struct console *c, struct frame *f)
 	f->frozen = c->frozen;
 	f->ended = console_ended(c);
 	f->live = c->src->live;   /* as console_controls_enabled() */
-	f->rec_failure = sink_failure(session_record_sink(c->session));
-	f->recording = session_recording(c->session);
+	f->recording = record_key_writing(c);
+	f->rec_failure = f->recording ? sink_failure(record_key_sink(c)) : NULL;
 	f->rec_paused = record_key_paused(c);
 	f->rec_path = record_key_path(c);
 	frame_run(c, f);

@@ -16,17 +16,27 @@ const char *record_key_path(const struct console *c)
 	return c->opts->record_path ? c->opts->record_path : "";
 }
 
+struct sink *record_key_sink(const struct console *c)
+{
+	return recorder_sink(c->recording.own ? c->recording.own : c->rec);
+}
+
 bool record_key_paused(const struct console *c)
 {
-	return session_record_paused(c->session);
+	return session_sink_paused(c->session, record_key_sink(c));
+}
+
+bool record_key_writing(const struct console *c)
+{
+	return session_sink_writing(c->session, record_key_sink(c));
 }
 
 void record_key_close(struct console *c)
 {
 	if (!c->recording.own)
 		return;
-	if (c->session && session_recording(c->session))
-		session_record_stop(c->session);
+	if (c->session)
+		session_remove_sink(c->session, record_key_sink(c));
 	recorder_close(c->recording.own);
 	c->recording.own = NULL;
 }
@@ -46,7 +56,7 @@ static void start_done(struct console *c, const char *path, void *arg)
 	}
 	c->recording.own = rec;
 	snprintf(c->recording.path, sizeof c->recording.path, "%s", path);
-	if (session_record_start(c->session, recorder_sink(rec), &err) < 0) {
+	if (session_add_sink(c->session, recorder_sink(rec), &err) < 0) {
 		console_message(c, true, "recording: %s", err.msg);
 		return;
 	}
@@ -59,8 +69,8 @@ void action_record(struct console *c)
 		console_message(c, true, "R: a replay is not recorded again");
 		return;
 	}
-	if (session_record_paused(c->session)) {
-		session_record_resume(c->session);
+	if (record_key_paused(c)) {
+		session_pause_sink(c->session, record_key_sink(c), false);
 		console_message(c, false, "recording to %s resumed", record_key_path(c));
 		return;
 	}
@@ -69,8 +79,8 @@ void action_record(struct console *c)
 		record_key_close(c);
 		return;
 	}
-	if (session_recording(c->session)) {
-		session_record_pause(c->session);
+	if (record_key_writing(c)) {
+		session_pause_sink(c->session, record_key_sink(c), true);
 		console_message(c, false, "recording to %s paused (R resumes)", record_key_path(c));
 		return;
 	}

@@ -72,6 +72,10 @@ void action_record(struct console *c);
 /* What the header shows: the file, and whether it is paused. */
 const char *record_key_path(const struct console *c);
 bool record_key_paused(const struct console *c);
+/* The recording, a sink of the session: the key's own, else --record's; NULL: none. */
+struct sink *record_key_sink(const struct console *c);
+/* It is added and not paused. */
+bool record_key_writing(const struct console *c);
 /* At exit: close the recording the key started. */
 void record_key_close(struct console *c);
 

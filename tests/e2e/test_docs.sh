@@ -50,6 +50,26 @@ done
 grep -qxF wbt_lat_usec <<<"$rows" && grep -qxF loop.sectors <<<"$rows" && grep -qw bdi.max_bytes <<<"$keys" \
 	&& [ -z "$missing" ] && ok "every setting key is in docs/control.md and the man page" \
 	|| fail "every setting key is in docs/control.md and the man page" "missing:$missing"
+# Every output format is a row of its table (issue 38): batch's --format (src/cli/
+# batch_formats.c) and report's (src/record/report_formats.c) are listed by --help and in
+# the man page's -f items, every one of them.
+# That --help lists the rows found shows the reading found the table.
+man_item() {   # the Nth ".It Fl f , Fl Fl format" item of the man page, to the next .It
+	awk -v n="$1" '/^\.It Fl f , Fl Fl format/ { if (++k == n) { on = 1; next } }
+		on && /^\.It / { exit } on { print }' man/ioscope.1
+}
+formats_documented() {   # WHAT TABLE-FILE HELP-LINE MAN-ITEM-NUMBER
+	local rows missing="" f
+	rows=$(sed -n 's/.*{ \.name = "\([^"]*\)".*/\1/p' "$2")
+	for f in $rows; do
+		grep -qw -- "$f" <<<"$3" || missing="$missing $f(--help)"
+		man_item "$4" | grep -qx "\.Cm $f\( .*\)\?" || missing="$missing $f(man)"
+	done
+	[ -n "$rows" ] && [ -z "$missing" ] && ok "every $1 format is in --help and the man page" \
+		|| fail "every $1 format is in --help and the man page" "rows: $(echo $rows); missing:$missing"
+}
+formats_documented batch src/cli/batch_formats.c "$("$IOSCOPE" --help | grep -- '--format FMT')" 1
+formats_documented report src/record/report_formats.c "$("$IOSCOPE" report --help | head -1)" 2
 if command -v groff >/dev/null; then
 	warn=$(LC_ALL=C.UTF-8 groff -ww -mandoc -Tutf8 -z man/ioscope.1 2>&1)
 	[ -z "$warn" ] && ok "man page renders without warnings" || fail "man page renders without warnings" "$warn"

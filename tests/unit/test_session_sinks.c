@@ -190,12 +190,14 @@ static void test_two_sinks_one_failing(void **state)
 	assert_string_equal(b.own[0], "between");
 	assert_null(sink_failure(&a.sink));
 	assert_non_null(sink_failure(&b.sink));
-	assert_false(session_record_error(s, &err));   /* b is no recording */
+	assert_false(session_sink_error(s, &a.sink, &err));
+	assert_true(session_sink_error(s, &b.sink, &err));   /* its first, kept */
+	assert_string_equal(err.msg, "refused at sample 3");
 	session_close(s);
 }
 
 /* The recording is one sink: paused it gets nothing, the other everything; its failure
- * is the recording's error; stopped, it is off the session. */
+ * is kept for session_sink_error; removed, it is off the session. */
 static void test_recording_among_sinks(void **state)
 {
 	(void)state;
@@ -207,27 +209,26 @@ static void test_recording_among_sinks(void **state)
 	struct probe_sink other = { .sink = { &probe_ops } };
 	assert_int_equal(session_add_sink(s, &other.sink, &err), 0);
 	assert_int_equal(session_step(s, &err), 1);
-	assert_int_equal(session_record_start(s, &rec.sink, &err), 0);
-	assert_true(session_recording(s));
-	assert_ptr_equal(session_record_sink(s), &rec.sink);
+	assert_int_equal(session_add_sink(s, &rec.sink, &err), 0);
+	assert_true(session_sink_writing(s, &rec.sink));
 	assert_int_equal(session_step(s, &err), 1);                   /* 2: both */
-	session_record_pause(s);
-	assert_false(session_recording(s));
-	assert_true(session_record_paused(s));
-	assert_null(session_record_sink(s));
+	session_pause_sink(s, &rec.sink, true);
+	assert_false(session_sink_writing(s, &rec.sink));
+	assert_true(session_sink_paused(s, &rec.sink));
+	assert_false(session_sink_paused(s, &other.sink));
 	assert_int_equal(session_step(s, &err), 1);                   /* 3: other only */
 	mark(s, "paused", 0);
-	session_record_resume(s);
-	assert_true(session_recording(s));
-	assert_false(session_record_error(s, &err));
+	session_pause_sink(s, &rec.sink, false);
+	assert_true(session_sink_writing(s, &rec.sink));
+	assert_false(session_sink_error(s, &rec.sink, &err));
 	assert_int_equal(session_step(s, &err), 1);                   /* 4: rec fails */
-	assert_true(session_record_error(s, &err));
+	assert_true(session_sink_error(s, &rec.sink, &err));
 	assert_string_equal(err.msg, "refused at sample 4");
-	assert_false(session_record_error(s, &err));                  /* said once */
-	assert_ptr_equal(session_record_stop(s), &rec.sink);
-	assert_false(session_recording(s));
-	assert_false(session_record_paused(s));
-	assert_null(session_record_stop(s));
+	assert_false(session_sink_error(s, &rec.sink, &err));         /* said once */
+	session_remove_sink(s, &rec.sink);
+	assert_false(session_sink_writing(s, &rec.sink));
+	assert_false(session_sink_paused(s, &rec.sink));
+	session_remove_sink(s, &rec.sink);                            /* not added: nothing */
 	assert_int_equal(session_step(s, &err), 1);                   /* 5: other only */
 
 	const uint64_t recorded[] = { 1, 2, 4 }, all[] = { 1, 2, 3, 4, 5 };
@@ -239,15 +240,15 @@ static void test_recording_among_sinks(void **state)
 	session_close(s);
 }
 
-static void expect_record_error(struct session *s, const char *want)
+static void expect_record_error(struct session *s, struct sink *rec, const char *want)
 {
 	struct error err = { "" };
-	assert_true(session_record_error(s, &err));
+	assert_true(session_sink_error(s, rec, &err));
 	assert_string_equal(err.msg, want);
-	assert_false(session_record_error(s, &err));
+	assert_false(session_sink_error(s, rec, &err));
 }
 
-/* A failed write, one policy whatever it was: a step goes on (1) and keeps the recording's
+/* A failed write, one policy whatever it was: a step goes on (1) and keeps each sink's
  * failure; a call returns -1 with the first failure and every sink had its turn; the
  * recording's failure of an event or an announcement is kept as that of a sample. */
 static void test_one_policy(void **state)
@@ -263,10 +264,10 @@ static void test_one_policy(void **state)
 	struct probe_sink other = { .sink = { &probe_ops }, .fail_from = 2, .name = "other" };
 	struct probe_sink rec = { .sink = { &probe_ops }, .fail_from = 2, .name = "rec" };
 	assert_int_equal(session_add_sink(s, &other.sink, &err), 0);
-	assert_int_equal(session_record_start(s, &rec.sink, &err), 0);
+	assert_int_equal(session_add_sink(s, &rec.sink, &err), 0);
 	assert_int_equal(session_step(s, &err), 1);
 	assert_int_equal(session_step(s, &err), 1);   /* 2: both fail, the step does not */
-	expect_record_error(s, "rec refused at sample 2");
+	expect_record_error(s, &rec.sink, "rec refused at sample 2");
 
 	struct event ev;
 	event_own(&ev, EVENT_TUNABLE, "vda", "nr_requests");
@@ -276,7 +277,7 @@ static void test_one_policy(void **state)
 	assert_string_equal(err.msg, "other refused at sample 2");   /* the first */
 	assert_int_equal(other.nown, 1);
 	assert_int_equal(rec.nown, 1);
-	expect_record_error(s, "rec refused at sample 2");
+	expect_record_error(s, &rec.sink, "rec refused at sample 2");
 
 	err.msg[0] = '\0';
 	assert_int_equal(session_expect_event(s, &ev, &err), -1);
@@ -284,17 +285,19 @@ static void test_one_policy(void **state)
 	assert_int_equal(session_withdraw_expected(s, &ev, &err), -1);
 	assert_int_equal(other.announced, 2);
 	assert_int_equal(rec.announced, 2);
-	expect_record_error(s, "rec refused at sample 2");
+	expect_record_error(s, &rec.sink, "rec refused at sample 2");
 	assert_int_equal(session_announce_pending(s, &session_log_announce_codec, &ev, 1), -1);
 	assert_int_equal(session_announce_withdrawn(s, &session_log_announce_codec, &ev, 1), -1);
 	assert_int_equal(rec.announced, 4);
-	expect_record_error(s, "rec refused at sample 2");
+	expect_record_error(s, &rec.sink, "rec refused at sample 2");
 
 	other.fail_from = rec.fail_from = 0;
 	assert_int_equal(session_step(s, &err), 1);   /* 3: written again */
 	assert_int_equal(session_announce_pending(s, &session_log_announce_codec, &ev, 1), 0);
 	assert_int_equal(session_add_own_event(s, &ev, &err), 0);
-	assert_false(session_record_error(s, &err));
+	assert_false(session_sink_error(s, &rec.sink, &err));
+	assert_true(session_sink_error(s, &other.sink, &err));   /* never asked: its first */
+	assert_string_equal(err.msg, "other refused at sample 2");
 	event_free(&ev);
 	session_close(s);
 	unsetenv("XDG_RUNTIME_DIR");
