@@ -23,8 +23,8 @@ at_exit "umount '$TMP/m' 2>/dev/null"
 [ $rc -eq 0 ] && clean_stderr "$TMP/q.stderr" && ok "matrix of sleep 6 on a lazy ext4 exits 0" \
 	|| fail "matrix of sleep 6 on a lazy ext4 exits 0" "rc=$rc $(tail -5 "$TMP/q.stderr")"
 python3 - "$TMP/q.json" >"$TMP/q.check" 2>&1 <<'PY' \
-	&& ok "every run moved ~0 MiB on the device (< 1), its wait named ext4lazyinit" \
-	|| fail "every run moved ~0 MiB on the device (< 1), its wait named ext4lazyinit" "$(cat "$TMP/q.check")"
+	&& ok "every run moved ~0 MiB on the device (< 1) after a wait" \
+	|| fail "every run moved ~0 MiB on the device (< 1) after a wait" "$(cat "$TMP/q.check")"
 import json, sys
 d = json.load(open(sys.argv[1]))
 runs = d["cells"][0]["runs"]
@@ -34,12 +34,16 @@ for r in runs:
     assert moved < 1, ("moved", moved, r)
     assert r["other_MB"] is not None and r["other_MB"] < 1, r
     assert r["busy_start"] is False and r["quiet_wait_s"] >= 1, r
-# the lazy init is seen in the wait of at least one run (its thread alive, or blocked)
-assert any("ext4lazyinit" in (r["quiet_writers"] or "") for r in runs), runs
 PY
-grep -q "waited [0-9.]* s for $dev to go quiet: .*ext4lazyinit" "$TMP/q.stderr" \
-	&& ok "stderr says what it waited for" \
-	|| fail "stderr says what it waited for" "$(cat "$TMP/q.stderr")"
+# What it waited for: ext4lazyinit as a rule.  On a loaded machine mkfs, the mount and the
+# matrix's start can outlast the lazy init (a random delay of up to 5 s, then well under a
+# second of writes here), and the wait sees only the journal's and the flusher's writes
+# after it ("writes by no task seen", a full run here at load 15): then the name is not asked for.
+if grep -q "waited [0-9.]* s for $dev to go quiet: .*ext4lazyinit" "$TMP/q.stderr"; then
+	ok "stderr says what it waited for: ext4lazyinit"
+elif grep -q "waited [0-9.]* s for $dev to go quiet: writes by no task seen" "$TMP/q.stderr"; then
+	ok "stderr says what it waited for (the lazy init over before the runs)"
+else fail "stderr says what it waited for" "$(cat "$TMP/q.stderr")"; fi
 python3 - "$TMP/q-c01-r1.log" <<'PY' && ok "the run's log marks the wait right before the start" || fail "the run's log marks the wait right before the start"
 import json, sys
 ev = [r for r in map(json.loads, open(sys.argv[1])) if r.get("type") == "event" and r.get("by") == "ioscope"]
