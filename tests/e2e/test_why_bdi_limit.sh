@@ -9,6 +9,7 @@
 # it (the device is named: its knobs are read every sample).  The recording replays to the
 # same reasons.  A run whose writer did not reach 2.5 times its limited rate first (a
 # loaded host) proves nothing either way: it is made again, three runs at most.
+# run.sh: early (among the longest: started first)
 . "$(dirname "$0")/lib.sh"
 is_root || { skip why_bdi_limit "needs root (loop devices, mounts, bdi limits)"; exit 0; }
 needs why_bdi_limit python3 mkfs.ext4
