@@ -22,14 +22,37 @@ bdi=/sys/block/$dev/bdi
 [ -w "$bdi/strict_limit" ] && [ -w "$bdi/max_bytes" ] ||
 	{ skip why_bdi_limit "this kernel has no bdi strict_limit or max_bytes (6.2+)"; exit 0; }
 unlimit() { echo 0 >"$bdi/strict_limit"; echo 100 >"$bdi/max_ratio"; }
+limit() { echo 1 >"$bdi/strict_limit" && echo 1048576 >"$bdi/max_bytes"; }
 at_exit "echo 0 >'$bdi/strict_limit'; echo 100 >'$bdi/max_ratio'"
 
 lines() { grep -c . "$1" 2>/dev/null || echo 0; }
 has_lines() { [ "$(lines "$1")" -ge "$2" ]; }
+# more_samples FILE PID N: until batch run PID has printed N more samples into FILE
+more_samples() { local at; at=$(lines "$1"); wait_until 30 "$2" has_lines "$1" $((at + $3)); }
+# plant BASE PID BEFORE DO DURING UNDO: BEFORE samples of run PID into BASE.json, the
+# command DO (wall times just before and after it in BASE.t0 and BASE.made), DURING
+# samples (then BASE.t1), the command UNDO, and 2 samples more
+plant() {
+	more_samples "$1.json" "$2" "$3"
+	date +%s.%N >"$1.t0"
+	"$4"
+	date +%s.%N >"$1.made"
+	more_samples "$1.json" "$2" "$5"
+	date +%s.%N >"$1.t1"
+	"$6"
+	more_samples "$1.json" "$2" 2
+}
+# end_run WRITER PID ERR: both ended; false, saying so, when run PID's stderr ERR has a
+# sanitizer report
+end_run() {
+	kill "$1" "$2" 2>/dev/null
+	wait "$1" "$2" 2>/dev/null
+	! grep -qE 'Sanitizer|runtime error' "$3" || { echo "bad: sanitizer: $(head -5 "$3")"; return 1; }
+}
 
 # one_run N: a run; prints "ok", "spoiled: why" or "bad: why" on its last line
 one_run() {
-	local n=$1 pid writer at
+	local n=$1 pid writer
 	unlimit
 	"$IOSCOPE" --batch -i 0.5 -f json --record "$TMP/r$n.log" "$dev" >"$TMP/r$n.json" 2>"$TMP/r$n.err" &
 	pid=$!
@@ -40,20 +63,9 @@ one_run() {
 	writer=$!
 	# 14 samples (7 s) of the writer before the limit: most of the 10 s window of the median
 	# is its rate
-	at=$(lines "$TMP/r$n.json")
-	wait_until 30 "$pid" has_lines "$TMP/r$n.json" $((at + 14))
-	echo 1 >"$bdi/strict_limit" && echo 1048576 >"$bdi/max_bytes"
-	date +%s.%N >"$TMP/r$n.t0"
-	at=$(lines "$TMP/r$n.json")
-	wait_until 30 "$pid" has_lines "$TMP/r$n.json" $((at + 8))
-	date +%s.%N >"$TMP/r$n.t1"
-	unlimit
-	at=$(lines "$TMP/r$n.json")
-	wait_until 30 "$pid" has_lines "$TMP/r$n.json" $((at + 2))
-	kill "$writer" "$pid" 2>/dev/null
-	wait "$writer" "$pid" 2>/dev/null
-	! grep -qE 'Sanitizer|runtime error' "$TMP/r$n.err" || { echo "bad: sanitizer: $(head -5 "$TMP/r$n.err")"; return; }
-	python3 - "$TMP/r$n.json" "$dev" "$(cat "$TMP/r$n.t0")" "$(cat "$TMP/r$n.t1")" "$other" <<'PY'
+	plant "$TMP/r$n" "$pid" 14 limit 8 unlimit
+	end_run "$writer" "$pid" "$TMP/r$n.err" || return
+	python3 - "$TMP/r$n.json" "$dev" "$(cat "$TMP/r$n.made")" "$(cat "$TMP/r$n.t1")" "$other" <<'PY'
 import json, statistics, sys
 path, dev, t0, t1 = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
 rows = [json.loads(l) for l in open(path)]
@@ -127,32 +139,21 @@ done
 q=/sys/block/$dev/queue
 nr0=$(cat "$q/nr_requests") msk0=$(cat "$q/max_sectors_kb")
 requeue() { echo "$nr0" >"$q/nr_requests"; echo "$msk0" >"$q/max_sectors_kb"; }
+queue4() { echo 4 >"$q/nr_requests" && echo 4 >"$q/max_sectors_kb"; }
 at_exit "echo '$nr0' >'$q/nr_requests'; echo '$msk0' >'$q/max_sectors_kb'"
 umount -l "$mnt"   # the raw device is written: its filesystem is gone with the bdi runs
 
 # nr_run N: prints "ok ...", "spoiled: why" or "bad: why" on its last line
 nr_run() {
-	local n=$1 pid writer at
+	local n=$1 pid writer
 	requeue
 	"$IOSCOPE" --batch -i 0.5 -f json --record "$TMP/nr$n.log" "$dev" >"$TMP/nr$n.json" 2>"$TMP/nr$n.err" &
 	pid=$!
 	wait_output "$TMP/nr$n.json" "$pid" || { echo "bad: no sample"; kill "$pid"; wait "$pid"; return; }
 	region_writer "/dev/$dev" 30 1024 64
 	writer=$BG_PID
-	at=$(lines "$TMP/nr$n.json")
-	wait_until 30 "$pid" has_lines "$TMP/nr$n.json" $((at + 8))
-	date +%s.%N >"$TMP/nr$n.t0"
-	echo 4 >"$q/nr_requests" && echo 4 >"$q/max_sectors_kb"
-	date +%s.%N >"$TMP/nr$n.made"
-	at=$(lines "$TMP/nr$n.json")
-	wait_until 30 "$pid" has_lines "$TMP/nr$n.json" $((at + 7))
-	date +%s.%N >"$TMP/nr$n.t1"
-	requeue
-	at=$(lines "$TMP/nr$n.json")
-	wait_until 30 "$pid" has_lines "$TMP/nr$n.json" $((at + 2))
-	kill "$writer" "$pid" 2>/dev/null
-	wait "$writer" "$pid" 2>/dev/null
-	! grep -qE 'Sanitizer|runtime error' "$TMP/nr$n.err" || { echo "bad: sanitizer: $(head -5 "$TMP/nr$n.err")"; return; }
+	plant "$TMP/nr$n" "$pid" 8 queue4 7 requeue
+	end_run "$writer" "$pid" "$TMP/nr$n.err" || return
 	"$IOSCOPE" --replay "$TMP/nr$n.log" --batch -f json >"$TMP/nr$n.replay.json" 2>"$TMP/nr$n.replay.err"
 	"$IOSCOPE" report "$TMP/nr$n.log" >"$TMP/nr$n.report" 2>"$TMP/nr$n.report.err"
 	clean_stderr "$TMP/nr$n.replay.err" && clean_stderr "$TMP/nr$n.report.err" ||
