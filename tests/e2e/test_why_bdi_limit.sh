@@ -134,8 +134,9 @@ done
 # wbt_lat_usec has no case of its own: no change of it made a drop on a loop device here.
 # Write-back throttling holds back only background buffered write-back, and scales it down
 # only when reads wait longer than the target: with a buffered writer (with and without
-# fsync) and a reader of 4 KiB direct reads beside it, `echo 1 > wbt_lat_usec` left the
-# device's write rate within its usual swings (tried on 6.x, loop on /dev/shm, 2 CPUs).
+# fsync, and with a strict 64 MiB bdi limit that keeps its write-back in the background)
+# and a reader of 4 KiB direct reads beside it, `echo 1 > wbt_lat_usec` left the device's
+# write rate within its usual swings (kernel 6.18, loop on /dev/shm, 2 CPUs at load 8-20).
 q=/sys/block/$dev/queue
 nr0=$(cat "$q/nr_requests") msk0=$(cat "$q/max_sectors_kb")
 requeue() { echo "$nr0" >"$q/nr_requests"; echo "$msk0" >"$q/max_sectors_kb"; }
