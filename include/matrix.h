@@ -41,6 +41,15 @@
 #define MATRIX_PROBE_INTERVAL 0.1
 #define MATRIX_PROBE_INTERVAL_MIN 0.1
 #define MATRIX_PROBE_INTERVAL_MAX 10.0
+/* Where the idle probe finds its own reads over MATRIX_PROBE_LOAD_MAX % of the device's
+ * time (a slow device: the load is about the rate times a read's latency), the runs after
+ * it probe at the interval that brings it to MATRIX_PROBE_LOAD_AIM %. */
+#define MATRIX_PROBE_LOAD_MAX 1.0
+#define MATRIX_PROBE_LOAD_AIM 0.8
+/* The interval, in tenths of a second up to MATRIX_PROBE_INTERVAL_MAX, that brings a load
+ * of load_pct % at interval to MATRIX_PROBE_LOAD_AIM; interval itself when the load is not
+ * over MATRIX_PROBE_LOAD_MAX (or unknown). */
+double matrix_probe_widened(double interval, double load_pct);
 /* Before the idle probe and each run: the device is quiet once it has had no I/O (but the
  * probe's own reads) for MATRIX_QUIET_SECONDS, waited for at most --quiet-timeout. */
 #define MATRIX_QUIET_SECONDS 1.0
@@ -155,6 +164,9 @@ struct matrix_fs {
 	 * probe's own load, nothing else running; NAN: not measured */
 	double idle_busy_pct;
 	bool idle_busy;               /* taken on a device that never went quiet */
+	/* the probe's interval in the runs after this idle probe: --probe-interval, or longer
+	 * when its load was over MATRIX_PROBE_LOAD_MAX; NAN: no idle probe */
+	double run_probe_interval_s;
 	char idle_writers[MATRIX_WRITERS_MAX];
 	double idle_p50_lo_us, idle_p50_hi_us, idle_p99_lo_us, idle_p99_hi_us;   /* 95 %; NAN */
 };

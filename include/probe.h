@@ -59,6 +59,9 @@ const char *probe_describe(const struct probe *p);
  * /bin/true, not a copy in the probed directory, and why. */
 const char *probe_notice(const struct probe *p);
 void probe_stop(struct probe *p);
+/* Read every `interval` seconds from the next read on (a matrix widening it when the
+ * probe's own load is over its bound). */
+void probe_set_interval(struct probe *p, double interval);
 
 /* p-th percentile (0..100) of v[0..n) by nearest rank, after sorting a copy; 0 when n
  * is 0.  For reports: p50 / p99 / max of a phase. */

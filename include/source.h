@@ -140,6 +140,8 @@ struct source *source_live_new(const char *root, double interval, struct error *
  * stopped (a matrix unmounting the filesystem it reads).  -1 with err. */
 int source_live_probe(struct source *src, const char *path, double interval, bool exec,
 		      struct error *err);
+/* The running probe reads every `interval` seconds from now on; nothing without one. */
+void source_live_probe_interval(struct source *src, double interval);
 /* What the probe has to tell the user, "" nothing (probe_notice). */
 const char *source_live_probe_notice(const struct source *src);
 

@@ -37,7 +37,7 @@ static void plan_fs(struct matrix_result *r, const struct matrix_opts *o)
 		fs->idle_p50_us = fs->idle_p99_us = NAN;
 		fs->idle_p50_lo_us = fs->idle_p50_hi_us = NAN;
 		fs->idle_p99_lo_us = fs->idle_p99_hi_us = NAN;
-		fs->idle_quiet_wait_s = fs->idle_busy_pct = NAN;
+		fs->idle_quiet_wait_s = fs->idle_busy_pct = fs->run_probe_interval_s = NAN;
 	}
 }
 
@@ -393,6 +393,7 @@ int cmd_matrix(int argc, char **argv)
 		return 2;
 	}
 	struct matrix_ctx m = { .o = &o, .sigfd = -1, .out_dir = -1,
+				.probe_interval = o.probe_interval,
 				.mount = { .dir = -1, .root = -1, .mnt_id = -1 } };
 	m.r = calloc(1, sizeof *m.r);
 	if (!m.r)

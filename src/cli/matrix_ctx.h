@@ -74,6 +74,7 @@ struct matrix_ctx {
 	double run_seconds;             /* of the runs done, for the estimate */
 	size_t cell, repeat;            /* where it is, 0-based */
 	bool probe_on;
+	double probe_interval;          /* now: --probe-interval, widened by a high load */
 	enum matrix_probe_place probe_place;
 	char probe_rel[PATH_MAX];       /* MATRIX_PROBE_IN_MOUNT: the directory under the mount */
 	double *probe_us;               /* the probe's samples during the current run */

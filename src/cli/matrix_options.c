@@ -38,7 +38,8 @@ static const struct matrix_option {
 			   "(with --mkfs/--fs: under --mount, made after\n"
 			   "each mount, or the device itself)" },
 	{ "probe-interval", "SEC", "seconds between the probe's reads, 0.1 to 10\n"
-				    "(default 0.1: 10 reads a second)" },
+				    "(default 0.1: 10 reads a second; the runs\n"
+				    "read less often when its own load is over 1%)" },
 	{ "quiet-timeout", "SEC", "wait up to SEC, 0 to 600, for the device to\n"
 				   "have no I/O for 1 s before the idle probe and\n"
 				   "each run (default 30; 0: no wait)" },

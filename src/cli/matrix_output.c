@@ -306,8 +306,8 @@ int matrix_write_text(FILE *out, const struct matrix_result *r)
 		      "during its runs (all its reads), then as a ratio to idle: p50x by the\n"
 		      "Mann-Whitney U test of the reads, p99x by whether the 95% intervals of the\n"
 		      "two p99 are apart (? under ~370 reads a p99 has no upper bound).  probe load:\n"
-		      "the device's busy time during the idle probe, its own reads; over 1%, a\n"
-		      "longer --probe-interval.\n", out);
+		      "the device's busy time during the idle probe, its own reads; over 1%, the\n"
+		      "runs after it read less often, to bring it to 0.8%.\n", out);
 	const char *labels[PHASE_COLUMNS];
 	if (phase_labels(r, labels))
 		fputs("phases: the command's own marks (ioscope mark) cut each run; mean seconds.\n",

@@ -110,7 +110,10 @@ void matrix_text_probe_load(FILE *out, const struct matrix_result *r)
 		/* at most 80 columns: the names cut as the tables cut them */
 		fprintf(out, "probe load idle on %.7s: %.2f%% of %.10s's time, %zu reads%s\n", name,
 			fs->idle_busy_pct, dev, fs->idle_reads,
-			fs->idle_busy_pct > 1 ? " (over 1%)" : "");
+			fs->idle_busy_pct > MATRIX_PROBE_LOAD_MAX ? " (over 1%)" : "");
+		if (fs->idle_busy_pct > MATRIX_PROBE_LOAD_MAX && isfinite(fs->run_probe_interval_s))
+			fprintf(out, "  the runs after it probed every %.1f s\n",
+				fs->run_probe_interval_s);
 	}
 }
 
@@ -132,5 +135,6 @@ void matrix_json_quiet(json_object *o, const struct matrix_run *run)
 void matrix_json_idle_quiet(json_object *o, const struct matrix_fs *fs)
 {
 	json_object_object_add(o, "device_busy_pct", matrix_json_num(fs->idle_busy_pct));
+	json_object_object_add(o, "run_probe_interval_s", matrix_json_num(fs->run_probe_interval_s));
 	json_wait(o, fs->idle_quiet_wait_s, fs->idle_busy, fs->idle_writers);
 }

@@ -103,7 +103,7 @@ int matrix_probe_check(struct matrix_ctx *m, struct error *err)
 static void start(struct matrix_ctx *m, const char *path, const char *shown)
 {
 	struct error why = { "" };
-	m->probe_on = source_live_probe(m->src, path, m->o->probe_interval, false, &why) == 0;
+	m->probe_on = source_live_probe(m->src, path, m->probe_interval, false, &why) == 0;
 	if (!m->probe_on) {
 		text_printf(stderr, "ioscope matrix: no probe on %s: %s\n", shown, why.msg);
 		matrix_mark(m, "failed", "probe %s: %s", shown, why.msg);
@@ -178,6 +178,29 @@ static bool io_ticks(struct matrix_ctx *m, uint64_t *out)
 	return d != NULL;
 }
 
+/* The probe's own load over its bound: the runs probe less often, so that the device's
+ * time they measure is not the probe's (docs/experiments.md, "The probe's own load"). */
+double matrix_probe_widened(double interval, double load_pct)
+{
+	if (!isfinite(load_pct) || load_pct <= MATRIX_PROBE_LOAD_MAX)
+		return interval;
+	double wider = ceil(interval * load_pct / MATRIX_PROBE_LOAD_AIM * 10) / 10;   /* tenths */
+	wider = wider > MATRIX_PROBE_INTERVAL_MAX ? MATRIX_PROBE_INTERVAL_MAX : wider;
+	return wider > interval ? wider : interval;
+}
+
+static void widen_for_load(struct matrix_ctx *m, struct matrix_fs *fs)
+{
+	double wider = matrix_probe_widened(m->probe_interval, fs->idle_busy_pct);
+	if (wider > m->probe_interval) {
+		matrix_mark(m, "probe", "probe every %.1f s: its own load was %.2f%% at %g s", wider,
+			    fs->idle_busy_pct, m->probe_interval);
+		m->probe_interval = wider;
+		source_live_probe_interval(m->src, wider);
+	}
+	fs->run_probe_interval_s = m->probe_interval;
+}
+
 void matrix_probe_baseline(struct matrix_ctx *m, const struct matrix_cell *c)
 {
 	struct matrix_fs *fs = &m->r->fs[c->fs];
@@ -203,6 +226,7 @@ void matrix_probe_baseline(struct matrix_ctx *m, const struct matrix_cell *c)
 	double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
 	if (ticked && io_ticks(m, &ticks1) && ticks1 >= ticks0 && ms > 0)
 		fs->idle_busy_pct = 100.0 * (double)(ticks1 - ticks0) / ms;
+	widen_for_load(m, fs);
 	fs->idle_p50_us = matrix_percentile(m->probe_us, m->nprobe, 50);
 	fs->idle_p99_us = matrix_percentile(m->probe_us, m->nprobe, 99);
 	matrix_fs_idle(fs, m->probe_us, m->nprobe);

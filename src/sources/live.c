@@ -433,6 +433,13 @@ int source_live_probe(struct source *src, const char *path, double interval, boo
 	return ls->probe || !path ? 0 : -1;
 }
 
+void source_live_probe_interval(struct source *src, double interval)
+{
+	struct live_source *ls = (struct live_source *)src;
+	if (src->ops == &live_ops && ls->probe)
+		probe_set_interval(ls->probe, interval);
+}
+
 const char *source_live_probe_notice(const struct source *src)
 {
 	const struct live_source *ls = (const struct live_source *)src;

@@ -135,13 +135,22 @@ static bool wait_until(struct probe *p, const struct timespec *deadline)
 	return go_on;
 }
 
+static struct timespec period_of(struct probe *p)
+{
+	pthread_mutex_lock(&p->lock);
+	struct timespec period = p->period;
+	pthread_mutex_unlock(&p->lock);
+	return period;
+}
+
 static void *probe_main(void *arg)
 {
 	struct probe *p = arg;
 	struct timespec next;
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (;;) {
-		next = add_period(next, &p->period);
+		struct timespec period = period_of(p);
+		next = add_period(next, &period);
 		if (!wait_until(p, &next))
 			return NULL;
 		probe_read(p);
@@ -332,6 +341,19 @@ static int init_sync(struct probe *p)
 	return rc || pthread_mutex_init(&p->lock, NULL) ? -1 : 0;
 }
 
+static struct timespec seconds_period(double interval)
+{
+	time_t s = (time_t)interval;
+	return (struct timespec){ s, (long)((interval - (double)s) * 1e9) };
+}
+
+void probe_set_interval(struct probe *p, double interval)
+{
+	pthread_mutex_lock(&p->lock);
+	p->period = seconds_period(interval);
+	pthread_mutex_unlock(&p->lock);
+}
+
 struct probe *probe_start(const char *path, double interval, bool exec, struct error *err)
 {
 	struct probe *p = calloc(1, sizeof *p);
@@ -342,8 +364,7 @@ struct probe *probe_start(const char *path, double interval, bool exec, struct e
 	}
 	p->fd = -1;
 	p->exec_fd = -1;
-	p->period.tv_sec = (time_t)interval;
-	p->period.tv_nsec = (long)((interval - (double)p->period.tv_sec) * 1e9);
+	p->period = seconds_period(interval);
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now);
 	p->rng = (uint64_t)now.tv_nsec * 0x9E3779B97F4A7C15ULL ^ (uint64_t)getpid() ^ 1;

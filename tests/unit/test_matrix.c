@@ -288,7 +288,9 @@ static struct matrix_result *fixed_result(void)
 	snprintf(r->cells[2].runs[1].writers, sizeof r->cells[2].runs[1].writers,
 		 "ext4lazyinit, jbd2/sdb-8");
 	r->fs[0].idle_busy_pct = 0.4;   /* the probe's own load, idle */
+	r->fs[0].run_probe_interval_s = 0.1;
 	r->fs[1].idle_busy_pct = NAN;   /* not measured: no line */
+	r->fs[1].run_probe_interval_s = NAN;
 	r->fs[1].idle_busy = true;
 	r->fs[1].idle_quiet_wait_s = 30.0;
 	snprintf(r->fs[1].idle_writers, sizeof r->fs[1].idle_writers, "xfsaild/sdb");
@@ -411,6 +413,20 @@ static void test_json_shape(void **state)
 	free(r);
 }
 
+/* The probe's own load over 1 %: the runs' interval brings it to 0.8 %, in tenths of a
+ * second, at most 10 s; not over 1 % (or not measured), the interval given. */
+static void test_probe_widened(void **state)
+{
+	(void)state;
+	assert_true(matrix_probe_widened(0.1, 0.4) == 0.1);
+	assert_true(matrix_probe_widened(0.1, 1.0) == 0.1);
+	assert_true(matrix_probe_widened(0.1, NAN) == 0.1);
+	assert_true(fabs(matrix_probe_widened(0.1, 1.68) - 0.3) < 1e-9);   /* 0.21 up to 0.3 */
+	assert_true(fabs(matrix_probe_widened(0.1, 2.0) - 0.3) < 1e-9);    /* 0.25 */
+	assert_true(fabs(matrix_probe_widened(1.0, 8.0) - 10.0) < 1e-9);   /* a seek a read */
+	assert_true(fabs(matrix_probe_widened(1.0, 80.0) - 10.0) < 1e-9);  /* at most 10 s */
+}
+
 /* A quiet device before each run (issue 37): the I/O the command's own bytes do not
  * account for ("other"), the run that started on a busy device and what was at work,
  * in the text, the JSON and the CSV. */
@@ -452,8 +468,17 @@ static void test_quiet(void **state)
 	assert_true(json_object_object_get_ex(idle, "busy_start", &b) && json_object_get_boolean(b));
 	assert_true(json_object_object_get_ex(json_object_array_get_idx(fss, 0), "idle_probe", &idle));
 	assert_true(jpath_double(idle, "device_busy_pct", NULL) == 0.4);
+	assert_true(jpath_double(idle, "run_probe_interval_s", NULL) == 0.1);
 	assert_non_null(strstr(csv, ",38.5,30,1,\"ext4lazyinit, jbd2/sdb-8\",10\n"));
 	assert_non_null(strstr(csv, ",38.5,1,0,,10\n"));
+	assert_null(strstr(text, "the runs after it probed"));   /* 0.40 %: not widened */
+	/* over 1 %: the interval the runs used, under the load's line */
+	r->fs[0].idle_busy_pct = 1.68;
+	r->fs[0].run_probe_interval_s = 0.3;
+	char *over = written(matrix_write_text, r);
+	assert_non_null(strstr(over, "\nprobe load idle on ext4: 1.68% of sdb's time, 10 reads "
+				     "(over 1%)\n  the runs after it probed every 0.3 s\n"));
+	free(over);
 	/* the longest names and figures stay within 80 columns */
 	snprintf(r->fs[0].name, sizeof r->fs[0].name, "ext4-journal-xx");
 	snprintf(r->device, sizeof r->device, "nvme10n1p12");
@@ -584,6 +609,7 @@ int main(void)
 		cmocka_unit_test(test_options), cmocka_unit_test(test_stats), cmocka_unit_test(test_fio),
 		cmocka_unit_test(test_text_golden), cmocka_unit_test(test_json_shape),
 		cmocka_unit_test(test_quiet),
+		cmocka_unit_test(test_probe_widened),
 		cmocka_unit_test(test_filesystems), cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_uncertainty),
 	};

@@ -3,7 +3,10 @@
 #include "unit.h"
 
 #include <json-c/json.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "events.h"
 #include "jsonw.h"
@@ -118,6 +121,28 @@ static void test_run_events(void **state)
 	event_free(&ev);
 }
 
+/* A probe's interval widened while it runs (a matrix whose probe's own load is over 1 %)
+ * holds from its next read: at 0.1 s it would take ~15 reads in 1.5 s, at 10 s at most the
+ * one it was already waiting for.  (A load can only make it read less.) */
+static void test_set_interval(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/ioscope-probe.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	struct error err = { "" };
+	struct probe *p = probe_start(dir, 0.1, false, &err);
+	assert_non_null(p);
+	probe_set_interval(p, 10);
+	struct timespec pause = { 1, 500000000 };
+	nanosleep(&pause, NULL);
+	struct probe_samples got = { 0 };
+	assert_int_equal(probe_take(p, &got), 0);
+	assert_true(got.nread <= 1);
+	probe_samples_free(&got);
+	probe_stop(p);
+	assert_int_equal(rmdir(dir), 0);   /* the working set removed with the probe */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -126,6 +151,7 @@ int main(void)
 		cmocka_unit_test(test_snapshot_copy_keeps_probe),
 		cmocka_unit_test(test_log_record_round_trip),
 		cmocka_unit_test(test_run_events),
+		cmocka_unit_test(test_set_interval),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
