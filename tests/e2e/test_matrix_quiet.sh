@@ -52,8 +52,11 @@ i = keys.index("start")
 assert keys[i - 1] == "quiet", keys
 assert "to go quiet" in ev[i - 1]["new"] or "quiet for" in ev[i - 1]["new"], ev[i - 1]
 PY
+# (the command's column counts its reads of other disks too: `sleep` read again from the
+# root disk after the cold cache's drop_caches, 0.6 MiB in a full run beside a CPU hog,
+# unless another process kept it mapped)
 grep -qE '^moved, MiB +device +command +other +waited s$' "$TMP/q.txt" \
-	&& grep -qE '^ 1 ext4 +0\.[0-9] +0\.0 +0\.[0-9] +[0-9.]+$' "$TMP/q.txt" \
+	&& grep -qE '^ 1 ext4 +0\.[0-9] +[0-9]+\.[0-9] +0\.[0-9] +[0-9.]+$' "$TMP/q.txt" \
 	&& ok "text: the device's MiB, the command's and the others'" \
 	|| fail "text: the device's MiB, the command's and the others'" "$(cat "$TMP/q.txt")"
 
