@@ -81,6 +81,16 @@ wait_screen() {
 	return 1
 }
 
+# wait_for TEXT [SECONDS]: until the pane shows TEXT (a fixed string, grep -F).
+wait_for() {
+	local i
+	for ((i = 0; i < ${2:-10} * 10; i++)); do
+		screen | grep -qF -- "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # wait_gone REGEX [SECONDS]
 wait_gone() {
 	local re=$1 secs=${2:-10} i

@@ -29,15 +29,6 @@ region_writer "$MNT/load" 120 64 64 100
 
 console_shell 200 45
 console_run "$L"
-# wait_for TEXT [SECONDS]: until the screen shows TEXT
-wait_for() {
-	local i
-	for ((i = 0; i < ${2:-10} * 10; i++)); do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
 keys() { console_send "$@"; sleep 0.3; }
 
 wait_for "$L" 15 || { fail console_started "no console: $(screen | head -5)"; exit 0; }

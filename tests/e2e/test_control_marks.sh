@@ -61,14 +61,6 @@ PY
 # ---- the console's dialogs ----
 command -v tmux >/dev/null || { skip "control marks: console" "tmux not installed"; exit 0; }
 keys() { console_send "$@"; sleep 0.3; }
-wait_for() {
-	local i
-	for ((i = 0; i < ${2:-10} * 10; i++)); do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
 console_shell 200 50
 console_run -i 0.5 "$dev"
 wait_for "$dev" 15 || { fail "control marks: console started" "$(screen | head -5)"; exit 0; }
