@@ -84,6 +84,7 @@ struct report_interval {
 	const struct rates *rates;
 	const struct why_rates *why;    /* dirty limits, journals (why.h); NULL: none */
 	const struct event_list *events;   /* the session's for this sample, every device's */
+	const int *column;   /* by rates->devices index: report_device_index(), -1 not reported */
 };
 
 /* The whole of rep->path on rep->path's devices (devices: a --devices list, or NULL for

@@ -414,8 +414,15 @@ static const char *loop_file(const struct device *d)
 	return f ? f : "";
 }
 
+static bool same_settings(const struct device *p, const struct device *c)
+{
+	return p->settings.generation && p->settings.generation == c->settings.generation;
+}
+
 static bool loop_file_changed(const struct device *p, const struct device *c)
 {
+	if (!p->loop.present && !c->loop.present && same_settings(p, c))
+		return false;   /* both from settings that did not change: no lookup by name */
 	return strcmp(loop_file(p), loop_file(c)) != 0;
 }
 
@@ -511,7 +518,7 @@ static int add_setting_change(void *arg, const char *key, const char *old_value,
 static int diff_settings(struct event_list *out, const struct snapshot *cur, const struct device *p,
 			 const struct device *c)
 {
-	if (p->settings.generation && p->settings.generation == c->settings.generation)
+	if (same_settings(p, c))
 		return 0;
 	struct settings_diff d = { .out = out, .cur = cur, .dev = c,
 				   .loop_changed = loop_file_changed(p, c) };

@@ -568,6 +568,18 @@ static int index_line(struct replay *r, const struct scanned_line *l)
 	return rc;
 }
 
+/* A state record's device settings numbered by the record (its index among the states)
+ * and the device's place in it: equal numbers are the same record, so the same settings,
+ * and a sample's diff skips them as it does the live source's unchanged ones (a day log's
+ * report compared every device's settings twice a sample).  0 (compare) past 2^20 - 1
+ * devices. */
+static void number_settings(struct snapshot *s, uint32_t idx)
+{
+	for (size_t i = 0; i < s->ndevices; i++)
+		s->devices[i].settings.generation =
+			i + 1 < (1u << 20) ? ((uint64_t)idx + 1) << 20 | (i + 1) : 0;
+}
+
 static int read_header(struct replay *r, struct line_scanner *s, struct error *err)
 {
 	struct scanned_line l;
@@ -576,6 +588,7 @@ static int read_header(struct replay *r, struct line_scanner *s, struct error *e
 		return r->damage ? error_set(err, "%s; not even the header is whole in them: the "
 					     "compressed file is damaged", r->damage) : -1;
 	/* states[0] stands for the header, which is kept parsed. */
+	number_settings(&r->header, 0);
 	return add_state(r, &l, RECORD_HEADER) < 0 ? error_set(err, "%s: out of memory", r->name) : 0;
 }
 
@@ -805,6 +818,7 @@ static const struct snapshot *state_at(struct replay *r, uint32_t idx, bool want
 	json_object_put(o);
 	if (rc < 0)
 		return NULL;
+	number_settings(into, idx);
 	*cached = idx;
 	return into;
 }

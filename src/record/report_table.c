@@ -50,7 +50,7 @@ static int table_interval(void *ctx, const struct report_interval *iv)
 	const struct phase *p = &t->plan.phases[t->plan.current];
 	t->phase = iv->sample >= p->first && iv->sample <= p->last ? t->plan.current + 1 : 0;
 	for (size_t i = 0; i < iv->rates->ndevices; i++)
-		if (report_device_wanted(t->rep, iv->rates->devices[i].name) &&
+		if (iv->column[i] >= 0 &&
 		    t->device_row(t, iv, &iv->rates->devices[i]) < 0)
 			return -1;
 	if (t->vm_row && t->vm_row(t, iv) < 0)

@@ -533,7 +533,7 @@ static int on_interval(void *ctx, const struct report_interval *iv)
 	const struct device_rates *rows[rep->ndevices + 1];
 	memset(rows, 0, sizeof rows);
 	for (size_t i = 0; i < iv->rates->ndevices; i++) {
-		int k = report_device_index(rep, iv->rates->devices[i].name);
+		int k = iv->column[i];
 		if (k >= 0)
 			rows[k] = &iv->rates->devices[i];
 	}

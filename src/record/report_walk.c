@@ -10,6 +10,47 @@
 #include "selection.h"
 #include "session.h"
 
+/* Which report column each of an interval's devices is (-1: not reported), found by name
+ * only when the device at that place is not the one there last interval: a day log's
+ * report looked each device up in every pass that went over the devices. */
+struct column_memo {
+	char (*names)[DEV_NAME_MAX];
+	int *columns;
+	size_t n, cap;
+};
+
+static const int *column_memo_update(struct column_memo *m, const struct report *rep,
+				     const struct rates *rates)
+{
+	size_t n = rates ? rates->ndevices : 0;   /* none before the first interval */
+	if (n > m->cap || !m->columns) {
+		size_t cap = n ? n : 1;
+		void *names = realloc(m->names, cap * sizeof *m->names);
+		if (names)
+			m->names = names;
+		int *columns = names ? realloc(m->columns, cap * sizeof *columns) : NULL;
+		if (!columns)
+			return NULL;
+		m->columns = columns;
+		m->cap = cap;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *name = rates->devices[i].name;
+		if (i < m->n && strcmp(m->names[i], name) == 0)
+			continue;
+		snprintf(m->names[i], DEV_NAME_MAX, "%s", name);
+		m->columns[i] = report_device_index(rep, name);
+	}
+	m->n = n;
+	return m->columns;
+}
+
+static void column_memo_free(struct column_memo *m)
+{
+	free(m->names);
+	free(m->columns);
+}
+
 /* The session over the report's samples: fn gets each step's sample and the events the
  * session handed out with it.  With `baseline`, the first sample's too: the session then
  * starts a sample earlier, so that what changed in the interval ending there is found
@@ -28,6 +69,7 @@ static int walk(struct report *rep, bool baseline, report_interval_fn fn, void *
 	progress_begin(&pg, baseline ? NULL : stderr, rep->path);
 	/* the first sample is the baseline: intervals end at first+1 .. last */
 	int got = rc == 0 ? session_step(s, err) : -1;
+	struct column_memo columns = { .n = 0 };
 	for (bool first = true; got == 1 && rc == 0; first = false) {
 		size_t at = session_sample_index(s);
 		progress_update(&pg, at - from, rep->last - from + 1);
@@ -37,13 +79,15 @@ static int walk(struct report *rep, bool baseline, report_interval_fn fn, void *
 			struct report_interval iv = {
 				.sample = at, .cur = session_snapshot(s), .rates = session_rates(s),
 				.why = session_why(s), .events = session_events(s) };
-			rc = fn(ctx, &iv);
+			iv.column = column_memo_update(&columns, rep, iv.rates);
+			rc = iv.column ? fn(ctx, &iv) : error_set(err, "out of memory");
 		}
 		got = session_step(s, err);
 		if (got < 0)
 			rc = -1;
 	}
 	progress_end(&pg);
+	column_memo_free(&columns);
 	session_close(s);
 	source_destroy(src);
 	return rc;

@@ -2,6 +2,8 @@
  * every format. */
 #include "unit.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -10,6 +12,7 @@
 #include "record_fixture.h"
 #include "recorder.h"
 #include "report.h"
+#include "report_phases.h"
 
 #define NSAMPLES 8
 
@@ -283,6 +286,40 @@ static void test_bad_usage(void **state)
 	unlink(log);
 }
 
+static int cmp_ref(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The selection gives what sorting gave: the value of rank ceil(p% of n), for any order,
+ * runs of equal values, sorted and reversed input, and each p asked after another. */
+static void test_percentile(void **state)
+{
+	(void)state;
+	enum { MAX = 2000 };
+	static double v[MAX], ref[MAX];
+	static const double ps[] = { 50, 95, 100, 0, 1, 99.9, 50 };
+	unsigned seed = 12345;
+	for (int round = 0; round < 200; round++) {
+		size_t n = 1 + (size_t)(round * 37 % MAX);
+		int shape = round % 5;
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			double r = (double)(seed >> 8 & 0xffff) / 100.0;
+			v[i] = shape == 0 ? r : shape == 1 ? (double)(seed >> 20 & 3)   /* many equal */
+			     : shape == 2 ? (double)i : shape == 3 ? (double)(n - i) : 7.0;
+		}
+		memcpy(ref, v, n * sizeof *v);
+		qsort(ref, n, sizeof *ref, cmp_ref);
+		for (size_t j = 0; j < sizeof ps / sizeof *ps; j++) {
+			size_t rank = (size_t)ceil(ps[j] / 100.0 * (double)n);
+			assert_true(report_percentile(v, n, ps[j]) == ref[rank ? rank - 1 : 0]);
+		}
+	}
+	assert_true(isnan(report_percentile(v, 0, 50)));
+}
+
 int main(void)
 {
 	setenv("TZ", "UTC", 1);
@@ -293,6 +330,7 @@ int main(void)
 		cmocka_unit_test(test_plots),
 		cmocka_unit_test(test_times_and_labels),
 		cmocka_unit_test(test_bad_usage),
+		cmocka_unit_test(test_percentile),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
