@@ -391,6 +391,18 @@ static json_object *json_probe(const struct probe_samples *probe)
 	return o;
 }
 
+/* The numbers of the events that open phase p (the CSV row's "3; 4"), those numbered. */
+static json_object *opening_numbers(struct table *t, const struct phase *p)
+{
+	json_object *a = json_object_new_array();
+	for (size_t i = 0; i < p->nopens; i++) {
+		report_event(t->rep, p->opens[i], t->event);
+		if (t->event->event.number)
+			json_object_array_add(a, json_object_new_uint64(t->event->event.number));
+	}
+	return a;
+}
+
 static int json_phase(struct table *t, size_t k)
 {
 	const struct phase *p = &t->plan.phases[k];
@@ -404,6 +416,7 @@ static int json_phase(struct table *t, size_t k)
 	json_object_object_add(o, "short", json_object_new_boolean(p->is_short));
 	json_object_object_add(o, "label", json_object_new_string(label));
 	free(label);
+	json_object_object_add(o, "n", opening_numbers(t, p));
 	json_object_object_add(o, "probe", json_probe(p->probe));
 	json_object *edges = json_object_new_array();
 	for (size_t i = 0; i < t->rep->ndevices; i++)

@@ -192,7 +192,7 @@ has phases-all "  / on vda1, ext4: rw,relatime; superblock rw,errors=remount-ro"
 has probe "  probe    read   n 40     p50     2.733  p99     4.833  max     4.833 ms" "text: probe percentiles of a phase"
 has probe.csv "phase,1796040005.000000,2026-11-30 12:00:05,10.400000," "csv: a row per phase"
 has probe.csv ",mark: untar,2,40,2733,4833,4833,5,68003,96003,96003,1,1500000" "csv: the probe's figures of a phase"
-has probe.json '"phase":2,"to":1796040015.400000,"duration":10.400,"short":false,"label":"mark: untar","probe":{"read_n":40,"read_p50_us":2733,"read_p99_us":4833,"read_max_us":4833,"exec_n":5,' "json: the probe's figures of a phase"
+has probe.json '"phase":2,"to":1796040015.400000,"duration":10.400,"short":false,"label":"mark: untar","n":[1],"probe":{"read_n":40,"read_p50_us":2733,"read_p99_us":4833,"read_max_us":4833,"exec_n":5,' "json: the probe's figures of a phase"
 has probe.json '"read_n":0,"read_p50_us":null' "json: a phase without probe reads has null percentiles"
 python3 - "$TMP/probe.csv.txt" "$TMP/probe.json.txt" <<'PY'
 import csv, json, sys
@@ -250,6 +250,13 @@ nums = [((r.get("n") or "").split("; "), r["label"].split("; ")) for r in rows
 ok = nums and all(len(n) == len(l) and all(x.isdigit() and x in cn for x in n) for n, l in nums)
 check("csv: a phase row numbers the events that open it", ok,
       [(r.get("n"), r["label"]) for r in rows if r["record"] == "phase"])
+# and the JSON phase record's "n" the same numbers, as an array
+jpn = {r["phase"]: [str(x) for x in r.get("n", [None])] for r in map(json.loads, open(js))
+       if r["record"] == "phase"}
+cpn = {int(r["phase"]): (r.get("n") or "").split("; ") if r.get("n") else [] for r in rows
+       if r["record"] == "phase"}
+check("json: a phase record numbers the events that open it, as the csv", jpn and jpn == cpn,
+      (jpn, cpn))
 PY
 done
 if ! [ -s "$TMP/phases-all.txt" ] || grep -q ", short:" "$TMP/phases-all.txt"; then fail "--min-phase 3s: no phase is short"; else ok "--min-phase 3s: no phase is short"; fi

@@ -164,7 +164,7 @@ static void test_table_reports(void **state)
 	assert_int_equal(count(json, "{\"record\":\"event\""), 3);
 	assert_int_equal(count(json, "{\"record\":\"phase\""), 4);
 	assert_int_equal(count(json, "{\"record\":\"totals\""), 1);
-	assert_non_null(strstr(json, "\"label\":\"sched vda mq-deadline→bfq (ok)\",\"probe\":null,\"mostly_at_edges\":[]}"));
+	assert_non_null(strstr(json, "\"label\":\"sched vda mq-deadline→bfq (ok)\",\"n\":[1],\"probe\":null,\"mostly_at_edges\":[]}"));
 	assert_non_null(strstr(json, "\"resets\":{\"nr_requests\":[\"256\",\"64\"]}"));
 	free(json);
 	unlink(log);
