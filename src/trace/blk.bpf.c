@@ -180,7 +180,11 @@ static __always_inline __u32 slot_of(struct request *rq, __u32 qid)
 {
 	int tag = rq->internal_tag >= 0 ? rq->internal_tag : rq->tag;
 	if (tag < 0) {
-		__u32 low = (__u32)(unsigned long)rq;   /* no other pointer arithmetic verifies */
+		/* the verifier takes a pointer's low half only through a 32-bit move (no other
+		 * pointer arithmetic verifies), which clang may fold into the multiply as
+		 * its code around changes: hence the move by hand */
+		__u32 low;
+		asm volatile("%0 = %1" : "=w"(low) : "w"((__u32)(unsigned long)rq));
 		return (low * 2654435761u) >> (32 - BLK_SLOT_BITS);
 	}
 	struct blk_mq_hw_ctx *hctx = rq->mq_hctx;
