@@ -248,13 +248,31 @@ make_loop_in() {
 	basename "$dev"
 }
 
-# make_fs LOOPNAME TYPE [MKFS-OPTS...] -> prints the mount point (under $TMP)
+# An ext4 that leaves the kernel's ext4lazyinit thread nothing to do: mkfs writes its inode
+# tables and journal (-E lazy_...=0), and no mount reads its block bitmaps ahead (the
+# superblock's default mount option no_prefetch_block_bitmaps, which the mount table does
+# not show).  Else that thread lives for up to 5 s after each mount of any ext4 (the
+# prefetch's random delay; longer with tables to zero), and while it lives every `ioscope
+# matrix` on an ext4 of the machine waits 6 s, not 1, for a quiet device before each run
+# (docs/experiments.md): one script's plain mkfs.ext4 made the matrices beside it wait.
+# The lazy init itself is test_matrix_quiet.sh's subject, the one that makes one.
+# mkfs_ext4 DEV [MKFS-OPTS...] makes one; MKFS_EXT4 is the same as a matrix's --mkfs
+# command (run as `CMD /dev/NAME` by sh).
+EXT4_NOLAZY="-E lazy_itable_init=0,lazy_journal_init=0"
+MKFS_EXT4="mkfs.ext4 -q -F $EXT4_NOLAZY \"\$1\" && tune2fs -E mount_opts=no_prefetch_block_bitmaps"
+mkfs_ext4() {
+	local dev=$1; shift
+	mkfs.ext4 -q -F $EXT4_NOLAZY "$@" "$dev" && tune2fs -E mount_opts=no_prefetch_block_bitmaps "$dev" >/dev/null
+}
+
+# make_fs LOOPNAME TYPE [MKFS-OPTS...] -> prints the mount point (under $TMP); an ext4 as
+# mkfs_ext4 makes it
 make_fs() {
 	local name=$1 type=$2; shift 2
 	local mnt="$TMP/mnt-$name"
 	mkdir -p "$mnt"
 	case "$type" in
-	ext4) mkfs.ext4 -q -F "$@" "/dev/$name" >/dev/null 2>&1 ;;
+	ext4) mkfs_ext4 "/dev/$name" "$@" >/dev/null 2>&1 ;;
 	xfs) mkfs.xfs -q -f "$@" "/dev/$name" >/dev/null 2>&1 ;;
 	btrfs) mkfs.btrfs -q -f "$@" "/dev/$name" >/dev/null 2>&1 ;;
 	esac || return 1

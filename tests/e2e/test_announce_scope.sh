@@ -31,7 +31,7 @@ wait_output "$TMP/ours.json" "$p1" && wait_output "$TMP/all.json" "$p2" &&
 	|| fail "ioscope mark --device: an unknown device is refused (exit 2)" "$(cat "$TMP/m4.err")"
 
 # The other user's matrix, on its own device, announcing its steps to every instance.
-"$IOSCOPE" matrix --device "$theirs" --mount "$TMP/m" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
+"$IOSCOPE" matrix --device "$theirs" --mount "$TMP/m" --mkfs "$MKFS_EXT4" --repeat 1 \
 	--cache hot --out "$TMP/mx" -- sh -c 'dd if=/dev/zero of=f bs=1M count=8 conv=fsync status=none' \
 	>"$TMP/mx.out" 2>"$TMP/mx.err"
 mx=$?

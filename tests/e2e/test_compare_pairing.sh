@@ -17,7 +17,7 @@ unset IOSCOPE_TARBALL
 
 make_loop 320 >"$TMP/a" && make_loop 320 >"$TMP/b" || { fail "loop devices"; exit 1; }
 devA=$(cat "$TMP/a") devB=$(cat "$TMP/b")   # mkfs.xfs wants 300 MB
-make_fs "$devA" ext4 -E lazy_itable_init=0,lazy_journal_init=0 >"$TMP/ma" \
+make_fs "$devA" ext4 >"$TMP/ma" \
 	&& make_fs "$devB" xfs >"$TMP/mb" || { fail "ext4 on $devA, xfs on $devB"; exit 1; }
 mntA=$(cat "$TMP/ma") mntB=$(cat "$TMP/mb")
 

@@ -22,7 +22,7 @@ L=$(cat "$TMP/loop")
 Q=/sys/block/$L/queue
 MNT=$TMP/mnt
 mkdir -p "$MNT"
-mkfs.ext4 -q -F "/dev/$L" >/dev/null 2>&1 && mount -o nosuid,nodev "/dev/$L" "$MNT" \
+mkfs_ext4 "/dev/$L" >/dev/null 2>&1 && mount -o nosuid,nodev "/dev/$L" "$MNT" \
 	|| { fail control_console_setup "no ext4 on $L"; exit 0; }
 at_exit "umount -l '$MNT'"
 region_writer "$MNT/load" 120 64 64 100

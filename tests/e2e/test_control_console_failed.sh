@@ -25,7 +25,7 @@ fi
 A=$(make_loop 64) && B=$(make_loop 64) || { fail control_console_failed_setup "no loop devices"; exit 0; }
 MNT=$TMP/mnt
 mkdir -p "$MNT"
-{ mkfs.ext4 -q -F "/dev/$A" && mkfs.ext4 -q -F "/dev/$B"; } >/dev/null 2>&1 \
+{ mkfs_ext4 "/dev/$A" && mkfs_ext4 "/dev/$B"; } >/dev/null 2>&1 \
 	&& mount "/dev/$A" "$MNT" || { fail control_console_failed_setup "no ext4 on $A"; exit 0; }
 at_exit "umount -l '$MNT'"
 LOG=$TMP/session.log

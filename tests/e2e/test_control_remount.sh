@@ -37,7 +37,7 @@ fs() {
 	MNT=$TMP/mnt-$type
 	mkdir -p "$MNT"
 	case $type in
-	ext4) mkfs.ext4 -q -F "/dev/$DEV" ;;
+	ext4) mkfs_ext4 "/dev/$DEV" ;;
 	xfs) mkfs.xfs -q -f "/dev/$DEV" ;;
 	btrfs) mkfs.btrfs -q -f "/dev/$DEV" ;;
 	esac >/dev/null 2>&1 || return 1

@@ -9,7 +9,7 @@ is_root || { skip "hostile names" "needs root for a loop device and a mount"; ex
 
 make_loop 64 >"$TMP/loop" || { fail "loop device"; exit 1; }
 dev=$(cat "$TMP/loop")
-mkfs.ext4 -q -F "/dev/$dev" >/dev/null 2>&1 || { fail "mkfs.ext4"; exit 1; }
+mkfs_ext4 "/dev/$dev" >/dev/null 2>&1 || { fail "mkfs.ext4"; exit 1; }
 evil=$'m\e]2;PWNED\a\r\n---- 09:00:00 vda sched none->bfq (fake) ----\x7f'
 mnt="$TMP/$evil"
 mkdir "$mnt" && mount -t ext4 "/dev/$dev" "$mnt" || { fail "mount on a hostile name"; exit 1; }

@@ -10,7 +10,7 @@ is_root || { skip "non-UTF-8 names" "needs root for a loop device and a mount"; 
 
 make_loop 64 >"$TMP/loop" || { fail "loop device"; exit 1; }
 dev=$(cat "$TMP/loop")
-mkfs.ext4 -q -F "/dev/$dev" >/dev/null 2>&1 || { fail "mkfs.ext4"; exit 1; }
+mkfs_ext4 "/dev/$dev" >/dev/null 2>&1 || { fail "mkfs.ext4"; exit 1; }
 mnt="$TMP/bad"$'\xff\xfe'"-name"$'\x80'
 mkdir "$mnt" && mount -t ext4 "/dev/$dev" "$mnt" || { fail "mount on a non-UTF-8 name"; exit 1; }
 at_exit "umount -l \"\$(cat '$TMP/mntpath')\""

@@ -34,7 +34,7 @@ cd "$TMP" || exit 1
 watch_pid=$!
 at_exit "kill $watch_pid"
 for _ in $(seq 50); do [ -s "$TMP/watch.log" ] && break; sleep 0.1; done
-"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m1" --mkfs 'mkfs.ext4 -q -F' \
+"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m1" --mkfs "$MKFS_EXT4" \
 	--schedulers "$A,$B" --mount-options 'defaults;noatime' --cache cold --repeat 1 \
 	--out "$TMP/r1" -- tar xf "$TMP/small.tar" >"$TMP/r1.stdout" 2>"$TMP/r1.stderr"
 rc=$?
@@ -166,7 +166,7 @@ else
 fi
 
 # ---- 4: refusals before anything is touched ----
-"$IOSCOPE" matrix --device "$dev2" --mount "$mnt2" --mkfs 'mkfs.ext4 -q -F' --repeat 1 --out "$TMP/r4" -- true 2>"$TMP/r4.stderr"
+"$IOSCOPE" matrix --device "$dev2" --mount "$mnt2" --mkfs "$MKFS_EXT4" --repeat 1 --out "$TMP/r4" -- true 2>"$TMP/r4.stderr"
 rc=$?
 [ $rc -eq 1 ] && grep -q 'in use' "$TMP/r4.stderr" && [ "$mbefore" = "$(mount_state "$mnt2")" ] && [ ! -e "$TMP/r4.txt" ] \
 	&& ok "--mkfs on a mounted device is refused" || fail "--mkfs on a mounted device is refused" "rc=$rc $(cat "$TMP/r4.stderr")"
@@ -180,7 +180,7 @@ rc=$?
 # ---- 6: SIGINT in the middle of an --mkfs matrix: its mount undone, the queue put back ----
 qbefore6=$(queue_state "$dev")
 mkdir "$TMP/m6"
-"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m6" --mkfs 'mkfs.ext4 -q -F' --schedulers "$B,$A" \
+"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m6" --mkfs "$MKFS_EXT4" --schedulers "$B,$A" \
 	--repeat 1 --out "$TMP/r7" -- sleep 30 >/dev/null 2>"$TMP/r7.stderr" &
 pid=$!
 for _ in $(seq 100); do [ -e "$TMP/r7-c01-r1.out" ] && break; sleep 0.1; done
@@ -204,7 +204,7 @@ qbefore7=$(queue_state "$dev")
 mkdir "$TMP/m7"
 at_exit "umount -l '$TMP/m7'"
 at_exit "$KILL_MARKED"
-"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m7" --mkfs 'mkfs.ext4 -q -F' --schedulers "$B" \
+"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m7" --mkfs "$MKFS_EXT4" --schedulers "$B" \
 	--repeat 1 --out "$TMP/r8" -- sh -c "sleep ${MARK}1 & setsid sleep ${MARK}2 & sleep ${MARK}3" \
 	>/dev/null 2>"$TMP/r8.stderr" &
 pid=$!
@@ -217,7 +217,7 @@ left=$(marked '[123]')
 	&& ok "SIGTERM mid matrix: the command's background job and daemon stopped, the filesystem unmounted" \
 	|| fail "SIGTERM mid matrix: the command's background job and daemon stopped, the filesystem unmounted" \
 		"rc=$rc left: ${left:-none} $(grep " $TMP/m7 " /proc/self/mountinfo) $(tail -3 "$TMP/r8.stderr")"
-"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m7" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
+"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m7" --mkfs "$MKFS_EXT4" --repeat 1 \
 	--out "$TMP/r9" -- true >/dev/null 2>"$TMP/r9.stderr"
 rc=$?
 [ $rc -eq 0 ] && sanitizer_clean "$TMP/r9.stderr" && ok "the next matrix on that device works" \
@@ -227,7 +227,7 @@ rc=$?
 mkdir "$TMP/m8"
 at_exit "umount -l '$TMP/m8'"
 at_exit "$KILL_MARKED"
-"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m8" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
+"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m8" --mkfs "$MKFS_EXT4" --repeat 1 \
 	--out "$TMP/r10" -- sh -c 'touch ready; for i in $(seq 1200); do [ -e held ] && break; sleep 0.05; done' \
 	>/dev/null 2>"$TMP/r10.stderr" &
 pid=$!
@@ -288,9 +288,9 @@ qbefore9=$(queue_state "$dev")
 mkdir "$TMP/m9"
 at_exit "umount -l '$TMP/m9'"
 at_exit "$KILL_MARKED"
-killed "--mkfs" 5 --device "$dev" --mount "$TMP/m9" --mkfs 'mkfs.ext4 -q -F' --schedulers "$B" \
+killed "--mkfs" 5 --device "$dev" --mount "$TMP/m9" --mkfs "$MKFS_EXT4" --schedulers "$B" \
 	--out "$TMP/r11"
-again "$TMP/r12" --device "$dev" --mount "$TMP/m9" --mkfs 'mkfs.ext4 -q -F'
+again "$TMP/r12" --device "$dev" --mount "$TMP/m9" --mkfs "$MKFS_EXT4"
 [ "$rc" = 1 ] \
 	&& grep -q "an earlier matrix on $dev (pid $killed_pid) ended without putting it back" "$TMP/r12.stderr" \
 	&& grep -qx "  umount '$TMP/m9'" "$TMP/r12.stderr" \
@@ -299,7 +299,7 @@ again "$TMP/r12" --device "$dev" --mount "$TMP/m9" --mkfs 'mkfs.ext4 -q -F'
 	|| fail "after a kill -9 the next matrix refuses the device and says how to put it back" \
 		"rc=$rc $(cat "$TMP/r12.stderr")"
 put_back "--mkfs" "$TMP/r12.stderr"
-again "$TMP/r13" --device "$dev" --mount "$TMP/m9" --mkfs 'mkfs.ext4 -q -F'
+again "$TMP/r13" --device "$dev" --mount "$TMP/m9" --mkfs "$MKFS_EXT4"
 [ "$rc" = 0 ] && [ "$qbefore9" = "$(queue_state "$dev")" ] \
 	&& ok "done as it says, the device is taken again and put back as found" \
 	|| fail "done as it says, the device is taken again and put back as found" \

@@ -19,7 +19,7 @@ grep -qw xfs /proc/filesystems || modprobe xfs 2>/dev/null
 grep -qw xfs /proc/filesystems || { skip "matrix --fs" "no xfs in this kernel"; exit 0; }
 
 queue_state() { local q=/sys/block/$1/queue; echo "$(cat $q/scheduler) nr=$(cat $q/nr_requests)"; }
-EXT4="ext4=mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0"
+EXT4="ext4=$MKFS_EXT4"
 cd "$TMP" || exit 1
 
 # ---- 1: two filesystems x two schedulers, the probe on the filesystem under test ----

@@ -20,7 +20,7 @@ make_loop_on() {
 # matrix OUT ARGS...: an --mkfs matrix of one run on $TMP/m; its status in $rc
 matrix() {
 	local out=$1; shift
-	"$IOSCOPE" matrix --mount "$TMP/m" --mkfs 'mkfs.ext4 -q -F' --repeat 1 --out "$TMP/$out" \
+	"$IOSCOPE" matrix --mount "$TMP/m" --mkfs "$MKFS_EXT4" --repeat 1 --out "$TMP/$out" \
 		"$@" -- sh -c 'seq 1000 >numbers' >/dev/null 2>"$TMP/$out.stderr"
 	rc=$?
 	at_exit "umount '$TMP/m'"
@@ -42,7 +42,7 @@ refused 2 a1 && grep -q "would destroy the data on $lower, which it stands on ($
 	&& ok "--mkfs on a loop device over a block device is refused unless that device is named" \
 	|| fail "--mkfs on a loop device over a block device is refused unless that device is named" "rc=$rc $(cat "$TMP/a1.stderr")"
 # the refusal names the option given: --fs, not --mkfs (issue 40 nit)
-"$IOSCOPE" matrix --mount "$TMP/m" --fs 'ext4=mkfs.ext4 -q -F' --repeat 1 --out "$TMP/a1fs" \
+"$IOSCOPE" matrix --mount "$TMP/m" --fs "ext4=$MKFS_EXT4" --repeat 1 --out "$TMP/a1fs" \
 	--device "$upper" -- true >/dev/null 2>"$TMP/a1fs.stderr"
 rc=$?
 refused 2 a1fs && grep -q -- "^ioscope matrix: --fs on $upper would destroy the data on $lower, which it stands on" "$TMP/a1fs.stderr" \
@@ -60,7 +60,7 @@ refused 2 a3 && grep -q "($top -> $upper -> $lower): name that with --destroy-da
 	|| fail "a stacked chain is followed down: the device at its bottom is the one to name" "rc=$rc $(cat "$TMP/a3.stderr")"
 
 # named, but mounted: refused, its data kept
-mkfs.ext4 -q -F "/dev/$lower" && mount "/dev/$lower" "$TMP/low" && at_exit "umount '$TMP/low'"
+mkfs_ext4 "/dev/$lower" && mount "/dev/$lower" "$TMP/low" && at_exit "umount '$TMP/low'"
 echo precious >"$TMP/low/keep"
 sync
 matrix a4 --device "$upper" --destroy-data-on "/dev/$lower"
@@ -102,7 +102,7 @@ new=$(blkid -o value -s UUID "/dev/$lower")
 one=$(make_loop 64) || { fail "loop device"; exit 0; }
 img=$(cat "/sys/block/$one/loop/backing_file")
 two=$(make_loop_on "$img") || { fail "a second loop device on $img"; exit 0; }
-mkfs.ext4 -q -F "/dev/$two" && mount "/dev/$two" "$TMP/shared" && at_exit "umount '$TMP/shared'"
+mkfs_ext4 "/dev/$two" && mount "/dev/$two" "$TMP/shared" && at_exit "umount '$TMP/shared'"
 echo precious >"$TMP/shared/keep"
 sync
 matrix b1 --device "$one"

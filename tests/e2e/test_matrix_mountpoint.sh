@@ -34,14 +34,14 @@ refused_link() {
 }
 
 ln -s "$TMP/target" "$TMP/ulink" && chown -h nobody "$TMP/ulink"
-run c1 --mount "$TMP/ulink" --mkfs 'mkfs.ext4 -q -F'
+run c1 --mount "$TMP/ulink" --mkfs "$MKFS_EXT4"
 refused_link c1 "$TMP/ulink is a symlink owned by uid $nobody, not root: refused" && ok "--mount at a symlink another user owns: refused, nothing mounted on its target" \
 	|| fail "--mount at a symlink another user owns: refused, nothing mounted on its target" "rc=$rc $(cat "$TMP/c1.stderr")"
-run c2 --mount "$TMP/ulink/sub" --mkfs 'mkfs.ext4 -q -F'
+run c2 --mount "$TMP/ulink/sub" --mkfs "$MKFS_EXT4"
 refused_link c2 "$TMP/ulink/sub: passes through $TMP/ulink, a symlink owned by uid $nobody, not root: refused" && ok "--mount through such a symlink: refused" \
 	|| fail "--mount through such a symlink: refused" "rc=$rc $(cat "$TMP/c2.stderr")"
 ln -s "$TMP/ulink" "$TMP/rlink-to-ulink"
-run c3 --mount "$TMP/rlink-to-ulink" --mkfs 'mkfs.ext4 -q -F'
+run c3 --mount "$TMP/rlink-to-ulink" --mkfs "$MKFS_EXT4"
 refused_link c3 "$TMP/rlink-to-ulink: passes through $TMP/ulink, a symlink owned by uid $nobody, not root: refused" && ok "a root-owned symlink leading to such a symlink: refused" \
 	|| fail "a root-owned symlink leading to such a symlink: refused" "rc=$rc $(cat "$TMP/c3.stderr")"
 
@@ -59,7 +59,7 @@ rc=$?
 
 # a symlink root owns is followed: the fresh filesystem on its target, the command in it
 ln -s "$TMP/target" "$TMP/rlink"
-run c5 --mount "$TMP/rlink" --mkfs 'mkfs.ext4 -q -F'
+run c5 --mount "$TMP/rlink" --mkfs "$MKFS_EXT4"
 [ "$rc" -eq 0 ] && sanitizer_clean "$TMP/c5.stderr" && [ "$(cat "$TMP/c5.fs")" = ext2/ext3 ] \
 	&& [ "$(cat "$TMP/c5.pwd")" = "$TMP/target" ] && [ "$(cat "$TMP/c5.env")" = "$TMP/target" ] \
 	&& grep -q "\"mount\": *\"$TMP/target\"" "$TMP/c5.json" && untouched \
@@ -78,7 +78,7 @@ if [ -e '$TMP/mkfs.once' ] && [ ! -L '$TMP/u/d' ]; then
 	mv '$TMP/u/d' '$TMP/u/d.moved' && ln -s '$TMP/elsewhere' '$TMP/u/d' && chown -h nobody '$TMP/u/d'
 fi
 touch '$TMP/mkfs.once'
-exec mkfs.ext4 -q -F "\$1"
+mkfs.ext4 -q -F $EXT4_NOLAZY "\$1" && exec tune2fs -E mount_opts=no_prefetch_block_bitmaps "\$1" >/dev/null
 EOF
 chmod 755 "$TMP/mkfs.sh"
 run c6 --mount "$TMP/u/d/m" --mkfs "$TMP/mkfs.sh" --mount-options 'defaults;noatime'

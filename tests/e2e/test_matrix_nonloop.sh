@@ -46,7 +46,7 @@ mkdir "$TMP/m"
 cd "$TMP" || exit 1
 
 # not named again: refused before anything is written
-"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
+"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m" --mkfs "$MKFS_EXT4" --repeat 1 \
 	--out "$TMP/a" -- true >/dev/null 2>"$TMP/a.stderr"
 rc=$?
 [ $rc -eq 2 ] && grep -q "name it again with --destroy-data-on $dev" "$TMP/a.stderr" \
@@ -55,14 +55,14 @@ rc=$?
 	|| fail "--mkfs refused on $dev, which is not a loop device" "rc=$rc $(cat "$TMP/a.stderr")"
 # naming another device does not count
 other=$(make_loop 16)
-"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
+"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m" --mkfs "$MKFS_EXT4" --repeat 1 \
 	--destroy-data-on "/dev/$other" --out "$TMP/b" -- true >/dev/null 2>"$TMP/b.stderr"
 rc=$?
 [ $rc -eq 2 ] && grep -q "destroy-data-on" "$TMP/b.stderr" && ! blkid "/dev/$dev" >/dev/null 2>&1 \
 	&& ok "--destroy-data-on naming another device does not allow it" \
 	|| fail "--destroy-data-on naming another device does not allow it" "rc=$rc $(cat "$TMP/b.stderr")"
 # a bio-based device has no scheduler to compare
-"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
+"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m" --mkfs "$MKFS_EXT4" --repeat 1 \
 	--destroy-data-on "/dev/$dev" --schedulers mq-deadline --out "$TMP/s" -- true >/dev/null 2>"$TMP/s.stderr"
 rc=$?
 [ $rc -eq 2 ] && grep -q "has no I/O scheduler" "$TMP/s.stderr" && ! blkid "/dev/$dev" >/dev/null 2>&1 \
@@ -70,7 +70,7 @@ rc=$?
 	|| fail "--schedulers on a device without a scheduler is bad usage" "rc=$rc $(cat "$TMP/s.stderr")"
 
 # named again: done, two option sets, the filesystem unmounted afterwards
-"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
+"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m" --mkfs "$MKFS_EXT4" --repeat 1 \
 	--mount-options 'defaults;noatime' --destroy-data-on "/dev/$dev" --out "$TMP/c" \
 	-- sh -c 'seq 5000 >numbers' >/dev/null 2>"$TMP/c.stderr"
 rc=$?
@@ -99,7 +99,7 @@ PY
 mkdir "$TMP/mounted"
 mount "/dev/$dev" "$TMP/mounted" && at_exit "umount '$TMP/mounted'"
 echo precious >"$TMP/mounted/keep"
-"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
+"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m" --mkfs "$MKFS_EXT4" --repeat 1 \
 	--destroy-data-on "/dev/$dev" --out "$TMP/d" -- true >/dev/null 2>"$TMP/d.stderr"
 rc=$?
 [ $rc -eq 1 ] && grep -q "is in use: .* is mounted on $TMP/mounted" "$TMP/d.stderr" \
@@ -110,7 +110,7 @@ umount "$TMP/mounted"
 
 # held open exclusively by another process: refused, the data kept
 hold_exclusively "$dev"
-"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
+"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m" --mkfs "$MKFS_EXT4" --repeat 1 \
 	--destroy-data-on "/dev/$dev" --out "$TMP/e" -- true >/dev/null 2>"$TMP/e.stderr"
 rc=$?
 release_hold

@@ -26,7 +26,7 @@ waits() {
 matrix_bg() {
 	local out=$1 dev=$2
 	shift 2
-	bg "$IOSCOPE" matrix --device "$dev" --mount "$TMP/m" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
+	bg "$IOSCOPE" matrix --device "$dev" --mount "$TMP/m" --mkfs "$MKFS_EXT4" --repeat 1 \
 		--mount-options 'defaults;noatime' --out "$TMP/$out" "$@" >/dev/null 2>"$TMP/$out.stderr"
 }
 mounted() { grep -q " $1 " /proc/self/mountinfo; }
@@ -95,7 +95,7 @@ umount "$TMP/side" 2>/dev/null
 at_exit "umount '$TMP/side'; [ -s '$TMP/side3.dev' ] && losetup -d \$(cat '$TMP/side3.dev')"
 cat >"$TMP/mkfs.sh" <<EOF
 #!/bin/sh
-mkfs.ext4 -q -F "\$1" || exit 1
+mkfs.ext4 -q -F $EXT4_NOLAZY "\$1" && tune2fs -E mount_opts=no_prefetch_block_bitmaps "\$1" >/dev/null || exit 1
 losetup --find --show --read-only '$img' >'$TMP/side3.dev' && mount -o ro "\$(cat '$TMP/side3.dev')" '$TMP/side'
 EOF
 chmod 755 "$TMP/mkfs.sh"
@@ -119,7 +119,7 @@ umount "$TMP/side" 2>/dev/null
 run() {
 	local out=$1
 	shift
-	"$IOSCOPE" matrix --mount "$TMP/m" --mkfs 'mkfs.ext4 -q -F' --repeat 1 --out "$TMP/$out" "$@" \
+	"$IOSCOPE" matrix --mount "$TMP/m" --mkfs "$MKFS_EXT4" --repeat 1 --out "$TMP/$out" "$@" \
 		-- true >/dev/null 2>"$TMP/$out.stderr"
 	rc=$?
 }
@@ -159,7 +159,7 @@ run d4 --device "$TMP/links/rupper" --destroy-data-on "$TMP/links/rlower"
 matrix_bg c1 "$dev" --schedulers "$other" -- sh -c "$(waits c1)"
 pid=$BG_PID
 if wait_until 60 "$pid" test -e "$TMP/c1.running"; then
-	"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m2" --mkfs 'mkfs.ext4 -q -F' --repeat 1 \
+	"$IOSCOPE" matrix --device "$dev" --mount "$TMP/m2" --mkfs "$MKFS_EXT4" --repeat 1 \
 		--out "$TMP/c2" -- true >/dev/null 2>"$TMP/c2.stderr"
 	rc2=$?
 fi

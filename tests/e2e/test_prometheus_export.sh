@@ -37,7 +37,7 @@ grep -q "^ioscope_disk_utilization_ratio{device=\"$DEV\"} " "$TMP/batch.prom" &&
 DEV2=$(make_loop 16) || { fail "second loop device"; exit 1; }
 HOSTILE="$TMP/mnt \"q\" \\x"$'\n'$'\xff'
 mkdir "$HOSTILE"
-if mkfs.ext4 -q -F "/dev/$DEV2" >/dev/null 2>&1 && mount "/dev/$DEV2" "$HOSTILE"; then
+if mkfs_ext4 "/dev/$DEV2" >/dev/null 2>&1 && mount "/dev/$DEV2" "$HOSTILE"; then
 	at_exit 'umount -l "$HOSTILE"'   # the name has a newline: expanded when run
 	"$IOSCOPE" --batch -f prometheus -i 0.1 -c 1 "$DEV2" >"$TMP/hostile.prom" 2>"$TMP/err"
 	out=$(promtool check metrics <"$TMP/hostile.prom" 2>&1) &&

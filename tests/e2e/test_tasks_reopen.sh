@@ -43,7 +43,7 @@ first_listed_from() {
 reopen_case() {
 	local id=$1 name=$2 ns=$3 a b mnt out=$TMP/$1.json err=$TMP/$1.err
 	a=$(make_loop 64) && b=$(make_loop 64) && mnt=$(make_fs "$a" ext4) &&
-		mkfs.ext4 -q -F "/dev/$b" >/dev/null 2>&1 && mkdir "$mnt/d" ||
+		mkfs_ext4 "/dev/$b" >/dev/null 2>&1 && mkdir "$mnt/d" ||
 		{ fail "$name: two disks" "make_loop/make_fs"; return; }
 	# 64 KiB rewrites of the file's first MiB, flushed each pass: a write rate every
 	# interval, steady and small; the reopen when the trigger is there, told in the marker

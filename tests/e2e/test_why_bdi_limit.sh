@@ -18,7 +18,7 @@ needs why_bdi_limit python3 mkfs.ext4
 # memory-backed: the writer's rate before the limit is several times the limited one
 shm=$(mktemp -d /dev/shm/ioscope-test.XXXXXX) || { fail "why_bdi_limit: a directory in /dev/shm"; exit 1; }
 at_exit "rm -rf '$shm'"
-dev=$(make_loop_in "$shm" 1536) && mnt=$(make_fs "$dev" ext4 -E lazy_itable_init=0,lazy_journal_init=0) ||
+dev=$(make_loop_in "$shm" 1536) && mnt=$(make_fs "$dev" ext4) ||
 	{ fail "why_bdi_limit: ext4 on a loop device"; exit 1; }
 bdi=/sys/block/$dev/bdi
 [ -w "$bdi/strict_limit" ] && [ -w "$bdi/max_bytes" ] ||
@@ -101,14 +101,16 @@ PY
 
 # Another instance's experiment beside it, as on a shared machine: a matrix in the same
 # runtime directory on a device of its own, announcing its steps to every instance, round
-# and round (its runs: `sleep 3` on a fresh ext4).  None of it is an event, a reason or a
+# and round (its runs: `sleep 3` on a fresh ext4, made as lib.sh's MKFS_EXT4: a plain
+# mkfs.ext4 kept the kernel's ext4lazyinit thread alive all along, and every matrix of the
+# scripts beside this one waited 6 s before each run).  None of it is an event, a reason or a
 # phase of the session watching $dev.
 other=$(make_loop 64) || { fail "why_bdi_limit: a second loop device"; exit 1; }
 mkdir -p "$TMP/om"
 # (killed at exit with the matrix it runs, which then puts its device back)
 bg bash -c "trap 'kill \$m; wait \$m; exit' TERM
 	for i in \$(seq 100); do '$IOSCOPE' matrix --device '$other' --mount '$TMP/om' \
-		--mkfs 'mkfs.ext4 -q -F' --repeat 3 --cache hot --out '$TMP/mx'\$i -- sleep 3 \
+		--mkfs '$MKFS_EXT4' --repeat 3 --cache hot --out '$TMP/mx'\$i -- sleep 3 \
 		>>'$TMP/mx.out' 2>>'$TMP/mx.err' & m=\$!; wait \$m || exit; done"
 matrix_loop=$BG_PID
 wait_until 30 "$matrix_loop" test -e "$TMP/mx1-c01-r1.log"
