@@ -9,6 +9,7 @@
 # so that a run started right after the mount (the old code) always meets the lazy init;
 # a `sleep 2` missed it in about half the runs and the check passed on the old code.  A --quiet-timeout too short for it to finish: the runs are
 # flagged as started on a busy device, in the JSON, CSV and text.
+# run.sh: waits (on the lazy init and the runs' sleeps: 2.2 s of CPU in 22.6 s)
 . "$(dirname "$0")/lib.sh"
 if ! is_root; then skip "matrix quiet" "needs root (loop devices, mkfs, mount)"; exit 0; fi
 needs "matrix quiet" mkfs.ext4 python3
