@@ -256,8 +256,9 @@ make_loop_in() {
 # matrix` on an ext4 of the machine waits 6 s, not 1, for a quiet device before each run
 # (docs/experiments.md): one script's plain mkfs.ext4 made the matrices beside it wait.
 # The lazy init itself is test_matrix_quiet.sh's subject, the one that makes one.
-# mkfs_ext4 DEV [MKFS-OPTS...] makes one; MKFS_EXT4 is the same as a matrix's --mkfs
-# command (run as `CMD /dev/NAME` by sh).
+# mkfs_ext4 DEV [MKFS-OPTS...] makes one (an -E of its own replaces the lazy_...=0: mke2fs
+# takes the last -E, so give them in it); MKFS_EXT4 is the same as a matrix's --mkfs command
+# (run as `CMD /dev/NAME` by sh).
 EXT4_NOLAZY="-E lazy_itable_init=0,lazy_journal_init=0"
 MKFS_EXT4="mkfs.ext4 -q -F $EXT4_NOLAZY \"\$1\" && tune2fs -E mount_opts=no_prefetch_block_bitmaps"
 mkfs_ext4() {
