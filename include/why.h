@@ -209,6 +209,11 @@ struct journal_committer {
 	/* the wait channel of a task waiting for the log's own write, once the committer
 	 * handed it over and no thread of the journal is in D (xfs); NULL: none */
 	const char *log_waiter;
+	/* the log waiters' sleeps begun in the interval (xfs: the log forces that slept, counted
+	 * as each begins); none while only log waiters are in D: each was there all through the
+	 * interval, whatever the log wrote (a stuck xfs log still takes a write from the
+	 * periodic log work every 30 s).  JF_COUNT: none */
+	enum journal_figure waiter_sleeps;
 };
 extern const struct journal_committer journal_committers[];
 extern const size_t journal_committers_count;

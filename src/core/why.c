@@ -56,12 +56,12 @@ const struct journal_figure_def journal_figures[JF_COUNT] = {
 
 const struct journal_committer journal_committers[] = {
 	{ JOURNAL_EXT4, "jbd2/", JF_COMMITS_S, "kjournald2, which commits the running transaction",
-	  NULL },
+	  NULL, JF_COUNT },
 	/* the push work hands the checkpoint to the in-core log and ends: a log write that
 	 * does not complete leaves no kworker in D, only its fsync callers waiting */
 	{ JOURNAL_XFS, "xfs-cil/", JF_LOG_WRITES_S,
 	  "the CIL push work (a kworker), which writes a checkpoint to the log",
-	  "xlog_wait_on_iclog" },
+	  "xlog_wait_on_iclog", JF_LOG_FORCE_SLEEPS_S },
 };
 const size_t journal_committers_count = sizeof journal_committers / sizeof journal_committers[0];
 
@@ -374,13 +374,28 @@ static bool waits_for_commit(const struct blocked_task *b, const struct journal_
 	return a.n && strcmp(a.devices[0], j->device) == 0;
 }
 
+/* No log waiter began a sleep in the interval (the journal's waiter_sleeps figure read 0). */
+static bool no_waiter_slept(const struct journal_rates *j)
+{
+	for (size_t i = 0; i < journal_committers_count; i++) {
+		enum journal_figure w = journal_committers[i].waiter_sleeps;
+		if (journal_committers[i].fs == j->fs && w < JF_COUNT &&
+		    (j->present & (1u << w)) && j->f[w] == 0)
+			return true;
+	}
+	return false;
+}
+
 /* The longest its committers (or log waiters) have been in D; false when none is, or when
  * the journal went on in the interval (a commit ended, the log was written): the thread
- * is then in D for its next commit, and how long that one has run is not known. */
+ * is then in D for its next commit, and how long that one has run is not known.  Log
+ * waiters alone, none of whose sleeps began in the interval, slept through it: their
+ * commit did not end, whatever the log wrote (xfs's periodic work writes into a stuck log:
+ * the commit then read "missing" one sample in thirty seconds). */
 static bool commit_running(const struct journal_rates *j, const struct tasks_sample *t,
 			   uint64_t mono_ns, const struct snapshot *devs, double *seconds)
 {
-	bool found = false;
+	bool found = false, waiters_only = true;
 	*seconds = 0;
 	for (size_t i = 0; i < t->nkept; i++) {
 		const struct blocked_task *b = &t->blocked[i];
@@ -388,8 +403,9 @@ static bool commit_running(const struct journal_rates *j, const struct tasks_sam
 			continue;
 		*seconds = fmax(*seconds, blocked_task_seconds(b, mono_ns));
 		found = true;
+		waiters_only = waiters_only && !b->kthread;
 	}
-	return found && !journal_went_on(j);
+	return found && (!journal_went_on(j) || (waiters_only && no_waiter_slept(j)));
 }
 
 static const struct task_memcg *find_memcg(const struct tasks_sample *t,

@@ -763,6 +763,21 @@ static void test_commit_running_xfs_log_waiters(void **state)
 	assert_false(y.journals[1].present & (1u << JF_COMMIT_RUNNING_S));
 	assert_false(y.journals[2].present & (1u << JF_COMMIT_RUNNING_S));
 
+	/* the log written once (xfs's periodic work into the stuck log), no waiter's sleep
+	 * begun: they slept all through, the commit still runs; with sleeps begun, not known */
+	y.journals[0].present = 1u << JF_LOG_WRITES_S | 1u << JF_LOG_FORCE_SLEEPS_S;
+	y.journals[0].f[JF_LOG_WRITES_S] = 0.5;
+	y.journals[0].f[JF_LOG_FORCE_SLEEPS_S] = 0;
+	why_rates_add_tasks(&y, NULL, t, 112000000000ull, &devs);
+	assert_true(y.journals[0].present & (1u << JF_COMMIT_RUNNING_S));
+	assert_true(y.journals[0].f[JF_COMMIT_RUNNING_S] == 12.0);
+	y.journals[0].present = 1u << JF_LOG_WRITES_S | 1u << JF_LOG_FORCE_SLEEPS_S;
+	y.journals[0].f[JF_LOG_FORCE_SLEEPS_S] = 3;
+	why_rates_add_tasks(&y, NULL, t, 112000000000ull, &devs);
+	assert_false(y.journals[0].present & (1u << JF_COMMIT_RUNNING_S));
+	y.journals[0].f[JF_LOG_WRITES_S] = 0;
+	y.journals[0].f[JF_LOG_FORCE_SLEEPS_S] = 0;
+
 	y.journals[0].present = 1u << JF_LOG_WRITES_S;
 	why_rates_add_tasks(&y, NULL, t, 112000000000ull, NULL);   /* nothing to attribute by */
 	assert_false(y.journals[0].present & (1u << JF_COMMIT_RUNNING_S));
