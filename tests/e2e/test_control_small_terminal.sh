@@ -4,6 +4,7 @@
 # (its descriptor is in the poll set), so the change is marked once, as ioscope's,
 # and the next samples' diff does not log its echo as an outside ("observed") change.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/console_lib.sh"
 is_root || { skip control_small_terminal "needs root for loop devices"; exit 0; }
 command -v tmux >/dev/null || { skip control_small_terminal "tmux not installed"; exit 0; }
 
@@ -17,15 +18,7 @@ S=ioscope-small-$$
 at_exit "tmux kill-session -t $S"
 tmux new-session -d -s "$S" -x 120 -y 40 \
 	"$IOSCOPE -i 0.3 --record $LOG $L 2>$TMP/stderr; echo EXIT=\$? >$TMP/exit; sleep 30"
-screen() { tmux capture-pane -p -t "$S"; }
-wait_for() {
-	local i
-	for ((i = 0; i < ${2:-10} * 10; i++)); do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
+screen() { tmux capture-pane -p -t "$S"; }   # console_lib.sh's wait_for reads it
 keys() { tmux send-keys -t "$S" "$@"; sleep 0.3; }
 
 wait_for "$L" 15 || { fail small_console_started "$(screen | head -5)"; exit 0; }
