@@ -52,13 +52,24 @@ end_run() {
 	! grep -qE 'Sanitizer|runtime error' "$3" || { echo "bad: sanitizer: $(head -5 "$3")"; return 1; }
 }
 
+# watch_dev BASE: the session watching $dev, recorded into BASE.log, its JSON in BASE.json
+# and stderr in BASE.err, its pid in the caller's $pid; once it printed its first sample
+# (else "bad: no sample", and false)
+watch_dev() {
+	"$IOSCOPE" --batch -i 0.5 -f json --record "$1.log" "$dev" >"$1.json" 2>"$1.err" &
+	pid=$!
+	wait_output "$1.json" "$pid" && return 0
+	echo "bad: no sample"
+	kill "$pid"
+	wait "$pid"
+	return 1
+}
+
 # one_run N: a run; prints "ok", "spoiled: why" or "bad: why" on its last line
 one_run() {
 	local n=$1 pid writer
 	unlimit
-	"$IOSCOPE" --batch -i 0.5 -f json --record "$TMP/r$n.log" "$dev" >"$TMP/r$n.json" 2>"$TMP/r$n.err" &
-	pid=$!
-	wait_output "$TMP/r$n.json" "$pid" || { echo "bad: no sample"; kill "$pid"; wait "$pid"; return; }
+	watch_dev "$TMP/r$n" || return
 	# flat out for its 11 s: held back, a loaded machine's writer did twice the limited rate
 	# at most, and no run was clear
 	bash -c "while :; do dd if=/dev/zero of='$mnt/f' bs=1M count=32 conv=notrunc,fsync status=none || exit; done" &
@@ -157,9 +168,7 @@ umount -l "$mnt"   # the raw device is written: its filesystem is gone with the 
 nr_run() {
 	local n=$1 pid writer
 	requeue
-	"$IOSCOPE" --batch -i 0.5 -f json --record "$TMP/nr$n.log" "$dev" >"$TMP/nr$n.json" 2>"$TMP/nr$n.err" &
-	pid=$!
-	wait_output "$TMP/nr$n.json" "$pid" || { echo "bad: no sample"; kill "$pid"; wait "$pid"; return; }
+	watch_dev "$TMP/nr$n" || return
 	region_writer "/dev/$dev" 30 1024 64
 	writer=$BG_PID
 	plant "$TMP/nr$n" "$pid" 8 queue4 7 requeue
