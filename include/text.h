@@ -47,4 +47,9 @@ void text_duration(long seconds, char *buf, size_t len);
 __attribute__((format(printf, 4, 5))) size_t text_appendf(char *buf, size_t len, size_t used,
 							   const char *fmt, ...);
 
+/* The n items into buf (len bytes), sep between them and last before the last one
+ * ("text, json or csv"): what a table's names make for --help and its errors. */
+void text_join(char *buf, size_t len, const char *const *items, size_t n, const char *sep,
+	       const char *last);
+
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "batch_format.h"
+#include "text.h"
 
 static int render_text(FILE *out, struct jsonw *w, const struct interval_view *v)
 {
@@ -50,13 +51,8 @@ const struct batch_format *batch_format_exporter(void)
 
 void batch_format_names(char *buf, size_t len)
 {
-	size_t used = 0;
-	buf[0] = '\0';
-	for (size_t i = 0; i < batch_format_count && used < len; i++) {
-		const char *sep = i == 0 ? "" : i + 1 == batch_format_count ? " or " : ", ";
-		int n = snprintf(buf + used, len - used, "%s%s", sep, batch_formats[i].name);
-		if (n < 0)
-			break;
-		used += (size_t)n;
-	}
+	const char *names[sizeof batch_formats / sizeof batch_formats[0]];
+	for (size_t i = 0; i < batch_format_count; i++)
+		names[i] = batch_formats[i].name;
+	text_join(buf, len, names, batch_format_count, ", ", " or ");
 }

@@ -163,3 +163,13 @@ void text_duration(long s, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%ldh%02ldm", s / 3600, s / 60 % 60);
 }
+
+void text_join(char *buf, size_t len, const char *const *items, size_t n, const char *sep,
+	       const char *last)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		used = text_appendf(buf, len, used, "%s%s", i == 0 ? "" : i + 1 == n ? last : sep,
+				    items[i]);
+}

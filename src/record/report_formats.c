@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "text.h"
 
 const struct report_format report_formats[] = {
 	{ .name = "text", .render = report_text },   /* the default: the first row */
@@ -27,18 +28,10 @@ const struct report_format *report_format_find(const char *name)
 void report_format_names(char *buf, size_t len, const char *sep, const char *last,
 			 bool always_only)
 {
-	size_t used = 0, n = 0, total = 0;
+	const char *names[sizeof report_formats / sizeof report_formats[0]];
+	size_t n = 0;
 	for (size_t i = 0; i < report_format_count; i++)
-		total += !always_only || !report_formats[i].available;
-	buf[0] = '\0';
-	for (size_t i = 0; i < report_format_count && used < len; i++) {
-		if (always_only && report_formats[i].available)
-			continue;
-		const char *s = n == 0 ? "" : n + 1 == total ? last : sep;
-		int w = snprintf(buf + used, len - used, "%s%s", s, report_formats[i].name);
-		if (w < 0)
-			break;
-		used += (size_t)w;
-		n++;
-	}
+		if (!always_only || !report_formats[i].available)
+			names[n++] = report_formats[i].name;
+	text_join(buf, len, names, n, sep, last);
 }

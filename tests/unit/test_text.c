@@ -105,9 +105,28 @@ static void test_appendf(void **state)
 	assert_string_equal(buf, "abcdefg");
 }
 
+/* A table's names joined for --help and errors: "a", "a or b", "a, b or c", cut at len. */
+static void test_join(void **state)
+{
+	(void)state;
+	static const char *const names[] = { "text", "json", "csv" };
+	char buf[64];
+	text_join(buf, sizeof buf, names, 3, ", ", " or ");
+	assert_string_equal(buf, "text, json or csv");
+	text_join(buf, sizeof buf, names, 2, "|", "|");
+	assert_string_equal(buf, "text|json");
+	text_join(buf, sizeof buf, names, 1, ", ", " or ");
+	assert_string_equal(buf, "text");
+	text_join(buf, sizeof buf, names, 0, ", ", " or ");
+	assert_string_equal(buf, "");
+	text_join(buf, 8, names, 3, ", ", " or ");
+	assert_string_equal(buf, "text, j");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_join),
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_escape_live_and_replayed),
 		cmocka_unit_test(test_escape_bounded),
