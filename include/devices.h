@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "error.h"
+#include "partitions.h"
 #include "snapshot.h"
 
 struct device_info {
@@ -34,8 +35,10 @@ struct device_catalog {
 int devices_catalog_open(struct device_catalog *c, const char *root, struct error *err);
 void devices_catalog_close(struct device_catalog *c);
 
-/* Fill everything but the name of infos[0..n) (the names are the input). */
-void devices_describe(struct device_catalog *c, struct device_info *infos, size_t n);
+/* Fill everything but the name of infos[0..n) (the names are the input).  A loop device
+ * that media (NULL: none) knows has no file has nothing more to read. */
+void devices_describe(struct device_catalog *c, const struct partition_list *media,
+		      struct device_info *infos, size_t n);
 
 /* Drain the kernel's uevents; true when a block device was added, removed or
  * changed since the last call.  One non-blocking receive when nothing happened. */

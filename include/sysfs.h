@@ -47,6 +47,7 @@ struct sysfs_disk {
 	uint64_t knob_period_ns, knob_first_ns, knobs_due_ns;
 	bool reading_knobs;          /* this read reads them (due, or forced) */
 	bool no_medium;              /* the last read found size 0 */
+	bool known_empty;            /* sysfs_disk_known_empty: no medium, size unread */
 };
 /* True when ROOT/sys/block/NAME exists (whole disks; partitions have none). */
 bool sysfs_is_disk(const char *root, const char *name);
@@ -60,6 +61,13 @@ int sysfs_disk_open(struct sysfs_disk *d, const char *root, const char *name, st
  * until it has a medium; its knobs are never read before.  One-off readers (show, set)
  * read every disk whole. */
 void sysfs_disk_skip_empty(struct sysfs_disk *d);
+/* The next read's: the caller knows the disk has no medium (a loop device
+ * /proc/partitions leaves out, include/partitions.h), so its size is not read.  Given
+ * before every read; false: read the size. */
+static inline void sysfs_disk_known_empty(struct sysfs_disk *d, bool empty)
+{
+	d->known_empty = empty;
+}
 /* Fill *out (items array reused when its size fits).  Re-lists queue/iosched
  * when the active scheduler changed; re-opens everything when the disk was
  * re-created under the same name.  A disk whose size is 0 (a loop device with

@@ -11,6 +11,7 @@
  * when the tree has no sys/ at all the partition/parent relation is guessed from
  * the names.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "devices.h"
+#include "grow.h"
 #include "kname.h"
 #include "loopdev.h"
 #include "procfile.h"
@@ -213,6 +215,89 @@ bool devices_guess_partition(const char *name, const char *const *names, size_t 
 	return false;
 }
 
+/* ---- the disks: one listing of ROOT/sys/block ---------------------------- */
+
+/* Whole disks are the entries of ROOT/sys/block: live, links into /sys/devices; a fixture
+ * tree's may be directories.  One listing for every name, not a stat of each (a path walk
+ * through sysfs: 64 of a one-shot's system calls here).  Not listed (out of memory):
+ * each name is looked up alone. */
+struct disk_names {
+	char (*names)[DEV_NAME_MAX];   /* kernel names, sorted */
+	size_t n, cap;
+	bool listed;
+};
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+static bool entry_is_dir(DIR *dir, const struct dirent *e, bool live)
+{
+	if (e->d_type == DT_DIR || (live && e->d_type == DT_LNK))
+		return true;
+	struct stat st;
+	return (e->d_type == DT_LNK || e->d_type == DT_UNKNOWN) &&
+	       fstatat(dirfd(dir), e->d_name, &st, 0) == 0 && S_ISDIR(st.st_mode);
+}
+
+static void list_disks(const char *root, struct disk_names *out)
+{
+	char path[PATH_MAX];
+	out->listed = false;
+	out->n = 0;
+	if (path_format(path, sizeof path, "%s/sys/block", root) < 0)
+		return;
+	DIR *dir = opendir(path);
+	if (!dir) {   /* no sys/ (a fixture tree): no disks, the names are guessed */
+		out->listed = errno == ENOENT || errno == ENOTDIR;
+		return;
+	}
+	const struct dirent *e;
+	out->listed = true;
+	while (out->listed && (e = readdir(dir))) {
+		if (e->d_name[0] == '.' || !entry_is_dir(dir, e, !root[0]))
+			continue;
+		if (grow_array(&out->names, &out->cap, out->n + 1, sizeof *out->names, 64,
+			       NULL) < 0)
+			out->listed = false;
+		else
+			kname_from_sysfs(e->d_name, out->names[out->n++], DEV_NAME_MAX);
+	}
+	closedir(dir);
+	if (out->listed)
+		qsort(out->names, out->n, sizeof *out->names, compare_names);
+}
+
+static bool is_disk(const char *root, const struct disk_names *disks, const char *name)
+{
+	if (!disks->listed)
+		return sysfs_is_disk(root, name);
+	return disks->n &&
+	       bsearch(name, disks->names, disks->n, sizeof *disks->names, compare_names);
+}
+
+/* /sys/class/block/vda1 -> ../../devices/pci.../block/vda/vda1: a block device in the
+ * directory of a disk is its partition.  One readlink. */
+static bool partition_by_link(const char *root, const struct disk_names *disks,
+			      const char *name, char *parent, size_t len)
+{
+	char target[PATH_MAX], sysname[DEV_NAME_MAX], disk[DEV_NAME_MAX];
+	if (!disks->listed || !block_link(root, "class/block", name, target))
+		return false;
+	kname_to_sysfs(name, sysname, sizeof sysname);
+	char *last = strrchr(target, '/');
+	if (!last || last == target || strcmp(last + 1, sysname) != 0)
+		return false;
+	*last = '\0';
+	const char *up = strrchr(target, '/');
+	kname_from_sysfs(up ? up + 1 : target, disk, sizeof disk);
+	if (!disk[0] || strcmp(disk, name) == 0 || !is_disk(root, disks, disk))
+		return false;
+	snprintf(parent, len, "%s", disk);
+	return true;
+}
+
 /* A disk of no hardware: /sys/block/NAME leads into /sys/devices/virtual/ (loop, zram, dm,
  * md).  Such a disk has no device/ link and no driver's serial.  A fixture tree's
  * directory is no link: not known, so read. */
@@ -222,7 +307,9 @@ static bool virtual_disk(const char *root, const char *name)
 	return block_link(root, "block", name, target) && strstr(target, "/devices/virtual/");
 }
 
-static void describe_from_sysfs(const char *root, struct device_info *infos, size_t n, size_t i)
+static void describe_from_sysfs(const char *root, const struct partition_list *media,
+				const struct disk_names *disks, struct device_info *infos,
+				size_t n, size_t i)
 {
 	struct device_info *d = &infos[i];
 	char path[PATH_MAX], sysname[DEV_NAME_MAX];
@@ -230,7 +317,9 @@ static void describe_from_sysfs(const char *root, struct device_info *infos, siz
 	memset(&d->loop, 0, sizeof d->loop);
 	d->loop.dio = -1;
 	if (!d->is_disk) {
-		if (path_format(path, sizeof path, "%s/sys/class/block/%s/partition", root,
+		if (partition_by_link(root, disks, d->name, d->parent, sizeof d->parent))
+			d->is_partition = true;
+		else if (path_format(path, sizeof path, "%s/sys/class/block/%s/partition", root,
 				sysname) >= 0 && exists(path)) {
 			d->is_partition = true;
 			parent_from_link(root, d->name, d->parent, sizeof d->parent);
@@ -243,6 +332,8 @@ static void describe_from_sysfs(const char *root, struct device_info *infos, siz
 	/* the kernel names every device-mapper disk dm-N (drivers/md/dm.c) */
 	if (strncmp(d->name, "dm-", 3) == 0)
 		read_attr_line(root, d->name, "dm/name", d->dm_name, sizeof d->dm_name);
+	if (media && partition_list_loop_empty(media, d->name))
+		return;   /* no file, and a loop device has no hardware */
 	loop_backing_read(root, d->name, &d->loop);
 	if (virtual_disk(root, d->name))
 		return;
@@ -293,22 +384,26 @@ static void describe_from_udev_db(const char *root, struct device_info *d)
 		copy_db_value(text, "ID_SERIAL", d->serial, sizeof d->serial);
 }
 
-void devices_describe(struct device_catalog *c, struct device_info *infos, size_t n)
+void devices_describe(struct device_catalog *c, const struct partition_list *media,
+		      struct device_info *infos, size_t n)
 {
 	const char *root = c->root ? c->root : "";
 	/* Only where udevd runs (or a fixture tree carries its database). */
 	char db[PATH_MAX];
 	bool udev_db = path_format(db, sizeof db, "%s" UDEV_DB, root) >= 0 && access(db, F_OK) == 0;
+	struct disk_names disks = { 0 };
+	list_disks(root, &disks);
 	for (size_t i = 0; i < n; i++) {
 		struct device_info *d = &infos[i];
 		d->is_partition = false;
 		d->parent[0] = d->dm_name[0] = d->model[0] = d->serial[0] = '\0';
-		d->is_disk = sysfs_is_disk(root, d->name);
+		d->is_disk = is_disk(root, &disks, d->name);
 		if (udev_db)
 			describe_from_udev_db(root, d);
 	}
 	for (size_t i = 0; i < n; i++)
-		describe_from_sysfs(root, infos, n, i);
+		describe_from_sysfs(root, media, &disks, infos, n, i);
+	free(disks.names);
 
 	/* What sysfs could not tell (no sys/ in a fixture): guess from the names. */
 	const char **names = malloc((n ? n : 1) * sizeof *names);

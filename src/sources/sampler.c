@@ -75,6 +75,7 @@ void sampler_close(struct sampler *s)
 	vm_reader_close(&s->vm);
 	why_sampler_close(&s->why);
 	devices_catalog_close(&s->catalog);
+	partition_list_close(&s->media);
 	snapshot_free(&s->mtab);
 	free(s->kept);
 	free(s->mount_text);
@@ -82,6 +83,7 @@ void sampler_close(struct sampler *s)
 	memset(s, 0, sizeof *s);
 	procfile_init(&s->diskstats);
 	procfile_init(&s->mountinfo);
+	partition_list_init(&s->media);
 }
 
 static int path_in(const struct sampler *s, const char *rel, char *buf, size_t len)
@@ -94,6 +96,7 @@ int sampler_open(struct sampler *s, const char *prefix, struct error *err)
 	memset(s, 0, sizeof *s);
 	procfile_init(&s->diskstats);
 	procfile_init(&s->mountinfo);
+	partition_list_init(&s->media);
 	snapshot_init(&s->mtab);
 	s->rescan = s->mounts_stale = true;
 	if (prefix && !(s->prefix = strdup(prefix)))
@@ -112,6 +115,8 @@ int sampler_open(struct sampler *s, const char *prefix, struct error *err)
 	/* Our readers, not libproc2: loading it (libsystemd, libnuma) cost more than a
 	 * whole sample; they agree with it on the live /proc (tests/unit/test_vm.c). */
 	vm_reader_open(&s->vm, prefix);
+	if (!prefix)
+		partition_list_open(&s->media, &ignored);   /* absent: each loop's size is read */
 	why_sampler_init(&s->why, s->prefix);
 	if (devices_catalog_open(&s->catalog, prefix, err) < 0)
 		goto fail;
@@ -262,7 +267,7 @@ static int rescan(struct sampler *s, const struct snapshot *out, struct error *e
 		return error_set(err, "out of memory");
 	for (size_t i = 0; i < n; i++)
 		infos[i] = nt[i].info;
-	devices_describe(&s->catalog, infos, n);
+	devices_describe(&s->catalog, &s->media, infos, n);
 	for (size_t i = 0; i < n; i++) {
 		struct loop_backing was = nt[i].info.loop;
 		nt[i].info = infos[i];
@@ -340,7 +345,8 @@ static void drop_stale_loop_settings(struct device *d)
 	d->settings.generation = 0;
 }
 
-static int fill_device(struct device *d, struct tracked_device *t, struct error *err)
+static int fill_device(struct device *d, struct tracked_device *t,
+		       const struct partition_list *media, struct error *err)
 {
 	const struct device_info *in = &t->info;
 	d->is_partition = in->is_partition;
@@ -354,6 +360,7 @@ static int fill_device(struct device *d, struct tracked_device *t, struct error 
 		clear_settings(&d->settings);
 		return 0;
 	}
+	sysfs_disk_known_empty(&t->sysfs, partition_list_loop_empty(media, in->name));
 	int r = sysfs_disk_read(&t->sysfs, &d->settings, err);
 	d->instance = t->sysfs.recreations;
 	drop_stale_loop_settings(d);
@@ -453,17 +460,35 @@ static bool disk_undescribed(const struct sampler *s)
 	return false;
 }
 
+/* /proc/partitions, when it can tell something: the devices are described, or a loop
+ * device had no file at its last read (one read for all of them, not each one's size).
+ * Else stale, and every disk reads its own size as it does. */
+static void read_media(struct sampler *s, bool describe)
+{
+	partition_list_stale(&s->media);
+	if (!procfile_is_open(&s->media.file))
+		return;
+	bool empty_loop = false;
+	for (size_t i = 0; !describe && !empty_loop && i < s->ntracked; i++)
+		empty_loop = s->tracked[i].has_sysfs && s->tracked[i].sysfs.known_empty;
+	struct error ignored;
+	if (describe || empty_loop)
+		partition_list_read(&s->media, &ignored);
+}
+
 int sampler_sample(struct sampler *s, struct snapshot *out, struct error *err)
 {
 	if (parse_devices(s, out, err) < 0)
 		return -1;
 	if (devices_hotplug_pending(&s->catalog) || disk_undescribed(s))
 		s->rescan = true;
-	if ((s->rescan || names_changed(s, out)) && rescan(s, out, err) < 0)
+	bool describe = s->rescan || names_changed(s, out);
+	read_media(s, describe);
+	if (describe && rescan(s, out, err) < 0)
 		return -1;
 	s->rescan = false;
 	for (size_t i = 0; i < out->ndevices; i++)
-		if (fill_device(&out->devices[i], &s->tracked[i], err) < 0)
+		if (fill_device(&out->devices[i], &s->tracked[i], &s->media, err) < 0)
 			return -1;
 	vm_reader_read(&s->vm, &out->vm);
 	if (fill_mounts(s, out, err) < 0)

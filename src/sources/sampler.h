@@ -11,6 +11,7 @@
 
 #include "devices.h"
 #include "error.h"
+#include "partitions.h"
 #include "procfile.h"
 #include "snapshot.h"
 #include "sysfs.h"
@@ -38,6 +39,8 @@ struct sampler {
 	struct vm_reader vm;
 	struct why_sampler why;
 	struct device_catalog catalog;
+	struct partition_list media;   /* live: read in a sample that has a loop device with no
+					  file, or that describes the devices */
 	struct tracked_device *tracked;
 	size_t ntracked;
 	bool rescan;                   /* describe devices again before the next fill */

@@ -7,7 +7,8 @@
  * because it never re-reads a value.  Live, each file is one openat
  * (regular_file_openat_kernel); a --root tree's are checked as regular files.
  * Nothing is opened before the first read, and in the sampler (sysfs_disk_skip_empty)
- * a disk that has no medium then opens only its size.
+ * a disk that has no medium then opens only its size, or nothing when the sampler
+ * knows it has none (sysfs_disk_known_empty).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -760,6 +761,11 @@ static void forget_last(struct sysfs_disk *d)
  * skip_empty the size alone when it reads 0 (no_medium set). */
 static int open_first(struct sysfs_disk *d, struct error *err)
 {
+	if (d->skip_empty && d->known_empty) {
+		d->no_medium = true;
+		forget_last(d);
+		return 0;
+	}
 	if (d->skip_empty) {
 		char path[4096];
 		if (d->size_fd < 0 && path_format(path, sizeof path, "%s/size", d->dir) >= 0)
@@ -778,6 +784,8 @@ static int medium_now(struct sysfs_disk *d, struct error *err)
 {
 	if (!d->opened && !d->no_medium)   /* the first read */
 		return open_first(d, err) < 0 ? -1 : d->no_medium;
+	if (d->known_empty && d->no_medium)
+		return 1;
 	int medium = d->have_last || d->no_medium ? medium_state(d) : 0;
 	if (medium >= 0)
 		return medium;

@@ -3,8 +3,10 @@
 #include "unit.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #include "devices.h"
+#include "partitions.h"
 #include "sources_helpers.h"
 
 static char root[] = "/tmp/ioscope-test.XXXXXX";
@@ -18,6 +20,7 @@ static void put(const char *rel, const char *text)
 
 static int make_tree(void **state)
 {
+	strcpy(root, "/tmp/ioscope-test.XXXXXX");   /* mkdtemp filled in the last one */
 	if (!mkdtemp(root))
 		return -1;
 	put("sys/block/sda/device/model", "Samsung SSD 86\n");   /* SCSI's 16 columns */
@@ -49,7 +52,7 @@ static void test_udev_database_then_sysfs(void **state)
 	struct error err;
 	assert_int_equal(devices_catalog_open(&c, root, &err), 0);
 	struct device_info infos[3] = { { .name = "sda" }, { .name = "sda1" }, { .name = "vdb" } };
-	devices_describe(&c, infos, 3);
+	devices_describe(&c, NULL, infos, 3);
 	assert_true(infos[0].is_disk);
 	assert_false(infos[0].is_partition);
 	assert_string_equal(infos[0].model, "Samsung_SSD_860");   /* udev's before sysfs's */
@@ -64,10 +67,72 @@ static void test_udev_database_then_sysfs(void **state)
 	devices_catalog_close(&c);
 }
 
+static void link_at(const char *target, const char *rel)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", root, rel);
+	assert_int_equal(symlink(target, path), 0);
+}
+
+/* As the live sysfs lays them out: /sys/block and /sys/class/block hold links into
+ * /sys/devices, and a partition's directory is in its disk's.  A link whose target is
+ * no directory is no disk. */
+static void test_links_like_the_kernel(void **state)
+{
+	put("sys/devices/pci0/block/vdc/vdc1/partition", "1\n");
+	put("sys/devices/virtual/block/loop3/size", "0\n");
+	put("sys/class/block/.keep", "");
+	link_at("../devices/pci0/block/vdc", "sys/block/vdc");
+	link_at("../devices/virtual/block/loop3", "sys/block/loop3");
+	link_at("../devices/gone", "sys/block/gone");
+	link_at("../../devices/pci0/block/vdc/vdc1", "sys/class/block/vdc1");
+	struct device_catalog c;
+	struct error err;
+	assert_int_equal(devices_catalog_open(&c, root, &err), 0);
+	struct device_info infos[4] = { { .name = "vdc" }, { .name = "vdc1" }, { .name = "loop3" },
+					{ .name = "gone" } };
+	devices_describe(&c, NULL, infos, 4);
+	assert_true(infos[0].is_disk);
+	assert_true(infos[1].is_partition);
+	assert_string_equal(infos[1].parent, "vdc");
+	assert_true(infos[2].is_disk);
+	assert_false(infos[3].is_disk);
+	devices_catalog_close(&c);
+}
+
+/* /proc/partitions leaves out a disk of no capacity: a loop device it leaves out has no
+ * file.  Only whole loop devices are judged, and only from a list read. */
+static void test_partition_list(void **state)
+{
+	static const char text[] = "major minor  #blocks  name\n\n"
+				   " 254        0  268435456 vda\n"
+				   " 254        1     102400 vda1\n"
+				   "   7        1      32768 loop1\n"
+				   " 259        5      20480 loop1p1\n";
+	struct partition_list p;
+	struct error err;
+	partition_list_init(&p);
+	assert_false(partition_list_loop_empty(&p, "loop0"));   /* nothing read */
+	assert_int_equal(partition_list_parse(&p, text, sizeof text - 1, &err), 0);
+	assert_int_equal(p.n, 4);
+	assert_string_equal(p.names[0], "vda");
+	assert_string_equal(p.names[3], "loop1p1");
+	assert_true(partition_list_loop_empty(&p, "loop0"));
+	assert_false(partition_list_loop_empty(&p, "loop1"));
+	assert_false(partition_list_loop_empty(&p, "loop0p1"));   /* a partition */
+	assert_false(partition_list_loop_empty(&p, "sdb"));       /* removable, maybe */
+	assert_false(partition_list_loop_empty(&p, "loop"));
+	partition_list_stale(&p);
+	assert_false(partition_list_loop_empty(&p, "loop0"));
+	partition_list_close(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_udev_database_then_sysfs, make_tree, remove_tree),
+		cmocka_unit_test_setup_teardown(test_links_like_the_kernel, make_tree, remove_tree),
+		cmocka_unit_test(test_partition_list),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
