@@ -23,10 +23,12 @@ on the root filesystem's disk read with direct I/O by the loop device (`losetup
 --direct-io=on`), the realistic case.  A device that cannot reach 10000 IOPS is measured at
 70 % of what it reaches, said in the output.
 
-Last, issue 39's line, on the RAM-backed device: fio at queue depth 1, unlimited, watched and
-traced in alternating rounds (BENCH_TRACE_QD1_ROUNDS, 10), the time tracing adds to each
-request with its spread, and the programs' ns per run at that depth; BENCH_TRACE_ONLY=qd1
-runs only that.  With BENCH_TRACE_BASELINE=/path/to/an/older/ioscope, that build's programs
+Last, issue 39's line, on the RAM-backed device: the programs' ns per run at queue depth 1
+(fio), then rounds (BENCH_TRACE_QD1_ROUNDS, 12) of three arms in a shuffled order, each
+BENCH_TRACE_QD1_REQUESTS (100000) reads at depth 1 timed one by one (tests/bench/qd1.c):
+watched, watched again (the null arm, the resolution) and traced; the time tracing adds to a
+request is the move of the requests' 10th percentile, traced - watched, median of the rounds.
+BENCH_TRACE_ONLY=qd1 runs only that.  With BENCH_TRACE_BASELINE=/path/to/an/older/ioscope, that build's programs
 and this one's attached at once to the same requests: their difference per program, which
 the machine's load hits alike (the way to see tens of ns on a loaded machine).
 
@@ -50,7 +52,10 @@ ROUNDS = int(os.environ.get("BENCH_TRACE_ROUNDS", "30"))
 BACKINGS = os.environ.get("BENCH_TRACE_BACKING", "shm,disk").split(",")
 # BENCH_TRACE_ONLY=qd1: only issue 39's line (per_request) and the programs' cost at QD1
 ONLY_QD1 = os.environ.get("BENCH_TRACE_ONLY") == "qd1"
-QD1_ROUNDS = int(os.environ.get("BENCH_TRACE_QD1_ROUNDS", "10"))
+QD1_ROUNDS = int(os.environ.get("BENCH_TRACE_QD1_ROUNDS", "12"))
+QD1_REQUESTS = int(os.environ.get("BENCH_TRACE_QD1_REQUESTS", "100000"))
+# tests/bench/qd1.c, built by tests/bench/run.sh
+QD1 = os.path.join(top, os.environ.get("BUILD", "build"), "bench", "qd1")
 QD1_TARGET_US = 0.5
 # an older build (its ioscope-trace.so beside it) whose programs run beside this one's
 BASELINE = os.environ.get("BENCH_TRACE_BASELINE")
@@ -303,25 +308,50 @@ def rate_for(dev):
     return rate, f" (the device reaches {most:.0f} IOPS, not {TARGET_IOPS}: measured at {rate})"
 
 
+def qd1(dev):
+    """qd1's request times on fio's CPU: p1, p5, p10, p50 and mean, ns."""
+    out = subprocess.run([QD1, f"/dev/{dev}", str(QD1_REQUESTS)], check=True,
+                         capture_output=True, text=True,
+                         preexec_fn=lambda: os.sched_setaffinity(0, {FIO_CPU})).stdout
+    return [int(v) for v in out.split()]
+
+
+def qd1_arm(dev, trace):
+    """qd1 while ioscope --batch watches dev, with --trace (from when its programs are
+    attached) or without (from its first sample)."""
+    if trace:
+        p = start_tracing(dev, 600)
+    else:
+        p = start_ioscope(["--batch", "-i", "1", "-c", "600", "-f", "json", dev])
+        time.sleep(0.3)
+    try:
+        return qd1(dev)
+    finally:
+        p.terminate()
+        p.wait()
+
+
 def per_request(dev, count):
-    """Issue 39's tracing line: fio at queue depth 1, unlimited, watched by ioscope --batch
-    and traced by ioscope --batch --trace, count rounds in alternating order.  Per round the
-    time tracing adds to each request, 1/IOPS traced - 1/IOPS watched (at depth 1 a
-    request's whole path is on the clock), in us, the IOPS change in per cent, and how much
-    the 10th percentile of the requests' latency moved, in us: the requests that waited for
-    nothing else, which a loaded machine leaves to show a fixed cost per request when the
-    IOPS swing by tens of per cent between rounds."""
-    cost, change, low = [], [], []
-    for i in range(count):
-        arms = (("watched", untraced), ("traced", traced))
-        run = {}
-        for name, arm in (arms if i % 2 == 0 else arms[::-1]):
-            run[name] = arm(dev, 0, 1)
-        w, t = run["watched"], run["traced"]
-        cost.append(1e6 / t[0] - 1e6 / w[0])
-        change.append(pct(w[0], t[0]))
-        low.append(t[3] - w[3])
-    return cost, change, low
+    """Issue 39's tracing line: count rounds, each running three arms in a shuffled order,
+    QD1_REQUESTS reads at depth 1 each (qd1.c): watched by ioscope --batch, watched again
+    (the null arm: what two identical arms differ by here), and traced by ioscope --batch
+    --trace.  The programs run on every request's path, so what they cost moves every
+    request's time; the low percentiles are the requests that waited for nothing else
+    (the loop worker's wake-ups on this loaded VM spread the median by microseconds).  Per
+    round, in ns: the 1st and 10th percentiles traced - watched, the same of the null arm,
+    and the mean's change in per cent (the IOPS' change, with its sign turned)."""
+    arms = {"watched": False, "again": False, "traced": True}
+    order = random.Random(39)
+    diff = {k: [] for k in ("p1", "p10", "null p1", "null p10", "mean %")}
+    for _ in range(count):
+        got = {arm: qd1_arm(dev, arms[arm]) for arm in order.sample(list(arms), len(arms))}
+        w, a, t = got["watched"], got["again"], got["traced"]
+        diff["p1"].append(t[0] - w[0])
+        diff["p10"].append(t[2] - w[2])
+        diff["null p1"].append(a[0] - w[0])
+        diff["null p10"].append(a[2] - w[2])
+        diff["mean %"].append(pct(w[4], t[4]))
+    return diff
 
 
 def paired_cost(dev, baseline, runs=16):
@@ -375,29 +405,32 @@ def report_per_request(dev):
               + ", ".join(f"{n} {ns:.0f}" for n, ns in cost.items())
               + f": {sum(cost.values()):.0f} ns a request (bpf_stats' own clock reads in it)")
     with bpf_stats("0"):
-        us, change, p10 = per_request(dev, QD1_ROUNDS)
-    m, low, high = median_ci(us)
-    c = statistics.median(change)
-    p = statistics.median(p10)
-    print(f"  QD1 unlimited, {len(us)} rounds alternating watched / traced: per request "
-          f"{m:+.2f} us (lowest-highest {min(us):+.2f} .. {max(us):+.2f}, 90 % CI "
-          f"{low:+.2f} .. {high:+.2f}), IOPS {c:+.1f} % ({min(change):+.1f} .. "
-          f"{max(change):+.1f}); latency's 10th percentile {p:+.2f} us ({min(p10):+.2f} .. "
-          f"{max(p10):+.2f})")
-    return m, min(us), max(us), c, p
+        d = per_request(dev, QD1_ROUNDS)
+    quart = lambda v: sorted(v)[len(v) // 4], lambda v: sorted(v)[(3 * len(v)) // 4]
+    spread = lambda v: (f"{statistics.median(v) / 1000:+.2f} us (quartiles "
+                        f"{quart[0](v) / 1000:+.2f} .. {quart[1](v) / 1000:+.2f})")
+    print(f"  QD1, {QD1_ROUNDS} rounds of {QD1_REQUESTS} reads a arm (watched, watched "
+          f"again, traced; shuffled): traced - watched, 10th percentile {spread(d['p10'])}, "
+          f"1st {spread(d['p1'])}; the null arm (watched again - watched) 10th "
+          f"{spread(d['null p10'])}, 1st {spread(d['null p1'])}; the mean "
+          f"{statistics.median(d['mean %']):+.1f} %")
+    return d
 
 
-def print_table_line(line):
+def print_table_line(d):
     """Issue 39's table's tracing line (bench.py prints the others as part (i))."""
-    m, low, high, change, p10 = line
-    print(f"\n(i) issue 39's table, tracing: time added per request, median of the rounds "
-          "(lowest-highest)")
-    print(f"{'what':<44} {'us':>6} {'spread':>13} {'target':>7}")
-    print(f"{'--trace, fio 4k randread QD1, RAM-backed loop':<44} {m:+6.2f} "
-          f"{low:+.2f}..{high:+.2f} {'<=' + format(QD1_TARGET_US, '.2f'):>7}"
-          f"{'' if m <= QD1_TARGET_US else '  MISSED'}")
-    print(f"    IOPS {change:+.1f} % traced / watched; the 10th percentile of the latency "
-          f"{p10:+.2f} us")
+    v, null = sorted(d["p10"]), sorted(d["null p10"])
+    m = statistics.median(v) / 1000
+    print(f"\n(i) issue 39's table, tracing: time added to a request, median of the rounds "
+          "(quartiles)")
+    print(f"{'what':<44} {'us':>6} {'quartiles':>13} {'target':>7}")
+    print(f"{'--trace, 4k random read QD1, RAM-backed loop':<44} {m:+6.2f} "
+          f"{v[len(v) // 4] / 1000:+.2f}..{v[3 * len(v) // 4] / 1000:+.2f} "
+          f"{'<=' + format(QD1_TARGET_US, '.2f'):>7}{'' if m <= QD1_TARGET_US else '  MISSED'}")
+    print(f"    the requests' 10th percentile; two untraced arms differ by "
+          f"{statistics.median(null) / 1000:+.2f} us (quartiles {null[len(null) // 4] / 1000:+.2f}"
+          f"..{null[3 * len(null) // 4] / 1000:+.2f}); the mean "
+          f"{statistics.median(d['mean %']):+.1f} %")
 
 
 def measure(name, backing, parent, direct_io):
