@@ -17,6 +17,9 @@ export ASAN_OPTIONS="abort_on_error=0:detect_leaks=1:exitcode=86"
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 pattern=${T:-}
+# each e2e line says when its script started and ended, in seconds since here: the
+# critical path at the end of a run is read from them
+RUN_T0=$EPOCHREALTIME
 # what this kernel offers, first: a skip or a failure is read against it
 bash tests/kernel_facts.sh
 passed=0 failed=0 skipped=0
@@ -92,14 +95,15 @@ e2e_job() {
 	u=${cpu%% *} s=${cpu##* }
 	cpu=$(awk -v u="$u" -v s="$s" 'function sec(t) { split(t, a, /[ms]/); return a[1] * 60 + a[2] }
 		BEGIN { printf "%d", (sec(u) + sec(s)) * 10 }')
-	echo "$rc $(( (${EPOCHREALTIME/./} - ${t0/./}) / 100000 )) $cpu" >"$RESULTS/$name.rc"
+	echo "$rc $(( (${EPOCHREALTIME/./} - ${t0/./}) / 100000 )) $cpu $(( (${t0/./} - ${RUN_T0/./}) / 100000 ))" \
+		>"$RESULTS/$name.rc"
 }
 
 # Counts and prints what one finished script said.
 e2e_report() {
-	local name log p f s rc tenths cpu
+	local name log p f s rc tenths cpu start
 	name=$(basename "$1") log="$RESULTS/$(basename "$1").log"
-	read -r rc tenths cpu <"$RESULTS/$name.rc" || { rc=1 tenths=0 cpu=0; }
+	read -r rc tenths cpu start <"$RESULTS/$name.rc" || { rc=1 tenths=0 cpu=0 start=0; }
 	p=$(grep -c '^ok ' "$log") f=$(grep -c '^not ok ' "$log") s=$(grep -c '^skip ' "$log")
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "not ok $name exited $rc" >>"$log"; fi
 	if [ "$p" -eq 0 ] && [ "$f" -eq 0 ] && [ "$s" -eq 0 ]; then f=1; echo "not ok $name asserted nothing" >>"$log"; fi
@@ -112,8 +116,9 @@ e2e_report() {
 		# again at the end, where a CI page that keeps only the last lines has them
 		grep -A3 '^not ok ' "$log" | head -12 | cut -c1-200 | sed "s|^|(failed) $name: |" >>"$RESULTS/@failed"
 	else grep '^skip ' "$log"; fi
-	printf 'e2e  %-28s %3d passed %3d failed %3d skipped %4d.%ds  cpu %d.%ds\n' "$name" "$p" "$f" \
-		"$s" $((tenths / 10)) $((tenths % 10)) $((cpu / 10)) $((cpu % 10))
+	printf 'e2e  %-28s %3d passed %3d failed %3d skipped %4d.%ds  cpu %d.%ds  at %d-%ds\n' "$name" \
+		"$p" "$f" "$s" $((tenths / 10)) $((tenths % 10)) $((cpu / 10)) $((cpu % 10)) \
+		$((start / 10)) $(((start + tenths) / 10))
 }
 
 declare -A running=()   # pid -> script
@@ -153,6 +158,9 @@ compiled_job() {
 	for src in tests/fuzz/fuzz_*.c; do
 		case "$(basename "$src" .c)" in *"$pattern"*) run_fuzz "$src" ;; esac
 	done
+	times >"$RESULTS/@compiled.times"
+	printf 'unit and fuzz: ended at %ds, cpu %s\n' $(( (${EPOCHREALTIME/./} - ${RUN_T0/./}) / 1000000 )) \
+		"$(tail -1 "$RESULTS/@compiled.times")"
 	echo "$passed $failed $skipped ${failures[*]}" >"$RESULTS/@compiled.counts"
 }
 compiled_report() {
@@ -204,6 +212,7 @@ for script in ${alone[@]+"${alone[@]}"}; do
 	e2e_reap
 done
 
+echo "tests took $(( (${EPOCHREALTIME/./} - ${RUN_T0/./}) / 1000000 ))s"
 [ -s "$RESULTS/@failed" ] && cat "$RESULTS/@failed"
 [ ${#failures[@]} -gt 0 ] && echo "failed: ${failures[*]}"
 line="$passed passed, $failed failed"
