@@ -36,12 +36,12 @@ run_unit() {
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi   # crashed or sanitizer report
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	if [ "$f" -ne 0 ]; then
-		failures+=("$(basename "$bin")")
+		failures+=("${bin##*/}")
 		# the failed checks first: a sanitizer's leak report after them can be 40 lines
 		printf '%s\n' "$out" | grep -E '^\[ +(ERROR|LINE) +\]' | head -10
 		printf '%s\n' "$out" | grep -v '^\[ \(RUN\|       OK\) ' | tail -40
 	fi
-	printf 'unit %-28s %3d passed %3d failed %3d skipped\n' "$(basename "$bin")" "$p" "$f" "$s"
+	printf 'unit %-28s %3d passed %3d failed %3d skipped\n' "${bin##*/}" "$p" "$f" "$s"
 }
 
 # A fuzz target run once over each input of its corpus (tests/fuzz/corpus/NAME), seconds:
@@ -49,7 +49,7 @@ run_unit() {
 # pass runs the target through tests/fuzz/replay_main.c, linked like the unit suites.
 run_fuzz() {
 	local src=$1 name bin out rc inputs=() f
-	name=$(basename "$src" .c)
+	name=${src##*/} name=${name%.c}
 	bin=$BUILD/san/fuzz/$name
 	for f in "tests/fuzz/corpus/${name#fuzz_}"/*; do [ -f "$f" ] && inputs+=("$f"); done
 	if [ ! -x "$bin" ]; then
@@ -86,7 +86,7 @@ trap 'rm -rf "$RESULTS"' EXIT
 
 e2e_job() {
 	local script=$1 name t0=$EPOCHREALTIME rc
-	name=$(basename "$script")
+	name=${script##*/}
 	timeout --kill-after=10 900 bash "$script" >"$RESULTS/$name.log" 2>&1; rc=$?
 	# the CPU the script and what it waited for used, user + system ("0m1.230s 0m0.450s")
 	local cpu u s
@@ -102,7 +102,7 @@ e2e_job() {
 # Counts and prints what one finished script said.
 e2e_report() {
 	local name log p f s rc tenths cpu start
-	name=$(basename "$1") log="$RESULTS/$(basename "$1").log"
+	name=${1##*/}; log="$RESULTS/$name.log"
 	read -r rc tenths cpu start <"$RESULTS/$name.rc" || { rc=1 tenths=0 cpu=0 start=0; }
 	p=$(grep -c '^ok ' "$log") f=$(grep -c '^not ok ' "$log") s=$(grep -c '^skip ' "$log")
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "not ok $name exited $rc" >>"$log"; fi
@@ -123,10 +123,14 @@ e2e_report() {
 
 declare -A running=()   # pid -> script
 declare -A waiting=()   # pid -> 1: a script marked `waits`, beside the JOBS
+declare -A marks=()     # script -> its `# run.sh:` lines, each after a newline
+# marked SCRIPT WORDS: SCRIPT has a line "# run.sh: WORDS..." (read once: a grep a test a
+# time was 500 processes, 5 s of CPU on this VM)
+marked() { [[ ${marks[$1]} == *$'\n'"# run.sh: $2"* ]]; }
 e2e_start() {
 	e2e_job "$1" &
 	running[$!]=$1
-	if grep -q '^# run\.sh: waits' "$1"; then waiting[$!]=1; fi
+	if marked "$1" waits; then waiting[$!]=1; fi
 }
 e2e_reap() {
 	local pid script
@@ -144,7 +148,7 @@ e2e_reap() {
 # and run one after the other, as one job beside the e2e scripts: its counts in
 # $RESULTS/@compiled.
 compiled_job() {
-	local bin src
+	local bin src name
 	passed=0 failed=0 skipped=0 failures=()
 	if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s BUILD="$BUILD" check-build-compiled >"$RESULTS/@build.log" 2>&1; then
 		tail -40 "$RESULTS/@build.log"
@@ -153,10 +157,11 @@ compiled_job() {
 	fi
 	for bin in "$BUILD"/san/tests/test_*; do
 		[ -x "$bin" ] || continue
-		case "$(basename "$bin")" in *"$pattern"*) run_unit "$bin" ;; esac
+		case "${bin##*/}" in *"$pattern"*) run_unit "$bin" ;; esac
 	done
 	for src in tests/fuzz/fuzz_*.c; do
-		case "$(basename "$src" .c)" in *"$pattern"*) run_fuzz "$src" ;; esac
+		name=${src##*/}
+		case "${name%.c}" in *"$pattern"*) run_fuzz "$src" ;; esac
 	done
 	times >"$RESULTS/@compiled.times"
 	printf 'unit and fuzz: ended at %ds, cpu %s\n' $(( (${EPOCHREALTIME/./} - ${RUN_T0/./}) / 1000000 )) \
@@ -186,12 +191,13 @@ compiled_slot=1   # it takes no e2e script's place while it runs
 alone=() early=() waits=() rest=() serial=() late=()
 for script in tests/e2e/test_*.sh; do
 	[ -f "$script" ] || continue
-	case "$(basename "$script")" in *"$pattern"*) ;; *) continue ;; esac
-	if grep -q '^# run\.sh: alone' "$script"; then alone+=("$script")
-	elif grep -q '^# run\.sh: serial' "$script"; then serial+=("$script")
-	elif grep -q '^# run\.sh: early' "$script"; then early+=("$script")
-	elif grep -q '^# run\.sh: waits, late' "$script"; then late+=("$script")
-	elif grep -q '^# run\.sh: waits' "$script"; then waits+=("$script")
+	case "${script##*/}" in *"$pattern"*) ;; *) continue ;; esac
+	marks[$script]=$'\n'$(grep '^# run\.sh: ' "$script")
+	if marked "$script" alone; then alone+=("$script")
+	elif marked "$script" serial; then serial+=("$script")
+	elif marked "$script" early; then early+=("$script")
+	elif marked "$script" "waits, late"; then late+=("$script")
+	elif marked "$script" waits; then waits+=("$script")
 	else rest+=("$script"); fi
 done
 half=$((${#rest[@]} / 2))
