@@ -82,11 +82,14 @@ _pane_grep() {
 }
 # _pane_poll MODE PATTERN SECONDS: until the pane shows a line matching PATTERN (MODE E: a
 # regex, grep -E; F: a fixed string, grep -F), or, MODE gone, until none matches the regex.
-# SECONDS is SECONDS*10 polls and at least 1.6*SECONDS of wall time: what the polls took
-# with three processes each (on a quiet machine), so no wait gives up sooner than then.
+# SECONDS is SECONDS*10 polls, and for what should come (E, F) at least 1.6*SECONDS of wall
+# time: what the polls took with three processes each (4.1-4.8 s for 3 s, on a quiet
+# machine), so no wait gives up sooner than then.  What should go (gone) has its polls
+# only (4.1 s for 3 s): a limit on how long the product may take, not made looser.
 _pane_poll() {
-	local mode=$1 pat=$2 secs=$3 i _PANE last= read=no found
-	local end=$((${EPOCHREALTIME/./} + secs * 1600000))
+	local mode=$1 pat=$2 secs=$3 i _PANE last= read=no found floor=1600000
+	[ "$mode" = gone ] && floor=0
+	local end=$((${EPOCHREALTIME/./} + secs * floor))
 	for ((i = 0; i < secs * 10 || ${EPOCHREALTIME/./} < end; i++)); do
 		_PANE=$(screen; echo .)
 		_PANE=${_PANE%.}
