@@ -17,6 +17,9 @@ export ASAN_OPTIONS="abort_on_error=0:detect_leaks=1:exitcode=86"
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 pattern=${T:-}
+# each e2e line says when its script started and ended, in seconds since here: the
+# critical path at the end of a run is read from them
+RUN_T0=$EPOCHREALTIME
 # what this kernel offers, first: a skip or a failure is read against it
 bash tests/kernel_facts.sh
 passed=0 failed=0 skipped=0
@@ -33,12 +36,12 @@ run_unit() {
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi   # crashed or sanitizer report
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	if [ "$f" -ne 0 ]; then
-		failures+=("$(basename "$bin")")
+		failures+=("${bin##*/}")
 		# the failed checks first: a sanitizer's leak report after them can be 40 lines
 		printf '%s\n' "$out" | grep -E '^\[ +(ERROR|LINE) +\]' | head -10
 		printf '%s\n' "$out" | grep -v '^\[ \(RUN\|       OK\) ' | tail -40
 	fi
-	printf 'unit %-28s %3d passed %3d failed %3d skipped\n' "$(basename "$bin")" "$p" "$f" "$s"
+	printf 'unit %-28s %3d passed %3d failed %3d skipped\n' "${bin##*/}" "$p" "$f" "$s"
 }
 
 # A fuzz target run once over each input of its corpus (tests/fuzz/corpus/NAME), seconds:
@@ -46,7 +49,7 @@ run_unit() {
 # pass runs the target through tests/fuzz/replay_main.c, linked like the unit suites.
 run_fuzz() {
 	local src=$1 name bin out rc inputs=() f
-	name=$(basename "$src" .c)
+	name=${src##*/} name=${name%.c}
 	bin=$BUILD/san/fuzz/$name
 	for f in "tests/fuzz/corpus/${name#fuzz_}"/*; do [ -f "$f" ] && inputs+=("$f"); done
 	if [ ! -x "$bin" ]; then
@@ -83,7 +86,7 @@ trap 'rm -rf "$RESULTS"' EXIT
 
 e2e_job() {
 	local script=$1 name t0=$EPOCHREALTIME rc
-	name=$(basename "$script")
+	name=${script##*/}
 	timeout --kill-after=10 900 bash "$script" >"$RESULTS/$name.log" 2>&1; rc=$?
 	# the CPU the script and what it waited for used, user + system ("0m1.230s 0m0.450s")
 	local cpu u s
@@ -92,14 +95,15 @@ e2e_job() {
 	u=${cpu%% *} s=${cpu##* }
 	cpu=$(awk -v u="$u" -v s="$s" 'function sec(t) { split(t, a, /[ms]/); return a[1] * 60 + a[2] }
 		BEGIN { printf "%d", (sec(u) + sec(s)) * 10 }')
-	echo "$rc $(( (${EPOCHREALTIME/./} - ${t0/./}) / 100000 )) $cpu" >"$RESULTS/$name.rc"
+	echo "$rc $(( (${EPOCHREALTIME/./} - ${t0/./}) / 100000 )) $cpu $(( (${t0/./} - ${RUN_T0/./}) / 100000 ))" \
+		>"$RESULTS/$name.rc"
 }
 
 # Counts and prints what one finished script said.
 e2e_report() {
-	local name log p f s rc tenths cpu
-	name=$(basename "$1") log="$RESULTS/$(basename "$1").log"
-	read -r rc tenths cpu <"$RESULTS/$name.rc" || { rc=1 tenths=0 cpu=0; }
+	local name log p f s rc tenths cpu start
+	name=${1##*/}; log="$RESULTS/$name.log"
+	read -r rc tenths cpu start <"$RESULTS/$name.rc" || { rc=1 tenths=0 cpu=0 start=0; }
 	p=$(grep -c '^ok ' "$log") f=$(grep -c '^not ok ' "$log") s=$(grep -c '^skip ' "$log")
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "not ok $name exited $rc" >>"$log"; fi
 	if [ "$p" -eq 0 ] && [ "$f" -eq 0 ] && [ "$s" -eq 0 ]; then f=1; echo "not ok $name asserted nothing" >>"$log"; fi
@@ -112,16 +116,21 @@ e2e_report() {
 		# again at the end, where a CI page that keeps only the last lines has them
 		grep -A3 '^not ok ' "$log" | head -12 | cut -c1-200 | sed "s|^|(failed) $name: |" >>"$RESULTS/@failed"
 	else grep '^skip ' "$log"; fi
-	printf 'e2e  %-28s %3d passed %3d failed %3d skipped %4d.%ds  cpu %d.%ds\n' "$name" "$p" "$f" \
-		"$s" $((tenths / 10)) $((tenths % 10)) $((cpu / 10)) $((cpu % 10))
+	printf 'e2e  %-28s %3d passed %3d failed %3d skipped %4d.%ds  cpu %d.%ds  at %d-%ds\n' "$name" \
+		"$p" "$f" "$s" $((tenths / 10)) $((tenths % 10)) $((cpu / 10)) $((cpu % 10)) \
+		$((start / 10)) $(((start + tenths) / 10))
 }
 
 declare -A running=()   # pid -> script
 declare -A waiting=()   # pid -> 1: a script marked `waits`, beside the JOBS
+declare -A marks=()     # script -> its `# run.sh:` lines, each after a newline
+# marked SCRIPT WORDS: SCRIPT has a line "# run.sh: WORDS..." (read once: a grep a test a
+# time was 500 processes, 5 s of CPU on this VM)
+marked() { [[ ${marks[$1]} == *$'\n'"# run.sh: $2"* ]]; }
 e2e_start() {
 	e2e_job "$1" &
 	running[$!]=$1
-	if grep -q '^# run\.sh: waits' "$1"; then waiting[$!]=1; fi
+	if marked "$1" waits; then waiting[$!]=1; fi
 }
 e2e_reap() {
 	local pid script
@@ -139,7 +148,7 @@ e2e_reap() {
 # and run one after the other, as one job beside the e2e scripts: its counts in
 # $RESULTS/@compiled.
 compiled_job() {
-	local bin src
+	local bin src name
 	passed=0 failed=0 skipped=0 failures=()
 	if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s BUILD="$BUILD" check-build-compiled >"$RESULTS/@build.log" 2>&1; then
 		tail -40 "$RESULTS/@build.log"
@@ -148,11 +157,15 @@ compiled_job() {
 	fi
 	for bin in "$BUILD"/san/tests/test_*; do
 		[ -x "$bin" ] || continue
-		case "$(basename "$bin")" in *"$pattern"*) run_unit "$bin" ;; esac
+		case "${bin##*/}" in *"$pattern"*) run_unit "$bin" ;; esac
 	done
 	for src in tests/fuzz/fuzz_*.c; do
-		case "$(basename "$src" .c)" in *"$pattern"*) run_fuzz "$src" ;; esac
+		name=${src##*/}
+		case "${name%.c}" in *"$pattern"*) run_fuzz "$src" ;; esac
 	done
+	times >"$RESULTS/@compiled.times"
+	printf 'unit and fuzz: ended at %ds, cpu %s\n' $(( (${EPOCHREALTIME/./} - ${RUN_T0/./}) / 1000000 )) \
+		"$(tail -1 "$RESULTS/@compiled.times")"
 	echo "$passed $failed $skipped ${failures[*]}" >"$RESULTS/@compiled.counts"
 }
 compiled_report() {
@@ -178,12 +191,13 @@ compiled_slot=1   # it takes no e2e script's place while it runs
 alone=() early=() waits=() rest=() serial=() late=()
 for script in tests/e2e/test_*.sh; do
 	[ -f "$script" ] || continue
-	case "$(basename "$script")" in *"$pattern"*) ;; *) continue ;; esac
-	if grep -q '^# run\.sh: alone' "$script"; then alone+=("$script")
-	elif grep -q '^# run\.sh: serial' "$script"; then serial+=("$script")
-	elif grep -q '^# run\.sh: early' "$script"; then early+=("$script")
-	elif grep -q '^# run\.sh: waits, late' "$script"; then late+=("$script")
-	elif grep -q '^# run\.sh: waits' "$script"; then waits+=("$script")
+	case "${script##*/}" in *"$pattern"*) ;; *) continue ;; esac
+	marks[$script]=$'\n'$(grep '^# run\.sh: ' "$script")
+	if marked "$script" alone; then alone+=("$script")
+	elif marked "$script" serial; then serial+=("$script")
+	elif marked "$script" early; then early+=("$script")
+	elif marked "$script" "waits, late"; then late+=("$script")
+	elif marked "$script" waits; then waits+=("$script")
 	else rest+=("$script"); fi
 done
 half=$((${#rest[@]} / 2))
@@ -204,6 +218,7 @@ for script in ${alone[@]+"${alone[@]}"}; do
 	e2e_reap
 done
 
+echo "tests took $(( (${EPOCHREALTIME/./} - ${RUN_T0/./}) / 1000000 ))s"
 [ -s "$RESULTS/@failed" ] && cat "$RESULTS/@failed"
 [ ${#failures[@]} -gt 0 ] && echo "failed: ${failures[*]}"
 line="$passed passed, $failed failed"

@@ -18,7 +18,7 @@ console_shell() {
 	for try in 1 2 3; do
 		_console_new_session "$cols" "$lines" && wait_screen '^\$ ?$' 5 && return 0
 		tm kill-server 2>/dev/null
-		sleep 0.3
+		nap 0.3
 	done
 	return 1
 }
@@ -71,35 +71,50 @@ console_click() {
 # The screen for a failure report: non-blank lines, prefixed with '# '.
 show_screen() { screen | grep -v '^ *$' | sed 's/^/# /'; }
 
-# wait_screen REGEX [SECONDS]: until the pane shows a line matching (grep -E).
-wait_screen() {
-	local re=$1 secs=${2:-10} i
-	for ((i = 0; i < secs * 10; i++)); do
-		screen | LC_ALL=C.UTF-8 grep -qE -- "$re" && return 0
-		sleep 0.1
+# The waits below poll the pane every 0.1 s.  A poll whose screen is the one grep read at the
+# last poll tells the same, so grep runs only on a screen that changed (a console redraws
+# every interval; the waits are polled ten times a second), and the pause is nap's: each
+# process started costs ~9 ms of CPU on this VM, and a poll was three (tmux, grep, sleep).
+# _pane_grep ARGS...: grep over $_PANE, capture-pane's output byte for byte (a here-string
+# adds the newline that the capture's last line had; no output is no line at all).
+_pane_grep() {
+	if [ -z "$_PANE" ]; then grep "$@" </dev/null; else grep "$@" <<<"${_PANE%$'\n'}"; fi
+}
+# _pane_poll MODE PATTERN SECONDS: until the pane shows a line matching PATTERN (MODE E: a
+# regex, grep -E; F: a fixed string, grep -F), or, MODE gone, until none matches the regex.
+# SECONDS is SECONDS*10 polls, and for what should come (E, F) at least 1.6*SECONDS of wall
+# time: what the polls took with three processes each (4.1-4.8 s for 3 s, on a quiet
+# machine), so no wait gives up sooner than then.  What should go (gone) has its polls
+# only (4.1 s for 3 s): a limit on how long the product may take, not made looser.
+_pane_poll() {
+	local mode=$1 pat=$2 secs=$3 i _PANE last= read=no found floor=1600000
+	[ "$mode" = gone ] && floor=0
+	local end=$((${EPOCHREALTIME/./} + secs * floor))
+	for ((i = 0; i < secs * 10 || ${EPOCHREALTIME/./} < end; i++)); do
+		_PANE=$(screen; echo .)
+		_PANE=${_PANE%.}
+		if [ "$read" = no ] || [ "$_PANE" != "$last" ]; then
+			case $mode in
+			F) _pane_grep -qF -- "$pat" && found=yes || found=no ;;
+			*) LC_ALL=C.UTF-8 _pane_grep -qE -- "$pat" && found=yes || found=no ;;
+			esac
+			[ "$mode" = gone ] && [ "$found" = no ] && return 0
+			[ "$mode" != gone ] && [ "$found" = yes ] && return 0
+			last=$_PANE read=yes
+		fi
+		nap 0.1
 	done
 	return 1
 }
+
+# wait_screen REGEX [SECONDS]: until the pane shows a line matching (grep -E).
+wait_screen() { _pane_poll E "$1" "${2:-10}"; }
 
 # wait_for TEXT [SECONDS]: until the pane shows TEXT (a fixed string, grep -F).
-wait_for() {
-	local i
-	for ((i = 0; i < ${2:-10} * 10; i++)); do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
+wait_for() { _pane_poll F "$1" "${2:-10}"; }
 
 # wait_gone REGEX [SECONDS]
-wait_gone() {
-	local re=$1 secs=${2:-10} i
-	for ((i = 0; i < secs * 10; i++)); do
-		screen | LC_ALL=C.UTF-8 grep -qE -- "$re" || return 0
-		sleep 0.1
-	done
-	return 1
-}
+wait_gone() { _pane_poll gone "$1" "${2:-10}"; }
 
 # screen_check NAME REGEX [SECONDS]: ok when the pane shows it, else the screen as the reason.
 screen_check() {

@@ -19,15 +19,33 @@ export XDG_RUNTIME_DIR="$TMP/run"
 
 at_exit() { printf '%s\n' "$*" >>"$_CLEANUPS"; }
 
+# nap SECONDS: a pause between two polls of a condition, without a process: a read that
+# times out on a FIFO of our own that nobody writes (opened read-write, so the open never
+# blocks; opened for each nap, so no process this test starts inherits it).  Each `sleep`
+# started costs ~9 ms of CPU on this VM (fork and exec: 3 ms user, 6 ms system), and the
+# polls of all scripts together started thousands of them on a machine that `make check`
+# keeps busy on both CPUs.  A signal does not cut it short (the read goes on after a trap,
+# as it does after SIGCHLD); without the FIFO (gone with $TMP at exit) it is `sleep`.
+_NAP="$TMP/.nap"
+mkfifo "$_NAP"
+nap() {
+	local _nap_line
+	read -r -t "$1" _nap_line 2>/dev/null <>"$_NAP" || [ -p "$_NAP" ] || sleep "$1"
+	return 0
+}
+
 # wait_until SECONDS PID TEST...: until the command TEST holds (true), polled every 0.1 s;
-# false after SECONDS, or at once when process PID ("": none) has ended without it
+# false after SECONDS, or at once when process PID ("": none) has ended without it.
+# SECONDS is SECONDS*10 polls and at least 1.15*SECONDS of wall time: what the polls took
+# when each also started a `sleep` (on a quiet machine; a loaded one took longer), so no
+# wait gives up sooner than it did then.
 wait_until() {
-	local i tries=$(($1 * 10)) pid=$2
+	local i tries=$(($1 * 10)) pid=$2 end=$((${EPOCHREALTIME/./} + $1 * 1150000))
 	shift 2
-	for ((i = 0; i < tries; i++)); do
+	for ((i = 0; i < tries || ${EPOCHREALTIME/./} < end; i++)); do
 		"$@" && return 0
 		[ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null && return 1
-		sleep 0.1
+		nap 0.1
 	done
 	return 1
 }
@@ -232,8 +250,8 @@ make_loop() {
 	truncate -s "${size}M" "$img" || return 1
 	dev=$(losetup --find --show --direct-io=off "$img") || return 1
 	at_exit "losetup -d '$dev'"
-	restore_queue "$(basename "$dev")"
-	basename "$dev"
+	restore_queue "${dev##*/}"
+	echo "${dev##*/}"
 }
 
 # make_loop_in DIR SIZE_MB -> the kernel name of a new loop device on a file in DIR, through
@@ -244,8 +262,8 @@ make_loop_in() {
 	img=$(mktemp "$1/disk.XXXXXX") && truncate -s "${2}M" "$img" || return 1
 	dev=$(losetup --find --show --direct-io=off "$img") || return 1
 	at_exit "losetup -d '$dev'"
-	restore_queue "$(basename "$dev")"
-	basename "$dev"
+	restore_queue "${dev##*/}"
+	echo "${dev##*/}"
 }
 
 # An ext4 that leaves the kernel's ext4lazyinit thread nothing to do: mkfs writes its inode
@@ -291,7 +309,7 @@ print("held", flush=True)
 time.sleep(60)' "/dev/$1" >"$TMP/holder.out" 2>&1 &
 	HOLDER_PID=$!
 	at_exit "kill $HOLDER_PID"
-	for _ in $(seq 50); do grep -q held "$TMP/holder.out" && break; sleep 0.1; done
+	for _ in $(seq 50); do grep -q held "$TMP/holder.out" && break; nap 0.1; done
 }
 release_hold() { kill "$HOLDER_PID" 2>/dev/null; wait "$HOLDER_PID" 2>/dev/null; }
 
@@ -314,7 +332,7 @@ hold_mount_read() {
 }
 _traced_stop() { [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" = t ]; }
 _not_held() { ! mount_read_held "$1"; }
-mount_read_held() { _traced_stop "$1" && sleep 0.1 && _traced_stop "$1"; }
+mount_read_held() { _traced_stop "$1" && nap 0.1 && _traced_stop "$1"; }
 wait_mount_read_held() { wait_until 10 "$1" mount_read_held "$1"; }
 hold_done() {
 	wait_until 10 "$1" _not_held "$1"
@@ -355,7 +373,7 @@ wait_marked() {
 	local i
 	for ((i = 0; i < 150; i++)); do
 		[ "$(pgrep -fc "^sleep ${MARK}$1")" -ge "$2" ] && return 0
-		sleep 0.1
+		nap 0.1
 	done
 	return 1
 }
@@ -390,6 +408,26 @@ while True:
             time.sleep(ahead)
     if not direct:
         os.fsync(fd)' "$1" "${3:-64}" "${4:-64}" "${5:-0}"
+}
+
+# fsync_churn DIR SECONDS [PER_S]: small files made again and again in DIR, each written and
+# fsync'd (a journal commit each: f0..f499, the loop number in each), PER_S (100) a second,
+# until SECONDS are up.  What `i=0; while :; do echo $i >DIR/f$((i % 500)); sync
+# DIR/f$((i % 500)); done` did (128 a second on a quiet machine here) without a fork and an
+# exec a file: that loop took 1.4 CPUs for as long as it ran, this one a few per cent.
+fsync_churn() {
+	bg timeout "$2" python3 -c 'import os, sys, time
+d, per_s, i = sys.argv[1], float(sys.argv[2]), 0
+start = time.monotonic()
+while True:
+    i += 1
+    fd = os.open("%s/f%d" % (d, i % 500), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    os.write(fd, b"%d\n" % i)
+    os.fsync(fd)
+    os.close(fd)
+    ahead = i / per_s - (time.monotonic() - start)
+    if ahead > 0:
+        time.sleep(ahead)' "$1" "${3:-100}"
 }
 
 # steady_writer NAME [SECONDS [MB_S]]: a steady direct-I/O writer on /dev/NAME (flat out

@@ -29,7 +29,7 @@ while [ "$SECONDS" -lt "$end" ]; do
 	i=$((i + 1))
 	sleep "0.0$((RANDOM % 8 + 1))"
 done
-sleep 0.5
+nap 0.5
 kill -INT "$PID"
 wait "$PID"
 RC=$?

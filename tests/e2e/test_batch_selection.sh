@@ -18,9 +18,9 @@ pid=$!
 # the changes must come after the baseline sample: on a busy machine the first one takes a
 # while (every disk's files are opened and read)
 for _ in $(seq 100); do grep -q '"type":"sample"' "$LOG" 2>/dev/null && break; sleep 0.05; done
-sleep 0.3
+nap 0.3
 echo kyber >"/sys/block/$B/queue/scheduler"
-sleep 0.4
+nap 0.4
 ra=$(cat "/sys/block/$A/queue/read_ahead_kb")
 echo $((ra == 512 ? 1024 : 512)) >"/sys/block/$A/queue/read_ahead_kb"
 wait $pid && ok "batch run on $A" || fail "batch run on $A" "$(cat "$TMP/err")"

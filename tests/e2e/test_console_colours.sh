@@ -20,7 +20,7 @@ escapes() { tm capture-pane -p -e -t t | grep -o $'\e\\[[0-9;:]*m'; }
 if tic -x -o "$TMP/terminfo" "$TMP/direct.src" 2>/dev/null; then
 	CONSOLE_TERM=ioscope-direct CONSOLE_ENV="TERMINFO=$TMP/terminfo" console_shell 120 36
 	console_run --root "$ONE" --theme light
-	wait_screen "^Device +r/s" 10; sleep 0.3
+	wait_screen "^Device +r/s" 10; nap 0.3
 	escapes | grep -q '38;2;32;32;32' && ok "truecolor: exact #202020" || fail "truecolor: exact #202020" "$(escapes | sort -u | head)"
 	quit
 	tm kill-server
@@ -29,14 +29,14 @@ else
 fi
 console_shell 120 36
 console_run --root "$ONE" --theme light
-wait_screen "^Device +r/s" 10; sleep 0.3
+wait_screen "^Device +r/s" 10; nap 0.3
 escapes | grep -q '38;5;234' && ok "256 colours: #202020 as 234" || fail "256 colours: #202020 as 234" "$(escapes | sort -u | head)"
 escapes | grep -q '38;2;' && fail "256 colours: no direct colour" || ok "256 colours: no direct colour"
 quit
 tm kill-server
 CONSOLE_TERM=xterm console_shell 120 36
 console_run --root "$ONE" --theme light
-wait_screen "^Device +r/s" 10; sleep 0.3
+wait_screen "^Device +r/s" 10; nap 0.3
 escapes | grep -qE '38;[25];' && fail "8 colours: ANSI colours only" "$(escapes | sort -u | head)" || ok "8 colours: ANSI colours only"
 escapes | grep -qE '^.\[3[0-7]m' && ok "8 colours: some colour" || fail "8 colours: some colour"
 quit

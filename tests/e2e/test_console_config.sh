@@ -11,7 +11,7 @@ mkdir -p "$TMP/xdg/ioscope"
 CONSOLE_ENV="NO_COLOR=1" console_shell 120 36
 console_run --root "$ONE"
 wait_screen "^Device +r/s" 10
-sleep 0.3
+nap 0.3
 check "NO_COLOR: no colour escapes" test "$(colours)" -eq 0
 tm capture-pane -p -e -t t | grep -q $'\e\\[7m' && ok "NO_COLOR: selection in reverse video" \
 	|| fail "NO_COLOR: selection in reverse video"

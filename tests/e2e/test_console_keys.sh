@@ -95,7 +95,7 @@ sorted_as() { local col; col=$(wmb_column); [ "$(wc -l <<<"$col")" -ge 2 ] && so
 if sorted_as -r; then ok "sorted by wMB/s: descending"; else fail "sorted by wMB/s: descending" "$(wmb_column | tr '\n' ' ')"; fi
 wmb_column | head -1 | grep -qv '^0\.00$' && ok "sorted by wMB/s: a writer on top" || fail "sorted by wMB/s: a writer on top"
 console_send I
-sleep 0.5
+nap 0.5
 if sorted_as && wmb_column | tail -1 | grep -qv '^0\.00$' && console_up; then ok "I: ascending, the writers at the bottom"; else
 	fail "I: ascending, the writers at the bottom" "$(wmb_column | tr '\n' ' ')"; show_screen; fi
 console_send I
@@ -115,7 +115,7 @@ console_send /; console_send C-u; console_send -l "$dev"; console_send Enter
 screen_check "filter $dev" "^$dev +[0-9]" 3
 console_send Enter
 screen_check "Enter: second pinned" "$dev pinned on the graphs" 3
-sleep 0.5
+nap 0.5
 strips=$(screen | grep -cE "^($sys|$dev) (read|write) ")
 check "pinned devices get a strip each per series ($strips)" test "$strips" -eq 4
 console_send /; console_send C-u; console_send Enter
@@ -137,10 +137,10 @@ console_send e
 
 # g: block characters, then ASCII
 console_send g
-sleep 0.5
+nap 0.5
 screen | LC_ALL=C.UTF-8 grep -qP '[\x{2581}-\x{2588}]' && ok "g: block characters" || fail "g: block characters"
 console_send g
-sleep 0.5
+nap 0.5
 if screen | LC_ALL=C.UTF-8 grep -qP '[\x{2801}-\x{28FF}\x{2581}-\x{2588}]' || ! console_up; then
 	fail "g: ASCII"; show_screen; else ok "g: ASCII"; fi
 

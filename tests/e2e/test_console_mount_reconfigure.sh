@@ -26,7 +26,7 @@ echo mq-deadline >"/sys/block/$L/queue/scheduler"
 MNT=$(make_fs "$L" ext4) || { fail console_mount_reconfigure_setup "no ext4 on $L"; exit 0; }
 LOG=$TMP/session.log
 
-keys() { console_send "$@"; sleep 0.3; }
+keys() { console_send "$@"; nap 0.3; }
 
 # detail_opts: the detail pane's two option lines (mount options, superblock options) under
 # MNT's heading "ext4  MNT".  Below 130 columns the detail pane and the marks panel each

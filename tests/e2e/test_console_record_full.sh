@@ -29,7 +29,7 @@ screen_check "disk full: REC FAILED with the cause in the header" \
 	"REC FAILED: $LOG: No space left on device" 5
 screen | grep -q "● REC" && { fail "disk full: no ● REC any more"; show_screen; } \
 	|| ok "disk full: no ● REC any more"
-sleep 0.5
+nap 0.5
 echo "$E2" >"/sys/block/$dev/queue/scheduler"
 switch_time=$(date +%s)
 sleep 2.5

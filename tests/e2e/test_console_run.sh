@@ -17,7 +17,7 @@ else
 	fail "the output file is named on screen" "$(show_screen)"
 fi
 wait_screen "EXIT 4 \\(" 10 && ok "the exit is shown" || fail "the exit is shown" "$(show_screen)"
-sleep 0.5
+nap 0.5
 # (the command line is in the start mark: the output is what it computes)
 screen | grep -q -e OUT-42 -e ERR-56 && fail "the command's output stays off the screen" "$(show_screen)" \
 	|| ok "the command's output stays off the screen"

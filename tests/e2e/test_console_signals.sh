@@ -48,7 +48,7 @@ console_send -l clear; console_send Enter
 # Keys are answered at once, not at the next sample: a 5 s interval, help within 1 s
 console_run --root "$ROOT" -i 5
 wait_screen "^Device +r/s" 10
-sleep 0.3
+nap 0.3
 start=$(date +%s%N)
 console_send '?'
 if wait_screen "Help - Esc, q or \? closes" 5; then

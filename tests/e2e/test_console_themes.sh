@@ -38,7 +38,7 @@ screen_check "click on a row: the graphs follow it" "^loop5 read " 3
 x=$(screen | grep "^Device" | awk '{ print index($0, "infl") - 1 }')
 hy=$(screen | grep -n "^Device" | cut -d: -f1)
 console_click "$x" $((hy - 1))
-sleep 0.5
+nap 0.5
 first=$(table_row 1 | awk '{ print $1 }')
 check "click on the infl header: sorted by it (loop4 has one in flight)" test "$first" = loop4
 quit

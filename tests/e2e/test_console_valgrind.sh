@@ -23,7 +23,7 @@ for key in Tab Tab '?' Escape F2 Down Space Escape Left l Space Space d d t e e 
 	console_send "$key"
 	sleep 0.3
 done
-console_send m; sleep 0.3; console_send -l "valgrind mark"; console_send Enter
+console_send m; nap 0.3; console_send -l "valgrind mark"; console_send Enter
 screen_check "mark under valgrind" "mark  valgrind mark" 10
 sleep 2
 console_send q

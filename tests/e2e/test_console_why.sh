@@ -48,7 +48,7 @@ grep -qE 'Sanitizer|runtime error' "$CONSOLE_STDERR" && fail "no sanitizer repor
 
 # ---- a loop ext4 with a file-creation loop (fsync each): its journal line, the dirty line ----
 e=$(make_loop 200) && me=$(make_fs "$e" ext4) || { fail "ext4 loop" "cannot make it"; exit 0; }
-bg timeout 60 bash -c "i=0; while :; do i=\$((i+1)); echo \$i >'$me/f'\$((i % 500)); sync '$me/f'\$((i % 500)); done"
+fsync_churn "$me" 60
 console_send -l clear
 console_send Enter
 console_run --record "$TMP/e.log" "$e"

@@ -29,7 +29,7 @@ region_writer "$MNT/load" 120 64 64 100
 
 console_shell 200 45
 console_run "$L"
-keys() { console_send "$@"; sleep 0.3; }
+keys() { console_send "$@"; nap 0.3; }
 
 wait_for "$L" 15 || { fail console_started "no console: $(screen | head -5)"; exit 0; }
 ok console_started

@@ -30,7 +30,7 @@ mkdir -p "$MNT"
 at_exit "umount -l '$MNT'"
 LOG=$TMP/session.log
 
-keys() { console_send "$@"; sleep 0.3; }
+keys() { console_send "$@"; nap 0.3; }
 
 "$IOSCOPE" --batch -i 0.2 -f json --record "$TMP/other.log" "$A" "$B" >"$TMP/other.json" \
 	2>"$TMP/other.err" &
@@ -53,7 +53,7 @@ screen_check risky_change_asks "write barriers off"
 # over it, not in its place: a mount freed and made again may get the same id)
 mount "/dev/$B" "$MNT" && at_exit "umount -l '$MNT'" \
 	&& ok mount_over || fail mount_over "cannot mount $B at $MNT"
-sleep 0.6
+nap 0.6
 keys y
 screen_check job_refused "a different filesystem is mounted there now"
 mount -o remount,noatime "$MNT" && ok shell_remount || fail shell_remount "mount -o remount,noatime"

@@ -60,7 +60,7 @@ PY
 
 # ---- the console's dialogs ----
 command -v tmux >/dev/null || { skip "control marks: console" "tmux not installed"; exit 0; }
-keys() { console_send "$@"; sleep 0.3; }
+keys() { console_send "$@"; nap 0.3; }
 console_shell 200 50
 console_run -i 0.5 "$dev"
 wait_for "$dev" 15 || { fail "control marks: console started" "$(screen | head -5)"; exit 0; }

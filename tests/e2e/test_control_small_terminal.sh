@@ -19,7 +19,7 @@ at_exit "tmux kill-session -t $S"
 tmux new-session -d -s "$S" -x 120 -y 40 \
 	"$IOSCOPE -i 0.3 --record $LOG $L 2>$TMP/stderr; echo EXIT=\$? >$TMP/exit; sleep 30"
 screen() { tmux capture-pane -p -t "$S"; }   # console_lib.sh's wait_for reads it
-keys() { tmux send-keys -t "$S" "$@"; sleep 0.3; }
+keys() { tmux send-keys -t "$S" "$@"; nap 0.3; }
 
 wait_for "$L" 15 || { fail small_console_started "$(screen | head -5)"; exit 0; }
 keys S

@@ -137,7 +137,7 @@ PY
 	--repeat 1 --out "$TMP/r3" -- sleep 30 >/dev/null 2>"$TMP/r3.stderr" &
 pid=$!
 for _ in $(seq 100); do [ -e "$TMP/r3-c01-r1.out" ] && break; sleep 0.1; done
-sleep 0.3
+nap 0.3
 during="$(queue_state "$dev2") $(mount_state "$mnt2")"
 kill -INT $pid
 wait $pid; rc=$?
@@ -184,7 +184,7 @@ mkdir "$TMP/m6"
 	--repeat 1 --out "$TMP/r7" -- sleep 30 >/dev/null 2>"$TMP/r7.stderr" &
 pid=$!
 for _ in $(seq 100); do [ -e "$TMP/r7-c01-r1.out" ] && break; sleep 0.1; done
-sleep 0.3
+nap 0.3
 during=$(queue_state "$dev")
 mounted=$(grep -c " $TMP/m6 " /proc/self/mountinfo)
 kill -INT $pid

@@ -184,7 +184,7 @@ print(("ok" if ok else "not ok") + " a reader sees whole files only" +
 PY
 READER=$!
 at_exit "kill $READER"
-sleep 0.5   # the reader is reading
+nap 0.5   # the reader is reading
 "$IOSCOPE" --textfile "$TMP/textfile/ioscope.prom" -i 0.01 -c 200 "$DEV" 2>"$TMP/err"
 rc=$?
 touch "$TMP/done"

@@ -69,7 +69,7 @@ wait $reader
 [ $rc -eq 0 ] && [ "$(grep -c '"type":"sample"' "$TMP/from-fifo")" = 4 ] \
 	&& ok "a FIFO streams the log" || fail "a FIFO streams the log" "rc=$rc $(cat "$TMP/err")"
 batch -c 3 --record >(cat >"$TMP/from-pipe") >/dev/null 2>"$TMP/err"; rc=$?
-sleep 0.3
+nap 0.3
 [ $rc -eq 0 ] && [ "$(grep -c '"type":"sample"' "$TMP/from-pipe")" = 4 ] \
 	&& ok "a pipe (/dev/fd link) streams the log" \
 	|| fail "a pipe streams the log" "rc=$rc $(cat "$TMP/err")"

@@ -52,7 +52,7 @@ if rows_are 1 'remount \+ro -rw'; then ok by_hand_one_mark
 else fail by_hand_one_mark "$(panel_rows | tr '\n' '|')"; show_screen; fi
 
 # from the console's options editor
-console_send o; sleep 0.3
+console_send o; nap 0.3
 console_send C-u "rw" Enter
 if wait_screen 'y/N|\[y\]|confirm' 2 2>/dev/null; then console_send y; fi
 wait_screen 'rw: ok' 5 || { fail editor_remount_rw "no 'rw: ok'"; show_screen; }

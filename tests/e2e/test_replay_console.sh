@@ -80,9 +80,9 @@ screen_check "replay: footer offers play and seek" "PPlay GSeek" 3
 wait_screen "REPLAY ([4-9]|[1-9][0-9])/$n " 5   # a few samples in, so that [ [ has room
 console_send P
 screen_check "P: paused" "REPLAY [0-9]+/$n .* x1 PAUSED" 3
-sleep 0.8
+nap 0.8
 i=$(pos_index)
-sleep 0.8
+nap 0.8
 j=$(pos_index)
 if [ -n "$i" ] && [ "$i" = "$j" ]; then ok "paused: the position stays"; else
 	fail "paused: the position stays" "'$i' then '$j'"; show_screen; fi
@@ -162,7 +162,7 @@ console_send R
 screen_check "R again: stopped" "recording to $TMP/key.log stopped" 3
 gone_check "R again: REC gone from the header" "● REC"
 size=$(stat -c %s "$TMP/key.log" 2>/dev/null || echo 0)
-sleep 0.6
+nap 0.6
 check "stopped: the file no longer grows" test "$(stat -c %s "$TMP/key.log")" = "$size"
 console_send R
 screen_check "R: asks again" "^record to: ioscope-" 3

@@ -159,7 +159,7 @@ socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM).sendto(sys.argv[2].encode(), sy
 else
 	skip "another user's mark" "needs root and a user nobody"
 fi
-sleep 0.5   # two samples after the datagram: it was read, and not taken as a mark
+nap 0.5   # two samples after the datagram: it was read, and not taken as a mark
 touch "$TMP/mark.done"
 wait $pid
 rc=$?

@@ -163,7 +163,7 @@ pwrite_loop "$mnt/b"; w2=$BG_PID
 # frozen only once both write (python starts slowly on a busy machine)
 for _ in $(seq 100); do [ -s "$mnt/a" ] && [ -s "$mnt/b" ] && break; sleep 0.1; done
 fsfreeze -f "$mnt" && at_exit "fsfreeze -u '$mnt'"
-sleep 0.3
+nap 0.3
 "$IOSCOPE" --batch --tasks -f json -i 0.4 -c 3 --record "$TMP/frozen.log" \
 	>"$TMP/frozen.json" 2>"$TMP/frozen.err"; rc=$?
 no_sanitizer "frozen run" "$TMP/frozen.err"

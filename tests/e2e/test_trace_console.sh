@@ -11,7 +11,7 @@ CONSOLE_CMD="setpriv --reuid=nobody --regid=nogroup --clear-groups $TMP/ioscope"
 console_shell 120 36
 console_run --trace -i 0.2
 screen_check "not root: the console says tracing needs CAP_BPF and CAP_PERFMON" "CAP_BPF and CAP_PERFMON" 10
-sleep 0.6
+nap 0.6
 console_up && screen | grep -q '^Device ' && ok "not root: the console runs on without tracing" ||
 	{ fail "not root: the console runs on without tracing"; show_screen; }
 console_send q

@@ -60,7 +60,7 @@ fi
 
 # churn MNT SECONDS: create and fsync small files, a journal commit each
 churn() {
-	bg timeout "$2" bash -c "i=0; while :; do i=\$((i+1)); echo \$i >'$1/f'\$((i % 500)); sync '$1/f'\$((i % 500)); done"
+	fsync_churn "$1" "$2"
 }
 
 # watch NAME DEV MNT: 6 samples of 0.4 s while the churn runs, recorded, then replayed
