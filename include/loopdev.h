@@ -34,6 +34,8 @@ struct loop_identity {
 	dev_t dev;              /* the backing file's st_dev and st_ino */
 	ino_t ino;
 };
+/* NAME is a whole loop device's kernel name: loopN (not loop0p1). */
+bool loop_name_whole(const char *name);
 /* 0 (out->attached false when nothing is attached), -1 with err. */
 int loop_identity_read(const char *name, struct loop_identity *out, struct error *err);
 

@@ -87,11 +87,18 @@ void loop_backing_read(const char *root, const char *name, struct loop_backing *
 		backing_device(out);
 }
 
+bool loop_name_whole(const char *name)
+{
+	if (strncmp(name, "loop", 4) != 0)
+		return false;
+	size_t digits = strspn(name + 4, "0123456789");
+	return digits > 0 && digits <= 10 && name[4 + digits] == '\0';
+}
+
 int loop_identity_read(const char *name, struct loop_identity *out, struct error *err)
 {
 	memset(out, 0, sizeof *out);
-	size_t digits = strspn(name + (strncmp(name, "loop", 4) ? 0 : 4), "0123456789");
-	if (strncmp(name, "loop", 4) != 0 || digits == 0 || digits > 10 || name[4 + digits])
+	if (!loop_name_whole(name))
 		return error_set(err, "'%s' is not the name of a loop device", name);
 	char path[32];
 	snprintf(path, sizeof path, "/dev/%s", name);

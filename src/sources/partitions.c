@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "grow.h"
+#include "loopdev.h"
 #include "partitions.h"
 #include "textscan.h"
 
@@ -70,17 +71,9 @@ int partition_list_read(struct partition_list *p, struct error *err)
 	return partition_list_parse(p, p->file.buf, p->file.len, err);
 }
 
-static bool whole_loop(const char *name)
-{
-	if (strncmp(name, "loop", 4) != 0)
-		return false;
-	size_t digits = strspn(name + 4, "0123456789");
-	return digits > 0 && name[4 + digits] == '\0';
-}
-
 bool partition_list_loop_empty(const struct partition_list *p, const char *name)
 {
-	if (!p->fresh || !whole_loop(name))
+	if (!p->fresh || !loop_name_whole(name))
 		return false;
 	for (size_t i = 0; i < p->n; i++)
 		if (strcmp(p->names[i], name) == 0)
