@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "diskstats.h"
+#include "loopdev.h"
 #include "mountinfo.h"
 #include "sampler.h"
 
@@ -115,8 +116,6 @@ int sampler_open(struct sampler *s, const char *prefix, struct error *err)
 	/* Our readers, not libproc2: loading it (libsystemd, libnuma) cost more than a
 	 * whole sample; they agree with it on the live /proc (tests/unit/test_vm.c). */
 	vm_reader_open(&s->vm, prefix);
-	if (!prefix)
-		partition_list_open(&s->media, &ignored);   /* absent: each loop's size is read */
 	why_sampler_init(&s->why, s->prefix);
 	if (devices_catalog_open(&s->catalog, prefix, err) < 0)
 		goto fail;
@@ -460,19 +459,30 @@ static bool disk_undescribed(const struct sampler *s)
 	return false;
 }
 
-/* /proc/partitions, when it can tell something: the devices are described, or a loop
- * device had no file at its last read (one read for all of them, not each one's size).
- * Else stale, and every disk reads its own size as it does. */
-static void read_media(struct sampler *s, bool describe)
+static bool any_loop(const struct snapshot *out)
+{
+	for (size_t i = 0; i < out->ndevices; i++)
+		if (loop_name_whole(out->devices[i].name))
+			return true;
+	return false;
+}
+
+/* The live /proc/partitions, when it can tell something: the devices are described and one
+ * is a loop device, or a loop device had no file at its last read (one read for all of
+ * them, not each one's size).  Opened the first time; else stale, and every disk reads its
+ * own size as it does. */
+static void read_media(struct sampler *s, const struct snapshot *out, bool describe)
 {
 	partition_list_stale(&s->media);
-	if (!procfile_is_open(&s->media.file))
+	if (s->prefix)
 		return;
-	bool empty_loop = false;
-	for (size_t i = 0; !describe && !empty_loop && i < s->ntracked; i++)
-		empty_loop = s->tracked[i].has_sysfs && s->tracked[i].sysfs.known_empty;
+	bool wanted = describe && any_loop(out);
+	for (size_t i = 0; !wanted && i < s->ntracked; i++)
+		wanted = s->tracked[i].has_sysfs && s->tracked[i].sysfs.known_empty;
 	struct error ignored;
-	if (describe || empty_loop)
+	if (!wanted)
+		return;
+	if (procfile_is_open(&s->media.file) || partition_list_open(&s->media, &ignored) == 0)
 		partition_list_read(&s->media, &ignored);
 }
 
@@ -483,7 +493,7 @@ int sampler_sample(struct sampler *s, struct snapshot *out, struct error *err)
 	if (devices_hotplug_pending(&s->catalog) || disk_undescribed(s))
 		s->rescan = true;
 	bool describe = s->rescan || names_changed(s, out);
-	read_media(s, describe);
+	read_media(s, out, describe);
 	if (describe && rescan(s, out, err) < 0)
 		return -1;
 	s->rescan = false;

@@ -39,8 +39,8 @@ struct sampler {
 	struct vm_reader vm;
 	struct why_sampler why;
 	struct device_catalog catalog;
-	struct partition_list media;   /* live: read in a sample that has a loop device with no
-					  file, or that describes the devices */
+	struct partition_list media;   /* live: opened and read only where there are loop
+					  devices (sampler.c, read_media) */
 	struct tracked_device *tracked;
 	size_t ntracked;
 	bool rescan;                   /* describe devices again before the next fill */
