@@ -277,22 +277,14 @@ static bool is_disk(const char *root, const struct disk_names *disks, const char
 	       bsearch(name, disks->names, disks->n, sizeof *disks->names, compare_names);
 }
 
-/* /sys/class/block/vda1 -> ../../devices/pci.../block/vda/vda1: a block device in the
- * directory of a disk is its partition.  One readlink. */
+/* A block device whose directory is in a disk's (parent_from_link) is its partition: one
+ * readlink. */
 static bool partition_by_link(const char *root, const struct disk_names *disks,
 			      const char *name, char *parent, size_t len)
 {
-	char target[PATH_MAX], sysname[DEV_NAME_MAX], disk[DEV_NAME_MAX];
-	if (!disks->listed || !block_link(root, "class/block", name, target))
-		return false;
-	kname_to_sysfs(name, sysname, sizeof sysname);
-	char *last = strrchr(target, '/');
-	if (!last || last == target || strcmp(last + 1, sysname) != 0)
-		return false;
-	*last = '\0';
-	const char *up = strrchr(target, '/');
-	kname_from_sysfs(up ? up + 1 : target, disk, sizeof disk);
-	if (!disk[0] || strcmp(disk, name) == 0 || !is_disk(root, disks, disk))
+	char disk[DEV_NAME_MAX];
+	if (!disks->listed || !parent_from_link(root, name, disk, sizeof disk) ||
+	    strcmp(disk, name) == 0 || !is_disk(root, disks, disk))
 		return false;
 	snprintf(parent, len, "%s", disk);
 	return true;
