@@ -100,6 +100,31 @@ static void test_links_like_the_kernel(void **state)
 	devices_catalog_close(&c);
 }
 
+/* A loop device that /proc/partitions leaves out has no file: nothing of it is read (its
+ * loop/ group here says otherwise on purpose, to show it is not opened); listed, it is. */
+static void test_loop_left_out_is_not_read(void **state)
+{
+	put("sys/block/loop3/loop/backing_file", "/img\n");
+	struct device_catalog c;
+	struct error err;
+	struct partition_list media;
+	partition_list_init(&media);
+	assert_int_equal(devices_catalog_open(&c, root, &err), 0);
+	struct device_info info = { .name = "loop3" };
+	static const char without[] = "major minor  #blocks  name\n\n 7 1 32768 loop1\n";
+	assert_int_equal(partition_list_parse(&media, without, sizeof without - 1, &err), 0);
+	devices_describe(&c, &media, &info, 1);
+	assert_true(info.is_disk);
+	assert_false(info.loop.present);
+	static const char with[] = "major minor  #blocks  name\n\n 7 3 32768 loop3\n";
+	assert_int_equal(partition_list_parse(&media, with, sizeof with - 1, &err), 0);
+	devices_describe(&c, &media, &info, 1);
+	assert_true(info.loop.present);
+	assert_string_equal(info.loop.file, "/img");
+	partition_list_close(&media);
+	devices_catalog_close(&c);
+}
+
 /* /proc/partitions leaves out a disk of no capacity: a loop device it leaves out has no
  * file.  Only whole loop devices are judged, and only from a list read. */
 static void test_partition_list(void **state)
@@ -132,6 +157,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_udev_database_then_sysfs, make_tree, remove_tree),
 		cmocka_unit_test_setup_teardown(test_links_like_the_kernel, make_tree, remove_tree),
+		cmocka_unit_test_setup_teardown(test_loop_left_out_is_not_read, make_tree, remove_tree),
 		cmocka_unit_test(test_partition_list),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
