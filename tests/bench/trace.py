@@ -78,14 +78,12 @@ def fio_argv(dev, rate, seconds, depth=4):
 
 
 def fio(dev, rate, depth=4):
-    """IOPS, mean and median completion latency (us) of one run; at depth 1 the 10th
-    percentile of the whole latency (submission and completion) too."""
-    argv = fio_argv(dev, rate, SECONDS, depth) + ["--output-format=json", "--lat_percentiles=1"]
+    """IOPS, mean and median completion latency (us) of one run."""
+    argv = fio_argv(dev, rate, SECONDS, depth) + ["--output-format=json"]
     out = subprocess.run(argv, check=True, capture_output=True, text=True).stdout
     read = json.loads(out)["jobs"][0]["read"]
     clat = read["clat_ns"]
-    return (read["iops"], clat["mean"] / 1000, clat["percentile"]["50.000000"] / 1000,
-            read["lat_ns"]["percentile"]["10.000000"] / 1000)
+    return read["iops"], clat["mean"] / 1000, clat["percentile"]["50.000000"] / 1000
 
 
 def start_ioscope(argv, build=None):
@@ -406,9 +404,6 @@ def report_per_request(dev):
               + f": {sum(cost.values()):.0f} ns a request (bpf_stats' own clock reads in it)")
     with bpf_stats("0"):
         d = per_request(dev, QD1_ROUNDS)
-    quart = lambda v: sorted(v)[len(v) // 4], lambda v: sorted(v)[(3 * len(v)) // 4]
-    spread = lambda v: (f"{statistics.median(v) / 1000:+.2f} us (quartiles "
-                        f"{quart[0](v) / 1000:+.2f} .. {quart[1](v) / 1000:+.2f})")
     print(f"  QD1, {QD1_ROUNDS} rounds of {QD1_REQUESTS} reads a arm (watched, watched "
           f"again, traced; shuffled): traced - watched, 10th percentile {spread(d['p10'])}, "
           f"1st {spread(d['p1'])}; the null arm (watched again - watched) 10th "
@@ -417,20 +412,28 @@ def report_per_request(dev):
     return d
 
 
+def quartiles_us(ns):
+    """The median and the quartiles of a list of ns, in us."""
+    v = sorted(ns)
+    return statistics.median(v) / 1000, v[len(v) // 4] / 1000, v[3 * len(v) // 4] / 1000
+
+
+def spread(ns):
+    m, low, high = quartiles_us(ns)
+    return f"{m:+.2f} us (quartiles {low:+.2f} .. {high:+.2f})"
+
+
 def print_table_line(d):
     """Issue 39's table's tracing line (bench.py prints the others as part (i))."""
-    v, null = sorted(d["p10"]), sorted(d["null p10"])
-    m = statistics.median(v) / 1000
+    m, low, high = quartiles_us(d["p10"])
     print(f"\n(i) issue 39's table, tracing: time added to a request, median of the rounds "
           "(quartiles)")
     print(f"{'what':<44} {'us':>6} {'quartiles':>13} {'target':>7}")
     print(f"{'--trace, 4k random read QD1, RAM-backed loop':<44} {m:+6.2f} "
-          f"{v[len(v) // 4] / 1000:+.2f}..{v[3 * len(v) // 4] / 1000:+.2f} "
+          f"{low:+.2f}..{high:+.2f} "
           f"{'<=' + format(QD1_TARGET_US, '.2f'):>7}{'' if m <= QD1_TARGET_US else '  MISSED'}")
     print(f"    the requests' 10th percentile; two untraced arms differ by "
-          f"{statistics.median(null) / 1000:+.2f} us (quartiles {null[len(null) // 4] / 1000:+.2f}"
-          f"..{null[3 * len(null) // 4] / 1000:+.2f}); the mean "
-          f"{statistics.median(d['mean %']):+.1f} %")
+          f"{spread(d['null p10'])}; the mean {statistics.median(d['mean %']):+.1f} %")
 
 
 def measure(name, backing, parent, direct_io):
