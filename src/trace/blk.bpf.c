@@ -193,17 +193,19 @@ static __always_inline __u32 slot_of(struct request *rq, __u32 qid)
 	return (run + (__u32)tag) & ((1u << BLK_SLOT_BITS) - 1);
 }
 
+static __always_inline struct blk_issue *slot_at(struct request *rq, __u32 qid)
+{
+	__u32 i = slot_of(rq, qid);
+	return bpf_map_lookup_elem(&issued, &i);
+}
+
 /* The issue time goes into the request's slot when it is free, its own or stale; else
  * into the LRU map.  ns 0 marks a slot being claimed or freed, which is never stale.
  * 1 when the request's previous issue was still there: its completion was not seen (a
  * requeued request's issue is forgotten, rq_requeue). */
-static __always_inline int remember_issue(struct request *rq, __u32 qid, __u64 now)
+static __always_inline int remember_issue(struct request *rq, struct blk_issue *s, __u64 now)
 {
 	__u64 key = (__u64)rq;
-	__u32 i = slot_of(rq, qid);
-	struct blk_issue *s = bpf_map_lookup_elem(&issued, &i);
-	if (!s)
-		return 0;
 	__u64 held = s->rq, since = s->ns;
 	if (held == key) {
 		s->ns = now;
@@ -236,8 +238,7 @@ static __always_inline void count_unseen(__u32 dev)
 static __always_inline __u64 issue_time(struct request *rq, __u32 qid)
 {
 	__u64 key = (__u64)rq;
-	__u32 i = slot_of(rq, qid);
-	struct blk_issue *s = bpf_map_lookup_elem(&issued, &i);
+	struct blk_issue *s = slot_at(rq, qid);
 	if (s && s->rq == key) {
 		__u64 at = s->ns;
 		s->ns = 0;
@@ -268,19 +269,17 @@ static __always_inline void top_add(struct blk_top_recent *r, __u32 g)
 	__sync_fetch_and_add(&v->bytes, r->val.bytes);
 }
 
-/* Counted on this CPU in the task and disk's place; `top` only when another task or disk
- * that hashes there comes.  No other program writes top_recent, and the kernel runs a program once
- * at a time on a CPU, so plain increments. */
-SEC("tp_btf/block_bio_queue")
-int BPF_PROG(bio_queue, struct bio *bio)
+/* A request counted for the task that queued it (the one given, else the current one), on
+ * this CPU in the task and disk's place; `top` only when another task or disk that hashes
+ * there comes.  No other program writes top_recent, and the kernel runs a program once at
+ * a time on a CPU, so plain increments. */
+static __always_inline void count_queuer(__u32 dev, __u32 bytes, const struct blk_issue *by)
 {
-	if (op_dir(bio->bi_opf) < 0)
-		return 0;
 	__u32 g = gen, i = g & 1;
 	struct blk_top_recents *rs = bpf_map_lookup_elem(&top_recent, &i);
 	if (!rs)
-		return 0;
-	__u32 dev = disk_dev(bio->bi_bdev->bd_disk), pid = bpf_get_current_pid_tgid() >> 32;
+		return;
+	__u32 pid = by ? by->pid : bpf_get_current_pid_tgid() >> 32;
 	__u32 at = ((pid ^ dev * 2654435761u) * 2654435761u) >> 26;   /* 64 = 2^(32 - 26) */
 	struct blk_top_recent *r = &rs->at[at & (BLK_TOP_RECENT - 1)];
 	if (r->val.ios == 0 || r->pid != pid || r->dev != dev) {
@@ -290,10 +289,28 @@ int BPF_PROG(bio_queue, struct bio *bio)
 		r->pid = pid;
 		r->val.ios = 0;
 		r->val.bytes = 0;
-		bpf_get_current_comm(r->val.comm, sizeof r->val.comm);
+		if (by)
+			__builtin_memcpy(r->val.comm, by->comm, sizeof r->val.comm);
+		else
+			bpf_get_current_comm(r->val.comm, sizeof r->val.comm);
 	}
 	r->val.ios++;
-	r->val.bytes += bio->bi_iter.bi_size;
+	r->val.bytes += bytes;
+}
+
+/* A request put in a scheduler or a queue to be issued later, in its submitter's context:
+ * the submitter is kept in the request's slot for the issue (often in a kernel worker's
+ * context) to count.  Not run for a request issued at once (no scheduler): the issue counts
+ * its current task, which is the submitter then.  Touches no other map. */
+SEC("tp_btf/block_rq_insert")
+int BPF_PROG(rq_insert, struct request *rq)
+{
+	struct blk_issue *s = slot_at(rq, rq->q->id);
+	if (!s)
+		return 0;
+	s->pid = bpf_get_current_pid_tgid() >> 32;
+	bpf_get_current_comm(s->comm, sizeof s->comm);
+	s->queued_rq = (__u64)rq;
 	return 0;
 }
 
@@ -338,12 +355,20 @@ int BPF_PROG(rq_issue, struct request *rq)
 {
 	struct request_queue *q = rq->q;
 	__u32 qid = q->id, dev = disk_dev(q->disk);
-	if (remember_issue(rq, qid, bpf_ktime_get_ns()))
+	struct blk_issue *s = slot_at(rq, qid);
+	if (s && remember_issue(rq, s, bpf_ktime_get_ns()))
 		count_unseen(dev);
+	/* who queued it: kept at insert, else the task issuing it */
+	struct blk_issue *by = NULL;
+	if (s && s->queued_rq == (__u64)rq) {
+		s->queued_rq = 0;
+		by = s;
+	}
 	int dir = op_dir(rq->cmd_flags);
 	__u32 bytes = rq->__data_len;
 	if (dir < 0 || dir > 1 || bytes == 0)
 		return 0;
+	count_queuer(dev, bytes, by);
 	struct blk_hist *h = hist_of(qid, dev);
 	if (!h)
 		return 0;

@@ -34,10 +34,17 @@ struct blk_last_end {
 	__u64 end;
 };
 
-/* A request in flight, in the slot of its tag (blk.bpf.c, slot_of; rq 0: free). */
+/* A request in flight, in the slot of its tag (blk.bpf.c, slot_of; rq 0: free), and the
+ * task that queued it when it went through a scheduler or waited to be issued (queued_rq:
+ * the request, 0 when none waits): `block_rq_insert` runs in the submitter's context, the
+ * issue then often in a kernel worker's. */
 struct blk_issue {
 	__u64 rq;
 	__u64 ns;
+	__u64 queued_rq;
+	__u32 pid;
+	__u32 unused;
+	char comm[16];
 };
 
 struct blk_top_key {
@@ -51,11 +58,12 @@ struct blk_top_val {
 	char comm[16];
 };
 
-/* A task that queued bios of a generation on this CPU, on which disk, and its counts not
- * yet added to `top`, in the place its pid and disk hash to among BLK_TOP_RECENT: a task
- * queueing bio after bio costs no hash lookup and no atomic add until another task or disk
- * that hashes to the same place comes on that CPU (one place was not enough on a busy
- * machine: other tasks' bios came between nearly every two of fio's). */
+/* A task that queued requests issued in a generation on this CPU, on which disk, and its
+ * counts not yet added to `top`, in the place its pid and disk hash to among
+ * BLK_TOP_RECENT: a task issuing request after request costs no hash lookup and no atomic
+ * add until another task or disk that hashes to the same place comes on that CPU (one
+ * place was not enough on a busy machine: other tasks' requests came between nearly every
+ * two of fio's). */
 #define BLK_TOP_RECENT 64
 struct blk_top_recent {
 	__u32 dev;

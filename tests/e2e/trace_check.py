@@ -14,8 +14,8 @@ CHECK: seq       sequential writes: seq_pct near 100, few seeks
                  kernel did not run the tracer's programs for), the histograms plus UNSEEN
                  = diskstats (2%), and no direction above diskstats
        p99 MS    some interval's write p99 is at least MS ms, and another's below MS/10
-       top COMM  the bios COMM queued (its ios in the top lists) = what diskstats completed,
-                 within 2%, over the run: for a workload of direct requests of a bio each,
+       top COMM  the requests COMM queued (its ios in the top lists) = what diskstats
+                 completed, within 2%, over the run: for a workload of direct requests
                  started and ended within the run
 Prints what it found; exit status 0 when the check holds."""
 import json
@@ -101,7 +101,7 @@ def check_p99(rows, ms):
 def check_top(rows, comm):
     ios = sum(e["ios"] for i, d, t in rows for e in t["top"] if e["comm"] == comm)
     done = sum((d["r/s"] + d["w/s"]) * i for i, d, t in rows)
-    print(f"{comm}'s bios in the top lists {ios}, diskstats completed {done:.1f}")
+    print(f"{comm}'s requests in the top lists {ios}, diskstats completed {done:.1f}")
     # and in each busy interval within 10 % (diskstats and the maps are read up to 50 ms
     # apart beside other tests): what a CPU holds is in the interval it was queued in
     apart = []
