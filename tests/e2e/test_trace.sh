@@ -90,20 +90,23 @@ if command -v fio >/dev/null; then
 		# fio's requests counted on its CPU until the sample adds them (top_recent): all there
 		trace_expect "top: fio queued the reads, each counted (2%)" "$TMP/rand.json" "$dev" top fio
 	fi
-	# Through a scheduler the requests are issued by a kernel worker (kblockd), not by fio:
-	# each is still counted for fio, the task that queued it (block_rq_insert).
+	# Through a scheduler, more requests than the loop device's 128 tags: those that wait
+	# in the scheduler are issued when a tag comes free, by a kernel worker (kblockd), not
+	# by fio (a quarter of them here, with the programs of the insert left out); each is
+	# still counted for fio, the task that queued it (block_rq_insert).
 	if elev=$(elevator_other "$dev" none); then
 		echo "$elev" >"/sys/block/$dev/queue/scheduler"
 		trace "$dev" "$TMP/sched.json" 60
 		trace_ready "$TMP/sched.json"
-		fio --name=rand --filename="/dev/$dev" --rw=randread --bs=4k --direct=1 --ioengine=psync \
-			--time_based --runtime=2 --rate_iops=1500 --output=/dev/null >/dev/null 2>&1
+		fio --name=rand --filename="/dev/$dev" --rw=randread --bs=4k --direct=1 --ioengine=libaio \
+			--iodepth=256 --iodepth_batch_submit=32 --number_ios=20000 --output=/dev/null \
+			>/dev/null 2>&1
 		trace_settle "$TMP/sched.json"
 		trace_stop
 		echo none >"/sys/block/$dev/queue/scheduler"
 		trace_wait "under $elev" "$TMP/sched.json" &&
 			trace_expect "top under $elev: fio's reads counted for fio, not for the worker that issued them (2%)" \
-				"$TMP/sched.json" "$dev" top fio
+				"$TMP/sched.json" "$dev" top fio 256
 	else
 		skip "top under a scheduler" "$dev offers $(elevators "$dev" | tr '\n' ' ')- no scheduler"
 	fi

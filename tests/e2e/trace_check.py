@@ -14,9 +14,10 @@ CHECK: seq       sequential writes: seq_pct near 100, few seeks
                  kernel did not run the tracer's programs for), the histograms plus UNSEEN
                  = diskstats (2%), and no direction above diskstats
        p99 MS    some interval's write p99 is at least MS ms, and another's below MS/10
-       top COMM  the requests COMM queued (its ios in the top lists) = what diskstats
-                 completed, within 2%, over the run: for a workload of direct requests
-                 started and ended within the run
+       top COMM [DEPTH]  the requests COMM queued (its ios in the top lists) = what
+                 diskstats completed, within 2%, over the run: for a workload of direct
+                 requests started and ended within the run; and in each interval within
+                 10% and DEPTH on either edge (the requests in flight: counted at issue)
 Prints what it found; exit status 0 when the check holds."""
 import json
 import sys
@@ -98,7 +99,7 @@ def check_p99(rows, ms):
     return any(v >= ms * 1000 for v in p99) and any(v < ms * 100 for v in p99)
 
 
-def check_top(rows, comm):
+def check_top(rows, comm, depth):
     ios = sum(e["ios"] for i, d, t in rows for e in t["top"] if e["comm"] == comm)
     done = sum((d["r/s"] + d["w/s"]) * i for i, d, t in rows)
     print(f"{comm}'s requests in the top lists {ios}, diskstats completed {done:.1f}")
@@ -107,7 +108,7 @@ def check_top(rows, comm):
     apart = []
     for i, d, t in rows:
         n, m = sum(e["ios"] for e in t["top"] if e["comm"] == comm), (d["r/s"] + d["w/s"]) * i
-        if m >= 500 and abs(n - m) > 0.1 * m:
+        if m >= 500 and abs(n - m) > 0.1 * m + 2 * depth:
             apart.append((n, round(m)))
     print(f"intervals of 500 or more whose count is over 10 % apart: {apart}")
     return done >= 100 and abs(ios - done) <= 0.02 * done + 1 and not apart
@@ -123,7 +124,7 @@ def main():
     elif what == "counts":
         good = check_counts(rows, int(sys.argv[4]) if len(sys.argv) > 4 else None)
     elif what == "top":
-        good = check_top(rows, sys.argv[4])
+        good = check_top(rows, sys.argv[4], int(sys.argv[5]) if len(sys.argv) > 5 else 0)
     else:
         good = check_p99(rows, float(sys.argv[4]))
     sys.exit(0 if good else 1)
