@@ -28,8 +28,9 @@
 enum trace_dir { TRACE_READ, TRACE_WRITE, TRACE_FLUSH, TRACE_DIRS };
 #define TRACE_SIZE_DIRS 2 /* reads and writes: a flush carries no data */
 
-/* The tasks that queued the most bios on a disk (block_bio_queue's context: writeback
- * shows as the flusher thread, not the process that dirtied the pages). */
+/* The tasks that queued the most requests issued on a disk (the context of the request's
+ * insert, or of its issue when it was issued at once: writeback shows as the flusher
+ * thread, not the process that dirtied the pages). */
 struct trace_top {
 	uint32_t pid;
 	char comm[TRACE_COMM_MAX];

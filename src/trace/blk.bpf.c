@@ -171,7 +171,7 @@ static __always_inline __u32 disk_dev(struct gendisk *disk)
  * life: the scheduler's tag when the queue has one (the driver's is given back on a
  * requeue), else the driver's.  The tags of a queue in flight thus sit side by side, a
  * few cache lines, where a hash of each request's address spread a queue's 128 requests
- * over 128 lines of the 256 KiB array (one cache miss, on this VM ~100 ns, at issue and
+ * over 128 lines of the array (one cache miss, on this VM ~100 ns, at issue and
  * at completion).  Requests of other queues whose run overlaps, or of other hardware
  * queues, may want the same slot: the compare-and-swap gives it to one and the other goes
  * to the LRU map, as before.  A request without either tag (not at these tracepoints)

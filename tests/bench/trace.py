@@ -23,7 +23,7 @@ on the root filesystem's disk read with direct I/O by the loop device (`losetup
 --direct-io=on`), the realistic case.  A device that cannot reach 10000 IOPS is measured at
 70 % of what it reaches, said in the output.
 
-Last, issue 39's line, on the RAM-backed device: the programs' ns per run at queue depth 1
+Last, issue 39's line, on the RAM-backed device: the programs' ns per request at depth 1
 (fio), then rounds (BENCH_TRACE_QD1_ROUNDS, 12) of three arms in a shuffled order, each
 BENCH_TRACE_QD1_REQUESTS (100000) reads at depth 1 timed one by one (tests/bench/qd1.c):
 watched, watched again (the null arm, the resolution) and traced; the time tracing adds to a
@@ -211,7 +211,27 @@ def report(label, runs, judged):
             print(line)
 
 
-PROGRAMS = ("bio_queue", "rq_issue", "rq_complete")
+# what --trace attaches; a request runs rq_issue and rq_complete, rq_insert only when it is
+# inserted (a scheduler, a busy queue), rq_requeue only on a requeue.  The baseline build
+# of BENCH_TRACE_BASELINE may have other programs (bio_queue before 2026-12-05).
+PROGRAMS = ("bio_queue", "rq_insert", "rq_issue", "rq_requeue", "rq_complete")
+ATTACHED = 4   # programs an ioscope --trace of either build holds
+
+
+def ns_per_request(before, after, ids):
+    """Per program of ids that ran, its ns per request completed (the run time over the
+    completions counted by rq_complete: a program that runs for some requests only, such as
+    rq_insert, is charged per request, not per run)."""
+    runs = {}
+    for i in ids:
+        a, z = before.get(i), after.get(i)
+        if a and z:
+            runs[a["name"]] = (z.get("run_cnt", 0) - a.get("run_cnt", 0),
+                               z.get("run_time_ns", 0) - a.get("run_time_ns", 0))
+    done = runs.get("rq_complete", (0, 0))[0]
+    if done <= 0:
+        return {}
+    return {n: t / done for n, (c, t) in runs.items() if c > 0}
 STATS = "/proc/sys/kernel/bpf_stats_enabled"
 
 
@@ -235,17 +255,17 @@ def programs_of(pid):
 
 
 def start_tracing(dev, count, build=None):
-    """ioscope --batch --trace on dev (or build's), returned once its three programs are
-    attached (their ids in .programs)."""
+    """ioscope --batch --trace on dev (or build's), returned once its programs are attached
+    (their ids in .programs)."""
     p = start_ioscope(["--batch", "--trace", "-i", "1", "-c", str(count), "-f", "json", dev],
                       build)
     for _ in range(100):
         held = programs_of(p.pid)
         p.programs = [i for i in tracing_programs() if i in held]
-        if len(p.programs) >= len(PROGRAMS) or p.poll() is not None:
+        if len(p.programs) >= ATTACHED or p.poll() is not None:
             break
         time.sleep(0.05)
-    if len(p.programs) < len(PROGRAMS):
+    if len(p.programs) < ATTACHED:
         p.kill()
         p.wait()
         sys.exit(f"bench: ioscope --trace attached no programs: {p.stderr.read().decode()}")
@@ -268,8 +288,8 @@ def bpf_stats(value):
 
 
 def program_cost(dev, rate, depth=4):
-    """ns per run of each BPF program (the kernel's bpf_stats, on for these runs only; its
-    own clock reads are in the figure), medians of 3 runs."""
+    """ns per request of each BPF program that ran (the kernel's bpf_stats, on for these
+    runs only; its own clock reads are in the figure), medians of 3 runs."""
     runs = []
     with bpf_stats("1"):
         for _ in range(3):
@@ -281,16 +301,13 @@ def program_cost(dev, rate, depth=4):
             finally:
                 p.terminate()
                 p.wait()
-            ns = {}
-            for i, q in before.items():
-                n = after[i].get("run_cnt", 0) - q.get("run_cnt", 0)
-                if n > 0:
-                    ns[q["name"]] = (after[i]["run_time_ns"] - q.get("run_time_ns", 0)) / n
-            if len(ns) == len(PROGRAMS):
+            ns = ns_per_request(before, after, p.programs)
+            if ns:
                 runs.append(ns)
     if not runs:
         return None
-    return {name: statistics.median(r[name] for r in runs) for name in PROGRAMS}
+    return {name: statistics.median(r.get(name, 0) for r in runs)
+            for name in PROGRAMS if any(name in r for r in runs)}
 
 
 def pct(a, b):
@@ -370,15 +387,9 @@ def paired_cost(dev, baseline, runs=16):
                 for p in procs.values():
                     p.terminate()
                     p.wait()
-            ns = {}
-            for b, p in procs.items():
-                for prog in p.programs:
-                    a, z = before[prog], after[prog]
-                    n = z.get("run_cnt", 0) - a.get("run_cnt", 0)
-                    if n > 0:
-                        ns[b, a["name"]] = (z["run_time_ns"] - a.get("run_time_ns", 0)) / n
-            diff.append({n: ns[ioscope, n] - ns[baseline, n] for n in PROGRAMS}
-                        if len(ns) == 2 * len(PROGRAMS) else None)
+            ns = {b: ns_per_request(before, after, p.programs) for b, p in procs.items()}
+            diff.append({n: ns[ioscope].get(n, 0) - ns[baseline].get(n, 0) for n in PROGRAMS}
+                        if ns[ioscope] and ns[baseline] else None)
     # a run with the baseline first and the next with it second: their mean is the
     # difference with the first one's colder caches cancelled
     pairs = [{n: (a[n] + b[n]) / 2 for n in PROGRAMS}
@@ -399,7 +410,7 @@ def report_per_request(dev):
         paired_cost(dev, BASELINE)
     cost = program_cost(dev, 0, 1)
     if cost:
-        print("  QD1 unlimited, BPF ns per run: "
+        print("  QD1 unlimited, BPF ns per request: "
               + ", ".join(f"{n} {ns:.0f}" for n, ns in cost.items())
               + f": {sum(cost.values()):.0f} ns a request (bpf_stats' own clock reads in it)")
     with bpf_stats("0"):
@@ -455,7 +466,7 @@ def measure(name, backing, parent, direct_io):
             print(f"{backing}{note}")
             cost = program_cost(dev, rate)
             if cost:
-                print("  BPF ns per run: " + ", ".join(f"{n} {ns:.0f}" for n, ns in cost.items())
+                print("  BPF ns per request: " + ", ".join(f"{n} {ns:.0f}" for n, ns in cost.items())
                       + f": {sum(cost.values()):.0f} ns a request (rate_iops={rate})")
             # bpf_stats off: its two clock reads per program run are no part of --trace
             with bpf_stats("0") as was:
