@@ -93,6 +93,10 @@ SANFLAGS := -O1 -g1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sa
 # either: as a PIE its 110,000 relative relocations (the instrumented globals, the runtime's
 # tables) were applied at each start, 14 % of its CPU and 730 of its 3,300 page faults.
 SAN_LDFLAGS := -static-libasan -static-libubsan -no-pie
+# The sanitized programs (ioscope, ~55 unit suites, the fuzz replays) are linked with gold
+# where binutils has it: 0.12 s of CPU less a link than ld.bfd here, ~8 s a `make check`.
+# (Its --trace names an archive's member as "lib.a(member)": link_from_archive reads both.)
+SAN_LD   := $(if $(shell command -v ld.gold 2>/dev/null),-fuse-ld=gold)
 LDLIBS   := $(PKG_LIBS) -lm
 
 SRC      := $(filter-out $(PLOT_OFF) $(HTTP_OFF) src/trace/%,$(sort $(wildcard src/*/*.c)))
@@ -179,7 +183,7 @@ $(BUILD)/san/%.o: %.c
 	@$(CC) $(BASEFLAGS) $(SANFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(BUILD)/san/ioscope: $(SAN_OBJ) $(BUILD)/san/$(MAIN_SRC:.c=.o)
-	$(CC) $(SANFLAGS) $(SAN_LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(SANFLAGS) $(SAN_LDFLAGS) $(SAN_LD) -o $@ $^ $(LDLIBS)
 
 # The unit suites and the fuzz targets link the library from an archive: each takes only the
 # objects it uses (20 of 160 on average), which halves the time their ~55 links take.  The
@@ -204,8 +208,9 @@ $(SAN_LIB): $(SAN_OBJ) Makefile
 # that a build with an older Makefile wrote for the programs themselves.
 define link_from_archive
 @echo "LINK    $@"
-@$(CC) $(SANFLAGS) -o $@ $(1) $(SAN_LIB) $(LDLIBS) $(2) -Wl,--trace >$@.trace
-@grep '^$(BUILD)/san/src/.*\.o$$' $@.trace >$@.took || echo '$(SAN_LIB)' >$@.took
+@$(CC) $(SANFLAGS) $(SAN_LD) -o $@ $(1) $(SAN_LIB) $(LDLIBS) $(2) -Wl,--trace >$@.trace
+@sed -n 's|^\(.*\.a(\)\{0,1\}\($(BUILD)/san/src/.*\.o\))\{0,1\}$$|\2|p' $@.trace | grep . >$@.took || \
+	echo '$(SAN_LIB)' >$@.took
 @{ printf '%s:' '$@'; tr '\n' ' ' <$@.took; echo; sed 's/$$/:/' $@.took; } >$@.link.d
 @rm -f $@.trace $@.took
 endef
