@@ -30,7 +30,8 @@ watched, watched again (the null arm, the resolution) and traced; the time traci
 request is the move of the requests' 10th percentile, traced - watched, median of the rounds.
 BENCH_TRACE_ONLY=qd1 runs only that.  With BENCH_TRACE_BASELINE=/path/to/an/older/ioscope, that build's programs
 and this one's attached at once to the same requests: their difference per program, which
-the machine's load hits alike (the way to see tens of ns on a loaded machine).
+the machine's load hits alike (the way to see tens of ns on a loaded machine); and that
+build traced as a fourth arm of the QD1 rounds.
 
 Needs root and a build with tracing; says so otherwise."""
 import contextlib
@@ -333,9 +334,10 @@ def qd1(dev):
 
 def qd1_arm(dev, trace):
     """qd1 while ioscope --batch watches dev, with --trace (from when its programs are
-    attached) or without (from its first sample)."""
+    attached; trace: True, or the path of another build) or without (from its first
+    sample)."""
     if trace:
-        p = start_tracing(dev, 600)
+        p = start_tracing(dev, 600, None if trace is True else trace)
     else:
         p = start_ioscope(["--batch", "-i", "1", "-c", "600", "-f", "json", dev])
         time.sleep(0.3)
@@ -356,8 +358,10 @@ def per_request(dev, count):
     round, in ns: the 1st and 10th percentiles traced - watched, the same of the null arm,
     and the mean's change in per cent (the IOPS' change, with its sign turned)."""
     arms = {"watched": False, "again": False, "traced": True}
+    if BASELINE:
+        arms["baseline"] = BASELINE   # the other build traced, a fourth arm of each round
     order = random.Random(39)
-    diff = {k: [] for k in ("p1", "p10", "null p1", "null p10", "mean %")}
+    diff = {k: [] for k in ("p1", "p10", "null p1", "null p10", "mean %", "baseline p10")}
     for _ in range(count):
         got = {arm: qd1_arm(dev, arms[arm]) for arm in order.sample(list(arms), len(arms))}
         w, a, t = got["watched"], got["again"], got["traced"]
@@ -366,6 +370,8 @@ def per_request(dev, count):
         diff["null p1"].append(a[0] - w[0])
         diff["null p10"].append(a[2] - w[2])
         diff["mean %"].append(pct(w[4], t[4]))
+        if BASELINE:
+            diff["baseline p10"].append(got["baseline"][2] - w[2])
     return diff
 
 
@@ -420,6 +426,9 @@ def report_per_request(dev):
           f"1st {spread(d['p1'])}; the null arm (watched again - watched) 10th "
           f"{spread(d['null p10'])}, 1st {spread(d['null p1'])}; the mean "
           f"{statistics.median(d['mean %']):+.1f} %")
+    if BASELINE:
+        print(f"  QD1, {BASELINE} traced in the same rounds: 10th percentile "
+              f"{spread(d['baseline p10'])}")
     return d
 
 
