@@ -771,6 +771,17 @@ static void test_commit_running_xfs_log_waiters(void **state)
 	why_rates_add_tasks(&y, NULL, t, 112000000000ull, &devs);
 	assert_true(y.journals[0].present & (1u << JF_COMMIT_RUNNING_S));
 	assert_true(y.journals[0].f[JF_COMMIT_RUNNING_S] == 12.0);
+	/* and with the push work in D beside them, for the log write it issued (counted) */
+	struct blocked_task *push = tasks_sample_add_blocked(t);
+	assert_non_null(push);
+	snprintf(push->comm, sizeof push->comm, "kworker/u4:1+xfs-cil/loop5");
+	push->kthread = true;
+	push->since_ns = 111000000000ull;
+	y.journals[0].present = 1u << JF_LOG_WRITES_S | 1u << JF_LOG_FORCE_SLEEPS_S;
+	why_rates_add_tasks(&y, NULL, t, 112000000000ull, &devs);
+	assert_true(y.journals[0].present & (1u << JF_COMMIT_RUNNING_S));
+	assert_true(y.journals[0].f[JF_COMMIT_RUNNING_S] == 12.0);
+	t->nkept--;                                     /* the push work gone again */
 	y.journals[0].present = 1u << JF_LOG_WRITES_S | 1u << JF_LOG_FORCE_SLEEPS_S;
 	y.journals[0].f[JF_LOG_FORCE_SLEEPS_S] = 3;
 	why_rates_add_tasks(&y, NULL, t, 112000000000ull, &devs);
