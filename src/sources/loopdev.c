@@ -70,7 +70,7 @@ void loop_backing_read(const char *root, const char *name, struct loop_backing *
 {
 	memset(out, 0, sizeof *out);
 	out->dio = -1;
-	if (strncmp(name, "loop", 4) != 0)
+	if (!loop_name_whole(name))   /* a loop device's partition has no loop/ of its own */
 		return;
 	char sysname[DEV_NAME_MAX], dio[8];
 	kname_to_sysfs(name, sysname, sizeof sysname);
