@@ -45,6 +45,9 @@ struct procpid_io {
 int procpid_parse_stat(const char *text, size_t len, struct procpid_stat *out);
 /* 0, or -1 when a field is missing (rchar and wchar may be: has_chars). */
 int procpid_parse_io(const char *text, size_t len, struct procpid_io *out);
+/* /proc/PID/task/TID/schedstat, "RUNTIME_NS RUNQUEUE_NS RUNS": how many times the thread
+ * was given a CPU; 0 when not known (not three numbers, or "0 0 0": sched_info off). */
+uint64_t procpid_parse_schedstat_runs(const char *text, size_t len);
 /* The wait channel's symbol into out ("" for "0" or anything that is not a symbol). */
 void procpid_parse_wchan(const char *text, size_t len, char *out, size_t outlen);
 /* The top frames below the scheduler's own ("[<0>] jbd2_log_wait_commit+0xb5/0x130" ->

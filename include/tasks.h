@@ -50,7 +50,8 @@ struct blocked_task {
 	char wchan[TASK_WCHAN_MAX];        /* "" when unknown (not permitted, or "0") */
 	bool kthread;                      /* PF_KTHREAD */
 	uint64_t since_ns;                 /* monotonic time first seen in D (consecutive
-					      samples); its snapshot's mono - since = seconds */
+					      samples, the same channel, not run between: see
+					      runs_read); its snapshot's mono - since = seconds */
 	uint8_t nframes;                   /* 0: no stack (not permitted, or not read) */
 	char stack[TASK_STACK_FRAMES][TASK_FRAME_MAX];   /* "jbd2_log_wait_commit", ... */
 	struct task_file waits;            /* the file of the descriptor its system call was
@@ -107,6 +108,10 @@ struct tasks_sample {
 	uint32_t clk_tck;                  /* ticks per second of blkio_ticks */
 	bool delayacct;                    /* kernel.task_delayacct on (iodelay is known) */
 	bool stack_readable;               /* /proc/PID/stack could be read (CAP_SYS_ADMIN) */
+	bool runs_read;                    /* every kept blocked task's run count was read
+					      (schedstat): its since_ns is when the wait it is
+					      in began, give or take a sample; false: it may be
+					      the first of several on the same channel */
 	uint32_t nprocs, nthreads;         /* processes and threads looked at */
 	uint32_t nblocked;                 /* tasks in D state, all of them */
 	uint32_t blocked_more;             /* of those, not kept in blocked[] */

@@ -114,6 +114,7 @@ int session_log_format_tasks(const struct snapshot *snap, struct jsonw *w)
 	key_uint(w, "clk_tck", t->clk_tck);
 	key_bool(w, "delayacct", t->delayacct);
 	key_bool(w, "stack_readable", t->stack_readable);
+	key_bool(w, "runs_read", t->runs_read);
 	key_uint(w, "procs", t->nprocs);
 	key_uint(w, "threads", t->nthreads);
 	key_uint(w, "blocked_total", t->nblocked);
@@ -179,6 +180,12 @@ static int need_bool(json_object *o, const char *key, bool *out, struct error *e
 		return error_set(err, "tasks: \"%s\" is %s", key, v ? "not true or false" : "missing");
 	*out = json_object_get_boolean(v);
 	return 0;
+}
+
+/* A key added later: absent in older logs, which keep the default already in *out. */
+static int opt_bool(json_object *o, const char *key, bool *out, struct error *err)
+{
+	return json_member(o, key) ? need_bool(o, key, out, err) : 0;
 }
 
 static int need_str(json_object *o, const char *key, char *out, size_t len, struct error *err)
@@ -369,6 +376,7 @@ static int parse_head(json_object *o, struct tasks_sample *t, struct error *err)
 	    need_u32(o, "clk_tck", &t->clk_tck, err) < 0 ||
 	    need_bool(o, "delayacct", &t->delayacct, err) < 0 ||
 	    need_bool(o, "stack_readable", &t->stack_readable, err) < 0 ||
+	    opt_bool(o, "runs_read", &t->runs_read, err) < 0 ||
 	    need_u32(o, "procs", &t->nprocs, err) < 0 ||
 	    need_u32(o, "threads", &t->nthreads, err) < 0 ||
 	    need_u32(o, "blocked_total", &t->nblocked, err) < 0 ||

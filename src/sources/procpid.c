@@ -130,6 +130,16 @@ int procpid_parse_io(const char *text, size_t len, struct procpid_io *out)
 	return (seen & 31) == 31 ? 0 : -1;
 }
 
+uint64_t procpid_parse_schedstat_runs(const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+	uint64_t v[3];
+	for (int i = 0; i < 3; i++)
+		if (!take_number(&p, end, &v[i]))
+			return 0;
+	return v[2];
+}
+
 static bool symbol_char(char c)
 {
 	return isalnum((unsigned char)c) || c == '_' || c == '.';

@@ -63,6 +63,7 @@ struct proctasks_seen {
 	int32_t tid;
 	uint64_t since_ns;
 	char wchan[TASK_WCHAN_MAX];   /* what it waited on then */
+	uint64_t runs;                /* times it had been given a CPU then; 0: not known */
 };
 
 struct proctasks_user {
@@ -220,6 +221,7 @@ void proctasks_close(struct proctasks *p)
 	free(p->prev);
 	free(p->cur);
 	free(p->seen);
+	free(p->kept_runs);
 	free(p->users);
 	tasks_sample_free(p->last);
 	procfiles_close(&p->files);
@@ -246,17 +248,21 @@ static bool parse_pid(const char *name, int32_t *out)
 /* --- blocked tasks --- */
 
 /* Since when the task has waited on what it waits on now: the time it was first seen in D,
- * when the sample before saw it in D on the same wait channel; else now.  A writer that
- * goes in and out of short waits on other things between samples is not "blocked for 4 s"
- * 0.1 s after a freeze. */
+ * when the sample before saw it in D on the same wait channel and it was not given a CPU
+ * since (runs: schedstat's count, 0 when not known); else now.  A writer that goes in and
+ * out of short waits on other things between samples is not "blocked for 4 s" 0.1 s after
+ * a freeze; nor is one whose every fsync waits on the same channel (an xfs log's waiter:
+ * "commit running for 10 s" 2 s after the log stopped). */
 static uint64_t seen_since(const struct proctasks *p, int32_t tid, const char *wchan,
-			   uint64_t mono_ns)
+			   uint64_t runs, uint64_t mono_ns)
 {
 	size_t lo = 0, hi = p->nseen;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		if (p->seen[mid].tid == tid)
-			return strcmp(p->seen[mid].wchan, wchan) == 0 ? p->seen[mid].since_ns : mono_ns;
+		const struct proctasks_seen *s = &p->seen[mid];
+		if (s->tid == tid)
+			return strcmp(s->wchan, wchan) == 0 && (!runs || !s->runs || s->runs == runs)
+				       ? s->since_ns : mono_ns;
 		if (p->seen[mid].tid < tid)
 			lo = mid + 1;
 		else
@@ -367,6 +373,15 @@ static void watch_memcgs(struct proctasks *p, struct tasks_sample *t, uint64_t m
 	p->nwatched = kept;
 }
 
+/* How many times the thread was given a CPU; 0: not known. */
+static uint64_t read_runs(struct proctasks *p, int32_t pid, int32_t tid)
+{
+	char rel[64];
+	snprintf(rel, sizeof rel, "%d/task/%d/schedstat", pid, tid);
+	ssize_t n = read_rel(p, rel, p->buf, sizeof p->buf);
+	return n > 0 ? procpid_parse_schedstat_runs(p->buf, (size_t)n) : 0;
+}
+
 static int add_blocked(struct proctasks *p, struct tasks_sample *t, int32_t pid,
 		       const struct procpid_stat *st, uint64_t mono_ns)
 {
@@ -392,7 +407,13 @@ static int add_blocked(struct proctasks *p, struct tasks_sample *t, int32_t pid,
 		t->nblocked--;
 		return 0;
 	}
-	b->since_ns = seen_since(p, st->pid, b->wchan, mono_ns);
+	uint64_t runs = read_runs(p, pid, st->pid);
+	if (grow_array(&p->kept_runs, &p->capkept_runs, t->nkept, sizeof *p->kept_runs, 64,
+		       NULL) < 0)
+		return -1;
+	p->kept_runs[t->nkept - 1] = runs;
+	t->runs_read = t->runs_read && runs;
+	b->since_ns = seen_since(p, st->pid, b->wchan, runs, mono_ns);
 	if (!b->kthread)
 		b->memcg = blocked_memcg(p, t, pid);
 	return 0;
@@ -647,6 +668,7 @@ static int remember_blocked(struct proctasks *p, const struct tasks_sample *t)
 		seen->tid = t->blocked[i].tid;
 		seen->since_ns = t->blocked[i].since_ns;
 		memcpy(seen->wchan, t->blocked[i].wchan, sizeof seen->wchan);
+		seen->runs = p->kept_runs[i];
 	}
 	for (size_t i = 1; i < p->nseen; i++)       /* threads come in their process's order */
 		for (size_t j = i; j > 0 && p->seen[j - 1].tid > p->seen[j].tid; j--) {
@@ -928,6 +950,7 @@ int proctasks_sample(struct proctasks *p, uint64_t mono_ns, const struct mount *
 	procfiles_new_sample(&p->files, mounts, nmounts);
 	t->delayacct = proctasks_delayacct(p->prefix);
 	t->stack_readable = p->stack_allowed;
+	t->runs_read = true;
 	int scanned = scan_all(p, t, mono_ns);
 	watch_memcgs(p, t, mono_ns);
 	close_gates(p, p->prev, p->nprev);   /* the processes gone since (the others moved on) */

@@ -50,6 +50,8 @@ struct proctasks {
 	size_t nprev, ncur, capprev, capcur;
 	struct proctasks_seen *seen;    /* tid order */
 	size_t nseen, capseen;
+	uint64_t *kept_runs;            /* this read's kept blocked tasks' schedstat runs */
+	size_t capkept_runs;
 	struct proctasks_user *users;   /* prefix/etc/passwd, read on first need */
 	size_t nusers;
 	bool users_loaded;

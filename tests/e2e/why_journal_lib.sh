@@ -33,7 +33,7 @@ while True:
 
 # journal_stuck_checks NAME RC MIN_LAST: the batch JSON $TMP/journal.json (exit status RC,
 # frozen at $frozen) has commit_running_s for $mi growing to MIN_LAST s or more, under 1 s
-# before the freeze, and one dip on $inner whose first reason is the root cause, the frozen
+# before the freeze and never more than the freeze's time (+1 s) after it, and one dip on $inner whose first reason is the root cause, the frozen
 # filesystem of its backing file ($mo: its loop worker is seen waiting with --tasks), and
 # the commit next (first without tasks); batch text $TMP/journal.txt (exit status
 # $text_rc) says the commit.
@@ -48,7 +48,10 @@ running = [d["journals"].get(mnt, {}).get("commit_running_s") for d in lines]
 before = [r for d, r in zip(lines, running) if d["time"] < frozen]
 last = running[-1]
 dips = [e for d in lines for e in d["events"] if e["kind"] == "dip" and e["object"] == dev]
-good_fig = last is not None and last >= min_last and all(r is None or r < 1 for r in before)
+# not longer than the freeze has lasted (give or take the wait it began in): a writer whose
+# every fsync waited on the same channel read "10 s" 2 s after the freeze
+since_freeze = all(r is None or r <= d["time"] - frozen + 1 for d, r in zip(lines, running) if d["time"] >= frozen)
+good_fig = last is not None and last >= min_last and all(r is None or r < 1 for r in before) and since_freeze
 reasons = dips[0]["reasons"] if dips else []
 commit = r"journal commit running for [0-9.]+ s on %s \(%s\)" % (dev, who)
 frozen_fs = r"%s's backing file is on a frozen filesystem \(ext4 on [a-z0-9]+, %s\): its loop worker waits, [0-9.]+ s" % (dev, re.escape(outer))

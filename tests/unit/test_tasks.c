@@ -97,6 +97,11 @@ static void test_parse_io_wchan_stack(void **state)
 	procpid_parse_wchan("\x1b[2J", 4, w, sizeof w);   /* not a symbol: nothing */
 	assert_string_equal(w, "");
 
+	assert_int_equal(procpid_parse_schedstat_runs("2624302 5971 27\n", 16), 27);
+	assert_int_equal(procpid_parse_schedstat_runs("0 0 0\n", 6), 0);      /* sched_info off */
+	assert_int_equal(procpid_parse_schedstat_runs("12 34\n", 6), 0);
+	assert_int_equal(procpid_parse_schedstat_runs("12 x 3\n", 7), 0);
+
 	const char *stack = "[<0>] __schedule+0x2a1/0x8d0\n[<0>] schedule+0x3a/0xa0\n"
 			    "[<0>] jbd2_log_wait_commit+0xb5/0x130\n[<0>] ext4_sync_file+0x1e/0x30\n"
 			    "[<0>] vfs_fsync_range+0x3f/0x80\n[<0>] do_fsync+0x3d/0x70\n"
@@ -320,6 +325,36 @@ static void test_sampler_fixture(void **state)
 	assert_true(blocked_task_seconds(find_blocked(t, 31), 6000000000ull) < 1e-9);
 	assert_int_equal(proctasks_sample(&p, 7000000000ull, NULL, 0, &t, &err), 0);
 	assert_true(fabs(blocked_task_seconds(find_blocked(t, 31), 7000000000ull) - 1.0) < 1e-9);
+	tasks_sample_free(t);
+	proctasks_close(&p);
+}
+
+/* A writer whose every fsync waits on the same channel (an xfs log's waiter) is in D on
+ * it at every sample, but woke between them: its schedstat's run count moved.  It has
+ * waited since its last wait began, not since it was first seen: "commit running for
+ * 10 s" 2 s after a log stopped, before.  A count that does not move is one wait; without
+ * the count ("0 0 0", or no file) the channel alone says it. */
+static void test_sampler_woken_between(void **state)
+{
+	(void)state;
+	struct proctasks p;
+	struct error err;
+	struct tasks_sample *t = NULL;
+	build_tree(0, 0);
+	put("proc/30/task/31/wchan", "xlog_wait_on_iclog");
+	put("proc/30/task/31/schedstat", "5000 10 7\n");
+	assert_int_equal(proctasks_open(&p, tree, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 1000000000ull, NULL, 0, &t, &err), 0);
+	assert_int_equal(proctasks_sample(&p, 3000000000ull, NULL, 0, &t, &err), 0);
+	assert_true(fabs(blocked_task_seconds(find_blocked(t, 31), 3000000000ull) - 2.0) < 1e-9);
+	put("proc/30/task/31/schedstat", "5100 10 9\n");     /* ran twice, in D again */
+	assert_int_equal(proctasks_sample(&p, 5000000000ull, NULL, 0, &t, &err), 0);
+	assert_true(blocked_task_seconds(find_blocked(t, 31), 5000000000ull) < 1e-9);
+	assert_int_equal(proctasks_sample(&p, 6000000000ull, NULL, 0, &t, &err), 0);
+	assert_true(fabs(blocked_task_seconds(find_blocked(t, 31), 6000000000ull) - 1.0) < 1e-9);
+	put("proc/30/task/31/schedstat", "0 0 0\n");         /* not known: the channel says */
+	assert_int_equal(proctasks_sample(&p, 7000000000ull, NULL, 0, &t, &err), 0);
+	assert_true(fabs(blocked_task_seconds(find_blocked(t, 31), 7000000000ull) - 2.0) < 1e-9);
 	tasks_sample_free(t);
 	proctasks_close(&p);
 }
@@ -979,6 +1014,7 @@ int main(void)
 		cmocka_unit_test(test_parse_syscall_fdinfo),
 		cmocka_unit_test(test_path_to_mount),
 		cmocka_unit_test_setup_teardown(test_sampler_fixture, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_sampler_woken_between, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_sampler_reaped_child, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_sampler_files, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_sampler_gate, tree_setup, tree_teardown),
