@@ -388,16 +388,18 @@ static bool no_waiter_slept(const struct journal_rates *j)
 
 /* The longest its committers (or log waiters) have been in D; false when none is, or when
  * the journal went on in the interval (a commit ended, the log was written): the thread
- * is then in D for its next commit, and how long that one has run is not known.  Log
- * waiters, none of whose sleeps began in the interval, slept through it: their commit did
- * not end, whatever the log wrote (xfs's periodic work writes into a stuck log: the commit
- * then read "missing" one sample in thirty seconds) and whether a push worker waits beside
- * them (the log write it issued, counted, hangs too: the likely cause of two loaded runs of
- * test_why_journal_xfs whose last frozen sample read "missing"). */
+ * is then in D for its next commit, and how long that one has run is not known.  A log
+ * waiter that slept through the interval shows its commit did not end, whatever the log
+ * wrote (xfs's periodic work writes into a stuck log: the commit then read "missing" one
+ * sample in thirty seconds) and whether a push worker waits beside it (the log write it
+ * issued, counted, hangs too).  Slept through: in D since the sample before, not run
+ * between (t->runs_read); without the run counts, none of the journal's waiters began a
+ * sleep in the interval, a counter any log force moves (another user's sync(2) made the
+ * commit "missing" in CI while it ran). */
 static bool commit_running(const struct journal_rates *j, const struct tasks_sample *t,
 			   uint64_t mono_ns, const struct snapshot *devs, double *seconds)
 {
-	bool found = false, waiter = false;
+	bool found = false, waiter = false, through = false;
 	*seconds = 0;
 	for (size_t i = 0; i < t->nkept; i++) {
 		const struct blocked_task *b = &t->blocked[i];
@@ -406,8 +408,11 @@ static bool commit_running(const struct journal_rates *j, const struct tasks_sam
 		*seconds = fmax(*seconds, blocked_task_seconds(b, mono_ns));
 		found = true;
 		waiter = waiter || !b->kthread;
+		through = through || (!b->kthread && b->since_ns < mono_ns);
 	}
-	return found && (!journal_went_on(j) || (waiter && no_waiter_slept(j)));
+	if (!found || !journal_went_on(j))
+		return found;
+	return t->runs_read ? through : waiter && no_waiter_slept(j);
 }
 
 static const struct task_memcg *find_memcg(const struct tasks_sample *t,

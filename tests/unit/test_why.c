@@ -786,6 +786,22 @@ static void test_commit_running_xfs_log_waiters(void **state)
 	y.journals[0].f[JF_LOG_FORCE_SLEEPS_S] = 3;
 	why_rates_add_tasks(&y, NULL, t, 112000000000ull, &devs);
 	assert_false(y.journals[0].present & (1u << JF_COMMIT_RUNNING_S));
+	/* with the run counts read, the waiters in one wait since earlier samples slept
+	 * through: those sleeps were another's (a sync(2) of the whole machine) */
+	t->runs_read = true;
+	why_rates_add_tasks(&y, NULL, t, 112000000000ull, &devs);
+	assert_true(y.journals[0].present & (1u << JF_COMMIT_RUNNING_S));
+	assert_true(y.journals[0].f[JF_COMMIT_RUNNING_S] == 12.0);
+	/* ... and not when each began its wait in this interval (it ran since the last) */
+	t->blocked[0].since_ns = t->blocked[1].since_ns = 112000000000ull;
+	y.journals[0].present = 1u << JF_LOG_WRITES_S | 1u << JF_LOG_FORCE_SLEEPS_S;
+	y.journals[0].f[JF_LOG_FORCE_SLEEPS_S] = 0;
+	why_rates_add_tasks(&y, NULL, t, 112000000000ull, &devs);
+	assert_false(y.journals[0].present & (1u << JF_COMMIT_RUNNING_S));
+	t->blocked[0].since_ns = 100000000000ull;
+	t->blocked[1].since_ns = 105000000000ull;
+	t->runs_read = false;
+	y.journals[0].present = 1u << JF_LOG_WRITES_S | 1u << JF_LOG_FORCE_SLEEPS_S;
 	y.journals[0].f[JF_LOG_WRITES_S] = 0;
 	y.journals[0].f[JF_LOG_FORCE_SLEEPS_S] = 0;
 
