@@ -65,8 +65,11 @@ int control_umount(struct control_mountpoint *mp, struct error *err);
 /* The same lazily (MNT_DETACH), for a mount that is busy: gone from the tree at once,
  * the filesystem (and its device) kept until the last process using it lets go. */
 int control_umount_detach(struct control_mountpoint *mp, struct error *err);
-/* Writes back dirty pages and drops the page cache, dentries and inodes
- * (/proc/sys/vm/drop_caches = 3), so a run starts cold. */
-int control_drop_caches(struct error *err);
+/* Writes back the dirty pages of mp's filesystem (syncfs) and drops the page cache,
+ * dentries and inodes (/proc/sys/vm/drop_caches = 3), so a run starts cold.  Only mp's:
+ * sync(2) would wait for every filesystem of the machine (a frozen one held the matrix
+ * until its thaw) and start another user's write-back in the middle of what they
+ * measure.  The pages of the others that are dirty stay: drop_caches drops clean ones. */
+int control_drop_caches(const struct control_mountpoint *mp, struct error *err);
 
 #endif

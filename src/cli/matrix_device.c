@@ -407,7 +407,7 @@ int matrix_step_cache(struct matrix_ctx *m, struct matrix_cell *c)
 	if (c->cache != MATRIX_COLD)
 		return 0;
 	struct error err = { "" };
-	if (control_drop_caches(&err) < 0) {
+	if (control_drop_caches(&m->mount, &err) < 0) {
 		text_printf(stderr, "ioscope matrix: %s\n", err.msg);
 		return m->failed = true, -1;
 	}

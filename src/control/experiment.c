@@ -343,10 +343,17 @@ int control_mount_new(const char *name, const char *fstype, struct control_mount
 	return r->status = 1;
 }
 
-int control_drop_caches(struct error *err)
+int control_drop_caches(const struct control_mountpoint *mp, struct error *err)
 {
 	static const char path[] = "/proc/sys/vm/drop_caches";
-	sync();
+	/* a descriptor of the mount's own root: syncfs refuses an O_PATH one */
+	int fs = openat(control_mountpoint_cwd(mp), ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fs < 0)
+		return error_errno(err, mp->path, errno);
+	int synced = syncfs(fs) == 0 ? 0 : error_errno(err, mp->path, errno);
+	close(fs);
+	if (synced < 0)
+		return -1;
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return error_errno(err, path, errno);
