@@ -17,7 +17,8 @@ nested_loops() {
 # freeze_and_sample NAME INTERVAL COUNT BEFORE AFTER: $inner recorded with --tasks in batch
 # JSON (COUNT samples INTERVAL s apart) into $TMP/NAME.json, NAME.log and NAME.err; $mo
 # frozen BEFORE s after it starts ($frozen: when), then AFTER s later three 0.5 s batch
-# text samples of $inner into $TMP/NAME.txt ($text_rc: their exit status); the recording
+# text samples of $inner into $TMP/NAME.txt ($text_rc: their exit status), and beside them
+# $FREEZE_ALSO in the background when it is set (a command of another task); the recording
 # waited for ($rc) and $mo thawed.  A sanitizer report of either run fails the test.
 # Called after the writers are started: the cleanups run last first, so a test ended
 # while $mo is frozen thaws it before it kills them (a writer in D would not die).
@@ -31,6 +32,7 @@ freeze_and_sample() {
 	frozen=$(date +%s.%N)
 	fsfreeze -f "$mo" || fail "freeze" "fsfreeze -f $mo"
 	sleep "$5"
+	[ -n "${FREEZE_ALSO:-}" ] && bg bash -c "$FREEZE_ALSO"
 	"$IOSCOPE" --batch --tasks -i 0.5 -c 3 "$inner" >"$TMP/$name.txt" 2>"$TMP/$name-text.err"
 	text_rc=$?
 	wait $run; rc=$?

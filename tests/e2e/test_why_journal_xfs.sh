@@ -4,7 +4,8 @@
 # xlog_wait_on_iclog on a file of the filesystem.  The planted cause: why_journal_lib.sh,
 # with xfs inside.  Checked: the batch JSON's commit_running_s (the longest of those
 # waiters, the log not written) grows with the freeze, the dip on the inner device names
-# the log first, batch text says it, and the replay gives it again.  Before, the log's
+# the log first, batch text says it, and the replay gives it again; another task's log force
+# in the middle (a metadata change and a syncfs) changes none of it.  Before, the log's
 # figures said the log stalled (log_writes/s 0), not for how long, and the dip named the
 # blocked tasks first.
 # run.sh: waits (on the kernel, most of its time: beside the other jobs)
@@ -14,6 +15,10 @@ is_root || { skip why_journal_xfs "needs root (loop devices, mounts, fsfreeze)";
 needs why_journal_xfs fsfreeze mkfs.xfs mkfs.ext4 python3
 
 journal_stuck_setup 30 xfs
+# while the log is stuck another task changes metadata and syncs the filesystem: its log
+# force writes the log and sleeps, both counted; the fsync waiter's commit still runs (a
+# matrix's sync(2) beside this test made the last frozen sample "missing" in CI)
+FREEZE_ALSO="touch '$mi/other'; sync -f '$mi'"
 freeze_and_sample journal 2 7 8 2
 
 journal_stuck_checks "xfs log" "$rc" 3
