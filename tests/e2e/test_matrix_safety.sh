@@ -9,8 +9,11 @@
 # - --device and --destroy-data-on through a symlink root does not own are refused, as
 #   --mount is; a root-owned one is followed;
 # - a second matrix on a device a running matrix holds is refused, naming that matrix, and
-#   the first one finishes and puts the device back.
+#   the first one finishes and puts the device back;
+# - the cold cache writes back the matrix's own filesystem, not the machine's: beside another
+#   user's filesystem whose write-back cannot end, it finishes (sync(2) waited for the thaw).
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/freeze_lib.sh"
 if ! is_root; then skip "matrix safety while it runs" "needs root (loop devices, mkfs, mount)"; exit 0; fi
 nobody=$(id -u nobody 2>/dev/null) || { skip "matrix safety while it runs" "no user nobody"; exit 0; }
 
@@ -174,3 +177,22 @@ rc=$?
 	&& put_back "$dev" "$sched" \
 	&& ok "... the first one finishes and puts the device back" \
 	|| fail "... the first one finishes and puts the device back" "rc=$rc scheduler $(elevator_now "$dev") (was $sched) $(tail -3 "$TMP/c1.stderr")"
+
+# ---- 5. the cold cache beside another user's stuck filesystem ----
+# Dirty pages of a filesystem whose loop device's backing file is on a frozen one cannot be
+# written back before the thaw, and sync(2) waits for them; the matrix syncs its own only.
+nested_loops 64
+dd if=/dev/zero of="$mi/dirty" bs=1M count=4 status=none
+at_exit "fsfreeze -u '$mo'"
+fsfreeze -f "$mo" || fail "freeze" "fsfreeze -f $mo"
+matrix_bg f1 "$dev" -- true
+pid=$BG_PID
+gone() { ! kill -0 "$1" 2>/dev/null; }
+wait_until 120 "" gone "$pid" && held=no || held=yes
+fsfreeze -u "$mo"
+wait "$pid"
+rc=$?
+[ "$held" = no ] && [ "$rc" -eq 0 ] && clean_stderr "$TMP/f1.stderr" && grep -q '"complete": *true' "$TMP/f1.json" \
+	&& put_back "$dev" "$sched" \
+	&& ok "the cold cache beside another's filesystem stuck in write-back: the matrix syncs its own and finishes" \
+	|| fail "the cold cache beside another's filesystem stuck in write-back: the matrix syncs its own and finishes" "held until the thaw: $held, rc=$rc $(tail -3 "$TMP/f1.stderr")"
