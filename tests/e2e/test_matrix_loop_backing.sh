@@ -62,7 +62,7 @@ refused 2 a3 && grep -q "($top -> $upper -> $lower): name that with --destroy-da
 # named, but mounted: refused, its data kept
 mkfs_ext4 "/dev/$lower" && mount "/dev/$lower" "$TMP/low" && at_exit "umount '$TMP/low'"
 echo precious >"$TMP/low/keep"
-sync
+sync -f "$TMP/low"      # this filesystem's: sync(2) would wait for other tests' frozen ones
 matrix a4 --device "$upper" --destroy-data-on "/dev/$lower"
 refused 1 a4 && grep -q "$upper stands on $lower: /dev/$lower is in use: $lower is mounted on $TMP/low" "$TMP/a4.stderr" \
 	&& kept "$TMP/low" "$lower" \
@@ -104,7 +104,7 @@ img=$(cat "/sys/block/$one/loop/backing_file")
 two=$(make_loop_on "$img") || { fail "a second loop device on $img"; exit 0; }
 mkfs_ext4 "/dev/$two" && mount "/dev/$two" "$TMP/shared" && at_exit "umount '$TMP/shared'"
 echo precious >"$TMP/shared/keep"
-sync
+sync -f "$TMP/shared"
 matrix b1 --device "$one"
 refused 1 b1 && grep -q "would destroy the data of $two, which stands on the same file ($img): /dev/$two is in use: $two is mounted on $TMP/shared" "$TMP/b1.stderr" \
 	&& kept "$TMP/shared" "$two" \
