@@ -263,7 +263,7 @@ static uint64_t seen_since(const struct proctasks *p, int32_t tid, const char *w
 		if (s->tid == tid)
 			return strcmp(s->wchan, wchan) == 0 && (!runs || !s->runs || s->runs == runs)
 				       ? s->since_ns : mono_ns;
-		if (p->seen[mid].tid < tid)
+		if (s->tid < tid)
 			lo = mid + 1;
 		else
 			hi = mid;
