@@ -394,8 +394,9 @@ static bool no_waiter_slept(const struct journal_rates *j)
  * sample in thirty seconds) and whether a push worker waits beside it (the log write it
  * issued, counted, hangs too).  Slept through: in D since the sample before, not run
  * between (t->runs_read); without the run counts, none of the journal's waiters began a
- * sleep in the interval, a counter any log force moves (another user's sync(2) made the
- * commit "missing" in CI while it ran). */
+ * sleep in the interval, a counter any log force moves (another task's touch and syncfs
+ * made a frozen sample "missing" in test_why_journal_xfs; a matrix's sync(2) running
+ * beside it, the likely cause of its one failure in CI). */
 static bool commit_running(const struct journal_rates *j, const struct tasks_sample *t,
 			   uint64_t mono_ns, const struct snapshot *devs, double *seconds)
 {

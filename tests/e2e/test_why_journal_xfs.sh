@@ -16,8 +16,9 @@ needs why_journal_xfs fsfreeze mkfs.xfs mkfs.ext4 python3
 
 journal_stuck_setup 30 xfs
 # while the log is stuck another task changes metadata and syncs the filesystem: its log
-# force writes the log and sleeps, both counted; the fsync waiter's commit still runs (a
-# matrix's sync(2) beside this test made the last frozen sample "missing" in CI)
+# force writes the log and sleeps, both counted; the fsync waiter's commit still runs (with
+# the rule before, a frozen sample read "missing": a matrix's sync(2) running beside this
+# test, the likely cause of its failure in CI)
 FREEZE_ALSO="touch '$mi/other'; sync -f '$mi'"
 freeze_and_sample journal 2 7 8 2
 

@@ -33,10 +33,10 @@ while True:
 
 # journal_stuck_checks NAME RC MIN_LAST: the batch JSON $TMP/journal.json (exit status RC,
 # frozen at $frozen) has commit_running_s for $mi growing to MIN_LAST s or more, under 1 s
-# before the freeze and never more than the freeze's time (+1 s) after it, and one dip on $inner whose first reason is the root cause, the frozen
-# filesystem of its backing file ($mo: its loop worker is seen waiting with --tasks), and
-# the commit next (first without tasks); batch text $TMP/journal.txt (exit status
-# $text_rc) says the commit.
+# before the freeze and never more than the freeze's time (+1 s) after it, and one dip on
+# $inner whose first reason is the root cause, the frozen filesystem of its backing file
+# ($mo: its loop worker is seen waiting with --tasks), and the commit next (first without
+# tasks); batch text $TMP/journal.txt (exit status $text_rc) says the commit.
 journal_stuck_checks() {
 	local name=$1 rc=$2 min_last=$3 out who=jbd2
 	[ "$JOURNAL_FS" = xfs ] && who="xfs log"
