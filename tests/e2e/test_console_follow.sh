@@ -54,9 +54,14 @@ console_send q
 ended_check "filter"
 
 start "click"
+# paused while the row is found and clicked: at x100 a redraw between the two once moved
+# the row under the click (a loaded run)
+console_send P
+screen_check "click: paused" "REPLAY [0-9/:]+ .*PAUSED" 5
 y=$(screen | grep -n "^sdaa " | head -1 | cut -d: -f1)
 console_click 2 $((y - 1))
 screen_check "click: the graphs on the row clicked" "^sdaa write " 5
+console_send P
 stays "click: the graphs stay there"
 console_send q
 ended_check "click"
