@@ -126,6 +126,13 @@ struct xfs_geometry_v1 {
 };
 #define XFS_IOC_FSGEOMETRY_V1 _IOR('X', 100, struct xfs_geometry_v1)
 
+/* The log's size from the filesystem's geometry, through its mount point.  Opening an xfs
+ * directory takes its inode's lock (xfs_dir_open's read-ahead), which a task creating a file
+ * there holds while it waits for a block: on a device whose I/O does not complete (over a
+ * frozen filesystem, a dead path) that open sleeps in D until it does, and every ioscope of
+ * the machine hung at its first samples beside such a filesystem (a run of the suite did,
+ * 2026-12-05).  So it is opened only at a sample where the device has no request in flight
+ * (nothing can then be waiting for its I/O), once. */
 static uint64_t xfs_log_size(const char *mountpoint)
 {
 	int fd = open(mountpoint, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
@@ -150,8 +157,12 @@ static void open_xfs(struct why_sampler *w, struct why_journal_files *j)
 	j->grant_bytes = procfile_is_open(&j->grant);
 	if (!j->grant_bytes)
 		open_rel(w, &j->grant, "%s/sys/fs/xfs/%s/log/reserve_grant_head", dev, "");
-	if (!w->prefix)
-		j->log_size = xfs_log_size(j->id.mountpoint);
+}
+
+static bool device_idle(const struct snapshot *s, const char *device)
+{
+	const struct device *d = snapshot_find_device(s, device);
+	return d && d->counters.in_flight == 0;
 }
 
 static void open_journal(struct why_sampler *w, struct why_journal_files *j, const struct mount *m)
@@ -209,8 +220,13 @@ static void put(struct journal_raw *j, int field, uint64_t v)
 }
 
 /* Bytes from the tail to the head, and what running transactions reserved past it. */
-static void read_xfs_fill(struct why_journal_files *f, struct journal_raw *j)
+static void read_xfs_fill(const struct why_sampler *w, struct why_journal_files *f,
+			  struct journal_raw *j, const struct snapshot *s)
 {
+	if (!f->log_size_tried && !w->prefix && device_idle(s, f->id.device)) {
+		f->log_size_tried = true;
+		f->log_size = xfs_log_size(f->id.mountpoint);
+	}
 	uint64_t hc, hb, tc, tb, gc, gb;
 	if (!f->log_size || !read_file(&f->head) || !read_file(&f->tail) || !read_file(&f->grant) ||
 	    !journal_parse_xfs_lsn(f->head.buf, f->head.len, &hc, &hb) ||
@@ -260,8 +276,9 @@ static void read_ext4_thread(const struct why_sampler *w, struct why_journal_fil
 }
 
 static void read_journal(const struct why_sampler *w, struct why_journal_files *f,
-			 struct journal_raw *j, uint64_t mono_ns)
+			 struct journal_raw *j, const struct snapshot *s)
 {
+	uint64_t mono_ns = tasks_mono_ns(&s->mono);
 	*j = f->id;
 	j->present = 0;
 	memset(j->v, 0, sizeof j->v);
@@ -273,7 +290,7 @@ static void read_journal(const struct why_sampler *w, struct why_journal_files *
 		read_ext4_thread(w, f, j, mono_ns);
 		break;
 	case JOURNAL_XFS:
-		read_xfs_fill(f, j);
+		read_xfs_fill(w, f, j, s);
 		if (got)
 			journal_parse_xfs_stats(f->stats.buf, f->stats.len, j);
 		break;
@@ -399,7 +416,7 @@ int why_sampler_sample(struct why_sampler *w, const char *vmstat, size_t vmstat_
 		open_journals(w, out);
 	ws->njournals = w->njournals;
 	for (size_t i = 0; i < w->njournals; i++)
-		read_journal(w, &w->journals[i], &ws->journals[i], tasks_mono_ns(&out->mono));
+		read_journal(w, &w->journals[i], &ws->journals[i], out);
 	read_cgroups(w, mtab, ws);
 	return 0;
 }

@@ -16,6 +16,7 @@ struct why_journal_files {
 	struct procfile head, tail, grant; /* xfs log/ */
 	bool grant_bytes;                 /* log/reserve_grant_head_bytes (6.11+) */
 	uint64_t log_size;                /* xfs log bytes (geometry), 0: unknown */
+	bool log_size_tried;              /* asked once, at a sample its device was idle */
 	struct journal_thread thread;     /* ext4: jbd2/DEV-8 */
 	bool have_transactions;           /* ext4: transactions, as read last */
 	uint64_t transactions;
