@@ -18,10 +18,12 @@ journal_stuck_setup 30 xfs
 # while the log is stuck another task changes metadata and syncs the filesystem: its log
 # force writes the log and sleeps, both counted; the fsync waiter's commit still runs (with
 # the rule before, a frozen sample read "missing": a matrix's sync(2) running beside this
-# test, the likely cause of its failure in CI).  On the writer's file, whose inode is in
-# memory: a new name in the root directory held its lock while it waited for a block (what
-# test_why_xfs_dirlock plants on purpose)
-FREEZE_ALSO="chmod 640 '$mi/d'; sync -f '$mi/d'"
+# test, the likely cause of its failure in CI).  A new name in a directory of its own: one
+# in the root directory held that directory's lock while it waited for a block (what
+# test_why_xfs_dirlock plants on purpose); the sync through the writer's file, whose open
+# takes no directory's lock
+mkdir "$mi/other"
+FREEZE_ALSO="touch '$mi/other/file'; sync -f '$mi/d'"
 freeze_and_sample journal 2 7 8 2
 
 journal_stuck_checks "xfs log" "$rc" 3
